@@ -1,1 +1,18 @@
-export {};
+// Shared building blocks of the reference apps: database access, throwaway PostgreSQL, secrets, config, clock.
+export { openDatabase, type Database, type DatabaseDialect, type OpenDatabaseOptions } from './database/open-database';
+export { migrateToLatest, type AppMigration } from './database/migrations';
+export { parseDatabaseUrl, redactDatabaseUrl, type DatabaseLocation } from './database/database-url';
+export { SQLITE_BUSY_TIMEOUT_MS } from './database/sqlite-dialect';
+export {
+  startThrowawayPostgres,
+  createDatabaseAt,
+  dropDatabaseAt,
+  type ThrowawayPostgres,
+} from './postgres/throwaway-postgres';
+export { postgresForTests, type TestPostgresDatabase } from './postgres/postgres-for-tests';
+export { findPostgresBinaries, POSTGRES_INSTALL_COMMAND } from './postgres/postgres-binaries';
+export { findFreePort } from './postgres/free-port';
+export { generateKey, hashSecret, verifySecret } from './secrets/secrets';
+export { readFlag } from './config/command-line-flags';
+export { readServerConfig, describeServerConfig, type ServerConfig, type ServerConfigDefaults } from './config/server-config';
+export { systemClock, ManualClock, type Clock } from './time/clock';

@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { sql, type Kysely } from 'kysely';
+import { migrateToLatest, openDatabase, postgresForTests, type AppMigration, type TestPostgresDatabase } from '../src/index';
+
+interface NotesDB {
+  note: { id: string; body: string; created_at: number; pinned: number };
+}
+
+const migrations: Record<string, AppMigration> = {
+  '0001_notes': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('note')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('body', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'bigint', (column) => column.notNull())
+        .execute();
+    },
+  },
+  '0002_pinned': {
+    async up(db: Kysely<any>, dialect) {
+      // The dialect is passed so a step may differ per engine.
+      await db.schema.alterTable('note').addColumn('pinned', 'integer', (column) => column.notNull().defaultTo(0)).execute();
+      await db.insertInto('note').values({ id: `seed-${dialect}`, body: 'seeded', created_at: 1 }).execute();
+    },
+  },
+};
+
+let postgres: TestPostgresDatabase;
+let tempDir: string;
+
+test.before(async () => {
+  postgres = await postgresForTests('support_open_database');
+  tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'support-db-'));
+});
+
+test.after.always(async () => {
+  await postgres?.close();
+  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+});
+
+const engines = [
+  { name: 'SQLite', url: () => path.join(tempDir, `notes-${Math.random().toString(36).slice(2)}.db`), dialect: 'sqlite' },
+  { name: 'PostgreSQL', url: () => postgres.url, dialect: 'postgres' },
+] as const;
+
+for (const engine of engines) {
+  test.serial(`${engine.name}: migrations apply once, in order, and data survives a reopen`, async (t) => {
+    const url = engine.url();
+    const first = await openDatabase<NotesDB>(url);
+    t.is(first.dialect, engine.dialect);
+    t.deepEqual(await migrateToLatest(first, migrations), ['0001_notes', '0002_pinned']);
+    await first.db.insertInto('note').values({ id: 'n1', body: 'hello', created_at: 1_700_000_000_123, pinned: 1 }).execute();
+    await first.destroy();
+    await first.destroy(); // twice is harmless
+
+    const second = await openDatabase<NotesDB>(url);
+    t.deepEqual(await migrateToLatest(second, migrations), [], 'nothing left to apply on the second start');
+    const rows = await second.db.selectFrom('note').selectAll().orderBy('id').execute();
+    t.deepEqual(rows, [
+      { id: 'n1', body: 'hello', created_at: 1_700_000_000_123, pinned: 1 },
+      { id: `seed-${engine.dialect}`, body: 'seeded', created_at: 1, pinned: 0 },
+    ]);
+    await second.db.deleteFrom('note').execute();
+    await second.destroy();
+  });
+
+  test.serial(`${engine.name}: bigint, count(*) and numeric come back as numbers`, async (t) => {
+    const database = await openDatabase(engine.url());
+    const { rows } = await sql<{ total: unknown; big: unknown; amount: unknown }>`
+      select count(*) as total, cast(9007199254740991 as bigint) as big, cast(12.5 as numeric) as amount`.execute(database.db);
+    t.deepEqual(rows[0], { total: 1, big: 9007199254740991, amount: 12.5 });
+    await database.destroy();
+  });
+
+  test.serial(`${engine.name}: a failing migration stops with its name and the cause`, async (t) => {
+    const database = await openDatabase(engine.url());
+    const broken: Record<string, AppMigration> = {
+      ...migrations,
+      '0003_broken': { up: async (db) => void (await sql`create tabel nonsense ()`.execute(db)) },
+    };
+    const error = await t.throwsAsync(migrateToLatest(database, broken));
+    await database.destroy();
+    t.regex(error!.message, /migration "0003_broken" failed: .*syntax/i);
+  });
+}
+
+test('SQLite file databases use WAL and a busy timeout; the parent folder is created', async (t) => {
+  const file = path.join(tempDir, 'nested', 'deeper', 'app.db');
+  const database = await openDatabase(`sqlite:${file}`);
+  const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(database.db);
+  const busy = await sql<{ timeout: number }>`pragma busy_timeout`.execute(database.db);
+  t.is(journal.rows[0].journal_mode, 'wal');
+  t.true(busy.rows[0].timeout >= 1000);
+  t.true(fs.existsSync(file));
+  await database.destroy();
+});
+
+test('sqlite::memory: gives a private empty database', async (t) => {
+  const a = await openDatabase('sqlite::memory:');
+  const b = await openDatabase('sqlite::memory:');
+  await sql`create table only_in_a (x integer)`.execute(a.db);
+  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(b.db);
+  t.deepEqual(tables.rows, []);
+  await a.destroy();
+  await b.destroy();
+});
+
+test('an unreachable PostgreSQL fails at open with the cause', async (t) => {
+  const error = await t.throwsAsync(openDatabase('postgres://nobody@127.0.0.1:1/none'));
+  t.regex(error!.message, /Cannot connect to PostgreSQL: .*ECONNREFUSED/);
+});
