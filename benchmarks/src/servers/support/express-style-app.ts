@@ -98,10 +98,22 @@ export function buildExpressStyleApp(app: ExpressStyleApp, expressModule: Expres
   app.use((req: ExpressStyleRequest, res: ExpressStyleResponse) => {
     res.status(404).json({ error: 'no such route' });
   });
-  // Body-parser errors (bad JSON, too large) carry their status; answer them as JSON instead of an HTML page.
+  // Body-parser errors (bad JSON, too large) answered as JSON instead of an HTML page.
   app.use((error: unknown, _req: ExpressStyleRequest, res: ExpressStyleResponse, next: ExpressStyleNext) => {
     if (res.headersSent) return next(error);
-    const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
+    const status = bodyErrorStatus(error);
     res.status(status).json({ error: status === 500 ? 'internal error' : String((error as Error).message) });
   });
+}
+
+/**
+ * Express's body-parser puts the status on its errors; ultimate-express's JSON parser passes the bare
+ * SyntaxError, or an Error('Request entity too large'), so those are recognised here.
+ */
+function bodyErrorStatus(error: unknown): number {
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number') return status;
+  if (error instanceof SyntaxError) return 400;
+  if (error instanceof Error && error.message === 'Request entity too large') return 413;
+  return 500;
 }
