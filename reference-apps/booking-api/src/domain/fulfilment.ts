@@ -1,0 +1,49 @@
+import crypto from 'node:crypto';
+import type { Clock } from 'app-support';
+import type { BookingRepository, BookingRow, IssuedFulfilment } from '../storage/booking-repository';
+
+/** Where customers open their voucher and tickets (served by the app under this base URL). */
+export interface FulfilmentLinks {
+  voucherUrl(voucherToken: string): string;
+  ticketUrl(publicId: string): string;
+}
+
+export function linksUnder(publicBaseUrl: string): FulfilmentLinks {
+  const base = publicBaseUrl.replace(/\/+$/, '');
+  return {
+    voucherUrl: (token) => `${base}/voucher/${token}`,
+    ticketUrl: (publicId) => `${base}/ticket/${publicId}`,
+  };
+}
+
+/**
+ * Fulfils captured bookings: one ticket per customer (UUID publicId and a url), a voucher url, then COMPLETED.
+ * Everything PENDING in the database is work, so a restart (or another instance) picks up what was left.
+ */
+export class Fulfilment {
+  static readonly BATCH = 20;
+
+  constructor(
+    private readonly bookings: BookingRepository,
+    private readonly links: FulfilmentLinks,
+    private readonly clock: Clock,
+  ) {}
+
+  private issue(row: BookingRow): IssuedFulfilment {
+    const tickets = Array.from({ length: Number(row.seats) }, () => {
+      const publicId = crypto.randomUUID();
+      return { publicId, url: this.links.ticketUrl(publicId) };
+    });
+    return { tickets, voucherUrl: this.links.voucherUrl(row.voucher_token) };
+  }
+
+  /** Fulfils everything pending now; returns the booking ids completed. */
+  async runOnce(): Promise<number[]> {
+    const completed: number[] = [];
+    for (;;) {
+      const batch = await this.bookings.fulfilPending((row) => this.issue(row), this.clock.now(), Fulfilment.BATCH);
+      completed.push(...batch);
+      if (batch.length < Fulfilment.BATCH) return completed;
+    }
+  }
+}
