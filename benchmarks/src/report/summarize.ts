@@ -1,0 +1,101 @@
+/**
+ * Turns the rounds of a run into report rows: median requests per second with the spread across rounds,
+ * median latencies, peak RSS, and the ratio to raw uWebSockets.js (the median of the per-round ratios,
+ * so drift that hits both servers of a round cancels out).
+ */
+import type { BenchmarkRun, Measurement, Mode } from '../runner/results';
+import type { ScenarioId } from '../scenarios/scenario';
+import { RAW_SERVER_ID, SERVERS } from '../servers/registry';
+import { maximum, median, minimum, spreadPercent } from './statistics';
+
+export interface ResultRow {
+  server: string;
+  serverLabel: string;
+  scenario: ScenarioId;
+  mode: Mode;
+  rounds: number;
+  rpsMedian: number;
+  rpsMin: number;
+  rpsMax: number;
+  spreadPct: number;
+  p50Ms: number;
+  p99Ms: number;
+  peakRssMB: number;
+  /** Median over rounds of this server's req/s divided by raw uWebSockets.js's in the same round. */
+  ratioToRaw: number | undefined;
+  errors: number;
+}
+
+export interface StartupRow {
+  server: string;
+  serverLabel: string;
+  rounds: number;
+  bootMs: number;
+  startupMs: number;
+}
+
+export function serverLabel(id: string): string {
+  return SERVERS.find((server) => server.id === id)?.label ?? id;
+}
+
+/** Median over the rounds both servers ran of `numerator`'s value divided by `denominator`'s. */
+export function pairedRatio(
+  measurements: Measurement[],
+  numerator: string,
+  denominator: string,
+  scenario: ScenarioId,
+  mode: Mode,
+  value: (measurement: Measurement) => number = (measurement) => measurement.requestsPerSec,
+): number | undefined {
+  const pick = (server: string) =>
+    new Map(measurements.filter((m) => m.server === server && m.scenario === scenario && m.mode === mode).map((m) => [m.round, value(m)]));
+  const top = pick(numerator);
+  const bottom = pick(denominator);
+  const ratios = [...top].filter(([round]) => bottom.has(round)).map(([round, v]) => v / bottom.get(round)!);
+  return ratios.length ? median(ratios) : undefined;
+}
+
+export function summarize(run: BenchmarkRun): ResultRow[] {
+  const rows: ResultRow[] = [];
+  for (const mode of run.settings.modes) {
+    for (const scenario of run.settings.scenarios) {
+      for (const server of run.settings.servers) {
+        const own = run.measurements.filter((m) => m.server === server && m.scenario === scenario && m.mode === mode);
+        if (own.length === 0) continue;
+        const rps = own.map((m) => m.requestsPerSec);
+        rows.push({
+          server,
+          serverLabel: serverLabel(server),
+          scenario,
+          mode,
+          rounds: own.length,
+          rpsMedian: median(rps),
+          rpsMin: minimum(rps),
+          rpsMax: maximum(rps),
+          spreadPct: spreadPercent(rps),
+          p50Ms: median(own.map((m) => m.p50Ms)),
+          p99Ms: median(own.map((m) => m.p99Ms)),
+          peakRssMB: maximum(own.map((m) => m.peakRssMB)),
+          ratioToRaw: server === RAW_SERVER_ID ? 1 : pairedRatio(run.measurements, server, RAW_SERVER_ID, scenario, mode),
+          errors: own.reduce((sum, m) => sum + m.statusErrors + m.socketErrors, 0),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+export function summarizeStartups(run: BenchmarkRun): StartupRow[] {
+  return run.settings.servers
+    .map((server) => {
+      const own = run.startups.filter((record) => record.server === server);
+      return {
+        server,
+        serverLabel: serverLabel(server),
+        rounds: own.length,
+        bootMs: median(own.map((record) => record.bootMs)),
+        startupMs: median(own.map((record) => record.startupMs)),
+      };
+    })
+    .filter((row) => row.rounds > 0);
+}

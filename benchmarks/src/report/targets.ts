@@ -1,0 +1,57 @@
+/** Issue 8's targets for rest.uws, checked against a run: each prints PASS, FAIL, or SKIP (with why). */
+import type { BenchmarkRun, Mode } from '../runner/results';
+import type { ScenarioId } from '../scenarios/scenario';
+import { FASTIFY_SERVER_ID, RAW_SERVER_ID, REST_UWS_SERVER_ID } from '../servers/registry';
+import { maximum } from './statistics';
+import { pairedRatio } from './summarize';
+
+export interface TargetResult {
+  target: string;
+  status: 'PASS' | 'FAIL' | 'SKIP';
+  detail: string;
+}
+
+const RSS_LIMIT_MB = 120;
+
+function ratioTarget(
+  run: BenchmarkRun,
+  target: string,
+  versus: string,
+  scenario: ScenarioId,
+  mode: Mode,
+  atLeast: number,
+): TargetResult {
+  const ratio = pairedRatio(run.measurements, REST_UWS_SERVER_ID, versus, scenario, mode);
+  if (ratio === undefined) return { target, status: 'SKIP', detail: `no round measured both ${REST_UWS_SERVER_ID} and ${versus} on #${scenario} ${mode}` };
+  const shown = versus === RAW_SERVER_ID ? `${(ratio * 100).toFixed(1)}% of raw` : `${ratio.toFixed(2)}x ${versus}`;
+  return { target, status: ratio >= atLeast ? 'PASS' : 'FAIL', detail: shown };
+}
+
+export function evaluateTargets(run: BenchmarkRun): TargetResult[] {
+  const results: TargetResult[] = [];
+  for (const scenario of [1, 2] as ScenarioId[]) results.push(ratioTarget(run, `plain #${scenario} >= 85% of raw uWS req/s`, RAW_SERVER_ID, scenario, 'plain', 0.85));
+  for (const scenario of [3, 5] as ScenarioId[]) results.push(ratioTarget(run, `plain #${scenario} >= 75% of raw uWS req/s`, RAW_SERVER_ID, scenario, 'plain', 0.75));
+  for (const scenario of [1, 2, 3] as ScenarioId[]) results.push(ratioTarget(run, `plain #${scenario} >= 1.7x Fastify req/s`, FASTIFY_SERVER_ID, scenario, 'plain', 1.7));
+  for (const scenario of [1, 2] as ScenarioId[]) results.push(ratioTarget(run, `pipelined #${scenario} >= 60% of raw uWS req/s`, RAW_SERVER_ID, scenario, 'pipelined', 0.6));
+
+  const p99Target = 'plain #1 p99 <= 1.25x raw uWS p99';
+  const p99Ratio = pairedRatio(run.measurements, REST_UWS_SERVER_ID, RAW_SERVER_ID, 1, 'plain', (m) => m.p99Ms);
+  results.push(
+    p99Ratio === undefined
+      ? { target: p99Target, status: 'SKIP', detail: 'no round measured both on #1 plain' }
+      : { target: p99Target, status: p99Ratio <= 1.25 ? 'PASS' : 'FAIL', detail: `${p99Ratio.toFixed(2)}x raw` },
+  );
+
+  const rssTarget = `server RSS under load < ${RSS_LIMIT_MB} MB`;
+  const peak = maximum(run.measurements.filter((m) => m.server === REST_UWS_SERVER_ID).map((m) => m.peakRssMB));
+  results.push(
+    Number.isNaN(peak)
+      ? { target: rssTarget, status: 'SKIP', detail: `${REST_UWS_SERVER_ID} not measured` }
+      : { target: rssTarget, status: peak < RSS_LIMIT_MB ? 'PASS' : 'FAIL', detail: `peak ${peak.toFixed(1)} MB` },
+  );
+  return results;
+}
+
+export function formatTargetLine(result: TargetResult): string {
+  return `${result.status.padEnd(4)}  ${result.target}: ${result.detail}`;
+}

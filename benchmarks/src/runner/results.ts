@@ -1,0 +1,71 @@
+/** The raw record of one benchmark run: every measurement of every round, kept as JSON next to the report. */
+import type { ScenarioId } from '../scenarios/scenario';
+
+export type Mode = 'plain' | 'pipelined';
+export const ALL_MODES: Mode[] = ['plain', 'pipelined'];
+
+export interface Measurement {
+  server: string;
+  scenario: ScenarioId;
+  mode: Mode;
+  round: number;
+  requestsPerSec: number;
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Highest VmRSS sampled while wrk ran. */
+  peakRssMB: number;
+  /** Non-2xx/3xx answers, and socket errors and timeouts, as wrk counted them (a clean run has 0). */
+  statusErrors: number;
+  socketErrors: number;
+}
+
+export interface StartupRecord {
+  server: string;
+  round: number;
+  bootMs: number;
+  startupMs: number;
+}
+
+export interface Failure {
+  server: string;
+  scenario?: ScenarioId;
+  mode?: Mode;
+  round: number;
+  message: string;
+}
+
+export interface RunSettings {
+  servers: string[];
+  scenarios: ScenarioId[];
+  modes: Mode[];
+  rounds: number;
+  durationSec: number;
+  warmupSec: number;
+  connections: number;
+  pipeline: number;
+  serverCpu: number | undefined;
+  clientCpu: number | undefined;
+}
+
+export interface MachineInfo {
+  cpuModel: string;
+  cpuCount: number;
+  node: string;
+  kernel: string;
+  wrk: string;
+  /** 1-minute load average when the run started: other work on the machine shows here. */
+  loadAverageAtStart: number;
+}
+
+export interface BenchmarkRun {
+  startedAt: string;
+  finishedAt: string;
+  settings: RunSettings;
+  machine: MachineInfo;
+  /** Servers asked for that could not run here, with why. */
+  unavailable: { server: string; reason: string }[];
+  measurements: Measurement[];
+  startups: StartupRecord[];
+  failures: Failure[];
+}

@@ -1,0 +1,46 @@
+/** The servers the harness can run: one file per framework in this folder, each started in its own process. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isPeerInstalled, type PeerName } from '../setup/peers';
+
+export interface ServerDefinition {
+  id: string;
+  label: string;
+  /** Compiled entry file, relative to dist/src/servers/. */
+  file: string;
+  /** Installed apart (see setup/peers.ts). */
+  peer?: PeerName;
+}
+
+export const SERVERS: ServerDefinition[] = [
+  { id: 'raw-uws', label: 'uWebSockets.js (raw)', file: 'raw-uws.js' },
+  { id: 'rest-uws', label: 'rest.uws', file: 'rest-uws.js' },
+  { id: 'fastify', label: 'Fastify 5', file: 'fastify.js' },
+  { id: 'express', label: 'Express 5', file: 'express.js' },
+  { id: 'nest-express', label: 'NestJS 11 (Express)', file: 'nest-express.js' },
+  { id: 'nest-fastify', label: 'NestJS 11 (Fastify)', file: 'nest-fastify.js' },
+  { id: 'routing-controllers', label: 'routing-controllers', file: 'routing-controllers.js' },
+  { id: 'hyper-express', label: 'hyper-express 6', file: 'hyper-express.js', peer: 'hyper-express' },
+  { id: 'ultimate-express', label: 'ultimate-express 2', file: 'ultimate-express.js', peer: 'ultimate-express' },
+];
+
+export const RAW_SERVER_ID = 'raw-uws';
+export const REST_UWS_SERVER_ID = 'rest-uws';
+export const FASTIFY_SERVER_ID = 'fastify';
+
+export function serverEntryPath(server: ServerDefinition): string {
+  return path.join(__dirname, server.file);
+}
+
+/** Why a server cannot run here, or undefined when it can. */
+export function unavailableReason(server: ServerDefinition): string | undefined {
+  if (!fs.existsSync(serverEntryPath(server))) return `${server.file} is not built (the server file does not exist yet)`;
+  if (server.peer && !isPeerInstalled(server.peer)) return `${server.peer} is not installed: run \`npm run bench -- --setup\``;
+  return undefined;
+}
+
+export function findServer(id: string): ServerDefinition {
+  const server = SERVERS.find((candidate) => candidate.id === id);
+  if (!server) throw new Error(`unknown server "${id}"; known: ${SERVERS.map((candidate) => candidate.id).join(', ')}`);
+  return server;
+}
