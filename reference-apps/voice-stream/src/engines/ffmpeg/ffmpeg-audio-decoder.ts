@@ -1,0 +1,125 @@
+import { AudioDecodeError, type AudioDecoder, type AudioDecoderFactory, type DecodedAudioListener } from '../audio-decoder';
+import type { SourceAudioFormat } from '../../media/source-formats';
+import { describeExit, FfmpegProcess } from './ffmpeg-process';
+
+/**
+ * Bytes that may reach ffmpeg without a single decoded sample before the format is declared unreadable.
+ * Every supported codec yields audio within its first container page/cluster (a few kB), so 256 kB of
+ * nothing means the data is not what the session declared (ffmpeg would otherwise wait for EOF).
+ */
+export const UNDECODABLE_BYTES_LIMIT = 256 * 1024;
+
+/** One ffmpeg process per session: source bytes on stdin, PCM s16le mono on stdout. */
+export class FfmpegAudioDecoder implements AudioDecoder {
+  private readonly process: FfmpegProcess;
+  private carry: Buffer | undefined;
+  private bytesIn = 0;
+  private pcmBytesOut = 0;
+  private failed = false;
+  private closed = false;
+  private readonly finished: Promise<void>;
+
+  constructor(
+    format: SourceAudioFormat,
+    outputSampleRate: number,
+    private readonly listener: DecodedAudioListener,
+  ) {
+    const input = format.ffmpegInput ?? ['-f', 's16le', '-ar', String(outputSampleRate), '-ac', '1'];
+    this.process = new FfmpegProcess(
+      [
+        // Start decoding as soon as possible: the stream is live.
+        '-fflags', 'nobuffer', '-flags', 'low_delay', '-probesize', '32', '-analyzeduration', '0',
+        ...input, '-i', 'pipe:0',
+        '-vn', '-ac', '1', '-ar', String(outputSampleRate), '-f', 's16le', 'pipe:1',
+      ],
+      (bytes) => this.onStdout(bytes),
+    );
+    this.finished = this.process.exited.then((result) => {
+      if (this.closed) return;
+      if (result.code !== 0 || result.spawnError) {
+        const reason = result.spawnError ? describeExit(result) : this.process.errorText;
+        throw this.fail(`the audio could not be decoded as ${format.contentType}: ${reason}`);
+      }
+      if (this.bytesIn > 0 && this.pcmBytesOut === 0) {
+        throw this.fail(`the audio could not be decoded as ${format.contentType}: no audio samples found`);
+      }
+    });
+    // Failures are also reported through the listener; this keeps an unobserved rejection harmless.
+    this.finished.catch(() => undefined);
+  }
+
+  write(bytes: Buffer): void {
+    if (this.closed || this.failed) return;
+    this.bytesIn += bytes.length;
+    this.process.write(bytes);
+    if (this.pcmBytesOut === 0 && this.bytesIn > UNDECODABLE_BYTES_LIMIT) {
+      this.fail(`no audio could be decoded from the first ${this.bytesIn} bytes as the declared format`);
+      this.process.kill();
+    }
+  }
+
+  end(): Promise<void> {
+    this.process.endInput();
+    return this.finished;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.process.kill();
+  }
+
+  private onStdout(bytes: Buffer): void {
+    if (this.closed || this.failed) return;
+    // Keep whole 16-bit samples only.
+    let pcm = this.carry ? Buffer.concat([this.carry, bytes]) : bytes;
+    this.carry = undefined;
+    if (pcm.length % 2 === 1) {
+      this.carry = Buffer.from(pcm.subarray(pcm.length - 1));
+      pcm = pcm.subarray(0, pcm.length - 1);
+    }
+    if (pcm.length === 0) return;
+    this.pcmBytesOut += pcm.length;
+    this.listener.onPcm(pcm);
+  }
+
+  private fail(message: string): AudioDecodeError {
+    const error = new AudioDecodeError(message);
+    if (!this.failed) {
+      this.failed = true;
+      this.listener.onError(error);
+    }
+    return error;
+  }
+}
+
+/** PCM s16le already at the recogniser's rate: nothing to decode. */
+export class PassthroughAudioDecoder implements AudioDecoder {
+  private carry: Buffer | undefined;
+  private closed = false;
+
+  constructor(private readonly listener: DecodedAudioListener) {}
+
+  write(bytes: Buffer): void {
+    if (this.closed) return;
+    let pcm = this.carry ? Buffer.concat([this.carry, bytes]) : bytes;
+    this.carry = undefined;
+    if (pcm.length % 2 === 1) {
+      this.carry = Buffer.from(pcm.subarray(pcm.length - 1));
+      pcm = pcm.subarray(0, pcm.length - 1);
+    }
+    if (pcm.length > 0) this.listener.onPcm(pcm);
+  }
+
+  async end(): Promise<void> {}
+
+  close(): void {
+    this.closed = true;
+  }
+}
+
+export class FfmpegAudioDecoderFactory implements AudioDecoderFactory {
+  create(format: SourceAudioFormat, outputSampleRate: number, listener: DecodedAudioListener): AudioDecoder {
+    if (format.ffmpegInput === null && format.pcm?.sampleRate === outputSampleRate) return new PassthroughAudioDecoder(listener);
+    return new FfmpegAudioDecoder(format, outputSampleRate, listener);
+  }
+}

@@ -1,0 +1,183 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { RecognitionListener, RecognitionStream, SpeechRecognizer } from '../speech-recognizer';
+import { DEFAULT_MODEL_DIRECTORY } from './pocketsphinx-library';
+import type { FromRecognitionWorker, RecognitionWorkerData, ToRecognitionWorker } from './worker-protocol';
+
+export interface PocketSphinxRecognizerOptions {
+  readonly modelDirectory?: string;
+  /** Loaded decoders kept for the next sessions (each holds ~115 MB; loading one takes ~0.4 s of CPU). */
+  readonly idleWorkers?: number;
+}
+
+type WorkerHandler = (message: FromRecognitionWorker) => void;
+
+/** A worker thread owning one loaded decoder. */
+class RecognitionWorker {
+  readonly worker: Worker;
+  handler: WorkerHandler | undefined;
+  failed = false;
+
+  constructor(modelDirectory: string, onGone: (worker: RecognitionWorker) => void) {
+    const data: RecognitionWorkerData = { modelDirectory };
+    this.worker = new Worker(path.join(__dirname, 'recognition-worker.js'), { workerData: data });
+    this.worker.on('message', (message: FromRecognitionWorker) => {
+      if (message.type === 'error' && message.stream === null) this.failed = true;
+      this.handler?.(message);
+    });
+    this.worker.on('error', (error) => {
+      this.failed = true;
+      this.handler?.({ type: 'error', stream: null, message: `recognition worker crashed: ${error.message}` });
+      onGone(this);
+    });
+    this.worker.on('exit', (code) => {
+      if (!this.failed) this.handler?.({ type: 'error', stream: null, message: `recognition worker exited (${code})` });
+      this.failed = true;
+      onGone(this);
+    });
+  }
+
+  post(message: ToRecognitionWorker, transfer?: ArrayBuffer[]): void {
+    this.worker.postMessage(message, transfer);
+  }
+}
+
+let nextStreamId = 1;
+
+/**
+ * Streaming English recognition with Debian's PocketSphinx (5prealpha) through koffi, one worker thread
+ * per active session so decoding never blocks the server's event loop.
+ */
+export class PocketSphinxRecognizer implements SpeechRecognizer {
+  readonly sampleRate = 16000;
+  readonly languages = ['en'] as const;
+  private readonly modelDirectory: string;
+  private readonly maxIdle: number;
+  private readonly idle: RecognitionWorker[] = [];
+  private readonly all = new Set<RecognitionWorker>();
+
+  constructor(options: PocketSphinxRecognizerOptions = {}) {
+    this.modelDirectory = options.modelDirectory ?? DEFAULT_MODEL_DIRECTORY;
+    this.maxIdle = options.idleWorkers ?? 2;
+  }
+
+  /** Loads `count` decoders ahead of the first sessions. */
+  warmUp(count = this.maxIdle): void {
+    while (this.idle.length < count) this.release(this.spawn());
+  }
+
+  start(listener: RecognitionListener): RecognitionStream {
+    const worker = this.idle.pop() ?? this.spawn();
+    worker.worker.ref();
+    return new PocketSphinxStream(worker, listener, (done) => this.release(done));
+  }
+
+  /** Stops every worker (the server is shutting down). */
+  async close(): Promise<void> {
+    const workers = [...this.all];
+    this.idle.length = 0;
+    this.all.clear();
+    await Promise.all(workers.map((worker) => worker.worker.terminate()));
+  }
+
+  private spawn(): RecognitionWorker {
+    const worker = new RecognitionWorker(this.modelDirectory, (gone) => {
+      this.all.delete(gone);
+      const index = this.idle.indexOf(gone);
+      if (index >= 0) this.idle.splice(index, 1);
+    });
+    this.all.add(worker);
+    return worker;
+  }
+
+  private release(worker: RecognitionWorker): void {
+    worker.handler = undefined;
+    if (!worker.failed && this.all.has(worker) && this.idle.length < this.maxIdle) {
+      // An idle decoder must not keep the process alive.
+      worker.worker.unref();
+      this.idle.push(worker);
+    } else {
+      this.all.delete(worker);
+      void worker.worker.terminate();
+    }
+  }
+}
+
+class PocketSphinxStream implements RecognitionStream {
+  private readonly stream = nextStreamId++;
+  private carry: Buffer | undefined;
+  private finished = false;
+  private ending: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  private endPromise: Promise<void> | undefined;
+
+  constructor(
+    private readonly worker: RecognitionWorker,
+    private readonly listener: RecognitionListener,
+    private readonly release: (worker: RecognitionWorker) => void,
+  ) {
+    worker.handler = (message) => this.onMessage(message);
+    worker.post({ type: 'start', stream: this.stream });
+  }
+
+  write(pcm: Buffer): void {
+    if (this.finished || this.endPromise) return;
+    let bytes = this.carry ? Buffer.concat([this.carry, pcm]) : pcm;
+    this.carry = undefined;
+    if (bytes.length % 2 === 1) {
+      this.carry = Buffer.from(bytes.subarray(bytes.length - 1));
+      bytes = bytes.subarray(0, bytes.length - 1);
+    }
+    if (bytes.length === 0) return;
+    // Copy into a buffer of our own so it can be transferred to the worker without copying again.
+    const samples = new ArrayBuffer(bytes.length);
+    Buffer.from(samples).set(bytes);
+    this.worker.post({ type: 'audio', stream: this.stream, samples }, [samples]);
+  }
+
+  end(): Promise<void> {
+    if (this.finished) return Promise.resolve();
+    this.endPromise ??= new Promise<void>((resolve, reject) => {
+      this.ending = { resolve, reject };
+      this.worker.post({ type: 'end', stream: this.stream });
+    });
+    return this.endPromise;
+  }
+
+  close(): void {
+    if (this.finished) return;
+    if (!this.worker.failed) this.worker.post({ type: 'abort', stream: this.stream });
+    this.finish();
+    this.ending?.resolve();
+  }
+
+  private onMessage(message: FromRecognitionWorker): void {
+    if (this.finished) return;
+    if (message.type === 'ready') return;
+    if (message.stream !== null && message.stream !== this.stream) return;
+    switch (message.type) {
+      case 'tentative':
+        this.listener.onTentative(message.segment ?? undefined);
+        break;
+      case 'concluded':
+        this.listener.onConcluded(message.segment);
+        break;
+      case 'ended':
+        this.finish();
+        this.ending?.resolve();
+        break;
+      case 'error': {
+        const error = new Error(`speech recognition failed: ${message.message}`);
+        this.worker.failed = true;
+        this.finish();
+        this.listener.onError(error);
+        this.ending?.reject(error);
+        break;
+      }
+    }
+  }
+
+  private finish(): void {
+    this.finished = true;
+    this.release(this.worker);
+  }
+}

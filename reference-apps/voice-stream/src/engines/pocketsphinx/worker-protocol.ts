@@ -1,0 +1,23 @@
+/** Messages between the main thread and a PocketSphinx worker. `stream` tags which session they belong to. */
+export type ToRecognitionWorker =
+  | { readonly type: 'start'; readonly stream: number }
+  | { readonly type: 'audio'; readonly stream: number; readonly samples: ArrayBuffer }
+  | { readonly type: 'end'; readonly stream: number }
+  | { readonly type: 'abort'; readonly stream: number };
+
+export interface WorkerSegment {
+  readonly text: string;
+  readonly startMs: number;
+  readonly endMs: number;
+}
+
+export type FromRecognitionWorker =
+  | { readonly type: 'ready' }
+  | { readonly type: 'tentative'; readonly stream: number; readonly segment: WorkerSegment | null }
+  | { readonly type: 'concluded'; readonly stream: number; readonly segment: WorkerSegment }
+  | { readonly type: 'ended'; readonly stream: number }
+  | { readonly type: 'error'; readonly stream: number | null; readonly message: string };
+
+export interface RecognitionWorkerData {
+  readonly modelDirectory: string;
+}

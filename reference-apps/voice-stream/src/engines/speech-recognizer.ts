@@ -1,0 +1,35 @@
+/** A piece of recognised speech, timed in milliseconds from the start of the audio stream. */
+export interface RecognizedSegment {
+  readonly text: string;
+  readonly startMs: number;
+  readonly endMs: number;
+}
+
+export interface RecognitionListener {
+  /** The running (not yet final) hypothesis of the current utterance; `undefined` clears it. */
+  onTentative(segment: RecognizedSegment | undefined): void;
+  /** An utterance ended: its final text. Concluded segments arrive in time order and never overlap. */
+  onConcluded(segment: RecognizedSegment): void;
+  onError(error: Error): void;
+}
+
+/** One session's recognition: PCM in, tentative and concluded segments out. */
+export interface RecognitionStream {
+  /** PCM s16le mono at the recogniser's `sampleRate`; any length (odd trailing bytes are kept). */
+  write(pcm: Buffer): void;
+  /** End of audio: resolves after the last concluded segment was reported. */
+  end(): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Streaming speech recognition. Implement this (and register it in `createOfflineEngines` or pass your own
+ * `VoiceEngines`) to plug a stronger engine.
+ */
+export interface SpeechRecognizer {
+  /** Input sample rate in Hz. */
+  readonly sampleRate: number;
+  /** BCP 47 source languages this recogniser understands. */
+  readonly languages: readonly string[];
+  start(listener: RecognitionListener): RecognitionStream;
+}
