@@ -31,7 +31,8 @@ export function wrkArguments(request: WrkRequest): string[] {
   const scriptArgs = [`method=${request.method}`, `pipeline=${request.pipeline}`];
   if (request.bodyFile) scriptArgs.push(`body=${request.bodyFile}`);
   for (const [name, value] of Object.entries(request.headers)) scriptArgs.push(`header=${name}: ${value}`);
-  const duration = `${Math.max(1, Math.round(request.durationSec * 1000))}ms`;
+  // wrk takes whole seconds only.
+  const duration = `${Math.max(1, Math.round(request.durationSec))}s`;
   // One wrk thread: with two cores, one is the server's and the other the load generator's.
   return ['-t1', `-c${request.connections}`, `-d${duration}`, '--timeout', '5s', '-s', script, request.url, '--', ...scriptArgs];
 }
@@ -49,7 +50,7 @@ export function runWrk(request: WrkRequest): Promise<WrkResult> {
     child.once('exit', (code) => {
       const line = stdout.split('\n').find((candidate) => candidate.startsWith(RESULT_PREFIX));
       if (code !== 0 || !line) {
-        reject(new Error(`wrk ${args.join(' ')} exited with ${code}: ${(stderr || stdout).trim().slice(0, 500)}`));
+        reject(new Error(`wrk ${args.join(' ')} exited with ${code}: ${(stderr || stdout).trim().split('\n')[0].slice(0, 300)}`));
         return;
       }
       const raw = JSON.parse(line.slice(RESULT_PREFIX.length)) as {

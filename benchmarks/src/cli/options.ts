@@ -1,0 +1,164 @@
+/** Command-line options of `npm run bench`. */
+import * as os from 'node:os';
+import { ALL_MODES, type Mode } from '../runner/results';
+import { ALL_SCENARIO_IDS } from '../scenarios/scenarios';
+import type { ScenarioId } from '../scenarios/scenario';
+import { SERVERS, findServer } from '../servers/registry';
+import { CHARTS_DIR, DATA_DIR, DOC_PATH, RESULTS_DIR } from '../paths';
+
+export interface CliOptions {
+  help: boolean;
+  list: boolean;
+  setup: boolean;
+  servers: string[];
+  scenarios: ScenarioId[];
+  modes: Mode[];
+  rounds: number;
+  durationSec: number;
+  warmupSec: number;
+  connections: number;
+  pipeline: number;
+  serverCpu: number | undefined;
+  clientCpu: number | undefined;
+  docPath: string | undefined;
+  chartsDir: string;
+  resultsDir: string;
+  dataDir: string;
+  note: string | undefined;
+}
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+  --servers a,b,...     servers to run (default: all): ${SERVERS.map((server) => server.id).join(', ')}
+  --scenarios 1,2,...   scenarios (default: 1-6): 1 hello, 2 user, 3 order, 4 static, 5 auth, 6 routes
+  --modes plain,pipelined   load modes (default: both)
+  --rounds N            rounds interleaving the servers (default 3)
+  --duration S          whole seconds measured per scenario and mode (default 5; wrk counts whole seconds)
+  --warmup S            whole seconds of discarded warm-up before each measurement (default 2; 0 = none)
+  --connections N       keep-alive connections (default 64)
+  --pipeline N          requests per write in pipelined mode (default 10)
+  --server-cpu N        core the server is pinned to (default 1; "none" to not pin)
+  --client-cpu N        core wrk is pinned to (default 0; "none" to not pin)
+  --doc PATH            Markdown report to update (default docs/benchmarks.md); --no-doc to skip
+  --charts-dir PATH     where the SVG charts go (default benchmarks/charts)
+  --results-dir PATH    where the raw JSON of the run goes (default benchmarks/results)
+  --note TEXT           a line printed above the results in the doc
+  --setup               install wrk/taskset (apt-get, as root) and hyper-express/ultimate-express, then exit
+  --list                list servers and whether each can run here, then exit
+  --help                this text`;
+
+function positiveNumber(name: string, text: string | undefined, integer: boolean): number {
+  const value = Number(text);
+  if (text === undefined || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
+    throw new Error(`${name} needs a ${integer ? 'whole ' : ''}number >= 0, got ${text === undefined ? 'nothing' : `"${text}"`}`);
+  }
+  return value;
+}
+
+function cpuOption(name: string, text: string | undefined): number | undefined {
+  if (text === 'none') return undefined;
+  const cpu = positiveNumber(name, text, true);
+  if (cpu >= os.cpus().length) throw new Error(`${name} ${cpu}: this machine has CPUs 0-${os.cpus().length - 1}`);
+  return cpu;
+}
+
+function list(text: string | undefined, name: string): string[] {
+  if (!text) throw new Error(`${name} needs a comma-separated list`);
+  return text.split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+export function parseOptions(argv: string[]): CliOptions {
+  const twoCores = os.cpus().length >= 2;
+  const options: CliOptions = {
+    help: false,
+    list: false,
+    setup: false,
+    servers: SERVERS.map((server) => server.id),
+    scenarios: [...ALL_SCENARIO_IDS],
+    modes: [...ALL_MODES],
+    rounds: 3,
+    durationSec: 5,
+    warmupSec: 2,
+    connections: 64,
+    pipeline: 10,
+    serverCpu: twoCores ? 1 : undefined,
+    clientCpu: twoCores ? 0 : undefined,
+    docPath: DOC_PATH,
+    chartsDir: CHARTS_DIR,
+    resultsDir: RESULTS_DIR,
+    dataDir: DATA_DIR,
+    note: undefined,
+  };
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index];
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => inline ?? argv[++index];
+    switch (flag) {
+      case '--help':
+      case '-h':
+        options.help = true;
+        break;
+      case '--list':
+        options.list = true;
+        break;
+      case '--setup':
+        options.setup = true;
+        break;
+      case '--servers':
+        options.servers = list(value(), flag).map((id) => findServer(id).id);
+        break;
+      case '--scenarios':
+        options.scenarios = list(value(), flag).map((item) => {
+          const id = Number(item) as ScenarioId;
+          if (!ALL_SCENARIO_IDS.includes(id)) throw new Error(`unknown scenario "${item}"; known: ${ALL_SCENARIO_IDS.join(', ')}`);
+          return id;
+        });
+        break;
+      case '--modes':
+        options.modes = list(value(), flag).map((item) => {
+          if (!ALL_MODES.includes(item as Mode)) throw new Error(`unknown mode "${item}"; known: ${ALL_MODES.join(', ')}`);
+          return item as Mode;
+        });
+        break;
+      case '--rounds':
+        options.rounds = Math.max(1, positiveNumber(flag, value(), true));
+        break;
+      case '--duration':
+        options.durationSec = Math.max(1, positiveNumber(flag, value(), true));
+        break;
+      case '--warmup':
+        options.warmupSec = positiveNumber(flag, value(), true);
+        break;
+      case '--connections':
+        options.connections = Math.max(1, positiveNumber(flag, value(), true));
+        break;
+      case '--pipeline':
+        options.pipeline = Math.max(2, positiveNumber(flag, value(), true));
+        break;
+      case '--server-cpu':
+        options.serverCpu = cpuOption(flag, value());
+        break;
+      case '--client-cpu':
+        options.clientCpu = cpuOption(flag, value());
+        break;
+      case '--doc':
+        options.docPath = value();
+        break;
+      case '--no-doc':
+        options.docPath = undefined;
+        break;
+      case '--charts-dir':
+        options.chartsDir = value();
+        break;
+      case '--results-dir':
+        options.resultsDir = value();
+        break;
+      case '--note':
+        options.note = value();
+        break;
+      default:
+        throw new Error(`unknown option "${arg}"\n\n${USAGE}`);
+    }
+  }
+  return options;
+}

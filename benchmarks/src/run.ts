@@ -1,0 +1,115 @@
+/**
+ * `npm run bench`: set up the tools, write the fixtures, run the selected servers and scenarios in interleaved
+ * rounds, print the tables and the target checks, and write the raw JSON, the SVG charts and docs/benchmarks.md.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { USAGE, parseOptions, type CliOptions } from './cli/options';
+import { prepareFixtures } from './runner/fixtures';
+import type { BenchmarkRun, Mode, RunSettings } from './runner/results';
+import { estimateSeconds, runBenchmark } from './runner/run-benchmark';
+import { renderResultsSection, writeResultsIntoDoc } from './report/markdown-report';
+import { resultColumns, startupColumns } from './report/result-columns';
+import { summarize, summarizeStartups } from './report/summarize';
+import { renderChart } from './report/svg-chart';
+import { evaluateTargets, formatTargetLine } from './report/targets';
+import { renderTextTable } from './report/text-table';
+import { createScenarios } from './scenarios/scenarios';
+import { SERVERS, findServer, unavailableReason } from './servers/registry';
+import { installPeers } from './setup/peers';
+import { ensureSystemTools } from './setup/system-tools';
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function writeOutputs(run: BenchmarkRun, options: CliOptions, scenarios: ReturnType<typeof createScenarios>): void {
+  const rows = summarize(run);
+  const stamp = run.startedAt.replace(/[:.]/g, '-');
+  fs.mkdirSync(options.resultsDir, { recursive: true });
+  const json = `${JSON.stringify(run, null, 2)}\n`;
+  fs.writeFileSync(path.join(options.resultsDir, `run-${stamp}.json`), json);
+  fs.writeFileSync(path.join(options.resultsDir, 'latest.json'), json);
+
+  const chartFiles: Partial<Record<Mode, string>> = {};
+  fs.mkdirSync(options.chartsDir, { recursive: true });
+  for (const mode of run.settings.modes) {
+    if (!rows.some((row) => row.mode === mode)) continue;
+    const file = path.join(options.chartsDir, `${mode}.svg`);
+    const title = mode === 'plain' ? 'Plain keep-alive, 64 connections' : `Pipelined, ${run.settings.pipeline} requests per write, 64 connections`;
+    fs.writeFileSync(file, renderChart(rows, scenarios, mode, run.settings.servers, title));
+    chartFiles[mode] = file;
+  }
+
+  if (options.docPath) {
+    const docDir = path.dirname(path.resolve(options.docPath));
+    const chartLinks = Object.fromEntries(Object.entries(chartFiles).map(([mode, file]) => [mode, path.relative(docDir, file).split(path.sep).join('/')]));
+    writeResultsIntoDoc(options.docPath, renderResultsSection({ run, scenarios, targets: evaluateTargets(run), chartLinks, note: options.note }));
+    log(`wrote ${options.docPath}`);
+  }
+  log(`wrote ${path.join(options.resultsDir, 'latest.json')} and charts in ${options.chartsDir}`);
+}
+
+function printTables(run: BenchmarkRun, scenarios: ReturnType<typeof createScenarios>): void {
+  const rows = summarize(run);
+  for (const mode of run.settings.modes) {
+    const modeRows = rows.filter((row) => row.mode === mode);
+    if (modeRows.length === 0) continue;
+    console.log(`\n${mode === 'plain' ? 'Plain keep-alive' : `Pipelined (${run.settings.pipeline} per write)`}\n`);
+    console.log(renderTextTable(resultColumns(scenarios), modeRows));
+  }
+  const startups = summarizeStartups(run);
+  if (startups.length) console.log(`\nStart-up with 1,000 routes\n\n${renderTextTable(startupColumns, startups)}`);
+  console.log('\nTargets for rest.uws (issue 8)\n');
+  for (const target of evaluateTargets(run)) console.log(formatTargetLine(target));
+  for (const entry of run.unavailable) console.log(`\nnot run: ${entry.server}: ${entry.reason}`);
+  if (run.failures.length) {
+    console.log('\nFailures (not measured):');
+    for (const failure of run.failures) console.log(`  ${failure.server}${failure.scenario ? ` #${failure.scenario}` : ''}${failure.mode ? ` ${failure.mode}` : ''} round ${failure.round}: ${failure.message}`);
+  }
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  if (options.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (options.list) {
+    for (const server of SERVERS) console.log(`${server.id.padEnd(20)} ${server.label.padEnd(22)} ${unavailableReason(server) ?? 'ready'}`);
+    return 0;
+  }
+  ensureSystemTools(log);
+  if (options.setup) {
+    installPeers(log);
+    log('setup: done');
+    return 0;
+  }
+
+  const fixtures = prepareFixtures(options.dataDir);
+  const scenarios = createScenarios(fixtures).filter((scenario) => options.scenarios.includes(scenario.id));
+  const servers = options.servers.map(findServer);
+  const settings: RunSettings = {
+    servers: servers.map((server) => server.id),
+    scenarios: scenarios.map((scenario) => scenario.id),
+    modes: options.modes,
+    rounds: options.rounds,
+    durationSec: options.durationSec,
+    warmupSec: options.warmupSec,
+    connections: options.connections,
+    pipeline: options.pipeline,
+    serverCpu: options.serverCpu,
+    clientCpu: options.clientCpu,
+  };
+  log(`bench: ${servers.length} servers × ${scenarios.length} scenarios × ${settings.modes.join('+')} × ${settings.rounds} rounds, about ${Math.ceil(estimateSeconds(settings, servers.length, scenarios) / 60)} min of load`);
+  const run = await runBenchmark({ settings, servers, scenarios, staticDir: fixtures.staticDir, log });
+  printTables(run, scenarios);
+  writeOutputs(run, options, scenarios);
+  return run.failures.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(`bench: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  },
+);
