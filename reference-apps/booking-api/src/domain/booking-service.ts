@@ -76,8 +76,10 @@ export class BookingService {
     const now = this.now;
     const captured = await this.options.bookings.capture(row.id, request.partnerReferenceId, now, now - CAPTURE_WINDOW_MS);
     if (captured) {
+      // Read before fulfilment is told, so the answer is the PENDING the spec shows.
+      const booking = await this.get(partner, bookingId);
       this.options.onCaptured?.();
-      return this.get(partner, bookingId);
+      return booking;
     }
     // Not captured by this call: read the state it is in now and explain.
     const current = await this.get(partner, bookingId);
