@@ -5,6 +5,7 @@
  */
 import type { Mode } from '../runner/results';
 import type { Scenario } from '../scenarios/scenario';
+import { RAW_SERVER_ID } from '../servers/registry';
 import { formatPercent, formatRps } from './format';
 import type { ResultRow } from './summarize';
 
@@ -51,7 +52,7 @@ export function renderChart(rows: ResultRow[], scenarios: Scenario[], mode: Mode
         const middle = y + BAR_HEIGHT / 2;
         parts.push(`<line x1="${x(row.rpsMin).toFixed(1)}" x2="${x(row.rpsMax).toFixed(1)}" y1="${middle}" y2="${middle}" class="whisker"/>`);
       }
-      const ratio = row.ratioToRaw === undefined ? '' : ` (${formatPercent(row.ratioToRaw)} of raw)`;
+      const ratio = row.server === RAW_SERVER_ID || row.ratioToRaw === undefined ? '' : ` (${formatPercent(row.ratioToRaw)} of raw)`;
       parts.push(`<text x="${(Math.max(barEnd, x(row.rpsMax)) + 6).toFixed(1)}" y="${y + 11}" class="value">${escapeXml(`${formatRps(row.rpsMedian)}${ratio}`)}</text>`);
       y += BAR_HEIGHT + BAR_GAP;
     }

@@ -1,0 +1,90 @@
+/**
+ * Runs the real harness in a tiny configuration (one round, 1 s, two servers, two scenarios, plain mode)
+ * and checks what a user gets: the console table, the JSON results, the Markdown section and the chart.
+ */
+import test from 'ava';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { BenchmarkRun } from '../src/runner/results';
+import { RESULTS_END, RESULTS_START } from '../src/report/markdown-report';
+
+const RUN_SCRIPT = path.join(__dirname, '..', 'src', 'run.js');
+
+function runHarness(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [RUN_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test('a one-round run of raw uWebSockets.js and Express reports a measured row per server and scenario', async (t) => {
+  t.timeout(45_000);
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-harness-'));
+  t.teardown(() => fs.rmSync(out, { recursive: true, force: true }));
+  const docPath = path.join(out, 'benchmarks.md');
+  fs.writeFileSync(docPath, '# Benchmarks\n\nHand-written method section.\n');
+
+  const { code, stdout, stderr } = await runHarness([
+    '--servers', 'raw-uws,express',
+    '--scenarios', '1,2',
+    '--modes', 'plain',
+    '--rounds', '1',
+    '--duration', '1',
+    '--warmup', '0',
+    '--doc', docPath,
+    '--charts-dir', path.join(out, 'charts'),
+    '--results-dir', path.join(out, 'results'),
+  ]);
+  t.is(code, 0, `harness exited with ${code}\n${stderr}`);
+
+  // Console: one table row per scenario and server, and the target lines (SKIP: rest.uws is not in this run).
+  for (const row of [/#1 hello\s+uWebSockets\.js \(raw\)\s+[\d,]+/, /#1 hello\s+Express 5\s+[\d,]+/, /#2 user\s+uWebSockets\.js \(raw\)/, /#2 user\s+Express 5/]) {
+    t.regex(stdout, row);
+  }
+  t.regex(stdout, /^SKIP {2}plain #1 >= 85% of raw uWS req\/s/m);
+  t.regex(stdout, /^SKIP {2}server RSS under load < 120 MB/m);
+
+  // Raw results: every measurement answered, without errors, with memory sampled.
+  const run = JSON.parse(fs.readFileSync(path.join(out, 'results', 'latest.json'), 'utf8')) as BenchmarkRun;
+  t.deepEqual(run.failures, []);
+  t.is(run.measurements.length, 4);
+  for (const measurement of run.measurements) {
+    t.true(measurement.requestsPerSec > 100, `${measurement.server} #${measurement.scenario}: ${measurement.requestsPerSec} req/s`);
+    t.is(measurement.statusErrors, 0);
+    t.true(measurement.peakRssMB > 10 && measurement.peakRssMB < 2000, `peak RSS ${measurement.peakRssMB} MB`);
+    t.true(measurement.p99Ms >= measurement.p50Ms);
+  }
+  t.deepEqual(run.startups.map((startup) => startup.server).sort(), ['express', 'raw-uws']);
+
+  // The doc keeps its hand-written part and gains the generated section with the chart link and tables.
+  const doc = fs.readFileSync(docPath, 'utf8');
+  t.true(doc.startsWith('# Benchmarks\n\nHand-written method section.'));
+  t.true(doc.includes(RESULTS_START) && doc.includes(RESULTS_END));
+  t.regex(doc, /\| #1 hello \| uWebSockets\.js \(raw\) \| [\d,]+ \|/);
+  t.regex(doc, /\| #2 user \| Express 5 \| [\d,]+ \|/);
+  t.regex(doc, /!\[Plain keep-alive \(one request per write\)\]\(charts\/plain\.svg\)/);
+
+  const chart = fs.readFileSync(path.join(out, 'charts', 'plain.svg'), 'utf8');
+  t.true(chart.startsWith('<svg'));
+  t.true(chart.includes('Express 5') && chart.includes('uWebSockets.js (raw)'));
+  t.is((chart.match(/<rect x="230"/g) ?? []).length, 4, 'one bar per server and scenario');
+});
+
+test('unknown options and servers are refused with a message naming them', async (t) => {
+  const unknownServer = await runHarness(['--servers', 'raw-uws,koa']);
+  t.is(unknownServer.code, 2);
+  t.regex(unknownServer.stderr, /unknown server "koa"; known: raw-uws, rest-uws, fastify/);
+  const unknownOption = await runHarness(['--fast']);
+  t.is(unknownOption.code, 2);
+  t.regex(unknownOption.stderr, /unknown option "--fast"/);
+  const badDuration = await runHarness(['--duration', '0.5']);
+  t.is(badDuration.code, 2);
+  t.regex(badDuration.stderr, /--duration needs a whole number >= 0, got "0.5"/);
+});

@@ -1,0 +1,89 @@
+/** The target lines and ratios a run prints, computed from measurements made up for the purpose. */
+import test from 'ava';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { RESULTS_END, RESULTS_START, writeResultsIntoDoc } from '../src/report/markdown-report';
+import { median, spreadPercent } from '../src/report/statistics';
+import { pairedRatio, summarize } from '../src/report/summarize';
+import { evaluateTargets } from '../src/report/targets';
+import type { BenchmarkRun, Measurement, Mode } from '../src/runner/results';
+import type { ScenarioId } from '../src/scenarios/scenario';
+
+function measurement(server: string, scenario: ScenarioId, mode: Mode, round: number, requestsPerSec: number, extra: Partial<Measurement> = {}): Measurement {
+  return { server, scenario, mode, round, requestsPerSec, requests: requestsPerSec, p50Ms: 0.5, p99Ms: 2, peakRssMB: 60, statusErrors: 0, socketErrors: 0, ...extra };
+}
+
+function run(measurements: Measurement[]): BenchmarkRun {
+  return {
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:01:00.000Z',
+    settings: { servers: ['raw-uws', 'rest-uws', 'fastify'], scenarios: [1, 2, 3, 5], modes: ['plain', 'pipelined'], rounds: 3, durationSec: 5, warmupSec: 2, connections: 64, pipeline: 10, serverCpu: 1, clientCpu: 0 },
+    machine: { cpuModel: 'test', cpuCount: 2, node: 'v20', kernel: 'Linux', wrk: 'wrk 4.1.0', loadAverageAtStart: 0 },
+    unavailable: [],
+    measurements,
+    startups: [],
+    failures: [],
+  };
+}
+
+test('median and spread over rounds', (t) => {
+  t.is(median([3, 1, 2]), 2);
+  t.is(median([4, 1, 3, 2]), 2.5);
+  t.true(Number.isNaN(median([])));
+  t.is(spreadPercent([90, 100, 110]), 20);
+});
+
+test('the ratio to raw is the median of per-round ratios, so a slow round for both servers cancels out', (t) => {
+  const measurements = [
+    measurement('raw-uws', 1, 'plain', 1, 100_000),
+    measurement('rest-uws', 1, 'plain', 1, 90_000),
+    measurement('raw-uws', 1, 'plain', 2, 50_000), // the machine was busy during round 2, for both
+    measurement('rest-uws', 1, 'plain', 2, 45_000),
+    measurement('raw-uws', 1, 'plain', 3, 100_000),
+    measurement('rest-uws', 1, 'plain', 3, 88_000),
+  ];
+  t.is(pairedRatio(measurements, 'rest-uws', 'raw-uws', 1, 'plain'), 0.9);
+  t.is(pairedRatio(measurements, 'rest-uws', 'raw-uws', 2, 'plain'), undefined);
+  const row = summarize(run(measurements)).find((candidate) => candidate.server === 'rest-uws')!;
+  t.is(row.rpsMedian, 88_000);
+  t.is(row.rpsMin, 45_000);
+  t.is(row.ratioToRaw, 0.9);
+});
+
+test('targets pass and fail on the thresholds of issue 8, and are skipped when rest.uws was not measured', (t) => {
+  const measurements = [
+    measurement('raw-uws', 1, 'plain', 1, 100_000, { p99Ms: 2 }),
+    measurement('rest-uws', 1, 'plain', 1, 86_000, { p99Ms: 2.6, peakRssMB: 130 }),
+    measurement('fastify', 1, 'plain', 1, 50_000),
+    measurement('raw-uws', 2, 'plain', 1, 100_000),
+    measurement('rest-uws', 2, 'plain', 1, 84_000),
+    measurement('raw-uws', 1, 'pipelined', 1, 400_000),
+    measurement('rest-uws', 1, 'pipelined', 1, 240_000),
+  ];
+  const byName = new Map(evaluateTargets(run(measurements)).map((result) => [result.target, result]));
+  t.is(byName.get('plain #1 >= 85% of raw uWS req/s')?.status, 'PASS');
+  t.is(byName.get('plain #1 >= 85% of raw uWS req/s')?.detail, '86.0% of raw');
+  t.is(byName.get('plain #2 >= 85% of raw uWS req/s')?.status, 'FAIL');
+  t.is(byName.get('plain #1 >= 1.7x Fastify req/s')?.status, 'PASS');
+  t.is(byName.get('plain #3 >= 75% of raw uWS req/s')?.status, 'SKIP');
+  t.is(byName.get('pipelined #1 >= 60% of raw uWS req/s')?.status, 'PASS');
+  t.is(byName.get('plain #1 p99 <= 1.25x raw uWS p99')?.status, 'FAIL');
+  t.is(byName.get('server RSS under load < 120 MB')?.status, 'FAIL');
+
+  const withoutRestUws = evaluateTargets(run(measurements.filter((m) => m.server !== 'rest-uws')));
+  t.true(withoutRestUws.every((result) => result.status === 'SKIP'));
+});
+
+test('the generated section replaces only the marked block of the doc', (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-doc-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const docPath = path.join(dir, 'benchmarks.md');
+  fs.writeFileSync(docPath, `# Benchmarks\n\nbefore\n\n${RESULTS_START}\nold results\n${RESULTS_END}\n\nafter\n`);
+  writeResultsIntoDoc(docPath, 'new results\n');
+  t.is(fs.readFileSync(docPath, 'utf8'), `# Benchmarks\n\nbefore\n\n${RESULTS_START}\nnew results\n${RESULTS_END}\n\nafter\n`);
+
+  const fresh = path.join(dir, 'fresh.md');
+  writeResultsIntoDoc(fresh, 'first results');
+  t.is(fs.readFileSync(fresh, 'utf8'), `# Benchmarks\n\n## Results\n\n${RESULTS_START}\nfirst results\n${RESULTS_END}\n`);
+});
