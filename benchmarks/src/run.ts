@@ -15,6 +15,7 @@ import { renderChart } from './report/svg-chart';
 import { evaluateTargets, formatTargetLine } from './report/targets';
 import { renderTextTable } from './report/text-table';
 import { createScenarios } from './scenarios/scenarios';
+import { formatProfileSummary, summarizeProfileFile } from './profile/cpu-profile-summary';
 import { SERVERS, findServer, unavailableReason } from './servers/registry';
 import { installPeers } from './setup/peers';
 import { ensureSystemTools } from './setup/system-tools';
@@ -67,6 +68,20 @@ function printTables(run: BenchmarkRun, scenarios: ReturnType<typeof createScena
   }
 }
 
+/** One summary per server, over all its profiles (one per round), printed and written beside them. */
+function printProfiles(profileDir: string): void {
+  if (!fs.existsSync(profileDir)) return;
+  const texts: string[] = [];
+  for (const server of fs.readdirSync(profileDir).sort()) {
+    const files = fs.readdirSync(path.join(profileDir, server)).filter((file) => file.endsWith('.cpuprofile'));
+    for (const file of files) texts.push(formatProfileSummary(`${server} (${file})`, summarizeProfileFile(path.join(profileDir, server, file))));
+  }
+  const text = texts.join('\n\n');
+  console.log(`\nWhere the servers' CPU time went (node --cpu-prof)\n\n${text}`);
+  fs.writeFileSync(path.join(profileDir, 'summary.txt'), `${text}\n`);
+  log(`wrote profiles and ${path.join(profileDir, 'summary.txt')}`);
+}
+
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   if (options.help) {
@@ -100,8 +115,10 @@ async function main(): Promise<number> {
     clientCpu: options.clientCpu,
   };
   log(`bench: ${servers.length} servers × ${scenarios.length} scenarios × ${settings.modes.join('+')} × ${settings.rounds} rounds, about ${Math.ceil(estimateSeconds(settings, servers.length, scenarios) / 60)} min of load`);
-  const run = await runBenchmark({ settings, servers, scenarios, staticDir: fixtures.staticDir, log });
+  const profileDir = options.profile ? path.join(options.resultsDir, 'profiles', new Date().toISOString().replace(/[:.]/g, '-')) : undefined;
+  const run = await runBenchmark({ settings, servers, scenarios, staticDir: fixtures.staticDir, profileDir, log });
   printTables(run, scenarios);
+  if (profileDir) printProfiles(profileDir);
   writeOutputs(run, options, scenarios);
   return run.failures.length > 0 ? 1 : 0;
 }

@@ -25,6 +25,7 @@ export interface CliOptions {
   resultsDir: string;
   dataDir: string;
   note: string | undefined;
+  profile: boolean;
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -43,6 +44,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --charts-dir PATH     where the SVG charts go (default benchmarks/charts)
   --results-dir PATH    where the raw JSON of the run goes (default benchmarks/results)
   --note TEXT           a line printed above the results in the doc
+  --profile             run servers under node --cpu-prof; print where their time went (results-dir/profiles)
   --setup               install wrk/taskset (apt-get, as root) and hyper-express/ultimate-express, then exit
   --list                list servers and whether each can run here, then exit
   --help                this text`;
@@ -88,6 +90,7 @@ export function parseOptions(argv: string[]): CliOptions {
     resultsDir: RESULTS_DIR,
     dataDir: DATA_DIR,
     note: undefined,
+    profile: false,
   };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
@@ -152,6 +155,9 @@ export function parseOptions(argv: string[]): CliOptions {
         break;
       case '--results-dir':
         options.resultsDir = value();
+        break;
+      case '--profile':
+        options.profile = true;
         break;
       case '--note':
         options.note = value();

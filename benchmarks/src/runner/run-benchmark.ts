@@ -3,6 +3,7 @@
  * of them. Per round and server: start the process, check every scenario answers right, then per scenario
  * and mode warm up (discarded) and measure with wrk while sampling the server's RSS; then stop it.
  */
+import * as path from 'node:path';
 import type { Scenario } from '../scenarios/scenario';
 import { type ServerDefinition, unavailableReason } from '../servers/registry';
 import { describeMachine } from './machine-info';
@@ -16,6 +17,8 @@ export interface RunInput {
   servers: ServerDefinition[];
   scenarios: Scenario[];
   staticDir: string;
+  /** When set, every server runs under `node --cpu-prof`, writing into <profileDir>/<server>/. */
+  profileDir?: string;
   log: (line: string) => void;
 }
 
@@ -95,7 +98,8 @@ export async function runBenchmark(input: RunInput): Promise<BenchmarkRun> {
     for (const definition of servers) {
       let server: RunningServer;
       try {
-        server = await startServer(definition, { cpu: settings.serverCpu, env: { BENCH_STATIC_DIR: input.staticDir }, timeoutMs: 30_000 });
+        const nodeFlags = input.profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.join(input.profileDir, definition.id)] : [];
+        server = await startServer(definition, { cpu: settings.serverCpu, nodeFlags, env: { BENCH_STATIC_DIR: input.staticDir }, timeoutMs: 30_000 });
       } catch (error) {
         failures.push({ server: definition.id, round, message: (error as Error).message });
         log(`round ${round} ${definition.id}: FAILED to start: ${(error as Error).message}`);

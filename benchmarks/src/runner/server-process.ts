@@ -43,6 +43,8 @@ export function readMemory(pid: number): MemorySample | undefined {
 
 export interface StartOptions {
   cpu: number | undefined;
+  /** Extra flags for node (e.g. --cpu-prof). */
+  nodeFlags?: string[];
   env: Record<string, string>;
   timeoutMs: number;
 }
@@ -59,7 +61,7 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
 }
 
 export function startServer(definition: ServerDefinition, options: StartOptions): Promise<RunningServer> {
-  const nodeArgs = [serverEntryPath(definition)];
+  const nodeArgs = [...(options.nodeFlags ?? []), serverEntryPath(definition)];
   const [command, args] = options.cpu === undefined ? [process.execPath, nodeArgs] : ['taskset', ['-c', String(options.cpu), process.execPath, ...nodeArgs]];
   const spawnedAt = performance.now();
   // taskset execs node, so the child's pid is the server's pid (what /proc sampling needs).
