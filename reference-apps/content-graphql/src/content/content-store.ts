@@ -16,7 +16,7 @@ import { normalizeKeywords } from './search-keywords';
 import { nowStored, toStoredDate } from './dates';
 import { appendToStructure, createStructure, removeFromStructure } from './structure-tree';
 
-export type ChangeKind = 'content' | 'structure';
+export type ChangeKind = 'content' | 'structure' | 'access';
 type Db = Kysely<ContentDB> | Transaction<ContentDB>;
 
 const flag = (value: boolean | undefined, fallback: boolean): Flag => ((value ?? fallback) ? 1 : 0);
@@ -55,6 +55,11 @@ export class ContentStore {
     await this.db.insertInto('info').values({ key: 'contentVersion', value: version })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: version })).execute();
     for (const listener of this.listeners) listener(kind);
+  }
+
+  /** Another process changed the database: forget the catalog so that it is read again. */
+  changedElsewhere(): void {
+    this.catalogPromise = null;
   }
 
   async contentVersion(): Promise<string | null> {
@@ -467,7 +472,6 @@ export class ContentStore {
 
   /** Rebuilds the search index rows of one element: its searchable attributes and custom fields, per site. */
   async indexElement(elementId: number): Promise<void> {
-    const catalog = await this.catalog();
     const element = await this.db.selectFrom('elements').select(['type']).where('id', '=', elementId).executeTakeFirstOrThrow();
     const siteRows = await this.db.selectFrom('elements_sites').selectAll().where('elementId', '=', elementId).execute();
     const { layoutFields } = await this.layoutOfElement(elementId);
@@ -482,7 +486,6 @@ export class ContentStore {
       const user = await this.db.selectFrom('users').selectAll().where('id', '=', elementId).executeTakeFirstOrThrow();
       Object.assign(attributes, { username: user.username, firstname: user.firstName ?? '', lastname: user.lastName ?? '', fullname: [user.firstName, user.lastName].filter(Boolean).join(' '), email: user.email });
     }
-    const relationTitles = new Map<number, string>();
     const relations = await this.db.selectFrom('relations').innerJoin('elements_sites', 'elements_sites.elementId', 'relations.targetId')
       .select(['relations.fieldId', 'elements_sites.title', 'elements_sites.siteId']).where('relations.sourceId', '=', elementId).execute();
     await this.db.deleteFrom('searchindex').where('elementId', '=', elementId).execute();
@@ -508,8 +511,6 @@ export class ContentStore {
       }
       if (rows.length) await this.db.insertInto('searchindex').values(rows.map((r) => ({ ...r, elementId, siteId: row.siteId }))).execute();
     }
-    relationTitles.clear();
-    void catalog;
   }
 
   private async matrixText(ownerId: number, fieldId: number, siteId: number): Promise<string> {

@@ -1,0 +1,247 @@
+import {
+  GraphQLError, NoSchemaIntrospectionCustomRule, execute, parse, specifiedRules, validate,
+  type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
+} from 'graphql';
+import type { ContentStore } from '../content/content-store';
+import type { Catalog } from '../content/catalog';
+import { ElementQueryEngine } from '../query/element-query';
+import { QueryArgumentError } from '../query/query-argument-error';
+import type { ElementScope } from '../query/element-scope';
+import type { AccessStore, GqlSchemaRecord } from '../schemas/access-store';
+import { resolveScope } from '../schemas/scope';
+import { TokenResolver } from '../schemas/token-resolver';
+import { ImageTransformer } from '../assets/image-transforms';
+import { buildGraphqlSchema } from './schema-builder';
+import { depthAndComplexityRule } from './limits';
+import { RequestContext } from './request-context';
+import { ResultCache } from './result-cache';
+import { UrlBuilder } from './url-builder';
+import { DEFAULT_GRAPHQL_SETTINGS, type GraphqlSettings } from './graphql-settings';
+
+export interface GraphqlRequest {
+  /** The raw `Authorization` header, if any. */
+  authorization?: string | null;
+  query?: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+  /** `false` skips the result cache for this request (the `X-Craft-Gql-Cache: no-cache` header). */
+  useCache?: boolean;
+}
+
+/**
+ * Which step produced the answer, so that a transport can pick its status codes
+ * (GraphQL-over-HTTP wants 400 for request, parse, validation and variable errors when the client accepts
+ * `application/graphql-response+json`; the CMS answers 200 with `errors` for all of them).
+ */
+export type GraphqlPhase = 'disabled' | 'authorization' | 'request' | 'parse' | 'validation' | 'variables' | 'execution';
+
+export interface GraphqlResponse {
+  status: number;
+  /** The JSON body, serialized. */
+  body: string;
+  phase: GraphqlPhase;
+  cached: boolean;
+}
+
+const GENERIC_ERROR = 'Something went wrong when processing the GraphQL query.';
+
+interface State {
+  catalog: Catalog;
+  engine: ElementQueryEngine;
+  urls: UrlBuilder;
+  schemas: Map<string, { schema: GraphQLSchema; scope: ElementScope }>;
+  validations: Map<string, readonly GraphQLError[]>;
+}
+
+/**
+ * The content GraphQL API without any transport: `execute({ authorization, query, variables, operationName })`
+ * returns `{ status, body }`. Holds the per-schema GraphQL schemas, the token table, the parsed-document and
+ * validation caches and the result cache, and drops them when content, structure or access changes.
+ */
+export class GraphqlService {
+  readonly settings: GraphqlSettings;
+  readonly tokens: TokenResolver;
+  readonly cache = new ResultCache();
+  readonly transformer: ImageTransformer;
+  private state: Promise<State> | null = null;
+  private readonly documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+  private expiryChecked: Promise<void> | null = null;
+  private lastVersion: string | null = null;
+  private poller: NodeJS.Timeout | null = null;
+  private readonly unsubscribe: () => void;
+
+  constructor(readonly store: ContentStore, readonly access: AccessStore, settings: Partial<GraphqlSettings> = {}) {
+    this.settings = { ...DEFAULT_GRAPHQL_SETTINGS, ...settings };
+    this.tokens = new TokenResolver(access);
+    this.transformer = new ImageTransformer(store.db, store.assetsRoot);
+    this.unsubscribe = store.onChange((kind) => this.onChange(kind));
+    if (this.settings.changePollMs > 0) {
+      this.poller = setInterval(() => void this.pollVersion(), this.settings.changePollMs);
+      this.poller.unref();
+    }
+  }
+
+  close(): void {
+    if (this.poller) clearInterval(this.poller);
+    this.unsubscribe();
+  }
+
+  /** Drops what the change makes stale: results always; schemas, tokens and the catalog after structure or access changes. */
+  onChange(kind: 'content' | 'structure' | 'access'): void {
+    this.cache.clear();
+    this.expiryChecked = null;
+    if (kind !== 'content') {
+      this.state = null;
+      this.tokens.invalidate();
+    }
+  }
+
+  private async pollVersion(): Promise<void> {
+    try {
+      const version = await this.store.contentVersion();
+      if (this.lastVersion !== null && version !== this.lastVersion) {
+        this.store.changedElsewhere();
+        this.onChange('structure');
+      }
+      this.lastVersion = version;
+    } catch {
+      // The database may be closing; the next poll tries again.
+    }
+  }
+
+  private loadState(): Promise<State> {
+    this.state ??= this.store.catalog().then((catalog) => ({
+      catalog,
+      engine: new ElementQueryEngine(this.store.db, catalog),
+      urls: new UrlBuilder(catalog, this.settings.publicUrl),
+      schemas: new Map(),
+      validations: new Map(),
+    })).catch((error: unknown) => {
+      this.state = null;
+      throw error;
+    });
+    return this.state;
+  }
+
+  /** The GraphQL schema a gql schema record gives (built once per structure version). */
+  async graphqlSchemaFor(record: GqlSchemaRecord): Promise<{ schema: GraphQLSchema; scope: ElementScope }> {
+    const state = await this.loadState();
+    let entry = state.schemas.get(record.uid);
+    if (!entry) {
+      const scope = resolveScope(record.scope, state.catalog);
+      entry = { schema: buildGraphqlSchema(state.catalog, scope), scope };
+      state.schemas.set(record.uid, entry);
+    }
+    return entry;
+  }
+
+  async execute(request: GraphqlRequest): Promise<GraphqlResponse> {
+    if (!this.settings.enableGql) return respond(404, { errors: [{ message: 'The GraphQL API is not enabled' }] }, 'disabled');
+    const resolution = await this.tokens.resolve(request.authorization);
+    if ('error' in resolution) return respond(400, { errors: [{ message: resolution.error }] }, 'authorization');
+    const { query, variables, operationName } = request;
+    if (query === undefined || query === null || (typeof query === 'string' && query.trim() === '')) {
+      return respond(200, { errors: [{ message: 'No GraphQL query was supplied' }] }, 'request');
+    }
+    if (typeof query !== 'string') return respond(400, { errors: [{ message: 'The query must be a string' }] }, 'request');
+    if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
+      return respond(400, { errors: [{ message: 'The variables must be a JSON object' }] }, 'request');
+    }
+    if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+      return respond(400, { errors: [{ message: 'The operationName must be a string' }] }, 'request');
+    }
+    const state = await this.loadState();
+    const siteId = state.catalog.primarySite.id;
+    const useCache = this.settings.enableGraphQlCaching && request.useCache !== false;
+    const cacheKey = useCache ? ResultCache.key(resolution.schema.uid, siteId, query, variables, operationName as string | undefined) : '';
+    if (useCache) {
+      const hit = this.cache.get(cacheKey);
+      if (hit !== undefined) return { status: 200, body: hit, phase: 'execution', cached: true };
+    }
+
+    const document = this.parseCached(query);
+    if (!('kind' in document)) return respond(200, { errors: document.map(formatError) }, 'parse');
+    const { schema, scope } = await this.graphqlSchemaFor(resolution.schema);
+    const validationKey = `${resolution.schema.uid}\u0000${query}`;
+    let validationErrors = state.validations.get(validationKey);
+    if (!validationErrors) {
+      validationErrors = validate(schema, document, this.rules());
+      if (state.validations.size > 2000) state.validations.clear();
+      state.validations.set(validationKey, validationErrors);
+    }
+    if (validationErrors.length) return respond(200, { errors: validationErrors.map(formatError) }, 'validation');
+
+    const context = new RequestContext(state.engine, state.catalog, scope, { siteId, maxResults: this.settings.maxGraphqlResults }, state.urls, this.transformer);
+    const result = (await execute({
+      schema, document, contextValue: context,
+      variableValues: variables as Record<string, unknown> | null | undefined,
+      operationName: operationName as string | null | undefined,
+    })) as ExecutionResult;
+    if (result.data === undefined && result.errors?.length) {
+      return respond(200, { errors: result.errors.map(formatError) }, 'variables');
+    }
+    const body: Record<string, unknown> = {};
+    if (result.errors?.length) body.errors = result.errors.map((error) => this.formatExecutionError(error));
+    body.data = result.data ?? null;
+    const json = JSON.stringify(body);
+    if (useCache && !result.errors?.length) {
+      await this.ensureExpiry();
+      this.cache.set(cacheKey, json);
+    }
+    return { status: 200, body: json, phase: 'execution', cached: false };
+  }
+
+  private rules(): ValidationRule[] {
+    const rules: ValidationRule[] = [...specifiedRules];
+    if (this.settings.maxGraphqlDepth > 0 || this.settings.maxGraphqlComplexity > 0) {
+      rules.push(depthAndComplexityRule(this.settings.maxGraphqlDepth, this.settings.maxGraphqlComplexity));
+    }
+    if (!this.settings.enableGraphqlIntrospection) rules.push(NoSchemaIntrospectionCustomRule);
+    return rules;
+  }
+
+  private parseCached(query: string): DocumentNode | readonly GraphQLError[] {
+    let document = this.documents.get(query);
+    if (!document) {
+      try {
+        document = parse(query);
+      } catch (error) {
+        document = [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
+      }
+      if (this.documents.size > 2000) this.documents.clear();
+      this.documents.set(query, document);
+    }
+    return document;
+  }
+
+  /** Errors from bad arguments and from GraphQL itself keep their message; anything unexpected is logged and hidden unless devMode. */
+  private formatExecutionError(error: GraphQLError): GraphQLFormattedError {
+    const original = error.originalError;
+    if (!original || original instanceof QueryArgumentError || original instanceof GraphQLError) return formatError(error);
+    if (this.settings.devMode) return formatError(error);
+    console.error('content-graphql: unexpected error while executing a query:', original);
+    return { ...formatError(error), message: GENERIC_ERROR };
+  }
+
+  /** Cached results must not outlive the next post or expiry date that changes what `live` means. */
+  private ensureExpiry(): Promise<void> {
+    this.expiryChecked ??= (async () => {
+      const now = new Date().toISOString();
+      const [post, expiry] = await Promise.all([
+        this.store.db.selectFrom('entries').select((eb) => eb.fn.min('postDate').as('next')).where('postDate', '>', now).executeTakeFirst(),
+        this.store.db.selectFrom('entries').select((eb) => eb.fn.min('expiryDate').as('next')).where('expiryDate', '>', now).executeTakeFirst(),
+      ]);
+      for (const next of [post?.next, expiry?.next]) if (next) this.cache.expireAt(new Date(String(next)).getTime());
+    })().catch(() => { this.expiryChecked = null; });
+    return this.expiryChecked;
+  }
+}
+
+function formatError(error: GraphQLError): GraphQLFormattedError {
+  const formatted = error.toJSON();
+  return formatted;
+}
+
+function respond(status: number, body: unknown, phase: GraphqlPhase): GraphqlResponse {
+  return { status, body: JSON.stringify(body), phase, cached: false };
+}

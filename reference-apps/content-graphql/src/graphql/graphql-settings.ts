@@ -1,0 +1,31 @@
+/** The CMS's general-config settings that govern the GraphQL API, with its defaults. */
+export interface GraphqlSettings {
+  /** `enableGql`: when false the endpoint answers 404. */
+  enableGql: boolean;
+  /** `enableGraphQlCaching`: cache results until content, structure or schemas change. */
+  enableGraphQlCaching: boolean;
+  /** `enableGraphqlIntrospection`: when false, `__schema` and `__type` are refused. */
+  enableGraphqlIntrospection: boolean;
+  /** `maxGraphqlDepth`, `maxGraphqlComplexity`, `maxGraphqlResults`: 0 = no limit. */
+  maxGraphqlDepth: number;
+  maxGraphqlComplexity: number;
+  maxGraphqlResults: number;
+  /** Public address of the server; `@web` in site and volume URLs stands for it. */
+  publicUrl: string;
+  /** `devMode`: show the real message of unexpected errors instead of a generic one. */
+  devMode: boolean;
+  /** How often (ms) to look for changes made by other processes (CLI, other workers); 0 = never. */
+  changePollMs: number;
+}
+
+export const DEFAULT_GRAPHQL_SETTINGS: GraphqlSettings = {
+  enableGql: true,
+  enableGraphQlCaching: true,
+  enableGraphqlIntrospection: true,
+  maxGraphqlDepth: 0,
+  maxGraphqlComplexity: 0,
+  maxGraphqlResults: 0,
+  publicUrl: 'http://127.0.0.1:4000',
+  devMode: false,
+  changePollMs: 1000,
+};

@@ -1,0 +1,40 @@
+/**
+ * Cached GraphQL results (the serialized JSON), per schema, query, variables and operation name.
+ * Entries are dropped all at once on any content, structure or schema change (as the CMS did up to 3.4),
+ * and no entry outlives `expiresAt` (the next moment an entry's status changes by the clock: a post date or
+ * expiry date passing). Bounded: the oldest entries go first past `maxEntries`.
+ */
+export class ResultCache {
+  private readonly entries = new Map<string, string>();
+  private expiresAt = Number.POSITIVE_INFINITY;
+
+  constructor(private readonly maxEntries = 5000) {}
+
+  static key(schemaUid: string, siteId: number, query: string, variables: unknown, operationName: string | null | undefined): string {
+    return `${schemaUid}\u0000${siteId}\u0000${operationName ?? ''}\u0000${variables ? JSON.stringify(variables) : ''}\u0000${query}`;
+  }
+
+  get(key: string, now = Date.now()): string | undefined {
+    if (now >= this.expiresAt) this.clear();
+    return this.entries.get(key);
+  }
+
+  set(key: string, json: string): void {
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, json);
+  }
+
+  /** Sets the time after which everything cached so far is stale. */
+  expireAt(time: number): void {
+    this.expiresAt = Math.min(this.expiresAt, time);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.expiresAt = Number.POSITIVE_INFINITY;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
