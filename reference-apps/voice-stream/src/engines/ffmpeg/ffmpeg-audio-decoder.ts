@@ -36,6 +36,8 @@ export class FfmpegAudioDecoder implements AudioDecoder {
     );
     this.finished = this.process.exited.then((result) => {
       if (this.closed) return;
+      // A stream that ended before any audio was sent has nothing to decode (ffmpeg reports an empty input).
+      if (this.bytesIn === 0 && !result.spawnError) return;
       if (result.code !== 0 || result.spawnError) {
         const reason = result.spawnError ? describeExit(result) : this.process.errorText;
         throw this.fail(`the audio could not be decoded as ${format.contentType}: ${reason}`);
