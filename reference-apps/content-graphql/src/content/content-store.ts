@@ -555,14 +555,16 @@ export class ContentStore {
     return this.formatUri(format, siteId, slug, parentId);
   }
 
+  /** URI formats understand `{slug}`, `{parent.uri}` and `{parent.uri ?? 'fallback'}` (used for top-level elements). */
   private async formatUri(format: string | null, siteId: number, slug: string, parentId: number | null): Promise<string | null> {
     if (!format) return null;
     let parentUri = '';
-    if (format.includes('{parent.uri}') && parentId !== null) {
+    if (format.includes('{parent.uri') && parentId !== null) {
       const parent = await this.db.selectFrom('elements_sites').select('uri').where('elementId', '=', parentId).where('siteId', '=', siteId).executeTakeFirst();
       parentUri = parent?.uri ?? '';
     }
-    return format.replace('{parent.uri}', parentUri).replace('{slug}', slug).replace(/\/{2,}/g, '/').replace(/^\/+|\/+$/g, '') || '__home__';
+    return format.replace(/\{parent\.uri(?:\s*\?\?\s*'([^']*)')?\}/, (_m, fallback: string | undefined) => parentUri || fallback || '')
+      .replace('{slug}', slug).replace(/\/{2,}/g, '/').replace(/^\/+|\/+$/g, '') || '__home__';
   }
 }
 

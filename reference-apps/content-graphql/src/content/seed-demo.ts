@@ -45,7 +45,7 @@ export async function seedDemoContent(store: ContentStore): Promise<boolean> {
   await store.setUserFields(['bio']);
 
   await store.createTagGroup({ handle: 'blogTags', name: 'Blog tags' });
-  await store.createCategoryGroup({ handle: 'topics', name: 'Topics', uriFormat: 'topics/{parent.uri}/{slug}', maxLevels: 3 });
+  await store.createCategoryGroup({ handle: 'topics', name: 'Topics', uriFormat: "{parent.uri ?? 'topics'}/{slug}", maxLevels: 3 });
 
   await store.createSection({
     handle: 'news', name: 'News', type: 'structure', maxLevels: 3,

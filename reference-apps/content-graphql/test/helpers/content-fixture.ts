@@ -1,0 +1,58 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { openDatabase, postgresForTests, type Database } from 'app-support';
+import { createContentService, type ContentService } from '../../src/content-service';
+import type { ContentDB } from '../../src/storage/database-types';
+import type { GraphqlSettings } from '../../src/graphql/graphql-settings';
+
+export const DIALECTS = ['sqlite', 'postgres'] as const;
+export type TestDialect = (typeof DIALECTS)[number];
+
+/** Counts the SQL statements the service runs, to prove that nested queries are batched. */
+export class QueryCounter implements KyselyPlugin {
+  count = 0;
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.count++;
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+export interface ContentFixture {
+  service: ContentService;
+  database: Database<ContentDB>;
+  counter: QueryCounter;
+  assetsRoot: string;
+  /** Runs a query through the service and returns the parsed body. */
+  query(query: string, options?: { variables?: Record<string, unknown>; authorization?: string; operationName?: string }): Promise<{ status: number; body: any; cached: boolean; phase: string }>;
+  close(): Promise<void>;
+}
+
+/** A content service on a fresh database (SQLite file or a throwaway PostgreSQL database) with the demo content. */
+export async function openContentFixture(dialect: TestDialect, settings: Partial<GraphqlSettings> = {}): Promise<ContentFixture> {
+  const dir = await mkdtemp(join(tmpdir(), 'content-graphql-'));
+  const postgres = dialect === 'postgres' ? await postgresForTests('content_graphql') : null;
+  const database = await openDatabase<ContentDB>(postgres ? postgres.url : join(dir, 'content.db'));
+  const counter = new QueryCounter();
+  const service = await createContentService({
+    db: database.db.withPlugin(counter), dialect: database.dialect, assetsRoot: join(dir, 'assets'),
+    settings: { changePollMs: 0, publicUrl: 'http://cms.test', ...settings },
+  });
+  return {
+    service, database, counter, assetsRoot: join(dir, 'assets'),
+    async query(query, options = {}) {
+      const response = await service.graphql.execute({ query, variables: options.variables, authorization: options.authorization, operationName: options.operationName });
+      return { status: response.status, body: JSON.parse(response.body), cached: response.cached, phase: response.phase };
+    },
+    async close() {
+      service.close();
+      await database.destroy();
+      await postgres?.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
