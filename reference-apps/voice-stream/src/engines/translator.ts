@@ -6,6 +6,8 @@ export interface Translator {
   /** Target languages reachable from `source`. */
   targetsFor(source: string): readonly string[];
   translate(text: string, source: string, target: string, formality?: Formality): Promise<string>;
+  /** Optional warm-up when a session starts, so the first sentence is not slowed by engine start-up. */
+  prepare?(source: string, target: string): void;
   /** Releases long-running helpers (processes). */
   close(): Promise<void>;
 }

@@ -36,7 +36,9 @@ export class TargetTranscript {
     private readonly intervalMs: number,
     private readonly scheduler: Scheduler,
     private readonly events: TargetTranscriptEvents,
-  ) {}
+  ) {
+    translator.prepare?.(sourceLanguage, language);
+  }
 
   /** A concluded source sentence (already in sentence form, without the joining space). */
   concluded(sentence: RecognizedSegment): void {

@@ -75,6 +75,11 @@ export class ApertiumPipeline {
     });
   }
 
+  /** Starts the process ahead of the first request (loading the dictionaries takes ~0.3 s). */
+  start(): void {
+    if (!this.child) this.startProcess();
+  }
+
   close(): void {
     this.failAll(new Error('translator closed'));
   }

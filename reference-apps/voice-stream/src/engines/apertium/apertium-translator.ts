@@ -66,22 +66,31 @@ export class ApertiumTranslator implements Translator {
     return result;
   }
 
+  prepare(source: string, target: string): void {
+    if (source !== 'en') return;
+    for (const mode of APERTIUM_ROUTES[target] ?? []) this.pipeline(mode).start();
+  }
+
   async close(): Promise<void> {
     for (const pipeline of this.pipelines.values()) pipeline.close();
     this.pipelines.clear();
     this.cache.clear();
   }
 
-  private step(mode: string, text: string): Promise<string> {
-    const key = `${mode}\0${text}`;
-    const cached = this.cache.get(key);
-    if (cached) return cached;
+  private pipeline(mode: string): ApertiumPipeline {
     let pipeline = this.pipelines.get(mode);
     if (!pipeline) {
       pipeline = new ApertiumPipeline(mode, this.modesDirectory);
       this.pipelines.set(mode, pipeline);
     }
-    const result = pipeline.translate(text);
+    return pipeline;
+  }
+
+  private step(mode: string, text: string): Promise<string> {
+    const key = `${mode}\0${text}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const result = this.pipeline(mode).translate(text);
     this.cache.set(key, result);
     result.catch(() => this.cache.delete(key));
     if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
