@@ -113,3 +113,23 @@ test('an unreachable PostgreSQL fails at open with the cause', async (t) => {
   const error = await t.throwsAsync(openDatabase('postgres://nobody@127.0.0.1:1/none'));
   t.regex(error!.message, /Cannot connect to PostgreSQL: .*ECONNREFUSED/);
 });
+
+test('SQLite statements are reused by SQL text, streaming still works, and past the cache size queries stay correct', async (t) => {
+  const database = await openDatabase<{ item: { id: number; label: string } }>('sqlite::memory:');
+  await sql`create table item (id integer primary key, label text not null)`.execute(database.db);
+  for (let id = 1; id <= 600; id++) {
+    // 600 distinct SQL texts (the limit is part of the text) overflow the 500-statement cache.
+    await database.db.insertInto('item').values({ id, label: `item ${id}` }).execute();
+    const rows = await database.db.selectFrom('item').select('label').where('id', '=', id).limit(id).execute();
+    t.deepEqual(rows, [{ label: `item ${id}` }]);
+  }
+  const streamed: number[] = [];
+  for await (const row of database.db.selectFrom('item').select('id').where('id', '<=', 3).orderBy('id').stream()) {
+    streamed.push(row.id);
+  }
+  t.deepEqual(streamed, [1, 2, 3]);
+  // The same SQL as a plain query afterwards: the stream used its own statement, the cached one is free.
+  const plain = await database.db.selectFrom('item').select('id').where('id', '<=', 3).orderBy('id').execute();
+  t.deepEqual(plain.map((row) => row.id), [1, 2, 3]);
+  await database.destroy();
+});

@@ -6,8 +6,16 @@ export function isCurrencyCode(code: string): boolean {
 }
 
 /** Digits after the decimal point of a currency: 2 for EUR, 0 for JPY, 3 for KWD. */
+const digitsByCurrency = new Map<string, number>();
+
 export function minorDigits(currencyCode: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode }).resolvedOptions().maximumFractionDigits ?? 2;
+  let digits = digitsByCurrency.get(currencyCode);
+  if (digits === undefined) {
+    // Building a NumberFormat costs far more than a booking's queries: once per currency.
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode }).resolvedOptions().maximumFractionDigits ?? 2;
+    digitsByCurrency.set(currencyCode, digits);
+  }
+  return digits;
 }
 
 /** 12.5 EUR -> 1250; undefined when the amount has more decimals than the currency allows. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { SqliteDialect } from 'kysely';
+import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { IN_MEMORY } from './database-url';
 
 /** How long a writer waits for another process's write lock before SQLITE_BUSY. */
@@ -20,6 +20,39 @@ export function openSqliteConnection(file: string): BetterSqlite3.Database {
   return connection;
 }
 
+/** Statements kept prepared; beyond this the oldest is dropped. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew, and preparing costs more than running a point query in better-sqlite3.
+ * Queries are compiled to the same SQL text with parameters apart, so a cache by SQL text reuses statements.
+ * Streaming (iterate) gets its own statement: a statement being iterated cannot run anything else.
+ */
+function withStatementCache(connection: BetterSqlite3.Database): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => {
+      cache.clear();
+      connection.close();
+    },
+    prepare(sql: string): SqliteStatement {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = connection.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(sql, statement);
+      }
+      const cached = statement;
+      return {
+        reader: cached.reader,
+        all: (parameters) => cached.all(parameters as unknown[]),
+        run: (parameters) => cached.run(parameters as unknown[]),
+        iterate: (parameters) => connection.prepare(sql).iterate(parameters as unknown[]),
+      };
+    },
+  };
+}
+
 export function createSqliteDialect(connection: BetterSqlite3.Database): SqliteDialect {
-  return new SqliteDialect({ database: connection });
+  return new SqliteDialect({ database: withStatementCache(connection) });
 }
