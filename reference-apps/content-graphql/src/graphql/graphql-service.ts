@@ -162,7 +162,8 @@ export class GraphqlService {
     const document = this.parseCached(query);
     if (!('kind' in document)) return respond(200, { errors: document.map(formatError) }, 'parse');
     const { schema, scope } = await this.graphqlSchemaFor(resolution.schema);
-    const validationKey = `${resolution.schema.uid}\u0000${query}`;
+    const { maxGraphqlDepth, maxGraphqlComplexity, enableGraphqlIntrospection } = this.settings;
+    const validationKey = `${resolution.schema.uid}\u0000${maxGraphqlDepth}:${maxGraphqlComplexity}:${enableGraphqlIntrospection}\u0000${query}`;
     let validationErrors = state.validations.get(validationKey);
     if (!validationErrors) {
       validationErrors = validate(schema, document, this.rules());
