@@ -20,6 +20,8 @@ for (const engine of engines) {
     t.teardown(() => system.close());
     const { bookingId } = await system.bookings.create(alice, createBody(2, 1));
     t.deepEqual(await system.fulfilment.runOnce(), [], 'nothing to do before capture');
+    const uncapturedToken = (await system.repositories.bookings.findById(Number(bookingId)))!.voucher_token;
+    await t.throwsAsync(system.bookings.getByVoucherToken(uncapturedToken), { message: /^Voucher .* not found$/ }, 'no voucher before fulfilment');
     await system.bookings.capture(alice, bookingId, { status: 'PENDING', partnerReferenceId: 'REF-1' });
     t.deepEqual(await system.fulfilment.runOnce(), [Number(bookingId)]);
 
@@ -34,6 +36,14 @@ for (const engine of engines) {
     t.is(new Set(booking.tickets.map((ticket) => ticket.publicId)).size, 3);
     t.regex(booking.voucherUrl ?? '', new RegExp(`^${PUBLIC_BASE}/voucher/[0-9a-f-]{36}$`));
     t.deepEqual(await system.fulfilment.runOnce(), [], 'fulfilled once');
+
+    // The links resolve to this booking, without an API key.
+    const token = booking.voucherUrl!.split('/').pop()!;
+    t.deepEqual(await system.bookings.getByVoucherToken(token), booking);
+    const second = booking.tickets[1];
+    t.deepEqual(await system.bookings.getByTicket(second.publicId), { ticket: second, booking });
+    await t.throwsAsync(system.bookings.getByTicket('00000000-0000-4000-8000-000000000000'), { message: /^Ticket .* not found$/ });
+    await t.throwsAsync(system.bookings.getByVoucherToken('../../etc/passwd'), { message: /^Voucher .* not found$/ });
     t.deepEqual((await system.bookings.get(alice, bookingId)).tickets, booking.tickets);
   });
 

@@ -101,6 +101,27 @@ export class BookingService {
     }
   }
 
+  /**
+   * The booking behind a voucher link, for the customer holding it (no API key: the link's random token is the secret).
+   * Only fulfilled bookings have a voucher; anything else is "not found".
+   */
+  async getByVoucherToken(token: string): Promise<Booking> {
+    const row = /^[0-9a-f-]{36}$/.test(token) ? await this.options.bookings.findByVoucherToken(token) : undefined;
+    if (!row || row.status !== BookingStatus.COMPLETED) throw BookingError.notFound('Voucher', token);
+    const tickets = await this.options.bookings.ticketsOf([row.id]);
+    return toBookingView(row, tickets.get(row.id) ?? [], this.now);
+  }
+
+  /** The booking a ticket link belongs to, with that ticket. */
+  async getByTicket(publicId: string): Promise<{ ticket: { publicId: string; url: string }; booking: Booking }> {
+    const bookingId = /^[0-9a-f-]{36}$/.test(publicId) ? await this.options.bookings.findBookingIdByTicket(publicId) : undefined;
+    const row = bookingId === undefined ? undefined : await this.options.bookings.findById(bookingId);
+    if (!row) throw BookingError.notFound('Ticket', publicId);
+    const tickets = (await this.options.bookings.ticketsOf([row.id])).get(row.id) ?? [];
+    const booking = toBookingView(row, tickets, this.now);
+    return { ticket: booking.tickets.find((ticket) => ticket.publicId === publicId)!, booking };
+  }
+
   private async findOwned(partner: Partner, bookingId: string): Promise<BookingRow> {
     // Ids are decimal strings; anything else cannot name a booking. Another partner's booking is "not found" too.
     const row = /^\d{1,15}$/.test(bookingId) ? await this.options.bookings.findById(Number(bookingId)) : undefined;

@@ -189,6 +189,12 @@ export class BookingRepository {
     return Number(row.n);
   }
 
+  /** The booking a ticket belongs to (for the ticket page a customer opens). */
+  async findBookingIdByTicket(publicId: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('ticket').select('booking_id').where('public_id', '=', publicId).executeTakeFirst();
+    return row ? Number(row.booking_id) : undefined;
+  }
+
   /** Bookings by voucher token (for the voucher page a customer opens). */
   async findByVoucherToken(token: string): Promise<BookingRow | undefined> {
     const row = await this.db.selectFrom('booking').selectAll().where('voucher_token', '=', token).executeTakeFirst();
