@@ -136,8 +136,20 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     throw new Error(`Could not start throwaway PostgreSQL: ${(lastError as Error)?.message}\n${log}`);
   }
 
-  // Never leave a server behind, even when the caller forgets stop() or the process exits early.
+  // Never leave a server behind, even when the caller forgets stop(), the process exits early or is signalled
+  // (ava ends a timed-out test process with SIGTERM). A signal is re-raised only if nobody else handles it.
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const onSignal = (signal: NodeJS.Signals) => {
+    stopSync();
+    removeHooks();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const removeHooks = () => {
+    process.removeListener('exit', stopSync);
+    for (const signal of signals) process.removeListener(signal, onSignal);
+  };
   process.once('exit', stopSync);
+  for (const signal of signals) process.on(signal, onSignal);
   const url = `postgres://${THROWAWAY_USER}@127.0.0.1:${port}/postgres`;
   let stopped: Promise<void> | undefined;
   return {
@@ -146,7 +158,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     createDatabase: (name) => createDatabaseAt(url, name),
     stop: () =>
       (stopped ??= (async () => {
-        process.removeListener('exit', stopSync);
+        removeHooks();
         try {
           await run(pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
         } finally {
