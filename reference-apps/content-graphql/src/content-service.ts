@@ -7,6 +7,7 @@ import { AccessStore } from './schemas/access-store';
 import { expandScope } from './schemas/scope';
 import { GraphqlService } from './graphql/graphql-service';
 import type { GraphqlSettings } from './graphql/graphql-settings';
+import { AssetFileService } from './assets/asset-file-service';
 
 export interface ContentServiceOptions {
   db: Kysely<ContentDB>;
@@ -25,6 +26,8 @@ export interface ContentService {
   store: ContentStore;
   access: AccessStore;
   graphql: GraphqlService;
+  /** Serves asset files and generates transforms on their first request. */
+  files: AssetFileService;
   close(): void;
 }
 
@@ -39,5 +42,5 @@ export async function createContentService(options: ContentServiceOptions): Prom
     await access.ensurePublicSchema([], false);
   }
   const graphql = new GraphqlService(store, access, options.settings);
-  return { store, access, graphql, close: () => graphql.close() };
+  return { store, access, graphql, files: new AssetFileService(store, graphql.transformer), close: () => graphql.close() };
 }

@@ -160,3 +160,28 @@ for (const dialect of DIALECTS) {
     t.regex(syntax.body.errors[0].message, /Syntax Error/);
   });
 }
+
+for (const dialect of DIALECTS) {
+  test(`${dialect}: a transform URL is served as a resized image on its first request`, async (t) => {
+    const f = await openContentFixture(dialect);
+    try {
+      const url = (await f.query('{ asset(filename: "boats.png") { url @transform(width: 100, height: 50, mode: "fit") } }')).body.data.asset.url as string;
+      const path = new URL(url).pathname;
+      t.is(path, '/assets/images/news/_100x50_fit_center-center_none/boats.png');
+      const answer = await f.service.files.resolve(path);
+      if (answer.status !== 200) return t.fail(answer.message);
+      t.is(answer.contentType, 'image/png');
+      const meta = await sharp(answer.path).metadata();
+      t.is(meta.width, 67);
+      t.is(meta.height, 50);
+      const original = await f.service.files.resolve('/assets/images/news/boats.png');
+      t.like(original, { status: 200, contentType: 'image/png' });
+      t.like(await f.service.files.resolve('/assets/images/news/missing.png'), { status: 404 });
+      t.like(await f.service.files.resolve('/assets/images/../../etc/passwd'), { status: 400 });
+      t.like(await f.service.files.resolve('/assets/images/news/_9x9_melt_center-center_none/boats.png'), { status: 404 });
+      t.like(await f.service.files.resolve('/assets/documents/_100xAUTO_crop_center-center_none/annual-report.txt'), { status: 404 });
+    } finally {
+      await f.close();
+    }
+  });
+}
