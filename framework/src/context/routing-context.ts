@@ -1,0 +1,62 @@
+import type { HttpServerRequest } from '../http/request';
+import type { HttpServerResponse } from '../http/response';
+import type { RouteDefinition } from '../metadata/route-definition';
+import type { User } from './user';
+
+/**
+ * Per-request data shared by the route's stages (providers, authentication, the method, events):
+ * `put`/`get` values, the authenticated user, uploads. Inject it with `@Context() ctx: RoutingContext`.
+ */
+export class RoutingContext {
+  /** @internal the route being run (changes while a chain of identical paths falls through) */
+  _route: RouteDefinition | null = null;
+  /** @internal arguments of the method being invoked */
+  _args: unknown[] | null = null;
+  /** @internal what the method returned */
+  _result: unknown = undefined;
+  /** @internal the media type negotiated for the response */
+  _contentType: string | undefined = undefined;
+  /** @internal the uWebSockets.js app */
+  _app: unknown = null;
+  private _data: Map<unknown, unknown> | null = null;
+  private _user: User | undefined = undefined;
+
+  constructor(readonly request: HttpServerRequest, readonly response: HttpServerResponse) {}
+
+  /** Stores a value for later stages of this request (keyed by string or by class). */
+  put(key: unknown, value: unknown): this {
+    (this._data ?? (this._data = new Map())).set(key, value);
+    return this;
+  }
+
+  get<T = unknown>(key: unknown): T | undefined {
+    return this._data === null ? undefined : (this._data.get(key) as T | undefined);
+  }
+
+  has(key: unknown): boolean {
+    return this._data !== null && this._data.has(key);
+  }
+
+  remove(key: unknown): boolean {
+    return this._data !== null && this._data.delete(key);
+  }
+
+  /** The user an authentication provider identified, if any. */
+  user(): User | undefined {
+    return this._user;
+  }
+
+  setUser(user: User | undefined): this {
+    this._user = user;
+    return this;
+  }
+
+  /** The definition of the route handling the request. */
+  route(): RouteDefinition | null {
+    return this._route;
+  }
+
+  pathParams(): Record<string, string> {
+    return this.request.pathParams();
+  }
+}

@@ -1,0 +1,53 @@
+import { classMetadata, methodMetadata, paramMetadata } from '../metadata/store';
+import type { Constructor } from '../metadata/types';
+import { marker } from './decorator-forms';
+
+type ClassMethodOrParamDecorator = (target: object, key?: string | symbol, indexOrDescriptor?: number | PropertyDescriptor) => void;
+
+/** A reader for one parameter (on the parameter) or for every body/value parameter of a method. */
+export function RequestReader(reader: Constructor): ClassMethodOrParamDecorator {
+  return (target, key, index) => {
+    if (typeof index === 'number') paramMetadata(target, key, index).reader = reader;
+    else if (key !== undefined) methodMetadata(target, key).reader = reader;
+    else classMetadata(target as Function).reader = reader;
+  };
+}
+
+/** The writer that turns the method's result into the response (on a method or a class). */
+export function ResponseWriter(writer: Constructor): ClassMethodOrParamDecorator {
+  return (target, key) => {
+    if (key !== undefined) methodMetadata(target, key).writer = writer;
+    else classMetadata(target as Function).writer = writer;
+  };
+}
+
+/** A context provider for one @Context parameter or for a whole method; overrides the global provider. */
+export function ContextReader(provider: Constructor): ClassMethodOrParamDecorator {
+  return (target, key, index) => {
+    if (typeof index === 'number') paramMetadata(target, key, index).contextReader = provider;
+    else if (key !== undefined) methodMetadata(target, key).contextReader = provider;
+  };
+}
+
+/** Exception handlers for a method or class, tried in the order given, before the global ones. */
+export function CatchWith(...handlers: Constructor[]): ClassMethodOrParamDecorator {
+  if (handlers.length === 0) throw new TypeError('rest.uws: @CatchWith takes at least one exception handler class');
+  return (target, key) => {
+    if (key !== undefined) methodMetadata(target, key).catchWith = handlers;
+    else classMetadata(target as Function).catchWith = handlers;
+  };
+}
+
+/** Skips the registration-time check that readers and writers fit the declared types. */
+export const SuppressCheck = marker((target: object, key?: string | symbol) => {
+  if (key !== undefined) methodMetadata(target, key).suppressCheck = true;
+  else classMetadata(target as Function).suppressCheck = true;
+});
+
+/**
+ * Declares the type a reader produces, a writer accepts, or an exception handler handles:
+ * TypeScript erases generic arguments, so `ValueReader<Person>` alone cannot tell.
+ */
+export function Handles(type: Function): ClassDecorator {
+  return (target) => { classMetadata(target).handles = type; };
+}

@@ -1,0 +1,31 @@
+/**
+ * Helpers so marker decorators work both bare and called: `@GET` and `@GET()`, `@Raw` and `@Raw()`.
+ * TypeScript calls a class decorator with (ctor), a method decorator with (proto, key, descriptor),
+ * a field decorator with (proto, key, undefined) and a parameter decorator with (target, key, index).
+ */
+export function isDecoratorCall(args: unknown[]): boolean {
+  if (args.length === 1) return typeof args[0] === 'function' && isClassLike(args[0] as Function);
+  if (args.length !== 3) return false;
+  const [target, key, third] = args;
+  if (target === null || (typeof target !== 'object' && typeof target !== 'function')) return false;
+  if (typeof third === 'number') return true; // parameter
+  return typeof key === 'string' || typeof key === 'symbol';
+}
+
+function isClassLike(fn: Function): boolean {
+  return typeof fn.prototype === 'object' && fn.prototype !== null;
+}
+
+type AnyDecorator = (...args: any[]) => any;
+
+/**
+ * A decorator usable bare or with empty parentheses.
+ * `apply` receives the decorator arguments TypeScript passes.
+ */
+export function marker<D extends AnyDecorator>(apply: D): D & (() => D) {
+  return function (this: unknown, ...args: unknown[]) {
+    if (args.length === 0) return apply;
+    if (isDecoratorCall(args)) return apply(...args);
+    throw new TypeError('rest.uws: this decorator takes no arguments');
+  } as any;
+}

@@ -1,0 +1,172 @@
+import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uWebSockets.js';
+import { decodeComponent, parseCookies, parseQueryString, type ParsedQuery } from './query-string';
+
+const textDecoder = new TextDecoder();
+
+/**
+ * The framework's request: usable after `await`, unlike uWebSockets.js's stack-bound HttpRequest.
+ * While the uWebSockets.js callback runs it reads straight from the native request; the adapter
+ * calls `detach()` before the callback returns, which copies what could still be read later.
+ */
+export class HttpServerRequest {
+  /** @internal the native request, only while the uWebSockets.js callback runs */
+  _req: UwsRequest | null;
+  /** @internal */
+  _res: UwsResponse | null;
+  /** @internal */
+  _headers: Record<string, string> | null = null;
+  /** @internal names of the route's path variables */
+  _paramNames: readonly string[] = EMPTY;
+  /** @internal values of the path variables, by position */
+  _paramValues: readonly string[] = EMPTY;
+  /** @internal the complete body, once read */
+  _body: Buffer | undefined = undefined;
+  private readonly _method: string;
+  private readonly _path: string;
+  private readonly _query: string;
+  private _parsedQuery: ParsedQuery | null = null;
+  private _cookies: Map<string, string> | null = null;
+  private _remote: string | undefined;
+
+  constructor(req: UwsRequest | null, res: UwsResponse | null, method: string, path: string, query: string, headers?: Record<string, string>) {
+    this._req = req;
+    this._res = res;
+    this._method = method;
+    this._path = path;
+    this._query = query;
+    if (headers) this._headers = headers;
+  }
+
+  /** Upper-case HTTP method. */
+  method(): string {
+    return this._method;
+  }
+
+  /** The path as received, without the query string (still percent-encoded). */
+  path(): string {
+    return this._path;
+  }
+
+  /** Path and query as received. */
+  uri(): string {
+    return this._query.length > 0 ? `${this._path}?${this._query}` : this._path;
+  }
+
+  /** The raw query string, without `?` (empty when none). */
+  query(): string {
+    return this._query;
+  }
+
+  /** A header value (case-insensitive name), or undefined when absent. */
+  getHeader(name: string): string | undefined {
+    const key = name.toLowerCase();
+    if (this._headers !== null) return this._headers[key];
+    if (this._req !== null) {
+      const v = this._req.getHeader(key);
+      return v === '' ? (this.hasEmptyHeader(key) ? '' : undefined) : v;
+    }
+    return undefined;
+  }
+
+  private hasEmptyHeader(key: string): boolean {
+    // uWebSockets.js answers '' both for an absent header and an empty one; only a full scan tells them apart.
+    return this.headers()[key] === '';
+  }
+
+  /** All headers, lower-case names; repeated headers joined with ", " (cookies with "; "). */
+  headers(): Record<string, string> {
+    if (this._headers === null) this._headers = this._req !== null ? snapshotHeaders(this._req) : {};
+    return this._headers;
+  }
+
+  /** A path variable, else a query value (decoded), else undefined. */
+  getParam(name: string): string | undefined {
+    const i = this._paramNames.indexOf(name);
+    if (i >= 0) return this._paramValues[i];
+    return this.getQueryParam(name);
+  }
+
+  /** Path variables by name (decoded). */
+  pathParams(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (let i = 0; i < this._paramNames.length; i++) out[this._paramNames[i]!] = this._paramValues[i]!;
+    return out;
+  }
+
+  /** First decoded value of a query parameter. */
+  getQueryParam(name: string): string | undefined {
+    return this.parsedQuery().decoded.get(name)?.[0];
+  }
+
+  /** All decoded values of a query parameter. */
+  getQueryParams(name: string): string[] {
+    return this.parsedQuery().decoded.get(name) ?? [];
+  }
+
+  /** @internal parsed query, built once on demand */
+  parsedQuery(): ParsedQuery {
+    if (this._parsedQuery === null) this._parsedQuery = parseQueryString(this._query);
+    return this._parsedQuery;
+  }
+
+  getCookie(name: string): string | undefined {
+    if (this._cookies === null) this._cookies = parseCookies(this.getHeader('cookie') ?? '');
+    return this._cookies.get(name);
+  }
+
+  /** The client's address as text (IPv4 or IPv6). */
+  remoteAddress(): string {
+    if (this._remote === undefined) {
+      this._remote = this._res !== null ? formatAddress(textDecoder.decode(this._res.getRemoteAddressAsText())) : '127.0.0.1';
+    }
+    return this._remote;
+  }
+
+  /** The body bytes, when the route read the body (undefined otherwise). */
+  body(): Buffer | undefined {
+    return this._body;
+  }
+
+  bodyAsString(): string {
+    return this._body === undefined ? '' : this._body.toString('utf8');
+  }
+
+  /** The path with percent-escapes decoded. */
+  decodedPath(): string {
+    return this._path.indexOf('%') < 0 ? this._path : decodeComponent(this._path.replace(/\+/g, '%2B'));
+  }
+
+  /**
+   * @internal Copies what may be read after the uWebSockets.js callback returns (headers, address)
+   * and drops the native request, which dies with the callback.
+   */
+  detach(): void {
+    if (this._req === null) return;
+    if (this._headers === null) this._headers = snapshotHeaders(this._req);
+    if (this._remote === undefined && this._res !== null) this.remoteAddress();
+    this._req = null;
+  }
+}
+
+const EMPTY: readonly string[] = Object.freeze([]);
+
+function snapshotHeaders(req: UwsRequest): Record<string, string> {
+  const headers: Record<string, string> = Object.create(null);
+  req.forEach((key, value) => {
+    const prev = headers[key];
+    headers[key] = prev === undefined ? value : `${prev}${key === 'cookie' ? '; ' : ', '}${value}`;
+  });
+  return headers;
+}
+
+function formatAddress(text: string): string {
+  // uWebSockets.js prints IPv4-mapped IPv6 addresses in full; show them as plain IPv4.
+  const m = /^(?:0000:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(text);
+  if (m) {
+    const hi = parseInt(m[1]!, 16);
+    const lo = parseInt(m[2]!, 16);
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  if (text.startsWith('::ffff:')) return text.slice(7);
+  return text;
+}

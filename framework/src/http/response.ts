@@ -1,0 +1,288 @@
+import type { HttpResponse as UwsResponse, RecognizedString } from 'uWebSockets.js';
+import { statusLine } from './status';
+
+const INVALID_HEADER_NAME = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
+const INVALID_HEADER_VALUE = /[\r\n\0]/;
+
+export type ResponseChunk = string | Buffer | Uint8Array | ArrayBuffer;
+
+/**
+ * The framework's response. Status and headers are buffered in JavaScript and flushed with the
+ * first body bytes, in one cork; every write checks that the client is still there, so nothing
+ * is ever written to an aborted or ended uWebSockets.js response.
+ */
+export class HttpServerResponse {
+  /** @internal */
+  _res: UwsResponse;
+  /** @internal true while the uWebSockets.js callback runs (writes are corked by uWebSockets.js itself) */
+  _live = true;
+  private _status = 200;
+  private _statusSet = false;
+  /** header names and values, alternating */
+  private _headers: string[] | null = null;
+  private _headSent = false;
+  private _ended = false;
+  private _aborted = false;
+  private _abortListeners: Array<() => void> | null = null;
+  private _endListeners: Array<() => void> | null = null;
+  private readonly _isHead: boolean;
+  private _closeConnection = false;
+  /** @internal headers every response of the app carries unless set (names and values, alternating) */
+  _defaults: readonly string[] | null = null;
+
+  constructor(res: UwsResponse, isHead = false) {
+    this._res = res;
+    this._isHead = isHead;
+  }
+
+  setStatusCode(code: number): this {
+    if (!Number.isInteger(code) || code < 100 || code > 999) throw new RangeError(`rest.uws: invalid HTTP status ${code}`);
+    this._status = code;
+    this._statusSet = true;
+    return this;
+  }
+
+  getStatusCode(): number {
+    return this._status;
+  }
+
+  /** Whether a status was set explicitly (otherwise it is the default 200). */
+  statusWasSet(): boolean {
+    return this._statusSet;
+  }
+
+  /** Sets a header, replacing any of the same name (case-insensitive). */
+  putHeader(name: string, value: string | number): this {
+    const v = typeof value === 'number' ? String(value) : value;
+    checkHeader(name, v);
+    const headers = this._headers ?? (this._headers = []);
+    const lower = name.toLowerCase();
+    for (let i = 0; i < headers.length; i += 2) {
+      if (headers[i]!.toLowerCase() === lower) {
+        headers[i + 1] = v;
+        return this;
+      }
+    }
+    headers.push(name, v);
+    return this;
+  }
+
+  /** Adds a header even when one of the same name exists (Set-Cookie, Link, Vary...). */
+  appendHeader(name: string, value: string | number): this {
+    const v = String(value);
+    checkHeader(name, v);
+    (this._headers ?? (this._headers = [])).push(name, v);
+    return this;
+  }
+
+  /** @internal adds headers known valid (checked at registration) without the per-call checks */
+  _putTrustedHeader(name: string, value: string): void {
+    const headers = this._headers ?? (this._headers = []);
+    const lower = name.toLowerCase();
+    for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() === lower) return;
+    headers.push(name, value);
+  }
+
+  getHeader(name: string): string | undefined {
+    const headers = this._headers;
+    if (headers === null) return undefined;
+    const lower = name.toLowerCase();
+    for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() === lower) return headers[i + 1];
+    return undefined;
+  }
+
+  hasHeader(name: string): boolean {
+    return this.getHeader(name) !== undefined;
+  }
+
+  removeHeader(name: string): this {
+    const headers = this._headers;
+    if (headers === null) return this;
+    const lower = name.toLowerCase();
+    for (let i = headers.length - 2; i >= 0; i -= 2) if (headers[i]!.toLowerCase() === lower) headers.splice(i, 2);
+    return this;
+  }
+
+  /** Headers set so far as [name, value] pairs. */
+  headers(): Array<[string, string]> {
+    const out: Array<[string, string]> = [];
+    const h = this._headers;
+    if (h) for (let i = 0; i < h.length; i += 2) out.push([h[i]!, h[i + 1]!]);
+    return out;
+  }
+
+  /** Status and headers were sent: they can no longer change. */
+  headersSent(): boolean {
+    return this._headSent;
+  }
+
+  /** The response was ended (by `end` or by a writer). */
+  ended(): boolean {
+    return this._ended;
+  }
+
+  /** The client went away; writes are ignored from now on. */
+  aborted(): boolean {
+    return this._aborted;
+  }
+
+  /** Called once if the client goes away before the response ends. */
+  onAborted(listener: () => void): this {
+    if (this._aborted) listener();
+    else (this._abortListeners ?? (this._abortListeners = [])).push(listener);
+    return this;
+  }
+
+  /** Called once when the response has been ended (not when aborted). */
+  onEnd(listener: () => void): this {
+    if (this._ended && !this._aborted) listener();
+    else (this._endListeners ?? (this._endListeners = [])).push(listener);
+    return this;
+  }
+
+  /**
+   * Writes a chunk (status and headers go first). Returns false when the socket buffer is full:
+   * wait for `onWritable` before writing more.
+   */
+  write(chunk: ResponseChunk): boolean {
+    if (this._ended || this._aborted) return false;
+    let ok = true;
+    this.run(() => {
+      this.writeHead();
+      ok = this._res.write(chunk as RecognizedString);
+    });
+    return ok;
+  }
+
+  /** Ends the response, with an optional last chunk. A second call is ignored. */
+  end(body?: ResponseChunk): void {
+    if (this._ended) return;
+    this._ended = true;
+    if (this._aborted) return;
+    if (this._live) this.finish(body);
+    else this._res.cork(() => this.finish(body));
+    this.emitEnd();
+  }
+
+  /** Ends with headers only, announcing `contentLength` (HEAD answers). */
+  endWithoutBody(contentLength?: number): void {
+    if (this._ended) return;
+    this._ended = true;
+    if (this._aborted) return;
+    this.run(() => {
+      this.writeHead();
+      this._res.endWithoutBody(contentLength);
+    });
+    this.emitEnd();
+  }
+
+  /**
+   * Streams one chunk of a body of known total size with backpressure (uWebSockets.js tryEnd):
+   * returns `[ok, done]`; when not ok, wait for `onWritable` and resend from `getWriteOffset()`.
+   */
+  tryEnd(chunk: ResponseChunk, totalSize: number): [boolean, boolean] {
+    if (this._ended || this._aborted) return [false, true];
+    let result: [boolean, boolean] = [false, false];
+    this.run(() => {
+      this.writeHead();
+      result = this._res.tryEnd(chunk as RecognizedString, totalSize);
+    });
+    if (result[1]) {
+      this._ended = true;
+      this.emitEnd();
+    }
+    return result;
+  }
+
+  /** Bytes of the body written so far (for resuming after backpressure). */
+  getWriteOffset(): number {
+    return this._aborted ? 0 : this._res.getWriteOffset();
+  }
+
+  /** Called when the socket can take more after backpressure; return true when the handler wrote. */
+  onWritable(handler: (offset: number) => boolean): this {
+    if (!this._aborted && !this._ended) this._res.onWritable(handler);
+    return this;
+  }
+
+  /** Asks for the connection to be closed once this response is sent (e.g. after refusing a body unread). */
+  closeConnectionAfter(): this {
+    this._closeConnection = true;
+    return this;
+  }
+
+  /** Closes the connection at once (no more response). */
+  close(): void {
+    if (this._ended || this._aborted) return;
+    this._ended = true;
+    this._res.close();
+  }
+
+  /** Runs a batch of writes corked: one syscall instead of several. */
+  cork(fn: () => void): this {
+    if (this._aborted) return this;
+    this.run(fn);
+    return this;
+  }
+
+  /** @internal the adapter calls this from uWebSockets.js's onAborted */
+  _abort(): void {
+    if (this._aborted) return;
+    this._aborted = true;
+    const listeners = this._abortListeners;
+    this._abortListeners = null;
+    if (listeners) for (const l of listeners) safely(l);
+  }
+
+  private run(fn: () => void): void {
+    if (this._live) fn();
+    else this._res.cork(fn);
+  }
+
+  private finish(body: ResponseChunk | undefined): void {
+    this.writeHead();
+    if (this._isHead) {
+      // uWebSockets.js sends no body on HEAD; announce the length GET would have.
+      this._res.endWithoutBody(body === undefined ? 0 : byteLength(body), this._closeConnection);
+    } else this._res.end(body as RecognizedString, this._closeConnection);
+  }
+
+  private writeHead(): void {
+    if (this._headSent) return;
+    this._headSent = true;
+    const res = this._res;
+    if (this._status !== 200) res.writeStatus(statusLine(this._status));
+    const h = this._headers;
+    if (h !== null) for (let i = 0; i < h.length; i += 2) res.writeHeader(h[i]!, h[i + 1]!);
+    const d = this._defaults;
+    if (d !== null) for (let i = 0; i < d.length; i += 2) if (h === null || this.getHeader(d[i]!) === undefined) res.writeHeader(d[i]!, d[i + 1]!);
+  }
+
+  private emitEnd(): void {
+    const listeners = this._endListeners;
+    if (listeners === null) return;
+    this._endListeners = null;
+    for (const l of listeners) safely(l);
+  }
+}
+
+function checkHeader(name: string, value: string): void {
+  if (name.length === 0 || INVALID_HEADER_NAME.test(name)) throw new TypeError(`rest.uws: invalid header name ${JSON.stringify(name)}`);
+  if (INVALID_HEADER_VALUE.test(value)) throw new TypeError(`rest.uws: header ${name} has a CR, LF or NUL in its value`);
+  const lower = name.toLowerCase();
+  if (lower === 'content-length' || lower === 'transfer-encoding') {
+    throw new TypeError(`rest.uws: ${name} is set by the server from the body; use endWithoutBody(length) for HEAD-style answers`);
+  }
+}
+
+function byteLength(body: ResponseChunk): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    process.emitWarning(`rest.uws: a response listener threw: ${(err as Error)?.message ?? err}`);
+  }
+}

@@ -1,0 +1,134 @@
+import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
+import { RoutingContext } from '../context/routing-context';
+import { BadRequestException, PayloadTooLargeException } from '../errors/http-errors';
+import type { HttpMethod } from '../metadata/types';
+import type { AppRuntime, RouteHolder } from '../runtime/app-runtime';
+import type { RouteMatch } from '../routing/router';
+import { HttpServerRequest } from './request';
+import { HttpServerResponse } from './response';
+
+/**
+ * The only place that speaks uWebSockets.js's request protocol: read the request synchronously,
+ * attach onAborted/onData before returning, hand the framework objects that outlive the callback.
+ */
+
+const METHODS: Record<string, HttpMethod> = {
+  get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', patch: 'PATCH', head: 'HEAD', options: 'OPTIONS',
+};
+
+const runtimeOfApp = new WeakMap<object, AppRuntime>();
+
+/** The runtime attached to an app, if any. */
+export function runtimeOf(app: object): AppRuntime | undefined {
+  return runtimeOfApp.get(app);
+}
+
+/** Routes every request of `app` through `runtime` (once per app). */
+export function attachRuntime(app: TemplatedApp, runtime: AppRuntime): void {
+  if (runtimeOfApp.has(app)) return;
+  runtimeOfApp.set(app, runtime);
+  app.any('/*', (res, req) => dispatch(runtime, res, req));
+}
+
+/** Handles one request; exported for the test client, which drives it with fake uWS objects. */
+export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): void {
+  rt.refreshIfStale();
+  const raw = req.getMethod();
+  const method = METHODS[raw] ?? (raw.toUpperCase() as HttpMethod);
+  const url = req.getUrl();
+  const q = req.getQuery();
+  const request = new HttpServerRequest(req, res, method, url, q === undefined ? '' : q);
+  const response = new HttpServerResponse(res, method === 'HEAD');
+  response._defaults = rt.defaultHeaders;
+  const ctx = new RoutingContext(request, response);
+  ctx._app = rt.app;
+
+  let pending: void | Promise<void> = undefined;
+  let match: RouteMatch<RouteHolder> | { allowed: readonly string[] } | null | undefined;
+  try {
+    match = rt.router.find(method, url);
+  } catch (err) {
+    pending = rt.fail(ctx, err);
+    match = undefined;
+  }
+
+  if (match === null) pending = rt.notFound(ctx);
+  else if (match !== undefined && 'allowed' in match) pending = rt.methodNotAllowed(ctx, match.allowed);
+  else if (match !== undefined) {
+    request._paramValues = match.values;
+    const routes = match.slot.routes;
+    if (rt.needsBodies && needsBody(routes) && hasBody(req)) {
+      readBody(rt, res, req, ctx, routes);
+      return;
+    }
+    pending = rt.runChain(routes, ctx);
+  }
+  response._live = false;
+  if (pending !== undefined) {
+    request.detach();
+    if (!response.ended()) res.onAborted(() => response._abort());
+  }
+}
+
+function needsBody(routes: readonly RouteHolder[]): boolean {
+  for (let i = 0; i < routes.length; i++) if (routes[i]!.compiled.needsBody) return true;
+  return false;
+}
+
+function hasBody(req: UwsRequest): boolean {
+  const length = req.getHeader('content-length');
+  if (length !== '') return length !== '0';
+  return req.getHeader('transfer-encoding') !== '';
+}
+
+/**
+ * Buffers the body up to the app's limit, then runs the routes. A declared length over the limit is
+ * refused at once (413) without reading the rest, and so is a body that grows past it; the connection
+ * is closed after those answers since the unread rest cannot be skipped safely.
+ */
+function readBody(rt: AppRuntime, res: UwsResponse, req: UwsRequest, ctx: RoutingContext, routes: readonly RouteHolder[]): void {
+  const { request, response } = ctx;
+  const limit = rt.bodyLimit;
+  const declared = req.getHeader('content-length');
+  if (declared !== '' && !(Number(declared) <= limit)) {
+    const tooLarge = !/^\d+$/.test(declared)
+      ? new BadRequestException(`Invalid Content-Length: ${declared.slice(0, 40)}`, { code: 'RU_ERR_BAD_CONTENT_LENGTH' })
+      : new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);
+    response.closeConnectionAfter();
+    const pending = rt.fail(ctx, tooLarge);
+    response._live = false;
+    if (pending !== undefined) {
+      request.detach();
+      if (!response.ended()) res.onAborted(() => response._abort());
+    }
+    return;
+  }
+  request.detach();
+  response._live = false;
+  res.onAborted(() => response._abort());
+  let chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  res.onData((chunk, isLast) => {
+    if (done) return;
+    size += chunk.byteLength;
+    if (size > limit) {
+      done = true;
+      chunks = [];
+      response.closeConnectionAfter();
+      void rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes`));
+      return;
+    }
+    // uWebSockets.js neuters the chunk when this callback returns: copy it.
+    if (chunk.byteLength > 0) chunks.push(Buffer.from(chunk.slice(0)));
+    if (!isLast) return;
+    done = true;
+    request._body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    chunks = [];
+    try {
+      void rt.runChain(routes, ctx);
+    } catch (err) {
+      void rt.fail(ctx, err);
+    }
+  });
+}

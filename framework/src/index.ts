@@ -1,0 +1,60 @@
+/**
+ * rest.uws: JAX-RS style decorator routing on uWebSockets.js.
+ * Public exports only; everything else is internal.
+ * @packageDocumentation
+ */
+import 'reflect-metadata';
+
+export { RestRouter } from './rest-router';
+export { RestBuilder, type BodyHandlerOptions } from './rest-builder';
+
+export { Path, GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS, Get, Post, Put, Delete, Patch, Head, Options, Consumes, Produces, RouteOrder, Header } from './decorators/routing';
+export { PathParam, QueryParam, MatrixParam, CookieParam, HeaderParam, FormParam, BodyParam, BeanParam, Context, DefaultValue, Raw, Optional, type ArgumentDecorator } from './decorators/arguments';
+export { RequestReader, ResponseWriter, ContextReader, CatchWith, SuppressCheck, Handles } from './decorators/binding';
+
+export type { ValueReader, HttpResponseWriter, ExceptionHandler, NotFoundResponseWriter, ContextProvider, ContextProviderFunction } from './context/contracts';
+export { RoutingContext } from './context/routing-context';
+export { User } from './context/user';
+export { UwsApp } from './context/uws-app';
+export { RouteDefinition, type ParameterDefinition } from './metadata/route-definition';
+export type { ArgumentOptions, ArgumentType, Constructor, HttpMethod } from './metadata/types';
+
+export { HttpServerRequest } from './http/request';
+export { HttpServerResponse, type ResponseChunk } from './http/response';
+export { Response, ResponseBuilder } from './http/response-entity';
+
+export {
+  WebApplicationException,
+  BadRequestException,
+  UnauthorizedException,
+  ForbiddenException,
+  NotFoundException,
+  MethodNotAllowedException,
+  NotAcceptableException,
+  ConflictException,
+  GoneException,
+  PayloadTooLargeException,
+  UnsupportedMediaTypeException,
+  UnprocessableEntityException,
+  TooManyRequestsException,
+  InternalServerErrorException,
+  ServiceUnavailableException,
+  ArgumentException,
+  RegistrationError,
+} from './errors/http-errors';
+export { DefaultExceptionHandler } from './errors/exception-handling';
+
+export { JsonValueReader, TextValueReader, FormValueReader, GenericValueReader } from './io/readers';
+export { JsonResponseWriter, PlainResponseWriter, GenericResponseWriter } from './io/writers';
+export { MediaType, negotiate } from './io/media-type';
+export type { MediaTypeRegistry, Provided } from './io/registry';
+
+export type { InjectionProvider, NotFoundHandler } from './runtime/settings';
+export type { Logger } from './log';
+export type { Router, RouteSlot, RouteMatch, MethodMismatch } from './routing/router';
+export { TrieRouter } from './routing/trie-router';
+export { LinearRouter } from './routing/linear-router';
+export type { RouteHolder } from './runtime/app-runtime';
+
+export { inject, type InjectOptions, type InjectResponse } from './testing/inject';
+export { loadUws, ALLOW_FALLBACK_ENV } from './uws/load-uws';

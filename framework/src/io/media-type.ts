@@ -1,0 +1,121 @@
+/** A parsed media type: `type/subtype` in lower case, without parameters, plus its quality. */
+export interface MediaRange {
+  type: string;
+  subtype: string;
+  /** `type/subtype` */
+  essence: string;
+  q: number;
+  params: Record<string, string>;
+}
+
+/** `text/html; charset=utf-8` -> `text/html`. */
+export function mediaEssence(value: string): string {
+  const semi = value.indexOf(';');
+  return (semi < 0 ? value : value.slice(0, semi)).trim().toLowerCase();
+}
+
+export function parseMediaType(value: string): MediaRange {
+  const parts = value.split(';');
+  const essence = parts[0]!.trim().toLowerCase();
+  const slash = essence.indexOf('/');
+  const type = slash < 0 ? essence : essence.slice(0, slash);
+  const subtype = slash < 0 ? '*' : essence.slice(slash + 1);
+  const params: Record<string, string> = {};
+  let q = 1;
+  for (let i = 1; i < parts.length; i++) {
+    const eq = parts[i]!.indexOf('=');
+    if (eq < 0) continue;
+    const k = parts[i]!.slice(0, eq).trim().toLowerCase();
+    const v = parts[i]!.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    if (k === 'q') {
+      const n = Number(v);
+      q = Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 1;
+    } else params[k] = v;
+  }
+  return { type, subtype, essence: `${type}/${subtype}`, q, params };
+}
+
+/** Accept header -> ranges sorted by quality then specificity. */
+export function parseAccept(header: string): MediaRange[] {
+  const ranges = header.split(',').filter((s) => s.trim().length > 0).map(parseMediaType);
+  return ranges.sort((a, b) => b.q - a.q || specificity(b) - specificity(a));
+}
+
+function specificity(r: MediaRange): number {
+  return (r.type === '*' ? 0 : 2) + (r.subtype === '*' ? 0 : 1);
+}
+
+/** Does `range` (possibly with wildcards) accept the concrete `type/subtype`? */
+export function rangeMatches(range: MediaRange, essence: string): boolean {
+  if (range.type === '*') return true;
+  const slash = essence.indexOf('/');
+  const type = essence.slice(0, slash);
+  if (range.type !== type) return false;
+  if (range.subtype === '*') return true;
+  const subtype = essence.slice(slash + 1);
+  if (range.subtype === subtype) return true;
+  // application/*+json style suffix match, e.g. an Accept of application/json serves application/problem+json.
+  return subtype.endsWith('+' + range.subtype);
+}
+
+const acceptCache = new Map<string, MediaRange[]>();
+
+/** Parsed Accept headers are cached: clients send the same few values over and over. */
+export function cachedAccept(header: string): MediaRange[] {
+  let r = acceptCache.get(header);
+  if (r === undefined) {
+    if (acceptCache.size > 256) acceptCache.clear();
+    r = parseAccept(header);
+    acceptCache.set(header, r);
+  }
+  return r;
+}
+
+/**
+ * Picks the produced media type the client accepts best; `undefined` means none (406).
+ * Without an Accept header (or with a wildcard) the first produced type wins.
+ */
+export function negotiate(accept: string | undefined, produces: readonly string[]): string | undefined {
+  if (produces.length === 0) return undefined;
+  if (accept === undefined || accept === '' || accept === '*/*') return produces[0];
+  const ranges = cachedAccept(accept);
+  let best: string | undefined;
+  let bestQ = 0;
+  for (const produced of produces) {
+    // The most specific matching range decides the quality (RFC 9110 12.5.1).
+    const essence = mediaEssence(produced);
+    let q = 0;
+    let spec = -1;
+    for (const range of ranges) {
+      if (rangeMatches(range, essence)) {
+        const s = specificity(range) + (Object.keys(range.params).length > 0 ? 0.5 : 0);
+        if (s > spec) {
+          spec = s;
+          q = range.q;
+        }
+      }
+    }
+    if (q > bestQ) {
+      bestQ = q;
+      best = produced;
+    }
+  }
+  return bestQ > 0 ? best : undefined;
+}
+
+/** Does the client accept this media type at all (used to pick JSON or text for error bodies)? */
+export function accepts(accept: string | undefined, essence: string): boolean {
+  if (accept === undefined || accept === '') return true;
+  for (const r of cachedAccept(accept)) if (r.q > 0 && rangeMatches(r, essence)) return true;
+  return false;
+}
+
+export const MediaType = {
+  APPLICATION_JSON: 'application/json',
+  TEXT_PLAIN: 'text/plain',
+  TEXT_HTML: 'text/html',
+  APPLICATION_FORM_URLENCODED: 'application/x-www-form-urlencoded',
+  MULTIPART_FORM_DATA: 'multipart/form-data',
+  APPLICATION_OCTET_STREAM: 'application/octet-stream',
+  WILDCARD: '*/*',
+} as const;

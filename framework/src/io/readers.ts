@@ -1,0 +1,52 @@
+import { Consumes } from '../decorators/routing';
+import { ArgumentException } from '../errors/http-errors';
+import { converterFor } from '../compile/value-conversion';
+import type { ValueReader } from '../context/contracts';
+import { parseQueryString } from '../http/query-string';
+import { isPlainJsonType, plainToClassShallow } from './plain-to-instance';
+
+/** application/json: parses the body and gives it the declared class's prototype. */
+@Consumes('application/json')
+export class JsonValueReader implements ValueReader<unknown> {
+  read(value: string, type: Function | undefined): unknown {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch (err) {
+      throw new ArgumentException(`Malformed JSON body: ${(err as Error).message}`, 'RU_ERR_MALFORMED_JSON');
+    }
+    if (isPlainJsonType(type) || type === Date) return parsed;
+    return plainToClassShallow(type!, parsed);
+  }
+}
+
+/** text/plain: the body as a string, or converted to the declared primitive type. */
+@Consumes('text/plain')
+export class TextValueReader implements ValueReader<unknown> {
+  read(value: string, type: Function | undefined): unknown {
+    const convert = converterFor(type);
+    return convert ? convert(value, 'the request body') : value;
+  }
+}
+
+/** application/x-www-form-urlencoded: the fields as an object (repeated names become arrays). */
+@Consumes('application/x-www-form-urlencoded')
+export class FormValueReader implements ValueReader<Record<string, string | string[]>> {
+  read(value: string, type: Function | undefined): Record<string, string | string[]> {
+    const fields: Record<string, string | string[]> = Object.create(null);
+    for (const [k, values] of parseQueryString(value).decoded) fields[k] = values.length === 1 ? values[0]! : values;
+    return (isPlainJsonType(type) ? { ...fields } : plainToClassShallow(type!, fields)) as Record<string, string | string[]>;
+  }
+}
+
+/**
+ * Used when nothing more specific is registered: the value conversion rules (primitives, Date, enums,
+ * single-string constructor, fromString, valueOf), then JSON.
+ */
+export class GenericValueReader implements ValueReader<unknown> {
+  read(value: string, type: Function | undefined): unknown {
+    const convert = converterFor(type);
+    if (convert) return convert(value, 'the value');
+    return new JsonValueReader().read(value, type);
+  }
+}

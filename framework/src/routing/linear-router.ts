@@ -1,0 +1,62 @@
+import type { HttpMethod } from '../metadata/types';
+import type { PathPattern } from './path-pattern';
+import { pathSegments } from './path-segments';
+import { MethodTable, type MethodMismatch, type RouteMatch, type RouteSlot, type Router } from './router';
+
+/**
+ * The simplest correct router: every pattern's regex in specificity order. Kept as the reference
+ * the trie router is tested against, and as a baseline in the router benchmark.
+ */
+export class LinearRouter<T> implements Router<T> {
+  private tables: Array<MethodTable<T>> = [];
+
+  add(method: HttpMethod, pattern: PathPattern, route: T, order: number): RouteSlot<T> {
+    let table = this.tables.find((t) => t.pattern.shape === pattern.shape);
+    if (!table) {
+      table = new MethodTable<T>(pattern);
+      this.tables.push(table);
+      this.tables.sort((a, b) => rank(a.pattern) - rank(b.pattern) || comparePatterns(a.pattern, b.pattern));
+    }
+    return table.add(method, pattern, route, order);
+  }
+
+  find(method: HttpMethod, requestPath: string): RouteMatch<T> | MethodMismatch | null {
+    const path = '/' + pathSegments(requestPath).join('/');
+    let mismatch: MethodTable<T> | null = null;
+    for (const table of this.tables) {
+      const m = table.pattern.regex.exec(path);
+      if (m === null) continue;
+      const slot = table.get(method);
+      if (slot === undefined) {
+        mismatch ??= table;
+        continue;
+      }
+      return { slot, values: m.slice(1) };
+    }
+    return mismatch ? { allowed: mismatch.allowed() } : null;
+  }
+
+  slots(): Iterable<RouteSlot<T>> {
+    return this.tables.flatMap((t) => [...t.byMethod.values()]);
+  }
+}
+
+/** Spanning patterns last, as in the trie router. */
+function rank(p: PathPattern): number {
+  return p.spansSegments ? 1 : 0;
+}
+
+/** Segment by segment: static before regex before plain variable (the trie's priority). */
+function comparePatterns(a: PathPattern, b: PathPattern): number {
+  const n = Math.min(a.segments.length, b.segments.length);
+  for (let i = 0; i < n; i++) {
+    const x = weight(a.segments[i]!.kind);
+    const y = weight(b.segments[i]!.kind);
+    if (x !== y) return x - y;
+  }
+  return 0;
+}
+
+function weight(kind: string): number {
+  return kind === 'static' ? 0 : kind === 'regex' ? 1 : 2;
+}

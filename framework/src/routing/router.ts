@@ -1,0 +1,79 @@
+import type { HttpMethod } from '../metadata/types';
+import type { PathPattern } from './path-pattern';
+
+/** Routes registered on one pattern for one method, ordered by @RouteOrder then registration. */
+export interface RouteSlot<T> {
+  pattern: PathPattern;
+  method: HttpMethod;
+  routes: T[];
+}
+
+/** What a path matched: the slot for the method and the variable values in pattern order. */
+export interface RouteMatch<T> {
+  slot: RouteSlot<T>;
+  values: string[];
+}
+
+/** The path matched some pattern but none for this method: answer 405 with these methods. */
+export interface MethodMismatch {
+  allowed: readonly string[];
+}
+
+/**
+ * Finds the routes of a request. Implementations are interchangeable (one shared test suite runs
+ * against each, and the benchmarks compare them); the adapter only sees this interface.
+ */
+export interface Router<T> {
+  add(method: HttpMethod, pattern: PathPattern, route: T, order: number): RouteSlot<T>;
+  /**
+   * Routes for a request path as received (percent-encoded, maybe with matrix parameters).
+   * Throws BadRequestException for malformed percent-encoding.
+   */
+  find(method: HttpMethod, path: string): RouteMatch<T> | MethodMismatch | null;
+  /** Every slot, for OpenAPI and diagnostics. */
+  slots(): Iterable<RouteSlot<T>>;
+}
+
+/** Methods of one pattern: shared by both router implementations. */
+export class MethodTable<T> {
+  readonly byMethod = new Map<HttpMethod, RouteSlot<T>>();
+  private allowCache: string[] | null = null;
+  private readonly orders = new Map<T, { order: number; seq: number }>();
+  private seq = 0;
+
+  constructor(readonly pattern: PathPattern) {}
+
+  add(method: HttpMethod, pattern: PathPattern, route: T, order: number): RouteSlot<T> {
+    let slot = this.byMethod.get(method);
+    if (!slot) {
+      slot = { pattern, method, routes: [] };
+      this.byMethod.set(method, slot);
+    }
+    this.orders.set(route, { order, seq: this.seq++ });
+    slot.routes.push(route);
+    slot.routes.sort((a, b) => {
+      const x = this.orders.get(a)!;
+      const y = this.orders.get(b)!;
+      return x.order - y.order || x.seq - y.seq;
+    });
+    this.allowCache = null;
+    return slot;
+  }
+
+  /** The slot for a method; HEAD falls back to GET. */
+  get(method: HttpMethod): RouteSlot<T> | undefined {
+    const slot = this.byMethod.get(method);
+    if (slot !== undefined || method !== 'HEAD') return slot;
+    return this.byMethod.get('GET');
+  }
+
+  allowed(): string[] {
+    if (this.allowCache === null) {
+      const set = new Set<string>(this.byMethod.keys());
+      if (set.has('GET')) set.add('HEAD');
+      set.add('OPTIONS');
+      this.allowCache = [...set].sort();
+    }
+    return this.allowCache;
+  }
+}

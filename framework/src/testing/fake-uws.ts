@@ -1,0 +1,191 @@
+import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uWebSockets.js';
+
+/** What `inject` collected from the framework, as the client would have seen it. */
+export interface FakeExchangeResult {
+  status: number;
+  statusMessage: string;
+  headers: Array<[string, string]>;
+  body: Buffer;
+  closed: boolean;
+}
+
+/**
+ * A stand-in for uWebSockets.js's HttpRequest: the same methods, backed by plain values.
+ * Like the real one, it refuses use once the handler returned (so tests catch adapter mistakes).
+ */
+export class FakeUwsRequest {
+  valid = true;
+  constructor(
+    private readonly method: string,
+    private readonly url: string,
+    private readonly query: string | undefined,
+    private readonly headers: Array<[string, string]>,
+  ) {}
+  private check(): void {
+    if (!this.valid) throw new Error('Invalid access of stack-allocated uWS.HttpRequest after the handler returned');
+  }
+  getMethod(): string {
+    this.check();
+    return this.method.toLowerCase();
+  }
+  getCaseSensitiveMethod(): string {
+    this.check();
+    return this.method;
+  }
+  getUrl(): string {
+    this.check();
+    return this.url;
+  }
+  getQuery(key?: string): string | undefined {
+    this.check();
+    if (key === undefined) return this.query;
+    const params = new URLSearchParams(this.query ?? '');
+    return params.get(key) ?? undefined;
+  }
+  getHeader(key: string): string {
+    this.check();
+    const values = this.headers.filter(([k]) => k === key).map(([, v]) => v);
+    return values.join(', ');
+  }
+  forEach(cb: (key: string, value: string) => void): void {
+    this.check();
+    for (const [k, v] of this.headers) cb(k, v);
+  }
+  getParameter(): string {
+    return '';
+  }
+  setYield(): this {
+    return this;
+  }
+}
+
+/** A stand-in for uWebSockets.js's HttpResponse that records what is written. */
+export class FakeUwsResponse {
+  private statusLine = '200 OK';
+  private readonly headers: Array<[string, string]> = [];
+  private readonly chunks: Buffer[] = [];
+  private abortHandler: (() => void) | null = null;
+  private dataHandler: ((chunk: ArrayBuffer, isLast: boolean) => void) | null = null;
+  private finished = false;
+  private aborted = false;
+  private closed = false;
+  private resolveDone!: (r: FakeExchangeResult) => void;
+  readonly done: Promise<FakeExchangeResult>;
+
+  constructor(private readonly isHead: boolean, private readonly remoteAddress = '127.0.0.1') {
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+  }
+
+  private check(): void {
+    if (this.aborted || this.finished) throw new Error('Invalid access of discarded (invalid, deleted) uWS.HttpResponse/SSLHttpResponse.');
+  }
+  writeStatus(status: string): this {
+    this.check();
+    this.statusLine = status;
+    return this;
+  }
+  writeHeader(key: string, value: string): this {
+    this.check();
+    this.headers.push([key, value]);
+    return this;
+  }
+  write(chunk: unknown): boolean {
+    this.check();
+    this.chunks.push(toBuffer(chunk));
+    return true;
+  }
+  end(body?: unknown, closeConnection?: boolean): this {
+    this.check();
+    if (body !== undefined && !this.isHead) this.chunks.push(toBuffer(body));
+    this.finish(closeConnection === true);
+    return this;
+  }
+  endWithoutBody(_length?: number, closeConnection?: boolean): this {
+    this.check();
+    this.finish(closeConnection === true);
+    return this;
+  }
+  tryEnd(chunk: unknown, totalSize: number): [boolean, boolean] {
+    this.check();
+    this.chunks.push(toBuffer(chunk));
+    const written = this.chunks.reduce((n, c) => n + c.length, 0);
+    if (written >= totalSize) this.finish(false);
+    return [true, written >= totalSize];
+  }
+  getWriteOffset(): number {
+    this.check();
+    return this.chunks.reduce((n, c) => n + c.length, 0);
+  }
+  onWritable(): this {
+    return this;
+  }
+  close(): this {
+    this.check();
+    this.closed = true;
+    this.finish(true);
+    return this;
+  }
+  cork(cb: () => void): this {
+    this.check();
+    cb();
+    return this;
+  }
+  onAborted(handler: () => void): this {
+    this.abortHandler = handler;
+    return this;
+  }
+  onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): this {
+    this.dataHandler = handler;
+    return this;
+  }
+  pause(): void {}
+  resume(): void {}
+  getRemoteAddressAsText(): ArrayBuffer {
+    this.check();
+    return new TextEncoder().encode(this.remoteAddress).buffer as ArrayBuffer;
+  }
+  getRemoteAddress(): ArrayBuffer {
+    return this.getRemoteAddressAsText();
+  }
+
+  /** Feeds the request body as the network would, in chunks. */
+  deliver(body: Buffer | undefined, chunkSize = 64 * 1024): void {
+    if (!this.dataHandler || this.finished || this.aborted) return;
+    if (!body || body.length === 0) {
+      this.dataHandler(new ArrayBuffer(0), true);
+      return;
+    }
+    for (let offset = 0; offset < body.length && !this.finished && !this.aborted; offset += chunkSize) {
+      const part = body.subarray(offset, offset + chunkSize);
+      const ab = part.buffer.slice(part.byteOffset, part.byteOffset + part.length) as ArrayBuffer;
+      this.dataHandler(ab, offset + chunkSize >= body.length);
+    }
+  }
+
+  /** Simulates the client going away. */
+  abort(): void {
+    if (this.finished || this.aborted) return;
+    this.aborted = true;
+    this.abortHandler?.();
+    this.resolveDone({ status: 0, statusMessage: 'aborted', headers: this.headers, body: Buffer.concat(this.chunks), closed: true });
+  }
+
+  private finish(close: boolean): void {
+    this.finished = true;
+    const space = this.statusLine.indexOf(' ');
+    this.resolveDone({
+      status: Number(space < 0 ? this.statusLine : this.statusLine.slice(0, space)),
+      statusMessage: space < 0 ? '' : this.statusLine.slice(space + 1),
+      headers: this.headers,
+      body: Buffer.concat(this.chunks),
+      closed: close || this.closed,
+    });
+  }
+}
+
+function toBuffer(chunk: unknown): Buffer {
+  if (typeof chunk === 'string') return Buffer.from(chunk);
+  if (chunk instanceof ArrayBuffer) return Buffer.from(chunk.slice(0));
+  if (ArrayBuffer.isView(chunk)) return Buffer.from(chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.byteLength));
+  return Buffer.from(String(chunk));
+}

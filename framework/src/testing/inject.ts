@@ -1,0 +1,77 @@
+import type { TemplatedApp } from 'uWebSockets.js';
+import { dispatch, runtimeOf } from '../http/uws-adapter';
+import type { RestBuilder } from '../rest-builder';
+import { FakeUwsRequest, FakeUwsResponse } from './fake-uws';
+
+export interface InjectOptions {
+  method?: string;
+  /** Path with optional query: `/users/1?fields=a,b`. */
+  url: string;
+  headers?: Record<string, string | string[]>;
+  /** A string or bytes are sent as they are; anything else as JSON (with its Content-Type). */
+  body?: unknown;
+  /** Client address the request appears to come from. */
+  remoteAddress?: string;
+}
+
+export interface InjectResponse {
+  statusCode: number;
+  statusMessage: string;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** Every header as sent, in order. */
+  rawHeaders: Array<[string, string]>;
+  body: string;
+  rawBody: Buffer;
+  json<T = any>(): T;
+}
+
+/**
+ * Sends a request through an app's routes without opening a port (like Fastify's inject): the same
+ * adapter code runs, against stand-ins for uWebSockets.js's request and response.
+ */
+export async function inject(target: TemplatedApp | RestBuilder, options: InjectOptions | string): Promise<InjectResponse> {
+  const opts: InjectOptions = typeof options === 'string' ? { url: options } : options;
+  const app = typeof (target as RestBuilder).build === 'function' && typeof (target as TemplatedApp).listen !== 'function' ? (target as RestBuilder).build() : (target as TemplatedApp);
+  const runtime = runtimeOf(app);
+  if (!runtime) throw new Error('inject: this app has no rest.uws routes (register classes with RestRouter.register or RestBuilder first)');
+
+  const method = (opts.method ?? 'GET').toUpperCase();
+  const q = opts.url.indexOf('?');
+  const path = q < 0 ? opts.url : opts.url.slice(0, q);
+  const query = q < 0 ? undefined : opts.url.slice(q + 1);
+  const headers: Array<[string, string]> = [];
+  for (const [k, v] of Object.entries(opts.headers ?? {})) for (const one of Array.isArray(v) ? v : [v]) headers.push([k.toLowerCase(), one]);
+  let body: Buffer | undefined;
+  if (opts.body !== undefined) {
+    if (typeof opts.body === 'string') body = Buffer.from(opts.body);
+    else if (Buffer.isBuffer(opts.body) || opts.body instanceof Uint8Array) body = Buffer.from(opts.body);
+    else {
+      body = Buffer.from(JSON.stringify(opts.body));
+      if (!headers.some(([k]) => k === 'content-type')) headers.push(['content-type', 'application/json']);
+    }
+    if (!headers.some(([k]) => k === 'content-length' || k === 'transfer-encoding')) headers.push(['content-length', String(body.length)]);
+  }
+
+  const req = new FakeUwsRequest(method, path, query, headers);
+  const res = new FakeUwsResponse(method === 'HEAD', opts.remoteAddress);
+  dispatch(runtime, res as any, req as any);
+  req.valid = false;
+  res.deliver(body);
+  const result = await res.done;
+  const flat: Record<string, string> = {};
+  for (const [k, v] of result.headers) {
+    const key = k.toLowerCase();
+    flat[key] = flat[key] === undefined ? v : `${flat[key]}, ${v}`;
+  }
+  const text = result.body.toString('utf8');
+  return {
+    statusCode: result.status,
+    statusMessage: result.statusMessage,
+    headers: flat,
+    rawHeaders: result.headers,
+    body: text,
+    rawBody: result.body,
+    json: () => JSON.parse(text),
+  };
+}
