@@ -43,6 +43,15 @@ export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): voi
   const ctx = new RoutingContext(request, response);
   ctx._app = rt.app;
 
+  if (rt.onRequest !== null) rt.onRequest(ctx);
+  if (rt.preRouting !== null && rt.preRouting(ctx)) {
+    response._live = false;
+    if (!response.ended()) {
+      request.detach();
+      res.onAborted(() => response._abort());
+    }
+    return;
+  }
   let pending: void | Promise<void> = undefined;
   let match: RouteMatch<RouteHolder> | { allowed: readonly string[] } | null | undefined;
   try {
@@ -105,6 +114,11 @@ function readBody(rt: AppRuntime, res: UwsResponse, req: UwsRequest, ctx: Routin
   }
   request.detach();
   response._live = false;
+  const stream = rt.bodyStream !== null ? rt.bodyStream(ctx, routes) : undefined;
+  if (stream !== undefined) {
+    streamBody(rt, res, ctx, routes, stream);
+    return;
+  }
   res.onAborted(() => response._abort());
   let chunks: Buffer[] = [];
   let size = 0;
@@ -129,6 +143,47 @@ function readBody(rt: AppRuntime, res: UwsResponse, req: UwsRequest, ctx: Routin
       void rt.runChain(routes, ctx);
     } catch (err) {
       void rt.fail(ctx, err);
+    }
+  });
+}
+
+/** Feeds the body to a streaming consumer (uploads); same limits and abort rules as buffering. */
+function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], consumer: import('../runtime/app-runtime').BodyConsumer): void {
+  const { response } = ctx;
+  let done = false;
+  let size = 0;
+  res.onAborted(() => {
+    response._abort();
+    if (!done) {
+      done = true;
+      consumer.abort();
+    }
+  });
+  const refuse = (err: unknown) => {
+    done = true;
+    consumer.abort();
+    response.closeConnectionAfter();
+    void rt.fail(ctx, err);
+  };
+  res.onData((chunk, isLast) => {
+    if (done) return;
+    size += chunk.byteLength;
+    if (size > consumer.limit) {
+      refuse(new PayloadTooLargeException(`Request body exceeds the limit of ${consumer.limit} bytes`));
+      return;
+    }
+    try {
+      if (chunk.byteLength > 0) consumer.write(Buffer.from(chunk.slice(0)));
+      if (!isLast) return;
+      done = true;
+      const ended = consumer.end();
+      const run = () => {
+        if (!response.aborted()) void rt.runChain(routes, ctx);
+      };
+      if (ended !== undefined && typeof (ended as Promise<void>).then === 'function') (ended as Promise<void>).then(run, (err) => void rt.fail(ctx, err));
+      else run();
+    } catch (err) {
+      refuse(err);
     }
   });
 }

@@ -22,6 +22,17 @@ export interface RouteHolder {
   paramNames: readonly string[];
 }
 
+/** Takes a streamed request body chunk by chunk (chunks are copies, safe to keep). */
+export interface BodyConsumer {
+  /** Largest body accepted; over it the request gets 413 and `abort` is called. */
+  limit: number;
+  write(chunk: Buffer): void;
+  /** The body is complete: finish (e.g. flush files), then the routes run. A rejection goes to the exception handlers. */
+  end(): void | Promise<void>;
+  /** The client went away or the body was refused: clean up (e.g. delete partial files). */
+  abort(): void;
+}
+
 const runtimes = new Set<WeakRef<AppRuntime>>();
 
 /** Every live runtime (RestRouter.clearCache empties their component caches). */
@@ -49,6 +60,18 @@ export class AppRuntime {
   private globalHandlers: BoundHandler[] = [];
   private notFoundEntries: Array<{ pattern?: RegExp; write: (ctx: RoutingContext) => unknown }> = [];
   private anyNeedsBody = false;
+  /**
+   * Runs before routing (CORS): returns true when it answered the request itself.
+   * Null when no extension needs it, so the request path pays nothing.
+   */
+  preRouting: ((ctx: RoutingContext) => boolean) | null = null;
+  /** Called for every request once the framework objects exist (request logging); null when off. */
+  onRequest: ((ctx: RoutingContext) => void) | null = null;
+  /**
+   * Streams a request body instead of buffering it (multipart uploads): returns a consumer when it
+   * takes this request's body, undefined to leave it to the buffering reader.
+   */
+  bodyStream: ((ctx: RoutingContext, routes: readonly RouteHolder[]) => BodyConsumer | undefined) | null = null;
   /** Default response headers, flattened for the response's head writer (null when none). */
   defaultHeaders: readonly string[] | null = null;
 
