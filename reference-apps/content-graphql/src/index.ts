@@ -1,1 +1,15 @@
-export {};
+// The content GraphQL API (issue 6): storage, schemas and tokens, and the transport-independent GraphQL service.
+export { createContentService, DEMO_PUBLIC_SCOPE, type ContentService, type ContentServiceOptions } from './content-service';
+export { GraphqlService, type GraphqlRequest, type GraphqlResponse, type GraphqlPhase } from './graphql/graphql-service';
+export { DEFAULT_GRAPHQL_SETTINGS, type GraphqlSettings } from './graphql/graphql-settings';
+export { buildGraphqlSchema } from './graphql/schema-builder';
+export { ContentStore, type ChangeKind } from './content/content-store';
+export { AccessStore, AccessError, type GqlSchemaRecord, type GqlTokenRecord } from './schemas/access-store';
+export { expandScope, resolveScope, ScopeError } from './schemas/scope';
+export { AssetFileService, type AssetFileAnswer } from './assets/asset-file-service';
+export { exportContent, type ContentDocument } from './content/content-export';
+export { importContent, ImportError } from './content/content-import';
+export { migrateContentDatabase } from './storage/migrations';
+export type { ContentDB } from './storage/database-types';
+export { runContentCli } from './cli/content-cli';
+export { runAccessCli } from './cli/access-cli';
