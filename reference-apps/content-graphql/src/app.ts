@@ -1,0 +1,12 @@
+import { RestBuilder } from 'rest.uws';
+import type { TemplatedApp } from 'uWebSockets.js';
+import type { ContentService } from './content-service';
+import { graphqlResource } from './http/graphql-resource';
+import { assetResource } from './http/asset-resource';
+
+/** What is registered: the GraphQL endpoint on its configurable path and the asset files. */
+export function buildContentApp(service: ContentService, options: { graphqlPath?: string; app?: TemplatedApp } = {}): TemplatedApp {
+  return new RestBuilder(options.app)
+    .register(graphqlResource(options.graphqlPath ?? '/api', service.graphql), assetResource(service.files))
+    .build();
+}

@@ -1,0 +1,28 @@
+import { describeServerConfig, readServerConfig } from 'app-support';
+import { DEFAULT_DATABASE_URL, assetsDirFrom } from './cli/cli-environment';
+import { startContentServer } from './server';
+
+/** `npm start -w content-graphql`: PORT (4000), HOST, DATABASE_URL, ASSETS_DIR, GRAPHQL_PATH (/api), PUBLIC_URL. */
+async function main(): Promise<void> {
+  const config = readServerConfig({ port: 4000, databaseUrl: DEFAULT_DATABASE_URL, envPrefix: 'CONTENT_GRAPHQL' });
+  const server = await startContentServer({
+    host: config.host, port: config.port, databaseUrl: config.databaseUrl, assetsRoot: assetsDirFrom(process.argv.slice(2), process.env),
+    graphqlPath: process.env.GRAPHQL_PATH ?? '/api', publicUrl: process.env.PUBLIC_URL,
+    settings: {
+      enableGraphQlCaching: process.env.ENABLE_GRAPHQL_CACHING !== 'false',
+      maxGraphqlDepth: Number(process.env.MAX_GRAPHQL_DEPTH ?? 0),
+      maxGraphqlComplexity: Number(process.env.MAX_GRAPHQL_COMPLEXITY ?? 0),
+      maxGraphqlResults: Number(process.env.MAX_GRAPHQL_RESULTS ?? 0),
+      enableGraphqlIntrospection: process.env.ENABLE_GRAPHQL_INTROSPECTION !== 'false',
+    },
+  });
+  console.log(describeServerConfig('content-graphql', config, server.port));
+  const stop = () => { void server.close().then(() => process.exit(0)); };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`content-graphql: ${(error as Error).message}`);
+  process.exit(1);
+});
