@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createOfflineEngines, type VoiceEngines } from '../src/engines/voice-engines';
 import { ManualScheduler } from '../src/session/scheduler';
-import { kinds, openSession, sourceConcluded, streamAll, text } from './support/session-harness';
+import { errorOf, kinds, openSession, sourceConcluded, streamAll, text } from './support/session-harness';
 import { encodeAudio, SOURCE_CODECS, spokenPassage, TABLE_SENTENCE } from './support/speech-fixtures';
 import { requireEnginePackages } from './support/system-packages';
 import { wordErrorRate } from './support/word-error-rate';
@@ -50,7 +50,7 @@ for (const rate of [8000, 44100, 48000]) {
     const open = openSession(engines, { source_media_content_type: `audio/pcm; encoding=s16le; rate=${rate}` }, { scheduler });
     await streamAll(open, encoded, { chunkBytes: (rate / 10) * 2, chunkMs: 100, scheduler });
     const transcript = text(sourceConcluded(open.received));
-    t.true(wordErrorRate(TABLE_SENTENCE, transcript) <= 0.2, transcript);
+    t.true(wordErrorRate(TABLE_SENTENCE, transcript) <= 0.2, `${transcript} ${JSON.stringify(errorOf(open.received))}`);
   });
 }
 

@@ -22,6 +22,12 @@ export interface RecognitionStream {
   close(): void;
 }
 
+/** What the session knows about its audio, so the recogniser can pick a fitting acoustic set-up. */
+export interface RecognitionOptions {
+  /** Sample rate of the client's audio before resampling, when the format declares it (PCM, G.711). */
+  readonly sourceSampleRate?: number;
+}
+
 /**
  * Streaming speech recognition. Implement this (and register it in `createOfflineEngines` or pass your own
  * `VoiceEngines`) to plug a stronger engine.
@@ -31,5 +37,5 @@ export interface SpeechRecognizer {
   readonly sampleRate: number;
   /** BCP 47 source languages this recogniser understands. */
   readonly languages: readonly string[];
-  start(listener: RecognitionListener): RecognitionStream;
+  start(listener: RecognitionListener, options?: RecognitionOptions): RecognitionStream;
 }

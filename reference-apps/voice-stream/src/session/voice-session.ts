@@ -77,7 +77,7 @@ export class VoiceSession {
       onTentative: (segment) => this.onTentative(segment),
       onConcluded: (segment) => this.onConcluded(segment),
       onError: (error) => this.fail(new SessionError(Reasons.recognitionFailed, 'source_media_chunk', error.message)),
-    });
+    }, { sourceSampleRate: config.source.pcm?.sampleRate });
     this.decoder = engines.decoder.create(config.source, engines.recognizer.sampleRate, {
       onPcm: (pcm) => this.onPcm(pcm),
       onError: (error) => this.fail(new SessionError(Reasons.unsupportedAudioFormat, 'source_media_chunk', `Audio format not supported: ${error.message}`)),

@@ -3,9 +3,10 @@ import type { SourceAudioFormat } from '../../media/source-formats';
 import { describeExit, FfmpegProcess } from './ffmpeg-process';
 
 /**
- * Bytes that may reach ffmpeg without a single decoded sample before the format is declared unreadable.
- * Every supported codec yields audio within its first container page/cluster (a few kB), so 256 kB of
- * nothing means the data is not what the session declared (ffmpeg would otherwise wait for EOF).
+ * Compressed bytes that may reach ffmpeg without a single decoded sample before the format is declared
+ * unreadable. Every supported codec yields audio within its first container page/cluster (a few kB;
+ * 256 kB is 8 s even of FLAC), so this means the data is not what the session declared (ffmpeg would
+ * otherwise search for a sync code until the end of the stream). Raw PCM always decodes.
  */
 export const UNDECODABLE_BYTES_LIMIT = 256 * 1024;
 
@@ -18,6 +19,7 @@ export class FfmpegAudioDecoder implements AudioDecoder {
   private failed = false;
   private closed = false;
   private readonly finished: Promise<void>;
+  private readonly compressed: boolean;
 
   constructor(
     format: SourceAudioFormat,
@@ -25,6 +27,7 @@ export class FfmpegAudioDecoder implements AudioDecoder {
     private readonly listener: DecodedAudioListener,
   ) {
     const input = format.ffmpegInput ?? ['-f', 's16le', '-ar', String(outputSampleRate), '-ac', '1'];
+    this.compressed = format.pcm === undefined;
     this.process = new FfmpegProcess(
       [
         // Start decoding as soon as possible: the stream is live.
@@ -54,7 +57,7 @@ export class FfmpegAudioDecoder implements AudioDecoder {
     if (this.closed || this.failed) return;
     this.bytesIn += bytes.length;
     this.process.write(bytes);
-    if (this.pcmBytesOut === 0 && this.bytesIn > UNDECODABLE_BYTES_LIMIT) {
+    if (this.compressed && this.pcmBytesOut === 0 && this.bytesIn > UNDECODABLE_BYTES_LIMIT) {
       this.fail(`no audio could be decoded from the first ${this.bytesIn} bytes as the declared format`);
       this.process.kill();
     }

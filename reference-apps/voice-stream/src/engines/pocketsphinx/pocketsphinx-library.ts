@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import koffi from 'koffi';
 
@@ -7,6 +8,31 @@ export const DEFAULT_MODEL_DIRECTORY = process.env.VOICE_STREAM_POCKETSPHINX_MOD
 
 /** Install hint when the shared library or model is missing. */
 export const POCKETSPHINX_INSTALL_COMMAND = 'apt-get install -y libpocketsphinx3 pocketsphinx-en-us';
+
+/**
+ * Initial cepstral mean for telephone-band audio. The model's own `-cmninit` suits 16 kHz wideband speech;
+ * audio with nothing above 4 kHz has very different higher cepstra, and the live mean needs many seconds
+ * to get there, so the first sentence was lost ("what"). Measured here: the mean PocketSphinx converged
+ * to on 25 s of flite speech sent through 8 kHz µ-law (single-sentence WER 1.0 -> 0.0).
+ */
+const NARROWBAND_CMN_INIT = '45.5,25.0,-22.6,59.3,-20.2,20.6,3.3,-15.8,3.4,-18.3,15.9,-2.9,4.3';
+
+/**
+ * The model's feat.params always overrides `-cmninit` given on the command line, so the narrowband set-up
+ * is a copy of feat.params with another initial mean, passed with `-featparams`.
+ */
+function narrowbandFeatureParameters(acousticModel: string): string {
+  const file = path.join(tmpdir(), `voice-stream-pocketsphinx-narrowband-${process.pid}.params`);
+  if (!existsSync(file)) {
+    const original = readFileSync(path.join(acousticModel, 'feat.params'), 'utf8');
+    const changed = /^-cmninit .*$/m.test(original)
+      ? original.replace(/^-cmninit .*$/m, `-cmninit ${NARROWBAND_CMN_INIT}`)
+      : `${original.trimEnd()}\n-cmninit ${NARROWBAND_CMN_INIT}\n`;
+    writeFileSync(`${file}.part`, changed);
+    renameSync(`${file}.part`, file);
+  }
+  return file;
+}
 
 /** One recognised word, in 10 ms frames counted since the decoder was created. */
 export interface DecodedWord {
@@ -75,7 +101,10 @@ export class PocketSphinxDecoder {
   /** Samples fed since creation: frame numbers count from the decoder's creation. */
   private samplesProcessed = 0;
 
-  constructor(modelDirectory: string = DEFAULT_MODEL_DIRECTORY) {
+  constructor(
+    modelDirectory: string = DEFAULT_MODEL_DIRECTORY,
+    readonly profile: 'wideband' | 'narrowband' = 'wideband',
+  ) {
     this.lib = functions ??= new PocketSphinxFunctions();
     const acoustic = path.join(modelDirectory, 'en-us');
     const languageModel = path.join(modelDirectory, 'en-us.lm.bin');
@@ -84,6 +113,7 @@ export class PocketSphinxDecoder {
       if (!existsSync(file)) throw new Error(`PocketSphinx model file ${file} is missing; run: ${POCKETSPHINX_INSTALL_COMMAND}`);
     }
     const argv = ['-hmm', acoustic, '-lm', languageModel, '-dict', dictionary, '-logfn', '/dev/null'];
+    if (profile === 'narrowband') argv.push('-featparams', narrowbandFeatureParameters(acoustic));
     const config = this.lib.parseArguments(null, this.lib.psArgs(), argv.length, argv, 1);
     if (!config) throw new Error('PocketSphinx rejected its configuration');
     this.decoder = this.lib.init(config);

@@ -1,12 +1,15 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { RecognitionListener, RecognitionStream, SpeechRecognizer } from '../speech-recognizer';
+import type { RecognitionListener, RecognitionOptions, RecognitionStream, SpeechRecognizer } from '../speech-recognizer';
 import { DEFAULT_MODEL_DIRECTORY } from './pocketsphinx-library';
-import type { FromRecognitionWorker, RecognitionWorkerData, ToRecognitionWorker } from './worker-protocol';
+import type { AcousticProfile, FromRecognitionWorker, RecognitionWorkerData, ToRecognitionWorker } from './worker-protocol';
 
 export interface PocketSphinxRecognizerOptions {
   readonly modelDirectory?: string;
-  /** Loaded decoders kept for the next sessions (each holds ~115 MB; loading one takes ~0.4 s of CPU). */
+  /**
+   * Idle workers kept for the next sessions, each with a freshly loaded decoder (~115 MB; loading takes
+   * ~0.4 s of CPU, done right after the previous session so the next one starts at once).
+   */
   readonly idleWorkers?: number;
 }
 
@@ -17,6 +20,7 @@ class RecognitionWorker {
   readonly worker: Worker;
   handler: WorkerHandler | undefined;
   failed = false;
+  private exited = false;
 
   constructor(modelDirectory: string, onGone: (worker: RecognitionWorker) => void) {
     const data: RecognitionWorkerData = { modelDirectory };
@@ -31,6 +35,7 @@ class RecognitionWorker {
       onGone(this);
     });
     this.worker.on('exit', (code) => {
+      this.exited = true;
       if (!this.failed) this.handler?.({ type: 'error', stream: null, message: `recognition worker exited (${code})` });
       this.failed = true;
       onGone(this);
@@ -39,6 +44,22 @@ class RecognitionWorker {
 
   post(message: ToRecognitionWorker, transfer?: ArrayBuffer[]): void {
     this.worker.postMessage(message, transfer);
+  }
+
+  /**
+   * Asks the worker to free its decoder and exit once its current native call returns: `terminate()`
+   * during a koffi call aborts the whole process. Forced only if the worker does not exit in time.
+   */
+  stop(): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    this.worker.ref();
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.failed = true;
+    this.handler = undefined;
+    this.worker.postMessage({ type: 'shutdown' } satisfies ToRecognitionWorker);
+    const force = setTimeout(() => void this.worker.terminate(), 10_000);
+    force.unref();
+    return exited.finally(() => clearTimeout(force));
   }
 }
 
@@ -66,10 +87,17 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
     while (this.idle.length < count) this.release(this.spawn());
   }
 
-  start(listener: RecognitionListener): RecognitionStream {
-    const worker = this.idle.pop() ?? this.spawn();
+  start(listener: RecognitionListener, options: RecognitionOptions = {}): RecognitionStream {
+    let worker = this.idle.pop();
+    while (worker?.failed) {
+      this.all.delete(worker);
+      void worker.stop();
+      worker = this.idle.pop();
+    }
+    worker ??= this.spawn();
     worker.worker.ref();
-    return new PocketSphinxStream(worker, listener, (done) => this.release(done));
+    const profile: AcousticProfile = (options.sourceSampleRate ?? this.sampleRate) <= 8000 ? 'narrowband' : 'wideband';
+    return new PocketSphinxStream(worker, listener, profile, (done) => this.release(done));
   }
 
   /** Stops every worker (the server is shutting down). */
@@ -77,7 +105,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
     const workers = [...this.all];
     this.idle.length = 0;
     this.all.clear();
-    await Promise.all(workers.map((worker) => worker.worker.terminate()));
+    await Promise.all(workers.map((worker) => worker.stop()));
   }
 
   private spawn(): RecognitionWorker {
@@ -98,7 +126,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
       this.idle.push(worker);
     } else {
       this.all.delete(worker);
-      void worker.worker.terminate();
+      void worker.stop();
     }
   }
 }
@@ -113,10 +141,11 @@ class PocketSphinxStream implements RecognitionStream {
   constructor(
     private readonly worker: RecognitionWorker,
     private readonly listener: RecognitionListener,
+    profile: AcousticProfile,
     private readonly release: (worker: RecognitionWorker) => void,
   ) {
     worker.handler = (message) => this.onMessage(message);
-    worker.post({ type: 'start', stream: this.stream });
+    worker.post({ type: 'start', stream: this.stream, profile });
   }
 
   write(pcm: Buffer): void {

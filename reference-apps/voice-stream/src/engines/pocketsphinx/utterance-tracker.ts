@@ -66,11 +66,6 @@ export class UtteranceTracker {
     this.conclude(false);
   }
 
-  /** Session abandoned: close the utterance without reporting. */
-  abort(): void {
-    this.decoder.endUtterance();
-  }
-
   private reportPartial(): void {
     this.samplesSincePartial = 0;
     const segment = this.toSegment(this.decoder.words());

@@ -1,9 +1,17 @@
+/**
+ * `wideband`: the model as shipped. `narrowband`: telephone-band audio (8 kHz PCM, A-law, µ-law), which
+ * starts from a cepstral mean measured on such audio.
+ */
+export type AcousticProfile = 'wideband' | 'narrowband';
+
 /** Messages between the main thread and a PocketSphinx worker. `stream` tags which session they belong to. */
 export type ToRecognitionWorker =
-  | { readonly type: 'start'; readonly stream: number }
+  | { readonly type: 'start'; readonly stream: number; readonly profile: AcousticProfile }
   | { readonly type: 'audio'; readonly stream: number; readonly samples: ArrayBuffer }
   | { readonly type: 'end'; readonly stream: number }
-  | { readonly type: 'abort'; readonly stream: number };
+  | { readonly type: 'abort'; readonly stream: number }
+  /** Free the decoder and exit (terminating a worker inside a native call would abort the process). */
+  | { readonly type: 'shutdown' };
 
 export interface WorkerSegment {
   readonly text: string;
