@@ -16,6 +16,7 @@ export function graphqlResource(path: string, service: GraphqlService): object {
     @GET
     @Path(path)
     async get(@Context() req: HttpServerRequest, @Context() res: HttpServerResponse): Promise<void> {
+      await afterCallback();
       const params = fromQueryString(req);
       if ('error' in params) return send(req, res, 400, { errors: [{ message: params.error }] });
       if (typeof params.query === 'string' && isMutation(params.query, params.operationName)) {
@@ -28,6 +29,7 @@ export function graphqlResource(path: string, service: GraphqlService): object {
     @POST
     @Path(path)
     async post(@Context() req: HttpServerRequest, @Context() res: HttpServerResponse, @BodyParam({ optional: true }) body: Buffer): Promise<void> {
+      await afterCallback();
       const contentType = (req.getHeader('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       let params: Pick<GraphqlRequest, 'query' | 'variables' | 'operationName'>;
       if (contentType === 'application/json') {
@@ -64,6 +66,15 @@ export function graphqlResource(path: string, service: GraphqlService): object {
     }
   }
   return new GraphqlResource();
+}
+
+/**
+ * Works around a framework bug: when an async route ends the response before its first await, the framework's
+ * request.detach() then reads the remote address from the ended uWebSockets.js response, which throws
+ * (uncaught). Yielding once lets the framework finish its synchronous part first.
+ */
+function afterCallback(): Promise<void> {
+  return Promise.resolve();
 }
 
 function useCache(req: HttpServerRequest): boolean {
