@@ -7,7 +7,7 @@ import { registryGeneration } from '../io/generation';
 import type { Provided } from '../io/registry';
 import { consoleLogger, type Logger } from '../log';
 import { resolvedClassMetadata } from '../metadata/store';
-import { HTTP_METHODS, type Constructor, type HttpMethod } from '../metadata/types';
+import { HTTP_METHODS, type ClassMetadata, type Constructor, type HttpMethod } from '../metadata/types';
 import { compilePathPattern, joinPaths, type PathPattern } from '../routing/path-pattern';
 import type { Router, RouteSlot } from '../routing/router';
 import { TrieRouter } from '../routing/trie-router';
@@ -31,9 +31,33 @@ export interface BodyConsumer {
   end(): void | Promise<void>;
   /** The client went away or the body was refused: clean up (e.g. delete partial files). */
   abort(): void;
+  /** The request is over (routes, writer and events done, or the client left after the body): release what the body left (e.g. uploaded files). */
+  finished?(): void;
+}
+
+/**
+ * Registers what a class's extension metadata asks for besides HTTP routes (WebSocket endpoints),
+ * for classes given to RestBuilder.register and RestRouter.register alike. Returns true when it
+ * registered something for the class.
+ */
+export interface ClassRegistrar {
+  name: string;
+  register(rt: AppRuntime, resourceClass: Constructor, instance: object, classMeta: ClassMetadata): boolean;
+}
+
+const classRegistrars: ClassRegistrar[] = [];
+
+export function registerClassRegistrar(registrar: ClassRegistrar): void {
+  if (!classRegistrars.some((r) => r.name === registrar.name)) classRegistrars.push(registrar);
 }
 
 const runtimes = new Set<WeakRef<AppRuntime>>();
+const setups: Array<(rt: AppRuntime) => void> = [];
+
+/** Runs `setup` on every runtime created from now on (uploads install `bodyStream` this way, for builder and RestRouter apps alike). */
+export function onRuntimeCreated(setup: (rt: AppRuntime) => void): void {
+  if (!setups.includes(setup)) setups.push(setup);
+}
 
 /** Every live runtime (RestRouter.clearCache empties their component caches). */
 export function liveRuntimes(): AppRuntime[] {
@@ -81,6 +105,7 @@ export class AppRuntime {
     this.components = new ComponentFactory(settings);
     this.rebuildShared();
     runtimes.add(new WeakRef(this));
+    for (const setup of setups) setup(this);
   }
 
   get logger(): Logger {
@@ -122,6 +147,7 @@ export class AppRuntime {
         added.push(holder);
         routes++;
       }
+      for (const registrar of classRegistrars) if (registrar.register(this, ctor, instance as object, classMeta)) routes++;
       if (routes === 0 && classMeta.extensions.size === 0) {
         throw new RegistrationError(`${ctor.name} has no routes: decorate its methods with @GET/@POST... and @Path`, 'RU_ERR_NO_ROUTES');
       }
