@@ -177,10 +177,13 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, route
       if (!isLast) return;
       done = true;
       const ended = consumer.end();
-      const run = () => {
-        if (!response.aborted()) void rt.runChain(routes, ctx);
+      // Tell the consumer when the request is over (routes, writer, events), so it can release the body's files.
+      const settle = (out: void | Promise<void>) => {
+        if (out === undefined) consumer.finished?.();
+        else out.then(() => consumer.finished?.(), () => consumer.finished?.());
       };
-      if (ended !== undefined && typeof (ended as Promise<void>).then === 'function') (ended as Promise<void>).then(run, (err) => void rt.fail(ctx, err));
+      const run = () => settle(response.aborted() ? undefined : rt.runChain(routes, ctx));
+      if (ended !== undefined && typeof (ended as Promise<void>).then === 'function') (ended as Promise<void>).then(run, (err) => settle(rt.fail(ctx, err)));
       else run();
     } catch (err) {
       refuse(err);
