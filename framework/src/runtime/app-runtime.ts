@@ -51,22 +51,6 @@ export function registerClassRegistrar(registrar: ClassRegistrar): void {
   if (!classRegistrars.some((r) => r.name === registrar.name)) classRegistrars.push(registrar);
 }
 
-/**
- * Registers what a class's extension metadata asks for besides HTTP routes (WebSocket endpoints),
- * for classes given to RestBuilder.register and RestRouter.register alike. Returns true when it
- * registered something for the class.
- */
-export interface ClassRegistrar {
-  name: string;
-  register(rt: AppRuntime, resourceClass: Constructor, instance: object, classMeta: ClassMetadata): boolean;
-}
-
-const classRegistrars: ClassRegistrar[] = [];
-
-export function registerClassRegistrar(registrar: ClassRegistrar): void {
-  if (!classRegistrars.some((r) => r.name === registrar.name)) classRegistrars.push(registrar);
-}
-
 const runtimes = new Set<WeakRef<AppRuntime>>();
 const setups: Array<(rt: AppRuntime) => void> = [];
 
@@ -163,7 +147,6 @@ export class AppRuntime {
         added.push(holder);
         routes++;
       }
-      for (const registrar of classRegistrars) if (registrar.register(this, ctor, instance as object, classMeta)) routes++;
       for (const registrar of classRegistrars) if (registrar.register(this, ctor, instance as object, classMeta)) routes++;
       if (routes === 0 && classMeta.extensions.size === 0) {
         throw new RegistrationError(`${ctor.name} has no routes: decorate its methods with @GET/@POST... and @Path`, 'RU_ERR_NO_ROUTES');
