@@ -133,11 +133,14 @@ export class ApertiumPipeline {
   }
 }
 
-/** Turns Apertium's escaped output back into plain text and drops leftover unknown-word marks. */
+/**
+ * Drops leftover unknown-word marks (unescaped `*`, `#`, `@` before a word; escaped ones are the text's
+ * own characters) and turns Apertium's escaped output back into plain text.
+ */
 export function unescapeApertium(text: string): string {
   return text
-    .replace(/\\(.)/g, '$1')
     .replace(/(^|\s)[*#@](?=\S)/g, '$1')
+    .replace(/\\(.)/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();
 }
