@@ -15,8 +15,8 @@ import { PeriodicJob } from './domain/periodic-job';
 export interface BookingSystemOptions {
   /** SQLite path, sqlite::memory: or postgres://... (default: in memory). */
   databaseUrl?: string;
-  /** Base of the voucher and ticket links handed to customers. */
-  publicBaseUrl: string;
+  /** Base of the voucher and ticket links handed to customers (a function when it is known only later). */
+  publicBaseUrl: string | (() => string);
   clock?: Clock;
   /** Seed the demo catalogue when the catalogue is empty (default true). */
   seedDemoCatalogue?: boolean;

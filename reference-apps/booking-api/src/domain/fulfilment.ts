@@ -8,11 +8,12 @@ export interface FulfilmentLinks {
   ticketUrl(publicId: string): string;
 }
 
-export function linksUnder(publicBaseUrl: string): FulfilmentLinks {
-  const base = publicBaseUrl.replace(/\/+$/, '');
+/** Links under a base URL; a function is read at each fulfilment (a server on port 0 knows its URL only once listening). */
+export function linksUnder(publicBaseUrl: string | (() => string)): FulfilmentLinks {
+  const base = () => (typeof publicBaseUrl === 'function' ? publicBaseUrl() : publicBaseUrl).replace(/\/+$/, '');
   return {
-    voucherUrl: (token) => `${base}/voucher/${token}`,
-    ticketUrl: (publicId) => `${base}/ticket/${publicId}`,
+    voucherUrl: (token) => `${base()}/voucher/${token}`,
+    ticketUrl: (publicId) => `${base()}/ticket/${publicId}`,
   };
 }
 

@@ -1,3 +1,4 @@
+import { WebApplicationException } from 'rest.uws';
 import { BookingError, ErrorCode } from '../domain/booking-error';
 
 export interface ErrorResponse {
@@ -5,18 +6,67 @@ export interface ErrorResponse {
   body: { status: number; error: { code: string; message: string } };
 }
 
+/** Codes of failures the framework detects before a resource runs (routing, body, arguments), beside the domain's. */
+export const HttpErrorCode = {
+  METHOD_NOT_ALLOWED: 'E_METHOD_NOT_ALLOWED',
+  NOT_ACCEPTABLE: 'E_NOT_ACCEPTABLE',
+  PAYLOAD_TOO_LARGE: 'E_PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'E_UNSUPPORTED_MEDIA_TYPE',
+  FORBIDDEN: 'E_FORBIDDEN',
+  CONFLICT: 'E_CONFLICT',
+  TOO_MANY_REQUESTS: 'E_TOO_MANY_REQUESTS',
+  UNAVAILABLE: 'E_SERVICE_UNAVAILABLE',
+  INTERNAL: 'E_INTERNAL',
+} as const;
+
+const INTERNAL_MESSAGE = 'Internal error; the request was not completed';
+
+/** rest.uws error codes (RU_ERR_*) that name a partner-API code more precisely than the status does. */
+const codeByFrameworkCode: Record<string, string> = {
+  RU_ERR_MISSING_ARGUMENT: ErrorCode.MISSING_PARAMETER,
+  RU_ERR_MISSING_BODY: ErrorCode.MISSING_PARAMETER,
+  RU_ERR_CONVERSION: ErrorCode.INVALID_ARGUMENT,
+  RU_ERR_MALFORMED_JSON: ErrorCode.INVALID_ARGUMENT,
+};
+
+const codeByStatus: Record<number, string> = {
+  400: ErrorCode.INVALID_ARGUMENT,
+  401: ErrorCode.UNAUTHORIZED,
+  403: HttpErrorCode.FORBIDDEN,
+  404: ErrorCode.NOT_FOUND,
+  405: HttpErrorCode.METHOD_NOT_ALLOWED,
+  406: HttpErrorCode.NOT_ACCEPTABLE,
+  409: HttpErrorCode.CONFLICT,
+  413: HttpErrorCode.PAYLOAD_TOO_LARGE,
+  415: HttpErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  429: HttpErrorCode.TOO_MANY_REQUESTS,
+  503: HttpErrorCode.UNAVAILABLE,
+};
+
+/** The framework's wording where a partner would not recognise it. */
+function frameworkMessage(error: WebApplicationException): string {
+  if (error.code === 'RU_ERR_MISSING_BODY') return 'Missing required parameter: body (send a JSON object with Content-Type: application/json)';
+  return error.message;
+}
+
+function envelope(status: number, code: string, message: string): ErrorResponse {
+  return { status, body: { status, error: { code, message } } };
+}
+
 /**
- * The error body of every failure, `{status, error: {code, message}}` (the partner API's envelope).
+ * The error body of every failure, `{status, error: {code, message}}` (the partner API's envelope), for domain
+ * errors and for the HTTP errors rest.uws raises (bad JSON 400, 401, 404, 405, 413, 415...).
  * Unexpected errors answer 500 with a fixed message: never a stack trace or an internal message in a body.
  */
 export function errorResponse(error: unknown, log: (error: unknown) => void = (e) => console.error(e)): ErrorResponse {
-  if (error instanceof BookingError) {
-    return { status: error.httpStatus, body: { status: error.httpStatus, error: { code: error.code, message: error.message } } };
+  if (error instanceof BookingError) return envelope(error.httpStatus, error.code, error.message);
+  if (error instanceof WebApplicationException && error.status < 500) {
+    const code = codeByFrameworkCode[error.code] ?? codeByStatus[error.status] ?? ErrorCode.ERROR_PROCESSING_REQUEST;
+    return envelope(error.status, code, frameworkMessage(error));
+  }
+  if (error instanceof WebApplicationException && error.status === 503) {
+    return envelope(503, HttpErrorCode.UNAVAILABLE, error.message);
   }
   log(error);
-  return { status: 500, body: { status: 500, error: { code: 'E_INTERNAL', message: 'Internal error; the request was not completed' } } };
-}
-
-export function unauthorized(message: string): BookingError {
-  return new BookingError('unauthorized', ErrorCode.UNAUTHORIZED, message);
+  return envelope(500, HttpErrorCode.INTERNAL, INTERNAL_MESSAGE);
 }

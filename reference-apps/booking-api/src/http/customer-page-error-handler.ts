@@ -1,0 +1,15 @@
+import type { ExceptionHandler, HttpServerRequest, HttpServerResponse } from 'rest.uws';
+import { escapeHtml, htmlPage } from '../pages/html';
+import { errorResponse } from './error-response';
+
+/** Errors of the customer pages as a page (customers open them in a browser), with the same status as the API's. */
+export class CustomerPageErrorHandler implements ExceptionHandler<unknown> {
+  write(error: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
+    const { status, body } = errorResponse(error, () => undefined);
+    const heading = status === 404 ? 'This link is not valid (yet)' : 'Something went wrong';
+    const hint = status === 404 ? '<p>Vouchers and tickets appear once the booking is confirmed. Check the link in your confirmation.</p>' : '';
+    response.setStatusCode(status);
+    response.putHeader('Content-Type', 'text/html; charset=utf-8');
+    response.end(htmlPage(heading, `<h1>${heading}</h1>\n<p>${escapeHtml(body.error.message)}</p>\n${hint}`));
+  }
+}

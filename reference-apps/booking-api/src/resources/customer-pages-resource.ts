@@ -1,0 +1,29 @@
+import { CatchWith, GET, Path, PathParam, Produces } from 'rest.uws';
+import type { BookingService } from '../domain/booking-service';
+import { CustomerPageErrorHandler } from '../http/customer-page-error-handler';
+import { ticketPage } from '../pages/ticket-page';
+import { voucherPage } from '../pages/voucher-page';
+
+/**
+ * The pages behind the voucherUrl and ticket urls of a fulfilled booking. Customers open them without an API key:
+ * the random token in the link is the secret. Errors are pages too (@CatchWith).
+ */
+@Path('/')
+@Produces('text/html; charset=utf-8')
+@CatchWith(CustomerPageErrorHandler)
+export class CustomerPagesResource {
+  constructor(private readonly bookings: BookingService) {}
+
+  @GET
+  @Path('/voucher/{token}')
+  async voucher(@PathParam('token') token: string): Promise<string> {
+    return voucherPage(await this.bookings.getByVoucherToken(token));
+  }
+
+  @GET
+  @Path('/ticket/{publicId}')
+  async ticket(@PathParam('publicId') publicId: string): Promise<string> {
+    const { ticket, booking } = await this.bookings.getByTicket(publicId);
+    return ticketPage(ticket, booking);
+  }
+}
