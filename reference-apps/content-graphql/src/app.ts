@@ -3,10 +3,11 @@ import type { TemplatedApp } from 'uWebSockets.js';
 import type { ContentService } from './content-service';
 import { graphqlResource } from './http/graphql-resource';
 import { assetResource } from './http/asset-resource';
+import { graphiqlResource } from './http/graphiql-resource';
 
-/** What is registered: the GraphQL endpoint on its configurable path and the asset files. */
+/** What is registered: the GraphQL endpoint on its configurable path, the asset files and the GraphiQL page. */
 export function buildContentApp(service: ContentService, options: { graphqlPath?: string; app?: TemplatedApp } = {}): TemplatedApp {
   return new RestBuilder(options.app)
-    .register(graphqlResource(options.graphqlPath ?? '/api', service.graphql), assetResource(service.files))
+    .register(graphqlResource(options.graphqlPath ?? '/api', service.graphql), assetResource(service.files), graphiqlResource(options.graphqlPath ?? '/api'))
     .build();
 }
