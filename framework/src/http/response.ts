@@ -25,14 +25,15 @@ export class HttpServerResponse {
   private _aborted = false;
   private _abortListeners: Array<() => void> | null = null;
   private _endListeners: Array<() => void> | null = null;
-  private readonly _isHead: boolean;
+  /** HEAD request: no body goes out (uWebSockets.js drops it). */
+  readonly isHead: boolean;
   private _closeConnection = false;
   /** @internal headers every response of the app carries unless set (names and values, alternating) */
   _defaults: readonly string[] | null = null;
 
   constructor(res: UwsResponse, isHead = false) {
     this._res = res;
-    this._isHead = isHead;
+    this.isHead = isHead;
   }
 
   setStatusCode(code: number): this {
@@ -164,14 +165,19 @@ export class HttpServerResponse {
     this.emitEnd();
   }
 
-  /** Ends with headers only, announcing `contentLength` (HEAD answers). */
+  /**
+   * Ends with headers only, announcing `contentLength` (HEAD answers of streamed files).
+   * The installed uWebSockets.js build terminates the process when endWithoutBody gets arguments,
+   * so the length is written as a header and endWithoutBody is called bare.
+   */
   endWithoutBody(contentLength?: number): void {
     if (this._ended) return;
     this._ended = true;
     if (this._aborted) return;
     this.run(() => {
       this.writeHead();
-      this._res.endWithoutBody(contentLength);
+      if (contentLength !== undefined) this._res.writeHeader('Content-Length', String(contentLength));
+      this._res.endWithoutBody();
     });
     this.emitEnd();
   }
@@ -241,10 +247,8 @@ export class HttpServerResponse {
 
   private finish(body: ResponseChunk | undefined): void {
     this.writeHead();
-    if (this._isHead) {
-      // uWebSockets.js sends no body on HEAD; announce the length GET would have.
-      this._res.endWithoutBody(body === undefined ? 0 : byteLength(body), this._closeConnection);
-    } else this._res.end(body as RecognizedString, this._closeConnection);
+    // On HEAD, uWebSockets.js itself sends the Content-Length of this body and not the body.
+    this._res.end(body as RecognizedString, this._closeConnection);
   }
 
   private writeHead(): void {
@@ -273,10 +277,6 @@ function checkHeader(name: string, value: string): void {
   if (lower === 'content-length' || lower === 'transfer-encoding') {
     throw new TypeError(`rest.uws: ${name} is set by the server from the body; use endWithoutBody(length) for HEAD-style answers`);
   }
-}
-
-function byteLength(body: ResponseChunk): number {
-  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
 
 function safely(fn: () => void): void {

@@ -21,17 +21,18 @@ export class LinearRouter<T> implements Router<T> {
   }
 
   find(method: HttpMethod, requestPath: string): RouteMatch<T> | MethodMismatch | null {
-    const path = '/' + pathSegments(requestPath).join('/');
+    const segments = pathSegments(requestPath);
+    const path = '/' + segments.join('/');
     let mismatch: MethodTable<T> | null = null;
     for (const table of this.tables) {
-      const m = table.pattern.regex.exec(path);
-      if (m === null) continue;
+      const values = table.pattern.spansSegments ? table.pattern.regex.exec(path)?.slice(1) : matchSegments(table.pattern, segments);
+      if (values === undefined) continue;
       const slot = table.get(method);
       if (slot === undefined) {
         mismatch ??= table;
         continue;
       }
-      return { slot, values: m.slice(1) };
+      return { slot, values };
     }
     return mismatch ? { allowed: mismatch.allowed() } : null;
   }
@@ -59,4 +60,25 @@ function comparePatterns(a: PathPattern, b: PathPattern): number {
 
 function weight(kind: string): number {
   return kind === 'static' ? 0 : kind === 'regex' ? 1 : 2;
+}
+
+/** Segment by segment, so a decoded `/` inside a segment stays inside it. */
+function matchSegments(pattern: PathPattern, segments: readonly string[]): string[] | undefined {
+  if (pattern.segments.length !== segments.length) return undefined;
+  const values: string[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const p = pattern.segments[i]!;
+    const s = segments[i]!;
+    if (p.kind === 'static') {
+      if (p.value !== s) return undefined;
+    } else if (p.kind === 'param') {
+      if (s.length === 0) return undefined;
+      values.push(s);
+    } else {
+      const m = p.regex.exec(s);
+      if (m === null) return undefined;
+      values.push(...m.slice(1));
+    }
+  }
+  return values;
 }

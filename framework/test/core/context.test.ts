@@ -1,0 +1,131 @@
+import test from 'ava';
+import {
+  Context, ContextProvider, ContextReader, DefaultValue, GET, HttpServerRequest, HttpServerResponse, NotFoundResponseWriter, Path, RestBuilder, RestRouter,
+  RouteDefinition, RoutingContext, UwsApp, User, inject,
+} from '../../src/index';
+
+class Tenant {
+  constructor(readonly id: string) {}
+}
+class TenantProvider implements ContextProvider<Tenant> {
+  provide(request: HttpServerRequest) {
+    const id = request.getHeader('x-tenant');
+    return id ? new Tenant(id) : null;
+  }
+}
+class SlowTenantProvider implements ContextProvider<Tenant> {
+  async provide() {
+    await new Promise((r) => setTimeout(r, 5));
+    return new Tenant('from-reader');
+  }
+}
+class RequestId {
+  constructor(readonly value: string) {}
+}
+class RequestIdProvider implements ContextProvider<RequestId> {
+  provide(request: HttpServerRequest) {
+    return new RequestId(request.getHeader('x-request-id') ?? 'generated');
+  }
+}
+
+@Path('/ctx')
+class Ctx {
+  @GET @Path('/builtins/{id}') builtins(
+    @Context() req: HttpServerRequest,
+    @Context() res: HttpServerResponse,
+    @Context() ctx: RoutingContext,
+    @Context() route: RouteDefinition,
+    @Context() app: UwsApp,
+  ) {
+    res.putHeader('x-seen', 'yes');
+    ctx.put('k', 'v');
+    return {
+      method: req.method(),
+      path: req.path(),
+      uri: req.uri(),
+      param: req.getParam('id'),
+      query: req.getParam('q'),
+      header: req.getHeader('X-Custom'),
+      data: ctx.get('k'),
+      route: `${route.method} ${route.path} ${route.label}`,
+      app: typeof app.listen,
+      remote: req.remoteAddress(),
+    };
+  }
+  @GET @Path('/tenant') tenant(@Context() tenant: Tenant) {
+    return { tenant: tenant.id };
+  }
+  @GET @Path('/tenant-reader') @ContextReader(SlowTenantProvider) tenantReader(@Context() tenant: Tenant) {
+    return { tenant: tenant.id };
+  }
+  @GET @Path('/request-id') requestId(@Context() id: RequestId) {
+    return { id: id.value };
+  }
+  @GET @Path('/user') user(@Context() user: User) {
+    return { user: user.name };
+  }
+  @GET @Path('/default-tenant') defaultTenant(@Context() @DefaultValue('anonymous') tenant: Tenant) {
+    return { tenant: String((tenant as any).id ?? tenant) };
+  }
+}
+
+test('built-in @Context types: request, response, routing context, route definition, the app', async (t) => {
+  const r = await inject(new RestBuilder().register(Ctx), { url: '/ctx/builtins/42?q=x', headers: { 'x-custom': 'c' }, remoteAddress: '10.1.2.3' });
+  t.is(r.headers['x-seen'], 'yes');
+  t.deepEqual(r.json(), {
+    method: 'GET', path: '/ctx/builtins/42', uri: '/ctx/builtins/42?q=x', param: '42', query: 'x', header: 'c', data: 'v',
+    route: 'GET /ctx/builtins/{id} Ctx.builtins', app: 'function', remote: '10.1.2.3',
+  });
+});
+
+test('custom types: a provider per app, a @ContextReader overriding it, 400 when nothing provides', async (t) => {
+  const b = () => new RestBuilder().register(Ctx).addProvider(Tenant, TenantProvider);
+  t.deepEqual((await inject(b(), { url: '/ctx/tenant', headers: { 'x-tenant': 'acme' } })).json(), { tenant: 'acme' });
+  const missing = await inject(b(), '/ctx/tenant');
+  t.is(missing.statusCode, 400);
+  t.is(missing.json().message, "Can't provide @Context of type: Tenant");
+  t.deepEqual((await inject(b(), '/ctx/tenant-reader')).json(), { tenant: 'from-reader' });
+  t.deepEqual((await inject(b(), '/ctx/default-tenant')).json(), { tenant: 'anonymous' });
+  const noUser = await inject(b(), '/ctx/user');
+  t.is(noUser.statusCode, 400);
+});
+
+test('RestRouter.provide runs a provider on every request and pushes its value; functions work as providers', async (t) => {
+  RestRouter.provide(RequestIdProvider);
+  const r = await inject(new RestBuilder().register(Ctx), { url: '/ctx/request-id', headers: { 'x-request-id': 'abc' } });
+  t.deepEqual(r.json(), { id: 'abc' });
+  const fn = await inject(new RestBuilder().register(Ctx).addProvider(Tenant, (req: HttpServerRequest) => new Tenant(`fn-${req.getHeader('x-tenant')}`)), { url: '/ctx/tenant', headers: { 'x-tenant': 'z' } });
+  t.deepEqual(fn.json(), { tenant: 'fn-z' });
+});
+
+test('RestRouter.pushContext makes an object available to later @Context arguments', async (t) => {
+  class Pusher implements ContextProvider<RequestId> {
+    provide() {
+      return null;
+    }
+  }
+  void Pusher;
+  @Path('/push')
+  class Push {
+    @GET @Path('/') get(@Context() ctx: RoutingContext) {
+      RestRouter.pushContext(ctx, new Tenant('pushed'));
+      return { tenant: ctx.get<Tenant>(Tenant)!.id };
+    }
+  }
+  t.deepEqual((await inject(new RestBuilder().register(Push), '/push')).json(), { tenant: 'pushed' });
+});
+
+test('not-found writers: a subtree writer and a catch-all', async (t) => {
+  class ApiNotFound implements NotFoundResponseWriter {
+    write(req: HttpServerRequest, res: HttpServerResponse) {
+      res.putHeader('content-type', 'application/json').end(JSON.stringify({ missing: req.path() }));
+    }
+  }
+  const b = new RestBuilder().register(Ctx).notFound('/api/.*', ApiNotFound).notFound((_req: HttpServerRequest, res: HttpServerResponse) => res.end('nothing here'));
+  const api = await inject(b, '/api/x');
+  t.is(api.statusCode, 404);
+  t.deepEqual(api.json(), { missing: '/api/x' });
+  const other = await inject(b, '/other');
+  t.is(other.statusCode, 404);
+  t.is(other.body, 'nothing here');
+});

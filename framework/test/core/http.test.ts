@@ -1,0 +1,143 @@
+import test from 'ava';
+import { BodyParam, Context, GET, HttpServerResponse, Path, POST, PUT, RestBuilder, RouteOrder, inject } from '../../src/index';
+import { listen } from '../support/server';
+import { rawRequest } from '../support/raw-http';
+
+@Path('/api')
+class Things {
+  @GET @Path('/hello') hello() {
+    return { hello: 'world' };
+  }
+  @GET @Path('/slow') async slow() {
+    await new Promise((r) => setTimeout(r, 50));
+    return { slow: true };
+  }
+  @PUT @Path('/hello') put(@BodyParam() body: { n: number }) {
+    return body;
+  }
+  @POST @Path('/echo') echo(body: string) {
+    return { length: body.length };
+  }
+}
+
+class Chain {
+  calls: string[] = [];
+  @GET @Path('/chain') @RouteOrder(2) third(@Context() res: HttpServerResponse) {
+    this.calls.push('third');
+    res.end('from third');
+  }
+  @GET @Path('/chain') first() {
+    this.calls.push('first'); // leaves the response unended: the next route runs
+  }
+  @GET @Path('/chain') @RouteOrder(-1) zeroth() {
+    this.calls.push('zeroth');
+  }
+  @GET @Path('/nobody') nobody() {
+    // nothing written and nothing returned: the chain ends it with 204
+  }
+}
+
+const chain = new Chain();
+const builder = () => new RestBuilder().register(Things, chain).bodyHandler({ maxBodySize: 1024 });
+
+test('class and method paths join; the route answers JSON', async (t) => {
+  const r = await inject(builder(), '/api/hello');
+  t.is(r.statusCode, 200);
+  t.is(r.headers['content-type'], 'application/json');
+  t.deepEqual(r.json(), { hello: 'world' });
+});
+
+test('identical paths run in @RouteOrder order while the response stays unended', async (t) => {
+  chain.calls.length = 0;
+  const r = await inject(builder(), '/chain');
+  t.is(r.body, 'from third');
+  t.deepEqual(chain.calls, ['zeroth', 'first', 'third']);
+  const empty = await inject(builder(), '/nobody');
+  t.is(empty.statusCode, 204);
+  t.is(empty.body, '');
+});
+
+test('path matched but not the method: 405 with Allow; OPTIONS answers with Allow', async (t) => {
+  const r = await inject(builder(), { method: 'DELETE', url: '/api/hello' });
+  t.is(r.statusCode, 405);
+  t.is(r.headers.allow, 'GET, HEAD, OPTIONS, PUT');
+  t.regex(r.json().message, /DELETE is not allowed/);
+  const o = await inject(builder(), { method: 'OPTIONS', url: '/api/hello' });
+  t.is(o.statusCode, 204);
+  t.is(o.headers.allow, 'GET, HEAD, OPTIONS, PUT');
+});
+
+test('no route: 404 with a body saying so', async (t) => {
+  const r = await inject(builder(), { url: '/nothing/here', headers: { accept: 'text/plain' } });
+  t.is(r.statusCode, 404);
+  t.is(r.body, 'No route for GET /nothing/here');
+});
+
+test('over a real socket: HEAD has GET headers and no body; keep-alive and pipelining work', async (t) => {
+  const server = await listen(builder().build());
+  try {
+    const head = await fetch(`${server.url}/api/hello`, { method: 'HEAD' });
+    t.is(head.status, 200);
+    t.is(head.headers.get('content-length'), String(JSON.stringify({ hello: 'world' }).length));
+    t.is(await head.text(), '');
+    // Three pipelined requests in one write on one connection: three answers in order.
+    const req = (p: string) => `GET ${p} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    const { text } = await rawRequest(server.port, req('/api/hello') + req('/nope') + req('/api/hello'), 800);
+    const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
+    t.deepEqual(statuses, ['200', '404', '200']);
+    // uWebSockets.js aborts a pending (async) response when the next pipelined request arrives:
+    // the framework sees an abort, writes nothing afterwards, and the server carries on.
+    const aborted = await rawRequest(server.port, req('/api/slow') + req('/api/hello'), 800);
+    t.true(aborted.closed || aborted.text === '');
+    await new Promise((r) => setTimeout(r, 80));
+    t.is((await fetch(`${server.url}/api/slow`)).status, 200);
+  } finally {
+    server.close();
+  }
+});
+
+test('a body over the limit gets 413 at once from its Content-Length, without being read', async (t) => {
+  const server = await listen(builder().build());
+  try {
+    const { text, closed } = await rawRequest(server.port, `POST /api/echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5000000\r\n\r\nabc`, 1500);
+    t.regex(text, /^HTTP\/1\.1 413/);
+    t.regex(text, /exceeds the limit of 1024 bytes/);
+    t.true(closed);
+    const chunked = await rawRequest(server.port, [`POST /api/echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n`, `800\r\n${'a'.repeat(2048)}\r\n`], 1500, 20);
+    t.regex(chunked.text, /^HTTP\/1\.1 413/);
+    const ok = await fetch(`${server.url}/api/echo`, { method: 'POST', body: 'x'.repeat(1000), headers: { 'content-type': 'text/plain' } });
+    t.deepEqual(await ok.json(), { length: 1000 });
+  } finally {
+    server.close();
+  }
+});
+
+test('a client that goes away mid-request or mid-body causes no write after abort and no crash', async (t) => {
+  const server = await listen(builder().build());
+  const rejections: unknown[] = [];
+  const onRejection = (r: unknown) => rejections.push(r);
+  process.on('unhandledRejection', onRejection);
+  try {
+    await rawRequest(server.port, `GET /api/slow HTTP/1.1\r\nHost: x\r\n\r\n`, 10);
+    await rawRequest(server.port, `PUT /api/hello HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"n":`, 10);
+    await new Promise((r) => setTimeout(r, 120));
+    const after = await fetch(`${server.url}/api/hello`);
+    t.is(after.status, 200);
+    t.deepEqual(rejections, []);
+  } finally {
+    process.off('unhandledRejection', onRejection);
+    server.close();
+  }
+});
+
+test('the same response is never ended twice, even when a method writes and returns a value', async (t) => {
+  @Path('/twice')
+  class Twice {
+    @GET @Path('/') both(@Context() res: HttpServerResponse) {
+      res.end('mine');
+      return { ignored: true };
+    }
+  }
+  const r = await inject(new RestBuilder().register(Twice), '/twice');
+  t.is(r.body, 'mine');
+});
