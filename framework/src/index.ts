@@ -58,3 +58,20 @@ export type { RouteHolder } from './runtime/app-runtime';
 
 export { inject, type InjectOptions, type InjectResponse } from './testing/inject';
 export { loadUws, ALLOW_FALLBACK_ENV } from './uws/load-uws';
+
+// Security, events, CORS, validation, injection and caching (issue 3, first half).
+import './security/app-security';
+import './security/security-extension';
+export type { RestAuthenticationProvider, AuthorizationProvider } from './security/contracts';
+export { Authenticate, Authorize, RolesAllowed, PermitAll, DenyAll, routeSecurity, type RouteSecurity, type AccessRule } from './security/decorators';
+export { appSecurity } from './security/app-security';
+export { BearerAuthenticationProvider, type TokenVerifier, type BearerOptions } from './security/bearer-provider';
+export { BasicAuthenticationProvider, type BasicCredentials, type PasswordVerifier, type BasicAccount, type BasicOptions } from './security/basic-provider';
+export { hashPassword, verifyPassword, secretsEqual } from './security/constant-time';
+export { NoCache } from './injection/no-cache';
+
+// Static files (issue 3): FileResponseWriter, folder mounts, RestBuilder/RestRouter.staticFiles.
+import './static/static-settings';
+export { FileResponseWriter, type FileResponseWriterOptions } from './static/file-response-writer';
+export { staticFolder } from './static/static-folder';
+export type { DotFiles } from './static/safe-path';

@@ -1,0 +1,71 @@
+import { registerRouteExtension } from '../compile/extensions';
+import { RegistrationError } from '../errors/http-errors';
+import { registryChanged } from '../io/generation';
+import type { Provided } from '../io/registry';
+import { RestBuilder } from '../rest-builder';
+import { RestRouter } from '../rest-router';
+import { globalSettings } from '../runtime/settings';
+import { FileResponseWriter, type FileResponseWriterOptions } from './file-response-writer';
+import { FileRoot } from './safe-path';
+import { staticFolder } from './static-folder';
+
+/** Key of the app's (or the global) static files root in the settings extensions. */
+export const STATIC_ROOT = Symbol('rest.uws:static-root');
+
+declare module '../rest-builder' {
+  interface RestBuilder {
+    /**
+     * `staticFiles(root)`: the folder `@ResponseWriter(FileResponseWriter)` routes of this app serve from.
+     * `staticFiles('/static', dir, options?)`: serves every file of `dir` under the URL prefix `/static`.
+     */
+    staticFiles(root: string): this;
+    staticFiles(urlPrefix: string, directory: string, options?: Omit<FileResponseWriterOptions, 'root'>): this;
+  }
+}
+
+declare module '../rest-router' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace RestRouter {
+    /** The folder `@ResponseWriter(FileResponseWriter)` routes serve from, for every app without its own `staticFiles(root)`. */
+    function staticFiles(root: string): void;
+  }
+}
+
+RestBuilder.prototype.staticFiles = function staticFiles(this: RestBuilder, rootOrPrefix: string, directory?: string, options?: Omit<FileResponseWriterOptions, 'root'>) {
+  if (directory === undefined) {
+    this.settings.extensions.set(STATIC_ROOT, new FileRoot(rootOrPrefix, 'RestBuilder.staticFiles'));
+    return this;
+  }
+  return this.register(staticFolder(rootOrPrefix, directory, options));
+} as RestBuilder['staticFiles'];
+
+RestRouter.staticFiles = function staticFiles(root: string): void {
+  globalSettings.extensions.set(STATIC_ROOT, new FileRoot(root, 'RestRouter.staticFiles'));
+  registryChanged();
+};
+
+/** Is this writer a FileResponseWriter (or a subclass, e.g. from `FileResponseWriter.under`)? */
+function isFileWriter(writer: Function | undefined): writer is typeof FileResponseWriter {
+  return writer === FileResponseWriter || (typeof writer === 'function' && writer.prototype instanceof FileResponseWriter);
+}
+
+// At registration, a FileResponseWriter without its own root gets the app's; without either, the route fails to register.
+registerRouteExtension({
+  name: 'static-files',
+  order: 900,
+  compile(scope) {
+    const writerClass = scope.methodMeta.writer ?? scope.classMeta.writer;
+    if (!isFileWriter(writerClass)) return undefined;
+    const writer = scope.components.get(writerClass as Provided<FileResponseWriter>);
+    if (writer.hasOwnRoot()) return undefined;
+    const root = scope.settings.extension<FileRoot>(STATIC_ROOT);
+    if (root === undefined) {
+      throw new RegistrationError(
+        `${scope.definition.label}(): @ResponseWriter(FileResponseWriter) needs a root folder: RestBuilder.staticFiles(root), RestRouter.staticFiles(root) or FileResponseWriter.under(root)`,
+        'RU_ERR_STATIC_ROOT',
+      );
+    }
+    writer._useAppRoot(root);
+    return undefined;
+  },
+});
