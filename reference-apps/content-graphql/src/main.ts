@@ -2,12 +2,13 @@ import { describeServerConfig, readServerConfig } from 'app-support';
 import { DEFAULT_DATABASE_URL, assetsDirFrom } from './cli/cli-environment';
 import { startContentServer } from './server';
 
-/** `npm start -w content-graphql`: PORT (4000), HOST, DATABASE_URL, ASSETS_DIR, GRAPHQL_PATH (/api), PUBLIC_URL. */
+/** `npm start -w content-graphql`: PORT (4000), HOST, DATABASE_URL, ASSETS_DIR, GRAPHQL_PATH (/api), PUBLIC_URL, CONTENT_GRAPHQL_ADMIN_KEY. */
 async function main(): Promise<void> {
   const config = readServerConfig({ port: 4000, databaseUrl: DEFAULT_DATABASE_URL, envPrefix: 'CONTENT_GRAPHQL' });
   const server = await startContentServer({
     host: config.host, port: config.port, databaseUrl: config.databaseUrl, assetsRoot: assetsDirFrom(process.argv.slice(2), process.env),
     graphqlPath: process.env.GRAPHQL_PATH ?? '/api', publicUrl: process.env.PUBLIC_URL,
+    adminKey: process.env.CONTENT_GRAPHQL_ADMIN_KEY ?? null,
     settings: {
       enableGraphQlCaching: process.env.ENABLE_GRAPHQL_CACHING !== 'false',
       maxGraphqlDepth: Number(process.env.MAX_GRAPHQL_DEPTH ?? 0),

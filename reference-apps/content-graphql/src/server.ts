@@ -15,6 +15,8 @@ export interface ContentServerOptions {
   /** Public address; defaults to http://<host>:<port>. */
   publicUrl?: string;
   settings?: Partial<GraphqlSettings>;
+  /** Key of the admin REST API (`X-Admin-Key`); null/absent = admin API off. */
+  adminKey?: string | null;
 }
 
 export interface RunningContentServer {
@@ -44,7 +46,7 @@ export async function startContentServer(options: ContentServerOptions): Promise
       db: database.db, dialect: database.dialect, assetsRoot: options.assetsRoot,
       settings: { publicUrl: options.publicUrl ?? url, ...options.settings },
     });
-    buildContentApp(service, { app, graphqlPath: options.graphqlPath });
+    buildContentApp(service, { app, graphqlPath: options.graphqlPath, adminKey: options.adminKey ?? null });
     const running = service;
     return {
       port, url, service: running,

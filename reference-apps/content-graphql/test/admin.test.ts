@@ -1,0 +1,70 @@
+import test from 'ava';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { postgresForTests } from 'app-support';
+import { startContentServer, type RunningContentServer } from '../src/server';
+import { DIALECTS } from './helpers/content-fixture';
+
+const KEY = 'admin-key-for-tests-0123456789';
+
+for (const dialect of DIALECTS) {
+  let server: RunningContentServer;
+  let dir: string;
+  let pg: Awaited<ReturnType<typeof postgresForTests>> | null = null;
+  test.serial.before(`${dialect}: start`, async () => {
+    dir = await mkdtemp(join(tmpdir(), 'content-admin-'));
+    pg = dialect === 'postgres' ? await postgresForTests('content_admin') : null;
+    server = await startContentServer({ host: '127.0.0.1', port: 0, databaseUrl: pg?.url ?? join(dir, 'c.db'), assetsRoot: join(dir, 'assets'), adminKey: KEY, settings: { changePollMs: 0 } });
+  });
+  test.serial.after.always(`${dialect}: stop`, async () => {
+    await server?.close();
+    await pg?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const admin = (method: string, path: string, body?: unknown, key: string | null = KEY) => fetch(`${server.url}/admin${path}`, {
+    method, headers: { ...(key ? { 'X-Admin-Key': key } : {}), ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+  test.serial(`${dialect}: the admin API needs its key`, async (t) => {
+    t.is((await admin('GET', '/schemas', undefined, null)).status, 401);
+    const wrong = await admin('GET', '/schemas', undefined, 'nope');
+    t.is(wrong.status, 403);
+    t.like(await wrong.json(), { message: 'Invalid X-Admin-Key header' });
+    t.is((await admin('GET', '/schemas')).status, 200);
+  });
+
+  test.serial(`${dialect}: schemas and tokens are created, used, disabled and deleted over HTTP`, async (t) => {
+    const created = await admin('POST', '/schemas', { name: 'Mobile app', scope: ['sections.news', 'usergroups.everyone'] });
+    t.is(created.status, 201);
+    const schema = await created.json() as any;
+    t.is(created.headers.get('location'), `/admin/schemas/${schema.id}`);
+    t.true(schema.scope.some((s: string) => s.startsWith('sections.')));
+    const tokenResponse = await admin('POST', '/tokens', { name: 'mobile', schemaId: schema.id });
+    t.is(tokenResponse.status, 201);
+    const token = await tokenResponse.json() as any;
+    const query = (auth: string) => fetch(`${server.url}/api?query=${encodeURIComponent('{ users { username } }')}`, { headers: { Authorization: `Bearer ${auth}` } });
+    t.deepEqual(await (await query(token.token)).json(), { data: { users: [{ username: 'ada' }, { username: 'grace' }, { username: 'linus' }] } });
+    t.is((await admin('POST', `/tokens/${token.id}/disable`)).status, 200);
+    t.is((await query(token.token)).status, 400);
+    t.is((await admin('POST', `/tokens/${token.id}/enable`)).status, 200);
+    t.is((await query(token.token)).status, 200);
+    const listed = await (await admin('GET', '/tokens')).text();
+    t.false(listed.includes(token.token));
+    t.is((await admin('DELETE', `/tokens/${token.id}`)).status, 204);
+    t.is((await query(token.token)).status, 400);
+    t.is((await admin('DELETE', `/schemas/${schema.id}`)).status, 204);
+  });
+
+  test.serial(`${dialect}: bad admin input gets 4xx with a message`, async (t) => {
+    const badScope = await admin('POST', '/schemas', { name: 'X', scope: ['planets.mars'] });
+    t.is(badScope.status, 400);
+    t.like(await badScope.json(), { status: 400, message: 'Unknown scope "planets.mars": use sections, entrytypes, volumes, globalsets, categorygroups, taggroups or usergroups' });
+    t.is((await admin('POST', '/schemas', { name: 'Public Schema', scope: [] })).status, 409);
+    t.is((await admin('POST', '/tokens', { name: 'x', schemaId: 'one' })).status, 400);
+    t.is((await admin('DELETE', '/tokens/99999')).status, 404);
+    t.is((await admin('POST', '/tokens/abc/enable')).status, 400);
+  });
+}
