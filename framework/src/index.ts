@@ -75,3 +75,10 @@ import './static/static-settings';
 export { FileResponseWriter, type FileResponseWriterOptions } from './static/file-response-writer';
 export { staticFolder } from './static/static-folder';
 export type { DotFiles } from './static/safe-path';
+
+// WebSocket endpoints (issue 4): @WebSocket classes registered like REST classes.
+import './websocket/endpoint-registrar';
+export { WebSocket, WEBSOCKET_ENDPOINT, type WebSocketEndpointMetadata } from './websocket/websocket-decorator';
+export { WebSocketConnection, WebSocketCloseException, type SendStatus, type WebSocketData } from './websocket/websocket-connection';
+export type { WebSocketOptions } from './websocket/websocket-options';
+export { closeAllWebSockets, openConnections } from './websocket/open-connections';
