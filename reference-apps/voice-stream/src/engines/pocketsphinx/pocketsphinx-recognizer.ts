@@ -76,6 +76,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   private readonly maxIdle: number;
   private readonly idle: RecognitionWorker[] = [];
   private readonly all = new Set<RecognitionWorker>();
+  private readonly stopping = new Set<Promise<void>>();
 
   constructor(options: PocketSphinxRecognizerOptions = {}) {
     this.modelDirectory = options.modelDirectory ?? DEFAULT_MODEL_DIRECTORY;
@@ -91,7 +92,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
     let worker = this.idle.pop();
     while (worker?.failed) {
       this.all.delete(worker);
-      void worker.stop();
+      this.stopWorker(worker);
       worker = this.idle.pop();
     }
     worker ??= this.spawn();
@@ -100,12 +101,21 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
     return new PocketSphinxStream(worker, listener, profile, (done) => this.release(done));
   }
 
-  /** Stops every worker (the server is shutting down). */
+  /**
+   * Stops every worker, including those still finishing (the server is shutting down). Call it before the
+   * process exits: a process exiting while a worker is inside a native PocketSphinx call aborts.
+   */
   async close(): Promise<void> {
     const workers = [...this.all];
     this.idle.length = 0;
     this.all.clear();
-    await Promise.all(workers.map((worker) => worker.stop()));
+    for (const worker of workers) this.stopWorker(worker);
+    await Promise.all([...this.stopping]);
+  }
+
+  private stopWorker(worker: RecognitionWorker): void {
+    const stopped = worker.stop().finally(() => this.stopping.delete(stopped));
+    this.stopping.add(stopped);
   }
 
   private spawn(): RecognitionWorker {
@@ -126,7 +136,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
       this.idle.push(worker);
     } else {
       this.all.delete(worker);
-      void worker.stop();
+      this.stopWorker(worker);
     }
   }
 }
