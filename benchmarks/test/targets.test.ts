@@ -11,7 +11,7 @@ import type { BenchmarkRun, Measurement, Mode } from '../src/runner/results';
 import type { ScenarioId } from '../src/scenarios/scenario';
 
 function measurement(server: string, scenario: ScenarioId, mode: Mode, round: number, requestsPerSec: number, extra: Partial<Measurement> = {}): Measurement {
-  return { server, scenario, mode, round, requestsPerSec, requests: requestsPerSec, p50Ms: 0.5, p99Ms: 2, peakRssMB: 60, statusErrors: 0, socketErrors: 0, ...extra };
+  return { server, scenario, mode, round, requestsPerSec, requests: requestsPerSec, p50Ms: 0.5, p99Ms: 2, cpuUsPerRequest: 3, serverCpuPercent: 90, peakRssMB: 60, statusErrors: 0, socketErrors: 0, ...extra };
 }
 
 function run(measurements: Measurement[]): BenchmarkRun {

@@ -4,6 +4,12 @@ import { formatMB, formatMs, formatPercent, formatRps, formatSpread } from './fo
 import type { ResultRow, StartupRow } from './summarize';
 import type { Column } from './text-table';
 
+/** "2.41 (2.7x)": CPU µs per request, with the multiple of raw uWebSockets.js's. */
+function formatCpu(us: number, ratio: number | undefined): string {
+  if (!Number.isFinite(us)) return '—';
+  return ratio === undefined || ratio === 1 ? us.toFixed(2) : `${us.toFixed(2)} (${ratio.toFixed(1)}x)`;
+}
+
 export function resultColumns(scenarios: Scenario[]): Column<ResultRow>[] {
   const scenarioName = (row: ResultRow) => {
     const scenario = scenarios.find((candidate) => candidate.id === row.scenario);
@@ -19,6 +25,8 @@ export function resultColumns(scenarios: Scenario[]): Column<ResultRow>[] {
     { header: 'vs raw uWS', align: 'right', value: (row) => formatPercent(row.ratioToRaw) },
     { header: 'p50 ms', align: 'right', value: (row) => latency(row, row.p50Ms) },
     { header: 'p99 ms', align: 'right', value: (row) => latency(row, row.p99Ms) },
+    { header: 'server CPU µs/req', align: 'right', value: (row) => formatCpu(row.cpuUsPerRequest, row.cpuRatioToRaw) },
+    { header: 'server CPU busy', align: 'right', value: (row) => (Number.isFinite(row.serverCpuPercent) ? `${row.serverCpuPercent.toFixed(0)}%` : '—') },
     { header: 'peak RSS MB', align: 'right', value: (row) => formatMB(row.peakRssMB) },
     { header: 'errors', align: 'right', value: (row) => String(row.errors) },
   ];

@@ -20,6 +20,10 @@ export interface ResultRow {
   spreadPct: number;
   p50Ms: number;
   p99Ms: number;
+  /** Median server CPU µs per request, and its ratio to raw uWebSockets.js's (median of per-round ratios). */
+  cpuUsPerRequest: number;
+  cpuRatioToRaw: number | undefined;
+  serverCpuPercent: number;
   peakRssMB: number;
   /** Median over rounds of this server's req/s divided by raw uWebSockets.js's in the same round. */
   ratioToRaw: number | undefined;
@@ -75,6 +79,9 @@ export function summarize(run: BenchmarkRun): ResultRow[] {
           spreadPct: spreadPercent(rps),
           p50Ms: median(own.map((m) => m.p50Ms)),
           p99Ms: median(own.map((m) => m.p99Ms)),
+          cpuUsPerRequest: median(own.map((m) => m.cpuUsPerRequest)),
+          cpuRatioToRaw: server === RAW_SERVER_ID ? 1 : pairedRatio(run.measurements, server, RAW_SERVER_ID, scenario, mode, (m) => m.cpuUsPerRequest),
+          serverCpuPercent: median(own.map((m) => m.serverCpuPercent)),
           peakRssMB: maximum(own.map((m) => m.peakRssMB)),
           ratioToRaw: server === RAW_SERVER_ID ? 1 : pairedRatio(run.measurements, server, RAW_SERVER_ID, scenario, mode),
           errors: own.reduce((sum, m) => sum + m.statusErrors + m.socketErrors, 0),

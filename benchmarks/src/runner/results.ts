@@ -13,6 +13,10 @@ export interface Measurement {
   requests: number;
   p50Ms: number;
   p99Ms: number;
+  /** Server CPU time (user + system) per answered request, in microseconds. */
+  cpuUsPerRequest: number;
+  /** Server CPU time over wall time while wrk ran: near 100% the server is the bottleneck, well below it wrk is. */
+  serverCpuPercent: number;
   /** Highest VmRSS sampled while wrk ran. */
   peakRssMB: number;
   /** Non-2xx/3xx answers, and socket errors and timeouts, as wrk counted them (a clean run has 0). */

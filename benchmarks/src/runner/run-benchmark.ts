@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Scenario } from '../scenarios/scenario';
 import { type ServerDefinition, unavailableReason } from '../servers/registry';
 import { describeMachine } from './machine-info';
+import { readCpuSeconds } from './cpu-time';
 import { sampleMemory } from './memory-sampler';
 import type { BenchmarkRun, Failure, Measurement, Mode, RunSettings, StartupRecord } from './results';
 import { type RunningServer, startServer } from './server-process';
@@ -52,6 +53,7 @@ async function measure(
   if (settings.warmupSec > 0) await runWrk(request);
   const stateBefore = await scenario.stateBeforeLoad?.(server.baseUrl);
   const sampler = sampleMemory(server.pid);
+  const cpuBefore = readCpuSeconds(server.pid);
   let result: WrkResult;
   let peakRssMB: number;
   try {
@@ -59,6 +61,7 @@ async function measure(
   } finally {
     peakRssMB = sampler.stop();
   }
+  const cpuSeconds = readCpuSeconds(server.pid) - cpuBefore;
   if (!server.alive()) throw new Error(`the server exited during the load\n${server.stderrTail()}`);
   await scenario.checkAfterLoad?.(server.baseUrl, result.requests, stateBefore);
   const errors = result.errors;
@@ -69,6 +72,8 @@ async function measure(
     round,
     requestsPerSec: result.requestsPerSec,
     requests: result.requests,
+    cpuUsPerRequest: result.requests > 0 ? (cpuSeconds * 1e6) / result.requests : NaN,
+    serverCpuPercent: (cpuSeconds / result.durationSec) * 100,
     p50Ms: result.latencyUs.p50 / 1000,
     p99Ms: result.latencyUs.p99 / 1000,
     peakRssMB,
@@ -122,7 +127,7 @@ export async function runBenchmark(input: RunInput): Promise<BenchmarkRun> {
               const errors = measurement.statusErrors + measurement.socketErrors;
               log(
                 `round ${round} ${definition.id.padEnd(19)} #${scenario.id} ${scenario.key.padEnd(7)} ${mode.padEnd(9)} ` +
-                  `${Math.round(measurement.requestsPerSec).toString().padStart(8)} req/s  p99 ${measurement.p99Ms.toFixed(2)} ms  ` +
+                  `${Math.round(measurement.requestsPerSec).toString().padStart(8)} req/s  cpu ${measurement.cpuUsPerRequest.toFixed(1)} µs/req (${measurement.serverCpuPercent.toFixed(0)}%)  p99 ${measurement.p99Ms.toFixed(2)} ms  ` +
                   `rss ${measurement.peakRssMB.toFixed(0)} MB${errors ? `  ERRORS ${errors}` : ''}`,
               );
             } catch (error) {
