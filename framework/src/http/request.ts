@@ -23,12 +23,13 @@ export class HttpServerRequest {
   _body: Buffer | undefined = undefined;
   private readonly _method: string;
   private readonly _path: string;
-  private readonly _query: string;
+  /** undefined until read: most routes never look at the query string */
+  private _query: string | undefined;
   private _parsedQuery: ParsedQuery | null = null;
   private _cookies: Map<string, string> | null = null;
   private _remote: string | undefined;
 
-  constructor(req: UwsRequest | null, res: UwsResponse | null, method: string, path: string, query: string, headers?: Record<string, string>) {
+  constructor(req: UwsRequest | null, res: UwsResponse | null, method: string, path: string, query?: string, headers?: Record<string, string>) {
     this._req = req;
     this._res = res;
     this._method = method;
@@ -49,11 +50,13 @@ export class HttpServerRequest {
 
   /** Path and query as received. */
   uri(): string {
-    return this._query.length > 0 ? `${this._path}?${this._query}` : this._path;
+    const query = this.query();
+    return query.length > 0 ? `${this._path}?${query}` : this._path;
   }
 
   /** The raw query string, without `?` (empty when none). */
   query(): string {
+    if (this._query === undefined) this._query = (this._req !== null ? this._req.getQuery() : undefined) ?? '';
     return this._query;
   }
 
@@ -105,7 +108,7 @@ export class HttpServerRequest {
 
   /** @internal parsed query, built once on demand */
   parsedQuery(): ParsedQuery {
-    if (this._parsedQuery === null) this._parsedQuery = parseQueryString(this._query);
+    if (this._parsedQuery === null) this._parsedQuery = parseQueryString(this.query());
     return this._parsedQuery;
   }
 
@@ -140,10 +143,15 @@ export class HttpServerRequest {
    * @internal Copies what may be read after the uWebSockets.js callback returns (headers, address)
    * and drops the native request, which dies with the callback.
    */
-  detach(): void {
+  detach(responseEnded = false): void {
     if (this._req === null) return;
     if (this._headers === null) this._headers = snapshotHeaders(this._req);
-    if (this._remote === undefined && this._res !== null) this.remoteAddress();
+    this.query();
+    if (this._remote === undefined && this._res !== null) {
+      // uWebSockets.js forbids touching an ended response; the address is then unknown.
+      if (responseEnded) this._remote = '';
+      else this.remoteAddress();
+    }
     this._req = null;
   }
 }

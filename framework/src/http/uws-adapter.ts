@@ -36,8 +36,7 @@ export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): voi
   const raw = req.getMethod();
   const method = METHODS[raw] ?? (raw.toUpperCase() as HttpMethod);
   const url = req.getUrl();
-  const q = req.getQuery();
-  const request = new HttpServerRequest(req, res, method, url, q === undefined ? '' : q);
+  const request = new HttpServerRequest(req, res, method, url);
   const response = new HttpServerResponse(res, method === 'HEAD');
   response._defaults = rt.defaultHeaders;
   const ctx = new RoutingContext(request, response);
@@ -74,7 +73,8 @@ export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): voi
   }
   response._live = false;
   if (pending !== undefined) {
-    request.detach();
+    // A response ended synchronously may not be touched any more (reading the address would throw).
+    request.detach(response.ended());
     if (!response.ended()) res.onAborted(() => response._abort());
   }
 }
@@ -107,7 +107,7 @@ function readBody(rt: AppRuntime, res: UwsResponse, req: UwsRequest, ctx: Routin
     const pending = rt.fail(ctx, tooLarge);
     response._live = false;
     if (pending !== undefined) {
-      request.detach();
+      request.detach(response.ended());
       if (!response.ended()) res.onAborted(() => response._abort());
     }
     return;

@@ -5,6 +5,13 @@ import { BadRequestException } from '../errors/http-errors';
  * trailing slash. Malformed percent-encoding is the client's error: 400.
  */
 export function pathSegments(path: string): string[] {
+  if (path.indexOf('%') < 0 && path.indexOf(';') < 0) {
+    // Nothing to decode or strip: the split is the answer.
+    const plain = path.split('/');
+    plain.shift();
+    if (plain.length > 1 && plain[plain.length - 1] === '') plain.pop();
+    return plain;
+  }
   const parts = path.split('/');
   const out: string[] = [];
   const last = parts.length - 1;
