@@ -117,10 +117,19 @@ export class HttpServerRequest {
     return this._cookies.get(name);
   }
 
-  /** The client's address as text (IPv4 or IPv6). */
+  /** The client's address as text (IPv4 or IPv6); empty when it can no longer be known. */
   remoteAddress(): string {
     if (this._remote === undefined) {
-      this._remote = this._res !== null ? formatAddress(textDecoder.decode(this._res.getRemoteAddressAsText())) : '127.0.0.1';
+      let text = '';
+      if (this._res !== null) {
+        try {
+          text = formatAddress(textDecoder.decode(this._res.getRemoteAddressAsText()));
+        } catch {
+          // The native response is gone (ended or aborted) and the address was never read.
+          this._res = null;
+        }
+      }
+      this._remote = text;
     }
     return this._remote;
   }
