@@ -69,6 +69,9 @@ export { BearerAuthenticationProvider, type TokenVerifier, type BearerOptions } 
 export { BasicAuthenticationProvider, type BasicCredentials, type PasswordVerifier, type BasicAccount, type BasicOptions } from './security/basic-provider';
 export { hashPassword, verifyPassword, secretsEqual } from './security/constant-time';
 export { NoCache } from './injection/no-cache';
+import './events/events-extension';
+export type { RestEvent } from './events/contracts';
+export { Event, type EventOptions, type EventBinding, EVENTS } from './events/event-decorator';
 
 // Static files (issue 3): FileResponseWriter, folder mounts, RestBuilder/RestRouter.staticFiles.
 import './static/static-settings';
