@@ -1,5 +1,5 @@
 import type { us_listen_socket } from 'uWebSockets.js';
-import { loadUws, RestBuilder } from 'rest.uws';
+import { loadUws, RestBuilder, type Logger } from 'rest.uws';
 import type { Clock } from 'app-support';
 import { openBookingSystem, type BookingSystem, type BookingSystemOptions } from './booking-system';
 import { bookingApp } from './app';
@@ -21,6 +21,8 @@ export interface BookingServerOptions {
   postgresPoolSize?: number;
   /** How long a stop waits for requests in progress before closing the database (default 5 s). */
   drainTimeoutMs?: number;
+  /** Where unexpected errors are logged (a pino logger fits); default: JSON lines on stderr. */
+  logger?: Logger;
 }
 
 export interface BookingServer {
@@ -57,7 +59,7 @@ export async function startBookingServer(options: BookingServerOptions = {}): Pr
     const app = bookingApp(
       { bookings: inFlight.track(system.bookings), catalogue: inFlight.track(system.catalogue), partnerKeys: inFlight.track(system.partnerKeys) },
       { publicBaseUrl: options.publicBaseUrl, fallbackBaseUrl: linkBase },
-      new RestBuilder().provide(availability),
+      options.logger ? new RestBuilder().logger(options.logger).provide(availability) : new RestBuilder().provide(availability),
     ).build();
     socket = await new Promise<us_listen_socket>((resolve, reject) => {
       app.listen(host, port, (listening) => {

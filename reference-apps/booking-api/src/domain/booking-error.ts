@@ -35,6 +35,11 @@ export class BookingError extends Error {
     return statusByKind[this.kind];
   }
 
+  /** The same, under the name HTTP layers look for (rest.uws treats an error with a 4xx `status` as the client's). */
+  get status(): number {
+    return this.httpStatus;
+  }
+
   static missing(field: string): BookingError {
     return new BookingError('invalid', ErrorCode.MISSING_PARAMETER, `Missing required parameter: ${field}`);
   }

@@ -46,6 +46,9 @@ const codeByStatus: Record<number, string> = {
 /** The framework's wording where a partner would not recognise it. */
 function frameworkMessage(error: WebApplicationException): string {
   if (error.code === 'RU_ERR_MISSING_BODY') return 'Missing required parameter: body (send a JSON object with Content-Type: application/json)';
+  // rest.uws names the decorator (`Missing @QueryParam("variantId") for: GET /...`); partners know the parameter.
+  const missing = error.code === 'RU_ERR_MISSING_ARGUMENT' ? /^Missing @\w+\("([^"]+)"\)/.exec(error.message) : null;
+  if (missing) return `Missing required parameter: ${missing[1]}`;
   return error.message;
 }
 

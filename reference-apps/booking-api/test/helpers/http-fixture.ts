@@ -24,6 +24,7 @@ export interface HttpFixtureOptions {
   keys?: { aliceKey: string; bobKey: string };
   background?: BookingServerOptions['background'];
   publicBaseUrl?: string;
+  logger?: BookingServerOptions['logger'];
 }
 
 /** A real booking server on 127.0.0.1 (free port) over `databaseUrl`, with the walking-tour catalogue and two partners. */
@@ -35,6 +36,7 @@ export async function startHttpFixture(databaseUrl: string, options: HttpFixture
     seedDemoCatalogue: false,
     background: options.background ?? false,
     publicBaseUrl: options.publicBaseUrl,
+    logger: options.logger,
   });
   if (options.seed !== false) await seedWalkingTour(server.system, options.capacity === undefined ? 30 : options.capacity);
   const keys = options.keys ?? { aliceKey: await server.createPartnerKey('Alice Travel'), bobKey: await server.createPartnerKey('Bob Tours') };
