@@ -141,3 +141,22 @@ test('the same response is never ended twice, even when a method writes and retu
   const r = await inject(new RestBuilder().register(Twice), '/twice');
   t.is(r.body, 'mine');
 });
+
+test('an async method that ends the response before its first await does not crash the server', async (t) => {
+  @Path('/early')
+  class Early {
+    @GET @Path('/') async early(@Context() res: HttpServerResponse) {
+      res.end('early');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+  const server = await listen(new RestBuilder().register(Early).build());
+  try {
+    const r = await fetch(`${server.url}/early`);
+    t.is(await r.text(), 'early');
+    await new Promise((r) => setTimeout(r, 20));
+    t.is((await fetch(`${server.url}/early`)).status, 200);
+  } finally {
+    server.close();
+  }
+});
