@@ -72,6 +72,8 @@ export { NoCache } from './injection/no-cache';
 import './events/events-extension';
 export type { RestEvent } from './events/contracts';
 export { Event, type EventOptions, type EventBinding, EVENTS } from './events/event-decorator';
+import './cors/enable-cors';
+export type { CorsOptions } from './cors/cors-options';
 
 // Static files (issue 3): FileResponseWriter, folder mounts, RestBuilder/RestRouter.staticFiles.
 import './static/static-settings';
