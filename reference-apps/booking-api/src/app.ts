@@ -2,9 +2,8 @@ import { RestBuilder } from 'rest.uws';
 import type { BookingService } from './domain/booking-service';
 import type { CatalogueService } from './domain/catalogue-service';
 import type { PartnerKeys } from './domain/partner-keys';
-import { AuthenticatedPartner } from './http/authenticated-partner';
 import { BookingExceptionHandler } from './http/booking-exception-handler';
-import { PartnerAuthentication, requireAuthenticatedPartner } from './http/partner-authentication';
+import { PartnerApiKeyAuthentication } from './http/partner-authentication';
 import { PublicBaseUrl } from './http/public-base-url';
 import { BookingResource } from './resources/booking-resource';
 import { CustomerPagesResource } from './resources/customer-pages-resource';
@@ -40,8 +39,8 @@ export function bookingApp(services: BookingServices, options: BookingAppOptions
       new InventoryResource(services.catalogue),
       new CustomerPagesResource(services.bookings),
     )
-    .provide(new PartnerAuthentication(services.partnerKeys))
-    .addProvider(AuthenticatedPartner, requireAuthenticatedPartner)
+    // Every route needs a partner's API key, unless it says @PermitAll (the customer pages).
+    .authenticateWith(new PartnerApiKeyAuthentication(services.partnerKeys))
     .addProvider(PublicBaseUrl, (request) => PublicBaseUrl.of(request, options.publicBaseUrl, options.fallbackBaseUrl))
     .errorHandler(BookingExceptionHandler)
     .bodyHandler({ maxBodySize: MAX_BODY_BYTES });

@@ -8,8 +8,8 @@ import { errorResponse } from './error-response';
  * such as `Allow` and `WWW-Authenticate`.
  */
 export class BookingExceptionHandler implements ExceptionHandler<unknown> {
-  write(error: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
-    const { status, body } = errorResponse(error, () => undefined);
+  write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
+    const { status, body } = errorResponse(error, () => undefined, (name) => request.getHeader(name));
     response.setStatusCode(status);
     response.putHeader('Content-Type', 'application/json');
     response.end(JSON.stringify(body));

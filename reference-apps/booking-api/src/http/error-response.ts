@@ -1,5 +1,9 @@
 import { WebApplicationException } from 'rest.uws';
 import { BookingError, ErrorCode } from '../domain/booking-error';
+import { missingKeyMessage, UNKNOWN_KEY_MESSAGE } from './api-key-credentials';
+
+/** Reads a request header by lower-case name (for messages that depend on what the client sent). */
+export type HeaderReader = (lowerCaseName: string) => string | undefined;
 
 export interface ErrorResponse {
   status: number;
@@ -44,7 +48,10 @@ const codeByStatus: Record<number, string> = {
 };
 
 /** The framework's wording where a partner would not recognise it. */
-function frameworkMessage(error: WebApplicationException): string {
+function frameworkMessage(error: WebApplicationException, header: HeaderReader): string {
+  // rest.uws's authentication says "Authentication required" / "Invalid credentials": say which key and how to send it.
+  if (error.code === 'RU_ERR_NO_CREDENTIALS') return missingKeyMessage(header);
+  if (error.code === 'RU_ERR_BAD_CREDENTIALS') return UNKNOWN_KEY_MESSAGE;
   if (error.code === 'RU_ERR_MISSING_BODY') return 'Missing required parameter: body (send a JSON object with Content-Type: application/json)';
   // rest.uws names the decorator (`Missing @QueryParam("variantId") for: GET /...`); partners know the parameter.
   const missing = error.code === 'RU_ERR_MISSING_ARGUMENT' ? /^Missing @\w+\("([^"]+)"\)/.exec(error.message) : null;
@@ -61,11 +68,11 @@ function envelope(status: number, code: string, message: string): ErrorResponse 
  * errors and for the HTTP errors rest.uws raises (bad JSON 400, 401, 404, 405, 413, 415...).
  * Unexpected errors answer 500 with a fixed message: never a stack trace or an internal message in a body.
  */
-export function errorResponse(error: unknown, log: (error: unknown) => void = (e) => console.error(e)): ErrorResponse {
+export function errorResponse(error: unknown, log: (error: unknown) => void = (e) => console.error(e), header: HeaderReader = () => undefined): ErrorResponse {
   if (error instanceof BookingError) return envelope(error.httpStatus, error.code, error.message);
   if (error instanceof WebApplicationException && error.status < 500) {
     const code = codeByFrameworkCode[error.code] ?? codeByStatus[error.status] ?? ErrorCode.ERROR_PROCESSING_REQUEST;
-    return envelope(error.status, code, frameworkMessage(error));
+    return envelope(error.status, code, frameworkMessage(error, header));
   }
   if (error instanceof WebApplicationException && error.status === 503) {
     return envelope(503, HttpErrorCode.UNAVAILABLE, error.message);

@@ -1,46 +1,33 @@
-import { UnauthorizedException, type ContextProvider, type HttpServerRequest } from 'rest.uws';
+import { RestRouter, User, type RestAuthenticationProvider, type RoutingContext } from 'rest.uws';
 import type { PartnerKeys } from '../domain/partner-keys';
 import { AuthenticatedPartner } from './authenticated-partner';
-import { missingKeyMessage, readApiKey, UNKNOWN_KEY_MESSAGE } from './api-key-credentials';
+import { readApiKey } from './api-key-credentials';
 
-/** Paths customers open without a key: the voucher and ticket links (their random token is the secret). */
-const PUBLIC_PATHS = /^\/(?:voucher|ticket)\/[^/]+\/?$/;
-
-const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="booking-api"' };
+/** Role of every user this provider identifies. */
+export const PARTNER_ROLE = 'partner';
 
 /**
- * Identifies the partner of every request from its API key (`Authorization: Bearer <key>` or `Headout-Auth: <key>`)
- * and pushes it into the request's context, where `@Context() partner: AuthenticatedPartner` arguments find it.
- * Registered with `RestBuilder.provide`, so it runs before any argument is read: a request without a valid key gets
- * 401 before its body is even looked at. Deny by default: only the customer pages (and the API description)
- * are public.
+ * rest.uws authentication provider of the booking API: the credentials are the partner's API key
+ * (`Authorization: Bearer <key>`, or `Headout-Auth: <key>` as the real partner API sends it); the user is the
+ * partner owning the key. The partner is also pushed into the request's context, where
+ * `@Context() partner: AuthenticatedPartner` arguments find it.
+ * No key: rest.uws answers 401 with the challenge; an unknown or revoked key: 401 with `error="invalid_token"`.
  */
-export class PartnerAuthentication implements ContextProvider<AuthenticatedPartner> {
-  constructor(
-    private readonly keys: PartnerKeys,
-    private readonly publicPaths: readonly string[] = [],
-  ) {}
+export class PartnerApiKeyAuthentication implements RestAuthenticationProvider<string> {
+  constructor(private readonly keys: PartnerKeys) {}
 
-  async provide(request: HttpServerRequest): Promise<AuthenticatedPartner | null> {
-    if (this.isPublic(request)) return null;
-    const header = (name: string) => request.getHeader(name);
-    const key = readApiKey(header);
-    if (key === undefined) throw new UnauthorizedException(missingKeyMessage(header), { headers: CHALLENGE });
+  provideCredentials(ctx: RoutingContext): string | null {
+    return readApiKey((name) => ctx.request.getHeader(name)) ?? null;
+  }
+
+  async authenticate(key: string, ctx: RoutingContext): Promise<User | null> {
     const partner = await this.keys.authenticate(key);
-    if (partner === undefined) throw new UnauthorizedException(UNKNOWN_KEY_MESSAGE, { headers: CHALLENGE });
-    return new AuthenticatedPartner(partner.id, partner.name);
+    if (partner === undefined) return null;
+    RestRouter.pushContext(ctx, new AuthenticatedPartner(partner.id, partner.name));
+    return new User(partner.name, [PARTNER_ROLE], { partnerId: partner.id });
   }
 
-  private isPublic(request: HttpServerRequest): boolean {
-    const path = request.decodedPath();
-    return PUBLIC_PATHS.test(path) || this.publicPaths.includes(path);
+  challenge(rejected: boolean): string {
+    return rejected ? 'Bearer realm="booking-api", error="invalid_token"' : 'Bearer realm="booking-api"';
   }
-}
-
-/**
- * The fallback provider of `AuthenticatedPartner`: reached only when no partner was pushed for a route that needs
- * one, which means the request was not authenticated. Fails closed with 401.
- */
-export function requireAuthenticatedPartner(): never {
-  throw new UnauthorizedException('Missing API key: send "Authorization: Bearer <api key>" or "Headout-Auth: <api key>"', { headers: CHALLENGE });
 }

@@ -1,4 +1,4 @@
-import { CatchWith, GET, Path, PathParam, Produces } from 'rest.uws';
+import { CatchWith, GET, Path, PathParam, PermitAll, Produces } from 'rest.uws';
 import type { BookingService } from '../domain/booking-service';
 import { CustomerPageErrorHandler } from '../http/customer-page-error-handler';
 import { ticketPage } from '../pages/ticket-page';
@@ -6,9 +6,10 @@ import { voucherPage } from '../pages/voucher-page';
 
 /**
  * The pages behind the voucherUrl and ticket urls of a fulfilled booking. Customers open them without an API key:
- * the random token in the link is the secret. Errors are pages too (@CatchWith).
+ * the random token in the link is the secret (@PermitAll). Errors are pages too (@CatchWith).
  */
 @Path('/')
+@PermitAll
 @Produces('text/html; charset=utf-8')
 @CatchWith(CustomerPageErrorHandler)
 export class CustomerPagesResource {
