@@ -24,8 +24,8 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(spec[1]);
-  const end = spec[2] === '' ? size - 1 : Number(spec[2]);
-  if (end < start) return undefined; // syntactically invalid: ignore
+  const last = spec[2] === '' ? Infinity : Number(spec[2]);
+  if (last < start) return undefined; // syntactically invalid: ignore
   if (start >= size) return 'unsatisfiable';
-  return { start, end: Math.min(end, size - 1) };
+  return { start, end: Math.min(last, size - 1) };
 }

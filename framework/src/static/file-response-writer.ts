@@ -27,7 +27,7 @@ export interface FileResponseWriterOptions {
   contentTypes?: Record<string, string>;
   /** A folder requested without a trailing slash is redirected (301) to one, so relative links in its index work. Default false (folder mounts: true). */
   redirectFolders?: boolean;
-  /** Bytes read per step while streaming (default 64 KiB). */
+  /** Bytes read per step while streaming (default 256 KiB; one buffer of at most this size per transfer). */
   chunkSize?: number;
 }
 
