@@ -58,6 +58,17 @@ export class DefaultExceptionHandler implements ExceptionHandler<unknown> {
 const defaultHandler = new DefaultExceptionHandler();
 
 /**
+ * Built-in handlers for particular error types (ConstraintException -> ConstraintExceptionHandler),
+ * tried after the route's and the registered handlers, before the generic one.
+ */
+const builtInHandlers: BoundHandler[] = [];
+
+/** Adds a built-in handler for an error type (features register theirs when loaded). */
+export function registerBuiltInExceptionHandler(type: Function, handler: ExceptionHandler<any>): void {
+  if (!builtInHandlers.some((h) => h.type === type)) builtInHandlers.push({ type, handler });
+}
+
+/**
  * Sends an error through the first matching handler: the route's @CatchWith (method then class),
  * then the registered ones in registration order, then the built-in one. The status is set before
  * the handler runs, so a handler that sets none keeps it. A handler that fails falls back to the
@@ -77,7 +88,7 @@ export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: 
   }
   response.setStatusCode(status);
   if (error instanceof WebApplicationException) for (const [k, v] of Object.entries(error.headers)) response.putHeader(k, v);
-  const handler = pick(error, routeHandlers) ?? pick(error, globalHandlers) ?? defaultHandler;
+  const handler = pick(error, routeHandlers) ?? pick(error, globalHandlers) ?? pick(error, builtInHandlers) ?? defaultHandler;
   try {
     const out = handler.write(error, ctx.request, response);
     if (isThenable(out)) {
