@@ -1,5 +1,5 @@
 /**
- * Runs the real harness in a tiny configuration (one round, 1 s, two servers, two scenarios, plain mode)
+ * Runs the real harness in a tiny configuration (one round, 1 s, two servers; a GET and the 1 KB POST, plain and pipelined)
  * and checks what a user gets: the console table, the JSON results, the Markdown section and the chart.
  */
 import test from 'ava';
@@ -24,7 +24,7 @@ function runHarness(args: string[]): Promise<{ code: number | null; stdout: stri
   });
 }
 
-test('a one-round run of raw uWebSockets.js and Express reports a measured row per server and scenario', async (t) => {
+test('a one-round run of raw uWebSockets.js and Express reports a measured row per server, scenario and mode', async (t) => {
   t.timeout(45_000);
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-harness-'));
   t.teardown(() => fs.rmSync(out, { recursive: true, force: true }));
@@ -33,8 +33,8 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
 
   const { code, stdout, stderr } = await runHarness([
     '--servers', 'raw-uws,express',
-    '--scenarios', '1,2',
-    '--modes', 'plain',
+    '--scenarios', '1,3',
+    '--modes', 'plain,pipelined',
     '--rounds', '1',
     '--duration', '1',
     '--warmup', '0',
@@ -45,8 +45,12 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
   t.is(code, 0, `harness exited with ${code}\n${stderr}`);
 
   // Console: one table row per scenario and server, and the target lines (SKIP: rest.uws is not in this run).
-  for (const row of [/#1 hello\s+uWebSockets\.js \(raw\)\s+[\d,]+/, /#1 hello\s+Express 5\s+[\d,]+/, /#2 user\s+uWebSockets\.js \(raw\)/, /#2 user\s+Express 5/]) {
-    t.regex(stdout, row);
+  const [plainTable, pipelinedTable] = stdout.split('Pipelined (10 per write)');
+  t.truthy(pipelinedTable, 'a pipelined table is printed');
+  for (const table of [plainTable, pipelinedTable]) {
+    for (const row of [/#1 hello\s+uWebSockets\.js \(raw\)\s+[\d,]+/, /#1 hello\s+Express 5\s+[\d,]+/, /#3 order\s+uWebSockets\.js \(raw\)\s+[\d,]+/, /#3 order\s+Express 5\s+[\d,]+/]) {
+      t.regex(table, row);
+    }
   }
   t.regex(stdout, /^SKIP {2}plain #1 >= 85% of raw uWS req\/s/m);
   t.regex(stdout, /^SKIP {2}server RSS under load < 120 MB/m);
@@ -54,12 +58,14 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
   // Raw results: every measurement answered, without errors, with memory sampled.
   const run = JSON.parse(fs.readFileSync(path.join(out, 'results', 'latest.json'), 'utf8')) as BenchmarkRun;
   t.deepEqual(run.failures, []);
-  t.is(run.measurements.length, 4);
+  t.is(run.measurements.length, 8);
+  t.deepEqual(new Set(run.measurements.map((m) => `${m.scenario} ${m.mode}`)), new Set(['1 plain', '1 pipelined', '3 plain', '3 pipelined']));
   for (const measurement of run.measurements) {
     t.true(measurement.requestsPerSec > 100, `${measurement.server} #${measurement.scenario}: ${measurement.requestsPerSec} req/s`);
     t.is(measurement.statusErrors, 0);
     t.true(measurement.peakRssMB > 10 && measurement.peakRssMB < 2000, `peak RSS ${measurement.peakRssMB} MB`);
-    t.true(measurement.p99Ms >= measurement.p50Ms);
+    t.true(measurement.cpuUsPerRequest > 0, `${measurement.server}: ${measurement.cpuUsPerRequest} CPU µs per request`);
+    if (measurement.mode === 'plain') t.true(measurement.p99Ms >= measurement.p50Ms);
   }
   t.deepEqual(run.startups.map((startup) => startup.server).sort(), ['express', 'raw-uws']);
 
@@ -68,7 +74,8 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
   t.true(doc.startsWith('# Benchmarks\n\nHand-written method section.'));
   t.true(doc.includes(RESULTS_START) && doc.includes(RESULTS_END));
   t.regex(doc, /\| #1 hello \| uWebSockets\.js \(raw\) \| [\d,]+ \|/);
-  t.regex(doc, /\| #2 user \| Express 5 \| [\d,]+ \|/);
+  t.regex(doc, /\| #3 order \| Express 5 \| [\d,]+ \|/);
+  t.regex(doc, /!\[Pipelined \(10 requests per write\)\]\(charts\/pipelined\.svg\)/);
   t.regex(doc, /!\[Plain keep-alive \(one request per write\)\]\(charts\/plain\.svg\)/);
 
   const chart = fs.readFileSync(path.join(out, 'charts', 'plain.svg'), 'utf8');
