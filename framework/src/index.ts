@@ -87,3 +87,11 @@ export { WebSocket, WEBSOCKET_ENDPOINT, type WebSocketEndpointMetadata } from '.
 export { WebSocketConnection, WebSocketCloseException, type SendStatus, type WebSocketData } from './websocket/websocket-connection';
 export type { WebSocketOptions } from './websocket/websocket-options';
 export { closeAllWebSockets, openConnections } from './websocket/open-connections';
+
+// Serving, graceful shutdown and request logging (issue 4).
+import './logging/request-logging';
+export { serve, isServeWorker } from './server/serve';
+export type { AppFactory, ServeOptions, ServeHandle } from './server/serve-types';
+export { startServer, type ListenOptions, type Server, type ShutdownReport } from './server/start-server';
+export { REQUEST_LOGGING, type RequestLoggingOptions, type RequestLogLevel } from './logging/request-logging';
+export { createLogger } from './logging/create-logger';
