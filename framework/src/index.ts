@@ -74,6 +74,13 @@ export type { RestEvent } from './events/contracts';
 export { Event, type EventOptions, type EventBinding, EVENTS } from './events/event-decorator';
 import './cors/enable-cors';
 export type { CorsOptions } from './cors/cors-options';
+import './validation/validate-with';
+import './validation/validation-extension';
+export { Valid } from './validation/valid-decorator';
+export { Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, type ConstraintDecorator, type ConstraintOptions } from './validation/constraints';
+export { ConstraintException, type ConstraintViolation } from './validation/constraint-exception';
+export { ConstraintExceptionHandler } from './validation/constraint-exception-handler';
+export { ClassValidator, type Validator, type ClassValidatorOptions } from './validation/validator';
 
 // Static files (issue 3): FileResponseWriter, folder mounts, RestBuilder/RestRouter.staticFiles.
 import './static/static-settings';
@@ -95,3 +102,8 @@ export type { AppFactory, ServeOptions, ServeHandle } from './server/serve-types
 export { startServer, type ListenOptions, type Server, type ShutdownReport } from './server/start-server';
 export { REQUEST_LOGGING, type RequestLoggingOptions, type RequestLogLevel } from './logging/request-logging';
 export { createLogger } from './logging/create-logger';
+
+// Uploads (issue 3): multipart/form-data streamed to the uploads folder, ctx.fileUploads(), RestRouter.setBodyHandler.
+import './uploads/uploads-setup';
+export { FileUpload } from './uploads/file-upload';
+export { DEFAULT_UPLOADS_DIRECTORY } from './uploads/upload-options';

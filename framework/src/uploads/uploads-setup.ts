@@ -1,0 +1,115 @@
+import { registerRouteExtension } from '../compile/extensions';
+import { RoutingContext } from '../context/routing-context';
+import { RegistrationError } from '../errors/http-errors';
+import { registryChanged, registryGeneration } from '../io/generation';
+import { mediaEssence } from '../io/media-type';
+import type { Logger } from '../log';
+import { BODY_OPTIONS, type BodyHandlerOptions } from '../rest-builder';
+import { RestRouter } from '../rest-router';
+import { onRuntimeCreated, type AppRuntime, type BodyConsumer, type RouteHolder } from '../runtime/app-runtime';
+import { globalSettings, SettingsView, RestSettings } from '../runtime/settings';
+import type { FileUpload } from './file-upload';
+import { boundaryOf, malformed } from './multipart-parser';
+import { FILE_UPLOADS, UploadConsumer } from './upload-consumer';
+import { resolveUploadOptions, type UploadOptions } from './upload-options';
+
+declare module '../context/routing-context' {
+  interface RoutingContext {
+    /** Files uploaded with this multipart/form-data request, in the order they came (empty for other requests). */
+    fileUploads(): readonly FileUpload[];
+  }
+}
+
+declare module '../rest-router' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace RestRouter {
+    /** Body limits and upload settings for every app (an app's own `RestBuilder.bodyHandler` options win). */
+    function setBodyHandler(options: BodyHandlerOptions): void;
+  }
+}
+
+const NO_UPLOADS: readonly FileUpload[] = Object.freeze([]);
+
+RoutingContext.prototype.fileUploads = function fileUploads(this: RoutingContext): readonly FileUpload[] {
+  return this.get<FileUpload[]>(FILE_UPLOADS) ?? NO_UPLOADS;
+};
+
+RestRouter.setBodyHandler = function setBodyHandler(options: BodyHandlerOptions): void {
+  const previousLimit = globalSettings.bodyLimit;
+  const previous = globalSettings.extensions.get(BODY_OPTIONS);
+  if (options.maxBodySize !== undefined) {
+    if (!Number.isInteger(options.maxBodySize) || options.maxBodySize < 0) throw new RegistrationError('setBodyHandler: maxBodySize must be a whole number of bytes', 'RU_ERR_BODY_OPTIONS');
+    globalSettings.bodyLimit = options.maxBodySize;
+  }
+  globalSettings.extensions.set(BODY_OPTIONS, { ...(previous as object | undefined), ...options });
+  try {
+    resolveUploadOptions(new SettingsView(new RestSettings(false)));
+  } catch (err) {
+    globalSettings.bodyLimit = previousLimit;
+    if (previous === undefined) globalSettings.extensions.delete(BODY_OPTIONS);
+    else globalSettings.extensions.set(BODY_OPTIONS, previous);
+    throw err;
+  }
+  registryChanged();
+};
+
+/** Does a route take multipart bodies (no @Consumes, or one that names multipart/form-data)? */
+function takesMultipart(holder: RouteHolder): boolean {
+  const consumes = holder.compiled.definition.consumes;
+  if (consumes.length === 0) return true;
+  return consumes.some((c) => {
+    const m = mediaEssence(c);
+    return m === 'multipart/form-data' || m === 'multipart/*' || m === '*/*';
+  });
+}
+
+/** A consumer that refuses the body with `error` (configuration problems found at request time). */
+function refusingConsumer(error: unknown, limit: number): BodyConsumer {
+  return {
+    limit,
+    write() {
+      throw error;
+    },
+    end() {
+      throw error;
+    },
+    abort() {},
+  };
+}
+
+/** Streams multipart/form-data bodies of every runtime to an UploadConsumer; other bodies stay with the buffering reader. */
+function installUploads(rt: AppRuntime): void {
+  let cached: { generation: number; options: UploadOptions } | undefined;
+  const current = (): UploadOptions => {
+    if (cached === undefined || cached.generation !== registryGeneration.value) cached = { generation: registryGeneration.value, options: resolveUploadOptions(rt.settings) };
+    return cached.options;
+  };
+  current(); // bad options fail the build, not the first upload
+  const logger: Logger = rt.logger;
+  rt.bodyStream = (ctx, routes) => {
+    const type = ctx.request.getHeader('content-type');
+    if (type === undefined || mediaEssence(type) !== 'multipart/form-data' || !routes.some(takesMultipart)) return undefined;
+    try {
+      const boundary = boundaryOf(type);
+      if (boundary === undefined) return refusingConsumer(malformed('the Content-Type has no valid boundary parameter'), rt.bodyLimit);
+      return new UploadConsumer(ctx, boundary, current(), rt.bodyLimit, logger);
+    } catch (err) {
+      return refusingConsumer(err, rt.bodyLimit);
+    }
+  };
+}
+
+onRuntimeCreated(installUploads);
+
+// A route that declares @Consumes('multipart/form-data') reads its body even without a body or form argument (files only).
+registerRouteExtension({
+  name: 'uploads',
+  order: 50,
+  compile(scope) {
+    const multipart = scope.definition.consumes.some((c) => {
+      const m = mediaEssence(c);
+      return m === 'multipart/form-data' || m === 'multipart/*';
+    });
+    return multipart ? { needsBody: true } : undefined;
+  },
+});
