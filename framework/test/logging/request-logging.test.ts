@@ -1,0 +1,102 @@
+import test from 'ava';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import pino from 'pino';
+import { BadRequestException, createLogger, GET, loadUws, Path, PathParam, RestBuilder, RestRouter, type Logger } from '../../src/index';
+import { runtimeOf } from '../../src/http/uws-adapter';
+import { listen } from '../support/server';
+
+function recordingLogger(): Logger & { lines: Array<{ level: string; obj: any; msg?: string }> } {
+  const lines: Array<{ level: string; obj: any; msg?: string }> = [];
+  const at = (level: string) => (obj: unknown, msg?: string) => void lines.push({ level, obj, msg });
+  return { lines, error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
+}
+
+@Path('/')
+class Pages {
+  @GET
+  @Path('hello')
+  hello() {
+    return { hello: 'world' };
+  }
+
+  @GET
+  @Path('slow/{ms}')
+  async slow(@PathParam('ms') ms: number) {
+    await new Promise((r) => setTimeout(r, ms));
+    return 'late';
+  }
+
+  @GET
+  @Path('bad')
+  bad(): string {
+    throw new BadRequestException('nope');
+  }
+}
+
+test('one line per request with method, path, status and duration, at the chosen level', async (t) => {
+  const logger = recordingLogger();
+  const server = await listen(new RestBuilder().logger(logger).logRequests({ level: 'debug' }).register(Pages).build());
+  t.teardown(server.close);
+  t.is((await fetch(`${server.url}/hello?x=1`)).status, 200);
+  t.is((await fetch(`${server.url}/slow/60`)).status, 200);
+  t.is((await fetch(`${server.url}/bad`)).status, 400);
+  t.is((await fetch(`${server.url}/missing`)).status, 404);
+  const requests = logger.lines.filter((l) => l.msg === 'request');
+  t.deepEqual(requests.map((l) => [l.level, l.obj.method, l.obj.path, l.obj.status]), [
+    ['debug', 'GET', '/hello', 200],
+    ['debug', 'GET', '/slow/60', 200],
+    ['debug', 'GET', '/bad', 400],
+    ['debug', 'GET', '/missing', 404],
+  ]);
+  t.true(requests[1]!.obj.durationMs >= 55, `the slow request took ${requests[1]!.obj.durationMs} ms`);
+  t.true(requests[0]!.obj.durationMs < 50);
+});
+
+test('a request whose client leaves first is logged as aborted', async (t) => {
+  const logger = recordingLogger();
+  const server = await listen(new RestBuilder().logger(logger).logRequests().register(Pages).build());
+  t.teardown(server.close);
+  const controller = new AbortController();
+  const pending = fetch(`${server.url}/slow/500`, { signal: controller.signal });
+  setTimeout(() => controller.abort(), 50);
+  await t.throwsAsync(pending.catch((err: unknown) => Promise.reject(new Error(String(err)))), { message: /abort/i });
+  await new Promise((r) => setTimeout(r, 100));
+  const line = logger.lines.find((l) => l.msg === 'request');
+  t.is(line?.obj.aborted, true);
+  t.is(line?.obj.path, '/slow/500');
+});
+
+test('off unless asked, and off when the logger has the level disabled: no hook on the request path', (t) => {
+  t.is(runtimeOf(new RestBuilder().register(Pages).build())!.onRequest, null);
+  const quiet = createLogger({ level: 'warn' });
+  t.is(runtimeOf(new RestBuilder().logger(quiet).logRequests({ level: 'info' }).register(Pages).build())!.onRequest, null);
+  t.not(runtimeOf(new RestBuilder().logger(quiet).logRequests({ level: 'warn' }).register(Pages).build())!.onRequest, null);
+  t.is(runtimeOf(new RestBuilder().logRequests(true).logRequests(false).register(Pages).build())!.onRequest, null);
+  t.throws(() => new RestBuilder().logRequests({ level: 'verbose' as any }), { message: /level must be error, warn, info or debug/ });
+});
+
+test('with pino: JSON lines on the destination', async (t) => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rest-uws-log-')), 'requests.log');
+  const destination = pino.destination({ dest: file, sync: true });
+  const logger = createLogger({ level: 'info' }, destination);
+  const server = await listen(new RestBuilder().logger(logger).logRequests().register(Pages).build());
+  t.teardown(server.close);
+  await fetch(`${server.url}/hello`);
+  const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  t.is(lines.length, 1);
+  t.like(lines[0], { level: 30, msg: 'request', method: 'GET', path: '/hello', status: 200 });
+  t.is(typeof lines[0].durationMs, 'number');
+});
+
+test.serial('RestRouter.logRequests applies to apps registered with RestRouter', async (t) => {
+  const logger = recordingLogger();
+  RestRouter.logRequests({ level: 'info', logger });
+  t.teardown(() => RestRouter.logRequests(false));
+  const app = RestRouter.register(loadUws().App(), Pages);
+  const server = await listen(app);
+  t.teardown(server.close);
+  await fetch(`${server.url}/hello`);
+  t.like(logger.lines[0], { level: 'info', msg: 'request', obj: { path: '/hello', status: 200 } });
+});
