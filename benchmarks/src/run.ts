@@ -123,6 +123,9 @@ async function main(): Promise<number> {
   return run.failures.length > 0 ? 1 : 0;
 }
 
+// Exiting runs the exit hook that stops any server still running.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import { trackChild } from './child-processes';
 import { READY_PREFIX, type ReadyMessage } from '../servers/support/server-environment';
 import { type ServerDefinition, serverEntryPath } from '../servers/registry';
 
@@ -66,6 +67,7 @@ export function startServer(definition: ServerDefinition, options: StartOptions)
   const spawnedAt = performance.now();
   // taskset execs node, so the child's pid is the server's pid (what /proc sampling needs).
   const child = spawn(command, args, { env: { ...process.env, ...options.env, BENCH_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  trackChild(child);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-4000);

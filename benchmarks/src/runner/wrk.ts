@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { LUA_DIR } from '../paths';
+import { trackChild } from './child-processes';
 
 export interface WrkRequest {
   url: string;
@@ -42,6 +43,7 @@ export function runWrk(request: WrkRequest): Promise<WrkResult> {
   const [command, commandArgs] = request.cpu === undefined ? ['wrk', args] : ['taskset', ['-c', String(request.cpu), 'wrk', ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+    trackChild(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
