@@ -36,5 +36,6 @@ export const startupColumns: Column<StartupRow>[] = [
   { header: 'server', align: 'left', value: (row) => row.serverLabel },
   { header: 'build app, 1,000+ routes (ms)', align: 'right', value: (row) => formatMs(row.bootMs) },
   { header: 'process start to listening (ms)', align: 'right', value: (row) => formatMs(row.startupMs) },
+  { header: 'peak RSS over the run (VmHWM) MB', align: 'right', value: (row) => formatMB(row.lifetimePeakRssMB) },
   { header: 'rounds', align: 'right', value: (row) => String(row.rounds) },
 ];

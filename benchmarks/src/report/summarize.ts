@@ -36,6 +36,7 @@ export interface StartupRow {
   rounds: number;
   bootMs: number;
   startupMs: number;
+  lifetimePeakRssMB: number;
 }
 
 export function serverLabel(id: string): string {
@@ -102,6 +103,7 @@ export function summarizeStartups(run: BenchmarkRun): StartupRow[] {
         rounds: own.length,
         bootMs: median(own.map((record) => record.bootMs)),
         startupMs: median(own.map((record) => record.startupMs)),
+        lifetimePeakRssMB: maximum(own.map((record) => record.lifetimePeakRssMB)),
       };
     })
     .filter((row) => row.rounds > 0);

@@ -29,6 +29,8 @@ export interface StartupRecord {
   round: number;
   bootMs: number;
   startupMs: number;
+  /** Peak RSS over the server's whole life in the round (VmHWM, read just before stopping it). */
+  lifetimePeakRssMB: number;
 }
 
 export interface Failure {

@@ -10,7 +10,7 @@ import { describeMachine } from './machine-info';
 import { readCpuSeconds } from './cpu-time';
 import { sampleMemory } from './memory-sampler';
 import type { BenchmarkRun, Failure, Measurement, Mode, RunSettings, StartupRecord } from './results';
-import { type RunningServer, startServer } from './server-process';
+import { type RunningServer, readMemory, startServer } from './server-process';
 import { runWrk, type WrkRequest, type WrkResult } from './wrk';
 
 export interface RunInput {
@@ -110,7 +110,8 @@ export async function runBenchmark(input: RunInput): Promise<BenchmarkRun> {
         log(`round ${round} ${definition.id}: FAILED to start: ${(error as Error).message}`);
         continue;
       }
-      startups.push({ server: definition.id, round, bootMs: server.bootMs, startupMs: server.startupMs });
+      const startup: StartupRecord = { server: definition.id, round, bootMs: server.bootMs, startupMs: server.startupMs, lifetimePeakRssMB: NaN };
+      startups.push(startup);
       try {
         for (const scenario of scenarios) {
           try {
@@ -139,6 +140,7 @@ export async function runBenchmark(input: RunInput): Promise<BenchmarkRun> {
           if (!server.alive()) break;
         }
       } finally {
+        startup.lifetimePeakRssMB = readMemory(server.pid)?.hwmMB ?? NaN;
         await server.stop();
       }
     }
