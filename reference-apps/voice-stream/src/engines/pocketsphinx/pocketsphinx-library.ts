@@ -34,6 +34,15 @@ function narrowbandFeatureParameters(acousticModel: string): string {
   return file;
 }
 
+/**
+ * Search settings for live use, measured on 5 flite sentences (same transcripts as the defaults):
+ * - no second "flat" pass and no lattice best path: ps_end_utt drops from 90-245 ms to 5-24 ms, which
+ *   is the time between the end of a phrase and its concluded segment;
+ * - narrower beams (HMMs/words per frame): RTF 0.17 -> 0.11, so more sessions fit on two cores;
+ * - 0.3 s of silence ends an utterance (default 0.5 s): 200 ms sooner to the concluded segment.
+ */
+const LIVE_SEARCH_ARGUMENTS = ['-fwdflat', 'no', '-bestpath', 'no', '-maxhmmpf', '3000', '-maxwpf', '5', '-vad_postspeech', '30'];
+
 /** One recognised word, in 10 ms frames counted since the decoder was created. */
 export interface DecodedWord {
   readonly word: string;
@@ -112,7 +121,7 @@ export class PocketSphinxDecoder {
     for (const file of [acoustic, languageModel, dictionary]) {
       if (!existsSync(file)) throw new Error(`PocketSphinx model file ${file} is missing; run: ${POCKETSPHINX_INSTALL_COMMAND}`);
     }
-    const argv = ['-hmm', acoustic, '-lm', languageModel, '-dict', dictionary, '-logfn', '/dev/null'];
+    const argv = ['-hmm', acoustic, '-lm', languageModel, '-dict', dictionary, '-logfn', '/dev/null', ...LIVE_SEARCH_ARGUMENTS];
     if (profile === 'narrowband') argv.push('-featparams', narrowbandFeatureParameters(acoustic));
     const config = this.lib.parseArguments(null, this.lib.psArgs(), argv.length, argv, 1);
     if (!config) throw new Error('PocketSphinx rejected its configuration');
