@@ -1,0 +1,144 @@
+import { isThenable } from '../compile/context-values';
+import { registerRouteExtension, type Step } from '../compile/extensions';
+import type { RoutingContext } from '../context/routing-context';
+import { RegistrationError } from '../errors/http-errors';
+import { FormValueReader, JsonValueReader } from '../io/readers';
+import { mediaEssence } from '../io/media-type';
+import { isPlainJsonType } from '../io/plain-to-instance';
+import type { ParameterDefinition } from '../metadata/route-definition';
+import type { SettingsView } from '../runtime/settings';
+import { ConstraintException, type ConstraintViolation } from './constraint-exception';
+import './constraint-exception-handler';
+import { PARAMETER_CONSTRAINTS, type PropertyDecoratorFactory } from './constraints';
+import { ALL_PARAMETERS, VALID } from './valid-decorator';
+import { VALIDATOR } from './validate-with';
+import { ClassValidator, type Validator } from './validator';
+
+let defaultValidator: Validator | undefined;
+
+/** Checks one argument; may add violations, may replace the argument (a body becoming an instance). */
+type ArgumentCheck = (ctx: RoutingContext, args: unknown[], out: ConstraintViolation[]) => void | Promise<void>;
+
+function prefixed(violations: readonly ConstraintViolation[], where: string, prefix: string): ConstraintViolation[] {
+  return violations.map((v) => ({ in: where, path: prefix === '' ? v.path : v.path === '' ? prefix : v.path.startsWith('[') ? `${prefix}${v.path}` : `${prefix}.${v.path}`, constraint: v.constraint, message: v.message }));
+}
+
+/** Collects violations now, or once the validator's promise settles. */
+function collect(result: readonly ConstraintViolation[] | Promise<readonly ConstraintViolation[]>, where: string, prefix: string, out: ConstraintViolation[]): void | Promise<void> {
+  if (isThenable(result)) return Promise.resolve(result).then((list) => void out.push(...prefixed(list, where, prefix)));
+  out.push(...prefixed(result, where, prefix));
+}
+
+/** Was the body read by a built-in reader (which only gives the class prototype, shallowly)? */
+function readByBuiltInReader(ctx: RoutingContext, settings: SettingsView): boolean {
+  const type = ctx.request.getHeader('content-type');
+  const essence = type === undefined ? 'application/json' : mediaEssence(type);
+  const reader = settings.readerForMediaType(essence);
+  if (reader === undefined) return essence.endsWith('+json');
+  const ctor = typeof reader === 'function' ? reader : (reader as object).constructor;
+  return ctor === JsonValueReader || ctor === FormValueReader;
+}
+
+/** The check of a body or bean argument: make an instance (bodies), then validate when @Valid. */
+function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean, validator: Validator, settings: SettingsView): ArgumentCheck | undefined {
+  const i = p.index;
+  const type = p.type;
+  const elementType = Array.isArray(type) ? (type[0] as Function) : undefined;
+  const classType = typeof type === 'function' && !isPlainJsonType(type) && type !== Date && type !== Buffer && type !== Uint8Array ? type : undefined;
+  if (classType === undefined && elementType === undefined) return undefined;
+  const toInstance = p.source === 'body' && transform && validator.toInstance !== undefined ? validator.toInstance.bind(validator) : undefined;
+  if (!valid && toInstance === undefined) return undefined;
+  return (ctx, args, out) => {
+    let value = args[i];
+    if (value === null || value === undefined) return;
+    if (toInstance !== undefined && readByBuiltInReader(ctx, settings)) {
+      if (elementType !== undefined && Array.isArray(value)) value = value.map((v) => toInstance(elementType, v));
+      else if (classType !== undefined) value = toInstance(classType, value);
+      args[i] = value;
+    }
+    if (!valid || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      const pending: Promise<void>[] = [];
+      value.forEach((item, n) => {
+        if (item === null || typeof item !== 'object') return;
+        const r = collect(validator.validate(item), p.source, `[${n}]`, out);
+        if (r !== undefined) pending.push(r);
+      });
+      return pending.length > 0 ? Promise.all(pending).then(() => undefined) : undefined;
+    }
+    return collect(validator.validate(value as object), p.source, '', out);
+  };
+}
+
+/** The check of a parameter with constraint decorators: its value is validated as a property of a holder class. */
+function parameterCheck(p: ParameterDefinition, factories: PropertyDecoratorFactory[], validator: Validator, label: string): ArgumentCheck {
+  const property = p.name ?? (p.source === 'body' ? 'body' : `arg${p.index}`);
+  const Holder = class {};
+  Object.defineProperty(Holder, 'name', { value: `${label}(${property})` });
+  for (const make of factories) make()(Holder.prototype, property);
+  const i = p.index;
+  const requiresValue = factories.some((f) => f.requiresValue === true);
+  return (_ctx, args, out) => {
+    // An absent optional argument is valid unless a constraint asks for a value.
+    if ((args[i] === undefined || args[i] === null) && !requiresValue) return;
+    const holder = new Holder() as Record<string, unknown>;
+    holder[property] = args[i];
+    const where = p.source;
+    return collect(validator.validate(holder), where, '', out);
+  };
+}
+
+/**
+ * The `afterArguments` stage of routes with @Valid arguments or parameter constraints (or any
+ * class-typed body when a validator is configured): bodies become class instances, then every
+ * argument is checked and all violations are reported together as one ConstraintException (400).
+ */
+registerRouteExtension({
+  name: 'validation',
+  order: 200,
+  compile(scope) {
+    const { definition, settings } = scope;
+    const validIndexes = definition.extensions.get(VALID) as Set<number> | undefined;
+    const constraints = definition.extensions.get(PARAMETER_CONSTRAINTS) as Map<number, PropertyDecoratorFactory[]> | undefined;
+    const configured = settings.extension<Validator>(VALIDATOR);
+    const declared = (validIndexes !== undefined && validIndexes.size > 0) || (constraints !== undefined && constraints.size > 0);
+    if (!declared && configured === undefined) return undefined;
+    let validator: Validator;
+    try {
+      validator = configured ?? (defaultValidator ??= new ClassValidator());
+    } catch (err) {
+      throw new RegistrationError(`${definition.label}() declares validation: ${(err as Error).message}`, 'RU_ERR_MISSING_PACKAGE');
+    }
+
+    const checks: ArgumentCheck[] = [];
+    for (const p of definition.parameters) {
+      const valid = validIndexes !== undefined && (validIndexes.has(p.index) || (validIndexes.has(ALL_PARAMETERS) && (p.source === 'body' || p.source === 'bean')));
+      if (valid && p.source !== 'body' && p.source !== 'bean') {
+        throw new RegistrationError(`${definition.label}() parameter ${p.index}: @Valid goes on a body or @BeanParam argument; use constraints such as @Min or @NotBlank on a @${p.source} value`, 'RU_ERR_VALID_TARGET');
+      }
+      if (p.source === 'body' || p.source === 'bean') {
+        const check = objectCheck(p, valid, configured !== undefined || valid, validator, settings);
+        if (check) checks.push(check);
+      }
+      const factories = constraints?.get(p.index);
+      if (factories !== undefined && factories.length > 0) checks.push(parameterCheck(p, factories, validator, definition.label));
+    }
+    if (checks.length === 0) return undefined;
+
+    const fail = (out: ConstraintViolation[]) => {
+      if (out.length > 0) throw new ConstraintException(out);
+    };
+    const step: Step = (ctx) => {
+      const args = ctx._args ?? [];
+      const out: ConstraintViolation[] = [];
+      let pending: Promise<void>[] | undefined;
+      for (const check of checks) {
+        const r = check(ctx, args, out);
+        if (r !== undefined) (pending ??= []).push(r);
+      }
+      if (pending !== undefined) return Promise.all(pending).then(() => fail(out));
+      fail(out);
+    };
+    return { afterArguments: step };
+  },
+});

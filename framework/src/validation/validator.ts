@@ -1,0 +1,82 @@
+import type { ConstraintViolation } from './constraint-exception';
+import { classTransformer, classValidator } from './optional-packages';
+
+/**
+ * Validates argument values (the spec's validation-standard implementation, given with
+ * `RestBuilder.validateWith`). `ClassValidator` is the ready one.
+ */
+export interface Validator {
+  /** The violations of an object of a class carrying constraints; an empty list when it is valid. */
+  validate(value: object): readonly ConstraintViolation[] | Promise<readonly ConstraintViolation[]>;
+  /** Turns a parsed body into an instance of `type`, nested typed objects included. */
+  toInstance?(type: Function, plain: unknown): unknown;
+}
+
+/** Options of `ClassValidator`, passed on to class-validator and class-transformer. */
+export interface ClassValidatorOptions {
+  /** class-validator's options (`whitelist`, `forbidNonWhitelisted`, `groups`, `stopAtFirstError`...). `forbidUnknownValues` defaults to false here. */
+  validator?: import('class-validator').ValidatorOptions;
+  /** class-transformer's options for turning bodies into instances (`excludeExtraneousValues`, `enableImplicitConversion`...). */
+  transformer?: import('class-transformer').ClassTransformOptions;
+  /** Run asynchronous constraints too (class-validator's `validate` instead of `validateSync`); routes with @Valid then wait. */
+  async?: boolean;
+}
+
+type ValidationError = import('class-validator').ValidationError;
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Drops keys that could reach a prototype, at any depth, before class-transformer copies them. */
+function withoutPrototypeKeys(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((v) => withoutPrototypeKeys(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (!FORBIDDEN_KEYS.has(key)) out[key] = withoutPrototypeKeys((value as Record<string, unknown>)[key], depth + 1);
+  }
+  return out;
+}
+
+/** Flattens class-validator's error tree into violations with dotted paths (`items[0].qty`). */
+export function flattenErrors(errors: readonly ValidationError[], prefix = ''): ConstraintViolation[] {
+  const out: ConstraintViolation[] = [];
+  for (const e of errors) {
+    const property = String(e.property);
+    const path = /^\d+$/.test(property) ? `${prefix}[${property}]` : prefix === '' ? property : `${prefix}.${property}`;
+    for (const [constraint, message] of Object.entries(e.constraints ?? {})) out.push({ path, constraint, message });
+    if (e.children && e.children.length > 0) out.push(...flattenErrors(e.children, path));
+  }
+  return out;
+}
+
+/**
+ * Validation with class-validator (constraints declared with its decorators, or with rest.uws's
+ * `@Min`, `@NotBlank`...), bodies turned into instances with class-transformer's `plainToInstance`.
+ * Synchronous unless `async: true`.
+ *
+ *     new RestBuilder().validateWith(new ClassValidator({ validator: { whitelist: true, forbidNonWhitelisted: true } }))
+ */
+export class ClassValidator implements Validator {
+  private readonly validatorOptions: import('class-validator').ValidatorOptions;
+  private readonly transformOptions: import('class-transformer').ClassTransformOptions | undefined;
+  private readonly async: boolean;
+
+  constructor(options: ClassValidatorOptions = {}) {
+    this.validatorOptions = { forbidUnknownValues: false, ...options.validator };
+    this.transformOptions = options.transformer;
+    this.async = options.async === true;
+    // Fail at startup, not on the first request, when the packages are missing.
+    classValidator();
+  }
+
+  validate(value: object): readonly ConstraintViolation[] | Promise<readonly ConstraintViolation[]> {
+    const cv = classValidator();
+    if (this.async) return cv.validate(value, this.validatorOptions).then((errors) => flattenErrors(errors));
+    return flattenErrors(cv.validateSync(value, this.validatorOptions));
+  }
+
+  toInstance(type: Function, plain: unknown): unknown {
+    if (plain === null || typeof plain !== 'object') return plain;
+    return classTransformer().plainToInstance(type as new () => object, withoutPrototypeKeys(plain), this.transformOptions);
+  }
+}
