@@ -1,16 +1,19 @@
-/** rest.uws through its public API: a RestBuilder with the benchmark's resource classes (see rest-uws/). */
+/** rest.uws through its public API: a RestBuilder with the benchmark's resource classes (see rest-uws/) and a static folder. */
 import 'reflect-metadata';
 import { RestBuilder, loadUws } from 'rest.uws';
-import { createProfileEvents } from './support/profile-events';
-import { HOST, announceReady, exitOnSignals, now, requestedPort, staticFilePath } from './support/server-environment';
-import { BenchResource } from './rest-uws/bench.resource';
+import { STATIC_PREFIX } from '../contract/routes';
+import { HOST, announceReady, exitOnSignals, now, requestedPort, staticDirectory } from './support/server-environment';
+import { createBenchResource } from './rest-uws/bench.resource';
 import { createManyRoutesResource } from './rest-uws/many-routes.resource';
 
 function main(): void {
   const uws = loadUws();
   const startedAt = now();
-  const { events, stats } = createProfileEvents();
-  const app = new RestBuilder().register(new BenchResource(events, stats, staticFilePath()), createManyRoutesResource()).build();
+  const stats = { profileViews: 0 };
+  const app = new RestBuilder()
+    .register(createBenchResource(stats), createManyRoutesResource())
+    .staticFiles(STATIC_PREFIX, staticDirectory())
+    .build();
   const bootMs = now() - startedAt;
   app.listen(HOST, requestedPort(), (listenSocket) => {
     if (!listenSocket) {

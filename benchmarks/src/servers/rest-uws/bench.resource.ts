@@ -1,92 +1,83 @@
 /**
- * The benchmark routes as a rest.uws resource class, through its public API only.
- * Interim parts, until the framework has them (issues 3 and 4): validation is a class-validator call in the
- * method (later `@Valid`), the token is checked from `@HeaderParam` (later `@Authenticate`), the event is
- * emitted from `response.onEnd` (later `@Event`), and the file is streamed by hand (later static files).
+ * The benchmark routes as a rest.uws resource class, through its public API only, in its own idiom:
+ * typed @PathParam/@QueryParam, a `@Valid` class-validator body answered with `Response.status(201)`,
+ * `@Authenticate` with a Bearer provider and an `@Event` that runs after the response.
+ * (The 1 MB file is served by the app's static folder mount, see rest-uws.ts.)
  */
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
-import type { EventEmitter } from 'node:events';
-import * as fs from 'node:fs';
 import {
+  Authenticate,
   BadRequestException,
+  BearerAuthenticationProvider,
   BodyParam,
   Consumes,
   Context,
+  Event,
   GET,
-  HeaderParam,
-  HttpServerResponse,
-  NotFoundException,
   Optional,
   POST,
   Path,
   PathParam,
   QueryParam,
   Response,
-  UnauthorizedException,
+  User,
+  Valid,
+  type RestEvent,
 } from 'rest.uws';
 import { OrderDto } from '../../contract/order-dto';
-import { HELLO_BODY, PROFILE_VIEWED_EVENT, userResponse } from '../../contract/routes';
-import { userFromAuthorization } from '../support/bearer-tokens';
+import { BEARER_TOKEN, BENCH_USER, HELLO_BODY, userResponse } from '../../contract/routes';
 import type { ProfileStats } from '../support/profile-events';
-import { streamFile } from './stream-file';
 
-@Path('/')
-export class BenchResource {
-  constructor(
-    private readonly events: EventEmitter,
-    private readonly stats: ProfileStats,
-    private readonly staticFilePath: string,
-  ) {}
+/** Scenario 5's token provider: the benchmark's one token, mapped to its user. */
+export const bearerTokens = BearerAuthenticationProvider.fromTokens({
+  [BEARER_TOKEN]: new User(BENCH_USER.name, BENCH_USER.roles, { id: BENCH_USER.id }),
+});
 
-  @GET
-  @Path('hello')
-  hello() {
-    return HELLO_BODY;
+/** Scenario 5's `profile.viewed` event: runs after the response of GET /me, and counts. */
+export class ProfileViewed implements RestEvent<unknown> {
+  constructor(private readonly stats: ProfileStats) {}
+
+  execute(): void {
+    this.stats.profileViews++;
   }
+}
 
-  @GET
-  @Path('users/{id}')
-  user(@PathParam('id') id: number, @QueryParam('fields') @Optional fields?: string) {
-    if (!Number.isSafeInteger(id)) throw new BadRequestException(`id must be an integer, got ${id}`);
-    return userResponse(id, fields ? fields.split(',') : []);
-  }
-
-  @POST
-  @Path('orders')
-  @Consumes('application/json')
-  createOrder(@BodyParam() order: OrderDto) {
-    const errors = validateSync(plainToInstance(OrderDto, { ...order }));
-    if (errors.length > 0) {
-      throw new BadRequestException(errors.map((error) => Object.values(error.constraints ?? { [error.property]: `${error.property} is invalid` }).join(', ')).join('; '));
+export function createBenchResource(stats: ProfileStats): object {
+  @Path('/')
+  class BenchResource {
+    @GET
+    @Path('hello')
+    hello() {
+      return HELLO_BODY;
     }
-    return Response.status(201).entity(order).build();
-  }
 
-  @GET
-  @Path('static/1mb.bin')
-  async staticFile(@Context() response: HttpServerResponse): Promise<void> {
-    let size: number;
-    try {
-      size = (await fs.promises.stat(this.staticFilePath)).size;
-    } catch {
-      throw new NotFoundException('file not found');
+    @GET
+    @Path('users/{id}')
+    user(@PathParam('id') id: number, @QueryParam('fields') @Optional fields?: string) {
+      // rest.uws converts to number; the contract wants an integer id, as Fastify's schema and Nest's ParseIntPipe do.
+      if (!Number.isSafeInteger(id)) throw new BadRequestException(`id must be an integer, got ${id}`);
+      return userResponse(id, fields ? fields.split(',') : []);
     }
-    await streamFile(response, this.staticFilePath, size);
-  }
 
-  @GET
-  @Path('me')
-  me(@HeaderParam('authorization') @Optional authorization: string | undefined, @Context() response: HttpServerResponse) {
-    const user = userFromAuthorization(authorization);
-    if (!user) throw new UnauthorizedException('missing or invalid Bearer token', { headers: { 'WWW-Authenticate': 'Bearer' } });
-    response.onEnd(() => this.events.emit(PROFILE_VIEWED_EVENT, user));
-    return user;
-  }
+    @POST
+    @Path('orders')
+    @Consumes('application/json')
+    createOrder(@Valid @BodyParam() order: OrderDto) {
+      return Response.status(201).entity(order).build();
+    }
 
-  @GET
-  @Path('stats')
-  profileStats() {
-    return this.stats;
+    @GET
+    @Path('me')
+    @Authenticate(bearerTokens)
+    @Event(new ProfileViewed(stats))
+    me(@Context() user: User) {
+      return { id: user.attributes.id, name: user.name, roles: user.roles };
+    }
+
+    @GET
+    @Path('stats')
+    profileStats() {
+      return stats;
+    }
   }
+  return new BenchResource();
 }
