@@ -69,6 +69,8 @@ export { BearerAuthenticationProvider, type TokenVerifier, type BearerOptions } 
 export { BasicAuthenticationProvider, type BasicCredentials, type PasswordVerifier, type BasicAccount, type BasicOptions } from './security/basic-provider';
 export { hashPassword, verifyPassword, secretsEqual } from './security/constant-time';
 export { NoCache } from './injection/no-cache';
+export { Inject } from './injection/inject-decorator';
+export { TsyringeInjectionProvider } from './injection/tsyringe-provider';
 import './events/events-extension';
 export type { RestEvent } from './events/contracts';
 export { Event, type EventOptions, type EventBinding, EVENTS } from './events/event-decorator';
