@@ -109,3 +109,11 @@ export { createLogger } from './logging/create-logger';
 import './uploads/uploads-setup';
 export { FileUpload } from './uploads/file-upload';
 export { DEFAULT_UPLOADS_DIRECTORY } from './uploads/upload-options';
+
+// OpenAPI 3.1 documents (issue 4).
+import './openapi/openapi-builder';
+export { openApiDocument } from './openapi/openapi-builder';
+export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document-builder';
+export { ApiOperation, ApiResponse, ApiTags, ApiExclude, API_OPERATION, API_RESPONSES, API_TAGS, API_EXCLUDE, type ApiOperationOptions, type ApiResponseOptions } from './openapi/openapi-decorators';
+export type { OpenApiSecurityScheme } from './openapi/security-schemes';
+export type { JsonSchema } from './openapi/constraint-keywords';
