@@ -13,3 +13,6 @@ export { migrateContentDatabase } from './storage/migrations';
 export type { ContentDB } from './storage/database-types';
 export { runContentCli } from './cli/content-cli';
 export { runAccessCli } from './cli/access-cli';
+export { RequestContext } from './graphql/request-context';
+export { ResultCache } from './graphql/result-cache';
+export { startContentServer, type ContentServerOptions, type RunningContentServer } from './server';

@@ -95,6 +95,9 @@ export interface AssetFile { id: number; filename: string; folderPath: string; w
  */
 export class ImageTransformer {
   private readonly running = new Map<string, Promise<string>>();
+  /** Transform files known to be on disk, so that a query with `immediately: true` does not stat them on every request. */
+  private readonly known = new Set<string>();
+  private static readonly MAX_KNOWN = 10_000;
 
   constructor(private readonly db: Kysely<ContentDB>, private readonly assetsRoot: string) {}
 
@@ -110,11 +113,12 @@ export class ImageTransformer {
   async ensure(volume: CatalogVolume, asset: AssetFile, transform: ImageTransform): Promise<string> {
     if (!isTransformable(asset.filename)) throw new QueryArgumentError(`Asset ${asset.id} (${asset.filename}) is not an image that can be transformed`);
     const target = this.transformedPath(volume, asset, transform);
+    if (this.known.has(target)) return target;
     const existing = this.running.get(target);
     if (existing) return existing;
     const job = (async () => {
       const done = await stat(target).then(() => true, () => false);
-      if (done) return target;
+      if (done) return this.remember(target);
       await mkdir(dirname(target), { recursive: true });
       await this.render(this.originalPath(volume, asset), target, asset, transform);
       const location = transformFolder(transform);
@@ -122,10 +126,21 @@ export class ImageTransformer {
       await this.db.insertInto('assettransformindex').values({
         assetId: asset.id, location, filename: transformedFilename(asset.filename, transform), transform: JSON.stringify(transform), fileExists: 1, dateIndexed: nowStored(),
       }).execute();
-      return target;
+      return this.remember(target);
     })().finally(() => this.running.delete(target));
     this.running.set(target, job);
     return job;
+  }
+
+  /** Forgets which files exist (after content changes: an asset may have been replaced or deleted). */
+  forgetKnownFiles(): void {
+    this.known.clear();
+  }
+
+  private remember(target: string): string {
+    if (this.known.size >= ImageTransformer.MAX_KNOWN) this.known.clear();
+    this.known.add(target);
+    return target;
   }
 
   private async render(source: string, target: string, asset: AssetFile, transform: ImageTransform): Promise<void> {

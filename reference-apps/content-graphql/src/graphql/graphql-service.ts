@@ -89,6 +89,7 @@ export class GraphqlService {
   /** Drops what the change makes stale: results always; schemas, tokens and the catalog after structure or access changes. */
   onChange(kind: 'content' | 'structure' | 'access'): void {
     this.cache.clear();
+    this.transformer.forgetKnownFiles();
     this.expiryChecked = null;
     if (kind !== 'content') {
       this.state = null;
@@ -133,6 +134,21 @@ export class GraphqlService {
       state.schemas.set(record.uid, entry);
     }
     return entry;
+  }
+
+  /**
+   * What another GraphQL server needs to serve this same API for one request: the GraphQL schema the
+   * `Authorization` header gives and a fresh per-request context for its resolvers (the benchmark serves the
+   * API through graphql-http's own handler with it, so both servers run the same schema and resolvers).
+   */
+  async prepareExecution(authorization: string | null | undefined): Promise<{ schema: GraphQLSchema; schemaUid: string; contextValue: RequestContext } | { status: 400; error: string }> {
+    const resolution = await this.tokens.resolve(authorization);
+    if ('error' in resolution) return { status: 400, error: resolution.error };
+    const state = await this.loadState();
+    const { schema, scope } = await this.graphqlSchemaFor(resolution.schema);
+    const siteId = state.catalog.primarySite.id;
+    const contextValue = new RequestContext(state.engine, state.catalog, scope, { siteId, maxResults: this.settings.maxGraphqlResults }, state.urls, this.transformer);
+    return { schema, schemaUid: resolution.schema.uid, contextValue };
   }
 
   async execute(request: GraphqlRequest): Promise<GraphqlResponse> {

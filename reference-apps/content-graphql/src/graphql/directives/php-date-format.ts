@@ -9,20 +9,39 @@ const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'Ju
 
 interface LocalParts { year: number; month: number; day: number; hour: number; minute: number; second: number; ms: number; weekday: number; offsetMinutes: number; abbreviation: string }
 
+// One formatter per valid zone name: building an Intl.DateTimeFormat costs far more than formatting with it.
+// Only valid names are kept, and there are a few hundred of them, so hostile input cannot grow the map.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function partsIn(date: Date, timeZone: string): LocalParts {
+function formatterFor(timeZone: string): Intl.DateTimeFormat | null {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', timeZoneName: 'short' });
+    try {
+      formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', timeZoneName: 'short' });
+    } catch {
+      return null;
+    }
     formatters.set(timeZone, formatter);
   }
+  return formatter;
+}
+
+function partsIn(date: Date, timeZone: string): LocalParts {
+  if (timeZone === 'UTC') {
+    // The default zone needs no Intl round trip.
+    return {
+      year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: date.getUTCHours(), minute: date.getUTCMinutes(),
+      second: date.getUTCSeconds(), ms: date.getUTCMilliseconds(), weekday: date.getUTCDay(), offsetMinutes: 0, abbreviation: 'UTC',
+    };
+  }
+  const formatter = formatterFor(timeZone);
+  if (!formatter) throw new RangeError(`Invalid time zone specified: ${timeZone}`);
   const parts = Object.fromEntries(formatter.formatToParts(date).map((p) => [p.type, p.value]));
   const year = Number(parts.year), month = Number(parts.month), day = Number(parts.day), hour = Number(parts.hour), minute = Number(parts.minute), second = Number(parts.second);
   const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
   const offsetMinutes = Math.round((asUtc - Math.floor(date.getTime() / 1000) * 1000) / 60000);
   let abbreviation = String(parts.timeZoneName ?? 'UTC');
-  if (/^GMT[+-]/.test(abbreviation) || abbreviation === 'GMT') abbreviation = timeZone === 'UTC' ? 'UTC' : offsetString(offsetMinutes, true);
+  if (/^GMT[+-]/.test(abbreviation) || abbreviation === 'GMT') abbreviation = offsetString(offsetMinutes, true);
   return { year, month, day, hour, minute, second, ms: date.getUTCMilliseconds(), weekday: new Date(Date.UTC(year, month - 1, day)).getUTCDay(), offsetMinutes, abbreviation };
 }
 
@@ -47,12 +66,7 @@ function isoWeek(year: number, month: number, day: number): { week: number; year
 }
 
 export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
+  return timeZone === 'UTC' || formatterFor(timeZone) !== null;
 }
 
 export function formatPhpDate(date: Date, format: string, timeZone = 'UTC'): string {
