@@ -1,4 +1,4 @@
-import type { us_listen_socket } from 'uWebSockets.js';
+import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { loadUws, RestBuilder, type Logger } from 'rest.uws';
 import type { Clock } from 'app-support';
 import { openBookingSystem, type BookingSystem, type BookingSystemOptions } from './booking-system';
@@ -55,8 +55,9 @@ export async function startBookingServer(options: BookingServerOptions = {}): Pr
   const inFlight = new InFlightWork();
   const availability = new ServiceAvailability();
   let socket: us_listen_socket;
+  let app: TemplatedApp;
   try {
-    const app = bookingApp(
+    app = bookingApp(
       { bookings: inFlight.track(system.bookings), catalogue: inFlight.track(system.catalogue), partnerKeys: inFlight.track(system.partnerKeys) },
       { publicBaseUrl: options.publicBaseUrl, fallbackBaseUrl: linkBase },
       options.logger ? new RestBuilder().logger(options.logger).provide(availability) : new RestBuilder().provide(availability),
@@ -87,7 +88,17 @@ export async function startBookingServer(options: BookingServerOptions = {}): Pr
         availability.stop();
         const drained = await inFlight.drained(options.drainTimeoutMs ?? 5000);
         if (!drained) console.error(`booking-api: stopping with ${inFlight.count} request(s) still running`);
+        closeConnections(app);
         await system.close();
       })()),
   };
+}
+
+/**
+ * Closes the connections clients keep alive (otherwise they outlive the server, and a new server on the same port
+ * would see its clients talk to the old one). uWebSockets.js 20.30 has `App.close()`; its type declarations lack it.
+ */
+function closeConnections(app: TemplatedApp): void {
+  const closable = app as TemplatedApp & { close?: () => void };
+  if (typeof closable.close === 'function') closable.close();
 }

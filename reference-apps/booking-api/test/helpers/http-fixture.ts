@@ -39,14 +39,15 @@ export async function startHttpFixture(databaseUrl: string, options: HttpFixture
     logger: options.logger,
   });
   if (options.seed !== false) await seedWalkingTour(server.system, options.capacity === undefined ? 30 : options.capacity);
-  const keys = options.keys ?? { aliceKey: await server.createPartnerKey('Alice Travel'), bobKey: await server.createPartnerKey('Bob Tours') };
+  const { aliceKey, bobKey } = options.keys ?? { aliceKey: await server.createPartnerKey('Alice Travel'), bobKey: await server.createPartnerKey('Bob Tours') };
   return {
     server,
     clock,
-    alice: new ApiClient(server.url, { Authorization: `Bearer ${keys.aliceKey}` }),
-    bob: new ApiClient(server.url, { 'Headout-Auth': keys.bobKey }),
+    alice: new ApiClient(server.url, { Authorization: `Bearer ${aliceKey}` }),
+    bob: new ApiClient(server.url, { 'Headout-Auth': bobKey }),
     anonymous: new ApiClient(server.url),
-    ...keys,
+    aliceKey,
+    bobKey,
   };
 }
 
@@ -60,3 +61,4 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
