@@ -3,7 +3,7 @@ import { RoutingContext } from '../context/routing-context';
 import { BadRequestException, PayloadTooLargeException } from '../errors/http-errors';
 import type { HttpMethod } from '../metadata/types';
 import type { AppRuntime, RouteHolder } from '../runtime/app-runtime';
-import type { RouteMatch } from '../routing/router';
+import type { RouteMatch, RouteSlot } from '../routing/router';
 import { HttpServerRequest } from './request';
 import { HttpServerResponse } from './response';
 
@@ -28,14 +28,44 @@ export function attachRuntime(app: TemplatedApp, runtime: AppRuntime): void {
   if (runtimeOfApp.has(app)) return;
   runtimeOfApp.set(app, runtime);
   app.any('/*', (res, req) => dispatch(runtime, res, req));
+  const seen = new Set<RouteSlot<RouteHolder>>();
+  const native = (slot: RouteSlot<RouteHolder>) => {
+    if (seen.has(slot)) return;
+    seen.add(slot);
+    registerNative(app, runtime, slot);
+  };
+  for (const slot of runtime.router.slots()) native(slot);
+  runtime.onSlotAdded = native;
+}
+
+const NATIVE_METHOD: Partial<Record<HttpMethod, 'get' | 'post' | 'put' | 'del' | 'patch' | 'options'>> = {
+  GET: 'get', POST: 'post', PUT: 'put', DELETE: 'del', PATCH: 'patch', OPTIONS: 'options',
+};
+/** Paths uWebSockets.js matches literally: no `:` or `*` (its own pattern syntax), nothing a client would percent-encode. */
+const LITERAL_PATH = /^(\/[A-Za-z0-9\-._~!$&'()+,=@]+)+$|^\/$/;
+
+/**
+ * A static path gets its own uWebSockets.js route, so its requests skip reading method and URL and
+ * the JavaScript router. Static paths win over every pattern in both routers, so the answer is the
+ * same; anything else (HEAD, a trailing slash, encoded characters) still reaches the catch-all.
+ */
+function registerNative(app: TemplatedApp, rt: AppRuntime, slot: RouteSlot<RouteHolder>): void {
+  const fn = NATIVE_METHOD[slot.method];
+  const path = slot.pattern.normalized;
+  if (fn === undefined || !slot.pattern.isStatic || !LITERAL_PATH.test(path)) return;
+  const method = slot.method;
+  const match: RouteMatch<RouteHolder> = { slot, values: [] };
+  app[fn](path, (res, req) => serve(rt, res, req, method, path, match));
 }
 
 /** Handles one request; exported for the test client, which drives it with fake uWS objects. */
 export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): void {
-  rt.refreshIfStale();
   const raw = req.getMethod();
-  const method = METHODS[raw] ?? (raw.toUpperCase() as HttpMethod);
-  const url = req.getUrl();
+  serve(rt, res, req, METHODS[raw] ?? (raw.toUpperCase() as HttpMethod), req.getUrl(), undefined);
+}
+
+function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMethod, url: string, known: RouteMatch<RouteHolder> | undefined): void {
+  rt.refreshIfStale();
   const request = new HttpServerRequest(req, res, method, url);
   const response = new HttpServerResponse(res, method === 'HEAD');
   response._defaults = rt.defaultHeaders;
@@ -54,7 +84,7 @@ export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): voi
   let pending: void | Promise<void> = undefined;
   let match: RouteMatch<RouteHolder> | { allowed: readonly string[] } | null | undefined;
   try {
-    match = rt.router.find(method, url);
+    match = known ?? rt.router.find(method, url);
   } catch (err) {
     pending = rt.fail(ctx, err);
     match = undefined;

@@ -154,11 +154,15 @@ export class AppRuntime {
       this.registered.add(ctor);
     }
     for (const h of added) {
-      this.router.add(h.source.method, h.source.pattern, h, h.compiled.definition.order);
+      const slot = this.router.add(h.source.method, h.source.pattern, h, h.compiled.definition.order);
       this.holders.push(h);
       if (h.compiled.needsBody) this.anyNeedsBody = true;
+      if (this.onSlotAdded !== null) this.onSlotAdded(slot);
     }
   }
+
+  /** Told about every route slot added (the adapter gives static paths a native uWebSockets.js route). */
+  onSlotAdded: ((slot: RouteSlot<RouteHolder>) => void) | null = null;
 
   private compile(source: RouteSource): CompiledRoute {
     return compileRoute(source, { settings: this.settings, components: this.components, logger: this.logger, app: this.app });
@@ -200,8 +204,8 @@ export class AppRuntime {
   private notFoundWriter(entry: NotFoundEntry): (ctx: RoutingContext) => unknown {
     const h = entry.handler;
     if (typeof h === 'function' && !isClass(h)) return (ctx) => (h as (a: unknown, b: unknown) => unknown)(ctx.request, ctx.response);
-    const writer = this.components.get(h as Provided<NotFoundResponseWriter>);
-    return (ctx) => writer.write(ctx.request, ctx.response);
+    const writer = this.components.accessor(h as Provided<NotFoundResponseWriter>);
+    return (ctx) => writer(ctx).write(ctx.request, ctx.response);
   }
 
   /** Whether any route reads bodies (lets the adapter skip body checks entirely otherwise). */
