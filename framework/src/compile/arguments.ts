@@ -136,7 +136,7 @@ function valueResolver(meta: ParamMetadata, type: ArgumentType | undefined, deco
         else if (optional) return [];
         else throw new ArgumentException(missingMessage, 'RU_ERR_MISSING_ARGUMENT');
       }
-      const out = raw.map((v) => convert(v, label));
+      const out = raw.map((v) => convert(v, label, ctx));
       return out.some(isThenable) ? Promise.all(out) : out;
     };
   }
@@ -148,20 +148,23 @@ function valueResolver(meta: ParamMetadata, type: ArgumentType | undefined, deco
       else throw new ArgumentException(missingMessage, 'RU_ERR_MISSING_ARGUMENT');
     }
     if (meta.source === 'query' && !meta.raw && raw.indexOf('%') >= 0) raw = decodeComponent(raw);
-    return convert(raw, label);
+    return convert(raw, label, ctx);
   };
 }
 
+/** A converter that may use a per-request reader (@NoCache, @Context fields). */
+type RequestConverter = (value: string, label: string, ctx: RoutingContext) => unknown;
+
 /** Reader choice for a value: parameter reader, method reader, class-type reader, then conversion rules. */
-function valueConverter(meta: ParamMetadata, type: ArgumentType | undefined, where: string, scope: ArgumentScope): Converter {
+function valueConverter(meta: ParamMetadata, type: ArgumentType | undefined, where: string, scope: ArgumentScope): RequestConverter {
   const readerProvided = meta.reader ?? scope.methodReader ?? (typeof type === 'function' ? scope.settings.readerForType(type) : undefined);
   if (readerProvided !== undefined) {
     checkReaderType(readerProvided, type, where, scope);
-    const reader = scope.components.get(readerProvided as Provided<ValueReader>);
+    const reader = scope.components.accessor(readerProvided as Provided<ValueReader>);
     const t = typeof type === 'function' ? type : undefined;
-    return (value, label) => {
+    return (value, label, ctx) => {
       try {
-        const out = reader.read(value, t);
+        const out = reader(ctx).read(value, t);
         return isThenable(out) ? Promise.resolve(out).catch((err) => { throw asArgumentError(err, value, label, type); }) : out;
       } catch (err) {
         throw asArgumentError(err, value, label, type);
@@ -203,27 +206,34 @@ function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined, where
   const optional = meta.optional === true;
   const fixed = meta.reader ?? scope.methodReader ?? (t !== undefined && t !== Object ? scope.settings.readerForType(t) : undefined);
   if (fixed !== undefined) checkReaderType(fixed, type, where, scope);
-  const fixedReader = fixed !== undefined ? scope.components.get(fixed as Provided<ValueReader>) : undefined;
+  const fixedReader = fixed !== undefined ? scope.components.accessor(fixed as Provided<ValueReader>) : undefined;
   const consumes = scope.consumes.map(mediaEssence);
-  const readers = new Map<string, ValueReader>();
+  const readers = new Map<string, (ctx: RoutingContext) => ValueReader>();
   for (const m of consumes) {
     const r = scope.settings.readerForMediaType(m);
-    if (r !== undefined) readers.set(m, scope.components.get(r as Provided<ValueReader>));
+    if (r !== undefined) readers.set(m, scope.components.accessor(r as Provided<ValueReader>));
   }
   const wantsBytes = t === Buffer || t === Uint8Array;
   const json = new JsonValueReader();
-  const readerFor = (contentType: string | undefined): ValueReader => {
+  const otherReaders = new Map<unknown, (ctx: RoutingContext) => ValueReader>();
+  const readerFor = (contentType: string | undefined, ctx: RoutingContext): ValueReader => {
     const essence = contentType === undefined ? undefined : mediaEssence(contentType);
     if (consumes.length > 0 && (essence === undefined || !consumes.some((c) => c === essence || c === '*/*' || (c.endsWith('/*') && essence.startsWith(c.slice(0, -1)))))) {
       throw new UnsupportedMediaTypeException(`Unsupported Content-Type ${essence ?? '(none)'} for ${scope.routeText}; expected ${consumes.join(', ')}`);
     }
     if (essence === undefined) return json;
-    const reader = readers.get(essence) ?? (scope.settings.readerForMediaType(essence) as any);
+    let reader = readers.get(essence);
     if (reader === undefined) {
-      if (essence.endsWith('+json')) return json;
-      throw new UnsupportedMediaTypeException(`Unsupported Content-Type ${essence} for ${scope.routeText}`);
+      const provided = scope.settings.readerForMediaType(essence);
+      if (provided === undefined) {
+        if (essence.endsWith('+json')) return json;
+        throw new UnsupportedMediaTypeException(`Unsupported Content-Type ${essence} for ${scope.routeText}`);
+      }
+      // Cached by reader, not by media type: clients choose media types, and must not grow this map.
+      reader = otherReaders.get(provided);
+      if (reader === undefined) otherReaders.set(provided, (reader = scope.components.accessor(provided as Provided<ValueReader>)));
     }
-    return typeof reader === 'function' ? scope.components.get(reader) : reader;
+    return reader(ctx);
   };
   return (ctx) => {
     const body = ctx.request._body;
@@ -232,7 +242,7 @@ function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined, where
       throw new ArgumentException(`Missing request body for: ${scope.routeText}`, 'RU_ERR_MISSING_BODY');
     }
     if (wantsBytes) return body;
-    const reader = fixedReader ?? readerFor(ctx.request.getHeader('content-type'));
+    const reader = fixedReader !== undefined ? fixedReader(ctx) : readerFor(ctx.request.getHeader('content-type'), ctx);
     return reader.read(body.toString('utf8'), t);
   };
 }

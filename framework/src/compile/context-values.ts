@@ -33,7 +33,8 @@ export function isBuiltInContextType(type: Function | undefined): boolean {
 export function providerFunction(reg: ProviderRegistration, components: ComponentFactory): (request: HttpServerRequest, ctx: RoutingContext) => unknown {
   if (typeof reg === 'function' && !isClass(reg)) return (request) => (reg as (r: HttpServerRequest) => unknown)(request);
   if (typeof reg === 'function' && components.isPerRequest(reg)) {
-    return (request) => components.create(reg as Constructor<ContextProvider>).provide(request);
+    const provider = components.accessor(reg as Provided<ContextProvider>);
+    return (request, ctx) => provider(ctx).provide(request);
   }
   const instance = components.get(reg as Provided<ContextProvider>);
   return (request) => instance.provide(request);

@@ -150,17 +150,20 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   // Writer.
   const writerClass = m.writer ?? c.writer;
   if (writerClass !== undefined) checkWriterType(writerClass, definition.returnType, where, suppressCheck);
-  const fixedWriter = writerClass !== undefined ? (components.get(writerClass as Provided<HttpResponseWriter>) as HttpResponseWriter) : undefined;
+  const fixedWriter = writerClass !== undefined ? components.accessor(writerClass as Provided<HttpResponseWriter>) : undefined;
   const writerHeaders = writerClass !== undefined ? splitHeaders(resolvedClassMetadata(writerClass).headers) : undefined;
   const writerProduces = writerClass !== undefined ? resolvedClassMetadata(writerClass).produces : undefined;
   const produces = definition.produces;
-  const mediaWriters = new Map<string, HttpResponseWriter>();
+  type WriterAccess = (ctx: RoutingContext) => HttpResponseWriter;
+  const mediaWriters = new Map<string, WriterAccess>();
   for (const p of produces) {
     const w = settings.writerForMediaType(p);
-    if (w !== undefined) mediaWriters.set(p, components.get(w as Provided<HttpResponseWriter>) as HttpResponseWriter);
+    if (w !== undefined) mediaWriters.set(p, components.accessor(w as Provided<HttpResponseWriter>));
   }
+  // Writers found for other media types, cached by writer (content types must not grow the map).
+  const otherWriters = new Map<unknown, WriterAccess>();
   const typeWriters = settings.hasTypeWriters();
-  const typeWriterCache = new Map<Function, HttpResponseWriter | null>();
+  const typeWriterCache = new Map<Function, WriterAccess | null>();
   const staticHeaders: Array<[string, string]> = [...splitHeaders(definition.headers).response, ...(writerHeaders?.response ?? [])];
   const defaultType = writerHeaders?.produces?.[0] ?? writerProduces?.[0];
 
@@ -232,21 +235,28 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
     ctx._result = out;
   });
 
-  const writerFor = (value: unknown, contentType: string | undefined): HttpResponseWriter => {
-    if (fixedWriter !== undefined) return fixedWriter;
+  const writerFor = (value: unknown, contentType: string | undefined, ctx: RoutingContext): HttpResponseWriter => {
+    if (fixedWriter !== undefined) return fixedWriter(ctx);
     if (typeWriters && value !== null && typeof value === 'object') {
       const ctor = (value as object).constructor;
       let w = typeWriterCache.get(ctor);
       if (w === undefined) {
         const provided = settings.writerForType(ctor);
-        w = provided !== undefined ? (components.get(provided as Provided<HttpResponseWriter>) as HttpResponseWriter) : null;
+        w = provided !== undefined ? components.accessor(provided as Provided<HttpResponseWriter>) : null;
         typeWriterCache.set(ctor, w);
       }
-      if (w !== null) return w;
+      if (w !== null) return w(ctx);
     }
     if (contentType !== undefined) {
-      const w = mediaWriters.get(contentType) ?? (settings.writerForMediaType(contentType) as HttpResponseWriter | undefined);
-      if (w !== undefined) return typeof w === 'function' ? (components.get(w) as HttpResponseWriter) : w;
+      let w = mediaWriters.get(contentType);
+      if (w === undefined) {
+        const provided = settings.writerForMediaType(contentType);
+        if (provided !== undefined) {
+          w = otherWriters.get(provided);
+          if (w === undefined) otherWriters.set(provided, (w = components.accessor(provided as Provided<HttpResponseWriter>)));
+        }
+      }
+      if (w !== undefined) return w(ctx);
     }
     return genericWriter;
   };
@@ -276,7 +286,7 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
       return;
     }
     addHeaders(response, staticHeaders, contentType);
-    const out = writerFor(value, contentType).write(value, ctx.request, response);
+    const out = writerFor(value, contentType, ctx).write(value, ctx.request, response);
     if (isThenable(out)) {
       return Promise.resolve(out).then(() => {
         if (!response.ended()) response.end();

@@ -15,12 +15,16 @@ import { WebApplicationException } from './http-errors';
 /** A handler ready to use, with the error type it declared (`@Handles`), Error when none. */
 export interface BoundHandler {
   type: Function;
-  handler: ExceptionHandler<unknown>;
+  /** The cached handler; absent for @NoCache / @Context-field handlers, made per request by `perRequest`. */
+  handler?: ExceptionHandler<unknown>;
+  perRequest?: (ctx: RoutingContext) => ExceptionHandler<unknown>;
 }
 
 export function bindHandler(provided: Provided<ExceptionHandler<unknown>>, components: ComponentFactory, type?: Function): BoundHandler {
   const ctor = typeof provided === 'function' ? provided : (provided as object).constructor;
-  return { type: type ?? resolvedClassMetadata(ctor).handles ?? Error, handler: components.get(provided) as ExceptionHandler<unknown> };
+  const handles = type ?? resolvedClassMetadata(ctor).handles ?? Error;
+  if (components.isPerRequest(provided)) return { type: handles, perRequest: components.accessor(provided) };
+  return { type: handles, handler: components.get(provided) as ExceptionHandler<unknown> };
 }
 
 export function bindHandlers(list: readonly Constructor[] | undefined, components: ComponentFactory): BoundHandler[] {
@@ -88,8 +92,8 @@ export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: 
   }
   response.setStatusCode(status);
   if (error instanceof WebApplicationException) for (const [k, v] of Object.entries(error.headers)) response.putHeader(k, v);
-  const handler = pick(error, routeHandlers) ?? pick(error, globalHandlers) ?? pick(error, builtInHandlers) ?? defaultHandler;
   try {
+    const handler = pick(error, routeHandlers, ctx) ?? pick(error, globalHandlers, ctx) ?? pick(error, builtInHandlers, ctx) ?? defaultHandler;
     const out = handler.write(error, ctx.request, response);
     if (isThenable(out)) {
       return Promise.resolve(out).then(
@@ -103,9 +107,9 @@ export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: 
   }
 }
 
-function pick(error: unknown, handlers: readonly BoundHandler[]): ExceptionHandler<unknown> | undefined {
+function pick(error: unknown, handlers: readonly BoundHandler[], ctx: RoutingContext): ExceptionHandler<unknown> | undefined {
   for (const h of handlers) {
-    if (h.type === Error ? true : error instanceof (h.type as any)) return h.handler;
+    if (h.type === Error ? true : error instanceof (h.type as any)) return h.perRequest !== undefined ? h.perRequest(ctx) : h.handler;
   }
   return undefined;
 }

@@ -4,7 +4,7 @@ import type { RoutingContext } from '../context/routing-context';
 import type { Provided } from '../io/registry';
 import { designType, resolvedClassMetadata } from '../metadata/store';
 import type { Constructor } from '../metadata/types';
-import { isClass, type ComponentFactory } from '../runtime/components';
+import { isClass, setContextFieldFiller, type ComponentFactory } from '../runtime/components';
 import type { SettingsView } from '../runtime/settings';
 
 /** Gets a component for one request: `T` now, or a promise when a `@Context` field waits for a provider. */
@@ -58,3 +58,6 @@ export function contextFieldFiller<T>(ctor: Constructor<T>, settings: SettingsVi
     return pending === undefined ? instance : Promise.all(pending).then(() => instance);
   };
 }
+
+// The core's ComponentFactory.accessor (readers, writers, handlers, providers) fills fields with this.
+setContextFieldFiller((ctor, settings, components) => contextFieldFiller(ctor, settings, components));

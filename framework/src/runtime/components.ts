@@ -3,9 +3,19 @@ import type { Provided } from '../io/registry';
 import { ownClassMetadata, resolvedClassMetadata } from '../metadata/store';
 import type { Constructor } from '../metadata/types';
 import type { SettingsView } from './settings';
+import type { RoutingContext } from '../context/routing-context';
 
 /** Marker read by the component factory: `@NoCache` classes are created for every request. */
 export const NO_CACHE = Symbol('rest.uws:no-cache');
+
+/** Makes the function that fills a per-request component's @Context fields (installed by injection/, which compiles them like arguments). */
+export type ContextFieldFillerFactory = (ctor: Constructor, settings: SettingsView, components: ComponentFactory) => (instance: any, ctx: RoutingContext) => unknown;
+let contextFieldFiller: ContextFieldFillerFactory | null = null;
+
+/** Installs the @Context field filler (done once by the injection module). */
+export function setContextFieldFiller(factory: ContextFieldFillerFactory): void {
+  contextFieldFiller = factory;
+}
 
 /**
  * Creates readers, writers, handlers, providers and REST classes: through the injection provider
@@ -36,6 +46,29 @@ export class ComponentFactory {
       this.cache.set(ctor, instance);
     }
     return instance;
+  }
+
+  /**
+   * How a request gets a component: the cached instance, or, for @NoCache classes and classes with
+   * @Context fields, a new instance per request with its fields filled from that request.
+   * Decided once, at registration; components used per request go through this.
+   */
+  accessor<T>(provided: Provided<T>): (ctx: RoutingContext) => T {
+    if (typeof provided !== 'function' || !isClass(provided) || !this.isPerRequest(provided)) {
+      const instance = this.get(provided);
+      return () => instance;
+    }
+    const ctor = provided as Constructor<T>;
+    const fill = contextFieldFiller?.(ctor, this.settings, this);
+    return (ctx) => {
+      const instance = this.create(ctor);
+      if (fill === undefined) return instance;
+      const out = fill(instance, ctx);
+      if (out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function') {
+        throw new Error(`${ctor.name}: a provider of one of its @Context fields answered asynchronously; fields of readers, writers and handlers must be provided synchronously`);
+      }
+      return instance;
+    };
   }
 
   /** A new instance, never cached. */

@@ -1,6 +1,6 @@
 import test from 'ava';
 import {
-  Authenticate, Context, GET, HttpServerRequest, NoCache, Path, Produces, RegistrationError, ResponseWriter, RestBuilder, RestRouter, RoutingContext, User,
+  Authenticate, Context, GET, HttpServerRequest, NoCache, Path, Produces, QueryParam, RegistrationError, RequestReader, ResponseWriter, RestBuilder, RestRouter, RoutingContext, User,
   type HttpResponseWriter, type HttpServerResponse, type RestAuthenticationProvider,
 } from '../../src/index';
 import { listen } from '../support/server';
@@ -116,4 +116,98 @@ test('a REST class with @Context fields fails registration, saying what to do in
 
 test('@NoCache only goes on classes', (t) => {
   t.throws(() => (NoCache as unknown as (x: unknown) => void)('x'), { message: /takes no arguments|goes on a class/ });
+});
+
+/** Each request's writer knows its own request through a field. */
+@Produces('text/plain')
+class RequestEchoWriter implements HttpResponseWriter<string> {
+  @Context() request!: HttpServerRequest;
+  write(data: string, _req: HttpServerRequest, res: HttpServerResponse): void {
+    res.end(`${data} for ${this.request.getHeader('x-caller') ?? '?'}`);
+  }
+}
+
+/** @NoCache reader: counts its own uses (always 1). */
+@NoCache
+class OnceReader {
+  private uses = 0;
+  read(value: string): string {
+    this.uses++;
+    return `${value}#${this.uses}`;
+  }
+}
+
+class Teapot extends Error {}
+
+/** An exception handler reading the routing context from a field. */
+class ContextualHandler {
+  @Context() ctx!: RoutingContext;
+  write(error: Error, _req: HttpServerRequest, res: HttpServerResponse): void {
+    res.setStatusCode(418).end(`${error.message} at ${this.ctx.request.path()}`);
+  }
+}
+
+class Tenant {
+  constructor(readonly name: string) {}
+}
+
+/** A context provider with a field: made per request. */
+class TenantProvider {
+  @Context() ctx!: RoutingContext;
+  provide(): Tenant {
+    return new Tenant(`${this.ctx.request.getHeader('x-tenant')}@${this.ctx.request.path()}`);
+  }
+}
+
+/** A not-found writer with a field. */
+class PathNotFound {
+  @Context() request!: HttpServerRequest;
+  write(_req: HttpServerRequest, res: HttpServerResponse): void {
+    res.end(`nothing at ${this.request.path()}`);
+  }
+}
+
+@Path('/p')
+class PerRequestResource {
+  @GET @Path('/echo') @ResponseWriter(RequestEchoWriter)
+  echo(): string {
+    return 'echo';
+  }
+
+  @GET @Path('/read')
+  read(@QueryParam('v') @RequestReader(OnceReader) v: string): string {
+    return v;
+  }
+
+  @GET @Path('/fail')
+  fail(): string {
+    throw new Teapot('short and stout');
+  }
+
+  @GET @Path('/tenant')
+  tenant(@Context() tenant: Tenant): string {
+    return tenant.name;
+  }
+}
+
+test('writers, readers, exception handlers, context providers and not-found writers with @Context fields or @NoCache are made per request', async (t) => {
+  const server = await listen(
+    new RestBuilder().register(PerRequestResource).errorHandlerFor(Teapot, ContextualHandler).addProvider(Tenant, TenantProvider).notFound(PathNotFound).build(),
+  );
+  t.teardown(() => server.close());
+  const [a, b] = await Promise.all([
+    fetch(`${server.url}/p/echo`, { headers: { 'x-caller': 'alice' } }).then((r) => r.text()),
+    fetch(`${server.url}/p/echo`, { headers: { 'x-caller': 'bob' } }).then((r) => r.text()),
+  ]);
+  t.is(a, 'echo for alice');
+  t.is(b, 'echo for bob');
+  t.is(await (await fetch(`${server.url}/p/read?v=x`)).text(), 'x#1');
+  t.is(await (await fetch(`${server.url}/p/read?v=y`)).text(), 'y#1');
+  const failed = await fetch(`${server.url}/p/fail`);
+  t.is(failed.status, 418);
+  t.is(await failed.text(), 'short and stout at /p/fail');
+  t.is(await (await fetch(`${server.url}/p/tenant`, { headers: { 'x-tenant': 'acme' } })).text(), 'acme@/p/tenant');
+  const missing = await fetch(`${server.url}/nope`);
+  t.is(missing.status, 404);
+  t.is(await missing.text(), 'nothing at /nope');
 });
