@@ -1,4 +1,5 @@
 import type { RoutingContext } from '../context/routing-context';
+import type { HttpServerResponse } from '../http/response';
 import type { AppRuntime } from '../runtime/app-runtime';
 import { addRequestHook } from './request-hooks';
 
@@ -7,7 +8,7 @@ import { addRequestHook } from './request-hooks';
  * response also closes its connection, so keep-alive clients reconnect elsewhere.
  */
 export class InFlightRequests {
-  private count = 0;
+  private readonly responses = new Set<HttpServerResponse>();
   private draining = false;
   private idle: Array<() => void> = [];
 
@@ -17,26 +18,26 @@ export class InFlightRequests {
 
   /** Requests started and not yet answered (or abandoned by their client). */
   get size(): number {
-    return this.count;
+    return this.responses.size;
   }
 
   private started(ctx: RoutingContext): void {
-    this.count++;
-    if (this.draining) ctx.response.closeConnectionAfter();
-    let finished = false;
+    const response = ctx.response;
+    this.responses.add(response);
+    if (this.draining) response.closeConnectionAfter();
     const finish = () => {
-      if (finished) return;
-      finished = true;
-      if (--this.count === 0 && this.idle.length > 0) for (const resolve of this.idle.splice(0)) resolve();
+      if (this.responses.delete(response) && this.responses.size === 0 && this.idle.length > 0) for (const resolve of this.idle.splice(0)) resolve();
     };
-    ctx.response.onEnd(finish);
-    ctx.response.onAborted(finish);
+    response.onEnd(finish);
+    response.onAborted(finish);
   }
 
   /** Stops keep-alive and resolves true once nothing is in flight, false if `timeoutMs` passes first. */
   drain(timeoutMs: number): Promise<boolean> {
     this.draining = true;
-    if (this.count === 0) return Promise.resolve(true);
+    // Answers still to come close their connection too, instead of leaving it idle until the end.
+    for (const response of this.responses) if (!response.headersSent()) response.closeConnectionAfter();
+    if (this.responses.size === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.idle = this.idle.filter((r) => r !== done);
