@@ -26,6 +26,11 @@ export interface GraphqlRequest {
   operationName?: unknown;
   /** `false` skips the result cache for this request (the `X-Craft-Gql-Cache: no-cache` header). */
   useCache?: boolean;
+  /**
+   * The raw JSON body the request came as, when query, variables and operation name all came from it: a cached
+   * result is also kept under it, so that `cachedAnswer` can answer the same body again without parsing it.
+   */
+  rawBody?: string;
 }
 
 /**
@@ -64,6 +69,8 @@ export class GraphqlService {
   readonly cache = new ResultCache();
   readonly transformer: ImageTransformer;
   private state: Promise<State> | null = null;
+  /** The state once loaded, for the synchronous cache path. */
+  private loaded: State | null = null;
   private readonly documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
   private expiryChecked: Promise<void> | null = null;
   private lastVersion: string | null = null;
@@ -93,6 +100,7 @@ export class GraphqlService {
     this.expiryChecked = null;
     if (kind !== 'content') {
       this.state = null;
+      this.loaded = null;
       this.tokens.invalidate();
     }
   }
@@ -111,17 +119,37 @@ export class GraphqlService {
   }
 
   private loadState(): Promise<State> {
-    this.state ??= this.store.catalog().then((catalog) => ({
-      catalog,
-      engine: new ElementQueryEngine(this.store.db, catalog),
-      urls: new UrlBuilder(catalog, this.settings.publicUrl),
-      schemas: new Map(),
-      validations: new Map(),
-    })).catch((error: unknown) => {
-      this.state = null;
+    if (this.state) return this.state;
+    const loading: Promise<State> = this.store.catalog().then((catalog) => {
+      const state = {
+        catalog,
+        engine: new ElementQueryEngine(this.store.db, catalog),
+        urls: new UrlBuilder(catalog, this.settings.publicUrl),
+        schemas: new Map(),
+        validations: new Map(),
+      };
+      // A change while loading dropped this load; only the current one may become the loaded state.
+      if (this.state === loading) this.loaded = state;
+      return state;
+    }).catch((error: unknown) => {
+      if (this.state === loading) this.state = null;
       throw error;
     });
-    return this.state;
+    this.state = loading;
+    return loading;
+  }
+
+  /**
+   * The cached answer to a JSON body seen before, found without parsing it and without waiting for anything;
+   * undefined when caching is off, nothing is cached for it, or something must be loaded first (then the request
+   * takes the normal path, which also decides every error). Token rules apply as in `execute`.
+   */
+  cachedAnswer(authorization: string | null | undefined, rawBody: string): GraphqlResponse | undefined {
+    if (!this.settings.enableGql || !this.settings.enableGraphQlCaching || this.cache.size === 0 || !this.loaded) return undefined;
+    const resolution = this.tokens.resolveLoaded(authorization);
+    if (!resolution || 'error' in resolution) return undefined;
+    const hit = this.cache.get(ResultCache.rawBodyKey(resolution.schema.uid, this.loaded.catalog.primarySite.id, rawBody));
+    return hit === undefined ? undefined : { status: 200, body: hit, phase: 'execution', cached: true };
   }
 
   /** The GraphQL schema a gql schema record gives (built once per structure version). */
@@ -204,6 +232,7 @@ export class GraphqlService {
     if (useCache && !result.errors?.length) {
       await this.ensureExpiry();
       this.cache.set(cacheKey, json);
+      if (request.rawBody !== undefined) this.cache.set(ResultCache.rawBodyKey(resolution.schema.uid, siteId, request.rawBody), json);
     }
     return { status: 200, body: json, phase: 'execution', cached: false };
   }

@@ -14,6 +14,11 @@ export class ResultCache {
     return `${schemaUid}\u0000${siteId}\u0000${operationName ?? ''}\u0000${variables ? JSON.stringify(variables) : ''}\u0000${query}`;
   }
 
+  /** The same result under the raw JSON body it was asked with (see GraphqlService.cachedAnswer). */
+  static rawBodyKey(schemaUid: string, siteId: number, rawBody: string): string {
+    return `${schemaUid}\u0000${siteId}\u0000json\u0000${rawBody}`;
+  }
+
   get(key: string, now = Date.now()): string | undefined {
     if (now >= this.expiresAt) this.clear();
     return this.entries.get(key);

@@ -32,10 +32,20 @@ export function graphqlResource(path: string, service: GraphqlService): object {
       await afterCallback();
       const contentType = (req.getHeader('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       let params: Pick<GraphqlRequest, 'query' | 'variables' | 'operationName'>;
+      let rawBody: string | undefined;
       if (contentType === 'application/json') {
+        const text = body?.toString('utf8') ?? '';
+        // Query-string parameters would supersede the body's: only a bare body may be answered by its text alone.
+        if (req.query() === '') {
+          rawBody = text;
+          if (useCache(req)) {
+            const cached = service.cachedAnswer(req.getHeader('authorization'), text);
+            if (cached) return answer(req, res, cached);
+          }
+        }
         let parsed: unknown;
         try {
-          parsed = JSON.parse(body?.toString('utf8') ?? '');
+          parsed = JSON.parse(text);
         } catch {
           return send(req, res, 400, { errors: [{ message: 'The request body is not valid JSON' }] });
         }
@@ -53,7 +63,7 @@ export function graphqlResource(path: string, service: GraphqlService): object {
       const fromQuery = fromQueryString(req);
       if ('error' in fromQuery) return send(req, res, 400, { errors: [{ message: fromQuery.error }] });
       for (const key of ['query', 'variables', 'operationName'] as const) if (fromQuery[key] !== undefined) params[key] = fromQuery[key];
-      await answer(req, res, await service.execute({ ...params, authorization: req.getHeader('authorization'), useCache: useCache(req) }));
+      await answer(req, res, await service.execute({ ...params, authorization: req.getHeader('authorization'), useCache: useCache(req), rawBody }));
     }
 
     /** CORS preflight: an empty 200, the query is not run. */

@@ -5,6 +5,8 @@ export type SchemaResolution = { schema: GqlSchemaRecord; token: GqlTokenRecord 
 
 const LAST_USED_INTERVAL_MS = 60_000;
 
+type TokenTable = Map<string, { token: GqlTokenRecord; schema: GqlSchemaRecord | null }>;
+
 /**
  * Authorization header -> schema, as the CMS does it: every comma-separated part of the header is matched against
  * `Bearer <token>` (case-insensitive); a token that is unknown, disabled, expired or without a schema is
@@ -13,17 +15,28 @@ const LAST_USED_INTERVAL_MS = 60_000;
  * Tokens are held in memory and reloaded after any schema or token change.
  */
 export class TokenResolver {
-  private table: Promise<Map<string, { token: GqlTokenRecord; schema: GqlSchemaRecord | null }>> | null = null;
+  private table: Promise<TokenTable> | null = null;
+  /** The table once loaded, for synchronous lookups. */
+  private loaded: TokenTable | null = null;
   private readonly lastTouched = new Map<number, number>();
 
   constructor(private readonly access: AccessStore) {}
 
   invalidate(): void {
     this.table = null;
+    this.loaded = null;
   }
 
   async resolve(authorization: string | null | undefined, now = new Date()): Promise<SchemaResolution> {
-    const table = await this.load();
+    return this.lookup(await this.load(), authorization, now);
+  }
+
+  /** As `resolve`, without waiting: null when the token table is not loaded yet. */
+  resolveLoaded(authorization: string | null | undefined, now = new Date()): SchemaResolution | null {
+    return this.loaded ? this.lookup(this.loaded, authorization, now) : null;
+  }
+
+  private lookup(table: TokenTable, authorization: string | null | undefined, now: Date): SchemaResolution {
     let secret: string | null = null;
     for (const part of (authorization ?? '').split(',')) {
       const match = /^Bearer\s+(.+)$/i.exec(part.trim());
@@ -40,12 +53,19 @@ export class TokenResolver {
     return { schema: publicEntry.schema!, token: publicEntry.token };
   }
 
-  private load() {
-    this.table ??= this.access.tokenTable().then((rows) => new Map(rows.map((r) => [r.hash, { token: r.token, schema: r.schema }]))).catch((error: unknown) => {
-      this.table = null;
+  private load(): Promise<TokenTable> {
+    if (this.table) return this.table;
+    const loading: Promise<TokenTable> = this.access.tokenTable().then((rows) => {
+      const table: TokenTable = new Map(rows.map((r) => [r.hash, { token: r.token, schema: r.schema }]));
+      // An invalidation while loading dropped this load: it must not become the current table.
+      if (this.table === loading) this.loaded = table;
+      return table;
+    }).catch((error: unknown) => {
+      if (this.table === loading) this.table = null;
       throw error;
     });
-    return this.table;
+    this.table = loading;
+    return loading;
   }
 
   /** Records `lastUsed`, at most once a minute per token, so that reads do not turn into a write per request. */
