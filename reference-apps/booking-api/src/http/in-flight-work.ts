@@ -1,10 +1,12 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 /**
  * Counts the service calls in progress, so a stopping server can let them finish before the database closes.
  * `track(service)` returns the service itself behind a proxy that counts each call returning a promise.
  */
 export class InFlightWork {
   private running = 0;
-  private waiters: Array<() => void> = [];
+  private idle: Array<() => void> = [];
 
   get count(): number {
     return this.running;
@@ -26,20 +28,29 @@ export class InFlightWork {
     });
   }
 
-  /** Resolves when nothing is in progress, or after `timeoutMs`; true when everything finished. */
-  drained(timeoutMs: number): Promise<boolean> {
-    if (this.running === 0) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((waiter) => waiter !== done);
-        resolve(false);
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      this.waiters.push(done);
-    });
+  /**
+   * Resolves true once nothing is in progress, false after `timeoutMs`. "Nothing" must hold for a whole turn of the
+   * event loop: a request between two service calls (authentication, then the booking) is not finished, and the
+   * answer to the last call is written in the microtasks after it returns.
+   */
+  async drained(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.running === 0) {
+        await nextTurn();
+        if (this.running === 0) return true;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      const settled = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), left);
+        this.idle.push(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      if (!settled) return false;
+    }
   }
 
   private countWhileRunning(result: unknown): unknown {
@@ -47,9 +58,9 @@ export class InFlightWork {
     this.running++;
     return (result as Promise<unknown>).finally(() => {
       if (--this.running === 0) {
-        const waiters = this.waiters;
-        this.waiters = [];
-        for (const waiter of waiters) waiter();
+        const waiting = this.idle;
+        this.idle = [];
+        for (const wake of waiting) wake();
       }
     });
   }
