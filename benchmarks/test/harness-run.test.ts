@@ -25,7 +25,7 @@ function runHarness(args: string[]): Promise<{ code: number | null; stdout: stri
 }
 
 test('a one-round run of raw uWebSockets.js and Express reports a measured row per server, scenario and mode', async (t) => {
-  t.timeout(45_000);
+  t.timeout(120_000);
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-harness-'));
   t.teardown(() => fs.rmSync(out, { recursive: true, force: true }));
   const docPath = path.join(out, 'benchmarks.md');
@@ -61,7 +61,7 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
   t.is(run.measurements.length, 8);
   t.deepEqual(new Set(run.measurements.map((m) => `${m.scenario} ${m.mode}`)), new Set(['1 plain', '1 pipelined', '3 plain', '3 pipelined']));
   for (const measurement of run.measurements) {
-    t.true(measurement.requestsPerSec > 100, `${measurement.server} #${measurement.scenario}: ${measurement.requestsPerSec} req/s`);
+    t.true(measurement.requestsPerSec > 10, `${measurement.server} #${measurement.scenario}: ${measurement.requestsPerSec} req/s`);
     t.is(measurement.statusErrors, 0);
     t.true(measurement.peakRssMB > 10 && measurement.peakRssMB < 2000, `peak RSS ${measurement.peakRssMB} MB`);
     t.true(measurement.cpuUsPerRequest > 0, `${measurement.server}: ${measurement.cpuUsPerRequest} CPU µs per request`);

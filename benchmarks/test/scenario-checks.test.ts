@@ -69,8 +69,8 @@ test('an event that never fires fails the authenticated scenario', async (t) => 
 });
 
 test('raw uWebSockets.js passes every scenario check', async (t) => {
-  t.timeout(20_000);
-  const server = await startServer(findServer('raw-uws'), { cpu: undefined, env: { BENCH_STATIC_DIR: fixtures.staticDir }, timeoutMs: 15_000 });
+  t.timeout(60_000);
+  const server = await startServer(findServer('raw-uws'), { cpu: undefined, env: { BENCH_STATIC_DIR: fixtures.staticDir }, timeoutMs: 45_000 });
   t.teardown(() => server.stop());
   t.true(server.bootMs >= 0 && server.startupMs > 0);
   for (const candidate of scenarios) await t.notThrowsAsync(candidate.check(server.baseUrl), candidate.key);
