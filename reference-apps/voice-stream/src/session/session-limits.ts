@@ -9,8 +9,8 @@ export interface SessionLimits {
   /** A connection ends after this long. */
   readonly maxConnectionMs: number;
   /**
-   * Network and timer jitter forgiven on the "next chunk no sooner than half the previous chunk's
-   * duration" rule, in milliseconds.
+   * Wall-clock jitter forgiven on the "next chunk no sooner than half the previous chunk's duration" rule
+   * (judged on the running total): frames bunched by the network or a busy server, in milliseconds.
    */
   readonly pacingToleranceMs: number;
   /**
@@ -27,7 +27,7 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   maxChunkMs: 1000,
   idleTimeoutMs: 30_000,
   maxConnectionMs: 60 * 60 * 1000,
-  pacingToleranceMs: 20,
+  pacingToleranceMs: 500,
   compressedBurstMs: 1000,
   tentativeTranslationIntervalMs: 1000,
 };

@@ -2,7 +2,7 @@ import type { AudioDecoder } from '../engines/audio-decoder';
 import type { RecognitionStream, RecognizedSegment } from '../engines/speech-recognizer';
 import type { VoiceEngines } from '../engines/voice-engines';
 import { MessageCodec } from '../protocol/message-codec';
-import { messageKind, type ClientMessage, type ServerMessage } from '../protocol/messages';
+import { messageKind, type ClientMessage, type ErrorPayload, type ServerMessage } from '../protocol/messages';
 import { SessionError } from '../protocol/protocol-violation';
 import { Reasons } from '../protocol/reason-codes';
 import { ChunkPolicy } from './chunk-policy';
@@ -16,9 +16,12 @@ import { joinable, toSentence } from './transcript-text';
 /** Where a session's messages go (the WebSocket, or a test). */
 export interface SessionOutput {
   send(message: ServerMessage): void;
-  /** The session is over (after end_of_stream or error): close the connection. */
-  close(): void;
+  /** The session is over (after end_of_stream, or after `error` which is passed): close the connection. */
+  close(error?: ErrorPayload): void;
 }
+
+/** How a session ended: the stream completed, an error was sent, or the client went away. */
+export type SessionOutcome = 'completed' | 'failed' | 'disconnected';
 
 export interface VoiceSessionOptions {
   readonly limits?: Partial<SessionLimits>;
@@ -34,6 +37,7 @@ export type VoiceSessionState = 'streaming' | 'finishing' | 'ended';
 export class VoiceSession {
   readonly codec: MessageCodec;
   private stateValue: VoiceSessionState = 'streaming';
+  private outcomeValue: SessionOutcome | undefined;
   private readonly limits: SessionLimits;
   private readonly scheduler: Scheduler;
   private readonly policy: ChunkPolicy;
@@ -98,6 +102,11 @@ export class VoiceSession {
     return this.stateValue;
   }
 
+  /** Set once the session has ended. */
+  get outcome(): SessionOutcome | undefined {
+    return this.outcomeValue;
+  }
+
   /** A method, not a property: TypeScript would keep a narrowed property across `await`. */
   private isEnded(): boolean {
     return this.stateValue === 'ended';
@@ -144,7 +153,7 @@ export class VoiceSession {
   /** The client went away: stop everything without sending. */
   disconnect(): void {
     if (this.stateValue === 'ended') return;
-    this.end();
+    this.end('disconnected');
   }
 
   private onPcm(pcm: Buffer): void {
@@ -206,7 +215,7 @@ export class VoiceSession {
         this.emit({ end_of_target_media: { language: output.language } });
       }
       this.emit({ end_of_stream: {} });
-      this.end();
+      this.end('completed');
     } catch (error) {
       // Stage failures were reported through their listeners already; anything else is ours.
       if (!this.isEnded()) {
@@ -234,19 +243,21 @@ export class VoiceSession {
 
   private fail(error: SessionError): void {
     if (this.stateValue === 'ended') return;
-    this.output.send({ error: error.toPayload() });
-    this.end();
+    const payload = error.toPayload();
+    this.output.send({ error: payload });
+    this.end('failed', payload);
   }
 
-  private end(): void {
+  private end(outcome: SessionOutcome, error?: ErrorPayload): void {
     this.stateValue = 'ended';
+    this.outcomeValue = outcome;
     this.cancelIdle?.();
     this.cancelLifetime();
     this.decoder.close();
     this.recognition.close();
     for (const target of this.targets) target.close();
     for (const output of this.speech) output.close();
-    this.output.close();
+    if (outcome !== 'disconnected') this.output.close(error);
     this.resolveDone();
   }
 }

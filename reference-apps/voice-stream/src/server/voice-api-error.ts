@@ -1,0 +1,12 @@
+/** A refused REST request: HTTP status and the API's `{message, code}` body. */
+export class VoiceApiError extends Error {
+  override readonly name = 'VoiceApiError';
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

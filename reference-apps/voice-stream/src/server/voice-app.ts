@@ -1,0 +1,31 @@
+import { RestBuilder } from 'rest.uws';
+import type { ApiKeyStore } from '../auth/api-key-store';
+import { capabilitiesOf, type VoiceEngines } from '../engines/voice-engines';
+import type { SessionLimits } from '../session/session-limits';
+import type { SessionRegistry } from './session-registry';
+import { VoiceExceptionHandler } from './voice-exception-handler';
+import { VoiceSessionResource, type SessionResourceSettings } from './voice-session-resource';
+import { StreamTicket, VoiceStreamEndpoint } from './voice-stream-endpoint';
+
+/** Session requests are small JSON objects. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+export interface VoiceAppServices {
+  readonly engines: VoiceEngines;
+  readonly keys: ApiKeyStore;
+  readonly registry: SessionRegistry;
+  readonly limits?: Partial<SessionLimits>;
+}
+
+/** The voice API on rest.uws: the session request resource, the stream endpoint, `{message, code}` errors. */
+export function voiceApp(services: VoiceAppServices, settings: SessionResourceSettings, builder = new RestBuilder()): RestBuilder {
+  return builder
+    .register(
+      new VoiceSessionResource(services.keys, services.registry, capabilitiesOf(services.engines), settings),
+      new VoiceStreamEndpoint(services.engines, services.registry, services.limits),
+    )
+    // The token is checked during the upgrade: a refused claim answers HTTP and no socket opens.
+    .addProvider(StreamTicket, (request) => new StreamTicket(services.registry.claim(request.getQueryParam('token'))))
+    .errorHandler(VoiceExceptionHandler)
+    .bodyHandler({ maxBodySize: MAX_BODY_BYTES });
+}

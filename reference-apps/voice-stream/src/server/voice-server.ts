@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { closeAllWebSockets, loadUws, RestBuilder } from 'rest.uws';
+import { parseDatabaseUrl } from 'app-support';
+import { ApiKeyStore } from '../auth/api-key-store';
+import { createOfflineEngines, type VoiceEngines } from '../engines/voice-engines';
+import type { SessionLimits } from '../session/session-limits';
+import { SessionRegistry, type RegistryOptions } from './session-registry';
+import { voiceApp } from './voice-app';
+
+export interface VoiceServerOptions {
+  /** Default 0: a free port chosen by the kernel (read it back from `port`). */
+  readonly port?: number;
+  /** Default 127.0.0.1; 0.0.0.0 to be reachable from other machines. */
+  readonly host?: string;
+  /** SQLite path, sqlite::memory: or postgres://... (API keys). Default: in memory. */
+  readonly databaseUrl?: string;
+  /** Public base URL (`https://voice.example.com`): streaming_url becomes wss://... of it. */
+  readonly publicBaseUrl?: string;
+  /** Engines to use; default: the offline ones (stopped by `close`). */
+  readonly engines?: VoiceEngines;
+  readonly limits?: Partial<SessionLimits>;
+  readonly registry?: Partial<RegistryOptions>;
+}
+
+export interface VoiceServer {
+  readonly port: number;
+  /** http://127.0.0.1:<port>, for clients on this machine. */
+  readonly url: string;
+  readonly engines: VoiceEngines;
+  readonly registry: SessionRegistry;
+  /** Issues an API key (what `keys create` does): tests and benchmarks use it. */
+  createApiKey(label: string): Promise<string>;
+  /** Stops listening, ends every stream (1001), stops the engines and closes the database. */
+  close(): Promise<void>;
+}
+
+/** Opens the key database, starts the engines and serves the voice API on one port. */
+export async function startVoiceServer(options: VoiceServerOptions = {}): Promise<VoiceServer> {
+  const uws = loadUws();
+  const host = options.host ?? '127.0.0.1';
+  const location = parseDatabaseUrl(options.databaseUrl);
+  if (location.dialect === 'sqlite' && location.file !== ':memory:') mkdirSync(path.dirname(location.file), { recursive: true });
+  const keys = await ApiKeyStore.open(options.databaseUrl);
+  const ownEngines = options.engines === undefined;
+  const engines = options.engines ?? createOfflineEngines();
+  const registry = new SessionRegistry(options.registry);
+  let port = options.port ?? 0;
+  let app: TemplatedApp;
+  let socket: us_listen_socket;
+  try {
+    app = voiceApp({ engines, keys, registry, limits: options.limits }, { publicBaseUrl: options.publicBaseUrl, fallbackHost: () => `${host}:${port}` }, new RestBuilder()).build();
+    socket = await new Promise<us_listen_socket>((resolve, reject) => {
+      app.listen(host, port, (listening) => {
+        if (listening) resolve(listening);
+        else reject(new Error(`voice-stream: cannot listen on ${host}:${port} (in use, or not an address of this machine)`));
+      });
+    });
+  } catch (error) {
+    if (ownEngines) await engines.close();
+    await keys.close();
+    throw error;
+  }
+  port = uws.us_socket_local_port(socket as never);
+  const clientHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    url: `http://${clientHost}:${port}`,
+    engines,
+    registry,
+    createApiKey: async (label) => (await keys.create(label)).key,
+    close: () =>
+      (closing ??= (async () => {
+        uws.us_listen_socket_close(socket);
+        registry.closeAll();
+        closeAllWebSockets(app);
+        // uWebSockets.js 20.30 has App.close() (closes kept-alive connections); its typings lack it.
+        (app as TemplatedApp & { close?: () => void }).close?.();
+        if (ownEngines) await engines.close();
+        await keys.close();
+      })()),
+  };
+}

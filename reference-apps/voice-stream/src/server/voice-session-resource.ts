@@ -1,0 +1,72 @@
+import { BodyParam, Consumes, Context, GET, HeaderParam, HttpServerRequest, Path, POST, Produces, QueryParam } from 'rest.uws';
+import type { ApiKeyOwner, ApiKeyStore } from '../auth/api-key-store';
+import { readAuthKey } from '../auth/deepl-authorization';
+import { validateSessionRequest, type VoiceCapabilities } from '../session/session-request';
+import type { SessionRegistry } from './session-registry';
+import { streamingUrl } from './streaming-url';
+import { VoiceApiError } from './voice-api-error';
+
+/** The answer of the session request and of a reconnection. */
+export interface VoiceStreamingResponse {
+  streaming_url: string;
+  token: string;
+  session_id: string;
+}
+
+export interface SessionResourceSettings {
+  readonly publicBaseUrl: string | undefined;
+  /** host:port of this server, for requests without a Host header. */
+  readonly fallbackHost: () => string;
+}
+
+/** `POST /v3/voice/realtime` (session request) and `GET /v3/voice/realtime?token=` (reconnection). */
+@Path('/v3/voice')
+@Produces('application/json')
+export class VoiceSessionResource {
+  constructor(
+    private readonly keys: ApiKeyStore,
+    private readonly registry: SessionRegistry,
+    private readonly capabilities: VoiceCapabilities,
+    private readonly settings: SessionResourceSettings,
+  ) {}
+
+  @POST
+  @Path('/realtime')
+  @Consumes('application/json')
+  async requestSession(
+    @HeaderParam('authorization', { optional: true }) authorization: string | undefined,
+    @Context() request: HttpServerRequest,
+    @BodyParam body: object,
+  ): Promise<VoiceStreamingResponse> {
+    const owner = await this.authenticate(authorization);
+    const result = validateSessionRequest(body, this.capabilities);
+    if ('error' in result) throw new VoiceApiError(400, result.error.code, result.error.message);
+    const created = this.registry.create(owner.id, result.config);
+    return { streaming_url: this.url(request), token: created.token, session_id: created.sessionId };
+  }
+
+  @GET
+  @Path('/realtime')
+  async requestReconnection(
+    @HeaderParam('authorization', { optional: true }) authorization: string | undefined,
+    @Context() request: HttpServerRequest,
+    @QueryParam('token', { optional: true }) token: string | undefined,
+  ): Promise<VoiceStreamingResponse> {
+    const owner = await this.authenticate(authorization);
+    if (!token) throw new VoiceApiError(400, 'missing_parameter', 'The token query parameter (the latest token of the session) is required');
+    const rotated = this.registry.rotate(owner.id, token);
+    return { streaming_url: this.url(request), token: rotated.token, session_id: rotated.sessionId };
+  }
+
+  private async authenticate(authorization: string | undefined): Promise<ApiKeyOwner> {
+    const read = readAuthKey(authorization);
+    if ('problem' in read) throw new VoiceApiError(401, 'unauthorized', read.problem);
+    const owner = await this.keys.verify(read.key);
+    if (!owner) throw new VoiceApiError(403, 'forbidden', 'The API key is unknown or revoked');
+    return owner;
+  }
+
+  private url(request: HttpServerRequest): string {
+    return streamingUrl(request, this.settings.publicBaseUrl, this.settings.fallbackHost());
+  }
+}
