@@ -129,12 +129,11 @@ function readBody(rt: AppRuntime, res: UwsResponse, req: UwsRequest, ctx: Routin
   const { request, response } = ctx;
   const limit = rt.bodyLimit;
   const declared = req.getHeader('content-length');
-  if (declared !== '' && !(Number(declared) <= limit)) {
-    const tooLarge = !/^\d+$/.test(declared)
-      ? new BadRequestException(`Invalid Content-Length: ${declared.slice(0, 40)}`, { code: 'RU_ERR_BAD_CONTENT_LENGTH' })
-      : new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);
+  const framingError = bodyFramingError(req, declared);
+  if (framingError !== undefined || (declared !== '' && !(Number(declared) <= limit))) {
+    const refused = framingError ?? new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);
     response.closeConnectionAfter();
-    const pending = rt.fail(ctx, tooLarge);
+    const pending = rt.fail(ctx, refused);
     response._live = false;
     if (pending !== undefined) {
       request.detach(response.ended());
@@ -219,4 +218,28 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, route
       refuse(err);
     }
   });
+}
+
+/**
+ * Requests whose body length is ambiguous are refused (RFC 9112 6.3), since a proxy in front may read
+ * them differently (request smuggling): several or malformed Content-Length values, a Transfer-Encoding
+ * other than chunked, or both headers. Only routes that read bodies pay for the header scan.
+ */
+function bodyFramingError(req: UwsRequest, declared: string): BadRequestException | undefined {
+  let lengths = 0;
+  let encodings = 0;
+  let encoding = '';
+  req.forEach((key, value) => {
+    if (key === 'content-length') lengths++;
+    else if (key === 'transfer-encoding') {
+      encodings++;
+      encoding = value;
+    }
+  });
+  const bad = (why: string) => new BadRequestException(why, { code: 'RU_ERR_BODY_FRAMING' });
+  if (lengths > 1) return bad('Several Content-Length headers');
+  if (lengths === 1 && !/^\d{1,15}$/.test(declared)) return bad(`Invalid Content-Length: ${declared.slice(0, 40)}`);
+  if (encodings > 0 && (encodings > 1 || encoding.trim().toLowerCase() !== 'chunked')) return bad(`Unsupported Transfer-Encoding: ${encoding.slice(0, 40)}`);
+  if (encodings > 0 && lengths > 0) return bad('Both Content-Length and Transfer-Encoding');
+  return undefined;
 }

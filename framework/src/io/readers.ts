@@ -16,6 +16,9 @@ export class JsonValueReader implements ValueReader<unknown> {
       throw new ArgumentException(`Malformed JSON body: ${(err as Error).message}`, 'RU_ERR_MALFORMED_JSON');
     }
     if (isPlainJsonType(type) || type === Date) return parsed;
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new ArgumentException(`Expected a JSON object for ${type!.name}, got ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed}`, 'RU_ERR_BODY_TYPE');
+    }
     return plainToClassShallow(type!, parsed);
   }
 }

@@ -1,0 +1,101 @@
+import test from 'ava';
+import fc from 'fast-check';
+import { compilePathPattern, type PathPattern } from '../../src/routing/path-pattern';
+import { TrieRouter } from '../../src/routing/trie-router';
+import { LinearRouter } from '../../src/routing/linear-router';
+import { BadRequestException } from '../../src/errors/http-errors';
+
+// Small alphabets so that random paths often hit random patterns.
+const word = fc.constantFrom('a', 'b', 'users', 'x1', '42', '7');
+const patternSegment = fc.oneof(
+  { weight: 3, arbitrary: word },
+  { weight: 2, arbitrary: fc.constant('{p}') },
+  { weight: 1, arbitrary: fc.constant('{p:\\d+}') },
+  { weight: 1, arbitrary: fc.constant(':p:[a-z]+') },
+);
+const patternArb = fc.array(patternSegment, { minLength: 1, maxLength: 4 }).map((segs) => {
+  let n = 0;
+  return '/' + segs.map((s) => s.replace('p', `v${n++}`)).join('/');
+});
+const pathArb = fc.array(fc.oneof(word, fc.constantFrom('', 'zz', '%41', 'a%2Fb', 'c;m=1')), { minLength: 0, maxLength: 5 }).map((s) => '/' + s.join('/'));
+
+/** The oracle: does the pattern match these decoded segments (segment by segment)? */
+function matches(p: PathPattern, segments: string[]): boolean {
+  if (p.segments.length !== segments.length) return false;
+  return p.segments.every((ps, i) => {
+    const s = segments[i]!;
+    if (ps.kind === 'static') return ps.value === s;
+    if (ps.kind === 'param') return s.length > 0;
+    return ps.regex.test(s);
+  });
+}
+
+function decodedSegments(path: string): string[] {
+  const parts = path.split('/').slice(1);
+  if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+  return parts.map((p) => decodeURIComponent(p.split(';')[0]!));
+}
+
+test('a path matches exactly the routes it should, in both routers, and routing never throws on valid paths', (t) => {
+  fc.assert(
+    fc.property(fc.uniqueArray(patternArb, { minLength: 1, maxLength: 12, selector: (p) => compilePathPattern(p).shape }), fc.array(pathArb, { minLength: 1, maxLength: 10 }), (patterns, paths) => {
+      const trie = new TrieRouter<string>();
+      const linear = new LinearRouter<string>();
+      const compiled = patterns.map((p) => compilePathPattern(p));
+      for (const p of compiled) {
+        trie.add('GET', p, p.source, 0);
+        linear.add('GET', p, p.source, 0);
+      }
+      for (const path of paths) {
+        const segments = decodedSegments(path);
+        const expectAny = compiled.some((p) => matches(p, segments));
+        const a = trie.find('GET', path);
+        const b = linear.find('GET', path);
+        if (!expectAny) {
+          if (a !== null || b !== null) return false;
+          continue;
+        }
+        if (a === null || !('slot' in a) || b === null || !('slot' in b)) return false;
+        // The chosen route matches, and both routers choose the same one with the same values.
+        if (!matches(a.slot.pattern, segments)) return false;
+        if (a.slot.routes[0] !== b.slot.routes[0] || a.values.join('\u0000') !== b.values.join('\u0000')) return false;
+        if (a.values.length !== a.slot.pattern.paramNames.length) return false;
+      }
+      return true;
+    }),
+    { numRuns: 400 },
+  );
+  t.pass();
+});
+
+test('arbitrary request paths give a route, nothing, or a 400 for bad encoding: never another error', (t) => {
+  const trie = new TrieRouter<string>();
+  for (const p of ['/a/{x}', '/users/{id:\\d+}/b', '/s/{rest:.+}', '/'] ) trie.add('GET', compilePathPattern(p), p, 0);
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (s) => {
+      try {
+        trie.find('GET', '/' + s);
+        return true;
+      } catch (err) {
+        return err instanceof BadRequestException && err.status === 400;
+      }
+    }),
+    { numRuns: 3000 },
+  );
+  t.pass();
+});
+
+test('the pattern compiler accepts or refuses with RegistrationError, never anything else', (t) => {
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom('/', '{', '}', ':', 'a', 'b', '\\', '.', '*', '(', ')', '[', ']', '+', '?', 'd'), maxLength: 24 }), (s) => {
+      try {
+        const p = compilePathPattern(s);
+        return p.normalized.startsWith('/');
+      } catch (err) {
+        return (err as Error).name === 'RegistrationError';
+      }
+    }),
+    { numRuns: 3000 },
+  );
+  t.pass();
+});
