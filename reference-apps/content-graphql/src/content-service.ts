@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { PostgresChangeListener } from './changes/postgres-change-listener';
 import type { ContentDB } from './storage/database-types';
 import { migrateContentDatabase, type Dialect } from './storage/migrations';
 import { ContentStore } from './content/content-store';
@@ -17,6 +18,11 @@ export interface ContentServiceOptions {
   /** Seed the demo content and an enabled public schema when the database is empty (default true). */
   seedDemo?: boolean;
   settings?: Partial<GraphqlSettings>;
+  /**
+   * PostgreSQL only: the database URL to hold a `LISTEN` connection on, so that changes made by other instances
+   * and processes reach this one within milliseconds (several instances on one database).
+   */
+  listenUrl?: string;
 }
 
 /** What the public schema of the demo can read: no users (their emails are not public) and not the documents volume. */
@@ -28,19 +34,59 @@ export interface ContentService {
   graphql: GraphqlService;
   /** Serves asset files and generates transforms on their first request. */
   files: AssetFileService;
-  close(): void;
+  /** The LISTEN connection, when the service listens for other instances' changes. */
+  changes: PostgresChangeListener | null;
+  close(): Promise<void>;
 }
 
 /** Migrates the database, seeds the demo at first start, and wires the stores and the GraphQL service together. */
 export async function createContentService(options: ContentServiceOptions): Promise<ContentService> {
-  await migrateContentDatabase(options.db, options.dialect);
   const store = new ContentStore(options.db, options.dialect, options.assetsRoot);
   const access = new AccessStore(options.db, () => store.changed('access'));
-  if (options.seedDemo !== false && (await seedDemoContent(store))) {
-    await access.ensurePublicSchema(expandScope(DEMO_PUBLIC_SCOPE, await store.catalog()), true);
-  } else {
-    await access.ensurePublicSchema([], false);
-  }
+  await withSetupLock(options.db, options.dialect, async () => {
+    await migrateContentDatabase(options.db, options.dialect);
+    if (options.seedDemo !== false && (await seedDemoContent(store))) {
+      await access.ensurePublicSchema(expandScope(DEMO_PUBLIC_SCOPE, await store.catalog()), true);
+    } else {
+      await access.ensurePublicSchema([], false);
+    }
+  });
   const graphql = new GraphqlService(store, access, options.settings);
-  return { store, access, graphql, files: new AssetFileService(store, graphql.transformer), close: () => graphql.close() };
+  let changes: PostgresChangeListener | null = null;
+  if (options.listenUrl && options.dialect === 'postgres') {
+    changes = new PostgresChangeListener(options.listenUrl, { onNotice: (notice) => graphql.applyNotice(notice), onResumed: () => graphql.forgetAll() });
+    try {
+      await changes.start();
+    } catch (error) {
+      graphql.close();
+      throw new Error(`Cannot listen for changes on PostgreSQL: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  const listener = changes;
+  return {
+    store, access, graphql, files: new AssetFileService(store, graphql.transformer), changes,
+    close: async () => {
+      graphql.close();
+      await listener?.close();
+    },
+  };
+}
+
+/** Any number for the advisory lock, as long as it is always the same one. */
+const SETUP_LOCK_KEY = 4_206_061;
+
+/**
+ * Instances starting at once on one empty PostgreSQL database must not each seed the demo: migrations and the seed
+ * run under a session-level advisory lock held on one pooled connection (others wait for it, then find the seed).
+ */
+async function withSetupLock(db: Kysely<ContentDB>, dialect: Dialect, setup: () => Promise<void>): Promise<void> {
+  if (dialect !== 'postgres') return setup();
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${SETUP_LOCK_KEY})`.execute(connection);
+    try {
+      await setup();
+    } finally {
+      await sql`select pg_advisory_unlock(${SETUP_LOCK_KEY})`.execute(connection);
+    }
+  });
 }

@@ -17,6 +17,8 @@ export interface ContentServerOptions {
   settings?: Partial<GraphqlSettings>;
   /** Key of the admin REST API (`X-Admin-Key`); null/absent = admin API off. */
   adminKey?: string | null;
+  /** PostgreSQL pool size of this instance (default 10). */
+  postgresPoolSize?: number;
 }
 
 export interface RunningContentServer {
@@ -29,7 +31,7 @@ export interface RunningContentServer {
 /** Opens the database, builds the app and listens; `close()` stops listening and closes the database. */
 export async function startContentServer(options: ContentServerOptions): Promise<RunningContentServer> {
   const uws = loadUws();
-  const database = await openDatabase<ContentDB>(options.databaseUrl);
+  const database = await openDatabase<ContentDB>(options.databaseUrl, { postgres: { max: options.postgresPoolSize ?? 10 } });
   const app = uws.App();
   let service: ContentService | null = null;
   let socket: unknown = null;
@@ -45,6 +47,8 @@ export async function startContentServer(options: ContentServerOptions): Promise
     service = await createContentService({
       db: database.db, dialect: database.dialect, assetsRoot: options.assetsRoot,
       settings: { publicUrl: options.publicUrl ?? url, ...options.settings },
+      // Several instances may share a PostgreSQL database: hear each other's changes at once.
+      listenUrl: database.dialect === 'postgres' ? options.databaseUrl : undefined,
     });
     buildContentApp(service, { app, graphqlPath: options.graphqlPath, adminKey: options.adminKey ?? null });
     const running = service;
@@ -53,13 +57,13 @@ export async function startContentServer(options: ContentServerOptions): Promise
       close: async () => {
         if (socket) uws.us_listen_socket_close(socket as never);
         socket = null;
-        running.close();
+        await running.close();
         await database.destroy();
       },
     };
   } catch (error) {
     if (socket) uws.us_listen_socket_close(socket as never);
-    service?.close();
+    await service?.close();
     await database.destroy();
     throw error;
   }

@@ -91,7 +91,7 @@ for (const dialect of DIALECTS) {
       });
       t.deepEqual(body.data.users.map((u: any) => u.username), ['ada', 'grace', 'linus']);
       t.deepEqual(body.data.users[0].photo, { filename: 'ada.jpg' });
-      service.close();
+      await service.close();
       await database.destroy();
     } finally {
       await pgSource?.close();

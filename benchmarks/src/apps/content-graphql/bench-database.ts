@@ -27,7 +27,7 @@ export async function prepareBenchDatabase(databaseUrl: string | undefined): Pro
       const wrong = wrongAnswer(JSON.parse(answer.body));
       if (wrong) throw new Error(`the seeded database does not answer the example query: ${wrong}`);
     } finally {
-      service.close();
+      await service.close();
     }
   } finally {
     await database.destroy();

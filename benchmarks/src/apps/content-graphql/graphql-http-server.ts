@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   const port = (server.address() as import('node:net').AddressInfo).port;
   exitOnSignals(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    service.close();
+    await service.close();
     await database.destroy();
   });
   announceReady({ port, bootMs: now() - started });

@@ -19,7 +19,7 @@ export function assetsDirFrom(argv: readonly string[], env: NodeJS.ProcessEnv): 
 export async function openForCommand(argv: readonly string[], env: NodeJS.ProcessEnv, seedDemo: boolean): Promise<{ service: ContentService; close(): Promise<void> }> {
   const database = await openDatabase<ContentDB>(databaseUrlFrom(argv, env));
   const service = await createContentService({ db: database.db, dialect: database.dialect, assetsRoot: assetsDirFrom(argv, env), seedDemo, settings: { changePollMs: 0 } });
-  return { service, close: async () => { service.close(); await database.destroy(); } };
+  return { service, close: async () => { await service.close(); await database.destroy(); } };
 }
 
 /** Positional arguments: everything that is not a `--flag value` pair. */

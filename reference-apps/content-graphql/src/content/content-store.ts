@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { CHANGE_CHANNEL, type ChangeNotice } from '../changes/change-notice';
 import sharp from 'sharp';
 import type { ContentDB, ElementKind, Flag } from '../storage/database-types';
 import type { Dialect } from '../storage/migrations';
@@ -31,7 +32,9 @@ export function slugify(text: string): string {
  */
 export class ContentStore {
   private catalogPromise: Promise<Catalog> | null = null;
-  private readonly listeners = new Set<(kind: ChangeKind) => void>();
+  private readonly listeners = new Set<(kind: ChangeKind, version: string) => void>();
+  /** Names this process in change notices, so that it can tell its own from others'. */
+  readonly instanceId = randomUUID();
 
   constructor(readonly db: Kysely<ContentDB>, readonly dialect: Dialect, readonly assetsRoot: string) {}
 
@@ -43,18 +46,26 @@ export class ContentStore {
     return this.catalogPromise;
   }
 
-  onChange(listener: (kind: ChangeKind) => void): () => void {
+  onChange(listener: (kind: ChangeKind, version: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** Records the change in the database (other processes poll it) and tells in-process listeners at once. */
+  /**
+   * Records the change in the database (other processes poll the version) and tells in-process listeners at once.
+   * On PostgreSQL it also announces the change with NOTIFY, so that every other instance and process listening
+   * on the database drops its caches within milliseconds instead of at its next poll.
+   */
   async changed(kind: ChangeKind): Promise<void> {
     if (kind === 'structure') this.catalogPromise = null;
     const version = String(Date.now()) + ':' + randomUUID();
     await this.db.insertInto('info').values({ key: 'contentVersion', value: version })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: version })).execute();
-    for (const listener of this.listeners) listener(kind);
+    for (const listener of this.listeners) listener(kind, version);
+    if (this.dialect === 'postgres') {
+      const notice: ChangeNotice = { kind, origin: this.instanceId, version };
+      await sql`select pg_notify(${CHANGE_CHANNEL}, ${JSON.stringify(notice)})`.execute(this.db);
+    }
   }
 
   /** Another process changed the database: forget the catalog so that it is read again. */

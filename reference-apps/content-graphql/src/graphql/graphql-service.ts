@@ -3,6 +3,7 @@ import {
   type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
 } from 'graphql';
 import type { ContentStore } from '../content/content-store';
+import type { ChangeNotice } from '../changes/change-notice';
 import type { Catalog } from '../content/catalog';
 import { ElementQueryEngine } from '../query/element-query';
 import { QueryArgumentError } from '../query/query-argument-error';
@@ -81,7 +82,10 @@ export class GraphqlService {
     this.settings = { ...DEFAULT_GRAPHQL_SETTINGS, ...settings };
     this.tokens = new TokenResolver(access);
     this.transformer = new ImageTransformer(store.db, store.assetsRoot);
-    this.unsubscribe = store.onChange((kind) => this.onChange(kind));
+    this.unsubscribe = store.onChange((kind, version) => {
+      this.lastVersion = version;
+      this.onChange(kind);
+    });
     if (this.settings.changePollMs > 0) {
       this.poller = setInterval(() => void this.pollVersion(), this.settings.changePollMs);
       this.poller.unref();
@@ -103,6 +107,23 @@ export class GraphqlService {
       this.loaded = null;
       this.tokens.invalidate();
     }
+  }
+
+  /**
+   * A change announced by another instance or process (PostgreSQL NOTIFY): drop what it makes stale, as for a
+   * change made here. Its version is remembered, so the poll does not take the same change for an unknown one.
+   */
+  applyNotice(notice: ChangeNotice): void {
+    if (notice.origin === this.store.instanceId) return;
+    if (notice.kind !== 'content') this.store.changedElsewhere();
+    this.onChange(notice.kind);
+    this.lastVersion = notice.version;
+  }
+
+  /** Notices may have been missed (the listening connection was down): drop everything. */
+  forgetAll(): void {
+    this.store.changedElsewhere();
+    this.onChange('structure');
   }
 
   private async pollVersion(): Promise<void> {

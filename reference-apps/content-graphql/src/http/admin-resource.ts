@@ -4,8 +4,11 @@ import type { ContentService } from '../content-service';
 import { AccessError } from '../schemas/access-store';
 import { expandScope, ScopeError } from '../schemas/scope';
 
+/** Field types the admin API edits; relations and matrix blocks go through the content import. */
+const EDITABLE_FIELD_TYPES = new Set(['PlainText', 'RichText', 'Number', 'Date', 'Lightswitch']);
+
 /**
- * The admin REST API for schemas and tokens, behind its own key (`X-Admin-Key`). Without a configured key the
+ * The admin REST API for schemas, tokens and simple content edits, behind its own key (`X-Admin-Key`). Without a configured key the
  * API answers 404, so an unconfigured server exposes nothing. Scopes take the same shorthand as the CLI.
  */
 export function adminResource(service: ContentService, adminKey: string | null): object {
@@ -34,8 +37,50 @@ export function adminResource(service: ContentService, adminKey: string | null):
     return Number(text);
   };
 
+  /** Checks an element edit before anything is written: known element, text title, known scalar fields of its layout. */
+  const elementEdit = async (id: number, body: Record<string, unknown>) => {
+    const element = await service.store.db.selectFrom('elements').select('id').where('id', '=', id).executeTakeFirst();
+    if (!element) throw new WebApplicationException(`No element ${id}`, 404, { code: 'CG_NO_ELEMENT' });
+    if (body.title !== undefined && (typeof body.title !== 'string' || body.title.trim() === '')) throw new WebApplicationException('"title" must be a non-empty string', 400, { code: 'CG_TITLE' });
+    const fields = body.fields ?? {};
+    if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) throw new WebApplicationException('"fields" must be an object of field handles and values', 400, { code: 'CG_FIELDS' });
+    const { layoutFields } = await service.store.layoutOfElement(id);
+    for (const handle of Object.keys(fields)) {
+      const field = layoutFields.find((f) => f.handle === handle);
+      if (!field) throw new WebApplicationException(`Element ${id} has no field "${handle}"; its fields: ${layoutFields.map((f) => f.handle).join(', ') || 'none'}`, 400, { code: 'CG_FIELDS' });
+      if (!EDITABLE_FIELD_TYPES.has(field.type)) throw new WebApplicationException(`Field "${handle}" (${field.type}) cannot be edited here; use the content import`, 400, { code: 'CG_FIELDS' });
+    }
+    return { title: body.title as string | undefined, fields: fields as Record<string, unknown> };
+  };
+
   @Path('/admin')
   class AdminResource {
+    /** Edits an element's title and plain field values (content changes invalidate every instance's result cache). */
+    @PUT @Path('/elements/{id}')
+    updateElement(@HeaderParam('x-admin-key', { optional: true }) key: string, @PathParam('id') id: string, @BodyParam() body: Record<string, unknown>, @Context() res: HttpServerResponse) {
+      return guard(key, async () => {
+        const elementId = idOf(id);
+        const edit = await elementEdit(elementId, body);
+        try {
+          await service.store.updateFields(elementId, edit.fields, edit.title);
+        } catch (error) {
+          if (error instanceof Error && /^Field "|^Invalid date/.test(error.message)) throw new WebApplicationException(error.message, 400, { code: 'CG_FIELDS' });
+          throw error;
+        }
+        res.setStatusCode(204);
+      });
+    }
+
+    @POST @Path('/elements/{id}/enable')
+    enableElement(@HeaderParam('x-admin-key', { optional: true }) key: string, @PathParam('id') id: string, @Context() res: HttpServerResponse) {
+      return guard(key, async () => { await elementEdit(idOf(id), {}); await service.store.setEnabled(idOf(id), true); res.setStatusCode(204); });
+    }
+
+    @POST @Path('/elements/{id}/disable')
+    disableElement(@HeaderParam('x-admin-key', { optional: true }) key: string, @PathParam('id') id: string, @Context() res: HttpServerResponse) {
+      return guard(key, async () => { await elementEdit(idOf(id), {}); await service.store.setEnabled(idOf(id), false); res.setStatusCode(204); });
+    }
+
     @GET @Path('/schemas')
     schemas(@HeaderParam('x-admin-key', { optional: true }) key: string) {
       return guard(key, () => service.access.listSchemas());

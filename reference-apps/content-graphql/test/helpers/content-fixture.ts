@@ -52,7 +52,7 @@ export async function openContentFixture(dialect: TestDialect, settings: Partial
       return { status: response.status, body: JSON.parse(response.body), cached: response.cached, phase: response.phase };
     },
     async close() {
-      service.close();
+      await service.close();
       await database.destroy();
       await postgres?.close();
       await rm(dir, { recursive: true, force: true });
