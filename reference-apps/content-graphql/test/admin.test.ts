@@ -67,4 +67,32 @@ for (const dialect of DIALECTS) {
     t.is((await admin('DELETE', '/tokens/99999')).status, 404);
     t.is((await admin('POST', '/tokens/abc/enable')).status, 400);
   });
+
+  test.serial(`${dialect}: content edits through the admin API change answers at once and refuse bad input`, async (t) => {
+    const ask = async (query: string) => (await (await fetch(`${server.url}/api?query=${encodeURIComponent(query)}`)).json()) as any;
+    const { id } = (await ask('{ entry(slug: "harbour-traffic-doubles") { id } }')).data.entry;
+    const query = `{ entry(id: ${id}) { title ... on news_article_Entry { readingTime summary } } }`;
+    t.like((await ask(query)).data.entry, { title: 'Harbour traffic doubles', readingTime: 3 });
+    t.is((await admin('PUT', `/elements/${id}`, { title: 'Harbour traffic triples', fields: { readingTime: 6, summary: 'Tripled.' } })).status, 204);
+    t.deepEqual((await ask(query)).data.entry, { title: 'Harbour traffic triples', readingTime: 6, summary: 'Tripled.' }, 'the cached answer was dropped');
+    t.is((await admin('POST', `/elements/${id}/disable`)).status, 204);
+    t.deepEqual((await ask(query)).data, { entry: null });
+    t.is((await admin('POST', `/elements/${id}/enable`)).status, 204);
+    t.truthy((await ask(query)).data.entry);
+
+    const refused = async (path: string, body: unknown, status: number, message: RegExp) => {
+      const response = await admin(path.endsWith('able') ? 'POST' : 'PUT', path, body);
+      t.is(response.status, status, path);
+      t.regex(((await response.json()) as any).message, message);
+    };
+    await refused('/elements/99999', { title: 'x' }, 404, /No element 99999/);
+    await refused('/elements/99999/disable', undefined, 404, /No element 99999/);
+    await refused(`/elements/${id}`, { title: '' }, 400, /"title" must be a non-empty string/);
+    await refused(`/elements/${id}`, { fields: [1] }, 400, /"fields" must be an object/);
+    await refused(`/elements/${id}`, { fields: { colour: 'red' } }, 400, /has no field "colour"; its fields: summary, body/);
+    await refused(`/elements/${id}`, { fields: { tags: [1] } }, 400, /Field "tags" \(Tags\) cannot be edited here/);
+    await refused(`/elements/${id}`, { fields: { readingTime: 'soon' } }, 400, /Field "readingTime" takes a number/);
+    await refused(`/elements/${id}`, { fields: { featured: 'yes' } }, 400, /Field "featured" takes true or false/);
+    t.like((await ask(query)).data.entry, { title: 'Harbour traffic triples', readingTime: 6 }, 'refused edits changed nothing');
+  });
 }
