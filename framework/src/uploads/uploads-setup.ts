@@ -101,7 +101,8 @@ function installUploads(rt: AppRuntime): void {
 
 onRuntimeCreated(installUploads);
 
-// A route that declares @Consumes('multipart/form-data') reads its body even without a body or form argument (files only).
+// Routes that may read uploads without a body or form argument still read the body: those that
+// declare @Consumes('multipart/form-data') and those that take the RoutingContext (ctx.fileUploads()).
 registerRouteExtension({
   name: 'uploads',
   order: 50,
@@ -110,6 +111,7 @@ registerRouteExtension({
       const m = mediaEssence(c);
       return m === 'multipart/form-data' || m === 'multipart/*';
     });
-    return multipart ? { needsBody: true } : undefined;
+    const takesContext = scope.definition.parameters.some((p) => p.source === 'context' && p.type === RoutingContext);
+    return multipart || takesContext ? { needsBody: true } : undefined;
   },
 });
