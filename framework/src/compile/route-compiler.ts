@@ -17,6 +17,7 @@ import type { SettingsView } from '../runtime/settings';
 import { argumentType, compileArgument, type ArgumentScope } from './arguments';
 import { isThenable, providerFunction, type ValueResolver } from './context-values';
 import { routeExtensions, type RouteStages, type Step } from './extensions';
+import { assertDecoratorMetadata } from './decorator-metadata';
 
 /** A route turned into one function, built once at registration. */
 export interface CompiledRoute {
@@ -124,6 +125,7 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   const suppressCheck = m.suppressCheck === true || c.suppressCheck === true;
   const fn = (src.instance as Record<string | symbol, unknown>)[m.name];
   if (typeof fn !== 'function') throw new RegistrationError(`${where}: not a method`, 'RU_ERR_NOT_A_METHOD');
+  assertDecoratorMetadata(src.resourceClass.prototype, m.name, where);
 
   // Arguments.
   const design = designParamTypes(src.resourceClass.prototype, m.name) ?? [];
