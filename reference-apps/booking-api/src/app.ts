@@ -1,7 +1,9 @@
-import { RestBuilder } from 'rest.uws';
-import type { BookingService } from './domain/booking-service';
-import type { CatalogueService } from './domain/catalogue-service';
-import type { PartnerKeys } from './domain/partner-keys';
+import { ClassValidator, RestBuilder, TsyringeInjectionProvider } from 'rest.uws';
+import { container as rootContainer } from 'tsyringe';
+import { BookingService } from './domain/booking-service';
+import { CatalogueService } from './domain/catalogue-service';
+import { PartnerKeys } from './domain/partner-keys';
+import { API_PREFIX } from './domain/pagination';
 import { BookingExceptionHandler } from './http/booking-exception-handler';
 import { PartnerApiKeyAuthentication } from './http/partner-authentication';
 import { PublicBaseUrl } from './http/public-base-url';
@@ -12,7 +14,11 @@ import { ProductResource } from './resources/product-resource';
 
 /** Largest request body: a booking of 50 customers with their input fields fits many times over. */
 export const MAX_BODY_BYTES = 256 * 1024;
+/** Where the OpenAPI document of the API is served (public, like the partner API's docs). */
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+export const API_VERSION = '1.0.0';
 
+/** The services the HTTP layer calls (a BookingSystem has them). */
 export interface BookingServices {
   bookings: BookingService;
   catalogue: CatalogueService;
@@ -27,21 +33,32 @@ export interface BookingAppOptions {
 }
 
 /**
- * The booking API on rest.uws: REST classes, the partner's identity from its API key, absolute links, and one
- * error envelope for everything. `build()` it and listen (see booking-server.ts). A `builder` given in may carry
- * settings of its own (they come first, e.g. a provider that refuses requests while the server stops).
+ * The booking API on rest.uws: REST classes resolved through tsyringe, every route behind the partner's API key
+ * (except the customer pages, @PermitAll), @Valid bodies checked by class-validator, absolute links, one error
+ * envelope for everything, and the OpenAPI document. Listen with startServer (see booking-server.ts).
  */
-export function bookingApp(services: BookingServices, options: BookingAppOptions, builder = new RestBuilder()): RestBuilder {
-  return builder
-    .register(
-      new BookingResource(services.bookings),
-      new ProductResource(services.catalogue),
-      new InventoryResource(services.catalogue),
-      new CustomerPagesResource(services.bookings),
-    )
-    // Every route needs a partner's API key, unless it says @PermitAll (the customer pages).
-    .authenticateWith(new PartnerApiKeyAuthentication(services.partnerKeys))
+export function bookingApp(services: BookingServices, options: BookingAppOptions): RestBuilder {
+  // One container per app: two servers in one process (tests, benchmarks) keep their own services.
+  const container = rootContainer.createChildContainer();
+  container.registerInstance(BookingService, services.bookings);
+  container.registerInstance(CatalogueService, services.catalogue);
+  container.registerInstance(PartnerKeys, services.partnerKeys);
+
+  return new RestBuilder()
+    .injectWith(new TsyringeInjectionProvider(container))
+    .register(BookingResource, ProductResource, InventoryResource, CustomerPagesResource)
+    .authenticateWith(PartnerApiKeyAuthentication)
+    .validateWith(new ClassValidator())
     .addProvider(PublicBaseUrl, (request) => PublicBaseUrl.of(request, options.publicBaseUrl, options.fallbackBaseUrl))
     .errorHandler(BookingExceptionHandler)
-    .bodyHandler({ maxBodySize: MAX_BODY_BYTES });
+    .bodyHandler({ maxBodySize: MAX_BODY_BYTES })
+    .openApi({
+      title: 'Booking API',
+      version: API_VERSION,
+      description:
+        'Partners read the catalogue, create a booking (UNCAPTURED, seats held for one hour), capture it (PENDING) and ' +
+        'read it until fulfilment makes it COMPLETED with tickets and a voucher. Errors: {status, error: {code, message}}.',
+      path: OPENAPI_PATH,
+      ...(options.publicBaseUrl ? { servers: [{ url: options.publicBaseUrl }] } : {}),
+    });
 }

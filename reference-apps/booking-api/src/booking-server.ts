@@ -1,10 +1,7 @@
-import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
-import { loadUws, RestBuilder, type Logger } from 'rest.uws';
+import { startServer, type Logger } from 'rest.uws';
 import type { Clock } from 'app-support';
 import { openBookingSystem, type BookingSystem, type BookingSystemOptions } from './booking-system';
 import { bookingApp } from './app';
-import { InFlightWork } from './http/in-flight-work';
-import { ServiceAvailability } from './http/service-availability';
 
 export interface BookingServerOptions {
   /** Default 0: a free port chosen by the kernel (read it back from `port`). */
@@ -19,8 +16,8 @@ export interface BookingServerOptions {
   seedDemoCatalogue?: boolean;
   background?: BookingSystemOptions['background'];
   postgresPoolSize?: number;
-  /** How long a stop waits for requests in progress before closing the database (default 5 s). */
-  drainTimeoutMs?: number;
+  /** How long a stop waits for requests in progress before closing the database (default 10 s). */
+  shutdownTimeoutMs?: number;
   /** Where unexpected errors are logged (a pino logger fits); default: JSON lines on stderr. */
   logger?: Logger;
 }
@@ -34,15 +31,18 @@ export interface BookingServer {
   system: BookingSystem;
   /** Issues an API key for a new partner (what `keys create` does): tests and benchmarks use it. */
   createPartnerKey(partnerName: string): Promise<string>;
-  /** Stops listening, refuses what still arrives on open connections (503), waits for work in progress, closes the database. */
+  /**
+   * Stops gracefully: no new connections, requests in progress finish (their connections then close), then the
+   * background work stops and the database closes.
+   */
   close(): Promise<void>;
 }
 
 /** Opens the booking system (migrations, demo catalogue, background work) and serves the API on one port. */
 export async function startBookingServer(options: BookingServerOptions = {}): Promise<BookingServer> {
-  const uws = loadUws();
   const host = options.host ?? '127.0.0.1';
   let port = options.port ?? 0;
+  // Voucher and ticket links need the port, known only once listening (port 0).
   const linkBase = () => options.publicBaseUrl ?? `http://localhost:${port}`;
   const system = await openBookingSystem({
     databaseUrl: options.databaseUrl,
@@ -52,27 +52,16 @@ export async function startBookingServer(options: BookingServerOptions = {}): Pr
     background: options.background,
     postgresPoolSize: options.postgresPoolSize,
   });
-  const inFlight = new InFlightWork();
-  const availability = new ServiceAvailability();
-  let socket: us_listen_socket;
-  let app: TemplatedApp;
+  let server;
   try {
-    app = bookingApp(
-      { bookings: inFlight.track(system.bookings), catalogue: inFlight.track(system.catalogue), partnerKeys: inFlight.track(system.partnerKeys) },
-      { publicBaseUrl: options.publicBaseUrl, fallbackBaseUrl: linkBase },
-      options.logger ? new RestBuilder().logger(options.logger).provide(availability) : new RestBuilder().provide(availability),
-    ).build();
-    socket = await new Promise<us_listen_socket>((resolve, reject) => {
-      app.listen(host, port, (listening) => {
-        if (listening) resolve(listening);
-        else reject(new Error(`booking-api: cannot listen on ${host}:${port} (in use, or not an address of this machine)`));
-      });
-    });
+    const builder = bookingApp(system, { publicBaseUrl: options.publicBaseUrl, fallbackBaseUrl: linkBase });
+    if (options.logger) builder.logger(options.logger);
+    server = await startServer(builder, { port, host, shutdownTimeoutMs: options.shutdownTimeoutMs });
   } catch (error) {
     await system.close();
     throw error;
   }
-  port = uws.us_socket_local_port(socket as never);
+  port = server.port;
   const clientHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
   let closing: Promise<void> | undefined;
@@ -84,21 +73,8 @@ export async function startBookingServer(options: BookingServerOptions = {}): Pr
     createPartnerKey: async (partnerName) => (await system.partnerKeys.issueKey(partnerName)).key,
     close: () =>
       (closing ??= (async () => {
-        uws.us_listen_socket_close(socket);
-        availability.stop();
-        const drained = await inFlight.drained(options.drainTimeoutMs ?? 5000);
-        if (!drained) console.error(`booking-api: stopping with ${inFlight.count} request(s) still running`);
-        closeConnections(app);
+        await server.shutdown();
         await system.close();
       })()),
   };
-}
-
-/**
- * Closes the connections clients keep alive (otherwise they outlive the server, and a new server on the same port
- * would see its clients talk to the old one). uWebSockets.js 20.30 has `App.close()`; its type declarations lack it.
- */
-function closeConnections(app: TemplatedApp): void {
-  const closable = app as TemplatedApp & { close?: () => void };
-  if (typeof closable.close === 'function') closable.close();
 }

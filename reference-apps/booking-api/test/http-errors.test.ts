@@ -27,7 +27,7 @@ for (const engine of engines) {
       ['count mismatch', createBody(2, 0, { customersDetails: { ...createBody(2, 0).customersDetails, count: 3 } }), 'E_INVALID_ARGUMENT', 'Invalid customersDetails.count: count is 3 but 2 customer(s) were given'],
       ['two primaries', withCustomer(1, { isPrimary: true }), 'E_INVALID_ARGUMENT', /^Invalid customersDetails\.customers: exactly one customer must have isPrimary true, found 2$/],
       ['unknown person type', withCustomer(1, { personType: 'SENIOR' }), 'E_INVALID_ARGUMENT', /customersDetails\.customers\[1\]\.personType: "SENIOR" is not sold .*available: ADULT, CHILD/],
-      ['wrong type', createBody(1, 0, { price: { amount: '25', currencyCode: 'EUR' } }), 'E_INVALID_ARGUMENT', 'Invalid price.amount: expected a number, got "25"'],
+      ['wrong type', createBody(1, 0, { price: { amount: '25', currencyCode: 'EUR' } }), 'E_INVALID_ARGUMENT', 'Invalid price.amount: expected a number'],
       ['unknown currency', createBody(1, 0, { price: { amount: 25, currencyCode: 'XYZ' } }), 'E_INVALID_ARGUMENT', /price\.currencyCode: Invalid currency code: XYZ/],
       ['other currency', createBody(1, 0, { price: { amount: 25, currencyCode: 'GBP' } }), 'E_INVALID_ARGUMENT', /GBP is not the currency of inventory/],
       ['unknown variant', createBody(1, 0, { variantId: 'nope' }), 'E_INVALID_ARGUMENT', 'Invalid variantId: variant "nope" does not exist'],
@@ -51,7 +51,7 @@ for (const engine of engines) {
     assertError(t, await alice.post(`${API}/booking`, '{"variantId": ', { 'Content-Type': 'application/json' }), 400, 'E_INVALID_ARGUMENT', /^Malformed JSON body: /);
     assertError(t, await alice.post(`${API}/booking`, '', { 'Content-Type': 'application/json' }), 400, 'E_MISSING_PARAMETER', /^Missing required parameter: body/);
     const id = (await alice.post(`${API}/booking`, createBody(1, 0))).body.bookingId;
-    assertError(t, await alice.put(`${API}/booking/${id}`, 'null', { 'Content-Type': 'application/json' }), 400, 'E_MISSING_PARAMETER', 'Missing required parameter: body');
+    assertError(t, await alice.put(`${API}/booking/${id}`, 'null', { 'Content-Type': 'application/json' }), 400, 'E_INVALID_ARGUMENT', 'Invalid body: expected a JSON object');
     assertError(t, await alice.put(`${API}/booking/${id}`, '"PENDING"', { 'Content-Type': 'application/json' }), 400, 'E_INVALID_ARGUMENT', 'Invalid body: expected a JSON object');
     assertError(t, await alice.post(`${API}/booking`, 'variantId=v-walk', { 'Content-Type': 'application/x-www-form-urlencoded' }), 415, 'E_UNSUPPORTED_MEDIA_TYPE', /Unsupported Content-Type application\/x-www-form-urlencoded .*expected application\/json/);
     assertError(t, await alice.post(`${API}/booking/create`, JSON.stringify(createBody(1, 0)), { 'Content-Type': 'text/plain' }), 415, 'E_UNSUPPORTED_MEDIA_TYPE', /text\/plain/);

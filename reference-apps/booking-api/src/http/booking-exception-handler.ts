@@ -11,8 +11,6 @@ export class BookingExceptionHandler implements ExceptionHandler<unknown> {
   write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
     const { status, body } = errorResponse(error, () => undefined, (name) => request.getHeader(name));
     response.setStatusCode(status);
-    // A 503 means this server is stopping: the client should take its next request elsewhere.
-    if (status === 503) response.closeConnectionAfter();
     response.putHeader('Content-Type', 'application/json');
     response.end(JSON.stringify(body));
   }

@@ -1,4 +1,4 @@
-import { WebApplicationException } from 'rest.uws';
+import { ConstraintException, WebApplicationException } from 'rest.uws';
 import { BookingError, ErrorCode } from '../domain/booking-error';
 import { missingKeyMessage, UNKNOWN_KEY_MESSAGE } from './api-key-credentials';
 
@@ -53,10 +53,26 @@ function frameworkMessage(error: WebApplicationException, header: HeaderReader):
   if (error.code === 'RU_ERR_NO_CREDENTIALS') return missingKeyMessage(header);
   if (error.code === 'RU_ERR_BAD_CREDENTIALS') return UNKNOWN_KEY_MESSAGE;
   if (error.code === 'RU_ERR_MISSING_BODY') return 'Missing required parameter: body (send a JSON object with Content-Type: application/json)';
+  if (error.code === 'RU_ERR_BODY_TYPE') return 'Invalid body: expected a JSON object';
   // rest.uws names the decorator (`Missing @QueryParam("variantId") for: GET /...`); partners know the parameter.
   const missing = error.code === 'RU_ERR_MISSING_ARGUMENT' ? /^Missing @\w+\("([^"]+)"\)/.exec(error.message) : null;
   if (missing) return `Missing required parameter: ${missing[1]}`;
   return error.message;
+}
+
+/** class-validator constraints whose violation means "absent or empty" rather than "wrong". */
+const PRESENCE_CONSTRAINTS: ReadonlySet<string> = new Set(['isDefined', 'isNotEmpty']);
+
+/** The first broken field of a @Valid body, in the partner API's words (it reports one problem at a time). */
+function violationResponse(error: ConstraintException): ErrorResponse {
+  const first = error.violations[0];
+  if (first === undefined) return envelope(400, ErrorCode.INVALID_ARGUMENT, error.message);
+  const path = first.path === '' ? 'body' : first.path;
+  const sameField = error.violations.filter((violation) => violation.path === first.path);
+  if (sameField.some((violation) => PRESENCE_CONSTRAINTS.has(violation.constraint))) {
+    return envelope(400, ErrorCode.MISSING_PARAMETER, `Missing required parameter: ${path}`);
+  }
+  return envelope(400, ErrorCode.INVALID_ARGUMENT, `Invalid ${path}: ${first.message}`);
 }
 
 function envelope(status: number, code: string, message: string): ErrorResponse {
@@ -70,6 +86,7 @@ function envelope(status: number, code: string, message: string): ErrorResponse 
  */
 export function errorResponse(error: unknown, log: (error: unknown) => void = (e) => console.error(e), header: HeaderReader = () => undefined): ErrorResponse {
   if (error instanceof BookingError) return envelope(error.httpStatus, error.code, error.message);
+  if (error instanceof ConstraintException) return violationResponse(error);
   if (error instanceof WebApplicationException && error.status < 500) {
     const code = codeByFrameworkCode[error.code] ?? codeByStatus[error.status] ?? ErrorCode.ERROR_PROCESSING_REQUEST;
     return envelope(error.status, code, frameworkMessage(error, header));

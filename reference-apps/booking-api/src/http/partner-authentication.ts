@@ -1,5 +1,5 @@
-import { RestRouter, User, type RestAuthenticationProvider, type RoutingContext } from 'rest.uws';
-import type { PartnerKeys } from '../domain/partner-keys';
+import { Inject, RestRouter, User, type OpenApiSecurityScheme, type RestAuthenticationProvider, type RoutingContext } from 'rest.uws';
+import { PartnerKeys } from '../domain/partner-keys';
 import { AuthenticatedPartner } from './authenticated-partner';
 import { readApiKey } from './api-key-credentials';
 
@@ -13,7 +13,18 @@ export const PARTNER_ROLE = 'partner';
  * `@Context() partner: AuthenticatedPartner` arguments find it.
  * No key: rest.uws answers 401 with the challenge; an unknown or revoked key: 401 with `error="invalid_token"`.
  */
+@Inject
 export class PartnerApiKeyAuthentication implements RestAuthenticationProvider<string> {
+  /** How the OpenAPI document describes these credentials. */
+  readonly securityScheme: OpenApiSecurityScheme = {
+    name: 'partnerApiKey',
+    scheme: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The partner API key (`keys create <partner>`), as `Authorization: Bearer <key>` or as `Headout-Auth: <key>`.',
+    },
+  };
+
   constructor(private readonly keys: PartnerKeys) {}
 
   provideCredentials(ctx: RoutingContext): string | null {

@@ -1,27 +1,34 @@
-import { BodyParam, Consumes, Context, DefaultValue, GET, Path, PathParam, POST, Produces, PUT, QueryParam, Response } from 'rest.uws';
-import type { BookingService } from '../domain/booking-service';
+import { ApiOperation, ApiResponse, ApiTags, BodyParam, Consumes, Context, DefaultValue, GET, Path, PathParam, POST, Produces, PUT, QueryParam, Response, Valid } from 'rest.uws';
+import { BookingService } from '../domain/booking-service';
 import type { Booking, BookingCreateResponse, PaginationWrapper } from '../domain/booking';
 import { API_PREFIX, DEFAULT_LIMIT } from '../domain/pagination';
 import { AuthenticatedPartner } from '../http/authenticated-partner';
 import { PublicBaseUrl } from '../http/public-base-url';
-import { CreateBookingRequestDto } from './dto/create-booking-request.dto';
+import { ApiErrorDto } from './dto/api-error.dto';
+import { BookingCreateResponseDto, BookingDto, BookingPageDto } from './dto/booking.dto';
 import { CaptureBookingRequestDto } from './dto/capture-booking-request.dto';
+import { CreateBookingRequestDto } from './dto/create-booking-request.dto';
 
 /** RFC 9745 `Deprecation` date of `POST /booking/create`: deprecated since this service's first release. */
 export const LEGACY_CREATE_DEPRECATED_AT = Date.UTC(2025, 0, 1);
 
 /**
  * The partner booking API: create, capture and read bookings. Thin on purpose: arguments in, one call to
- * the booking rules, the result out. Authentication, errors and links come from the app (see app.ts).
+ * the booking rules, the result out. The app (app.ts) adds the partner's authentication, validation of the @Valid
+ * bodies, the error envelope and injection of the BookingService.
  */
 @Path(`${API_PREFIX}/booking`)
 @Produces('application/json')
+@ApiTags('Bookings')
+@ApiResponse(400, { type: ApiErrorDto, description: 'A missing or invalid parameter (E_MISSING_PARAMETER, E_INVALID_ARGUMENT)' })
+@ApiResponse(401, { type: ApiErrorDto, description: 'No API key, or an unknown or revoked one (E_UNAUTHORIZED)' })
 export class BookingResource {
   constructor(private readonly bookings: BookingService) {}
 
-  /** The partner's bookings, oldest first, in pages with absolute links. */
   @GET
   @Path('/')
+  @ApiOperation({ summary: "The partner's bookings, oldest first, with absolute links to the next and previous pages" })
+  @ApiResponse(200, { type: BookingPageDto })
   list(
     @Context() partner: AuthenticatedPartner,
     @Context() base: PublicBaseUrl,
@@ -33,43 +40,53 @@ export class BookingResource {
 
   @GET
   @Path('/{id}')
+  @ApiOperation({ summary: 'One booking (another partner\'s is "not found")' })
+  @ApiResponse(200, { type: BookingDto })
+  @ApiResponse(404, { type: ApiErrorDto, description: 'No booking of this partner has this id (E_NOT_FOUND)' })
   get(@Context() partner: AuthenticatedPartner, @PathParam('id') id: string): Promise<Booking> {
     return this.bookings.get(partner, id);
   }
 
-  /** Creates an UNCAPTURED booking: 201 with its Location. */
   @POST
   @Path('/')
   @Consumes('application/json')
+  @ApiOperation({ summary: 'Creates a booking in state UNCAPTURED; its seats are held for one hour until captured' })
+  @ApiResponse(201, { type: BookingDto, description: 'Created; Location names the booking' })
+  @ApiResponse(409, { type: ApiErrorDto, description: 'Fewer seats left than customers (E_SOLD_OUT)' })
   async create(
     @Context() partner: AuthenticatedPartner,
     @Context() base: PublicBaseUrl,
-    @BodyParam body: CreateBookingRequestDto,
+    @Valid @BodyParam body: CreateBookingRequestDto,
   ): Promise<Response<Booking>> {
     const booking = await this.bookings.create(partner, body);
     return Response.created(`${base.value}${API_PREFIX}/booking/${booking.bookingId}`).entity(booking).build();
   }
 
-  /** Captures (status PENDING with partnerReferenceId); the same capture again answers the booking as it is. */
   @PUT
   @Path('/{id}')
   @Consumes('application/json')
+  @ApiOperation({ summary: 'Captures a booking (status PENDING with partnerReferenceId); the same capture again answers the booking as it is' })
+  @ApiResponse(200, { type: BookingDto })
+  @ApiResponse(404, { type: ApiErrorDto, description: 'No booking of this partner has this id (E_NOT_FOUND)' })
+  @ApiResponse(409, { type: ApiErrorDto, description: 'Captured already with another reference, a status other than PENDING, or the hour is over (E_INVALID_STATE_TRANSITION, E_CAPTURE_TIMEOUT)' })
   capture(
     @Context() partner: AuthenticatedPartner,
     @PathParam('id') id: string,
-    @BodyParam body: CaptureBookingRequestDto,
+    @Valid @BodyParam body: CaptureBookingRequestDto,
   ): Promise<Booking> {
     return this.bookings.capture(partner, id, body);
   }
 
-  /** Deprecated: the same booking as POST /booking, answered as {itineraryId, price}, pointing at its successor. */
   @POST
   @Path('/create')
   @Consumes('application/json')
+  @ApiOperation({ summary: 'Deprecated: use POST /booking. The same booking, answered as {itineraryId, price}', deprecated: true })
+  @ApiResponse(200, { type: BookingCreateResponseDto, description: 'Created; Deprecation and Link rel="successor-version" headers' })
+  @ApiResponse(409, { type: ApiErrorDto, description: 'Fewer seats left than customers (E_SOLD_OUT)' })
   async createLegacy(
     @Context() partner: AuthenticatedPartner,
     @Context() base: PublicBaseUrl,
-    @BodyParam body: CreateBookingRequestDto,
+    @Valid @BodyParam body: CreateBookingRequestDto,
   ): Promise<Response<BookingCreateResponse>> {
     const created = await this.bookings.createLegacy(partner, body);
     return Response.ok(created)

@@ -1,19 +1,26 @@
-import { Context, DefaultValue, GET, Path, Produces, QueryParam } from 'rest.uws';
-import type { CatalogueService } from '../domain/catalogue-service';
+import { ApiOperation, ApiResponse, ApiTags, Context, DefaultValue, GET, Path, Produces, QueryParam } from 'rest.uws';
+import { CatalogueService } from '../domain/catalogue-service';
 import type { InventorySlot } from '../domain/catalogue';
 import type { PaginationWrapper } from '../domain/booking';
 import { API_PREFIX, DEFAULT_LIMIT } from '../domain/pagination';
 import { PublicBaseUrl } from '../http/public-base-url';
+import { ApiErrorDto } from './dto/api-error.dto';
+import { InventoryPageDto } from './dto/catalogue.dto';
 
 /** Inventory slots of a variant: start, seats left (or unlimited), prices per person type, currency. */
 @Path(`${API_PREFIX}/inventory`)
 @Produces('application/json')
+@ApiTags('Catalogue')
+@ApiResponse(400, { type: ApiErrorDto, description: 'variantId missing, or an invalid date-time or paging parameter' })
+@ApiResponse(401, { type: ApiErrorDto, description: 'No API key, or an unknown or revoked one (E_UNAUTHORIZED)' })
 export class InventoryResource {
   constructor(private readonly catalogue: CatalogueService) {}
 
-  /** `variantId` is required; the window defaults to the next 30 days in the product's time zone. */
   @GET
   @Path('/')
+  @ApiOperation({ summary: "Slots of a variant by start time; by default the next 30 days in the product's time zone" })
+  @ApiResponse(200, { type: InventoryPageDto })
+  @ApiResponse(404, { type: ApiErrorDto, description: 'No such variant (E_NOT_FOUND)' })
   list(
     @Context() base: PublicBaseUrl,
     @QueryParam('variantId') variantId: string,

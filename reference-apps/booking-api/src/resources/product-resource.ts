@@ -1,18 +1,25 @@
-import { Context, DefaultValue, GET, Path, PathParam, Produces, QueryParam } from 'rest.uws';
-import type { CatalogueService } from '../domain/catalogue-service';
+import { ApiOperation, ApiResponse, ApiTags, Context, DefaultValue, GET, Path, PathParam, Produces, QueryParam } from 'rest.uws';
+import { CatalogueService } from '../domain/catalogue-service';
 import type { Product } from '../domain/catalogue';
 import type { PaginationWrapper } from '../domain/booking';
 import { API_PREFIX, DEFAULT_LIMIT, pageOf, parsePaging } from '../domain/pagination';
 import { PublicBaseUrl } from '../http/public-base-url';
+import { ApiErrorDto } from './dto/api-error.dto';
+import { ProductDto, ProductPageDto } from './dto/catalogue.dto';
 
 /** The catalogue a partner reads before booking: products with their variants and input fields. */
 @Path(`${API_PREFIX}/product`)
 @Produces('application/json')
+@ApiTags('Catalogue')
+@ApiResponse(400, { type: ApiErrorDto, description: 'An invalid paging parameter (E_INVALID_ARGUMENT)' })
+@ApiResponse(401, { type: ApiErrorDto, description: 'No API key, or an unknown or revoked one (E_UNAUTHORIZED)' })
 export class ProductResource {
   constructor(private readonly catalogue: CatalogueService) {}
 
   @GET
   @Path('/')
+  @ApiOperation({ summary: 'Products with their variants and the input fields a booking needs' })
+  @ApiResponse(200, { type: ProductPageDto })
   async list(
     @Context() base: PublicBaseUrl,
     @QueryParam('offset') @DefaultValue('0') offset: string,
@@ -26,6 +33,9 @@ export class ProductResource {
 
   @GET
   @Path('/{id}')
+  @ApiOperation({ summary: 'One product with its variants' })
+  @ApiResponse(200, { type: ProductDto })
+  @ApiResponse(404, { type: ApiErrorDto, description: 'No such product (E_NOT_FOUND)' })
   get(@PathParam('id') id: string): Promise<Product> {
     return this.catalogue.getProduct(id);
   }
