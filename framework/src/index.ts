@@ -3,7 +3,7 @@
  * Public exports only; everything else is internal.
  * @packageDocumentation
  */
-import 'reflect-metadata';
+import './metadata/load-reflect-metadata'; // reflect-metadata, with a clear message when it is not installed
 
 export { RestRouter } from './rest-router';
 export { RestBuilder, type BodyHandlerOptions } from './rest-builder';
