@@ -2,8 +2,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+const made: string[] = [];
+process.on('exit', () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh folder in the system's temporary folder, removed when the test process exits. */
 export function tempFolder(label: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `rest-uws-${label}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rest-uws-${label}-`));
+  made.push(dir);
+  return dir;
 }
 
 /** Names in a folder (empty when it does not exist). */
