@@ -3,6 +3,7 @@ import type { ApiKeyStore } from '../auth/api-key-store';
 import { capabilitiesOf, type VoiceEngines } from '../engines/voice-engines';
 import type { SessionLimits } from '../session/session-limits';
 import type { SessionRegistry } from './session-registry';
+import { PageResource, PUBLIC_DIRECTORY } from './page-resource';
 import { VoiceExceptionHandler } from './voice-exception-handler';
 import { VoiceSessionResource, type SessionResourceSettings } from './voice-session-resource';
 import { StreamTicket, VoiceStreamEndpoint } from './voice-stream-endpoint';
@@ -17,13 +18,18 @@ export interface VoiceAppServices {
   readonly limits?: Partial<SessionLimits>;
 }
 
-/** The voice API on rest.uws: the session request resource, the stream endpoint, `{message, code}` errors. */
+/**
+ * The voice API on rest.uws: the session request resource, the stream endpoint, `{message, code}` errors,
+ * and the live-caption page at `/`.
+ */
 export function voiceApp(services: VoiceAppServices, settings: SessionResourceSettings, builder = new RestBuilder()): RestBuilder {
   return builder
     .register(
       new VoiceSessionResource(services.keys, services.registry, capabilitiesOf(services.engines), settings),
       new VoiceStreamEndpoint(services.engines, services.registry, services.limits),
+      new PageResource(),
     )
+    .staticFiles('/app', PUBLIC_DIRECTORY)
     // The token is checked during the upgrade: a refused claim answers HTTP and no socket opens.
     .addProvider(StreamTicket, (request) => new StreamTicket(services.registry.claim(request.getQueryParam('token'))))
     .errorHandler(VoiceExceptionHandler)
