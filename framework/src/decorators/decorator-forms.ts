@@ -1,3 +1,5 @@
+import { isStandardDecoratorContext, standardDecoratorError } from '../metadata/standard-decorators';
+
 /**
  * Helpers so marker decorators work both bare and called: `@GET` and `@GET()`, `@Raw` and `@Raw()`.
  * TypeScript calls a class decorator with (ctor), a method decorator with (proto, key, descriptor),
@@ -26,6 +28,7 @@ export function marker<D extends AnyDecorator>(apply: D): D & (() => D) {
   return function (this: unknown, ...args: unknown[]) {
     if (args.length === 0) return apply;
     if (isDecoratorCall(args)) return apply(...args);
+    if (args.length === 2 && isStandardDecoratorContext(args[1])) throw standardDecoratorError();
     throw new TypeError('rest.uws: this decorator takes no arguments');
   } as any;
 }

@@ -1,4 +1,5 @@
 import type { ClassMetadata, Constructor, MethodMetadata, ParamMetadata } from './types';
+import { isStandardDecoratorContext, standardDecoratorError } from './standard-decorators';
 
 /**
  * The one metadata store: decorators write here, the compiler reads here at registration.
@@ -27,6 +28,7 @@ export function ownClassMetadata(target: Function): ClassMetadata | undefined {
 
 /** The metadata record of a method (created on first use). `target` is the prototype or the class. */
 export function methodMetadata(target: object, name: string | symbol): MethodMetadata {
+  if (isStandardDecoratorContext(name)) throw standardDecoratorError();
   const ctor = typeof target === 'function' ? target : target.constructor;
   const meta = classMetadata(ctor);
   let method = meta.methods.get(name);
@@ -42,6 +44,7 @@ export function methodMetadata(target: object, name: string | symbol): MethodMet
  * Decorators that also apply to fields pass the property key with an undefined index.
  */
 export function paramMetadata(target: object, key: string | symbol | undefined, index: number | undefined): ParamMetadata {
+  if (isStandardDecoratorContext(key)) throw standardDecoratorError();
   if (typeof index === 'number') {
     if (key === undefined) {
       const ctor = typeof target === 'function' ? target : target.constructor;
