@@ -21,7 +21,7 @@ const RESUME_BELOW = 1024 * 1024;
 
 type Part =
   | { kind: 'field'; info: PartInfo; chunks: Buffer[]; size: number }
-  | { kind: 'file'; info: PartInfo; size: number; path: string; handle: FileHandle | null }
+  | { kind: 'file'; info: PartInfo; size: number; path: string; handle: FileHandle | null; record: { path: string; upload?: FileUpload } }
   /** A file input left empty (`filename=""`): its content, if any, is dropped. */
   | { kind: 'skip' };
 
@@ -37,7 +37,10 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
   private readonly parser: MultipartParser;
   private readonly fields = new Map<string, string[]>();
   private readonly uploads: FileUpload[] = [];
-  private readonly created: string[] = [];
+  /** Every file this request created, with its upload once complete (its path may change when moved). */
+  private readonly created: Array<{ path: string; upload?: FileUpload }> = [];
+  /** The body was stored completely and handed to the routes. */
+  private completed = false;
   private readonly openHandles = new Set<FileHandle>();
   private part: Part | null = null;
   private fileCount = 0;
@@ -67,6 +70,7 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
       if (this.failure !== undefined) throw this.failure;
       this.ctx.put(FORM_FIELDS, this.fields);
       this.ctx.put(FILE_UPLOADS, this.uploads);
+      this.completed = true;
     });
   }
 
@@ -75,14 +79,16 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
     this.gone = true;
     this.paused = false;
     // Once queued operations settled, nothing can create a file any more: close and delete everything.
-    void this.queue.then(() => this.release(this.created));
+    void this.queue.then(() => this.release(this.created.map((c) => c.path)));
   }
 
   finished(): void {
     if (this.gone) return;
     this.gone = true;
-    if (!this.options.deleteUploadedFilesOnEnd) return;
-    void this.queue.then(() => this.release(this.uploads.filter((u) => !u.moved).map((u) => u.path)));
+    // Files of a body that never reached the routes (disk error) are nobody's: always deleted.
+    if (this.completed && !this.options.deleteUploadedFilesOnEnd) return;
+    const doomed = this.created.filter((c) => !(this.completed && c.upload?.moved)).map((c) => c.path);
+    void this.queue.then(() => this.release(doomed));
   }
 
   // Parser events.
@@ -100,9 +106,9 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
     }
     if (++this.fileCount > this.options.maxFiles) throw tooLarge(`more than ${this.options.maxFiles} files`);
     const stored = path.join(this.options.uploadsDirectory, randomUUID());
-    const part: Part = { kind: 'file', info, size: 0, path: stored, handle: null };
+    const part: Part = { kind: 'file', info, size: 0, path: stored, handle: null, record: { path: stored } };
     this.part = part;
-    this.created.push(stored);
+    this.created.push(part.record);
     this.enqueue(async () => {
       await (this.folderReady ??= fs.promises.mkdir(this.options.uploadsDirectory, { recursive: true, mode: 0o700 }).then(() => undefined));
       // 'wx': never follow or overwrite an existing name; 0o600: only the server's user reads uploads.
@@ -144,7 +150,9 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
       return;
     }
     const { info } = part;
-    this.uploads.push(new FileUpload(info.fieldName, info.fileName ?? '', info.contentType ?? 'application/octet-stream', info.charset, part.size, part.path));
+    const upload = new FileUpload(info.fieldName, info.fileName ?? '', info.contentType ?? 'application/octet-stream', info.charset, part.size, part.path);
+    part.record.upload = upload;
+    this.uploads.push(upload);
     this.enqueue(async () => {
       const handle = part.handle!;
       this.openHandles.delete(handle);
@@ -159,8 +167,8 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
     this.queue = this.queue.then(() => {
       if (this.failure !== undefined || this.gone) return;
       return op().catch((err) => {
+        // Reported (and logged by the exception handling) through the next write or the end of the body.
         this.failure ??= err;
-        this.logger.error({ err, path: this.ctx.request.path() }, 'storing an uploaded file failed');
         if (this.paused) this.flow(true); // let the body come, so the next write reports the failure
       });
     });
@@ -182,7 +190,7 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
     this.openHandles.clear();
     for (const p of paths) {
       await fs.promises.unlink(p).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') this.logger.error({ err, path: p }, 'deleting an uploaded file failed');
+        if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') this.logger.error({ err, path: p }, 'deleting an uploaded file failed');
       });
     }
   }

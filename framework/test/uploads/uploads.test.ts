@@ -40,6 +40,13 @@ class Uploads {
     return { at: await upload.moveTo(path.join(keptDir, name)) };
   }
 
+  @POST @Path('/keep-in-place')
+  keepInPlace(@Context() ctx: RoutingContext) {
+    const upload = ctx.fileUploads()[0]!;
+    upload.keep();
+    return { path: upload.path };
+  }
+
   @POST @Path('/json') @Consumes('application/json')
   json(body: { a: number }) {
     return body;
@@ -57,9 +64,17 @@ interface App {
 }
 
 const running: RunningServer[] = [];
+/** What the apps logged (instead of printing it). */
+const logged: Array<{ level: string; record: unknown; message?: string }> = [];
+const logger = {
+  error: (record: unknown, message?: string) => void logged.push({ level: 'error', record, message }),
+  warn: (record: unknown, message?: string) => void logged.push({ level: 'warn', record, message }),
+  info: () => undefined,
+  debug: () => undefined,
+};
 async function start(options: BodyHandlerOptions = {}): Promise<App> {
   const uploads = tempFolder('uploads');
-  const server = await listen(new RestBuilder().bodyHandler({ maxBodySize: 1024 * 1024, uploadsDirectory: uploads, ...options }).register(Uploads).build());
+  const server = await listen(new RestBuilder().logger(logger).bodyHandler({ maxBodySize: 1024 * 1024, uploadsDirectory: uploads, ...options }).register(Uploads).build());
   running.push(server);
   return { server, uploads };
 }
@@ -249,4 +264,28 @@ test('bad upload settings fail the build with a clear message', (t) => {
   fs.writeFileSync(file, '');
   t.throws(() => new RestBuilder().bodyHandler({ uploadsDirectory: file }).register(Uploads).build(), { instanceOf: RegistrationError, message: /uploads folder .* cannot be used/ });
   t.throws(() => new RestBuilder().bodyHandler({ maxFiles: -1 }).register(Uploads).build(), { instanceOf: RegistrationError, message: /maxFiles must be a whole number/ });
+});
+
+test('keep() leaves the file where it is after the request', async (t) => {
+  const { server, uploads } = await start();
+  const r = await fetch(`${server.url}/up/keep-in-place`, { method: 'POST', body: form([['f', new Blob(['mine']), 'm.txt'], ['g', new Blob(['other']), 'o.txt']]) });
+  const kept = ((await r.json()) as { path: string }).path;
+  t.true(await eventually(() => filesIn(uploads).length === 1), 'only the other file is deleted');
+  t.is(fs.readFileSync(kept, 'utf8'), 'mine');
+});
+
+test('when the uploads folder cannot be written, the upload gets 500 without internals and nothing is left', async (t) => {
+  const { server, uploads } = await start();
+  fs.rmSync(uploads, { recursive: true });
+  fs.writeFileSync(uploads, 'a file where the folder was');
+  try {
+    const r = await fetch(`${server.url}/up/files-only`, { method: 'POST', headers: { Accept: 'application/json' }, body: form([['f', new Blob(['x']), 'x.txt']]) });
+    t.is(r.status, 500);
+    const body = (await r.json()) as { message: string };
+    t.is(body.message, 'Internal Server Error');
+    t.true(logged.some((l) => l.level === 'error' && /EEXIST/.test(JSON.stringify((l.record as { err?: Error }).err?.message))), 'the cause is logged');
+    t.is(fs.readFileSync(uploads, 'utf8'), 'a file where the folder was');
+  } finally {
+    fs.rmSync(uploads);
+  }
 });
