@@ -137,6 +137,10 @@ test.serial('the session request refuses bad keys (401/403), bad bodies (400) an
   t.regex(badType.body.message, /audio\/wav/);
   const german = await requestSession({ source_media_content_type: PCM_16K, target_languages: ['de'] });
   t.deepEqual([german.status, german.body.code], [400, 'unsupported_target_language']);
+  const withoutBody = await fetch(`${server.url}/v3/voice/realtime`, { method: 'POST' });
+  t.is(withoutBody.status, 401, 'the key is checked first');
+  const emptyBody = await fetch(`${server.url}/v3/voice/realtime`, { method: 'POST', headers: { authorization: `DeepL-Auth-Key ${key}` } });
+  t.deepEqual([emptyBody.status, ((await emptyBody.json()) as { code: string }).code], [400, 'invalid_request']);
   const malformed = await requestSession('{"source_media_content_type": ');
   t.deepEqual([malformed.status, malformed.body.code], [400, 'invalid_request']);
   const missingToken = await fetch(`${server.url}/v3/voice/realtime`, { headers: { authorization: `DeepL-Auth-Key ${key}` } });

@@ -36,9 +36,11 @@ export class VoiceSessionResource {
   async requestSession(
     @HeaderParam('authorization', { optional: true }) authorization: string | undefined,
     @Context() request: HttpServerRequest,
-    @BodyParam body: object,
+    @BodyParam({ optional: true }) body: object | undefined,
   ): Promise<VoiceStreamingResponse> {
+    // The key is checked before the body, so a client without one learns that first (401/403).
     const owner = await this.authenticate(authorization);
+    if (body === undefined) throw new VoiceApiError(400, 'invalid_request', 'The request body must be a JSON object with at least source_media_content_type');
     const result = validateSessionRequest(body, this.capabilities);
     if ('error' in result) throw new VoiceApiError(400, result.error.code, result.error.message);
     const created = this.registry.create(owner.id, result.config);
