@@ -11,6 +11,7 @@ import { BookingResource } from './resources/booking-resource';
 import { CustomerPagesResource } from './resources/customer-pages-resource';
 import { InventoryResource } from './resources/inventory-resource';
 import { ProductResource } from './resources/product-resource';
+import { openApiResourceAt } from './resources/openapi-resource';
 
 /** Largest request body: a booking of 50 customers with their input fields fits many times over. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -35,7 +36,8 @@ export interface BookingAppOptions {
 /**
  * The booking API on rest.uws: REST classes resolved through tsyringe, every route behind the partner's API key
  * (except the customer pages, @PermitAll), @Valid bodies checked by class-validator, absolute links, one error
- * envelope for everything, and the OpenAPI document. Listen with startServer (see booking-server.ts).
+ * envelope for everything, and the OpenAPI document (rest.uws's generator; see OpenApiResource). Listen with
+ * startServer (see booking-server.ts).
  */
 export function bookingApp(services: BookingServices, options: BookingAppOptions): RestBuilder {
   // One container per app: two servers in one process (tests, benchmarks) keep their own services.
@@ -52,13 +54,14 @@ export function bookingApp(services: BookingServices, options: BookingAppOptions
     .addProvider(PublicBaseUrl, (request) => PublicBaseUrl.of(request, options.publicBaseUrl, options.fallbackBaseUrl))
     .errorHandler(BookingExceptionHandler)
     .bodyHandler({ maxBodySize: MAX_BODY_BYTES })
-    .openApi({
-      title: 'Booking API',
-      version: API_VERSION,
-      description:
-        'Partners read the catalogue, create a booking (UNCAPTURED, seats held for one hour), capture it (PENDING) and ' +
-        'read it until fulfilment makes it COMPLETED with tickets and a voucher. Errors: {status, error: {code, message}}.',
-      path: OPENAPI_PATH,
-      ...(options.publicBaseUrl ? { servers: [{ url: options.publicBaseUrl }] } : {}),
-    });
+    .register(
+      openApiResourceAt(OPENAPI_PATH, {
+        title: 'Booking API',
+        version: API_VERSION,
+        description:
+          'Partners read the catalogue, create a booking (UNCAPTURED, seats held for one hour), capture it (PENDING) and ' +
+          'read it until fulfilment makes it COMPLETED with tickets and a voucher. Errors: {status, error: {code, message}}.',
+        ...(options.publicBaseUrl ? { servers: [{ url: options.publicBaseUrl }] } : {}),
+      }),
+    );
 }

@@ -15,16 +15,6 @@ export const PARTNER_ROLE = 'partner';
  */
 @Inject
 export class PartnerApiKeyAuthentication implements RestAuthenticationProvider<string> {
-  /** How the OpenAPI document describes these credentials. */
-  readonly securityScheme: OpenApiSecurityScheme = {
-    name: 'partnerApiKey',
-    scheme: {
-      type: 'http',
-      scheme: 'bearer',
-      description: 'The partner API key (`keys create <partner>`), as `Authorization: Bearer <key>` or as `Headout-Auth: <key>`.',
-    },
-  };
-
   constructor(private readonly keys: PartnerKeys) {}
 
   provideCredentials(ctx: RoutingContext): string | null {
@@ -36,6 +26,18 @@ export class PartnerApiKeyAuthentication implements RestAuthenticationProvider<s
     if (partner === undefined) return null;
     RestRouter.pushContext(ctx, new AuthenticatedPartner(partner.id, partner.name));
     return new User(partner.name, [PARTNER_ROLE], { partnerId: partner.id });
+  }
+
+  /** How the OpenAPI document describes these credentials (a method: rest.uws reads it from the class). */
+  securityScheme(): OpenApiSecurityScheme {
+    return {
+      name: 'partnerApiKey',
+      scheme: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'The partner API key (`keys create <partner>`), as `Authorization: Bearer <key>` or as `Headout-Auth: <key>`.',
+      },
+    };
   }
 
   challenge(rejected: boolean): string {

@@ -4,7 +4,7 @@ import type { Booking, BookingCreateResponse, PaginationWrapper } from '../domai
 import { API_PREFIX, DEFAULT_LIMIT } from '../domain/pagination';
 import { AuthenticatedPartner } from '../http/authenticated-partner';
 import { PublicBaseUrl } from '../http/public-base-url';
-import { ApiErrorDto } from './dto/api-error.dto';
+import { apiError } from './dto/api-error.dto';
 import { BookingCreateResponseDto, BookingDto, BookingPageDto } from './dto/booking.dto';
 import { CaptureBookingRequestDto } from './dto/capture-booking-request.dto';
 import { CreateBookingRequestDto } from './dto/create-booking-request.dto';
@@ -20,8 +20,9 @@ export const LEGACY_CREATE_DEPRECATED_AT = Date.UTC(2025, 0, 1);
 @Path(`${API_PREFIX}/booking`)
 @Produces('application/json')
 @ApiTags('Bookings')
-@ApiResponse(400, { type: ApiErrorDto, description: 'A missing or invalid parameter (E_MISSING_PARAMETER, E_INVALID_ARGUMENT)' })
-@ApiResponse(401, { type: ApiErrorDto, description: 'No API key, or an unknown or revoked one (E_UNAUTHORIZED)' })
+@ApiResponse(400, apiError('A missing or invalid parameter (E_MISSING_PARAMETER, E_INVALID_ARGUMENT)'))
+@ApiResponse(401, apiError('No API key, or an unknown or revoked one (E_UNAUTHORIZED)'))
+@ApiResponse(406, apiError('The Accept header excludes application/json (E_NOT_ACCEPTABLE)'))
 export class BookingResource {
   constructor(private readonly bookings: BookingService) {}
 
@@ -42,7 +43,7 @@ export class BookingResource {
   @Path('/{id}')
   @ApiOperation({ summary: 'One booking (another partner\'s is "not found")' })
   @ApiResponse(200, { type: BookingDto })
-  @ApiResponse(404, { type: ApiErrorDto, description: 'No booking of this partner has this id (E_NOT_FOUND)' })
+  @ApiResponse(404, apiError('No booking of this partner has this id (E_NOT_FOUND)'))
   get(@Context() partner: AuthenticatedPartner, @PathParam('id') id: string): Promise<Booking> {
     return this.bookings.get(partner, id);
   }
@@ -52,7 +53,9 @@ export class BookingResource {
   @Consumes('application/json')
   @ApiOperation({ summary: 'Creates a booking in state UNCAPTURED; its seats are held for one hour until captured' })
   @ApiResponse(201, { type: BookingDto, description: 'Created; Location names the booking' })
-  @ApiResponse(409, { type: ApiErrorDto, description: 'Fewer seats left than customers (E_SOLD_OUT)' })
+  @ApiResponse(409, apiError('Fewer seats left than customers (E_SOLD_OUT)'))
+  @ApiResponse(413, apiError('The body is larger than 256 KiB (E_PAYLOAD_TOO_LARGE)'))
+  @ApiResponse(415, apiError('The body is not application/json (E_UNSUPPORTED_MEDIA_TYPE)'))
   async create(
     @Context() partner: AuthenticatedPartner,
     @Context() base: PublicBaseUrl,
@@ -67,8 +70,10 @@ export class BookingResource {
   @Consumes('application/json')
   @ApiOperation({ summary: 'Captures a booking (status PENDING with partnerReferenceId); the same capture again answers the booking as it is' })
   @ApiResponse(200, { type: BookingDto })
-  @ApiResponse(404, { type: ApiErrorDto, description: 'No booking of this partner has this id (E_NOT_FOUND)' })
-  @ApiResponse(409, { type: ApiErrorDto, description: 'Captured already with another reference, a status other than PENDING, or the hour is over (E_INVALID_STATE_TRANSITION, E_CAPTURE_TIMEOUT)' })
+  @ApiResponse(404, apiError('No booking of this partner has this id (E_NOT_FOUND)'))
+  @ApiResponse(409, apiError('Captured already with another reference, a status other than PENDING, or the hour is over (E_INVALID_STATE_TRANSITION, E_CAPTURE_TIMEOUT)'))
+  @ApiResponse(413, apiError('The body is larger than 256 KiB (E_PAYLOAD_TOO_LARGE)'))
+  @ApiResponse(415, apiError('The body is not application/json (E_UNSUPPORTED_MEDIA_TYPE)'))
   capture(
     @Context() partner: AuthenticatedPartner,
     @PathParam('id') id: string,
@@ -82,7 +87,9 @@ export class BookingResource {
   @Consumes('application/json')
   @ApiOperation({ summary: 'Deprecated: use POST /booking. The same booking, answered as {itineraryId, price}', deprecated: true })
   @ApiResponse(200, { type: BookingCreateResponseDto, description: 'Created; Deprecation and Link rel="successor-version" headers' })
-  @ApiResponse(409, { type: ApiErrorDto, description: 'Fewer seats left than customers (E_SOLD_OUT)' })
+  @ApiResponse(409, apiError('Fewer seats left than customers (E_SOLD_OUT)'))
+  @ApiResponse(413, apiError('The body is larger than 256 KiB (E_PAYLOAD_TOO_LARGE)'))
+  @ApiResponse(415, apiError('The body is not application/json (E_UNSUPPORTED_MEDIA_TYPE)'))
   async createLegacy(
     @Context() partner: AuthenticatedPartner,
     @Context() base: PublicBaseUrl,

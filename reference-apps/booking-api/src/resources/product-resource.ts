@@ -4,15 +4,16 @@ import type { Product } from '../domain/catalogue';
 import type { PaginationWrapper } from '../domain/booking';
 import { API_PREFIX, DEFAULT_LIMIT, pageOf, parsePaging } from '../domain/pagination';
 import { PublicBaseUrl } from '../http/public-base-url';
-import { ApiErrorDto } from './dto/api-error.dto';
+import { apiError } from './dto/api-error.dto';
 import { ProductDto, ProductPageDto } from './dto/catalogue.dto';
 
 /** The catalogue a partner reads before booking: products with their variants and input fields. */
 @Path(`${API_PREFIX}/product`)
 @Produces('application/json')
 @ApiTags('Catalogue')
-@ApiResponse(400, { type: ApiErrorDto, description: 'An invalid paging parameter (E_INVALID_ARGUMENT)' })
-@ApiResponse(401, { type: ApiErrorDto, description: 'No API key, or an unknown or revoked one (E_UNAUTHORIZED)' })
+@ApiResponse(400, apiError('An invalid paging parameter (E_INVALID_ARGUMENT)'))
+@ApiResponse(401, apiError('No API key, or an unknown or revoked one (E_UNAUTHORIZED)'))
+@ApiResponse(406, apiError('The Accept header excludes application/json (E_NOT_ACCEPTABLE)'))
 export class ProductResource {
   constructor(private readonly catalogue: CatalogueService) {}
 
@@ -35,7 +36,7 @@ export class ProductResource {
   @Path('/{id}')
   @ApiOperation({ summary: 'One product with its variants' })
   @ApiResponse(200, { type: ProductDto })
-  @ApiResponse(404, { type: ApiErrorDto, description: 'No such product (E_NOT_FOUND)' })
+  @ApiResponse(404, apiError('No such product (E_NOT_FOUND)'))
   get(@PathParam('id') id: string): Promise<Product> {
     return this.catalogue.getProduct(id);
   }

@@ -14,3 +14,8 @@ export class ApiErrorDto {
   @IsInt() status!: number;
   @ValidateNested() @Type(() => ApiErrorDetailDto) error!: ApiErrorDetailDto;
 }
+
+/** `@ApiResponse` options of an error answer with this envelope. */
+export function apiError(description: string): { type: typeof ApiErrorDto; description: string } {
+  return { type: ApiErrorDto, description };
+}
