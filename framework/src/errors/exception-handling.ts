@@ -87,13 +87,15 @@ export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: 
     return;
   }
   const status = statusOf(error);
-  if (status >= 500 && !(error instanceof WebApplicationException)) {
-    logger.error({ err: error, method: ctx.request.method(), path: ctx.request.path() }, 'unhandled error in route');
-  }
   response.setStatusCode(status);
   if (error instanceof WebApplicationException) for (const [k, v] of Object.entries(error.headers)) response.putHeader(k, v);
   try {
-    const handler = pick(error, routeHandlers, ctx) ?? pick(error, globalHandlers, ctx) ?? pick(error, builtInHandlers, ctx) ?? defaultHandler;
+    const appHandler = pick(error, routeHandlers, ctx) ?? pick(error, globalHandlers, ctx);
+    // An error the app's own handlers answer is theirs to log; only unexpected ones are logged here.
+    if (appHandler === undefined && status >= 500 && !(error instanceof WebApplicationException)) {
+      logger.error({ err: error, method: ctx.request.method(), path: ctx.request.path() }, 'unhandled error in route');
+    }
+    const handler = appHandler ?? pick(error, builtInHandlers, ctx) ?? defaultHandler;
     const out = handler.write(error, ctx.request, response);
     if (isThenable(out)) {
       return Promise.resolve(out).then(
