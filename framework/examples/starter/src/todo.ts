@@ -1,0 +1,46 @@
+import { IsBoolean, IsOptional, IsString, Length } from 'class-validator';
+
+/** A stored todo, as clients see it. */
+export interface Todo {
+  id: number;
+  title: string;
+  done: boolean;
+}
+
+/** The body of POST /todos; @Valid checks it before the method runs. */
+export class NewTodo {
+  @IsString() @Length(1, 200)
+  title!: string;
+
+  @IsOptional() @IsBoolean()
+  done?: boolean;
+}
+
+/** Thrown when a todo does not exist; TodoNotFoundHandler turns it into a 404. */
+export class TodoNotFoundError extends Error {
+  constructor(readonly id: number) {
+    super(`No todo ${id}`);
+  }
+}
+
+/** The todos, in memory: swap it for a database (the reference apps use Kysely). */
+export class TodoStore {
+  private readonly todos = new Map<number, Todo>();
+  private nextId = 1;
+
+  list(): Todo[] {
+    return [...this.todos.values()];
+  }
+
+  get(id: number): Todo {
+    const todo = this.todos.get(id);
+    if (!todo) throw new TodoNotFoundError(id);
+    return todo;
+  }
+
+  add(input: NewTodo): Todo {
+    const todo = { id: this.nextId++, title: input.title, done: input.done ?? false };
+    this.todos.set(todo.id, todo);
+    return todo;
+  }
+}
