@@ -15,9 +15,12 @@ async function main(): Promise<void> {
     postgresPoolSize: positiveInteger('CONTENT_GRAPHQL_PG_POOL_SIZE', 10),
     settings: {
       enableGraphQlCaching: process.env.ENABLE_GRAPHQL_CACHING !== 'false',
-      maxGraphqlDepth: Number(process.env.MAX_GRAPHQL_DEPTH ?? 0),
-      maxGraphqlComplexity: Number(process.env.MAX_GRAPHQL_COMPLEXITY ?? 0),
-      maxGraphqlResults: Number(process.env.MAX_GRAPHQL_RESULTS ?? 0),
+      // The CMS ships these off (0); a server on the open internet should not, so ours ships them on.
+      maxGraphqlDepth: positiveInteger('MAX_GRAPHQL_DEPTH', 10, true),
+      maxGraphqlComplexity: positiveInteger('MAX_GRAPHQL_COMPLEXITY', 10_000, true),
+      maxGraphqlAliases: positiveInteger('MAX_GRAPHQL_ALIASES', 100, true),
+      maxGraphqlTokens: positiveInteger('MAX_GRAPHQL_TOKENS', 10_000, true),
+      maxGraphqlResults: positiveInteger('MAX_GRAPHQL_RESULTS', 0, true),
       enableGraphqlIntrospection: process.env.ENABLE_GRAPHQL_INTROSPECTION !== 'false',
       changePollMs: positiveInteger('CONTENT_GRAPHQL_CHANGE_POLL_MS', 1000, true),
     },

@@ -51,8 +51,9 @@ export function structureArguments(): GraphQLFieldConfigArgumentMap {
   };
 }
 
-export function entryArguments(): GraphQLFieldConfigArgumentMap {
-  return {
+/** `authorGroups`: the author group arguments exist only when the schema can read users (group membership is user data). */
+export function entryArguments(authorGroups = true): GraphQLFieldConfigArgumentMap {
+  const args: GraphQLFieldConfigArgumentMap = {
     ...commonArguments(),
     ...structureArguments(),
     section: { ...list(GraphQLString), description: 'Narrows the query results based on the section handles the entries belong to.' },
@@ -67,6 +68,11 @@ export function entryArguments(): GraphQLFieldConfigArgumentMap {
     after: { type: GraphQLString, description: 'Narrows the query results to only entries that were posted on or after a certain date.' },
     expiryDate: { ...list(GraphQLString), description: 'Narrows the query results based on the entries’ expiry dates.' },
   };
+  if (!authorGroups) {
+    delete args.authorGroup;
+    delete args.authorGroupId;
+  }
+  return args;
 }
 
 export function categoryArguments(): GraphQLFieldConfigArgumentMap {

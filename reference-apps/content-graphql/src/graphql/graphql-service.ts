@@ -13,7 +13,8 @@ import { resolveScope } from '../schemas/scope';
 import { TokenResolver } from '../schemas/token-resolver';
 import { ImageTransformer } from '../assets/image-transforms';
 import { buildGraphqlSchema } from './schema-builder';
-import { depthAndComplexityRule } from './limits';
+import { checkQueryLimits } from './limits';
+import { BoundedMap } from './bounded-map';
 import { RequestContext } from './request-context';
 import { ResultCache } from './result-cache';
 import { UrlBuilder } from './url-builder';
@@ -56,7 +57,7 @@ interface State {
   engine: ElementQueryEngine;
   urls: UrlBuilder;
   schemas: Map<string, { schema: GraphQLSchema; scope: ElementScope }>;
-  validations: Map<string, readonly GraphQLError[]>;
+  validations: BoundedMap<readonly GraphQLError[]>;
 }
 
 /**
@@ -72,7 +73,8 @@ export class GraphqlService {
   private state: Promise<State> | null = null;
   /** The state once loaded, for the synchronous cache path. */
   private loaded: State | null = null;
-  private readonly documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+  /** Parsed documents (or their syntax errors) by query text; bounded by size, since the texts come from clients. */
+  private readonly documents = new BoundedMap<DocumentNode | readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key) => key.length * 4);
   private expiryChecked: Promise<void> | null = null;
   private lastVersion: string | null = null;
   private poller: NodeJS.Timeout | null = null;
@@ -147,7 +149,7 @@ export class GraphqlService {
         engine: new ElementQueryEngine(this.store.db, catalog),
         urls: new UrlBuilder(catalog, this.settings.publicUrl),
         schemas: new Map(),
-        validations: new Map(),
+        validations: new BoundedMap<readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key) => key.length),
       };
       // A change while loading dropped this load; only the current one may become the loaded state.
       if (this.state === loading) this.loaded = state;
@@ -215,6 +217,9 @@ export class GraphqlService {
     if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
       return respond(400, { errors: [{ message: 'The operationName must be a string' }] }, 'request');
     }
+    if (variables && nestingDepth(variables, MAX_VARIABLES_NESTING) > MAX_VARIABLES_NESTING) {
+      return respond(400, { errors: [{ message: `The variables are nested more than ${MAX_VARIABLES_NESTING} levels deep` }] }, 'request');
+    }
     const state = await this.loadState();
     const siteId = state.catalog.primarySite.id;
     const useCache = this.settings.enableGraphQlCaching && request.useCache !== false;
@@ -227,12 +232,13 @@ export class GraphqlService {
     const document = this.parseCached(query);
     if (!('kind' in document)) return respond(200, { errors: document.map(formatError) }, 'parse');
     const { schema, scope } = await this.graphqlSchemaFor(resolution.schema);
-    const { maxGraphqlDepth, maxGraphqlComplexity, enableGraphqlIntrospection } = this.settings;
-    const validationKey = `${resolution.schema.uid}\u0000${maxGraphqlDepth}:${maxGraphqlComplexity}:${enableGraphqlIntrospection}\u0000${query}`;
+    const { maxGraphqlDepth, maxGraphqlComplexity, maxGraphqlAliases, enableGraphqlIntrospection } = this.settings;
+    const validationKey = `${resolution.schema.uid}\u0000${maxGraphqlDepth}:${maxGraphqlComplexity}:${maxGraphqlAliases}:${enableGraphqlIntrospection}\u0000${query}`;
     let validationErrors = state.validations.get(validationKey);
     if (!validationErrors) {
-      validationErrors = validate(schema, document, this.rules());
-      if (state.validations.size > 2000) state.validations.clear();
+      // The limits first, in linear time: graphql-js's rules are not all linear, and must not see a hostile document.
+      validationErrors = checkQueryLimits(schema, document, { maxDepth: maxGraphqlDepth, maxComplexity: maxGraphqlComplexity, maxAliases: maxGraphqlAliases });
+      if (!validationErrors.length) validationErrors = validate(schema, document, this.rules());
       state.validations.set(validationKey, validationErrors);
     }
     if (validationErrors.length) return respond(200, { errors: validationErrors.map(formatError) }, 'validation');
@@ -260,23 +266,21 @@ export class GraphqlService {
 
   private rules(): ValidationRule[] {
     const rules: ValidationRule[] = [...specifiedRules];
-    if (this.settings.maxGraphqlDepth > 0 || this.settings.maxGraphqlComplexity > 0) {
-      rules.push(depthAndComplexityRule(this.settings.maxGraphqlDepth, this.settings.maxGraphqlComplexity));
-    }
     if (!this.settings.enableGraphqlIntrospection) rules.push(NoSchemaIntrospectionCustomRule);
     return rules;
   }
 
   private parseCached(query: string): DocumentNode | readonly GraphQLError[] {
-    let document = this.documents.get(query);
+    const maxTokens = this.settings.maxGraphqlTokens;
+    const key = `${maxTokens}\u0000${query}`;
+    let document = this.documents.get(key);
     if (!document) {
       try {
-        document = parse(query);
+        document = parse(query, maxTokens > 0 ? { maxTokens } : undefined);
       } catch (error) {
         document = [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
       }
-      if (this.documents.size > 2000) this.documents.clear();
-      this.documents.set(query, document);
+      this.documents.set(key, document);
     }
     return document;
   }
@@ -302,6 +306,23 @@ export class GraphqlService {
     })().catch(() => { this.expiryChecked = null; });
     return this.expiryChecked;
   }
+}
+
+/** Deeper variables than any input type of the API can take; deeper JSON would also overflow JSON.stringify's stack. */
+const MAX_VARIABLES_NESTING = 32;
+
+/** How deep a JSON value nests, counted without recursion and giving up past `stopAfter`. */
+function nestingDepth(value: unknown, stopAfter: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > stopAfter) return deepest;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 function formatError(error: GraphQLError): GraphQLFormattedError {

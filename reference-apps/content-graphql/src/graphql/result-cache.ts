@@ -1,14 +1,18 @@
+import { BoundedMap } from './bounded-map';
+
 /**
  * Cached GraphQL results (the serialized JSON), per schema, query, variables and operation name.
  * Entries are dropped all at once on any content, structure or schema change (as the CMS did up to 3.4),
  * and no entry outlives `expiresAt` (the next moment an entry's status changes by the clock: a post date or
- * expiry date passing). Bounded: the oldest entries go first past `maxEntries`.
+ * expiry date passing). Bounded by count and by size: the oldest entries go first.
  */
 export class ResultCache {
-  private readonly entries = new Map<string, string>();
+  private readonly entries: BoundedMap<string>;
   private expiresAt = Number.POSITIVE_INFINITY;
 
-  constructor(private readonly maxEntries = 5000) {}
+  constructor(maxEntries = 5000, maxChars = 64 * 1024 * 1024) {
+    this.entries = new BoundedMap<string>(maxEntries, maxChars, (key, json) => key.length + json.length);
+  }
 
   static key(schemaUid: string, siteId: number, query: string, variables: unknown, operationName: string | null | undefined): string {
     return `${schemaUid}\u0000${siteId}\u0000${operationName ?? ''}\u0000${variables ? JSON.stringify(variables) : ''}\u0000${query}`;
@@ -25,7 +29,6 @@ export class ResultCache {
   }
 
   set(key: string, json: string): void {
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, json);
   }
 
@@ -41,5 +44,10 @@ export class ResultCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Characters held (keys and answers). */
+  get usedChars(): number {
+    return this.entries.usedSize;
   }
 }

@@ -6,7 +6,7 @@ import {
 import type { Catalog, CatalogField } from '../content/catalog';
 import type { ElementKind, FieldKind } from '../storage/database-types';
 import type { ElementRow } from '../query/element-row';
-import type { ElementScope } from '../query/element-scope';
+import { readableKinds, type ElementScope, type ReadableKind } from '../query/element-scope';
 import { isTransformable, mimeTypeOf, extensionOf } from '../assets/file-kinds';
 import { normalizeTransform, type TransformArguments } from '../assets/image-transforms';
 import { QueryArgumentError } from '../query/query-argument-error';
@@ -28,16 +28,8 @@ const RELATION_KINDS: Partial<Record<FieldKind, ElementKind>> = { Entries: 'entr
 const date = (value: string | null | undefined) => (value ? new Date(value) : null);
 
 /** What the schema lets a client query, by kind. */
-export function queryableKinds(scope: ElementScope): Record<'entry' | 'asset' | 'globalset' | 'user' | 'tag' | 'category', boolean> {
-  return {
-    entry: (scope.entryTypeIds?.size ?? 0) > 0,
-    asset: (scope.volumeIds?.size ?? 0) > 0,
-    globalset: (scope.globalSetIds?.size ?? 0) > 0,
-    user: scope.allUsers === true || (scope.userGroupIds?.size ?? 0) > 0,
-    tag: (scope.tagGroupIds?.size ?? 0) > 0,
-    category: (scope.categoryGroupIds?.size ?? 0) > 0,
-  };
-}
+/** The element kinds a scope can read (kept under this name for callers of the schema builder). */
+export const queryableKinds = readableKinds;
 
 /**
  * Builds the GraphQL schema one client sees: only the queries, types, fields and arguments its scope allows.
@@ -101,7 +93,8 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
       default: return null;
     }
   };
-  const relationArgs = (kind: ElementKind) => ({ entry: entryArguments, asset: assetArguments, user: userArguments, category: categoryArguments, tag: tagArguments } as Record<string, () => any>)[kind]!();
+  const entryArgs = () => entryArguments(can.user);
+  const relationArgs = (kind: ElementKind) => ({ entry: entryArgs, asset: assetArguments, user: userArguments, category: categoryArguments, tag: tagArguments } as Record<string, () => any>)[kind]!();
 
   /** Fields of a field layout, as GraphQL fields of a concrete type. */
   const customFields = (layout: CatalogField[], ownerName: string): Fields => {
@@ -260,7 +253,7 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
       expiryDate: { type: DateTimeScalar, description: 'The expiry date of the entry.', resolve: (row) => date(row.expiryDate) },
       children: {
         type: new GraphQLList(EntryInterface!), description: 'The entry’s children, if the section is a structure. Accepts the same arguments as the `entries` query.',
-        args: entryArguments(), extensions: { complexity: COMPLEXITY.eagerLoad },
+        args: entryArgs(), extensions: { complexity: COMPLEXITY.eagerLoad },
         resolve: (row, args, ctx) => (row.structureId === null ? [] : ctx.children('entry', row.id, row.siteId, args)),
       },
       parent: {
@@ -374,7 +367,7 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
     };
   };
   if (can.asset) addQueries('asset', 'assets', 'asset', AssetInterface, assetArguments, 'assets');
-  if (can.entry) addQueries('entry', 'entries', 'entry', EntryInterface, entryArguments, 'entries');
+  if (can.entry) addQueries('entry', 'entries', 'entry', EntryInterface, entryArgs, 'entries');
   if (can.globalset) addQueries('globalset', 'globalSets', 'globalSet', GlobalSetInterface, globalSetArguments, 'global sets');
   if (can.user) addQueries('user', 'users', 'user', UserInterface, userArguments, 'users');
   if (can.tag) addQueries('tag', 'tags', 'tag', TagInterface, tagArguments, 'tags');
@@ -454,6 +447,8 @@ async function countRelated(row: ElementRow, handle: string, ctx: RequestContext
   if (field.type === 'Matrix') return (await ctx.blocks(row.id, field.id, row.siteId, { status: ['enabled'] })).length;
   const kind = RELATION_KINDS[field.type];
   if (!kind) throw new QueryArgumentError(`Field "${handle}" does not hold relations`);
+  // A relation field to a kind the schema cannot read is not in the schema: counting it must not reveal it either.
+  if (!readableKinds(ctx.scope)[kind as ReadableKind]) throw new QueryArgumentError(`The element has no field "${handle}" to count relations of`);
   return (await ctx.related(kind, row.id, field.id, row.siteId, {})).length;
 }
 

@@ -19,7 +19,7 @@ export function graphqlResource(path: string, service: GraphqlService): object {
       await afterCallback();
       const params = fromQueryString(req);
       if ('error' in params) return send(req, res, 400, { errors: [{ message: params.error }] });
-      if (typeof params.query === 'string' && isMutation(params.query, params.operationName)) {
+      if (typeof params.query === 'string' && isMutation(params.query, params.operationName, service.settings.maxGraphqlTokens)) {
         res.putHeader('Allow', 'POST');
         return send(req, res, 405, { errors: [{ message: 'Mutations cannot be sent with GET' }] });
       }
@@ -106,9 +106,9 @@ function fromQueryString(req: HttpServerRequest): Pick<GraphqlRequest, 'query' |
   return { query, variables, operationName };
 }
 
-function isMutation(query: string, operationName: unknown): boolean {
+function isMutation(query: string, operationName: unknown, maxTokens: number): boolean {
   try {
-    const operation = getOperationAST(parse(query), typeof operationName === 'string' ? operationName : undefined);
+    const operation = getOperationAST(parse(query, maxTokens > 0 ? { maxTokens } : undefined), typeof operationName === 'string' ? operationName : undefined);
     return operation?.operation === 'mutation' || operation?.operation === 'subscription';
   } catch {
     return false;

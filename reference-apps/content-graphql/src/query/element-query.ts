@@ -2,7 +2,7 @@ import { createQueryId, sql, type CompiledQuery, type Expression, type Expressio
 import type { Catalog } from '../content/catalog';
 import type { ContentDB, ElementKind } from '../storage/database-types';
 import type { ElementRow } from './element-row';
-import type { ElementScope } from './element-scope';
+import { RELATION_TARGETS, readableKinds, type ElementScope, type ReadableKind } from './element-scope';
 import { matchesNumberParam, matchesStringParam, paramCondition, parseDateArgument } from './param-parser';
 import { QueryArgumentError } from './query-argument-error';
 import { parseSearch, searchCondition, searchScore, type SearchQuery } from './search-query';
@@ -60,11 +60,14 @@ const STRUCTURED_KINDS: ReadonlySet<ElementKind> = new Set(['entry', 'category']
 export class ElementQueryEngine {
   private readonly preparedQueries = new Map<string, PreparedQuery>();
   private readonly scopeIds = new WeakMap<ElementScope, number>();
+  private readonly hiddenFields = new WeakMap<ElementScope, number[]>();
   private lastScopeId = 0;
 
   constructor(private readonly db: Kysely<ContentDB>, private readonly catalog: Catalog) {}
 
-  async find(kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext, batch?: BatchJoin): Promise<ElementRow[]> {
+  async find(kind: ElementKind, givenArgs: ElementArgs, scope: ElementScope, ctx: QueryContext, batch?: BatchJoin): Promise<ElementRow[]> {
+    const args = await this.withReadableRelations(givenArgs, scope, ctx);
+    if (args === null) return [];
     const prepared = this.prepared(kind, args, scope, ctx, batch);
     if (prepared.empty) return [];
     const { compiled, offset, limit, inMemory } = prepared;
@@ -72,7 +75,7 @@ export class ElementQueryEngine {
     const parameters = compiled.parameters.map((value) => (value === NOW ? nowText : value));
     const result = await this.db.executeQuery({ ...compiled, parameters, queryId: createQueryId() });
     let rows = result.rows.map((raw) => toRow(kind, raw as Record<string, unknown>));
-    if (prepared.search) await this.score(rows, prepared.search);
+    if (prepared.search) await this.score(rows, prepared.search, this.hiddenSearchFields(scope));
     if (prepared.scoreOrder) rows.sort((a, b) => (b.searchScore ?? 0) - (a.searchScore ?? 0));
     if (prepared.fixedIds) {
       const position = new Map(prepared.fixedIds.map((id, index) => [id, index]));
@@ -130,6 +133,58 @@ export class ElementQueryEngine {
     return { compiled: query.compile(), empty: plan.empty, inMemory, offset, limit, scoreOrder: plan.scoreOrder, fixedIds: plan.fixedIds, search: plan.search };
   }
 
+  /**
+   * `relatedTo`/`relatedToAll` count only elements the schema can read: a relation to an element it cannot read
+   * must not show (it would tell that the element exists and what it is tied to). Ids the schema cannot read are
+   * dropped; null when nothing can match any more (no readable id for "any of", an unreadable one for "all of").
+   */
+  private async withReadableRelations(args: ElementArgs, scope: ElementScope, ctx: QueryContext): Promise<ElementArgs | null> {
+    const relatedAll = normalizeIdList(args.relatedToAll, 'relatedToAll');
+    const related = relatedAll ? null : normalizeIdList(args.relatedTo, 'relatedTo');
+    const list = relatedAll ? { ...relatedAll, glue: 'and' as const } : related;
+    if (!list || list.ids.length === 0) return args;
+    const readable = await this.readableIds(list.ids, scope, ctx);
+    const kept = list.ids.filter((id) => readable.has(id));
+    if (list.glue === 'and' ? kept.length < new Set(list.ids).size : kept.length === 0) return null;
+    if (kept.length === list.ids.length) return args;
+    return relatedAll ? { ...args, relatedToAll: kept } : { ...args, relatedTo: list.glue === 'and' ? ['and', ...kept] : kept };
+  }
+
+  /** The ids, of any kind, whose elements the scope lets a client read (any status and site); matrix blocks through their owners. */
+  private async readableIds(ids: number[], scope: ElementScope, ctx: QueryContext): Promise<Set<number>> {
+    const rows = await this.db.selectFrom('elements').select(['id', 'type']).where('id', 'in', [...new Set(ids)]).execute();
+    const can = readableKinds(scope);
+    const readable = new Set<number>();
+    const byKind = new Map<ElementKind, number[]>();
+    for (const row of rows) byKind.set(row.type as ElementKind, [...(byKind.get(row.type as ElementKind) ?? []), Number(row.id)]);
+    for (const [kind, kindIds] of byKind) {
+      if (kind === 'matrixblock') {
+        const owners = await this.db.selectFrom('matrixblocks').select(['id', 'ownerId']).where('id', 'in', kindIds).execute();
+        const readableOwners = await this.readableIds(owners.map((o) => Number(o.ownerId)), scope, ctx);
+        for (const owner of owners) if (readableOwners.has(Number(owner.ownerId))) readable.add(Number(owner.id));
+        continue;
+      }
+      if (!can[kind as ReadableKind]) continue;
+      const found = await this.find(kind, { id: kindIds, status: null, site: '*' }, scope, { ...ctx, maxResults: 0 });
+      for (const row of found) readable.add(row.id);
+    }
+    return readable;
+  }
+
+  /** Relation fields whose target kind the scope cannot read: their keywords (related titles) must not match searches. */
+  private hiddenSearchFields(scope: ElementScope): number[] {
+    let hidden = this.hiddenFields.get(scope);
+    if (!hidden) {
+      const can = readableKinds(scope);
+      hidden = [...this.catalog.fieldsById.values()].filter((field) => {
+        const target = RELATION_TARGETS[field.type];
+        return target !== undefined && !can[target];
+      }).map((field) => field.id);
+      this.hiddenFields.set(scope, hidden);
+    }
+    return hidden;
+  }
+
   private scopeId(scope: ElementScope): number {
     let id = this.scopeIds.get(scope);
     if (id === undefined) {
@@ -152,10 +207,12 @@ export class ElementQueryEngine {
     return { offset, limit };
   }
 
-  private async score(rows: ElementRow[], search: SearchQuery): Promise<void> {
+  private async score(rows: ElementRow[], search: SearchQuery, hiddenFields: number[]): Promise<void> {
     if (rows.length === 0) return;
     const ids = [...new Set(rows.map((r) => r.id))];
-    const index = await this.db.selectFrom('searchindex').select(['elementId', 'siteId', 'attribute', 'keywords']).where('elementId', 'in', ids).execute();
+    const hidden = new Set(hiddenFields);
+    const index = (await this.db.selectFrom('searchindex').select(['elementId', 'siteId', 'attribute', 'fieldId', 'keywords']).where('elementId', 'in', ids).execute())
+      .filter((row) => !hidden.has(Number(row.fieldId)));
     for (const row of rows) row.searchScore = searchScore(search, index.filter((i) => i.elementId === row.id && i.siteId === row.siteId));
   }
 
@@ -340,7 +397,8 @@ export class ElementQueryEngine {
     if (typeof args.search === 'string' && args.search.trim() !== '') {
       search = parseSearch(args.search);
       const parsed = search;
-      conditions.push((eb) => searchCondition(eb, parsed, catalog, 'e.id', 'es.siteId'));
+      const hidden = this.hiddenSearchFields(scope);
+      conditions.push((eb) => searchCondition(eb, parsed, catalog, 'e.id', 'es.siteId', hidden));
     }
 
     // Structure arguments.

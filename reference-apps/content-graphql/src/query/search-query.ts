@@ -50,17 +50,22 @@ export function parseSearch(text: string): SearchQuery {
   return groups;
 }
 
-/** SQL condition for a parsed search, against the search index rows of `elementColumn` in `siteColumn`. */
-export function searchCondition(eb: ExpressionBuilder<any, any>, query: SearchQuery, catalog: Catalog, elementColumn: string, siteColumn: string): Expression<SqlBool> {
-  const groups = query.map((group) => eb.or(group.map((term) => termCondition(eb, term, catalog, elementColumn, siteColumn))));
+/**
+ * SQL condition for a parsed search, against the search index rows of `elementColumn` in `siteColumn`.
+ * `hiddenFieldIds`: fields the client's schema does not have (relations to kinds it cannot read); their keywords
+ * never match, and naming them (`tags:ships`) behaves as naming an unknown field.
+ */
+export function searchCondition(eb: ExpressionBuilder<any, any>, query: SearchQuery, catalog: Catalog, elementColumn: string, siteColumn: string, hiddenFieldIds: readonly number[] = []): Expression<SqlBool> {
+  const groups = query.map((group) => eb.or(group.map((term) => termCondition(eb, term, catalog, elementColumn, siteColumn, hiddenFieldIds))));
   return groups.length ? eb.and(groups) : sql<SqlBool>`1 = 1`;
 }
 
-function termCondition(eb: ExpressionBuilder<any, any>, term: SearchTerm, catalog: Catalog, elementColumn: string, siteColumn: string): Expression<SqlBool> {
+function termCondition(eb: ExpressionBuilder<any, any>, term: SearchTerm, catalog: Catalog, elementColumn: string, siteColumn: string, hiddenFieldIds: readonly number[]): Expression<SqlBool> {
   let sub = eb.selectFrom('searchindex as si').select(sql`1`.as('one'))
     .whereRef('si.elementId', '=', elementColumn as any).whereRef('si.siteId', '=', siteColumn as any);
+  if (hiddenFieldIds.length) sub = sub.where('si.fieldId', 'not in', [...hiddenFieldIds]);
   if (term.attribute) {
-    const fieldIds = [...catalog.fieldsById.values()].filter((f) => f.handle.toLowerCase() === term.attribute).map((f) => f.id);
+    const fieldIds = [...catalog.fieldsById.values()].filter((f) => f.handle.toLowerCase() === term.attribute && !hiddenFieldIds.includes(f.id)).map((f) => f.id);
     sub = fieldIds.length
       ? sub.where('si.attribute', '=', 'field').where('si.fieldId', 'in', fieldIds)
       : sub.where('si.attribute', '=', term.attribute);
