@@ -11,6 +11,14 @@ import { DEFAULT_CHUNK_SIZE, streamFileBody } from './file-streamer';
 import { mediaTypeOfFile } from './media-types';
 import { FileRoot, joinUnderRoot, notFound, realPathUnderRoot, type DotFiles } from './safe-path';
 
+/** The app's root for requests of FileResponseWriter routes whose writer has no root of its own (set by the route's first stage). */
+const appRoots = new WeakMap<HttpServerRequest, FileRoot>();
+
+/** @internal gives a request the app's static files root */
+export function bindAppRoot(request: HttpServerRequest, root: FileRoot): void {
+  appRoots.set(request, root);
+}
+
 /** How files are served: where from, and which headers they get. */
 export interface FileResponseWriterOptions {
   /** Folder the returned relative paths are resolved in. Default: the app's `RestBuilder.staticFiles(root)`. */
@@ -47,7 +55,7 @@ export interface FileResponseWriterOptions {
 @Handles(String)
 export class FileResponseWriter implements HttpResponseWriter<string | null> {
   private readonly options: FileResponseWriterOptions;
-  private root: FileRoot | undefined;
+  private readonly root: FileRoot | undefined;
 
   constructor(options: FileResponseWriterOptions = {}) {
     this.options = options;
@@ -72,13 +80,8 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
     return this.options.root !== undefined;
   }
 
-  /** @internal the app's root, bound at registration when the writer has none of its own */
-  _useAppRoot(root: FileRoot): void {
-    if (!this.hasOwnRoot()) this.root = root;
-  }
-
   async write(relativePath: string | null, request: HttpServerRequest, response: HttpServerResponse): Promise<void> {
-    const root = this.root;
+    const root = this.root ?? appRoots.get(request);
     if (root === undefined) throw new InternalServerErrorException('FileResponseWriter has no root folder: set RestBuilder.staticFiles(root) or use FileResponseWriter.under(root)', { code: 'RU_ERR_STATIC_ROOT' });
     if (relativePath === null) throw notFound();
     if (typeof relativePath !== 'string') throw new TypeError(`FileResponseWriter writes a relative file path; the method returned ${typeof relativePath}`);
@@ -103,7 +106,8 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
 
   private async send(real: string, request: HttpServerRequest, response: HttpServerResponse): Promise<void> {
     // Open first, then describe what was opened: the answer matches the bytes sent even if the file is replaced meanwhile.
-    const file = await fs.promises.open(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    // O_NOFOLLOW: the checked path must not have become a link; O_NONBLOCK: a FIFO put there meanwhile cannot hang the open.
+    const file = await fs.promises.open(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
     try {
       const stats = await file.stat();
       if (!stats.isFile()) throw notFound();

@@ -5,7 +5,7 @@ import type { Provided } from '../io/registry';
 import { RestBuilder } from '../rest-builder';
 import { RestRouter } from '../rest-router';
 import { globalSettings } from '../runtime/settings';
-import { FileResponseWriter, type FileResponseWriterOptions } from './file-response-writer';
+import { bindAppRoot, FileResponseWriter, type FileResponseWriterOptions } from './file-response-writer';
 import { FileRoot } from './safe-path';
 import { staticFolder } from './static-folder';
 
@@ -49,7 +49,7 @@ function isFileWriter(writer: Function | undefined): writer is typeof FileRespon
   return writer === FileResponseWriter || (typeof writer === 'function' && writer.prototype instanceof FileResponseWriter);
 }
 
-// At registration, a FileResponseWriter without its own root gets the app's; without either, the route fails to register.
+// At registration, a FileResponseWriter route without a root of its own gets the app's; without either, it fails to register.
 registerRouteExtension({
   name: 'static-files',
   order: 900,
@@ -65,7 +65,7 @@ registerRouteExtension({
         'RU_ERR_STATIC_ROOT',
       );
     }
-    writer._useAppRoot(root);
-    return undefined;
+    // Handed over per request, not stored in the writer: writers with @Context fields or @NoCache are made per request.
+    return { before: (ctx) => void bindAppRoot(ctx.request, root) };
   },
 });

@@ -1,7 +1,7 @@
 import test from 'ava';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FileResponseWriter, GET, Path, PathParam, Produces, QueryParam, RegistrationError, ResponseWriter, RestBuilder } from '../../src/index';
+import { FileResponseWriter, GET, NoCache, Path, PathParam, Produces, QueryParam, RegistrationError, ResponseWriter, RestBuilder } from '../../src/index';
 import { rawRequest } from '../support/raw-http';
 import { listen, type RunningServer } from '../support/server';
 import { makeStaticFixture, SECRET_TEXT } from './fixtures';
@@ -46,9 +46,19 @@ class OwnRoot {
   }
 }
 
+/** A writer made per request (@NoCache) still gets the app root. */
+@NoCache
+class PerRequestFileWriter extends FileResponseWriter {}
+class PerRequest {
+  @GET @Path('/per-request/{name}') @ResponseWriter(PerRequestFileWriter)
+  file(@PathParam('name') name: string): string {
+    return name;
+  }
+}
+
 let server: RunningServer;
 test.before(async () => {
-  server = await listen(new RestBuilder().staticFiles(fixture.root).register(Files, OwnRoot).build());
+  server = await listen(new RestBuilder().staticFiles(fixture.root).register(Files, OwnRoot, PerRequest).build());
 });
 test.after.always(() => {
   server?.close();
@@ -225,6 +235,12 @@ test('FileResponseWriter.under(dir) serves from its own root, not the app root',
   t.is(r.status, 200);
   t.is(await r.text(), '<p>page</p>');
   t.is((await get('/own/app.js')).status, 404);
+});
+
+test('a writer subclass made per request (@NoCache) serves from the app root', async (t) => {
+  const r = await get('/per-request/app.js');
+  t.is(r.status, 200);
+  t.is(await r.text(), 'console.log("app");\n');
 });
 
 test('a FileResponseWriter route without any root fails registration with a clear message', (t) => {
