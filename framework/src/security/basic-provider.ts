@@ -15,6 +15,7 @@ export type PasswordVerifier = (username: string, password: string, ctx: Routing
 /** One account of `BasicAuthenticationProvider.fromUsers`: a `hashPassword` result (preferred) or a plain password. */
 export type BasicAccount = { roles?: string[]; attributes?: Record<string, unknown> } & ({ passwordHash: string } | { password: string });
 
+/** Options of `BasicAuthenticationProvider`. */
 export interface BasicOptions {
   /** The realm named in the `WWW-Authenticate` challenge (default "api"). */
   realm?: string;

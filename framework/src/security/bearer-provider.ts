@@ -6,6 +6,7 @@ import { findSecret } from './constant-time';
 /** Checks a bearer token: the `User` it belongs to, or null. May be async (a database, a JWT library). */
 export type TokenVerifier = (token: string, ctx: RoutingContext) => User | null | undefined | Promise<User | null | undefined>;
 
+/** Options of `BearerAuthenticationProvider`. */
 export interface BearerOptions {
   /** The realm named in the `WWW-Authenticate` challenge (default "api"). */
   realm?: string;
