@@ -2,7 +2,7 @@ import test from 'ava';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { Consumes, Context, FileUpload, FormParam, Path, POST, RegistrationError, RestBuilder, RoutingContext } from '../../src/index';
+import { Consumes, Context, Event, FileUpload, FormParam, Path, POST, RegistrationError, RestBuilder, RoutingContext, type RestEvent } from '../../src/index';
 import type { BodyHandlerOptions } from '../../src/index';
 import { rawRequest } from '../support/raw-http';
 import { listen, type RunningServer } from '../support/server';
@@ -288,4 +288,30 @@ test('when the uploads folder cannot be written, the upload gets 500 without int
   } finally {
     fs.rmSync(uploads);
   }
+});
+
+/** Reads the uploaded files when the response is out, as an event may. */
+const seenByEvent: string[] = [];
+class ReadUploads implements RestEvent<unknown> {
+  async execute(_entity: unknown, ctx: RoutingContext): Promise<void> {
+    await new Promise((r) => setTimeout(r, 20));
+    for (const f of ctx.fileUploads()) seenByEvent.push(fs.readFileSync(f.path, 'utf8'));
+  }
+}
+
+class WithEvent {
+  @POST @Path('/with-event') @Event(ReadUploads)
+  upload(@Context() ctx: RoutingContext) {
+    return { files: ctx.fileUploads().length };
+  }
+}
+
+test('events still see the uploaded files; they are deleted after the events ran', async (t) => {
+  const uploads = tempFolder('event-uploads');
+  const server = await listen(new RestBuilder().logger(logger).bodyHandler({ uploadsDirectory: uploads }).register(WithEvent).build());
+  running.push(server);
+  const r = await fetch(`${server.url}/with-event`, { method: 'POST', body: form([['f', new Blob(['seen by the event']), 'e.txt']]) });
+  t.deepEqual(await r.json(), { files: 1 });
+  t.true(await eventually(() => seenByEvent.length === 1 && filesIn(uploads).length === 0));
+  t.deepEqual(seenByEvent, ['seen by the event']);
 });
