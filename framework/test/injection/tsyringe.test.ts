@@ -2,8 +2,9 @@ import test from 'ava';
 import 'reflect-metadata';
 import { container as rootContainer, inject, injectable } from 'tsyringe';
 import {
-  Authenticate, Context, Event, GET, Handles, Inject, Path, PathParam, Produces, RegistrationError, ResponseWriter, RestBuilder, RoutingContext, TsyringeInjectionProvider, User,
-  type ExceptionHandler, type HttpResponseWriter, type HttpServerRequest, type HttpServerResponse, type RestAuthenticationProvider, type RestEvent,
+  Authenticate, Authorize, Context, Event, GET, Handles, Inject, Path, PathParam, Produces, QueryParam, RegistrationError, RequestReader, ResponseWriter, RestBuilder, RoutingContext,
+  TsyringeInjectionProvider, User,
+  type AuthorizationProvider, type ExceptionHandler, type HttpResponseWriter, type HttpServerRequest, type HttpServerResponse, type RestAuthenticationProvider, type RestEvent, type ValueReader,
 } from '../../src/index';
 import { listen } from '../support/server';
 
@@ -66,6 +67,27 @@ class AuditEvent implements RestEvent<string> {
   }
 }
 
+/** A reader whose conversion depends on an injected token. */
+@Handles(String)
+class PrefixReader implements ValueReader<string> {
+  constructor(@inject(GREETING) private readonly greeting: string) {}
+  read(value: string): string {
+    return `${this.greeting}-${value}`;
+  }
+}
+
+/** An authorization provider with an injected dependency. */
+@Inject
+class AdminsByDirectory implements AuthorizationProvider {
+  constructor(private readonly clock: Clock) {}
+  getId(): string {
+    return `admins@${this.clock.now()}`;
+  }
+  getAuthorizations(user: User): boolean {
+    return user.hasRole('admin');
+  }
+}
+
 @Path('/items')
 class ItemResource {
   readonly instance = Math.random();
@@ -89,6 +111,16 @@ class ItemResource {
   @GET @Path('/missing/:id')
   missing(@PathParam('id') id: string): string {
     throw new NotFoundError(`no item ${id}`);
+  }
+
+  @GET @Path('/read')
+  read(@QueryParam('v') @RequestReader(PrefixReader) v: string): string {
+    return v;
+  }
+
+  @GET @Path('/admin') @Authenticate(DirectoryAuthentication) @Authorize(AdminsByDirectory)
+  admin(@Context() user: User): string {
+    return `admin ${user.name}`;
   }
 
   @GET @Path('/me') @Authenticate(DirectoryAuthentication) @Event(AuditEvent)
@@ -118,7 +150,7 @@ test('a REST class is one instance for every request', async (t) => {
   t.is(a, b);
 });
 
-test('writers, exception handlers, authentication providers and events are resolved through the container', async (t) => {
+test('readers, writers, exception handlers, authentication and authorization providers and events are resolved through the container', async (t) => {
   const audit = new Audit();
   const server = await listen(app(audit));
   t.teardown(() => server.close());
@@ -128,6 +160,8 @@ test('writers, exception handlers, authentication providers and events are resol
   t.is(await missing.text(), 'hello: no item 7');
   t.is((await fetch(`${server.url}/items/me`, { headers: { 'x-user': 'bob' } })).status, 401);
   t.is(await (await fetch(`${server.url}/items/me`, { headers: { 'x-user': 'ada' } })).text(), 'ada since 2026-01-01T00:00:00Z');
+  t.is(await (await fetch(`${server.url}/items/read?v=x`)).text(), 'hello-x');
+  t.is(await (await fetch(`${server.url}/items/admin`, { headers: { 'x-user': 'ada' } })).text(), 'admin ada');
   for (let i = 0; i < 50 && audit.lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
   t.deepEqual(audit.lines, ['ada since 2026-01-01T00:00:00Z']);
 });
