@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HttpResponseWriter } from '../context/contracts';
 import { Handles } from '../decorators/binding';
-import { InternalServerErrorException, WebApplicationException } from '../errors/http-errors';
+import { ForbiddenException, InternalServerErrorException, WebApplicationException } from '../errors/http-errors';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import { parseRange } from './byte-range';
@@ -87,7 +87,7 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
     if (typeof relativePath !== 'string') throw new TypeError(`FileResponseWriter writes a relative file path; the method returned ${typeof relativePath}`);
     const dotFiles = this.options.dotFiles ?? 'ignore';
     let real = await realPathUnderRoot(root, joinUnderRoot(root, relativePath, dotFiles));
-    let stats = await fs.promises.stat(real);
+    let stats = await statOf(real);
     if (stats.isDirectory()) {
       const index = this.options.index ?? 'index.html';
       if (index === false) throw notFound();
@@ -98,7 +98,7 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
         return;
       }
       real = await realPathUnderRoot(root, path.join(real, index));
-      stats = await fs.promises.stat(real);
+      stats = await statOf(real);
     }
     if (!stats.isFile()) throw notFound();
     await this.send(real, request, response);
@@ -107,7 +107,9 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
   private async send(real: string, request: HttpServerRequest, response: HttpServerResponse): Promise<void> {
     // Open first, then describe what was opened: the answer matches the bytes sent even if the file is replaced meanwhile.
     // O_NOFOLLOW: the checked path must not have become a link; O_NONBLOCK: a FIFO put there meanwhile cannot hang the open.
-    const file = await fs.promises.open(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    const file = await fs.promises.open(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK).catch((err) => {
+      throw fileError(err);
+    });
     try {
       const stats = await file.stat();
       if (!stats.isFile()) throw notFound();
@@ -158,4 +160,18 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
       await file.close().catch(() => undefined);
     }
   }
+}
+
+/** Stats of a checked path; a file that vanished since the check is 404. */
+function statOf(real: string): Promise<fs.Stats> {
+  return fs.promises.stat(real).catch((err) => {
+    throw fileError(err);
+  });
+}
+
+/** File system errors a client may cause (the file went away, became a link, is unreadable) as HTTP errors; others as they are. */
+function fileError(err: NodeJS.ErrnoException): unknown {
+  if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return notFound();
+  if (err.code === 'ELOOP' || err.code === 'EACCES' || err.code === 'EPERM') return new ForbiddenException('The requested file cannot be served', { code: 'RU_ERR_PATH_FORBIDDEN' });
+  return err;
 }
