@@ -1,4 +1,7 @@
-// The booking service without HTTP: what the HTTP layer, the benchmarks and the CLI build on.
+// The booking service: its HTTP server on rest.uws (what the benchmarks and other apps start), and the service
+// without HTTP (what the HTTP layer and the CLI build on).
+export { startBookingServer, type BookingServer, type BookingServerOptions } from './booking-server';
+export { bookingApp, MAX_BODY_BYTES, OPENAPI_PATH, API_VERSION, type BookingServices, type BookingAppOptions } from './app';
 export { openBookingSystem, type BookingSystem, type BookingSystemOptions } from './booking-system';
 export { readBookingConfig, DEFAULT_DATABASE_FILE, DEFAULT_PORT, type BookingConfig } from './booking-config';
 export { BookingError, ErrorCode, type ErrorKind } from './domain/booking-error';
