@@ -1,7 +1,7 @@
 import type { RoutingContext } from '../context/routing-context';
 import { User } from '../context/user';
 import type { RestAuthenticationProvider } from './contracts';
-import { findSecret, secretsEqual, verifyPassword } from './constant-time';
+import { SecretTable, secretsEqual, verifyPassword } from './constant-time';
 
 /** User name and password from an `Authorization: Basic` header. */
 export interface BasicCredentials {
@@ -45,10 +45,11 @@ export class BasicAuthenticationProvider implements RestAuthenticationProvider<B
    */
   static fromUsers(accounts: Record<string, BasicAccount>, options: BasicOptions = {}): BasicAuthenticationProvider {
     const entries = Object.entries(accounts).map(([name, account]) => [name, account] as const);
+    const names = new SecretTable(entries);
     // Compared against when the user name is unknown, so both paths take the same time.
     const decoy = entries.find(([, a]) => 'passwordHash' in a)?.[1] ?? { password: '\u0000decoy' };
     return new BasicAuthenticationProvider(async (username, password) => {
-      const account = findSecret(username, entries);
+      const account = names.find(username);
       const checked = account ?? decoy;
       const ok = 'passwordHash' in checked ? await verifyPassword(password, checked.passwordHash) : secretsEqual(password, checked.password);
       if (!ok || account === undefined) return null;

@@ -1,7 +1,7 @@
 import type { RoutingContext } from '../context/routing-context';
 import type { User } from '../context/user';
 import type { RestAuthenticationProvider } from './contracts';
-import { findSecret } from './constant-time';
+import { SecretTable } from './constant-time';
 
 /** Checks a bearer token: the `User` it belongs to, or null. May be async (a database, a JWT library). */
 export type TokenVerifier = (token: string, ctx: RoutingContext) => User | null | undefined | Promise<User | null | undefined>;
@@ -39,7 +39,8 @@ export class BearerAuthenticationProvider implements RestAuthenticationProvider<
   static fromTokens(tokens: Record<string, User> | ReadonlyMap<string, User>, options: BearerOptions = {}): BearerAuthenticationProvider {
     const entries = [...(tokens instanceof Map ? tokens : Object.entries(tokens))] as Array<[string, User]>;
     if (entries.some(([token]) => token.length === 0)) throw new TypeError('rest.uws: an empty bearer token is not allowed');
-    return new BearerAuthenticationProvider((token) => findSecret(token, entries) ?? null, options);
+    const table = new SecretTable(entries);
+    return new BearerAuthenticationProvider((token) => table.find(token) ?? null, options);
   }
 
   provideCredentials(ctx: RoutingContext): string | null {

@@ -11,15 +11,25 @@ export function secretsEqual(a: string | Buffer, b: string | Buffer): boolean {
 }
 
 /**
- * Finds `candidate` among `secrets`, comparing against every one of them (no early exit), so the
- * time taken says nothing about which entry matched or how close a guess was.
+ * A fixed set of secrets, each with the value it stands for. Lookups hash the candidate once and
+ * compare its digest against every entry's (no early exit), so the time taken says nothing about
+ * which entry matched or how close a guess was.
  */
-export function findSecret<T>(candidate: string, secrets: ReadonlyArray<readonly [string, T]>): T | undefined {
-  let found: T | undefined;
-  for (const [secret, value] of secrets) {
-    if (secretsEqual(candidate, secret) && found === undefined) found = value;
+export class SecretTable<T> {
+  private readonly digests: ReadonlyArray<readonly [Buffer, T]>;
+
+  constructor(secrets: Iterable<readonly [string, T]>) {
+    this.digests = [...secrets].map(([secret, value]) => [createHash('sha256').update(secret).digest(), value] as const);
   }
-  return found;
+
+  find(candidate: string): T | undefined {
+    const digest = createHash('sha256').update(candidate).digest();
+    let found: T | undefined;
+    for (const [secret, value] of this.digests) {
+      if (timingSafeEqual(digest, secret) && found === undefined) found = value;
+    }
+    return found;
+  }
 }
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 };

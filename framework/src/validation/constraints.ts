@@ -8,7 +8,18 @@ export const PARAMETER_CONSTRAINTS = Symbol('rest.uws:parameter-constraints');
  * A class-validator property decorator, made on demand (class-validator loads only when used).
  * `requiresValue` marks NotNull/NotEmpty/NotBlank: other constraints let an absent optional argument pass.
  */
-export type PropertyDecoratorFactory = (() => PropertyDecorator) & { requiresValue?: boolean };
+export type PropertyDecoratorFactory = (() => PropertyDecorator) & { requiresValue?: boolean; direct?: DirectConstraint };
+
+/** A rest.uws constraint in a form the route can evaluate itself, without a class-validator call. */
+export interface DirectConstraint {
+  name: string;
+  constraints: readonly unknown[];
+  test(value: unknown): boolean;
+  nullPasses: boolean;
+  /** Default message template (`$property`, `$value`, `$constraint1`...). */
+  message: string;
+  options: ConstraintOptions;
+}
 
 /** Decorates a DTO field (class-validator metadata at once) or a method parameter (validated by the route). */
 export type ConstraintDecorator = (target: object, key: string | symbol | undefined, indexOrDescriptor?: number | PropertyDescriptor) => void;
@@ -70,6 +81,7 @@ function standard(name: string, constraints: unknown[], test: (value: unknown) =
     );
   };
   factory.requiresValue = !nullPasses;
+  factory.direct = { name, constraints, test, nullPasses, message, options };
   return constraintFrom([factory], `@${name[0]!.toUpperCase()}${name.slice(1)}`);
 }
 

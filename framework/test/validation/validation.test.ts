@@ -268,3 +268,21 @@ test('@Valid on a plain query value is refused at registration with a clear mess
   const error = t.throws(() => new RestBuilder().register(WrongResource).build(), { instanceOf: RegistrationError });
   t.regex(error!.message, /@Valid goes on a body or @BeanParam argument/);
 });
+
+test('constraint messages can be replaced; $property, $value and $constraint1 are filled in', async (t) => {
+  @Path('/msg')
+  class MessageResource {
+    @GET @Path('/')
+    get(@QueryParam('n') @Min(10, { message: '$property must be at least $constraint1, got $value' }) n: number,
+        @QueryParam('code') @Size(2, 3) code: string): string {
+      return `${n} ${code}`;
+    }
+  }
+  const server = await serve(new RestBuilder().register(MessageResource), t);
+  t.is(await (await fetch(`${server.url}/msg?n=12&code=ab`)).text(), '12 ab');
+  const res = await fetch(`${server.url}/msg?n=3&code=abcd`);
+  t.deepEqual(((await res.json()) as ErrorBody).violations, [
+    { in: 'query', path: 'n', constraint: 'min', message: 'n must be at least 10, got 3' },
+    { in: 'query', path: 'code', constraint: 'size', message: 'code must have between 2 and 3 elements or characters' },
+  ]);
+});
