@@ -20,12 +20,15 @@ class RecognitionWorker {
   readonly worker: Worker;
   handler: WorkerHandler | undefined;
   failed = false;
+  /** Its decoder is loaded and unused (false while it reloads after a session). */
+  ready = false;
   private exited = false;
 
   constructor(modelDirectory: string, onGone: (worker: RecognitionWorker) => void) {
     const data: RecognitionWorkerData = { modelDirectory };
     this.worker = new Worker(path.join(__dirname, 'recognition-worker.js'), { workerData: data });
     this.worker.on('message', (message: FromRecognitionWorker) => {
+      if (message.type === 'ready') this.ready = true;
       if (message.type === 'error' && message.stream === null) this.failed = true;
       this.handler?.(message);
     });
@@ -57,7 +60,8 @@ class RecognitionWorker {
     this.failed = true;
     this.handler = undefined;
     this.worker.postMessage({ type: 'shutdown' } satisfies ToRecognitionWorker);
-    const force = setTimeout(() => void this.worker.terminate(), 10_000);
+    // Only for a worker stuck far beyond a decoder load (which takes well under a second).
+    const force = setTimeout(() => void this.worker.terminate(), 60_000);
     force.unref();
     return exited.finally(() => clearTimeout(force));
   }
@@ -89,13 +93,15 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   }
 
   start(listener: RecognitionListener, options: RecognitionOptions = {}): RecognitionStream {
-    let worker = this.idle.pop();
-    while (worker?.failed) {
-      this.all.delete(worker);
-      this.stopWorker(worker);
-      worker = this.idle.pop();
+    for (const failed of this.idle.filter((candidate) => candidate.failed)) {
+      this.idle.splice(this.idle.indexOf(failed), 1);
+      this.all.delete(failed);
+      this.stopWorker(failed);
     }
-    worker ??= this.spawn();
+    // A worker whose fresh decoder is loaded first; else one still reloading (it finishes sooner than a new one).
+    const readyIndex = this.idle.findIndex((candidate) => candidate.ready);
+    const worker = (readyIndex >= 0 ? this.idle.splice(readyIndex, 1)[0] : this.idle.pop()) ?? this.spawn();
+    worker.ready = false;
     worker.worker.ref();
     const profile: AcousticProfile = (options.sourceSampleRate ?? this.sampleRate) <= 8000 ? 'narrowband' : 'wideband';
     return new PocketSphinxStream(worker, listener, profile, (done) => this.release(done));
@@ -130,6 +136,8 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
 
   private release(worker: RecognitionWorker): void {
     worker.handler = undefined;
+    // It reloads its decoder after every session (and says 'ready' when done).
+    worker.ready = false;
     if (!worker.failed && this.all.has(worker) && this.idle.length < this.maxIdle) {
       // An idle decoder must not keep the process alive.
       worker.worker.unref();
