@@ -286,3 +286,17 @@ test('constraint messages can be replaced; $property, $value and $constraint1 ar
     { in: 'query', path: 'code', constraint: 'size', message: 'code must have between 2 and 3 elements or characters' },
   ]);
 });
+
+test('@Valid on a method validates all its body and bean arguments', async (t) => {
+  @Path('/whole')
+  class WholeMethodResource {
+    @POST @Path('/') @Valid
+    create(user: NewUser, @QueryParam('tag') tag: string): string {
+      return `${user.name} ${tag}`;
+    }
+  }
+  const server = await serve(new RestBuilder().register(WholeMethodResource), t);
+  t.is(await (await post(`${server.url}/whole?tag=x`, validUser)).text(), 'Ada x');
+  const res = await post(`${server.url}/whole?tag=x`, { ...validUser, email: 'no' });
+  t.deepEqual(((await res.json()) as ErrorBody).violations.map((v) => `${v.in}:${v.path}:${v.constraint}`), ['body:email:isEmail']);
+});
