@@ -6,9 +6,14 @@ import { assetResource } from './http/asset-resource';
 import { graphiqlResource } from './http/graphiql-resource';
 import { adminResource } from './http/admin-resource';
 
+/** Request body limit of the API (queries, variables, admin calls). */
+export const DEFAULT_MAX_REQUEST_BYTES = 256 * 1024;
+
 /** What is registered: the GraphQL endpoint on its configurable path, the asset files and the GraphiQL page. */
-export function buildContentApp(service: ContentService, options: { graphqlPath?: string; app?: TemplatedApp; adminKey?: string | null } = {}): TemplatedApp {
+export function buildContentApp(service: ContentService, options: { graphqlPath?: string; app?: TemplatedApp; adminKey?: string | null; maxRequestBytes?: number } = {}): TemplatedApp {
   return new RestBuilder(options.app)
+    // A query needs far less than the framework's 1 MiB; larger bodies get 413 before they are read.
+    .bodyHandler({ maxBodySize: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES })
     .register(graphqlResource(options.graphqlPath ?? '/api', service.graphql), assetResource(service.files), graphiqlResource(options.graphqlPath ?? '/api'), adminResource(service, options.adminKey ?? null))
     .build();
 }

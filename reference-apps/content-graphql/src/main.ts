@@ -13,6 +13,7 @@ async function main(): Promise<void> {
     graphqlPath: process.env.GRAPHQL_PATH ?? '/api', publicUrl: process.env.PUBLIC_URL,
     adminKey: process.env.CONTENT_GRAPHQL_ADMIN_KEY ?? null,
     postgresPoolSize: positiveInteger('CONTENT_GRAPHQL_PG_POOL_SIZE', 10),
+    maxRequestBytes: positiveInteger('CONTENT_GRAPHQL_MAX_REQUEST_BYTES', 256 * 1024),
     settings: {
       enableGraphQlCaching: process.env.ENABLE_GRAPHQL_CACHING !== 'false',
       // The CMS ships these off (0); a server on the open internet should not, so ours ships them on.

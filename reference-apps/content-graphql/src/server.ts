@@ -19,6 +19,8 @@ export interface ContentServerOptions {
   adminKey?: string | null;
   /** PostgreSQL pool size of this instance (default 10). */
   postgresPoolSize?: number;
+  /** Largest request body accepted (default 256 KiB); larger ones get 413. */
+  maxRequestBytes?: number;
 }
 
 export interface RunningContentServer {
@@ -50,7 +52,7 @@ export async function startContentServer(options: ContentServerOptions): Promise
       // Several instances may share a PostgreSQL database: hear each other's changes at once.
       listenUrl: database.dialect === 'postgres' ? options.databaseUrl : undefined,
     });
-    buildContentApp(service, { app, graphqlPath: options.graphqlPath, adminKey: options.adminKey ?? null });
+    buildContentApp(service, { app, graphqlPath: options.graphqlPath, adminKey: options.adminKey ?? null, maxRequestBytes: options.maxRequestBytes });
     const running = service;
     return {
       port, url, service: running,

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Catalog, CatalogVolume } from '../content/catalog';
 import type { ContentDB } from '../storage/database-types';
 import { nowStored } from '../content/dates';
-import { QueryArgumentError } from '../query/query-argument-error';
+import { QueryArgumentError, quoteValue } from '../query/query-argument-error';
 import { extensionOf, isTransformable } from './file-kinds';
 
 /** A transform with every value decided. */
@@ -35,7 +35,7 @@ export function normalizeTransform(args: TransformArguments, catalog: Catalog): 
   const handle = args.handle ?? args.transform ?? null;
   if (handle) {
     const named = catalog.transformsByHandle.get(handle);
-    if (!named) throw new QueryArgumentError(`Unknown transform handle "${handle}"`);
+    if (!named) throw new QueryArgumentError(`Unknown transform handle ${quoteValue(handle)}`);
     return {
       handle: named.handle, width: named.width, height: named.height, mode: named.mode as ImageTransform['mode'], position: named.position,
       quality: named.quality, interlace: named.interlace as ImageTransform['interlace'], format: named.format as ImageTransform['format'],
@@ -44,7 +44,7 @@ export function normalizeTransform(args: TransformArguments, catalog: Catalog): 
   const has = [args.width, args.height, args.mode, args.position, args.interlace, args.quality, args.format].some((v) => v !== undefined && v !== null);
   if (!has) return null;
   const check = (name: string, value: string | null | undefined, allowed: string[]) => {
-    if (value !== undefined && value !== null && !allowed.includes(value)) throw new QueryArgumentError(`Invalid transform ${name} "${value}": use ${allowed.join(', ')}`);
+    if (value !== undefined && value !== null && !allowed.includes(value)) throw new QueryArgumentError(`Invalid transform ${name} ${quoteValue(value)}: use ${allowed.join(', ')}`);
   };
   check('mode', args.mode, MODES);
   check('position', args.position, POSITIONS);

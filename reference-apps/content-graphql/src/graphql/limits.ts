@@ -48,6 +48,7 @@ export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, 
   const measured = new Map<string, Measure>();
   const inProgress = new Set<string>();
   const errors: GraphQLError[] = [];
+  let reportedSameField = false;
   const empty = (): Measure => ({ depth: 0, complexity: 0, aliases: 0, keys: new Map() });
 
   const fragmentMeasure = (name: string): Measure => {
@@ -114,8 +115,9 @@ export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, 
     }
     for (const [key, count] of result.keys) {
       if (count > MAX_SAME_FIELD) {
-        errors.push(new GraphQLError(`The field "${key}" is selected ${count} times in one selection set; at most ${MAX_SAME_FIELD} are accepted.`, { nodes: [selectionSet] }));
-        // One report per key is enough; the count is not carried further up.
+        if (!reportedSameField) errors.push(new GraphQLError(`The field "${key}" is selected ${count} times in one selection set; at most ${MAX_SAME_FIELD} are accepted.`, { nodes: [selectionSet] }));
+        // One report is enough; the count is not carried further up.
+        reportedSameField = true;
         result.keys.set(key, 1);
       }
     }

@@ -1,3 +1,4 @@
+import { quoteValue } from '../query/query-argument-error';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { formatPhpDate, ATOM } from './directives/php-date-format';
 
@@ -17,10 +18,10 @@ export const DateTimeScalar = new GraphQLScalarType({
       const date = new Date(value);
       if (!Number.isNaN(date.getTime())) return formatPhpDate(date, ATOM, 'UTC');
     }
-    throw new GraphQLError(`DateTime cannot represent value: ${JSON.stringify(value)}`);
+    throw new GraphQLError(`DateTime cannot represent value: ${quoteValue(value)}`);
   },
   parseValue(value) {
-    if (typeof value !== 'string' || Number.isNaN(new Date(value).getTime())) throw new GraphQLError(`DateTime cannot represent value: ${JSON.stringify(value)}`);
+    if (typeof value !== 'string' || Number.isNaN(new Date(value).getTime())) throw new GraphQLError(`DateTime cannot represent value: ${quoteValue(value)}`);
     return new Date(value);
   },
   parseLiteral(ast) {
@@ -36,7 +37,7 @@ export const QueryArgumentScalar = new GraphQLScalarType({
   serialize: (value) => value,
   parseValue(value) {
     if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return value;
-    throw new GraphQLError(`QueryArgument cannot represent value: ${JSON.stringify(value)}`);
+    throw new GraphQLError(`QueryArgument cannot represent value: ${quoteValue(value)}`);
   },
   parseLiteral(ast) {
     switch (ast.kind) {
@@ -55,11 +56,11 @@ export const NumberScalar = new GraphQLScalarType({
   description: 'The `Number` scalar type represents a number that can be an integer or a float.',
   serialize(value) {
     const n = typeof value === 'string' ? Number(value) : value;
-    if (typeof n !== 'number' || !Number.isFinite(n)) throw new GraphQLError(`Number cannot represent value: ${JSON.stringify(value)}`);
+    if (typeof n !== 'number' || !Number.isFinite(n)) throw new GraphQLError(`Number cannot represent value: ${quoteValue(value)}`);
     return n;
   },
   parseValue(value) {
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new GraphQLError(`Number cannot represent value: ${JSON.stringify(value)}`);
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new GraphQLError(`Number cannot represent value: ${quoteValue(value)}`);
     return value;
   },
   parseLiteral(ast) {

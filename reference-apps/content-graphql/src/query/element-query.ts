@@ -4,7 +4,8 @@ import type { ContentDB, ElementKind } from '../storage/database-types';
 import type { ElementRow } from './element-row';
 import { RELATION_TARGETS, readableKinds, type ElementScope, type ReadableKind } from './element-scope';
 import { matchesNumberParam, matchesStringParam, paramCondition, parseDateArgument } from './param-parser';
-import { QueryArgumentError } from './query-argument-error';
+import { QueryArgumentError, quoteValue } from './query-argument-error';
+import { allOf, anyOf, checkArgumentSizes } from './argument-limits';
 import { parseSearch, searchCondition, searchScore, type SearchQuery } from './search-query';
 import { parseOrderBy, type OrderTerm } from './order-by';
 
@@ -66,6 +67,7 @@ export class ElementQueryEngine {
   constructor(private readonly db: Kysely<ContentDB>, private readonly catalog: Catalog) {}
 
   async find(kind: ElementKind, givenArgs: ElementArgs, scope: ElementScope, ctx: QueryContext, batch?: BatchJoin): Promise<ElementRow[]> {
+    checkArgumentSizes(givenArgs);
     const args = await this.withReadableRelations(givenArgs, scope, ctx);
     if (args === null) return [];
     const prepared = this.prepared(kind, args, scope, ctx, batch);
@@ -201,7 +203,7 @@ export class ElementQueryEngine {
   private window(args: ElementArgs, ctx: QueryContext): { offset: number; limit: number | null } {
     const offset = args.offset === undefined || args.offset === null ? 0 : Number(args.offset);
     let limit = args.limit === undefined || args.limit === null ? null : Number(args.limit);
-    if (!Number.isInteger(offset) || offset < 0) throw new QueryArgumentError(`Invalid offset ${String(args.offset)}: expected an integer of 0 or more`);
+    if (!Number.isInteger(offset) || offset < 0) throw new QueryArgumentError(`Invalid offset ${quoteValue(args.offset)}: expected an integer of 0 or more`);
     if (limit !== null && (!Number.isInteger(limit) || limit < 0)) limit = 0;
     if (ctx.maxResults > 0) limit = Math.min(ctx.maxResults, limit ?? ctx.maxResults);
     return { offset, limit };
@@ -286,7 +288,7 @@ export class ElementQueryEngine {
         conditions.push((eb) => paramCondition(eb, 'a.dateModified', args.dateModified, 'date', 'dateModified'));
         if (Array.isArray(args.withTransforms)) {
           for (const handle of args.withTransforms) {
-            if (typeof handle === 'string' && !catalog.transformsByHandle.has(handle)) throw new QueryArgumentError(`Unknown transform handle "${handle}" in withTransforms`);
+            if (typeof handle === 'string' && !catalog.transformsByHandle.has(handle)) throw new QueryArgumentError(`Unknown transform handle ${quoteValue(handle)} in withTransforms`);
           }
         }
         break;
@@ -385,7 +387,7 @@ export class ElementQueryEngine {
         eb('e.id', 'in', eb.selectFrom('relations').select('sourceId').where('targetId', '=', id)),
       ]);
       conditions.push((eb) => relatedGlue === 'and'
-        ? eb.and(ids.map((id) => one(eb, id)))
+        ? allOf(eb, ids.map((id) => one(eb, id)))
         : eb.or([
           eb('e.id', 'in', eb.selectFrom('relations').select('targetId').where('sourceId', 'in', ids)),
           eb('e.id', 'in', eb.selectFrom('relations').select('sourceId').where('targetId', 'in', ids)),
@@ -505,13 +507,13 @@ export class ElementQueryEngine {
       const list = Array.isArray(args.site) ? args.site : [args.site];
       if (list.includes('*')) return sites.map((s) => s.id);
       const ids = sites.filter((s) => matchesStringParam(args.site, s.handle)).map((s) => s.id);
-      if (ids.length === 0) throw new QueryArgumentError(`Invalid site handle: ${list.map((s) => JSON.stringify(s)).join(', ')}`);
+      if (ids.length === 0) throw new QueryArgumentError(`Invalid site handle: ${quoteValue(list)}`);
       return ids;
     }
     if (args.siteId !== undefined && args.siteId !== null) {
       if (String(args.siteId).trim() === '*') return sites.map((s) => s.id);
       const ids = sites.filter((s) => matchesNumberParam(args.siteId, s.id, 'siteId')).map((s) => s.id);
-      if (ids.length === 0) throw new QueryArgumentError(`Invalid site id: ${String(args.siteId)}`);
+      if (ids.length === 0) throw new QueryArgumentError(`Invalid site id: ${quoteValue(args.siteId)}`);
       return ids;
     }
     return [ctx.siteId];
@@ -538,7 +540,7 @@ export class ElementQueryEngine {
       else if (kind === 'globalset') parts.push(eb('g.handle', '=', target));
       else parts.push(eb('es.slug', '=', target));
     }
-    return parts.length ? eb.or(parts) : sql<SqlBool>`1 = 0`;
+    return parts.length ? anyOf(eb, parts) : sql<SqlBool>`1 = 0`;
   }
 }
 
@@ -569,7 +571,7 @@ function statusCondition(eb: EB, kind: ElementKind, status: unknown): Expression
     let value = item;
     let not = negate;
     if (value.startsWith('not ')) { not = !not; value = value.slice(4).trim(); }
-    if (!valid.includes(value)) throw new QueryArgumentError(`Invalid status "${value}": use ${valid.map((v) => `"${v}"`).join(', ')}`);
+    if (!valid.includes(value)) throw new QueryArgumentError(`Invalid status ${quoteValue(value)}: use ${valid.map((v) => `"${v}"`).join(', ')}`);
     let condition: Expression<SqlBool>;
     switch (value) {
       case 'live':
@@ -582,7 +584,7 @@ function statusCondition(eb: EB, kind: ElementKind, status: unknown): Expression
     }
     return not ? eb.not(condition) : condition;
   });
-  return negate ? eb.and(conditions) : eb.or(conditions);
+  return negate ? allOf(eb, conditions) : anyOf(eb, conditions);
 }
 
 function normalizeIdList(value: unknown, argName: string): { glue: 'and' | 'or'; ids: number[] } | null {
@@ -592,7 +594,7 @@ function normalizeIdList(value: unknown, argName: string): { glue: 'and' | 'or';
   if (typeof items[0] === 'string' && ['and', 'or'].includes(items[0].toLowerCase())) { glue = items[0].toLowerCase() as 'and' | 'or'; items = items.slice(1); }
   const ids = items.map((item) => {
     const n = typeof item === 'number' ? item : Number(item);
-    if (!Number.isInteger(n)) throw new QueryArgumentError(`Invalid value ${JSON.stringify(item)} for argument "${argName}": expected element ids`);
+    if (!Number.isInteger(n)) throw new QueryArgumentError(`Invalid value ${quoteValue(item)} for argument "${argName}": expected element ids`);
     return n;
   });
   return { glue, ids };

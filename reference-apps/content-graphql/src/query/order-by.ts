@@ -1,5 +1,6 @@
 import type { ElementKind } from '../storage/database-types';
-import { QueryArgumentError } from './query-argument-error';
+import { QueryArgumentError, quoteValue } from './query-argument-error';
+import { MAX_ORDER_TERMS } from './argument-limits';
 
 export interface OrderTerm { column: string; direction: 'asc' | 'desc' }
 
@@ -24,12 +25,14 @@ const BY_KIND: Partial<Record<ElementKind, Record<string, string>>> = {
  */
 export function parseOrderBy(text: string, kind: ElementKind): OrderTerm[] {
   const columns = { ...COMMON, ...(BY_KIND[kind] ?? {}) };
-  return text.split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
+  const parts = text.split(',').map((part) => part.trim()).filter(Boolean);
+  if (parts.length > MAX_ORDER_TERMS) throw new QueryArgumentError(`Invalid orderBy: ${parts.length} columns; at most ${MAX_ORDER_TERMS} are accepted`);
+  return parts.map((part) => {
     const match = /^([A-Za-z_][\w.]*)(?:\s+(asc|desc))?$/i.exec(part);
-    if (!match) throw new QueryArgumentError(`Invalid orderBy "${part}": use a column name, optionally followed by ASC or DESC`);
+    if (!match) throw new QueryArgumentError(`Invalid orderBy ${quoteValue(part)}: use a column name, optionally followed by ASC or DESC`);
     const name = match[1]!.split('.').pop()!;
     const column = columns[name];
-    if (!column) throw new QueryArgumentError(`Invalid orderBy column "${match[1]}": use one of ${Object.keys(columns).join(', ')}`);
+    if (!column) throw new QueryArgumentError(`Invalid orderBy column ${quoteValue(match[1])}: use one of ${Object.keys(columns).join(', ')}`);
     return { column, direction: (match[2]?.toLowerCase() ?? 'asc') as 'asc' | 'desc' };
   });
 }

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { QueryArgumentError } from './query-argument-error';
+import { QueryArgumentError, quoteValue } from './query-argument-error';
+import { allOf, anyOf, checkListSize } from './argument-limits';
 
 export type ParamKind = 'number' | 'string' | 'date';
 type EB = ExpressionBuilder<any, any>;
@@ -28,8 +29,9 @@ export function paramCondition(eb: EB, column: string, value: unknown, kind: Par
     items = items.slice(1);
   }
   if (items.length === 0) return null;
+  checkListSize(argName, items.length);
   const conditions = items.map((item) => itemCondition(eb, column, item, kind, argName, negate));
-  return conditions.length === 1 ? conditions[0]! : glue === 'and' ? eb.and(conditions) : eb.or(conditions);
+  return conditions.length === 1 ? conditions[0]! : glue === 'and' ? allOf(eb, conditions) : anyOf(eb, conditions);
 }
 
 function splitList(value: string): string[] {
@@ -56,7 +58,7 @@ function itemCondition(eb: EB, column: string, item: unknown, kind: ParamKind, a
   if (kind === 'number') {
     const n = typeof text === 'number' ? text : typeof text === 'boolean' ? Number(text) : Number(text);
     if (typeof text === 'string' && text.trim() === '' || !Number.isFinite(n)) {
-      throw new QueryArgumentError(`Invalid value ${JSON.stringify(item)} for argument "${argName}": expected a number, optionally with an operator like ">= 3" or "not 4"`);
+      throw new QueryArgumentError(`Invalid value ${quoteValue(item)} for argument "${argName}": expected a number, optionally with an operator like ">= 3" or "not 4"`);
     }
     return eb(ref, operator as '=', n);
   }
@@ -96,7 +98,7 @@ export function parseDateArgument(text: string, argName: string): string {
   else if (/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value)) value = value.replace(' ', 'T') + 'Z';
   const date = value.toLowerCase() === 'now' ? new Date() : new Date(value);
   if (value === '' || Number.isNaN(date.getTime())) {
-    throw new QueryArgumentError(`Invalid date ${JSON.stringify(text)} for argument "${argName}": use a date like "2018-04-01" or "2018-04-01T00:00:00+00:00", optionally after an operator like ">="`);
+    throw new QueryArgumentError(`Invalid date ${quoteValue(text)} for argument "${argName}": use a date like "2018-04-01" or "2018-04-01T00:00:00+00:00", optionally after an operator like ">="`);
   }
   return date.toISOString();
 }
@@ -139,7 +141,7 @@ export function matchesNumberParam(value: unknown, candidate: number, argName: s
     if (match) { operator = match[1]!.trim().toLowerCase(); if (operator === 'not' || operator === '<>') operator = '!='; text = text.slice(match[0].length); }
     if (negate) operator = invert(operator);
     const n = Number(text);
-    if (text === '' || !Number.isFinite(n)) throw new QueryArgumentError(`Invalid value ${JSON.stringify(item)} for argument "${argName}": expected a number`);
+    if (text === '' || !Number.isFinite(n)) throw new QueryArgumentError(`Invalid value ${quoteValue(item)} for argument "${argName}": expected a number`);
     switch (operator) {
       case '<': return candidate < n;
       case '<=': return candidate <= n;

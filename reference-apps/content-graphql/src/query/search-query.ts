@@ -1,6 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { normalizeKeywords } from '../content/search-keywords';
 import type { Catalog } from '../content/catalog';
+import { MAX_SEARCH_TERMS, allOf, anyOf } from './argument-limits';
+import { QueryArgumentError } from './query-argument-error';
 
 /** One search term: `salty`, `-salty`, `"salty dog"`, `body:salty`, `body::salty`, `*alt*`, `body:*`. */
 export interface SearchTerm {
@@ -56,8 +58,10 @@ export function parseSearch(text: string): SearchQuery {
  * never match, and naming them (`tags:ships`) behaves as naming an unknown field.
  */
 export function searchCondition(eb: ExpressionBuilder<any, any>, query: SearchQuery, catalog: Catalog, elementColumn: string, siteColumn: string, hiddenFieldIds: readonly number[] = []): Expression<SqlBool> {
-  const groups = query.map((group) => eb.or(group.map((term) => termCondition(eb, term, catalog, elementColumn, siteColumn, hiddenFieldIds))));
-  return groups.length ? eb.and(groups) : sql<SqlBool>`1 = 1`;
+  const terms = query.reduce((sum, group) => sum + group.length, 0);
+  if (terms > MAX_SEARCH_TERMS) throw new QueryArgumentError(`Argument "search" has ${terms} terms; at most ${MAX_SEARCH_TERMS} are accepted`);
+  const groups = query.map((group) => anyOf(eb, group.map((term) => termCondition(eb, term, catalog, elementColumn, siteColumn, hiddenFieldIds))));
+  return groups.length ? allOf(eb, groups) : sql<SqlBool>`1 = 1`;
 }
 
 function termCondition(eb: ExpressionBuilder<any, any>, term: SearchTerm, catalog: Catalog, elementColumn: string, siteColumn: string, hiddenFieldIds: readonly number[]): Expression<SqlBool> {

@@ -1,3 +1,4 @@
+import { quoteValue } from '../../query/query-argument-error';
 import {
   DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLError, GraphQLInt, GraphQLString, getDirectiveValues, getNamedType,
   type GraphQLFieldResolver, type GraphQLResolveInfo,
@@ -77,7 +78,7 @@ function formatDate(value: unknown, format: string | null, timezone: string | nu
   const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : null;
   if (!date || Number.isNaN(date.getTime())) return value;
   const zone = timezone ?? 'UTC';
-  if (!isValidTimeZone(zone)) throw new GraphQLError(`Invalid timezone "${zone}": use a full timezone name such as "UTC" or "America/New_York"`);
+  if (!isValidTimeZone(zone)) throw new GraphQLError(`Invalid timezone ${quoteValue(zone)}: use a full timezone name such as "UTC" or "America/New_York"`);
   const pattern = format === null ? ATOM : FORMAT_LENGTHS[format] ?? format;
   return new FormattedDate(formatPhpDate(date, pattern, zone));
 }
