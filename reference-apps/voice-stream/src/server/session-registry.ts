@@ -21,8 +21,8 @@ export const DEFAULT_REGISTRY_OPTIONS: RegistryOptions = {
 
 /** The stream currently attached to a session (a WebSocket running a VoiceSession). */
 export interface AttachedStream {
-  /** Ends the stream without a message (reconnection requested, session invalidated). */
-  drop(reason: string): void;
+  /** Ends the stream without a message (reconnection requested, session invalidated, server stopping). */
+  drop(reason: string, serverStopping?: boolean): void;
 }
 
 export interface RegisteredSession {
@@ -150,15 +150,15 @@ export class SessionRegistry {
 
   /** Ends every session (server stopping). */
   closeAll(): void {
-    for (const entry of [...this.sessions.values()]) this.end(entry, 'server stopping');
+    for (const entry of [...this.sessions.values()]) this.end(entry, 'server stopping', true);
   }
 
-  private end(entry: SessionEntry, reason: string): void {
+  private end(entry: SessionEntry, reason: string, serverStopping = false): void {
     this.sessions.delete(entry.id);
     for (const issued of entry.tokens) this.byToken.delete(issued);
     const stream = entry.stream;
     entry.stream = undefined;
-    stream?.drop(reason);
+    stream?.drop(reason, serverStopping);
   }
 
   private expire(): void {

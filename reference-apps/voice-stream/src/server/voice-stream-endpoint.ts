@@ -61,9 +61,9 @@ export class VoiceStreamEndpoint {
       { limits: this.limits },
     );
     const stream: AttachedStream = {
-      drop: (reason) => {
+      drop: (reason, serverStopping) => {
         session.disconnect();
-        connection.close(DROPPED_CLOSE_CODE, reason);
+        connection.close(serverStopping ? 1001 : DROPPED_CLOSE_CODE, reason);
       },
     };
     connection.data.session = session;
