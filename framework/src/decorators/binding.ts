@@ -7,8 +7,13 @@ type ClassMethodOrParamDecorator = (target: object, key?: string | symbol, index
 /** A reader for one parameter (on the parameter) or for every body/value parameter of a method. */
 export function RequestReader(reader: Constructor): ClassMethodOrParamDecorator {
   return (target, key, index) => {
-    if (typeof index === 'number') paramMetadata(target, key, index).reader = reader;
-    else if (key !== undefined) methodMetadata(target, key).reader = reader;
+    if (typeof index === 'number') {
+      // Alone on a parameter it reads the body, as in the reference library (`create(@RequestReader(R) order: Order)`).
+      const alone = key !== undefined && !methodMetadata(target, key).params.has(index);
+      const param = paramMetadata(target, key, index);
+      param.reader = reader;
+      if (alone) param.source = 'body';
+    } else if (key !== undefined) methodMetadata(target, key).reader = reader;
     else classMetadata(target as Function).reader = reader;
   };
 }
