@@ -72,6 +72,32 @@ for (const dialect of DIALECTS) {
     t.is(preflight.headers.get('access-control-allow-origin'), '*');
   });
 
+  test.serial(`${dialect}: a repeated JSON body is answered from the cache, never past a change or a disabled token`, async (t) => {
+    const graphql = server.service.graphql;
+    const body = JSON.stringify({ query: 'query Title($slug: [String]) { entry(slug: $slug) { title } }', variables: { slug: 'harbour-traffic-doubles' } });
+    const send = (headers: Record<string, string> = {}, path = '/graphql') => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+    graphql.cache.clear();
+    t.deepEqual(await (await send()).json(), { data: { entry: { title: 'Harbour traffic doubles' } } });
+    t.is(graphql.cache.size, 2, 'kept under its query and under the raw body');
+    t.deepEqual(await (await send()).json(), { data: { entry: { title: 'Harbour traffic doubles' } } });
+    const { id } = (await (await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ entry(slug: "harbour-traffic-doubles") { id } }')}`)).json() as any).data.entry;
+    await server.service.store.updateFields(Number(id), {}, 'Harbour traffic doubles again');
+    t.deepEqual(await (await send()).json(), { data: { entry: { title: 'Harbour traffic doubles again' } } }, 'a change empties the cache');
+    const overridden = await send({}, `/graphql?query=${encodeURIComponent('{ ping }')}`);
+    t.deepEqual(await overridden.json(), { data: { ping: 'pong' } }, 'query-string parameters still supersede the cached body');
+
+    const schema = await server.service.access.createSchema('HTTP cache', (await server.service.access.publicSchema())!.scope);
+    const { token, record } = await server.service.access.createToken({ name: 'http-cache', schemaId: schema.id });
+    t.is((await send({ Authorization: `Bearer ${token}` })).status, 200);
+    t.is((await send({ Authorization: `Bearer ${token}` })).status, 200);
+    await server.service.access.setTokenEnabled(record.id, false);
+    const refused = await send({ Authorization: `Bearer ${token}` });
+    t.is(refused.status, 400);
+    t.deepEqual(await refused.json(), { errors: [{ message: 'Invalid Authorization header' }] });
+    await server.service.access.deleteToken(record.id);
+    await server.service.access.deleteSchema(schema.id);
+  });
+
   test.serial(`${dialect}: a transform URL from a query is served as a resized image`, async (t) => {
     const response = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/graphql' }, body: '{ asset(filename: "sunrise.jpg") { url(width: 120, height: 120) } }' });
     const url = (await response.json() as any).data.asset.url as string;
