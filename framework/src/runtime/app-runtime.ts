@@ -136,11 +136,14 @@ export class AppRuntime {
           throw new RegistrationError(`${where} - Method already set to: ${methodMeta.httpMethod === methodMeta.httpMethodConflict ? methodMeta.httpMethod : `${methodMeta.httpMethodConflict}, then ${methodMeta.httpMethod}`}!`, 'RU_ERR_METHOD_TWICE');
         }
         if (methodMeta.path === undefined) {
-          if (methodMeta.httpMethod !== undefined) throw new RegistrationError(`${where} - Missing route @Path!`, 'RU_ERR_MISSING_PATH');
-          continue; // decorated for another reason (arguments only): not a route
+          if (methodMeta.httpMethod === undefined) continue; // decorated for another reason (arguments only): not a route
+          // As in JAX-RS, an HTTP-method decorator alone serves the class path; without one there is no path at all.
+          if (classMeta.path === undefined) {
+            throw new RegistrationError(`${where} - Missing route @Path! Put @Path on the method or on its class.`, 'RU_ERR_MISSING_PATH');
+          }
         }
         const method: HttpMethod = methodMeta.httpMethod ?? 'GET';
-        const pattern = compilePathPattern(joinPaths(classMeta.path, methodMeta.path), where);
+        const pattern = compilePathPattern(methodMeta.path === undefined ? classMeta.path! : joinPaths(classMeta.path, methodMeta.path), where);
         const source: RouteSource = { resourceClass: ctor, instance: instance as object, classMeta, methodMeta, method, pattern };
         const holder: RouteHolder = { source, compiled: this.compile(source), paramNames: pattern.paramNames };
         this.checkConflicts(holder, added);

@@ -160,3 +160,27 @@ test('an async method that ends the response before its first await does not cra
     server.close();
   }
 });
+
+test('an HTTP-method decorator without @Path serves the class path; without any path registration fails', async (t) => {
+  @Path('/orders')
+  class Orders {
+    @GET list() {
+      return ['o1'];
+    }
+    @POST create(body: { id: string }) {
+      return body;
+    }
+    @GET @Path('/{id}') one() {
+      return 'one';
+    }
+  }
+  t.deepEqual((await inject(new RestBuilder().register(Orders), '/orders')).json(), ['o1']);
+  t.deepEqual((await inject(new RestBuilder().register(Orders), { method: 'POST', url: '/orders', body: { id: 'x' } })).json(), { id: 'x' });
+  class NoPath {
+    @GET list() {
+      return [];
+    }
+  }
+  const err = t.throws(() => new RestBuilder().register(NoPath).build());
+  t.is(err!.message, 'NoPath.list() - Missing route @Path! Put @Path on the method or on its class.');
+});
