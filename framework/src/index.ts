@@ -103,7 +103,7 @@ export { serve, isServeWorker } from './server/serve';
 export type { AppFactory, ServeOptions, ServeHandle } from './server/serve-types';
 export { startServer, type ListenOptions, type Server, type ShutdownReport } from './server/start-server';
 export { REQUEST_LOGGING, type RequestLoggingOptions, type RequestLogLevel } from './logging/request-logging';
-export { createLogger } from './logging/create-logger';
+export { createLogger, type CreateLoggerOptions, type LogDestination, type PinoLogger } from './logging/create-logger';
 
 // Uploads (issue 3): multipart/form-data streamed to the uploads folder, ctx.fileUploads(), RestRouter.setBodyHandler.
 import './uploads/uploads-setup';

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { consoleLogger, type Logger } from '../log';
+import { flushLogs } from './flush-logs';
 import { freePort } from './free-port';
 import type { AppFactory, ServeHandle, ServeOptions } from './serve-types';
 import { startServer } from './start-server';
@@ -68,10 +69,10 @@ function onSignals(shutdown: () => Promise<void>, logger: Logger): void {
     received = true;
     logger.info({ signal }, 'shutting down gracefully');
     shutdown().then(
-      () => process.exit(0),
+      () => flushLogs(logger).then(() => process.exit(0)),
       (err) => {
         logger.error({ err }, 'shutdown failed');
-        process.exit(1);
+        void flushLogs(logger).then(() => process.exit(1));
       },
     );
   };

@@ -1,6 +1,7 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { runtimeOf } from '../http/uws-adapter';
 import { consoleLogger, type Logger } from '../log';
+import { flushLogs } from './flush-logs';
 import { startServer } from './start-server';
 import type { AppFactory, ServeHandle } from './serve-types';
 import { SERVE_WORKER, type MainMessage, type WorkerAssignment, type WorkerMessage } from './worker-protocol';
@@ -21,16 +22,20 @@ export async function runWorker(build: AppFactory, assignment: WorkerAssignment,
   try {
     const server = await startServer(await build(), { port: assignment.port, host: assignment.host, shutdownTimeoutMs, logger });
     const log = logger ?? runtimeOf(server.app)?.logger ?? consoleLogger;
+    let dying = false;
     const die = (err: unknown) => {
+      if (dying) return;
+      dying = true;
       log.error({ err, worker: assignment.index, threadId }, 'uncaught error in a serve worker; it exits and is replaced');
-      process.exit(1);
+      void flushLogs(log).then(() => process.exit(1));
     };
     process.on('uncaughtException', die);
     process.on('unhandledRejection', die);
     port.on('message', (m: MainMessage) => {
       if (m?.type !== 'shutdown') return;
-      void server.shutdown(m.timeoutMs).then((report) => {
+      void server.shutdown(m.timeoutMs).then(async (report) => {
         send({ type: 'stopped', ...report });
+        await flushLogs(log);
         process.exit(0);
       });
     });
@@ -38,6 +43,7 @@ export async function runWorker(build: AppFactory, assignment: WorkerAssignment,
     return { port: server.port, workers: 1, shutdown: async () => void (await server.shutdown()) };
   } catch (err) {
     send({ type: 'failed', message: (err as Error)?.message ?? String(err), stack: (err as Error)?.stack });
+    await flushLogs(logger);
     process.exit(1);
   }
 }

@@ -16,6 +16,13 @@ const FIXTURE = path.join(__dirname, 'fixtures', 'serve-app.js');
 
 /** Runs the fixture app in a child process and waits until it listens. */
 export async function startChild(env: Record<string, string>): Promise<ChildServer> {
+  const server = spawnChild(env);
+  const listening = await server.waitForLog((l) => l.msg === 'listening');
+  return { ...server, port: listening.port };
+}
+
+/** Runs the fixture app in a child process. */
+export function spawnChild(env: Record<string, string>): Omit<ChildServer, 'port'> {
   const child = spawn(process.execPath, [FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: any[] = [];
   const waiters: Array<{ match: (l: any) => boolean; resolve: (l: any) => void }> = [];
@@ -41,7 +48,8 @@ export async function startChild(env: Record<string, string>): Promise<ChildServ
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  // 'close', not 'exit': it comes after the last output was read.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   const waitForLog = (match: (l: any) => boolean, timeoutMs = 15_000) =>
     new Promise<any>((resolve, reject) => {
       const found = logs.find(match);
@@ -49,8 +57,7 @@ export async function startChild(env: Record<string, string>): Promise<ChildServ
       const timer = setTimeout(() => reject(new Error(`no matching log line within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}; logs: ${JSON.stringify(logs).slice(-2000)}`)), timeoutMs);
       waiters.push({ match, resolve: (l) => { clearTimeout(timer); resolve(l); } });
     });
-  const listening = await waitForLog((l) => l.msg === 'listening');
-  return { child, port: listening.port, logs, waitForLog, exited };
+  return { child, logs, waitForLog, exited };
 }
 
 /** GET on a fresh connection (no keep-alive), so the kernel spreads them over the workers. */

@@ -1,6 +1,11 @@
 import test from 'ava';
 import { connect } from '../websocket/ws-client';
-import { freshGet, startChild } from './child-server';
+import { freshGet, spawnChild, startChild, type ChildServer } from './child-server';
+
+/** Waits until the server logged that `count` slow requests started. */
+async function inFlight(server: ChildServer, count: number): Promise<void> {
+  await server.waitForLog(() => server.logs.filter((l) => l.msg === 'slow request started').length >= count);
+}
 
 test('serve: two workers share one port and over many connections both answer', async (t) => {
   const server = await startChild({ WORKERS: '2' });
@@ -45,7 +50,7 @@ test('SIGTERM: requests in flight finish, WebSockets close with 1001, new connec
   t.teardown(() => server.child.kill('SIGKILL'));
   const sockets = await Promise.all([1, 2, 3, 4].map(() => connect(`ws://127.0.0.1:${server.port}/live`)));
   const slow = [freshGet(server.port, '/slow?ms=700'), freshGet(server.port, '/slow?ms=900')];
-  await new Promise((r) => setTimeout(r, 200));
+  await inFlight(server, 2);
   const signalled = Date.now();
   server.child.kill('SIGTERM');
   for (const s of sockets) t.is((await s.closed).code, 1001);
@@ -68,7 +73,7 @@ test('SIGINT with a request longer than the deadline: it is cut at the deadline 
   const server = await startChild({ WORKERS: '1', SHUTDOWN_MS: '300' });
   t.teardown(() => server.child.kill('SIGKILL'));
   const stuck = freshGet(server.port, '/slow?ms=20000');
-  await new Promise((r) => setTimeout(r, 200));
+  await inFlight(server, 1);
   const signalled = Date.now();
   server.child.kill('SIGINT');
   await t.throwsAsync(stuck);
@@ -85,8 +90,18 @@ test('workers: 0 serves in the main thread and shuts down the same way', async (
   const { body } = await freshGet(server.port, '/whoami');
   t.is(body.threadId, 0);
   const slow = freshGet(server.port, '/slow?ms=400');
-  await new Promise((r) => setTimeout(r, 100));
+  await inFlight(server, 1);
   server.child.kill('SIGTERM');
   t.is((await slow).status, 200);
   t.deepEqual(await server.exited, { code: 0, signal: null });
+});
+
+test('serve: a worker that cannot build the app stops the start (logged, non-zero exit) instead of restarting forever', async (t) => {
+  const server = spawnChild({ WORKERS: '2', BROKEN: '1' });
+  t.teardown(() => server.child.kill('SIGKILL'));
+  const exit = await server.exited;
+  t.not(exit.code, 0);
+  const failure = server.logs.find((l) => l.msg === 'worker could not start');
+  t.is(failure?.err?.message, 'cannot build: missing DATABASE_URL');
+  t.false(server.logs.some((l) => l.msg === 'listening' || l.msg === 'worker exited unexpectedly; restarting it'));
 });
