@@ -1,9 +1,10 @@
-import { ClassValidator, RestBuilder, TsyringeInjectionProvider } from 'rest.uws';
+import { ClassValidator, RestBuilder, TsyringeInjectionProvider, type Logger } from 'rest.uws';
 import { container as rootContainer } from 'tsyringe';
 import { BookingService } from './domain/booking-service';
 import { CatalogueService } from './domain/catalogue-service';
 import { PartnerKeys } from './domain/partner-keys';
 import { API_PREFIX } from './domain/pagination';
+import { defaultLogger, LOGGER } from './http/app-logger';
 import { BookingExceptionHandler } from './http/booking-exception-handler';
 import { PartnerApiKeyAuthentication } from './http/partner-authentication';
 import { PublicBaseUrl } from './http/public-base-url';
@@ -31,6 +32,8 @@ export interface BookingAppOptions {
   publicBaseUrl?: string;
   /** The server's own address, for requests without a usable Host header. */
   fallbackBaseUrl: () => string;
+  /** Where unexpected errors go (a pino logger fits); default: warnings and errors as JSON lines on stderr. */
+  logger?: Logger;
 }
 
 /**
@@ -45,8 +48,11 @@ export function bookingApp(services: BookingServices, options: BookingAppOptions
   container.registerInstance(BookingService, services.bookings);
   container.registerInstance(CatalogueService, services.catalogue);
   container.registerInstance(PartnerKeys, services.partnerKeys);
+  const logger = options.logger ?? defaultLogger();
+  container.register(LOGGER, { useValue: logger });
 
   return new RestBuilder()
+    .logger(logger)
     .injectWith(new TsyringeInjectionProvider(container))
     .register(BookingResource, ProductResource, InventoryResource, CustomerPagesResource)
     .authenticateWith(PartnerApiKeyAuthentication)

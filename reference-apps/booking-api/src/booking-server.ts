@@ -54,8 +54,7 @@ export async function startBookingServer(options: BookingServerOptions = {}): Pr
   });
   let server;
   try {
-    const builder = bookingApp(system, { publicBaseUrl: options.publicBaseUrl, fallbackBaseUrl: linkBase });
-    if (options.logger) builder.logger(options.logger);
+    const builder = bookingApp(system, { publicBaseUrl: options.publicBaseUrl, fallbackBaseUrl: linkBase, logger: options.logger });
     server = await startServer(builder, { port, host, shutdownTimeoutMs: options.shutdownTimeoutMs });
   } catch (error) {
     await system.close();

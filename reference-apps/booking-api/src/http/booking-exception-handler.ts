@@ -1,15 +1,21 @@
-import type { ExceptionHandler, HttpServerRequest, HttpServerResponse } from 'rest.uws';
+import { inject } from 'tsyringe';
+import { Inject, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse, type Logger } from 'rest.uws';
+import { LOGGER } from './app-logger';
 import { errorResponse } from './error-response';
 
 /**
  * Every error of the API as the partner API's JSON envelope `{status, error: {code, message}}`:
- * domain refusals (BookingError) and what rest.uws raises before a resource runs (400 malformed JSON or
- * conversion, 401, 404, 405, 413, 415...). rest.uws has already logged unexpected errors and set headers
- * such as `Allow` and `WWW-Authenticate`.
+ * domain refusals (BookingError), @Valid violations, and what rest.uws raises before a resource runs (400 malformed
+ * JSON or conversion, 401, 404, 405, 406, 413, 415). rest.uws has already set headers such as `Allow` and
+ * `WWW-Authenticate`. An unexpected error is answered 500 without details and logged here, with its cause.
  */
+@Inject
 export class BookingExceptionHandler implements ExceptionHandler<unknown> {
+  constructor(@inject(LOGGER) private readonly logger: Logger) {}
+
   write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
-    const { status, body } = errorResponse(error, () => undefined, (name) => request.getHeader(name));
+    const log = (err: unknown) => this.logger.error({ err, method: request.method(), path: request.path() }, 'unexpected error in route');
+    const { status, body } = errorResponse(error, log, (name) => request.getHeader(name));
     response.setStatusCode(status);
     response.putHeader('Content-Type', 'application/json');
     response.end(JSON.stringify(body));

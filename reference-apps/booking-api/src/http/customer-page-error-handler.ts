@@ -1,11 +1,17 @@
-import type { ExceptionHandler, HttpServerRequest, HttpServerResponse } from 'rest.uws';
+import { inject } from 'tsyringe';
+import { Inject, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse, type Logger } from 'rest.uws';
 import { escapeHtml, htmlPage } from '../pages/html';
+import { LOGGER } from './app-logger';
 import { errorResponse } from './error-response';
 
 /** Errors of the customer pages as a page (customers open them in a browser), with the same status as the API's. */
+@Inject
 export class CustomerPageErrorHandler implements ExceptionHandler<unknown> {
-  write(error: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
-    const { status, body } = errorResponse(error, () => undefined);
+  constructor(@inject(LOGGER) private readonly logger: Logger) {}
+
+  write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
+    const log = (err: unknown) => this.logger.error({ err, method: request.method(), path: request.path() }, 'unexpected error in page');
+    const { status, body } = errorResponse(error, log);
     const heading = status === 404 ? 'This link is not valid (yet)' : 'Something went wrong';
     const hint = status === 404 ? '<p>Vouchers and tickets appear once the booking is confirmed. Check the link in your confirmation.</p>' : '';
     response.setStatusCode(status);
