@@ -1,10 +1,13 @@
 import { marker } from '../decorators/decorator-forms';
 import { classMetadata, methodMetadata } from '../metadata/store';
 
-/** Metadata keys of the OpenAPI decorators (class and method extensions). */
+/** Metadata key of `@ApiOperation` (method extension). */
 export const API_OPERATION = Symbol('rest.uws:api-operation');
+/** Metadata key of `@ApiResponse` (class and method extension): a list of [status, options]. */
 export const API_RESPONSES = Symbol('rest.uws:api-responses');
+/** Metadata key of `@ApiTags` (class and method extension). */
 export const API_TAGS = Symbol('rest.uws:api-tags');
+/** Metadata key of `@ApiExclude` (class and method extension). */
 export const API_EXCLUDE = Symbol('rest.uws:api-exclude');
 
 /** Texts of an operation in the OpenAPI document. */

@@ -93,14 +93,17 @@ export class WebSocketConnection {
     return this._ws !== null && this._ws.subscribe(topic);
   }
 
+  /** Leaves a topic; false when the connection was not subscribed. */
   unsubscribe(topic: string): boolean {
     return this._ws !== null && this._ws.unsubscribe(topic);
   }
 
+  /** Whether the connection is subscribed to `topic`. */
   isSubscribed(topic: string): boolean {
     return this._ws !== null && this._ws.isSubscribed(topic);
   }
 
+  /** The topics the connection is subscribed to. */
   getTopics(): string[] {
     return this._ws === null ? [] : this._ws.getTopics();
   }
