@@ -16,8 +16,11 @@ import {
   WebSocketConnection,
   closeAllWebSockets,
   loadUws,
+  Max,
+  Min,
   type Logger,
 } from '../../src/index';
+import * as net from 'node:net';
 import { listen } from '../support/server';
 import { connect, refusedUpgrade } from './ws-client';
 
@@ -347,4 +350,55 @@ test('registration checks: bad options, two undecorated parameters, a body argum
   @WebSocket('/nothing')
   class Nothing {}
   t.throws(() => new RestBuilder().register(Nothing).build(), { message: /needs an open or a message method/ });
+});
+
+@WebSocket('/bounded')
+class BoundedEndpoint {
+  open(connection: WebSocketConnection, @QueryParam('level') @Min(1) @Max(5) level: number) {
+    connection.send(`level ${level}`);
+  }
+}
+
+test('validation runs on the upgrade arguments: a violated constraint is a 400, never a socket', async (t) => {
+  const server = await listen(new RestBuilder().register(BoundedEndpoint).build());
+  t.teardown(server.close);
+  const ok = await connect(wsUrl(server.port, '/bounded?level=3'));
+  t.is((await ok.next()).data, 'level 3');
+  ok.socket.close();
+  const refused = await refusedUpgrade(wsUrl(server.port, '/bounded?level=9'), { accept: 'application/json' });
+  t.is(refused.status, 400);
+  t.regex(refused.body, /level/);
+});
+
+class SlowTenant {}
+
+@WebSocket('/slow-upgrade')
+class SlowUpgradeEndpoint {
+  open(connection: WebSocketConnection, @Context() _tenant: SlowTenant) {
+    connection.send('opened');
+  }
+}
+
+test('a client that leaves during an asynchronous upgrade is forgotten; the server keeps serving', async (t) => {
+  const logger = recordingLogger();
+  const app = new RestBuilder()
+    .logger(logger)
+    .addProvider(SlowTenant, async () => {
+      await new Promise((r) => setTimeout(r, 200));
+      return new SlowTenant();
+    })
+    .register(SlowUpgradeEndpoint)
+    .build();
+  const server = await listen(app);
+  t.teardown(server.close);
+  const raw = net.connect(server.port, '127.0.0.1');
+  await new Promise((r) => raw.once('connect', r));
+  raw.write('GET /slow-upgrade HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+  await new Promise((r) => setTimeout(r, 50));
+  raw.destroy();
+  await new Promise((r) => setTimeout(r, 300));
+  const client = await connect(wsUrl(server.port, '/slow-upgrade'));
+  t.is((await client.next()).data, 'opened');
+  client.socket.close();
+  t.deepEqual(logger.lines.filter((l) => l.level === 'error'), []);
 });
