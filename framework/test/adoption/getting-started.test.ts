@@ -1,0 +1,140 @@
+/**
+ * Runs docs/getting-started.md, so the guide cannot rot. Its code blocks, in order:
+ *   ```sh                 a command, run with bash in the current folder (a `cd` carries over); must succeed
+ *   ```sh keep-running    a server command, started in the background and stopped at the end
+ *   ```json|ts file=PATH  a file to write, as shown (and the same as the starter's file of that name)
+ *   ```text               the previous command's output, exactly
+ *   ```text excerpt       lines that must all appear in the previous command's output
+ * What the reader sets differs in two ways only: REST_UWS is the tarball `npm pack -w rest.uws` wrote, and the
+ * guide's port 3000 becomes a free port (PORT in the environment, and in the commands and outputs).
+ */
+import test from 'ava';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { cleanEnvironment, frameworkDir, packFramework, repositoryDir, run, temporaryFolder, writeFile } from './support/adopter-project';
+
+const guideFile = path.join(repositoryDir, 'docs', 'getting-started.md');
+const starterDir = path.join(frameworkDir, 'examples', 'starter');
+const GUIDE_PORT = '3000';
+
+interface Block {
+  lang: string;
+  info: string[];
+  body: string;
+  line: number;
+}
+
+/** The fenced code blocks of a Markdown file. */
+function codeBlocks(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\S+)(.*)$/.exec(lines[i]!);
+    if (!open) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i]!);
+    blocks.push({ lang: open[1]!, info: open[2]!.trim().split(/\s+/).filter(Boolean), body: body.join('\n') + '\n', line: start + 1 });
+  }
+  return blocks;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+test('the guide has under ten commands, and its files are the starter\'s', (t) => {
+  const blocks = codeBlocks(fs.readFileSync(guideFile, 'utf8'));
+  const commands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.body.trim().split('\n'));
+  t.true(commands.length < 10, `${commands.length} commands: ${commands.join(' | ')}`);
+  const files = blocks.filter((b) => b.info.some((i) => i.startsWith('file=')));
+  t.true(files.length >= 7);
+  for (const block of files) {
+    const name = block.info.find((i) => i.startsWith('file='))!.slice('file='.length);
+    if (name === 'package.json') continue; // the guide's has no dependencies yet: npm install adds them
+    t.is(block.body, fs.readFileSync(path.join(starterDir, name), 'utf8'), `${name} (guide line ${block.line}) is the starter's ${name}`);
+  }
+});
+
+test('following the guide gives a running, tested API', async (t) => {
+  t.timeout(240_000);
+  const workspace = temporaryFolder('getting-started');
+  const servers: ChildProcess[] = [];
+  try {
+    const { tarball } = await packFramework(workspace);
+    const port = String(await freePort());
+    const withPort = (text: string) => text.split(`:${GUIDE_PORT}`).join(`:${port}`);
+    const env = { REST_UWS: tarball, PORT: port, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+    const home = path.join(workspace, 'reader');
+    fs.mkdirSync(home);
+    let cwd = home;
+    let lastOutput: string | undefined;
+    let lastCommand = '';
+
+    for (const block of codeBlocks(fs.readFileSync(guideFile, 'utf8'))) {
+      const where = `guide line ${block.line}`;
+      const file = block.info.find((i) => i.startsWith('file='));
+      if (file) {
+        writeFile(path.join(cwd, file.slice('file='.length)), block.body);
+      } else if (block.lang === 'sh' && block.info.includes('keep-running')) {
+        const server = spawn('bash', ['-c', `exec ${withPort(block.body.trim())}`], { cwd, env: cleanEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        servers.push(server);
+        lastCommand = block.body.trim();
+        lastOutput = await waitForOutput(server, /listening on /, 30_000, where);
+      } else if (block.lang === 'sh') {
+        lastCommand = block.body.trim();
+        const marker = path.join(workspace, 'cwd');
+        const result = await run('bash', ['-e', '-c', `${withPort(block.body)}\npwd > ${JSON.stringify(marker)}`], cwd, env, 180_000);
+        t.is(result.code, 0, `${where}: ${lastCommand}\n${result.output}`);
+        if (result.code !== 0) return;
+        cwd = fs.readFileSync(marker, 'utf8').trim();
+        lastOutput = result.stdout;
+      } else if (block.lang === 'text') {
+        t.not(lastOutput, undefined, `${where}: an output block follows a command`);
+        const expected = withPort(block.body);
+        if (block.info.includes('excerpt')) {
+          for (const line of expected.trim().split('\n')) t.true(lastOutput!.includes(line), `${where}: "${line}" in the output of ${lastCommand}:\n${lastOutput}`);
+        } else {
+          t.is(lastOutput!.trim(), expected.trim(), `${where}: output of ${lastCommand}`);
+        }
+      }
+    }
+    t.true(cwd.endsWith('hello-api'), 'the guide worked in its project folder');
+    t.is(servers.length, 1, 'the guide started the server');
+  } finally {
+    // Stop the server and the npm process group around it by their own ids.
+    for (const server of servers) if (server.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGINT');
+    await Promise.all(servers.map((s) => (s.exitCode === null && s.signalCode === null ? new Promise((r) => s.once('exit', r)) : undefined)));
+    fs.rmSync(workspace, { recursive: true, force: true });
+  }
+});
+
+/** Collects a child's output until `pattern` appears; fails on exit or timeout. */
+function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number, where: string): Promise<string> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${where}: no ${pattern} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (pattern.test(output)) {
+        clearTimeout(timer);
+        resolve(output);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${where}: exited with ${code} before ${pattern}:\n${output}`));
+    });
+  });
+}
