@@ -2,7 +2,6 @@ import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { runtimeOf } from '../http/uws-adapter';
 import { consoleLogger, type Logger } from '../log';
 import { RestBuilder } from '../rest-builder';
-import { runtimeFor } from '../rest-router';
 import { loadUws } from '../uws/load-uws';
 import { closeAllWebSockets } from '../websocket/open-connections';
 import { InFlightRequests } from './in-flight';
@@ -50,10 +49,11 @@ const CLOSE_FRAME_GRACE_MS = 50;
 export function startServer(appOrBuilder: TemplatedApp | RestBuilder, options: ListenOptions): Promise<Server> {
   const uws = loadUws();
   const app = appOrBuilder instanceof RestBuilder ? appOrBuilder.build() : appOrBuilder;
-  const rt = runtimeOf(app) ?? runtimeFor(app);
-  const logger = options.logger ?? rt.logger;
+  // A plain uWebSockets.js app (no rest.uws routes) is served as it is: nothing to count in flight.
+  const rt = runtimeOf(app);
+  const logger = options.logger ?? rt?.logger ?? consoleLogger;
   const host = options.host ?? '0.0.0.0';
-  const inFlight = new InFlightRequests(rt);
+  const inFlight = rt !== undefined ? new InFlightRequests(rt) : undefined;
   checkPort(options.port);
   return new Promise((resolve, reject) => {
     app.listen(host, options.port, (socket: us_listen_socket | false) => {
@@ -71,11 +71,11 @@ export function startServer(appOrBuilder: TemplatedApp | RestBuilder, options: L
       const shutdown = async (timeoutMs: number): Promise<ShutdownReport> => {
         stopListening();
         const webSockets = closeAllWebSockets(app, 1001, 'Server shutting down');
-        const started = inFlight.size;
+        const started = inFlight?.size ?? 0;
         logger.info({ port, inFlight: started, webSockets }, 'shutting down');
-        const drained = await inFlight.drain(timeoutMs);
+        const drained = inFlight === undefined ? true : await inFlight.drain(timeoutMs);
         if (webSockets > 0) await new Promise((r) => setTimeout(r, CLOSE_FRAME_GRACE_MS));
-        const unfinished = drained ? 0 : inFlight.size;
+        const unfinished = drained ? 0 : inFlight!.size;
         if (!drained) logger.warn({ port, unfinished, timeoutMs }, 'shutdown deadline passed; closing the connections of unfinished requests');
         closeEverything(app);
         openApps.delete(app);

@@ -1,0 +1,72 @@
+import test from 'ava';
+import * as http from 'node:http';
+import { GET, loadUws, Path, PathParam, RestBuilder, startServer, WebSocket, WebSocketConnection } from '../../src/index';
+import { connect } from '../websocket/ws-client';
+
+@Path('/')
+class Slow {
+  @GET
+  @Path('wait/{ms}')
+  async wait(@PathParam('ms') ms: number) {
+    await new Promise((r) => setTimeout(r, ms));
+    return { waited: ms };
+  }
+}
+
+@WebSocket('/ws')
+class Live {
+  open(connection: WebSocketConnection) {
+    connection.send('hi');
+  }
+}
+
+/** A GET on a keep-alive connection, with the response's Connection header. */
+function keepAliveGet(agent: http.Agent, port: number, path: string): Promise<{ status: number; connection: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
+    }).on('error', reject);
+  });
+}
+
+test('startServer: shutdown lets in-flight requests finish on keep-alive connections, closes them after, closes WebSockets with 1001', async (t) => {
+  const server = await startServer(new RestBuilder().register(Slow, Live), { port: 0, host: '127.0.0.1' });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  t.is((await keepAliveGet(agent, server.port, '/wait/1')).status, 200);
+  const ws = await connect(`ws://127.0.0.1:${server.port}/ws`);
+  t.is((await ws.next()).data, 'hi');
+  const pending = keepAliveGet(agent, server.port, '/wait/300');
+  await new Promise((r) => setTimeout(r, 100));
+  const report = await server.shutdown(2000);
+  t.deepEqual(report, { inFlight: 1, unfinished: 0, webSockets: 1 });
+  const answered = await pending;
+  t.is(answered.status, 200);
+  t.is(JSON.parse(answered.body).waited, 300);
+  t.is(answered.connection, 'close', 'the answer closes its keep-alive connection');
+  t.is((await ws.closed).code, 1001);
+  await t.throwsAsync(fetch(`http://127.0.0.1:${server.port}/wait/1`));
+  t.is(await server.shutdown(), report, 'a second call returns the same result');
+});
+
+test('startServer: a plain uWebSockets.js app is served as it is and stops at once', async (t) => {
+  const app = loadUws().App().get('/*', (res) => void res.end('plain'));
+  const server = await startServer(app, { port: 0, host: '127.0.0.1' });
+  t.is(await (await fetch(`http://127.0.0.1:${server.port}/x`)).text(), 'plain');
+  t.deepEqual(await server.shutdown(), { inFlight: 0, unfinished: 0, webSockets: 0 });
+});
+
+test('startServer: a port taken by another server is an error, a bad port is refused', async (t) => {
+  const first = await startServer(new RestBuilder().register(Slow), { port: 0, host: '127.0.0.1' });
+  t.teardown(() => void first.shutdown());
+  const second = loadUws().App();
+  // uWebSockets.js shares ports between its own sockets (SO_REUSEPORT); a Node server holding one is exclusive.
+  const node = http.createServer();
+  await new Promise<void>((r) => node.listen(0, '127.0.0.1', () => r()));
+  t.teardown(() => node.close());
+  const taken = (node.address() as { port: number }).port;
+  await t.throwsAsync(startServer(second, { port: taken, host: '127.0.0.1' }), { message: /cannot listen on 127.0.0.1:\d+/ });
+  t.throws(() => startServer(loadUws().App(), { port: 70000 }), { message: /port must be a whole number from 0 to 65535/ });
+});
