@@ -212,13 +212,24 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
       const args = new Array(argc);
       let pending = false;
       for (let i = 0; i < argc; i++) {
-        const v = resolvers[i]!(ctx);
+        let v: unknown;
+        try {
+          v = resolvers[i]!(ctx);
+        } catch (error) {
+          // An earlier argument may still be waiting (an async provider): settle it first, so its
+          // rejection is never left unhandled and the first failing argument, in order, decides.
+          if (!pending) throw error;
+          args.length = i;
+          return settleInOrder(args).then(() => {
+            throw error;
+          });
+        }
         if (isThenable(v)) pending = true;
         args[i] = v;
       }
       ctx._args = args;
       if (pending) {
-        return Promise.all(args).then((resolved) => {
+        return settleInOrder(args).then((resolved) => {
           ctx._args = resolved;
         });
       }
@@ -302,6 +313,14 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   const afters = stages.filter((s) => s.after).map((s) => s.after!);
   const handle = buildRunner(steps, afters, routeHandlers, globalHandlers, logger);
   return { definition, needsBody: readsBody(allParams, design) || stages.some((s) => s.needsBody), handle };
+}
+
+/** Waits for every argument; rejects with the first failure in argument order (not in time order). */
+function settleInOrder(values: unknown[]): Promise<unknown[]> {
+  return Promise.allSettled(values).then((results) => {
+    for (const r of results) if (r.status === 'rejected') throw r.reason;
+    return results.map((r) => (r as PromiseFulfilledResult<unknown>).value);
+  });
 }
 
 function addHeaders(response: import('../http/response').HttpServerResponse, headers: ReadonlyArray<[string, string]>, contentType: string | undefined): void {

@@ -129,3 +129,29 @@ test('not-found writers: a subtree writer and a catch-all', async (t) => {
   t.is(other.statusCode, 404);
   t.is(other.body, 'nothing here');
 });
+
+test('a failing async provider and a later failing argument: the first argument decides, nothing is left unhandled', async (t) => {
+  const { UnauthorizedException, POST, BodyParam } = await import('../../src/index.js');
+  class Partner {}
+  @Path('/guarded')
+  class Guarded {
+    @POST @Path('/') post(@Context() _p: Partner, @BodyParam() body: { a: number }) {
+      return body;
+    }
+  }
+  const rejections: unknown[] = [];
+  const onRejection = (r: unknown) => rejections.push(r);
+  process.on('unhandledRejection', onRejection);
+  try {
+    const app = new RestBuilder().register(Guarded).addProvider(Partner, async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      throw new UnauthorizedException('no key');
+    });
+    const r = await inject(app, { method: 'POST', url: '/guarded', headers: { 'content-type': 'application/json' }, body: '{"broken' });
+    t.is(r.statusCode, 401);
+    await new Promise((r) => setTimeout(r, 20));
+    t.deepEqual(rejections, []);
+  } finally {
+    process.off('unhandledRejection', onRejection);
+  }
+});
