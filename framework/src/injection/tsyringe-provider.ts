@@ -38,6 +38,7 @@ export class TsyringeInjectionProvider implements InjectionProvider {
     this.container = container ?? tsyringe().container;
   }
 
+  /** Resolves the class through the container, registering its constructor types on first use. */
   getInstance<T>(type: Constructor<T>): T {
     if (!this.prepared.has(type)) {
       this.prepare(type);

@@ -57,6 +57,7 @@ export class BasicAuthenticationProvider implements RestAuthenticationProvider<B
     }, options);
   }
 
+  /** User name and password of `Authorization: Basic ...`, or null when absent or malformed. */
   provideCredentials(ctx: RoutingContext): BasicCredentials | null {
     const header = ctx.request.getHeader('authorization');
     if (header === undefined) return null;
@@ -68,10 +69,12 @@ export class BasicAuthenticationProvider implements RestAuthenticationProvider<B
     return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
   }
 
+  /** Asks the verifier for the user. */
   authenticate(credentials: BasicCredentials, ctx: RoutingContext): User | null | undefined | Promise<User | null | undefined> {
     return this.verifier(credentials.username, credentials.password, ctx);
   }
 
+  /** `Basic realm="...", charset="UTF-8"`. */
   challenge(): string {
     return `Basic realm="${this.realm}", charset="UTF-8"`;
   }

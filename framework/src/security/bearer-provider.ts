@@ -43,6 +43,7 @@ export class BearerAuthenticationProvider implements RestAuthenticationProvider<
     return new BearerAuthenticationProvider((token) => table.find(token) ?? null, options);
   }
 
+  /** The token of `Authorization: Bearer <token>`, or null when the header is absent or not a bearer token. */
   provideCredentials(ctx: RoutingContext): string | null {
     const header = ctx.request.getHeader('authorization');
     if (header === undefined) return null;
@@ -50,10 +51,12 @@ export class BearerAuthenticationProvider implements RestAuthenticationProvider<
     return match ? match[1]! : null;
   }
 
+  /** Asks the verifier for the token's user. */
   authenticate(token: string, ctx: RoutingContext): User | null | undefined | Promise<User | null | undefined> {
     return this.verifier(token, ctx);
   }
 
+  /** `Bearer realm="..."`, with `error="invalid_token"` when a token was rejected. */
   challenge(rejected: boolean): string {
     return rejected ? `Bearer realm="${this.realm}", error="invalid_token"` : `Bearer realm="${this.realm}"`;
   }

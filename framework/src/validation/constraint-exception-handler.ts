@@ -16,6 +16,7 @@ import { ConstraintException } from './constraint-exception';
  */
 @Handles(ConstraintException)
 export class ConstraintExceptionHandler implements ExceptionHandler<ConstraintException> {
+  /** Writes the 400 answer listing every violation. */
   write(error: ConstraintException, _request: HttpServerRequest, response: HttpServerResponse): void {
     response.setStatusCode(400);
     response.putHeader('X-Status-Reason', 'Validation failed');

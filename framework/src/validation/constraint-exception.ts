@@ -16,6 +16,7 @@ export interface ConstraintViolation {
  * `ConstraintExceptionHandler`, answers with every violation as JSON.
  */
 export class ConstraintException extends BadRequestException {
+  /** Every violation found in the request. */
   readonly violations: readonly ConstraintViolation[];
 
   constructor(violations: readonly ConstraintViolation[], message = 'Validation failed') {

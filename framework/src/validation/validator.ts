@@ -69,12 +69,14 @@ export class ClassValidator implements Validator {
     classValidator();
   }
 
+  /** class-validator's violations of the object, flattened (`address.city`, `items[0].qty`). */
   validate(value: object): readonly ConstraintViolation[] | Promise<readonly ConstraintViolation[]> {
     const cv = classValidator();
     if (this.async) return cv.validate(value, this.validatorOptions).then((errors) => flattenErrors(errors));
     return flattenErrors(cv.validateSync(value, this.validatorOptions));
   }
 
+  /** class-transformer's `plainToInstance`, after dropping prototype keys at every depth. */
   toInstance(type: Function, plain: unknown): unknown {
     if (plain === null || typeof plain !== 'object') return plain;
     return classTransformer().plainToInstance(type as new () => object, withoutPrototypeKeys(plain), this.transformOptions);
