@@ -1,0 +1,71 @@
+/**
+ * The pass criteria of a soak target: no errors at all, and RSS flat after warm-up. "Flat" is two numbers
+ * over the samples after the warm-up share of the run: the least-squares slope of RSS against time (a leak
+ * shows as a steady climb) and the spread from lowest to highest sample (a sawtooth or a step that a slope
+ * alone averages away).
+ */
+import type { IntervalSample, RssVerdict, TargetVerdict } from './soak-results';
+
+export interface FlatnessThresholds {
+  /** Share of the run (0-1) left out as warm-up: at least one sample is always left out. */
+  warmupFraction: number;
+  maxSlopeMBPerMin: number;
+  maxRangeMB: number;
+}
+
+export const DEFAULT_THRESHOLDS: FlatnessThresholds = { warmupFraction: 0.2, maxSlopeMBPerMin: 1, maxRangeMB: 24 };
+
+/** Least-squares slope of y over x; NaN with fewer than two distinct x. */
+export function linearSlope(points: ReadonlyArray<{ x: number; y: number }>): number {
+  const n = points.length;
+  if (n < 2) return NaN;
+  const meanX = points.reduce((sum, point) => sum + point.x, 0) / n;
+  const meanY = points.reduce((sum, point) => sum + point.y, 0) / n;
+  let covariance = 0;
+  let variance = 0;
+  for (const point of points) {
+    covariance += (point.x - meanX) * (point.y - meanY);
+    variance += (point.x - meanX) ** 2;
+  }
+  return variance === 0 ? NaN : covariance / variance;
+}
+
+/** How many leading samples are warm-up. */
+export function warmupSampleCount(sampleCount: number, warmupFraction: number): number {
+  return Math.min(Math.max(1, Math.ceil(sampleCount * warmupFraction)), Math.max(0, sampleCount - 2));
+}
+
+export function judgeRss(samples: readonly IntervalSample[], thresholds: FlatnessThresholds): RssVerdict {
+  const warmupSamples = warmupSampleCount(samples.length, thresholds.warmupFraction);
+  const measured = samples.slice(warmupSamples).filter((sample) => Number.isFinite(sample.rssMB));
+  const rss = measured.map((sample) => sample.rssMB);
+  const slopeMBPerMin = linearSlope(measured.map((sample) => ({ x: sample.elapsedSec / 60, y: sample.rssMB })));
+  const minMB = rss.length ? Math.min(...rss) : NaN;
+  const maxMB = rss.length ? Math.max(...rss) : NaN;
+  const rangeMB = maxMB - minMB;
+  return {
+    warmupSamples,
+    slopeMBPerMin,
+    rangeMB,
+    minMB,
+    maxMB,
+    maxSlopeMBPerMin: thresholds.maxSlopeMBPerMin,
+    maxRangeMB: thresholds.maxRangeMB,
+    // NaN (too few samples) is not flat: a verdict needs at least two samples after warm-up.
+    flat: slopeMBPerMin <= thresholds.maxSlopeMBPerMin && rangeMB <= thresholds.maxRangeMB,
+  };
+}
+
+export function judgeTarget(samples: readonly IntervalSample[], thresholds: FlatnessThresholds, abortedReason?: string): TargetVerdict {
+  const errors = samples.reduce((sum, sample) => sum + sample.errors, 0);
+  const rss = judgeRss(samples, thresholds);
+  const noErrors = errors === 0 && !abortedReason;
+  const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+  const lines = [
+    `${noErrors ? 'PASS' : 'FAIL'}  no errors: ${errors} error(s) in ${samples.length} interval(s)${abortedReason ? `; stopped early: ${abortedReason}` : ''}`,
+    `${rss.flat ? 'PASS' : 'FAIL'}  RSS flat after warm-up (${rss.warmupSamples} interval(s) left out): ` +
+      `slope ${fixed(rss.slopeMBPerMin, 2)} MB/min (max ${thresholds.maxSlopeMBPerMin}), ` +
+      `range ${fixed(rss.rangeMB, 1)} MB (max ${thresholds.maxRangeMB}), ${fixed(rss.minMB, 1)}-${fixed(rss.maxMB, 1)} MB`,
+  ];
+  return { errors, noErrors, rss, pass: noErrors && rss.flat, lines };
+}
