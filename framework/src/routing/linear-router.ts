@@ -55,7 +55,8 @@ function comparePatterns(a: PathPattern, b: PathPattern): number {
     const y = weight(b.segments[i]!.kind);
     if (x !== y) return x - y;
   }
-  return 0;
+  // Lexicographic over kinds, then length: a total order (patterns of different lengths never match one path).
+  return a.segments.length - b.segments.length;
 }
 
 function weight(kind: string): number {

@@ -117,6 +117,15 @@ function routerSuite(name: string, make: () => Router<string>) {
   });
 }
 
+test('regression (fast-check): priorities hold whatever the registration order of patterns of different lengths', (t) => {
+  for (const make of [() => new TrieRouter<string>(), () => new LinearRouter<string>()]) {
+    const r = make();
+    for (const p of ['/{v0}/:v1:[a-z]+', '/{v0}', '/{v0}/a']) r.add('GET', compilePathPattern(p), p, 0);
+    const m = r.find('GET', '/zz/a');
+    t.deepEqual(m && 'slot' in m ? [m.slot.routes[0], m.values] : m, ['/{v0}/a', ['zz']]);
+  }
+});
+
 routerSuite('TrieRouter', () => new TrieRouter<string>());
 routerSuite('LinearRouter', () => new LinearRouter<string>());
 
