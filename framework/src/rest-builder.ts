@@ -21,8 +21,10 @@ export interface BodyHandlerOptions {
  * Configures and builds one app: its REST classes, readers, writers, exception handlers and more.
  * Settings given here apply to this app only and take precedence over RestRouter's global ones.
  *
- *     const app = new RestBuilder().register(UserResource).errorHandler(MyHandler).build();
- *     app.listen(8080, (socket) => { ... });
+ * ```ts
+ * const app = new RestBuilder().register(UserResource).errorHandler(MyHandler).build();
+ * app.listen(8080, (socket) => { ... });
+ * ```
  */
 export class RestBuilder {
   /** @internal */
@@ -40,19 +42,19 @@ export class RestBuilder {
     return this;
   }
 
-  /** A reader for a class type or media type (or a reader class with @Consumes/@Handles). */
+  /** A reader for a class type or media type (or a reader class with `@Consumes`/`@Handles`). */
   reader(typeOrMediaType: Function | string | Provided<ValueReader>, reader?: Provided<ValueReader>): this {
     this.settings.readers.register(typeOrMediaType as any, reader);
     return this;
   }
 
-  /** A writer for a class type or media type (or a writer class with @Produces/@Handles). */
+  /** A writer for a class type or media type (or a writer class with `@Produces`/`@Handles`). */
   writer(typeOrMediaType: Function | string | Provided<HttpResponseWriter>, writer?: Provided<HttpResponseWriter>): this {
     this.settings.writers.register(typeOrMediaType as any, writer);
     return this;
   }
 
-  /** Exception handlers (their type from @Handles, else any error), tried in the order given. */
+  /** Exception handlers (their type from `@Handles`, else any error), tried in the order given. */
   errorHandler(...handlers: Array<Provided<ExceptionHandler<any>>>): this {
     for (const h of handlers) this.settings.exceptionHandlers.register(h as any);
     return this;

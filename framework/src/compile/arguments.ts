@@ -152,7 +152,7 @@ function valueResolver(meta: ParamMetadata, type: ArgumentType | undefined, deco
   };
 }
 
-/** A converter that may use a per-request reader (@NoCache, @Context fields). */
+/** A converter that may use a per-request reader (`@NoCache`, `@Context` fields). */
 type RequestConverter = (value: string, label: string, ctx: RoutingContext) => unknown;
 
 /** Reader choice for a value: parameter reader, method reader, class-type reader, then conversion rules. */
@@ -189,7 +189,7 @@ function asArgumentError(err: unknown, value: string, label: string, type: Argum
   return new ArgumentException(`Failed to convert value: '${value.length > 64 ? value.slice(0, 61) + '...' : value}' of ${label} to type: ${typeName(type)} (${(err as Error)?.message ?? err})`, 'RU_ERR_CONVERSION', err);
 }
 
-/** A reader declared with @Handles(T) must produce something assignable to the parameter type. */
+/** A reader declared with `@Handles(T)` must produce something assignable to the parameter type. */
 function checkReaderType(reader: Provided<unknown>, type: ArgumentType | undefined, where: string, scope: ArgumentScope): void {
   if (scope.suppressCheck || typeof type !== 'function' || type === Object) return;
   const ctor = typeof reader === 'function' ? reader : (reader as object).constructor;
@@ -247,7 +247,7 @@ function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined, where
   };
 }
 
-/** @BeanParam: an object built from its class's decorated constructor parameters or fields. */
+/** `@BeanParam`: an object built from its class's decorated constructor parameters or fields. */
 function beanResolver(type: ArgumentType | undefined, where: string, scope: ArgumentScope): ValueResolver {
   if (typeof type !== 'function' || type === Object) {
     throw new RegistrationError(`${where}: @BeanParam needs a class type`, 'RU_ERR_BEAN_TYPE');

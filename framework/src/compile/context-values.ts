@@ -15,7 +15,7 @@ import { isClass } from '../runtime/components';
 /** Resolves one value for a request; may be async (providers, readers). */
 export type ValueResolver = (ctx: RoutingContext) => unknown;
 
-/** The built-in @Context types, resolved without any lookup. */
+/** The built-in `@Context` types, resolved without any lookup. */
 const BUILT_IN = new Map<Function, ValueResolver>([
   [HttpServerRequest, (ctx) => ctx.request],
   [HttpServerResponse, (ctx) => ctx.response],
@@ -41,7 +41,7 @@ export function providerFunction(reg: ProviderRegistration, components: Componen
 }
 
 /**
- * A @Context value: a @ContextReader, an object pushed into the routing context, a built-in type,
+ * A `@Context` value: a `@ContextReader`, an object pushed into the routing context, a built-in type,
  * then a registered provider; a value that cannot be provided gives 400.
  */
 export function contextResolver(

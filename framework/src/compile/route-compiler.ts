@@ -39,7 +39,7 @@ export interface RouteSource {
 
 const genericWriter = new GenericResponseWriter();
 
-/** Splits @Header entries: Accept -> consumes, Content-Type -> produces, the rest -> response headers. */
+/** Splits `@Header` entries: Accept -> consumes, Content-Type -> produces, the rest -> response headers. */
 function splitHeaders(headers: readonly string[] | undefined): { consumes?: string[]; produces?: string[]; response: Array<[string, string]> } {
   const out: { consumes?: string[]; produces?: string[]; response: Array<[string, string]> } = { response: [] };
   for (const h of headers ?? []) {
@@ -328,7 +328,7 @@ function addHeaders(response: import('../http/response').HttpServerResponse, hea
   if (contentType !== undefined && contentType !== '*/*') response._putTrustedHeader('content-type', contentType);
 }
 
-/** A writer declared with @Handles(T) must accept the method's declared return type. */
+/** A writer declared with `@Handles(T)` must accept the method's declared return type. */
 function checkWriterType(writer: Constructor, returnType: Function | undefined, where: string, suppress: boolean): void {
   if (suppress || returnType === undefined || returnType === Object || returnType === Promise || returnType === Response) return;
   const handles = resolvedClassMetadata(writer).handles;

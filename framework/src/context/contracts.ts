@@ -21,7 +21,7 @@ export interface NotFoundResponseWriter {
   write(request: HttpServerRequest, response: HttpServerResponse): void | Promise<void>;
 }
 
-/** Provides a @Context value of a type; `null`/`undefined` means "cannot provide" (400 unless a default exists). */
+/** Provides a `@Context` value of a type; `null`/`undefined` means "cannot provide" (400 unless a default exists). */
 export interface ContextProvider<T = unknown> {
   provide(request: HttpServerRequest): T | null | undefined | Promise<T | null | undefined>;
 }

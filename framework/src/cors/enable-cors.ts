@@ -14,7 +14,9 @@ declare module '../rest-builder' {
      * Enables CORS for every route of the app (and its 404s): `originPattern` is a regular
      * expression for the whole `Origin` (or `*`), empty `allowedHeaders`/`methods` mean all.
      *
-     *     new RestBuilder().enableCors('https://(www\\.)?example\\.com', true, 600, ['Content-Type', 'Authorization'], ['GET', 'POST'])
+     * ```ts
+     * new RestBuilder().enableCors('https://(www\\.)?example\\.com', true, 600, ['Content-Type', 'Authorization'], ['GET', 'POST'])
+     * ```
      */
     enableCors(originPattern: string | RegExp, allowCredentials?: boolean, maxAgeSeconds?: number, allowedHeaders?: Iterable<string>, methods?: Iterable<HttpMethod | string>): this;
     /** Enables CORS with options (also `exposedHeaders`). */

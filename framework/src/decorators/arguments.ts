@@ -22,7 +22,7 @@ function named(source: ParamSource, decorator: string) {
 
 /** A path variable: `{id}` or `:id`. Always required. */
 export const PathParam = named('path', 'PathParam');
-/** A query value, URL-decoded (see @Raw). */
+/** A query value, URL-decoded (see `@Raw`). */
 export const QueryParam = named('query', 'QueryParam');
 /** A matrix parameter of a path segment: `/cars;color=red`. */
 export const MatrixParam = named('matrix', 'MatrixParam');
@@ -34,7 +34,7 @@ export const HeaderParam = named('header', 'HeaderParam');
 export const FormParam = named('form', 'FormParam');
 
 /**
- * The request body, read by the reader for its type or the route's @Consumes media type.
+ * The request body, read by the reader for its type or the route's `@Consumes` media type.
  * A method parameter without any decorator is the body too.
  */
 export const BodyParam: ((options?: ArgumentOptions) => ArgumentDecorator) & ArgumentDecorator = function (...args: any[]) {

@@ -26,7 +26,7 @@ export function ResponseWriter(writer: Constructor): ClassMethodOrParamDecorator
   };
 }
 
-/** A context provider for one @Context parameter or for a whole method; overrides the global provider. */
+/** A context provider for one `@Context` parameter or for a whole method; overrides the global provider. */
 export function ContextReader(provider: Constructor): ClassMethodOrParamDecorator {
   return (target, key, index) => {
     if (typeof index === 'number') paramMetadata(target, key, index).contextReader = provider;

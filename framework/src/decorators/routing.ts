@@ -32,7 +32,7 @@ export const HEAD = httpMethod('HEAD');
 export const OPTIONS = httpMethod('OPTIONS');
 
 function shorthand(method: HttpMethod) {
-  /** `@Get(path, consumes?, produces?)`: the HTTP method, @Path and optional @Consumes/@Produces in one. */
+  /** `@Get(path, consumes?, produces?)`: the HTTP method, `@Path` and optional `@Consumes`/`@Produces` in one. */
   return (path: string, consumes?: string | string[], produces?: string | string[]): MethodDecorator => (target, key) => {
     const meta = methodMetadata(target, key);
     if (meta.httpMethod && meta.httpMethod !== method) meta.httpMethodConflict = method;
@@ -72,8 +72,8 @@ export function RouteOrder(order: number): MethodDecorator {
 }
 
 /**
- * Static response headers, each as "Name: value". On an endpoint, `Accept` entries replace @Consumes,
- * `Content-Type` replaces @Produces, the rest are added to every response of the route.
+ * Static response headers, each as "Name: value". On an endpoint, `Accept` entries replace `@Consumes`,
+ * `Content-Type` replaces `@Produces`, the rest are added to every response of the route.
  */
 export function Header(...headers: string[]): ClassOrMethodDecorator {
   for (const h of headers) {

@@ -15,7 +15,7 @@ import { WebApplicationException } from './http-errors';
 /** A handler ready to use, with the error type it declared (`@Handles`), Error when none. */
 export interface BoundHandler {
   type: Function;
-  /** The cached handler; absent for @NoCache / @Context-field handlers, made per request by `perRequest`. */
+  /** The cached handler; absent for `@NoCache` / `@Context`-field handlers, made per request by `perRequest`. */
   handler?: ExceptionHandler<unknown>;
   perRequest?: (ctx: RoutingContext) => ExceptionHandler<unknown>;
 }
@@ -73,7 +73,7 @@ export function registerBuiltInExceptionHandler(type: Function, handler: Excepti
 }
 
 /**
- * Sends an error through the first matching handler: the route's @CatchWith (method then class),
+ * Sends an error through the first matching handler: the route's `@CatchWith` (method then class),
  * then the registered ones in registration order, then the built-in one. The status is set before
  * the handler runs, so a handler that sets none keeps it. A handler that fails falls back to the
  * built-in handler with 500.

@@ -6,10 +6,12 @@ import type { RoutingContext } from '../context/routing-context';
  * Declare the entity type with `@Handles(Type)`: an event whose type does not match the entity
  * is not fired. Failures are logged and never change the response.
  *
- *     @Handles(Booking)
- *     class NotifyPartner implements RestEvent<Booking> {
- *       async execute(booking: Booking, ctx: RoutingContext) { await webhooks.send(booking); }
- *     }
+ * ```ts
+ * @Handles(Booking)
+ * class NotifyPartner implements RestEvent<Booking> {
+ *   async execute(booking: Booking, ctx: RoutingContext) { await webhooks.send(booking); }
+ * }
+ * ```
  */
 export interface RestEvent<T = unknown> {
   execute(entity: T, ctx: RoutingContext): void | Promise<void>;

@@ -7,7 +7,7 @@ import { resolvedClassMetadata } from '../metadata/store';
 import type { RestEvent } from './contracts';
 import { EVENTS, type EventBinding } from './event-decorator';
 
-/** Does the entity fit the type an event declared with @Handles (none: anything)? Primitives by typeof. */
+/** Does the entity fit the type an event declared with `@Handles` (none: anything)? Primitives by typeof. */
 function entityMatches(type: Function | undefined, entity: unknown): boolean {
   if (type === undefined) return true;
   if (entity === null || entity === undefined) return false;
@@ -37,7 +37,7 @@ function compileEvent(binding: EventBinding, access: (b: EventBinding) => Compon
 }
 
 /**
- * The `after` stage of routes with @Event: once the response is produced, fires each matching event
+ * The `after` stage of routes with `@Event`: once the response is produced, fires each matching event
  * in declaration order with the entity (or the error). Each event's failure is logged on its own
  * and never reaches the client; asynchronous events are awaited before the request finishes.
  */

@@ -3,7 +3,9 @@ import { statusText } from './status';
 /**
  * A JAX-RS style response a method may return: status, headers and an entity the route's writer serializes.
  *
- *     return Response.status(201).header('Location', `/users/${id}`).entity(user).build();
+ * ```ts
+ * return Response.status(201).header('Location', `/users/${id}`).entity(user).build();
+ * ```
  */
 export class Response<T = unknown> {
   constructor(

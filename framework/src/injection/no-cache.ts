@@ -7,8 +7,10 @@ import { NO_CACHE } from '../runtime/components';
  * context provider, or authentication or authorization provider for every request, instead of
  * caching one. Classes with `@Context` fields are made per request without it.
  *
- *     @NoCache
- *     class RequestCounterWriter implements HttpResponseWriter<string> { ... }
+ * ```ts
+ * @NoCache
+ * class RequestCounterWriter implements HttpResponseWriter<string> { ... }
+ * ```
  */
 export const NoCache = marker((target: Function) => {
   if (typeof target !== 'function') throw new TypeError('rest.uws: @NoCache goes on a class');

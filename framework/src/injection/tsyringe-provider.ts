@@ -25,9 +25,11 @@ function tsyringe(): Tsyringe {
  * `@Inject`) is resolvable. rest.uws caches what it resolves (one instance per app) unless the
  * class is `@NoCache` or has `@Context` fields; tsyringe's own scopes apply to what they inject.
  *
- *     const container = tsyringeContainer.createChildContainer();
- *     container.register(BOOKINGS, { useValue: bookingService });
- *     new RestBuilder().injectWith(new TsyringeInjectionProvider(container)).register(BookingResource).build();
+ * ```ts
+ * const container = tsyringeContainer.createChildContainer();
+ * container.register(BOOKINGS, { useValue: bookingService });
+ * new RestBuilder().injectWith(new TsyringeInjectionProvider(container)).register(BookingResource).build();
+ * ```
  */
 export class TsyringeInjectionProvider implements InjectionProvider {
   /** The container classes are resolved from. */

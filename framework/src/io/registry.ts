@@ -14,7 +14,7 @@ interface Entry<T> {
 
 /**
  * Readers, writers or exception handlers keyed by class type or media type, in registration order.
- * Classes decorated with @Consumes/@Produces (or @Handles) can be registered without a key.
+ * Classes decorated with `@Consumes`/`@Produces` (or `@Handles`) can be registered without a key.
  */
 export class MediaTypeRegistry<T> {
   private readonly byType: Entry<T>[] = [];

@@ -32,7 +32,9 @@ export interface PinoLogger extends Logger {
  * `logRequests` and `serve`. Levels below `level` (default `info`) cost nothing: pino replaces
  * them with no-ops. Its types stay pino's own concern: this package's declarations do not import pino.
  *
- *     const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info' });
+ * ```ts
+ * const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info' });
+ * ```
  */
 export function createLogger(options: CreateLoggerOptions = {}, destination?: LogDestination): PinoLogger {
   const settings = { level: 'info', ...options } as pino.LoggerOptions;

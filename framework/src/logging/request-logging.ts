@@ -29,7 +29,9 @@ declare module '../rest-builder' {
      * the message `request` (`aborted: true` when the client left first). Off unless called;
      * `logRequests(false)` turns it off again.
      *
-     *     new RestBuilder().logger(createLogger({ level: 'info' })).logRequests({ level: 'info' })
+     * ```ts
+     * new RestBuilder().logger(createLogger({ level: 'info' })).logRequests({ level: 'info' })
+     * ```
      */
     logRequests(options?: RequestLoggingOptions | boolean): this;
   }

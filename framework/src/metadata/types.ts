@@ -16,7 +16,7 @@ export type ArgumentType = Function | [Function] | Record<string, string | numbe
 
 /** Options every value argument decorator accepts. */
 export interface ArgumentOptions {
-  /** The argument may be absent: it is then `undefined` (or its @DefaultValue). Arguments are required otherwise. */
+  /** The argument may be absent: it is then `undefined` (or its `@DefaultValue`). Arguments are required otherwise. */
   optional?: boolean;
   /** Overrides the type TypeScript's metadata reports (needed for arrays and enums). */
   type?: ArgumentType;
@@ -73,7 +73,7 @@ export interface ClassMetadata {
   /** The type a reader, writer or exception handler declares it handles (`@Handles`). */
   handles?: Function;
   methods: Map<string | symbol, MethodMetadata>;
-  /** Decorated fields (bean params, @Context fields), by property name. */
+  /** Decorated fields (bean params, `@Context` fields), by property name. */
   fields: Map<string | symbol, ParamMetadata>;
   /** Decorated constructor parameters (bean params), by index. */
   constructorParams: Map<number, ParamMetadata>;

@@ -14,7 +14,7 @@ export interface ConstraintRecord {
 const REQUIRED_MARKERS = new Set(['isDefined', 'notNull', 'notEmpty', 'notBlank', 'isNotEmpty', 'arrayNotEmpty']);
 
 /**
- * class-validator's own checks (and @ValidateNested) reject `undefined`, so a property carrying one is required unless
+ * class-validator's own checks (and `@ValidateNested`) reject `undefined`, so a property carrying one is required unless
  * `@IsOptional`. The framework's Bean Validation style constraints (`min`, `size`, `pattern`...) let
  * absent values pass, like the standard, so they do not make a property required.
  */

@@ -121,7 +121,7 @@ function describeParameters(d: RouteDefinition, patterns: Map<string, string>, s
   return out;
 }
 
-/** The value arguments a @BeanParam class gathers (decorated fields and constructor parameters). */
+/** The value arguments a `@BeanParam` class gathers (decorated fields and constructor parameters). */
 function beanFields(p: ParameterDefinition): Array<{ source: ParamMetadata['source']; name?: string; type?: ArgumentType; optional: boolean; defaultValue?: string }> {
   const type = p.type;
   if (typeof type !== 'function') return [];

@@ -12,7 +12,9 @@ declare module '../rest-builder' {
      * Serves the app's OpenAPI 3.1 document as JSON at `path` (default `/openapi.json`), built from
      * the decorators on first request. The document route itself is public and not listed.
      *
-     *     new RestBuilder().register(BookingResource).openApi({ title: 'Bookings', version: '1.0.0', path: '/openapi.json' })
+     * ```ts
+     * new RestBuilder().register(BookingResource).openApi({ title: 'Bookings', version: '1.0.0', path: '/openapi.json' })
+     * ```
      */
     openApi(options: OpenApiOptions): this;
   }

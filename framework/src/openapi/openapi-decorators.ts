@@ -26,7 +26,7 @@ export interface ApiResponseOptions {
   type?: Function;
   /** The body is a list of `type`. */
   isArray?: boolean;
-  /** Media type of the body (default: the route's first @Produces, else application/json). */
+  /** Media type of the body (default: the route's first `@Produces`, else application/json). */
   mediaType?: string;
 }
 

@@ -94,7 +94,7 @@ export class SchemaRegistry {
     return schema;
   }
 
-  /** One property: its TypeScript or @Type type, then each constraint's keywords. */
+  /** One property: its TypeScript or `@Type` type, then each constraint's keywords. */
   propertySchema(cls: Function, property: string, records: readonly ConstraintRecord[]): JsonSchema {
     const design = designType(cls.prototype, property);
     const declared = declaredType(cls, property);

@@ -12,10 +12,12 @@ import type { JsonSchema } from './constraint-keywords';
  * itself with a `securityScheme` property (or method) returning this; Bearer and Basic providers
  * are known.
  *
- *     class ApiKeyProvider implements RestAuthenticationProvider<string> {
- *       securityScheme = { name: 'apiKey', scheme: { type: 'apiKey', in: 'header', name: 'X-API-Key' } };
- *       ...
- *     }
+ * ```ts
+ * class ApiKeyProvider implements RestAuthenticationProvider<string> {
+ *   securityScheme = { name: 'apiKey', scheme: { type: 'apiKey', in: 'header', name: 'X-API-Key' } };
+ *   ...
+ * }
+ * ```
  */
 export interface OpenApiSecurityScheme {
   /** Key in `components.securitySchemes` (default: from the provider class name). */
@@ -26,7 +28,7 @@ export interface OpenApiSecurityScheme {
 
 /** A route's security requirement and the schemes it uses. */
 export interface RouteSecurityDoc {
-  /** undefined: no authentication; []: explicitly public (@PermitAll); else one requirement. */
+  /** undefined: no authentication; []: explicitly public (`@PermitAll`); else one requirement. */
   requirement: Array<Record<string, string[]>> | undefined;
   schemes: Record<string, JsonSchema>;
   /** Whether the route can answer 401 and 403. */
@@ -52,7 +54,7 @@ function schemeName(ctor: Function): string {
   return base.charAt(0).toLowerCase() + base.slice(1) + 'Auth';
 }
 
-/** The security of one route: its own @Authenticate, else the app's; roles from @RolesAllowed. */
+/** The security of one route: its own `@Authenticate`, else the app's; roles from `@RolesAllowed`. */
 export function routeSecurityDoc(definition: RouteDefinition, settings: SettingsView): RouteSecurityDoc {
   const declared = routeSecurity(definition);
   const access = declared.access;

@@ -1,7 +1,7 @@
 import type { HttpMethod } from '../metadata/types';
 import type { PathPattern } from './path-pattern';
 
-/** Routes registered on one pattern for one method, ordered by @RouteOrder then registration. */
+/** Routes registered on one pattern for one method, ordered by `@RouteOrder` then registration. */
 export interface RouteSlot<T> {
   pattern: PathPattern;
   method: HttpMethod;

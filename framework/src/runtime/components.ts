@@ -8,11 +8,11 @@ import type { RoutingContext } from '../context/routing-context';
 /** Marker read by the component factory: `@NoCache` classes are created for every request. */
 export const NO_CACHE = Symbol('rest.uws:no-cache');
 
-/** Makes the function that fills a per-request component's @Context fields (installed by injection/, which compiles them like arguments). */
+/** Makes the function that fills a per-request component's `@Context` fields (installed by injection/, which compiles them like arguments). */
 export type ContextFieldFillerFactory = (ctor: Constructor, settings: SettingsView, components: ComponentFactory) => (instance: any, ctx: RoutingContext) => unknown;
 let contextFieldFiller: ContextFieldFillerFactory | null = null;
 
-/** Installs the @Context field filler (done once by the injection module). */
+/** Installs the `@Context` field filler (done once by the injection module). */
 export function setContextFieldFiller(factory: ContextFieldFillerFactory): void {
   contextFieldFiller = factory;
 }
@@ -20,7 +20,7 @@ export function setContextFieldFiller(factory: ContextFieldFillerFactory): void 
 /**
  * Creates readers, writers, handlers, providers and REST classes: through the injection provider
  * when one is set, else with `new`. Instances are cached singletons (cleared by RestRouter.clearCache),
- * except classes marked @NoCache or with @Context fields, which are made per request.
+ * except classes marked `@NoCache` or with `@Context` fields, which are made per request.
  */
 export class ComponentFactory {
   private readonly cache = new Map<Function, unknown>();
@@ -49,8 +49,8 @@ export class ComponentFactory {
   }
 
   /**
-   * How a request gets a component: the cached instance, or, for @NoCache classes and classes with
-   * @Context fields, a new instance per request with its fields filled from that request.
+   * How a request gets a component: the cached instance, or, for `@NoCache` classes and classes with
+   * `@Context` fields, a new instance per request with its fields filled from that request.
    * Decided once, at registration; components used per request go through this.
    */
   accessor<T>(provided: Provided<T>): (ctx: RoutingContext) => T {

@@ -28,7 +28,9 @@ const BASIC = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i;
  * UTF-8 and asks the verifier for the user. 401s carry `WWW-Authenticate: Basic realm="api", charset="UTF-8"`.
  * Passwords are never logged or echoed. Use it over TLS only.
  *
- *     new RestBuilder().authenticateWith(BasicAuthenticationProvider.fromUsers({ ada: { passwordHash: await hashPassword('s3cret'), roles: ['admin'] } }))
+ * ```ts
+ * new RestBuilder().authenticateWith(BasicAuthenticationProvider.fromUsers({ ada: { passwordHash: await hashPassword('s3cret'), roles: ['admin'] } }))
+ * ```
  */
 export class BasicAuthenticationProvider implements RestAuthenticationProvider<BasicCredentials> {
   private readonly realm: string;

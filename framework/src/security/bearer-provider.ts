@@ -20,8 +20,10 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * verifier for its user. A missing token gives 401 with `WWW-Authenticate: Bearer realm="api"`,
  * a rejected one adds `error="invalid_token"`. Tokens are never logged or echoed.
  *
- *     new RestBuilder().authenticateWith(new BearerAuthenticationProvider(async (token) => sessions.userFor(token)))
- *     new RestBuilder().authenticateWith(BearerAuthenticationProvider.fromTokens({ [process.env.ADMIN_TOKEN!]: new User('admin', ['admin']) }))
+ * ```ts
+ * new RestBuilder().authenticateWith(new BearerAuthenticationProvider(async (token) => sessions.userFor(token)))
+ * new RestBuilder().authenticateWith(BearerAuthenticationProvider.fromTokens({ [process.env.ADMIN_TOKEN!]: new User('admin', ['admin']) }))
+ * ```
  */
 export class BearerAuthenticationProvider implements RestAuthenticationProvider<string> {
   private readonly realm: string;

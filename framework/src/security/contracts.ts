@@ -7,10 +7,12 @@ import type { User } from '../context/user';
  * `authenticate` checks them and yields the `User` (null when they identify nobody).
  * Either step may return a promise, or throw its own error, which goes to the exception handlers.
  *
- *     class ApiKeyProvider implements RestAuthenticationProvider<string> {
- *       provideCredentials(ctx: RoutingContext) { return ctx.request.getHeader('x-api-key') ?? null; }
- *       async authenticate(key: string) { return (await keys.find(key)) ? new User('partner', ['partner']) : null; }
- *     }
+ * ```ts
+ * class ApiKeyProvider implements RestAuthenticationProvider<string> {
+ *   provideCredentials(ctx: RoutingContext) { return ctx.request.getHeader('x-api-key') ?? null; }
+ *   async authenticate(key: string) { return (await keys.find(key)) ? new User('partner', ['partner']) : null; }
+ * }
+ * ```
  */
 export interface RestAuthenticationProvider<C = unknown> {
   provideCredentials(ctx: RoutingContext): C | null | undefined | Promise<C | null | undefined>;

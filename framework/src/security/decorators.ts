@@ -9,7 +9,7 @@ export const AUTHENTICATE = Symbol('rest.uws:authenticate');
 export const AUTHORIZE = Symbol('rest.uws:authorize');
 export const ACCESS = Symbol('rest.uws:access');
 
-/** What @RolesAllowed, @PermitAll or @DenyAll declared; the method's replaces the class's. */
+/** What `@RolesAllowed`, `@PermitAll` or `@DenyAll` declared; the method's replaces the class's. */
 export type AccessRule = { kind: 'roles'; roles: readonly string[] } | { kind: 'permitAll' } | { kind: 'denyAll' };
 
 type ClassOrMethodDecorator = (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => void;

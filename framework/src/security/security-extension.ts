@@ -21,8 +21,8 @@ function unauthorized(provider: RestAuthenticationProvider<unknown> | undefined,
 
 /**
  * Compiles a route's security into one `before` step: authenticate (route provider, else the app's),
- * then the authorization provider, then @RolesAllowed. @DenyAll refuses before anything runs;
- * @PermitAll makes credentials optional and skips authorization.
+ * then the authorization provider, then `@RolesAllowed`. `@DenyAll` refuses before anything runs;
+ * `@PermitAll` makes credentials optional and skips authorization.
  * Routes without any security get no step at all.
  */
 function compileSecurity(route: ReturnType<typeof routeSecurity>, globalAuthn: unknown, globalAuthz: unknown, label: string,

@@ -20,7 +20,9 @@ const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
  * `serve` call builds and listens instead of starting workers; keep one-time work such as
  * migrations out of that path with `isServeWorker()`.
  *
- *     serve(() => new RestBuilder().register(HelloResource), { port: 8080 });
+ * ```ts
+ * serve(() => new RestBuilder().register(HelloResource), { port: 8080 });
+ * ```
  */
 export async function serve(buildApp: AppFactory, options: ServeOptions): Promise<ServeHandle> {
   if (typeof buildApp !== 'function') throw new TypeError('rest.uws serve: the first argument builds the app: serve(() => new RestBuilder()..., { port })');

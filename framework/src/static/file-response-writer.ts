@@ -46,8 +46,10 @@ export interface FileResponseWriterOptions {
  * memory. Paths that try to leave the root (`..`, absolute paths, backslashes, NUL, symbolic links
  * out of the root) get 403, missing files 404; a method returning null gets 404.
  *
- *     @GET @Path('/docs/{page}') @ResponseWriter(FileResponseWriter)
- *     page(@PathParam('page') page: string) { return `docs/${page}.html`; }
+ * ```ts
+ * @GET @Path('/docs/{page}') @ResponseWriter(FileResponseWriter)
+ * page(@PathParam('page') page: string) { return `docs/${page}.html`; }
+ * ```
  *
  * The root is the app's (`new RestBuilder().staticFiles(dir)`), or the writer's own:
  * `@ResponseWriter(FileResponseWriter.under(dir))`.

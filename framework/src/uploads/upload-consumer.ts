@@ -26,7 +26,7 @@ type Part =
   | { kind: 'skip' };
 
 /**
- * Takes a multipart/form-data body as it streams in: plain fields are collected (for @FormParam),
+ * Takes a multipart/form-data body as it streams in: plain fields are collected (for `@FormParam`),
  * files are written to the uploads folder under generated names, one disk operation at a time and
  * in order. The client is paused while the disk lags behind, so memory stays bounded. Over a limit:
  * 413; aborted or refused: every file created is deleted; at the end of the request, the files

@@ -53,7 +53,7 @@ RestRouter.setBodyHandler = function setBodyHandler(options: BodyHandlerOptions)
   registryChanged();
 };
 
-/** Does a route take multipart bodies (no @Consumes, or one that names multipart/form-data)? */
+/** Does a route take multipart bodies (no `@Consumes`, or one that names multipart/form-data)? */
 function takesMultipart(holder: RouteHolder): boolean {
   const consumes = holder.compiled.definition.consumes;
   if (consumes.length === 0) return true;

@@ -9,10 +9,12 @@ import { ConstraintException } from './constraint-exception';
  * Answers a `ConstraintException` with 400, `X-Status-Reason: Validation failed` and a JSON body
  * listing every violation (never the rejected values, which may be secrets):
  *
- *     { "status": 400, "error": "Bad Request", "message": "Validation failed", "code": "RU_ERR_VALIDATION",
- *       "violations": [{ "in": "body", "path": "email", "constraint": "isEmail", "message": "email must be an email" }] }
+ * ```json
+ * { "status": 400, "error": "Bad Request", "message": "Validation failed", "code": "RU_ERR_VALIDATION",
+ *   "violations": [{ "in": "body", "path": "email", "constraint": "isEmail", "message": "email must be an email" }] }
+ * ```
  *
- * It is the built-in handler for the type; a route's @CatchWith or a registered handler takes precedence.
+ * It is the built-in handler for the type; a route's `@CatchWith` or a registered handler takes precedence.
  */
 @Handles(ConstraintException)
 export class ConstraintExceptionHandler implements ExceptionHandler<ConstraintException> {

@@ -52,9 +52,11 @@ function constraintFrom(factories: PropertyDecoratorFactory[], name: string): Co
 
 /**
  * Applies any class-validator property decorators to a method parameter (they also work on fields).
- * An absent optional argument skips them (use @NotNull to require a value):
+ * An absent optional argument skips them (use `@NotNull` to require a value):
  *
- *     list(@QueryParam('sort') @Constraint(IsIn(['asc', 'desc'])) sort: string)
+ * ```ts
+ * list(@QueryParam('sort') @Constraint(IsIn(['asc', 'desc'])) sort: string)
+ * ```
  */
 export function Constraint(...decorators: PropertyDecorator[]): ConstraintDecorator {
   if (decorators.length === 0 || decorators.some((d) => typeof d !== 'function')) throw new TypeError('rest.uws: @Constraint takes class-validator decorators, e.g. @Constraint(IsIn(["a", "b"]))');

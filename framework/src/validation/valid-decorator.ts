@@ -1,10 +1,10 @@
 import { methodMetadata, paramMetadata } from '../metadata/store';
 import { marker } from '../decorators/decorator-forms';
 
-/** Metadata key: indexes of the method parameters marked @Valid (a method-level @Valid marks all body and bean parameters). */
+/** Metadata key: indexes of the method parameters marked `@Valid` (a method-level `@Valid` marks all body and bean parameters). */
 export const VALID = Symbol('rest.uws:valid');
 
-/** `VALID` value for a method-level @Valid. */
+/** `VALID` value for a method-level `@Valid`. */
 export const ALL_PARAMETERS = -1;
 
 /**
@@ -12,7 +12,9 @@ export const ALL_PARAMETERS = -1;
  * decorators) before the method runs; a body is first turned into a real instance of its class,
  * nested `@Type(() => ...)` objects included. Violations answer 400 (see ConstraintExceptionHandler).
  *
- *     @POST @Path('/users') create(@Valid user: NewUser) { ... }
+ * ```ts
+ * @POST @Path('/users') create(@Valid user: NewUser) { ... }
+ * ```
  */
 export const Valid = marker((target: object, key?: string | symbol, index?: number | PropertyDescriptor) => {
   if (key === undefined) throw new TypeError('rest.uws: @Valid goes on a method parameter (or on a method, for all its body and bean parameters)');

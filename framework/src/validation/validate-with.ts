@@ -10,7 +10,7 @@ export const VALIDATOR = Symbol('rest.uws:validator');
 declare module '../rest-builder' {
   interface RestBuilder {
     /**
-     * The validator of @Valid arguments and parameter constraints: a `Validator`, or options for the
+     * The validator of `@Valid` arguments and parameter constraints: a `Validator`, or options for the
      * ready `ClassValidator` (none: its defaults). With a validator configured, class-typed bodies read
      * by the built-in JSON and form readers become real instances (class-transformer), nested types included.
      */

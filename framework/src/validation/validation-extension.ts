@@ -39,7 +39,7 @@ function readByBuiltInReader(ctx: RoutingContext, settings: SettingsView): boole
   return ctor === JsonValueReader || ctor === FormValueReader;
 }
 
-/** The check of a body or bean argument: make an instance (bodies), then validate when @Valid. */
+/** The check of a body or bean argument: make an instance (bodies), then validate when `@Valid`. */
 function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean, validator: Validator, settings: SettingsView): ArgumentCheck | undefined {
   const i = p.index;
   const type = p.type;
@@ -117,7 +117,7 @@ function parameterCheck(p: ParameterDefinition, factories: PropertyDecoratorFact
 }
 
 /**
- * The `afterArguments` stage of routes with @Valid arguments or parameter constraints (or any
+ * The `afterArguments` stage of routes with `@Valid` arguments or parameter constraints (or any
  * class-typed body when a validator is configured): bodies become class instances, then every
  * argument is checked and all violations are reported together as one ConstraintException (400).
  */

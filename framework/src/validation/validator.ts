@@ -18,7 +18,7 @@ export interface ClassValidatorOptions {
   validator?: import('class-validator').ValidatorOptions;
   /** class-transformer's options for turning bodies into instances (`excludeExtraneousValues`, `enableImplicitConversion`...). */
   transformer?: import('class-transformer').ClassTransformOptions;
-  /** Run asynchronous constraints too (class-validator's `validate` instead of `validateSync`); routes with @Valid then wait. */
+  /** Run asynchronous constraints too (class-validator's `validate` instead of `validateSync`); routes with `@Valid` then wait. */
   async?: boolean;
 }
 
@@ -54,7 +54,9 @@ export function flattenErrors(errors: readonly ValidationError[], prefix = ''): 
  * `@Min`, `@NotBlank`...), bodies turned into instances with class-transformer's `plainToInstance`.
  * Synchronous unless `async: true`.
  *
- *     new RestBuilder().validateWith(new ClassValidator({ validator: { whitelist: true, forbidNonWhitelisted: true } }))
+ * ```ts
+ * new RestBuilder().validateWith(new ClassValidator({ validator: { whitelist: true, forbidNonWhitelisted: true } }))
+ * ```
  */
 export class ClassValidator implements Validator {
   private readonly validatorOptions: import('class-validator').ValidatorOptions;

@@ -27,11 +27,13 @@ export interface WebSocketEndpointMetadata {
  * An error thrown (or rejected) by `open`, `message` or `drain` is logged and closes the socket
  * with 1011; a `WebSocketCloseException` closes it with its own code instead.
  *
- *     @WebSocket('/chat/{room}', { maxPayloadLength: 64 * 1024, idleTimeout: 60 })
- *     class ChatEndpoint {
- *       open(connection: WebSocketConnection, @PathParam('room') room: string) { connection.subscribe(room); }
- *       message(connection: WebSocketConnection, data: string | Buffer) { connection.publish(connection.data.room as string, data); }
- *     }
+ * ```ts
+ * @WebSocket('/chat/{room}', { maxPayloadLength: 64 * 1024, idleTimeout: 60 })
+ * class ChatEndpoint {
+ *   open(connection: WebSocketConnection, @PathParam('room') room: string) { connection.subscribe(room); }
+ *   message(connection: WebSocketConnection, data: string | Buffer) { connection.publish(connection.data.room as string, data); }
+ * }
+ * ```
  */
 export function WebSocket(path: string, options: WebSocketOptions = {}): ClassDecorator {
   if (typeof path !== 'string') throw new TypeError('rest.uws: @WebSocket takes a path string, e.g. @WebSocket("/chat/{room}")');
