@@ -21,6 +21,10 @@ export class RoutingContext {
   private _data: Map<unknown, unknown> | null = null;
   private _user: User | undefined = undefined;
 
+  /**
+   * @param request the request being answered
+   * @param response its response
+   */
   constructor(readonly request: HttpServerRequest, readonly response: HttpServerResponse) {}
 
   /** Stores a value for later stages of this request (keyed by string or by class). */
@@ -29,14 +33,17 @@ export class RoutingContext {
     return this;
   }
 
+  /** A value stored with `put` (or pushed by a context provider), undefined when there is none. */
   get<T = unknown>(key: unknown): T | undefined {
     return this._data === null ? undefined : (this._data.get(key) as T | undefined);
   }
 
+  /** Whether a value is stored under `key`. */
   has(key: unknown): boolean {
     return this._data !== null && this._data.has(key);
   }
 
+  /** Removes a stored value; true when there was one. */
   remove(key: unknown): boolean {
     return this._data !== null && this._data.delete(key);
   }
@@ -46,6 +53,7 @@ export class RoutingContext {
     return this._user;
   }
 
+  /** Sets the authenticated user (authentication providers do this), or clears it with undefined. */
   setUser(user: User | undefined): this {
     this._user = user;
     return this;
@@ -56,6 +64,7 @@ export class RoutingContext {
     return this._route;
   }
 
+  /** The path variables of the matched route, by name, decoded. */
   pathParams(): Record<string, string> {
     return this.request.pathParams();
   }

@@ -23,12 +23,19 @@ function httpMethod(method: HttpMethod) {
   });
 }
 
+/** Marks a method as a `GET` route (bare `@GET` or `@GET()`); the method also needs `@Path`. It also answers HEAD requests, without the body. */
 export const GET = httpMethod('GET');
+/** Marks a method as a `POST` route (bare `@POST` or `@POST()`); the method also needs `@Path`. */
 export const POST = httpMethod('POST');
+/** Marks a method as a `PUT` route (bare `@PUT` or `@PUT()`); the method also needs `@Path`. */
 export const PUT = httpMethod('PUT');
+/** Marks a method as a `DELETE` route (bare `@DELETE` or `@DELETE()`); the method also needs `@Path`. */
 export const DELETE = httpMethod('DELETE');
+/** Marks a method as a `PATCH` route (bare `@PATCH` or `@PATCH()`); the method also needs `@Path`. */
 export const PATCH = httpMethod('PATCH');
+/** Marks a method as a `HEAD` route (bare `@HEAD` or `@HEAD()`); the method also needs `@Path`. Without one, HEAD is answered by the GET route. */
 export const HEAD = httpMethod('HEAD');
+/** Marks a method as an `OPTIONS` route (bare `@OPTIONS` or `@OPTIONS()`); the method also needs `@Path`. Without one, OPTIONS on a known path answers 204 with `Allow`. */
 export const OPTIONS = httpMethod('OPTIONS');
 
 function shorthand(method: HttpMethod) {
@@ -43,12 +50,19 @@ function shorthand(method: HttpMethod) {
   };
 }
 
+/** `@Get(path, consumes?, produces?)`: `@GET`, `@Path(path)` and optionally `@Consumes`/`@Produces` in one decorator. */
 export const Get = shorthand('GET');
+/** `@Post(path, consumes?, produces?)`: `@POST`, `@Path(path)` and optionally `@Consumes`/`@Produces` in one decorator. */
 export const Post = shorthand('POST');
+/** `@Put(path, consumes?, produces?)`: `@PUT`, `@Path(path)` and optionally `@Consumes`/`@Produces` in one decorator. */
 export const Put = shorthand('PUT');
+/** `@Delete(path, consumes?, produces?)`: `@DELETE`, `@Path(path)` and optionally `@Consumes`/`@Produces` in one decorator. */
 export const Delete = shorthand('DELETE');
+/** `@Patch(path, consumes?, produces?)`: `@PATCH`, `@Path(path)` and optionally `@Consumes`/`@Produces` in one decorator. */
 export const Patch = shorthand('PATCH');
+/** `@Head(path, consumes?, produces?)`: `@HEAD`, `@Path(path)` and optionally `@Consumes`/`@Produces` in one decorator. */
 export const Head = shorthand('HEAD');
+/** `@Options(path, consumes?, produces?)`: `@OPTIONS`, `@Path(path)` and optionally `@Consumes`/`@Produces` in one decorator. */
 export const Options = shorthand('OPTIONS');
 
 function toList(v: string | string[]): string[] {

@@ -43,6 +43,7 @@ export function statusOf(error: unknown): number {
  * are not HTTP errors get a generic message: a body never carries a stack trace or internals.
  */
 export class DefaultExceptionHandler implements ExceptionHandler<unknown> {
+  /** Writes the error as `{ status, error, message, code }` JSON, or as plain text when the client does not take JSON. */
   write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
     const status = response.getStatusCode() >= 400 ? response.getStatusCode() : statusOf(error);
     const exposed = error instanceof WebApplicationException || (status < 500 && statusOf(error) === status);

@@ -112,6 +112,7 @@ export class HttpServerRequest {
     return this._parsedQuery;
   }
 
+  /** The value of a request cookie, undefined when the request has none of that name. */
   getCookie(name: string): string | undefined {
     if (this._cookies === null) this._cookies = parseCookies(this.getHeader('cookie') ?? '');
     return this._cookies.get(name);
@@ -139,6 +140,7 @@ export class HttpServerRequest {
     return this._body;
   }
 
+  /** The body decoded as UTF-8 (empty when the route did not read the body). */
   bodyAsString(): string {
     return this._body === undefined ? '' : this._body.toString('utf8');
   }

@@ -4,6 +4,7 @@ import { statusLine } from './status';
 const INVALID_HEADER_NAME = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
 const INVALID_HEADER_VALUE = /[\r\n\0]/;
 
+/** What `write` and `end` take: text (sent as UTF-8) or bytes. */
 export type ResponseChunk = string | Buffer | Uint8Array | ArrayBuffer;
 
 /**
@@ -36,6 +37,7 @@ export class HttpServerResponse {
     this.isHead = isHead;
   }
 
+  /** Sets the status (100 to 999); throws RangeError otherwise. */
   setStatusCode(code: number): this {
     if (!Number.isInteger(code) || code < 100 || code > 999) throw new RangeError(`rest.uws: invalid HTTP status ${code}`);
     this._status = code;
@@ -43,6 +45,7 @@ export class HttpServerResponse {
     return this;
   }
 
+  /** The status to be sent (200 unless set). */
   getStatusCode(): number {
     return this._status;
   }
@@ -84,6 +87,7 @@ export class HttpServerResponse {
     headers.push(name, value);
   }
 
+  /** The value of a response header set so far (case-insensitive name), undefined when unset. */
   getHeader(name: string): string | undefined {
     const headers = this._headers;
     if (headers === null) return undefined;
@@ -92,10 +96,12 @@ export class HttpServerResponse {
     return undefined;
   }
 
+  /** Whether a response header of that name is set. */
   hasHeader(name: string): boolean {
     return this.getHeader(name) !== undefined;
   }
 
+  /** Removes every response header of that name (before the head is sent). */
   removeHeader(name: string): this {
     const headers = this._headers;
     if (headers === null) return this;
