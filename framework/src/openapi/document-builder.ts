@@ -64,7 +64,7 @@ export function buildOpenApiDocument(rt: AppRuntime, options: OpenApiOptions): J
     const body = describeBody(d, schemas);
     if (body !== undefined) operation.requestBody = body;
 
-    const security = routeSecurityDoc(d, rt.settings);
+    const security = routeSecurityDoc(d, rt.settings, (p) => rt.components.get(p));
     if (security.requirement !== undefined) operation.security = security.requirement;
     Object.assign(securitySchemes, security.schemes);
 
@@ -72,7 +72,8 @@ export function buildOpenApiDocument(rt: AppRuntime, options: OpenApiOptions): J
     const canFail400 = parameters.length > 0 || body !== undefined; // conversion and validation failures
     const errors: Array<[string, string]> = [];
     if (canFail400) errors.push(['400', 'Bad request: a missing or invalid argument']);
-    if (security.secured) errors.push(['401', 'Unauthorized: no or invalid credentials'], ['403', 'Forbidden: the user may not do this']);
+    if (security.secured) errors.push(['401', 'Unauthorized: no or invalid credentials']);
+    if (security.mayForbid) errors.push(['403', 'Forbidden: the user may not do this']);
     if (d.produces.length > 0) errors.push(['406', 'Not acceptable: none of the Accept types is produced']);
     if (body !== undefined && d.consumes.length > 0) errors.push(['415', 'Unsupported media type']);
     for (const [status, description] of errors) {

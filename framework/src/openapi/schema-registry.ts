@@ -86,8 +86,11 @@ export class SchemaRegistry {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const [property, records] of byProperty) {
-      properties[property] = this.propertySchema(cls, property, records);
+      const schema = this.propertySchema(cls, property, records);
       if (isRequired(records)) required.push(property);
+      // class-validator's @IsOptional accepts null as well as absence: say so, or clients validating
+      // against the document reject answers that carry null.
+      properties[property] = isOptionalProperty(records) ? nullable(schema) : schema;
     }
     const schema: JsonSchema = { type: 'object', properties };
     if (required.length > 0) schema.required = required;
@@ -117,4 +120,16 @@ export class SchemaRegistry {
     for (const r of records) if (r.type === 'customValidation') applyConstraint(schema, r);
     return schema;
   }
+}
+
+function isOptionalProperty(records: readonly ConstraintRecord[]): boolean {
+  return records.some((r) => r.type === 'conditionalValidation' && r.name === 'isOptional');
+}
+
+/** The same schema, also allowing null (OpenAPI 3.1 / JSON Schema 2020-12 style). */
+function nullable(schema: JsonSchema): JsonSchema {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type === 'string') return { ...schema, type: [type, 'null'] };
+  if (Array.isArray(type)) return type.includes('null') ? schema : { ...schema, type: [...type, 'null'] };
+  return { anyOf: [schema, { type: 'null' }] };
 }

@@ -31,14 +31,25 @@ export interface RouteSecurityDoc {
   /** undefined: no authentication; []: explicitly public (`@PermitAll`); else one requirement. */
   requirement: Array<Record<string, string[]>> | undefined;
   schemes: Record<string, JsonSchema>;
-  /** Whether the route can answer 401 and 403. */
+  /** Whether the route can answer 401. */
   secured: boolean;
+  /** Whether the route can answer 403: an authorization provider, @RolesAllowed or @DenyAll applies. */
+  mayForbid: boolean;
 }
 
-function describe(provider: Provided<unknown>): OpenApiSecurityScheme {
+function describe(provider: Provided<unknown>, instanceOf?: (p: Provided<unknown>) => unknown): OpenApiSecurityScheme {
   const ctor = (typeof provider === 'function' ? provider : (provider as object).constructor) as Function;
-  const own = typeof provider === 'object' && provider !== null ? (provider as { securityScheme?: unknown }).securityScheme : (ctor.prototype as { securityScheme?: unknown })?.securityScheme;
-  const declared = typeof own === 'function' ? (own as () => unknown).call(provider) : own;
+  // A scheme declared as an instance field is only visible on an instance: ask the app's component factory.
+  let holder: unknown = typeof provider === 'object' && provider !== null ? provider : ctor.prototype;
+  if (typeof provider === 'function' && (ctor.prototype as { securityScheme?: unknown })?.securityScheme === undefined && instanceOf !== undefined) {
+    try {
+      holder = instanceOf(provider);
+    } catch {
+      holder = ctor.prototype;
+    }
+  }
+  const own = (holder as { securityScheme?: unknown } | undefined)?.securityScheme;
+  const declared = typeof own === 'function' ? (own as () => unknown).call(holder) : own;
   if (declared !== undefined && declared !== null && typeof declared === 'object' && 'scheme' in declared) {
     const d = declared as OpenApiSecurityScheme;
     return { name: d.name ?? schemeName(ctor), scheme: d.scheme };
@@ -55,13 +66,15 @@ function schemeName(ctor: Function): string {
 }
 
 /** The security of one route: its own `@Authenticate`, else the app's; roles from `@RolesAllowed`. */
-export function routeSecurityDoc(definition: RouteDefinition, settings: SettingsView): RouteSecurityDoc {
+export function routeSecurityDoc(definition: RouteDefinition, settings: SettingsView, instanceOf?: (p: Provided<unknown>) => unknown): RouteSecurityDoc {
   const declared = routeSecurity(definition);
   const access = declared.access;
-  if (access?.kind === 'permitAll') return { requirement: [], schemes: {}, secured: false };
-  const provider = declared.authenticate ?? appSecurity(settings).authenticate;
-  if (provider === undefined) return { requirement: undefined, schemes: {}, secured: access !== undefined };
-  const { name, scheme } = describe(provider);
+  if (access?.kind === 'permitAll') return { requirement: [], schemes: {}, secured: false, mayForbid: false };
+  const app = appSecurity(settings);
+  const mayForbid = access !== undefined || (declared.authorize ?? app.authorize) !== undefined;
+  const provider = declared.authenticate ?? app.authenticate;
+  if (provider === undefined) return { requirement: undefined, schemes: {}, secured: access !== undefined, mayForbid };
+  const { name, scheme } = describe(provider, instanceOf);
   const roles = access?.kind === 'roles' ? [...access.roles] : [];
-  return { requirement: [{ [name!]: roles }], schemes: { [name!]: scheme }, secured: true };
+  return { requirement: [{ [name!]: roles }], schemes: { [name!]: scheme }, secured: true, mayForbid };
 }

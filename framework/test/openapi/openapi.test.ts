@@ -229,11 +229,12 @@ test('request bodies and responses come from the classes and their class-validat
   t.deepEqual(booking.properties.guests, { type: 'integer', minimum: 1, maximum: 20 });
   t.deepEqual(booking.properties.currency.enum, ['EUR', 'USD']);
   t.deepEqual(booking.properties.address, { $ref: '#/components/schemas/AddressDto' });
-  t.deepEqual(booking.properties.extraAddresses, { type: 'array', items: { $ref: '#/components/schemas/AddressDto' }, minItems: 1 });
-  t.deepEqual(booking.properties.tags, { type: 'array', items: { type: 'string' } });
+  // @IsOptional properties accept null too (class-validator skips null as well as undefined).
+  t.deepEqual(booking.properties.extraAddresses, { type: ['array', 'null'], items: { $ref: '#/components/schemas/AddressDto' }, minItems: 1 });
+  t.deepEqual(booking.properties.tags, { type: ['array', 'null'], items: { type: 'string' } });
   t.deepEqual(doc.components.schemas.AddressDto, {
     type: 'object',
-    properties: { city: { type: 'string', minLength: 2, maxLength: 40 }, zip: { type: 'string', pattern: '^[0-9]{4,6}$' } },
+    properties: { city: { type: 'string', minLength: 2, maxLength: 40 }, zip: { type: ['string', 'null'], pattern: '^[0-9]{4,6}$' } },
     required: ['city'],
   });
   t.deepEqual(doc.paths['/bookings'].get.responses['200'].content['application/json'].schema, { type: 'array', items: { $ref: '#/components/schemas/BookingView' } });
