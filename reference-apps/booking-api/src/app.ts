@@ -6,6 +6,7 @@ import { PartnerKeys } from './domain/partner-keys';
 import { API_PREFIX } from './domain/pagination';
 import { defaultLogger, LOGGER } from './http/app-logger';
 import { BookingExceptionHandler } from './http/booking-exception-handler';
+import { DatabaseOutageLog } from './http/database-outage-log';
 import { PartnerApiKeyAuthentication } from './http/partner-authentication';
 import { PublicBaseUrl } from './http/public-base-url';
 import { BookingResource } from './resources/booking-resource';
@@ -50,6 +51,7 @@ export function bookingApp(services: BookingServices, options: BookingAppOptions
   container.registerInstance(PartnerKeys, services.partnerKeys);
   const logger = options.logger ?? defaultLogger();
   container.register(LOGGER, { useValue: logger });
+  container.registerInstance(DatabaseOutageLog, new DatabaseOutageLog(logger));
 
   return new RestBuilder()
     .logger(logger)

@@ -38,3 +38,33 @@ test('link base: configured URL, else the Host header when it is a plain host', 
   t.is(requestBaseUrl(undefined, 'evil.test/"><script>', undefined, 'http://localhost:8081'), 'http://localhost:8081');
   t.is(requestBaseUrl(undefined, undefined, undefined, 'http://localhost:8081'), 'http://localhost:8081');
 });
+
+test('a database that is down, restarting, overloaded or locked is a 503 with Retry-After; other database errors stay 500', (t) => {
+  const coded = (code: string, message = 'driver says no') => Object.assign(new Error(message), { code });
+  const unavailable = [
+    coded('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'),
+    coded('57P01', 'terminating connection due to administrator command'),
+    coded('57P03', 'the database system is starting up'),
+    coded('53300', 'sorry, too many clients already'),
+    coded('57014', 'canceling statement due to statement timeout'),
+    coded('08006', 'connection failure'),
+    coded('SQLITE_BUSY', 'database is locked'),
+    new Error('Connection terminated unexpectedly'),
+    new Error('timeout exceeded when trying to connect'),
+    new Error('Client has encountered a connection error and is not queryable'),
+    new Error('wrapped', { cause: coded('ECONNRESET') }),
+    new AggregateError([coded('ECONNREFUSED')], 'every address failed'),
+  ];
+  for (const error of unavailable) {
+    const logged: unknown[] = [];
+    const answer = errorResponse(error, (cause) => logged.push(cause));
+    t.is(answer.status, 503, error.message);
+    t.is(answer.body.error.code, 'E_SERVICE_UNAVAILABLE');
+    t.is(answer.body.error.message, 'The booking database is unavailable; the request was not completed. Retry in a few seconds');
+    t.deepEqual(answer.headers, { 'Retry-After': '5' });
+    t.deepEqual(logged, [], 'not logged as an unexpected error');
+  }
+  for (const error of [coded('23505', 'duplicate key value violates unique constraint'), coded('SQLITE_CONSTRAINT'), coded('42P01', 'relation "booking" does not exist')]) {
+    t.is(errorResponse(error, () => undefined).status, 500, error.message);
+  }
+});

@@ -1,5 +1,6 @@
 import { ConstraintException, WebApplicationException } from 'rest.uws';
 import { BookingError, ErrorCode } from '../domain/booking-error';
+import { isDatabaseUnavailable } from '../storage/database-unavailable';
 import { missingKeyMessage, UNKNOWN_KEY_MESSAGE } from './api-key-credentials';
 
 /** Reads a request header by lower-case name (for messages that depend on what the client sent). */
@@ -8,6 +9,8 @@ export type HeaderReader = (lowerCaseName: string) => string | undefined;
 export interface ErrorResponse {
   status: number;
   body: { status: number; error: { code: string; message: string } };
+  /** Headers the answer needs beyond Content-Type (Retry-After of a 503). */
+  headers?: Record<string, string>;
 }
 
 /** Codes of failures the framework detects before a resource runs (routing, body, arguments), beside the domain's. */
@@ -24,6 +27,10 @@ export const HttpErrorCode = {
 } as const;
 
 const INTERNAL_MESSAGE = 'Internal error; the request was not completed';
+/** What a client sees while the database is down or overloaded: nothing was done, retrying later is safe. */
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The booking database is unavailable; the request was not completed. Retry in a few seconds';
+/** Seconds a client should wait before retrying after a 503 (a database restart usually takes a few). */
+export const RETRY_AFTER_SECONDS = 5;
 
 /** rest.uws error codes (RU_ERR_*) that name a partner-API code more precisely than the status does. */
 const codeByFrameworkCode: Record<string, string> = {
@@ -82,6 +89,7 @@ function envelope(status: number, code: string, message: string): ErrorResponse 
 /**
  * The error body of every failure, `{status, error: {code, message}}` (the partner API's envelope), for domain
  * errors and for the HTTP errors rest.uws raises (bad JSON 400, 401, 404, 405, 413, 415...).
+ * A database that is down, restarting or overloaded answers 503 with Retry-After (see isDatabaseUnavailable).
  * Unexpected errors answer 500 with a fixed message: never a stack trace or an internal message in a body.
  */
 export function errorResponse(error: unknown, log: (error: unknown) => void = (e) => console.error(e), header: HeaderReader = () => undefined): ErrorResponse {
@@ -93,6 +101,9 @@ export function errorResponse(error: unknown, log: (error: unknown) => void = (e
   }
   if (error instanceof WebApplicationException && error.status === 503) {
     return envelope(503, HttpErrorCode.UNAVAILABLE, error.message);
+  }
+  if (isDatabaseUnavailable(error)) {
+    return { ...envelope(503, HttpErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE), headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
   }
   log(error);
   return envelope(500, HttpErrorCode.INTERNAL, INTERNAL_MESSAGE);

@@ -24,13 +24,33 @@ const portableTypes = {
 export interface PostgresPoolOptions {
   /** Connections in the pool (default 10). */
   max?: number;
+  /** How long a query waits to open a connection before it fails (default: pg's, no limit). */
+  connectionTimeoutMs?: number;
+  /** Server-side `statement_timeout` of every connection: longer statements are cancelled (default: none). */
+  statementTimeoutMs?: number;
+  /** Idle connections are closed after this long (default: pg's 10 s). */
+  idleTimeoutMs?: number;
 }
 
 export function createPostgresPool(connectionString: string, options: PostgresPoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, types: portableTypes });
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    types: portableTypes,
+    ...(options.connectionTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectionTimeoutMs } : {}),
+    ...(options.statementTimeoutMs !== undefined ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMillis: options.idleTimeoutMs } : {}),
+  });
   // An idle client losing its connection (server restart) emits 'error' on the pool; without a listener that crashes the process.
   pool.on('error', (error) => {
     console.error(`postgres pool: idle connection error: ${error.message}`);
+  });
+  // pg-pool listens for errors only on idle clients. A client checked out but between two queries (inside a
+  // transaction, or just acquired) that loses its connection (server stopped: 57P01) emits 'error' with no listener,
+  // which ends the process. Every client gets a listener of its own: the error is reported to the next query on that
+  // client ("not queryable"), and pg-pool drops the client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
   });
   return pool;
 }

@@ -18,6 +18,13 @@ export interface ThrowawayPostgres {
   port: number;
   /** Creates an empty database and returns its URL. */
   createDatabase(name: string): Promise<string>;
+  /**
+   * Stops the server but keeps its data (fault tests: the database goes away under a running app).
+   * Open connections are ended (`pg_ctl stop -m fast`); new ones are refused until resumeServer().
+   */
+  pauseServer(): Promise<void>;
+  /** Starts the paused server again on the same port with the same data. */
+  resumeServer(): Promise<void>;
   /** Stops the server and deletes its folder. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -108,12 +115,8 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     removeFolder();
   };
 
-  // A port found free may be taken before the server binds it: try a few.
-  let port = 0;
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 5 && !port; attempt++) {
-    const candidate = await findFreePort();
-    const serverOptions = [
+  const serverOptions = (candidate: number) =>
+    [
       `-p ${candidate}`,
       `-k ${socketDir}`,
       '-c listen_addresses=127.0.0.1',
@@ -123,8 +126,15 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       // Several test files (each with its own pool) share one cluster in CI.
       '-c max_connections=300',
     ].join(' ');
+  const startOn = (candidate: number) => run(pgCtl, ['-D', dataDir, '-o', serverOptions(candidate), '-l', logFile, '-w', '-t', '30', 'start']);
+
+  // A port found free may be taken before the server binds it: try a few.
+  let port = 0;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5 && !port; attempt++) {
+    const candidate = await findFreePort();
     try {
-      await run(pgCtl, ['-D', dataDir, '-o', serverOptions, '-l', logFile, '-w', '-t', '30', 'start']);
+      await startOn(candidate);
       port = candidate;
     } catch (error) {
       lastError = error;
@@ -156,6 +166,8 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     url,
     port,
     createDatabase: (name) => createDatabaseAt(url, name),
+    pauseServer: () => run(pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop']),
+    resumeServer: () => startOn(port),
     stop: () =>
       (stopped ??= (async () => {
         removeHooks();
