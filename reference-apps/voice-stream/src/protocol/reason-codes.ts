@@ -36,6 +36,7 @@ export const Reasons = {
   recognitionFailed: reason(500, 5000001, 'The speech recogniser failed'),
   translationFailed: reason(500, 5000002, 'Translation failed'),
   synthesisFailed: reason(500, 5000003, 'Speech synthesis or target audio encoding failed'),
+  decoderFailed: reason(500, 5000004, 'The source audio decoder stopped (killed, crashed or not installed)'),
 } as const;
 
 export type ReasonName = keyof typeof Reasons;

@@ -160,6 +160,6 @@ export class SpeechOutput {
   private failWith(error: Error): void {
     if (this.closed) return;
     this.close();
-    this.events.fail(new SessionError(Reasons.synthesisFailed, 'source_media_chunk', `Speech synthesis for ${this.language} failed: ${error.message}`));
+    this.events.fail(new SessionError(Reasons.synthesisFailed, 'source_media_chunk', `Speech output for ${this.language} failed: ${error.message}`));
   }
 }

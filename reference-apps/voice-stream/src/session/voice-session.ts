@@ -1,4 +1,4 @@
-import type { AudioDecoder } from '../engines/audio-decoder';
+import { AudioDecodeError, type AudioDecoder } from '../engines/audio-decoder';
 import type { RecognitionStream, RecognizedSegment } from '../engines/speech-recognizer';
 import type { VoiceEngines } from '../engines/voice-engines';
 import { MessageCodec } from '../protocol/message-codec';
@@ -84,7 +84,12 @@ export class VoiceSession {
     }, { sourceSampleRate: config.source.pcm?.sampleRate });
     this.decoder = engines.decoder.create(config.source, engines.recognizer.sampleRate, {
       onPcm: (pcm) => this.onPcm(pcm),
-      onError: (error) => this.fail(new SessionError(Reasons.unsupportedAudioFormat, 'source_media_chunk', `Audio format not supported: ${error.message}`)),
+      onError: (error) =>
+        this.fail(
+          error instanceof AudioDecodeError
+            ? new SessionError(Reasons.unsupportedAudioFormat, 'source_media_chunk', `Audio format not supported: ${error.message}`)
+            : new SessionError(Reasons.decoderFailed, 'source_media_chunk', `Decoding the source audio failed on the server: ${error.message}`),
+        ),
     });
     this.restartIdleTimer();
     this.cancelLifetime = this.scheduler.schedule(this.limits.maxConnectionMs, () =>

@@ -19,7 +19,9 @@ const NUL_PADDER = "sed -u -z '/^$/d; s/$/\\x00/'";
 
 /**
  * Builds the shell pipeline of an Apertium mode with every stage in null-flush mode (`-z`), generation
- * without unknown-word marks (`$1` = `-n`, like `apertium -u`).
+ * without unknown-word marks (`$1` = `-n`, like `apertium -u`). Each stage is followed by `kill 0`: when any
+ * stage dies (crash, OOM killer, an operator's kill) the whole process group goes with it, so the shell
+ * exits at once and the pipeline is seen dead instead of silently swallowing requests.
  */
 export function nullFlushCommand(mode: string, modesDirectory = APERTIUM_MODES_DIRECTORY): string {
   const definition = readFileSync(path.join(modesDirectory, `${mode}.mode`), 'utf8').trim();
@@ -30,10 +32,14 @@ export function nullFlushCommand(mode: string, modesDirectory = APERTIUM_MODES_D
     .map((stage) => {
       const trimmed = stage.trim();
       const space = trimmed.indexOf(' ');
-      return space < 0 ? `${trimmed} -z` : `${trimmed.slice(0, space)} -z${trimmed.slice(space)}`;
+      const command = space < 0 ? `${trimmed} -z` : `${trimmed.slice(0, space)} -z${trimmed.slice(space)}`;
+      return `{ ${command}; kill 0; }`;
     })
     .join(` | ${NUL_PADDER} | `);
 }
+
+/** A pipeline that dies sooner than this after starting is not restarted ahead of the next request (no crash loop). */
+const EAGER_RESTART_MIN_UPTIME_MS = 1000;
 
 interface PendingRequest {
   readonly resolve: (text: string) => void;
@@ -48,13 +54,19 @@ interface PendingRequest {
  * + NUL, which flushes every stage (with NUL_PADDER between stages). Answers are
  * matched by their marker, so the extra empty outputs are skipped. This turns the ~300 ms per-call start-up of
  * `apertium` into a few milliseconds per sentence.
+ *
+ * The pipeline runs in its own process group. If it dies, the requests in flight are rejected (their sessions
+ * end with a translation error) and a new pipeline is started at once for everyone else.
  */
 export class ApertiumPipeline {
   private child: ChildProcessWithoutNullStreams | undefined;
+  private startedAt = 0;
   private readonly pending = new Map<number, PendingRequest>();
   private nextId = 1;
   private output = '';
   private stderr = '';
+  private closed = false;
+  private restarts = 0;
 
   constructor(
     readonly mode: string,
@@ -64,11 +76,12 @@ export class ApertiumPipeline {
   translate(text: string): Promise<string> {
     const clean = text.replace(/[\0-\x1f]+/g, ' ').trim();
     if (clean === '') return Promise.resolve('');
+    if (this.closed) return Promise.reject(new Error(`apertium ${this.mode} is closed`));
     const child = this.child ?? this.startProcess();
     const id = this.nextId++;
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.failAll(new Error(`apertium ${this.mode} did not answer within ${REQUEST_TIMEOUT_MS} ms`));
+        this.stopProcess(new Error(`apertium ${this.mode} did not answer within ${REQUEST_TIMEOUT_MS} ms`));
       }, REQUEST_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer });
       child.stdin.write(`[vs${id}]${clean.replace(SPECIAL, (character) => `\\${character}`)}\0`);
@@ -77,27 +90,52 @@ export class ApertiumPipeline {
 
   /** Starts the process ahead of the first request (loading the dictionaries takes ~0.3 s). */
   start(): void {
-    if (!this.child) this.startProcess();
+    if (!this.child && !this.closed) this.startProcess();
+  }
+
+  /** Process id of the running pipeline's shell (its process group), for diagnostics. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** How many times the pipeline was restarted after dying. */
+  get restartCount(): number {
+    return this.restarts;
   }
 
   close(): void {
-    this.failAll(new Error('translator closed'));
+    this.closed = true;
+    this.stopProcess(new Error('translator closed'));
   }
 
   private startProcess(): ChildProcessWithoutNullStreams {
-    const child = spawn('sh', ['-c', nullFlushCommand(this.mode, this.modesDirectory)], { stdio: 'pipe' });
+    // detached: a process group of its own, so that `kill 0` in a stage and our kill reach every stage.
+    const child = spawn('sh', ['-c', nullFlushCommand(this.mode, this.modesDirectory)], { stdio: 'pipe', detached: true });
     this.child = child;
+    this.startedAt = Date.now();
     this.output = '';
     this.stderr = '';
     child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (text: string) => this.onOutput(text));
+    child.stdout.on('data', (text: string) => {
+      if (this.child === child) this.onOutput(text);
+    });
     child.stderr.on('data', (bytes: Buffer) => {
       this.stderr = (this.stderr + bytes.toString()).slice(-1000);
     });
     child.stdin.on('error', () => undefined);
-    child.on('error', (error) => this.failAll(new Error(`apertium ${this.mode} could not start: ${error.message}`)));
-    child.on('close', (code) => {
-      if (this.child === child) this.failAll(new Error(`apertium ${this.mode} exited (${code}): ${this.stderr.trim() || 'no message'}`));
+    child.on('error', (error) => {
+      if (this.child === child) this.stopProcess(new Error(`apertium ${this.mode} could not start: ${error.message}`));
+    });
+    child.on('exit', (code, signal) => {
+      if (this.child !== child) return;
+      const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
+      const uptime = Date.now() - this.startedAt;
+      this.stopProcess(new Error(`the apertium ${this.mode} pipeline ${how}: ${this.stderr.trim() || 'a stage died'}`));
+      // Other sessions keep translating: start the replacement now rather than on their next sentence.
+      if (!this.closed && uptime >= EAGER_RESTART_MIN_UPTIME_MS) {
+        this.restarts += 1;
+        this.startProcess();
+      }
     });
     // The pipeline must not keep an otherwise finished process alive.
     child.unref();
@@ -121,10 +159,18 @@ export class ApertiumPipeline {
     }
   }
 
-  private failAll(error: Error): void {
+  /** Kills the whole pipeline (every stage) and rejects the requests in flight with `error`. */
+  private stopProcess(error: Error): void {
     const child = this.child;
     this.child = undefined;
-    if (child && child.exitCode === null) child.kill('SIGKILL');
+    if (child?.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    }
+    child?.stdin.destroy();
     for (const request of this.pending.values()) {
       clearTimeout(request.timer);
       request.reject(error);

@@ -1,4 +1,4 @@
-import { AudioDecodeError, type AudioDecoder, type AudioDecoderFactory, type DecodedAudioListener } from '../audio-decoder';
+import { AudioDecodeError, AudioDecoderFailure, type AudioDecoder, type AudioDecoderFactory, type DecodedAudioListener } from '../audio-decoder';
 import type { SourceAudioFormat } from '../../media/source-formats';
 import { describeExit, FfmpegProcess } from './ffmpeg-process';
 
@@ -16,7 +16,7 @@ export class FfmpegAudioDecoder implements AudioDecoder {
   private carry: Buffer | undefined;
   private bytesIn = 0;
   private pcmBytesOut = 0;
-  private failed = false;
+  private failure: AudioDecodeError | AudioDecoderFailure | undefined;
   private closed = false;
   private readonly finished: Promise<void>;
   private readonly compressed: boolean;
@@ -39,14 +39,16 @@ export class FfmpegAudioDecoder implements AudioDecoder {
     );
     this.finished = this.process.exited.then((result) => {
       if (this.closed) return;
+      if (this.failure) throw this.failure;
+      // Killed or crashed (a signal we did not send), or not started at all: the decoder failed, not the client.
+      if (result.spawnError || result.signal) throw this.fail(new AudioDecoderFailure(`the source audio decoder stopped: ${describeExit(result)}`));
       // A stream that ended before any audio was sent has nothing to decode (ffmpeg reports an empty input).
-      if (this.bytesIn === 0 && !result.spawnError) return;
-      if (result.code !== 0 || result.spawnError) {
-        const reason = result.spawnError ? describeExit(result) : this.process.errorText;
-        throw this.fail(`the audio could not be decoded as ${format.contentType}: ${reason}`);
+      if (this.bytesIn === 0) return;
+      if (result.code !== 0) {
+        throw this.fail(new AudioDecodeError(`the audio could not be decoded as ${format.contentType}: ${this.process.errorText}`));
       }
-      if (this.bytesIn > 0 && this.pcmBytesOut === 0) {
-        throw this.fail(`the audio could not be decoded as ${format.contentType}: no audio samples found`);
+      if (this.pcmBytesOut === 0) {
+        throw this.fail(new AudioDecodeError(`the audio could not be decoded as ${format.contentType}: no audio samples found`));
       }
     });
     // Failures are also reported through the listener; this keeps an unobserved rejection harmless.
@@ -54,11 +56,11 @@ export class FfmpegAudioDecoder implements AudioDecoder {
   }
 
   write(bytes: Buffer): void {
-    if (this.closed || this.failed) return;
+    if (this.closed || this.failure) return;
     this.bytesIn += bytes.length;
     this.process.write(bytes);
     if (this.compressed && this.pcmBytesOut === 0 && this.bytesIn > UNDECODABLE_BYTES_LIMIT) {
-      this.fail(`no audio could be decoded from the first ${this.bytesIn} bytes as the declared format`);
+      this.fail(new AudioDecodeError(`no audio could be decoded from the first ${this.bytesIn} bytes as the declared format`));
       this.process.kill();
     }
   }
@@ -74,7 +76,7 @@ export class FfmpegAudioDecoder implements AudioDecoder {
   }
 
   private onStdout(bytes: Buffer): void {
-    if (this.closed || this.failed) return;
+    if (this.closed || this.failure) return;
     // Keep whole 16-bit samples only.
     let pcm = this.carry ? Buffer.concat([this.carry, bytes]) : bytes;
     this.carry = undefined;
@@ -87,13 +89,13 @@ export class FfmpegAudioDecoder implements AudioDecoder {
     this.listener.onPcm(pcm);
   }
 
-  private fail(message: string): AudioDecodeError {
-    const error = new AudioDecodeError(message);
-    if (!this.failed) {
-      this.failed = true;
+  /** Reports the first failure (once) and returns the one reported. */
+  private fail(error: AudioDecodeError | AudioDecoderFailure): AudioDecodeError | AudioDecoderFailure {
+    if (!this.failure) {
+      this.failure = error;
       this.listener.onError(error);
     }
-    return error;
+    return this.failure;
   }
 }
 

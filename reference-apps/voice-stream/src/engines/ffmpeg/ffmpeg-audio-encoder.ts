@@ -23,7 +23,9 @@ export class FfmpegAudioEncoder implements AudioEncoder {
     this.finished = this.process.exited.then((result) => {
       if (this.closed || this.failed) return;
       if (result.code !== 0 || result.spawnError) {
-        this.fail(new Error(`target audio encoder failed: ${result.spawnError ? describeExit(result) : this.process.errorText}`));
+        // A signal (killed, crashed) or a missing binary says more than ffmpeg's (then empty) diagnostics.
+        const reason = result.spawnError || result.signal ? describeExit(result) : this.process.errorText;
+        this.fail(new Error(`the target audio encoder stopped: ${reason}`));
         return;
       }
       try {

@@ -80,6 +80,8 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   private readonly maxIdle: number;
   private readonly idle: RecognitionWorker[] = [];
   private readonly all = new Set<RecognitionWorker>();
+  /** Workers serving a stream, in the order their streams started. */
+  private readonly busy = new Set<RecognitionWorker>();
   private readonly stopping = new Set<Promise<void>>();
 
   constructor(options: PocketSphinxRecognizerOptions = {}) {
@@ -103,8 +105,14 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
     const worker = (readyIndex >= 0 ? this.idle.splice(readyIndex, 1)[0] : this.idle.pop()) ?? this.spawn();
     worker.ready = false;
     worker.worker.ref();
+    this.busy.add(worker);
     const profile: AcousticProfile = (options.sourceSampleRate ?? this.sampleRate) <= 8000 ? 'narrowband' : 'wideband';
     return new PocketSphinxStream(worker, listener, profile, (done) => this.release(done));
+  }
+
+  /** The worker threads serving streams now, oldest stream first (diagnostics; the fault tests crash one). */
+  busyWorkerThreads(): Worker[] {
+    return [...this.busy].map((busy) => busy.worker);
   }
 
   /**
@@ -127,6 +135,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   private spawn(): RecognitionWorker {
     const worker = new RecognitionWorker(this.modelDirectory, (gone) => {
       this.all.delete(gone);
+      this.busy.delete(gone);
       const index = this.idle.indexOf(gone);
       if (index >= 0) this.idle.splice(index, 1);
     });
@@ -136,6 +145,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
 
   private release(worker: RecognitionWorker): void {
     worker.handler = undefined;
+    this.busy.delete(worker);
     // It reloads its decoder after every session (and says 'ready' when done).
     worker.ready = false;
     if (!worker.failed && this.all.has(worker) && this.idle.length < this.maxIdle) {
