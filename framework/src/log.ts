@@ -1,8 +1,12 @@
 /** The framework's logger contract: pino's shape, so a pino logger can be passed as it is. */
 export interface Logger {
+  /** Something failed: `obj` holds the fields (an `err` for the error), `msg` the message. */
   error(obj: unknown, msg?: string): void;
+  /** Something is wrong but the request or app goes on. */
   warn(obj: unknown, msg?: string): void;
+  /** Lifecycle and request lines. */
   info(obj: unknown, msg?: string): void;
+  /** Details for diagnosis, off by default. */
   debug(obj: unknown, msg?: string): void;
 }
 

@@ -14,5 +14,6 @@ import type { RoutingContext } from '../context/routing-context';
  * ```
  */
 export interface RestEvent<T = unknown> {
+  /** Runs after the response; a rejection or throw is logged. */
   execute(entity: T, ctx: RoutingContext): void | Promise<void>;
 }

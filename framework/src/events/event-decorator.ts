@@ -16,8 +16,11 @@ export interface EventOptions {
 
 /** One `@Event` as recorded. */
 export interface EventBinding {
+  /** The event class (made through the injection provider) or instance. */
   event: Provided<RestEvent<any>>;
+  /** The status it fires on (see `EventOptions.response`). */
   response?: number;
+  /** The error class it fires on (see `EventOptions.exception`). */
   exception?: Function;
 }
 

@@ -110,12 +110,20 @@ export function accepts(accept: string | undefined, essence: string): boolean {
   return false;
 }
 
+/** Common media types, as in JAX-RS's `MediaType` (`@Produces(MediaType.APPLICATION_JSON)`). */
 export const MediaType = {
+  /** `application/json` */
   APPLICATION_JSON: 'application/json',
+  /** `text/plain` */
   TEXT_PLAIN: 'text/plain',
+  /** `text/html` */
   TEXT_HTML: 'text/html',
+  /** `application/x-www-form-urlencoded` */
   APPLICATION_FORM_URLENCODED: 'application/x-www-form-urlencoded',
+  /** `multipart/form-data` */
   MULTIPART_FORM_DATA: 'multipart/form-data',
+  /** `application/octet-stream` */
   APPLICATION_OCTET_STREAM: 'application/octet-stream',
+  /** The wildcard: any media type. */
   WILDCARD: '*/*',
 } as const;

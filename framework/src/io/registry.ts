@@ -68,14 +68,21 @@ export class MediaTypeRegistry<T> {
   }
 
   /** Every entry keyed by type, in registration order. */
-  typeEntries(): ReadonlyArray<{ key: Function; provider: Provided<T> }> {
+  typeEntries(): ReadonlyArray<{
+    /** The class type. */
+    key: Function;
+    /** What serves it. */
+    provider: Provided<T>;
+  }> {
     return this.byType as any;
   }
 
+  /** Whether any entry is keyed by a class type. */
   hasTypeEntries(): boolean {
     return this.byType.length > 0;
   }
 
+  /** Removes every entry. */
   clear(): void {
     this.byType.length = 0;
     this.byMedia.clear();

@@ -5,6 +5,7 @@ import type { Logger } from '../log';
 export interface CreateLoggerOptions {
   /** Lowest level written: `fatal`, `error`, `warn`, `info` (default), `debug`, `trace` or `silent`. */
   level?: string;
+  /** A `name` field on every line (which app or service wrote it). */
   name?: string;
   /** Fields on every line (pino's default: pid and hostname; null for none). */
   base?: Record<string, unknown> | null;
@@ -15,15 +16,19 @@ export interface CreateLoggerOptions {
 
 /** Where lines go instead of stdout (`pino.destination(path)`, any stream with `write`). */
 export interface LogDestination {
+  /** Takes one JSON line (with its newline). */
   write(line: string): unknown;
 }
 
 /** The logger `createLogger` returns: the framework's `Logger` plus the pino methods rest.uws uses. */
 export interface PinoLogger extends Logger {
+  /** The lowest level written; assignable at run time. */
   level: string;
+  /** Whether lines of `level` are written. */
   isLevelEnabled(level: string): boolean;
   /** Writes buffered lines; `serve` calls it before a thread exits. */
   flush(callback?: (err?: Error) => void): void;
+  /** A logger that adds `bindings` to each of its lines. */
   child(bindings: Record<string, unknown>): PinoLogger;
 }
 

@@ -10,6 +10,7 @@ import { MethodTable, type MethodMismatch, type RouteMatch, type RouteSlot, type
 export class LinearRouter<T> implements Router<T> {
   private tables: Array<MethodTable<T>> = [];
 
+  /** Adds a route (see `Router.add`). */
   add(method: HttpMethod, pattern: PathPattern, route: T, order: number): RouteSlot<T> {
     let table = this.tables.find((t) => t.pattern.shape === pattern.shape);
     if (!table) {

@@ -3,19 +3,25 @@ import type { PathPattern } from './path-pattern';
 
 /** Routes registered on one pattern for one method, ordered by `@RouteOrder` then registration. */
 export interface RouteSlot<T> {
+  /** The compiled path pattern. */
   pattern: PathPattern;
+  /** The HTTP method of these routes. */
   method: HttpMethod;
+  /** The routes, in the order they run. */
   routes: T[];
 }
 
 /** What a path matched: the slot for the method and the variable values in pattern order. */
 export interface RouteMatch<T> {
+  /** The routes for the method. */
   slot: RouteSlot<T>;
+  /** The path variables' values (still percent-encoded), in pattern order. */
   values: string[];
 }
 
 /** The path matched some pattern but none for this method: answer 405 with these methods. */
 export interface MethodMismatch {
+  /** The methods the path has routes for (the `Allow` header). */
   allowed: readonly string[];
 }
 
@@ -24,6 +30,7 @@ export interface MethodMismatch {
  * against each, and the benchmarks compare them); the adapter only sees this interface.
  */
 export interface Router<T> {
+  /** Adds a route; routes with the same method and pattern share a slot, sorted by `order` then insertion. */
   add(method: HttpMethod, pattern: PathPattern, route: T, order: number): RouteSlot<T>;
   /**
    * Routes for a request path as received (percent-encoded, maybe with matrix parameters).

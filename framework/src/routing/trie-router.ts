@@ -22,6 +22,7 @@ export class TrieRouter<T> implements Router<T> {
   private readonly spanning: Array<MethodTable<T>> = [];
   private readonly tables: Array<MethodTable<T>> = [];
 
+  /** Adds a route (see `Router.add`). */
   add(method: HttpMethod, pattern: PathPattern, route: T, order: number): RouteSlot<T> {
     return this.tableFor(pattern).add(method, pattern, route, order);
   }

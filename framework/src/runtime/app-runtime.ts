@@ -17,8 +17,11 @@ import { isThenable } from '../compile/context-values';
 
 /** A registered route and its compiled form, rebuilt when global registries change. */
 export interface RouteHolder {
+  /** The class, method and pattern the route came from. */
   source: RouteSource;
+  /** The route's handler and definition, rebuilt when global registries change. */
   compiled: CompiledRoute;
+  /** The path variables' names, in pattern order. */
   paramNames: readonly string[];
 }
 

@@ -6,9 +6,11 @@ import type { Constructor } from '../metadata/types';
 
 /** Resolves classes to instances (the spec's InjectionProvider); tsyringe has a ready one. */
 export interface InjectionProvider {
+  /** An instance of `type` (REST classes, readers, writers, handlers, providers). */
   getInstance<T>(type: Constructor<T>): T;
 }
 
+/** What answers unmatched requests: a `NotFoundResponseWriter` (class or instance) or a function of the request and response. */
 export type NotFoundHandler = Provided<NotFoundResponseWriter> | ((request: any, response: any) => void | Promise<void>);
 
 export interface NotFoundEntry {

@@ -61,7 +61,12 @@ RestBuilder.prototype.authorizeWith = function (this: RestBuilder, provider) {
 };
 
 /** The app-wide providers a route falls back to (for tools such as OpenAPI). */
-export function appSecurity(settings: SettingsView): { authenticate?: Provided<RestAuthenticationProvider<any>>; authorize?: Provided<AuthorizationProvider> } {
+export function appSecurity(settings: SettingsView): {
+  /** The app's (else the global) authentication provider. */
+  authenticate?: Provided<RestAuthenticationProvider<any>>;
+  /** The app's (else the global) authorization provider. */
+  authorize?: Provided<AuthorizationProvider>;
+} {
   return {
     authenticate: settings.extension<Provided<RestAuthenticationProvider<any>>>(GLOBAL_AUTHENTICATION),
     authorize: settings.extension<Provided<AuthorizationProvider>>(GLOBAL_AUTHORIZATION),

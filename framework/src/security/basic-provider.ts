@@ -5,7 +5,9 @@ import { SecretTable, secretsEqual, verifyPassword } from './constant-time';
 
 /** User name and password from an `Authorization: Basic` header. */
 export interface BasicCredentials {
+  /** The user name, as sent. */
   username: string;
+  /** The password, as sent. */
   password: string;
 }
 
@@ -13,7 +15,21 @@ export interface BasicCredentials {
 export type PasswordVerifier = (username: string, password: string, ctx: RoutingContext) => User | null | undefined | Promise<User | null | undefined>;
 
 /** One account of `BasicAuthenticationProvider.fromUsers`: a `hashPassword` result (preferred) or a plain password. */
-export type BasicAccount = { roles?: string[]; attributes?: Record<string, unknown> } & ({ passwordHash: string } | { password: string });
+export type BasicAccount = {
+  /** The user's roles. */
+  roles?: string[];
+  /** Anything else to put on the `User`. */
+  attributes?: Record<string, unknown>;
+} & (
+  | {
+      /** A `hashPassword` result. */
+      passwordHash: string;
+    }
+  | {
+      /** The password itself (tests, development). */
+      password: string;
+    }
+);
 
 /** Options of `BasicAuthenticationProvider`. */
 export interface BasicOptions {

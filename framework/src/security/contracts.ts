@@ -15,7 +15,9 @@ import type { User } from '../context/user';
  * ```
  */
 export interface RestAuthenticationProvider<C = unknown> {
+  /** The credentials in the request, or null when it carries none (401 on a route that requires authentication). */
   provideCredentials(ctx: RoutingContext): C | null | undefined | Promise<C | null | undefined>;
+  /** The user the credentials identify, or null (401). */
   authenticate(credentials: C, ctx: RoutingContext): User | null | undefined | Promise<User | null | undefined>;
   /**
    * The `WWW-Authenticate` challenge sent with a 401 (`Bearer realm="api"`). `rejected` is true
@@ -32,5 +34,6 @@ export interface RestAuthenticationProvider<C = unknown> {
 export interface AuthorizationProvider {
   /** Names the provider in error messages and in the OpenAPI document. */
   getId(): string;
+  /** `true` allows the request; anything else answers 403. */
   getAuthorizations(user: User, ctx: RoutingContext): boolean | Promise<boolean>;
 }

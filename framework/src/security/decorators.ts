@@ -10,7 +10,21 @@ export const AUTHORIZE = Symbol('rest.uws:authorize');
 export const ACCESS = Symbol('rest.uws:access');
 
 /** What `@RolesAllowed`, `@PermitAll` or `@DenyAll` declared; the method's replaces the class's. */
-export type AccessRule = { kind: 'roles'; roles: readonly string[] } | { kind: 'permitAll' } | { kind: 'denyAll' };
+export type AccessRule =
+  | {
+      /** `@RolesAllowed` */
+      kind: 'roles';
+      /** The roles, any of which allows the request. */
+      roles: readonly string[];
+    }
+  | {
+      /** `@PermitAll` */
+      kind: 'permitAll';
+    }
+  | {
+      /** `@DenyAll` */
+      kind: 'denyAll';
+    };
 
 type ClassOrMethodDecorator = (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => void;
 
@@ -57,8 +71,11 @@ export const DenyAll = marker((target: object, key?: string | symbol) => record(
 
 /** The security declared on a route (its own, else its class's), for tools such as OpenAPI. */
 export interface RouteSecurity {
+  /** The route's `@Authenticate` provider, if any. */
   authenticate?: Provided<RestAuthenticationProvider<any>>;
+  /** The route's `@Authorize` provider, if any. */
   authorize?: Provided<AuthorizationProvider>;
+  /** The route's `@RolesAllowed`, `@PermitAll` or `@DenyAll`, if any. */
   access?: AccessRule;
 }
 

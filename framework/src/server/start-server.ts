@@ -30,8 +30,11 @@ export interface ShutdownReport {
 
 /** A listening app and how to stop it. */
 export interface Server {
+  /** The uWebSockets.js app. */
   readonly app: TemplatedApp;
+  /** The interface it listens on. */
   readonly host: string;
+  /** The port it listens on (the chosen one when 0 was asked). */
   readonly port: number;
   /**
    * Graceful shutdown: stop accepting connections, close WebSockets with 1001, let requests in

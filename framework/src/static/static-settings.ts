@@ -19,6 +19,7 @@ declare module '../rest-builder' {
      * `staticFiles('/static', dir, options?)`: serves every file of `dir` under the URL prefix `/static`.
      */
     staticFiles(root: string): this;
+    /** `staticFiles('/static', dir, options?)`: serves every file of `dir` under the URL prefix. */
     staticFiles(urlPrefix: string, directory: string, options?: Omit<FileResponseWriterOptions, 'root'>): this;
   }
 }

@@ -3,10 +3,13 @@ import { dispatch, runtimeOf } from '../http/uws-adapter';
 import type { RestBuilder } from '../rest-builder';
 import { FakeUwsRequest, FakeUwsResponse } from './fake-uws';
 
+/** A request for `inject`. */
 export interface InjectOptions {
+  /** The HTTP method (default GET). */
   method?: string;
   /** Path with optional query: `/users/1?fields=a,b`. */
   url: string;
+  /** Request headers; an array sends the header once per value. */
   headers?: Record<string, string | string[]>;
   /** A string or bytes are sent as they are; anything else as JSON (with its Content-Type). */
   body?: unknown;
@@ -14,15 +17,21 @@ export interface InjectOptions {
   remoteAddress?: string;
 }
 
+/** What `inject` received. */
 export interface InjectResponse {
+  /** The status code. */
   statusCode: number;
+  /** The reason phrase. */
   statusMessage: string;
   /** Lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string>;
   /** Every header as sent, in order. */
   rawHeaders: Array<[string, string]>;
+  /** The body as UTF-8 text. */
   body: string;
+  /** The body bytes. */
   rawBody: Buffer;
+  /** The body parsed as JSON (throws when it is not JSON). */
   json<T = any>(): T;
 }
 

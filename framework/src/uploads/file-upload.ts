@@ -67,7 +67,16 @@ export class FileUpload {
   }
 
   /** Plain data for logs and JSON answers. */
-  toJSON(): { fieldName: string; fileName: string; contentType: string; size: number } {
+  toJSON(): {
+    /** The form field's name. */
+    fieldName: string;
+    /** The file name the client sent. */
+    fileName: string;
+    /** The part's Content-Type. */
+    contentType: string;
+    /** The size in bytes. */
+    size: number;
+  } {
     return { fieldName: this.fieldName, fileName: this.fileName, contentType: this.contentType, size: this.size };
   }
 }

@@ -8,6 +8,7 @@ export interface ConstraintViolation {
   path: string;
   /** The constraint's name (`min`, `isEmail`, `notBlank`...). */
   constraint: string;
+  /** What is wrong, for people (class-validator's message, or the constraint's own). */
   message: string;
 }
 

@@ -18,6 +18,10 @@ const MAX_REASON_BYTES = 123;
 
 /** Error thrown by a WebSocket handler to close its connection with a chosen code (4000-4999 for applications). */
 export class WebSocketCloseException extends Error {
+  /**
+   * @param code the close code sent to the client
+   * @param reason the close reason sent to the client (cut to 123 bytes)
+   */
   constructor(readonly code: number, readonly reason = '') {
     super(reason || `WebSocket closed with ${code}`);
     this.name = 'WebSocketCloseException';

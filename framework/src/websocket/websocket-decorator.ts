@@ -7,7 +7,9 @@ export const WEBSOCKET_ENDPOINT = Symbol('rest.uws:websocket-endpoint');
 
 /** What `@WebSocket` records on its class. */
 export interface WebSocketEndpointMetadata {
+  /** The endpoint's path pattern. */
   path: string;
+  /** The endpoint's limits and settings. */
   options: WebSocketOptions;
 }
 
