@@ -12,13 +12,21 @@ import { routeSecurityDoc } from './security-schemes';
 
 /** The document's `info` and where it is served. */
 export interface OpenApiOptions {
+  /** The API's title (`info.title`). */
   title: string;
+  /** The API's version (`info.version`), not the OpenAPI version. */
   version: string;
+  /** A description of the API (`info.description`, CommonMark). */
   description?: string;
   /** Where the JSON document is served (default `/openapi.json`). */
   path?: string;
   /** `servers` entries, e.g. `[{ url: 'https://api.example.com' }]`. */
-  servers?: Array<{ url: string; description?: string }>;
+  servers?: Array<{
+    /** The server's base URL. */
+    url: string;
+    /** What the server is (production, staging...). */
+    description?: string;
+  }>;
 }
 
 const ERROR_SCHEMA: JsonSchema = {

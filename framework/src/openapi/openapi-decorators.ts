@@ -12,15 +12,19 @@ export const API_EXCLUDE = Symbol('rest.uws:api-exclude');
 
 /** Texts of an operation in the OpenAPI document. */
 export interface ApiOperationOptions {
+  /** A one-line summary of the operation. */
   summary?: string;
+  /** A longer description (CommonMark). */
   description?: string;
   /** Default: `ClassName_method`. Must be unique in the document. */
   operationId?: string;
+  /** Marks the operation deprecated in the document. */
   deprecated?: boolean;
 }
 
 /** One documented response of an operation. */
 export interface ApiResponseOptions {
+  /** What the response means (default: `Success`, `Redirect`, `Client error` or `Server error` by status). */
   description?: string;
   /** The entity class (a DTO: its schema comes from its class-validator decorators), or String, Number, Boolean. */
   type?: Function;
