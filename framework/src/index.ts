@@ -117,3 +117,6 @@ export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document-bu
 export { ApiOperation, ApiResponse, ApiTags, ApiExclude, API_OPERATION, API_RESPONSES, API_TAGS, API_EXCLUDE, type ApiOperationOptions, type ApiResponseOptions } from './openapi/openapi-decorators';
 export type { OpenApiSecurityScheme } from './openapi/security-schemes';
 export type { JsonSchema } from './openapi/constraint-keywords';
+
+// Adoption (issue 9): types the API reference (npm run -w rest.uws docs) links to from public members.
+export type { ParamSource } from './metadata/types';
