@@ -16,6 +16,7 @@ export interface BookingServerOptions {
   seedDemoCatalogue?: boolean;
   background?: BookingSystemOptions['background'];
   postgresPoolSize?: number;
+  postgresPool?: BookingSystemOptions['postgresPool'];
   /** How long a stop waits for requests in progress before closing the database (default 10 s). */
   shutdownTimeoutMs?: number;
   /** Where unexpected errors are logged (a pino logger fits); default: JSON lines on stderr. */
@@ -51,6 +52,7 @@ export async function startBookingServer(options: BookingServerOptions = {}): Pr
     seedDemoCatalogue: options.seedDemoCatalogue,
     background: options.background,
     postgresPoolSize: options.postgresPoolSize,
+    postgresPool: options.postgresPool,
   });
   let server;
   try {

@@ -1,4 +1,4 @@
-import { migrateToLatest, openDatabase, systemClock, type Clock, type Database } from 'app-support';
+import { migrateToLatest, openDatabase, systemClock, type Clock, type Database, type PostgresPoolOptions } from 'app-support';
 import type { BookingSchema } from './storage/schema';
 import { bookingMigrations } from './storage/migrations';
 import { BookingRepository } from './storage/booking-repository';
@@ -22,8 +22,10 @@ export interface BookingSystemOptions {
   seedDemoCatalogue?: boolean;
   /** Background rounds; false runs nothing by itself (tests call runOnce). Default: fulfilment every 1 s, sweep every 30 s. */
   background?: false | { fulfilmentIntervalMs?: number; sweepIntervalMs?: number };
-  /** Pool size on PostgreSQL. */
+  /** Pool size on PostgreSQL (shorthand for postgresPool.max). */
   postgresPoolSize?: number;
+  /** PostgreSQL pool settings: size, statement and connect timeouts (see booking-config.ts for the app's defaults). */
+  postgresPool?: PostgresPoolOptions;
 }
 
 /** The booking service without HTTP: storage opened and migrated, rules wired, background work running. */
@@ -40,7 +42,9 @@ export interface BookingSystem {
 
 export async function openBookingSystem(options: BookingSystemOptions): Promise<BookingSystem> {
   const clock = options.clock ?? systemClock;
-  const database = await openDatabase<BookingSchema>(options.databaseUrl, { postgres: { max: options.postgresPoolSize } });
+  const database = await openDatabase<BookingSchema>(options.databaseUrl, {
+    postgres: { ...options.postgresPool, ...(options.postgresPoolSize !== undefined ? { max: options.postgresPoolSize } : {}) },
+  });
   try {
     await migrateToLatest(database, bookingMigrations);
     const repositories = {

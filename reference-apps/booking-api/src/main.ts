@@ -1,23 +1,49 @@
 #!/usr/bin/env node
 /**
- * Runs the booking API: `npm start -w booking-api [-- --port 8081 --database <url> --public-url <url>]`.
- * Port, host and database also come from BOOKING_PORT/PORT, HOST, BOOKING_DATABASE_URL/DATABASE_URL
- * (see booking-config.ts). SIGTERM or SIGINT stops it gracefully.
+ * Runs the booking API: `npm start -w booking-api [-- --port 8081 --database <url> --public-url <url> --workers N]`.
+ * Port, host and database also come from BOOKING_PORT/PORT, HOST, BOOKING_DATABASE_URL/DATABASE_URL, the PostgreSQL
+ * pool from --db-pool-size/--db-statement-timeout-ms/--db-connect-timeout-ms (see booking-config.ts).
+ * SIGTERM or SIGINT stops it gracefully.
  */
-import { describeServerConfig } from 'app-support';
-import { readBookingConfig } from './booking-config';
+import { describeServerConfig, parseDatabaseUrl } from 'app-support';
+import { isServeWorker } from 'rest.uws';
+import { readBookingConfig, type BookingConfig } from './booking-config';
 import { startBookingServer } from './booking-server';
+import { describeWorkers, serveBookingWorkers } from './serve-workers';
 
-async function main(): Promise<void> {
-  const config = readBookingConfig();
+function describePool(config: BookingConfig): string[] {
+  if (parseDatabaseUrl(config.databaseUrl).dialect !== 'postgres') return [];
+  const { max, statementTimeoutMs, connectionTimeoutMs } = config.postgresPool;
+  const perThread = config.workers > 1 ? ' per worker' : '';
+  return [`booking-api: PostgreSQL pool of ${max} connections${perThread}, statement timeout ${statementTimeoutMs} ms, connect timeout ${connectionTimeoutMs} ms`];
+}
+
+/** Starts one server thread, or `--workers` threads through rest.uws serve(); returns how to stop. */
+async function start(config: BookingConfig): Promise<{ lines: string[]; close(): Promise<void> }> {
+  if (config.workers > 1 || isServeWorker()) {
+    const handle = await serveBookingWorkers(config);
+    return { lines: describeWorkers(config, handle), close: () => handle.shutdown() };
+  }
   const server = await startBookingServer({
     port: config.port,
     host: config.host,
     databaseUrl: config.databaseUrl,
     publicBaseUrl: config.publicBaseUrl,
+    postgresPool: config.postgresPool,
+    background: config.background,
   });
-  console.log(describeServerConfig('booking-api', config, server.port));
-  console.log(`booking-api: API at ${server.url}/api/public/v1/booking, links under ${server.publicBaseUrl}`);
+  return {
+    lines: [describeServerConfig('booking-api', config, server.port), `booking-api: API at ${server.url}/api/public/v1/booking, links under ${server.publicBaseUrl}`],
+    close: () => server.close(),
+  };
+}
+
+async function main(): Promise<void> {
+  const config = readBookingConfig();
+  const server = await start(config);
+  // A serve() worker is stopped by its main thread, which prints for the whole server.
+  if (isServeWorker()) return;
+  for (const line of [...server.lines, ...describePool(config)]) console.log(line);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
