@@ -58,6 +58,7 @@ end
 local function any(list) return list[math.random(#list)] end
 
 function request()
+  if soak.is_wrk_check() then return soak.check_request() end
   local kind = soak.pick()
   if kind == "capture" and #uncaptured == 0 then kind = "create" end
   if kind == "voucher" and #vouchers == 0 then kind = "read" end

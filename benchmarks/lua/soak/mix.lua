@@ -47,6 +47,7 @@ function init(args)
 end
 
 function request()
+  if soak.is_wrk_check() then return soak.check_request() end
   pending = soak.pick()
   soak.sent(pending)
   return requests[pending].text

@@ -45,9 +45,23 @@ function soak.init_thread(options, kinds)
   soak.total_weight = 0
   for _, kind in ipairs(soak.kinds) do soak.total_weight = soak.total_weight + kind[2] end
   soak.started = os.time()
+  -- wrk calls request() once on its first thread before the run, only to parse it (script_verify_request).
+  soak.verify_call_pending = thread_index == 1
   soak.duration = tonumber(options.duration or "0") or 0
   -- delay_ms: pause before each request of this connection, so that all connections together keep to a rate.
   soak.delay_ms = tonumber(options.delay_ms or "0") or 0
+end
+
+-- True on wrk's check call (see init_thread): the script then returns `soak.check_request()` and changes nothing,
+-- so that no token is spent and no request counted for a request that is never sent.
+function soak.is_wrk_check()
+  if not soak.verify_call_pending then return false end
+  soak.verify_call_pending = false
+  return true
+end
+
+function soak.check_request()
+  return wrk.format("GET", "/")
 end
 
 -- A kind drawn by weight.

@@ -29,6 +29,7 @@ function init(args)
 end
 
 function request()
+  if soak.is_wrk_check() then return soak.check_request() end
   local kind = soak.pick()
   -- In the last second no rotation starts: wrk would stop before its answer and the new token would be lost.
   if kind == "rotate" and (token == nil or soak.closing()) then kind = "page" end

@@ -36,7 +36,7 @@ export function unexpectedAnswers(wrk: WrkIntervalCounts): number {
 }
 
 function intervalErrors(wrk: WrkIntervalCounts, streaming: StreamingIntervalCounts | undefined, checkFailure: string | undefined): number {
-  return unexpectedAnswers(wrk) + wrk.socketErrors + (streaming?.failed ?? 0) + (checkFailure ? 1 : 0);
+  return unexpectedAnswers(wrk) + wrk.socketErrors + wrk.scriptErrors.length + (streaming?.failed ?? 0) + (checkFailure ? 1 : 0);
 }
 
 function mergeStreaming(into: StreamingIntervalCounts, more: StreamingIntervalCounts): StreamingIntervalCounts {
@@ -127,6 +127,7 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
       samples.push(sample);
       log(formatLine(target.id, sample));
       for (const text of wrk.samples) log(`  unexpected: ${text}`);
+      for (const text of wrk.scriptErrors) log(`  wrk: ${text}`);
       if (checkFailure) log(`  check: ${checkFailure}`);
       for (const failure of streaming?.failures ?? []) log(`  session: ${failure}`);
       if (!server.alive()) {

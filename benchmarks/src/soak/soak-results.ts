@@ -21,6 +21,8 @@ export interface WrkIntervalCounts {
   /** The first few unexpected answers, for the report. */
   samples: string[];
   latencyUs: { mean: number; p50: number; p99: number; max: number };
+  /** What wrk wrote to stderr (Lua errors: wrk reports them and goes on); each line counts as an error. */
+  scriptErrors: string[];
 }
 
 /** WebSocket sessions of the voice-stream target within one interval. */

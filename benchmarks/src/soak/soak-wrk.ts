@@ -67,6 +67,7 @@ export function parseSoakResult(stdout: string): WrkIntervalCounts | undefined {
     failed: raw.failed,
     samples: raw.samples,
     latencyUs: raw.latency_us,
+    scriptErrors: [],
   };
 }
 
@@ -88,7 +89,8 @@ export function runSoakWrk(plan: WrkPlan, durationSec: number, cpu: number | und
         reject(new Error(`wrk ${args.join(' ')} exited with ${code ?? signal}: ${why}`));
         return;
       }
-      resolve(result);
+      // wrk prints Lua errors to stderr and carries on: a broken script must not pass for a clean interval.
+      resolve({ ...result, scriptErrors: stderr.trim() ? stderr.trim().split('\n').slice(0, 10) : [] });
     });
   });
 }
