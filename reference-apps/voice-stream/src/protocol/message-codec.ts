@@ -20,7 +20,7 @@ const unpacker = new Unpackr({ useRecords: false, mapsAsObjects: false });
 
 /** The request type reported in errors: the message kind when it can be told, else "unknown". */
 function requestTypeOf(kind: unknown): string {
-  return typeof kind === 'string' && kind.length <= 64 ? kind : 'unknown';
+  return typeof kind === 'string' && kind.length > 0 && kind.length <= 64 ? kind : 'unknown';
 }
 
 /**
@@ -51,6 +51,10 @@ export class MessageCodec {
   }
 
   private decodeJson(text: string): ClientMessage {
+    // JSON.parse of a megabyte of nested brackets blocks the event loop for most of a second; refuse it unread.
+    if (nestingExceeds(text, MAX_NESTING)) {
+      throw new SessionError(Reasons.invalidEnvelope, 'unknown', `The message is nested deeper than ${MAX_NESTING} levels; a client message has 2`);
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -106,20 +110,49 @@ function envelope(value: unknown): [string, Record<string, unknown>] {
  * Converts decoded MessagePack maps into plain objects, refusing what the API forbids: arrays (array-based
  * encoding), msgpackr records (decoded as plain objects), extension types, and keys that are not strings.
  */
-function toPlainMaps(value: unknown): unknown {
+function toPlainMaps(value: unknown, depth = 1): unknown {
   if (value instanceof Map) {
+    if (depth > MAX_NESTING) throw new SessionError(Reasons.invalidEnvelope, 'unknown', `The message is nested deeper than ${MAX_NESTING} levels; a client message has 2`);
     const object: Record<string, unknown> = Object.create(null);
     for (const [key, entry] of value) {
       if (typeof key !== 'string') {
         throw new SessionError(Reasons.nonMapMessagePack, 'unknown', `MessagePack map keys must be strings, got ${describe(key)} key ${String(key).slice(0, 32)}`);
       }
-      object[key] = toPlainMaps(entry);
+      object[key] = toPlainMaps(entry, depth + 1);
     }
     return object;
   }
   if (Array.isArray(value)) throw new SessionError(Reasons.nonMapMessagePack, 'unknown', 'Array-based MessagePack encoding is not supported: send maps with string keys');
   if (value instanceof Uint8Array || value === null || ['string', 'number', 'boolean'].includes(typeof value)) return value;
   throw new SessionError(Reasons.nonMapMessagePack, 'unknown', `Unsupported MessagePack value (${describe(value)}): records, structures and extension types are not accepted`);
+}
+
+/** Objects and arrays a client message may nest (a valid one nests 2: the envelope and its payload). */
+const MAX_NESTING = 32;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Whether JSON text opens more than `limit` objects/arrays inside each other (brackets in strings ignored). */
+function nestingExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth -= 1;
+  }
+  return false;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

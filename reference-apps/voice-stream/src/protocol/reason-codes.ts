@@ -32,6 +32,7 @@ export const Reasons = {
   connectionTimeLimit: reason(408, 4080402, 'The connection reached its maximum duration of 1 hour'),
   chunkTooSoon: reason(429, 4290401, 'A chunk arrived sooner than half the previous chunk\'s duration'),
   audioAheadOfRealTime: reason(429, 4290402, 'Compressed audio arrives faster than twice real time'),
+  tooManyMessages: reason(429, 4290403, 'More messages per second than the session accepts (200 by default)'),
   // Server side
   recognitionFailed: reason(500, 5000001, 'The speech recogniser failed'),
   translationFailed: reason(500, 5000002, 'Translation failed'),

@@ -22,8 +22,18 @@ export function closeCodeFor(error: ErrorPayload | undefined): number {
 export const DROPPED_CLOSE_CODE = 4001;
 
 // A JSON chunk of 100 kB is ~137 kB of base64; larger frames must still reach the session so the client
-// gets the spec's error message rather than a bare 1009 close.
+// gets the spec's error message rather than a bare close. Beyond this, uWebSockets.js fails the connection.
 const MAX_FRAME_BYTES = 1024 * 1024;
+
+/**
+ * Output a client may leave unread (transcripts, audio, pongs to its pings) before its stream is ended with
+ * 4429. uWebSockets.js's own limit (maxBackpressure, beyond which it silently drops messages) is twice this,
+ * so the close frame still fits behind the unread data.
+ */
+export const MAX_UNSENT_BYTES = 4 * 1024 * 1024;
+
+/** Close code for a client that does not read what it is sent. */
+export const NOT_READING_CLOSE_CODE = 4429;
 
 /** `wss://host/v3/voice/realtime/connect?token=...`: one VoiceSession per connection. */
 @WebSocket(STREAM_PATH, {
@@ -32,7 +42,7 @@ const MAX_FRAME_BYTES = 1024 * 1024;
   idleTimeout: 120,
   maxLifetime: 62,
   sendPingsAutomatically: true,
-  maxBackpressure: 8 * 1024 * 1024,
+  maxBackpressure: 2 * MAX_UNSENT_BYTES,
 })
 export class VoiceStreamEndpoint {
   constructor(
@@ -49,12 +59,8 @@ export class VoiceStreamEndpoint {
       {
         send: (message) => {
           const frame = session.codec.encode(message);
-          const status = connection.send(frame.data);
-          if (status === 'dropped') {
-            // The client stopped reading: more than maxBackpressure is waiting.
-            session.disconnect();
-            connection.close(4429, 'client does not read fast enough');
-          }
+          if (connection.send(frame.data) === 'dropped') endNotReading(connection);
+          else stopIfNotReading(connection);
         },
         close: (error) => connection.close(closeCodeFor(error), error ? error.error_message : 'end of stream'),
       },
@@ -77,7 +83,23 @@ export class VoiceStreamEndpoint {
     (connection.data.session as VoiceSession | undefined)?.receiveFrame(data, isBinary);
   }
 
+  /** uWebSockets.js answers every ping with a pong: a client flooding pings without reading fills the buffer too. */
+  ping(connection: WebSocketConnection): void {
+    stopIfNotReading(connection);
+  }
+
   close(connection: WebSocketConnection): void {
     (connection.data.session as VoiceSession | undefined)?.disconnect();
   }
+}
+
+/** Ends the stream of a client that leaves more than MAX_UNSENT_BYTES unread. */
+function stopIfNotReading(connection: WebSocketConnection): void {
+  if (connection.isOpen() && connection.getBufferedAmount() > MAX_UNSENT_BYTES) endNotReading(connection);
+}
+
+function endNotReading(connection: WebSocketConnection): void {
+  const unsent = connection.getBufferedAmount();
+  (connection.data.session as VoiceSession | undefined)?.disconnect();
+  connection.close(NOT_READING_CLOSE_CODE, `The client does not read: ${unsent} bytes unsent`);
 }

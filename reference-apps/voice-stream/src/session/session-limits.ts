@@ -20,6 +20,8 @@ export interface SessionLimits {
   readonly compressedBurstMs: number;
   /** Tentative target transcripts are re-translated at most this often, per language. */
   readonly tentativeTranslationIntervalMs: number;
+  /** Client messages per second (a burst of as many is allowed): 20 ms chunks at twice real time are 100/s. */
+  readonly maxMessagesPerSecond: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
@@ -30,4 +32,5 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   pacingToleranceMs: 500,
   compressedBurstMs: 1000,
   tentativeTranslationIntervalMs: 1000,
+  maxMessagesPerSecond: 200,
 };

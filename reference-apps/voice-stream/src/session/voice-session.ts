@@ -6,6 +6,7 @@ import { messageKind, type ClientMessage, type ErrorPayload, type ServerMessage 
 import { SessionError } from '../protocol/protocol-violation';
 import { Reasons } from '../protocol/reason-codes';
 import { ChunkPolicy } from './chunk-policy';
+import { MessageRateLimit } from './message-rate-limit';
 import { realScheduler, type Scheduler } from './scheduler';
 import type { SessionConfig } from './session-config';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './session-limits';
@@ -41,6 +42,7 @@ export class VoiceSession {
   private readonly limits: SessionLimits;
   private readonly scheduler: Scheduler;
   private readonly policy: ChunkPolicy;
+  private readonly rate: MessageRateLimit;
   private readonly decoder: AudioDecoder;
   private readonly recognition: RecognitionStream;
   private readonly targets: TargetTranscript[];
@@ -63,6 +65,7 @@ export class VoiceSession {
     this.scheduler = options.scheduler ?? realScheduler;
     this.codec = new MessageCodec(config.messageFormat);
     this.policy = new ChunkPolicy(config.source, this.limits, this.scheduler);
+    this.rate = new MessageRateLimit(this.limits.maxMessagesPerSecond, this.scheduler);
     const emitter = {
       emit: (message: ServerMessage) => this.emit(message),
       fail: (error: SessionError) => this.fail(error),
@@ -122,6 +125,7 @@ export class VoiceSession {
     if (this.stateValue === 'ended') return;
     let message: ClientMessage;
     try {
+      this.rate.admit();
       message = this.codec.decode(frame, binary);
     } catch (error) {
       this.fail(asSessionError(error));
