@@ -2,7 +2,7 @@ import test from 'ava';
 import { API } from './helpers/api-client';
 import { assertError } from './helpers/assert-error';
 import { useEngines } from './helpers/engines';
-import { createBody, VARIANT_ID } from './helpers/fixture';
+import { createBody, HOUR, VARIANT_ID } from './helpers/fixture';
 import { startHttpFixture } from './helpers/http-fixture';
 
 const engines = useEngines('http_auth');
@@ -65,28 +65,74 @@ for (const engine of engines) {
     t.is(page.headers.get('www-authenticate'), null);
   });
 
-  test(`${engine.name}: a partner never sees another partner's bookings: their ids are 404 on every route`, async (t) => {
-    const { server, alice, bob } = await startHttpFixture(await engine.freshUrl());
+  test(`${engine.name}: a partner never reads, lists or changes another partner's bookings, in any state, on any route, with any spelling of the id`, async (t) => {
+    const { server, alice, bob, anonymous, aliceKey, bobKey, clock } = await startHttpFixture(await engine.freshUrl());
     t.teardown(() => server.close());
-    const alices = (await alice.post(`${API}/booking`, createBody(1, 0))).body.bookingId;
-    const bobs = (await bob.post(`${API}/booking`, createBody(2, 0))).body.bookingId;
-    t.not(alices, bobs);
+    // Alice's bookings in every state: timed out (an hour passes, the next create sweeps it), uncaptured, captured
+    // (PENDING: background work is off here), and fulfilled (COMPLETED, one fulfilment round run by hand).
+    const timedOut = (await alice.post(`${API}/booking`, createBody(1, 0))).body.bookingId;
+    clock.advance(HOUR + 1000);
+    const uncaptured = (await alice.post(`${API}/booking`, createBody(2, 0))).body.bookingId;
+    const pending = (await alice.post(`${API}/booking`, createBody(1, 1))).body.bookingId;
+    const completed = (await alice.post(`${API}/booking/create`, createBody(1, 0))).body.itineraryId;
+    t.is((await alice.put(`${API}/booking/${completed}`, { status: 'PENDING', partnerReferenceId: 'A-DONE' })).status, 200);
+    await server.system.fulfilment.runOnce();
+    t.is((await alice.put(`${API}/booking/${pending}`, { status: 'PENDING', partnerReferenceId: 'A-PENDING' })).status, 200);
+    const alicesIds = [timedOut, uncaptured, pending, completed];
+    const before = await Promise.all(alicesIds.map(async (id) => (await alice.get(`${API}/booking/${id}`)).body));
+    t.deepEqual(before.map((booking) => booking.status), ['CAPTURE_TIMEOUT', 'UNCAPTURED', 'PENDING', 'COMPLETED']);
+    const seatsBefore = (await alice.get(`${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`)).body.items[0].remaining;
+    const bobsOwn = (await bob.post(`${API}/booking`, createBody(1, 0))).body.bookingId;
 
-    assertError(t, await bob.get(`${API}/booking/${alices}`), 404, 'E_NOT_FOUND', `Booking ${alices} not found`);
-    assertError(t, await bob.put(`${API}/booking/${alices}`, { status: 'PENDING', partnerReferenceId: 'STOLEN' }), 404, 'E_NOT_FOUND', `Booking ${alices} not found`);
-    assertError(t, await alice.get(`${API}/booking/${bobs}`), 404, 'E_NOT_FOUND', `Booking ${bobs} not found`);
-    assertError(t, await alice.put(`${API}/booking/${bobs}`, { status: 'PENDING', partnerReferenceId: 'STOLEN' }), 404, 'E_NOT_FOUND', `Booking ${bobs} not found`);
-    // The same answer as for an id that does not exist: ids leak nothing.
-    const unknown = await bob.get(`${API}/booking/424242`);
-    t.is(unknown.status, 404);
+    // Bob as himself, and Bob with Alice's key in the header that loses (Authorization wins over Headout-Auth).
+    const bobs = [
+      ['Bob', bob],
+      ['Bob (Authorization) with Alice (Headout-Auth)', anonymous.withHeaders({ Authorization: `Bearer ${bobKey}`, 'Headout-Auth': aliceKey })],
+    ] as const;
+    // Every route that takes a booking id, with the ways an id can be written in a path.
+    const spellings = (id: string) => [id, `0${id}`, `00${id}`, encodeURIComponent(id).replace(/\d/g, (digit) => `%3${digit}`)];
+    const attempts: Array<[string, (id: string) => [string, string, unknown?]]> = [
+      ['read', (id) => ['GET', `${API}/booking/${id}`]],
+      ['capture', (id) => ['PUT', `${API}/booking/${id}`, { status: 'PENDING', partnerReferenceId: 'STOLEN' }]],
+      ['capture with the owner\'s reference', (id) => ['PUT', `${API}/booking/${id}`, { status: 'PENDING', partnerReferenceId: 'A-PENDING' }]],
+      ['other transition', (id) => ['PUT', `${API}/booking/${id}`, { status: 'CANCELLED', partnerReferenceId: 'STOLEN' }]],
+    ];
+    for (const [who, client] of bobs) {
+      for (const id of alicesIds) {
+        for (const written of spellings(id)) {
+          for (const [what, build] of attempts) {
+            const [method, path, body] = build(written);
+            const answer = await client.request(method, path, body);
+            t.log(who, what, method, path, answer.status);
+            // The same answer as for an id that does not exist: ids leak nothing, not even the state.
+            t.is(answer.status, 404, `${who}: ${what} ${method} ${path}: ${answer.text}`);
+            t.is(answer.body.error.code, 'E_NOT_FOUND');
+            t.regex(answer.body.error.message, /^Booking \d+ not found$/);
+          }
+        }
+      }
+      // Lists: only Bob's booking, whatever the page; the total counts only his.
+      for (const query of ['', '?offset=0&limit=100', '?offset=1&limit=1', '?offset=4']) {
+        const page = (await client.get(`${API}/booking${query}`)).body;
+        t.is(page.total, 1, `${who} ${query}`);
+        t.false(page.items.some((booking: { bookingId: string }) => alicesIds.includes(booking.bookingId)), `${who} ${query}`);
+      }
+    }
+    // A create cannot be made on another partner's account, whatever the body claims.
+    const claimed = await bob.post(`${API}/booking`, createBody(1, 0, { partnerId: 'ptn_alice', partner_id: 'ptn_alice', partner: { id: 'ptn_alice' } }));
+    t.is(claimed.status, 201);
+    t.is((await alice.get(`${API}/booking/${claimed.body.bookingId}`)).status, 404);
+    t.is((await bob.get(`${API}/booking/${claimed.body.bookingId}`)).status, 200);
+    // And the owner cannot reach Bob's either.
+    assertError(t, await alice.get(`${API}/booking/${bobsOwn}`), 404, 'E_NOT_FOUND', `Booking ${bobsOwn} not found`);
+    assertError(t, await alice.put(`${API}/booking/${bobsOwn}`, { status: 'PENDING', partnerReferenceId: 'STOLEN' }), 404, 'E_NOT_FOUND', `Booking ${bobsOwn} not found`);
 
-    const alicesList = (await alice.get(`${API}/booking`)).body;
-    t.deepEqual(alicesList.items.map((booking: { bookingId: string }) => booking.bookingId), [alices]);
-    t.is(alicesList.total, 1);
-    t.deepEqual((await bob.get(`${API}/booking`)).body.items.map((booking: { bookingId: string }) => booking.bookingId), [bobs]);
-    // Bob's capture attempt changed nothing.
-    const mine = (await alice.get(`${API}/booking/${alices}`)).body;
-    t.is(mine.status, 'UNCAPTURED');
-    t.is(mine.partnerReferenceId, null);
+    // Nothing of Alice's changed: states, references, tickets, seats; her list is hers alone.
+    const after = await Promise.all(alicesIds.map(async (id) => (await alice.get(`${API}/booking/${id}`)).body));
+    t.deepEqual(after, before);
+    t.is((await alice.get(`${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`)).body.items[0].remaining, seatsBefore - 2);
+    const alicesList = (await alice.get(`${API}/booking?limit=100`)).body;
+    t.deepEqual(alicesList.items.map((booking: { bookingId: string }) => booking.bookingId), alicesIds);
+    t.is(alicesList.total, 4);
   });
 }
