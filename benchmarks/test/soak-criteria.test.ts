@@ -1,12 +1,12 @@
 /** The soak's pass criteria and the pieces the runner parses and writes, on data with known answers. */
 import test from 'ava';
-import { judgeRss, judgeTarget, linearSlope, warmupSampleCount } from '../src/soak/flatness';
+import { judgeRss, judgeTarget, largestRise, linearSlope, warmupSampleCount } from '../src/soak/flatness';
 import { mixLine, wrongAnswer, type MixRequest } from '../src/soak/mix-file';
 import type { IntervalSample } from '../src/soak/soak-results';
 import { parseSoakResult } from '../src/soak/soak-wrk';
 import { replaceTargetBlock, blockEnd, blockStart } from '../src/soak/soak-doc';
 
-const THRESHOLDS = { warmupFraction: 0.2, maxSlopeMBPerMin: 1, maxRangeMB: 24 };
+const THRESHOLDS = { warmupFraction: 0.2, maxSlopeMBPerMin: 1, maxRiseMB: 24 };
 
 function samples(rssMB: number[], errors: number[] = []): IntervalSample[] {
   return rssMB.map((rss, index) => ({ index: index + 1, elapsedSec: (index + 1) * 10, rssMB: rss, errors: errors[index] ?? 0 }) as IntervalSample);
@@ -18,6 +18,12 @@ test('the slope is the least-squares one', (t) => {
   t.true(Number.isNaN(linearSlope([{ x: 1, y: 1 }])));
 });
 
+test('the largest rise is from a value to a later one: drops do not count', (t) => {
+  t.is(largestRise([5, 9, 3, 8, 1]), 5);
+  t.is(largestRise([9, 7, 5]), 0);
+  t.is(largestRise([100, 130, 100, 130]), 30);
+});
+
 test('warm-up leaves out a share of the samples, at least one, and keeps two to judge', (t) => {
   t.is(warmupSampleCount(60, 0.2), 12);
   t.is(warmupSampleCount(10, 0.2), 2);
@@ -25,7 +31,7 @@ test('warm-up leaves out a share of the samples, at least one, and keeps two to 
   t.is(warmupSampleCount(2, 0.2), 0);
 });
 
-test('a steady climb after warm-up fails on its slope, a sawtooth on its range, a noisy flat line passes', (t) => {
+test('a steady climb after warm-up fails on its slope, a sawtooth on its rise, a noisy flat line and memory given back pass', (t) => {
   // 60 samples, 10 s apart: the first 12 are warm-up (a big rise there does not count).
   const warmup = Array.from({ length: 12 }, (_, index) => 100 + index * 5);
   const climbing = judgeRss(samples([...warmup, ...Array.from({ length: 48 }, (_, index) => 160 + index * 0.5)]), THRESHOLDS);
@@ -34,8 +40,13 @@ test('a steady climb after warm-up fails on its slope, a sawtooth on its range, 
   t.false(climbing.flat);
   const sawtooth = judgeRss(samples([...warmup, ...Array.from({ length: 48 }, (_, index) => (index % 2 ? 190 : 160))]), THRESHOLDS);
   t.true(Math.abs(sawtooth.slopeMBPerMin) < 1);
-  t.is(sawtooth.rangeMB, 30);
+  t.is(sawtooth.riseMB, 30);
   t.false(sawtooth.flat);
+  // V8 returning 35 MB after a while: a drop, not growth.
+  const givenBack = judgeRss(samples([...warmup, ...Array.from({ length: 48 }, (_, index) => (index < 10 ? 160 : 125) + (index % 3))]), THRESHOLDS);
+  t.true(givenBack.flat, JSON.stringify(givenBack));
+  t.is(givenBack.rangeMB, 37);
+  t.is(givenBack.riseMB, 2);
   const flat = judgeRss(samples([...warmup, ...Array.from({ length: 48 }, (_, index) => 160 + ((index * 7) % 5))]), THRESHOLDS);
   t.true(flat.flat, JSON.stringify(flat));
   t.is(flat.minMB, 160);

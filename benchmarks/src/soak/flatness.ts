@@ -1,8 +1,8 @@
 /**
  * The pass criteria of a soak target: no errors at all, and RSS flat after warm-up. "Flat" is two numbers
  * over the samples after the warm-up share of the run: the least-squares slope of RSS against time (a leak
- * shows as a steady climb) and the spread from lowest to highest sample (a sawtooth or a step that a slope
- * alone averages away).
+ * shows as a steady climb) and the largest rise, from any sample to a later one (a step up or a sawtooth that
+ * a slope alone averages away). Memory given back (a drop) is not growth and does not count against it.
  */
 import type { IntervalSample, RssVerdict, TargetVerdict } from './soak-results';
 
@@ -10,10 +10,11 @@ export interface FlatnessThresholds {
   /** Share of the run (0-1) left out as warm-up: at least one sample is always left out. */
   warmupFraction: number;
   maxSlopeMBPerMin: number;
-  maxRangeMB: number;
+  /** Largest rise allowed after warm-up, MB. */
+  maxRiseMB: number;
 }
 
-export const DEFAULT_THRESHOLDS: FlatnessThresholds = { warmupFraction: 0.2, maxSlopeMBPerMin: 1, maxRangeMB: 24 };
+export const DEFAULT_THRESHOLDS: FlatnessThresholds = { warmupFraction: 0.2, maxSlopeMBPerMin: 1, maxRiseMB: 24 };
 
 /** Least-squares slope of y over x; NaN with fewer than two distinct x. */
 export function linearSlope(points: ReadonlyArray<{ x: number; y: number }>): number {
@@ -30,6 +31,17 @@ export function linearSlope(points: ReadonlyArray<{ x: number; y: number }>): nu
   return variance === 0 ? NaN : covariance / variance;
 }
 
+/** The largest increase from a value to any later one (0 when the values never go up). */
+export function largestRise(values: readonly number[]): number {
+  let lowest = Infinity;
+  let rise = 0;
+  for (const value of values) {
+    lowest = Math.min(lowest, value);
+    rise = Math.max(rise, value - lowest);
+  }
+  return rise;
+}
+
 /** How many leading samples are warm-up. */
 export function warmupSampleCount(sampleCount: number, warmupFraction: number): number {
   return Math.min(Math.max(1, Math.ceil(sampleCount * warmupFraction)), Math.max(0, sampleCount - 2));
@@ -42,17 +54,18 @@ export function judgeRss(samples: readonly IntervalSample[], thresholds: Flatnes
   const slopeMBPerMin = linearSlope(measured.map((sample) => ({ x: sample.elapsedSec / 60, y: sample.rssMB })));
   const minMB = rss.length ? Math.min(...rss) : NaN;
   const maxMB = rss.length ? Math.max(...rss) : NaN;
-  const rangeMB = maxMB - minMB;
+  const riseMB = rss.length ? largestRise(rss) : NaN;
   return {
     warmupSamples,
     slopeMBPerMin,
-    rangeMB,
+    riseMB,
+    rangeMB: maxMB - minMB,
     minMB,
     maxMB,
     maxSlopeMBPerMin: thresholds.maxSlopeMBPerMin,
-    maxRangeMB: thresholds.maxRangeMB,
+    maxRiseMB: thresholds.maxRiseMB,
     // NaN (too few samples) is not flat: a verdict needs at least two samples after warm-up.
-    flat: slopeMBPerMin <= thresholds.maxSlopeMBPerMin && rangeMB <= thresholds.maxRangeMB,
+    flat: slopeMBPerMin <= thresholds.maxSlopeMBPerMin && riseMB <= thresholds.maxRiseMB,
   };
 }
 
@@ -65,7 +78,7 @@ export function judgeTarget(samples: readonly IntervalSample[], thresholds: Flat
     `${noErrors ? 'PASS' : 'FAIL'}  no errors: ${errors} error(s) in ${samples.length} interval(s)${abortedReason ? `; stopped early: ${abortedReason}` : ''}`,
     `${rss.flat ? 'PASS' : 'FAIL'}  RSS flat after warm-up (${rss.warmupSamples} interval(s) left out): ` +
       `slope ${fixed(rss.slopeMBPerMin, 2)} MB/min (max ${thresholds.maxSlopeMBPerMin}), ` +
-      `range ${fixed(rss.rangeMB, 1)} MB (max ${thresholds.maxRangeMB}), ${fixed(rss.minMB, 1)}-${fixed(rss.maxMB, 1)} MB`,
+      `largest rise ${fixed(rss.riseMB, 1)} MB (max ${thresholds.maxRiseMB}), range ${fixed(rss.minMB, 1)}-${fixed(rss.maxMB, 1)} MB`,
   ];
   return { errors, noErrors, rss, pass: noErrors && rss.flat, lines };
 }

@@ -10,6 +10,7 @@ import { describeMachine } from '../runner/machine-info';
 import { ensureSystemTools } from '../setup/system-tools';
 import { renderSoakChart } from './soak-chart';
 import { writeTargetBlocks } from './soak-doc';
+import { judgeTarget } from './flatness';
 import { runTarget } from './soak-loop';
 import { SOAK_USAGE, parseSoakOptions, type SoakOptions } from './soak-options';
 import { renderConsoleReport, renderTargetMarkdown } from './soak-report';
@@ -56,6 +57,17 @@ async function main(): Promise<number> {
   if (options.list) {
     for (const target of SOAK_TARGETS) console.log(`${target.id.padEnd(18)} ${target.label.padEnd(40)} ${target.unavailableReason() ?? 'ready'}`);
     return 0;
+  }
+  if (options.rejudgeFile) {
+    const saved = JSON.parse(fs.readFileSync(options.rejudgeFile, 'utf8')) as SoakRun;
+    const soak: SoakRun = {
+      ...saved,
+      thresholds: options.thresholds,
+      targets: saved.targets.map((run) => ({ ...run, verdict: judgeTarget(run.samples, options.thresholds, run.abortedReason) })),
+    };
+    console.log(renderConsoleReport(soak));
+    writeOutputs(soak, options);
+    return soak.targets.every((run) => run.verdict.pass) ? 0 : 1;
   }
   ensureSystemTools(log);
   const targets = options.targets.map(findTarget);

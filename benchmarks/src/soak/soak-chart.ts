@@ -98,7 +98,7 @@ export function renderSoakChart(run: TargetRun): string {
   const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
   const subtitle =
     `${verdict.pass ? 'PASS' : 'FAIL'}: ${verdict.errors} errors; RSS after warm-up ${fixed(verdict.rss.minMB, 0)}-${fixed(verdict.rss.maxMB, 0)} MB, ` +
-    `slope ${fixed(verdict.rss.slopeMBPerMin, 2)} MB/min; mean ${formatRps(run.meanRequestsPerSec)} req/s; ` +
+    `slope ${fixed(verdict.rss.slopeMBPerMin, 2)} MB/min, largest rise ${fixed(verdict.rss.riseMB, 1)} MB; mean ${formatRps(run.meanRequestsPerSec)} req/s; ` +
     `${run.intervalSec} s intervals; load average ${run.loadAverage.min.toFixed(1)}-${run.loadAverage.max.toFixed(1)}`;
   const legendY = TOP - 14;
   return [

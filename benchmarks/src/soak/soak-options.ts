@@ -24,6 +24,8 @@ export interface SoakOptions {
   chartsDir: string;
   resultsDir: string;
   keepData: boolean;
+  /** A saved run (JSON) to judge again with these thresholds instead of running the load. */
+  rejudgeFile: string | undefined;
 }
 
 export const SOAK_USAGE = `Usage: npm run soak -- [options]     (from benchmarks/, or npm run -w benchmarks soak -- ...)
@@ -31,19 +33,22 @@ export const SOAK_USAGE = `Usage: npm run soak -- [options]     (from benchmarks
   --targets a,b         targets (default: all): ${SOAK_TARGETS.map((target) => target.id).join(', ')}
   --duration S          seconds of load per target (default 600)
   --interval S          seconds per sample: one wrk run, then RSS, CPU and errors are read (default 10)
-  --threads N --connections N --pipeline N   override the target's wrk shape (each target has its own default)
+  --connections N --pipeline N   override the target's wrk shape (each target has its own default; the app
+                        mixes run one wrk thread per connection, --threads N applies to framework-hello)
   --rate N              requests per second the wrk script holds itself to (0 = as fast as answered)
   --voice-sessions N    simultaneous WebSocket speech sessions of voice-stream (default 2)
   --server-cpu N|none   core of the server (default: 1 when the target pins, else none)
   --client-cpu N|none   core of wrk (default 0)
   --warmup-fraction F   share of the run left out of the RSS criterion (default ${DEFAULT_THRESHOLDS.warmupFraction})
   --max-slope MB        RSS slope after warm-up allowed, MB per minute (default ${DEFAULT_THRESHOLDS.maxSlopeMBPerMin})
-  --max-range MB        highest minus lowest RSS after warm-up allowed, MB (default ${DEFAULT_THRESHOLDS.maxRangeMB})
+  --max-rise MB         largest RSS rise after warm-up allowed (from a sample to a later one), MB (default ${DEFAULT_THRESHOLDS.maxRiseMB})
   --node-flags "..."    extra flags for the server's node (e.g. "--heapsnapshot-signal=SIGUSR2")
   --doc [PATH]          write each target's results into its block of docs/reliability.md (or PATH)
   --charts-dir PATH     where soak-<target>.svg goes (default benchmarks/charts)
   --results-dir PATH    where the raw JSON goes (default benchmarks/results)
   --keep-data           keep each target's database and files (the folder is printed)
+  --rejudge FILE        no load: judge a saved run (results/soak-*.json) again with the thresholds given,
+                        and print and write its outputs (charts, --doc) as a run would
   --list                list the targets and whether each can run here
   --help                this text
 
@@ -87,6 +92,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
     chartsDir: CHARTS_DIR,
     resultsDir: RESULTS_DIR,
     keepData: false,
+    rejudgeFile: undefined,
   };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
@@ -144,8 +150,8 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
       case '--max-slope':
         options.thresholds.maxSlopeMBPerMin = positive(flag, value());
         break;
-      case '--max-range':
-        options.thresholds.maxRangeMB = positive(flag, value());
+      case '--max-rise':
+        options.thresholds.maxRiseMB = positive(flag, value());
         break;
       case '--node-flags':
         options.nodeFlags = (value() ?? '').split(/\s+/).filter(Boolean);
@@ -164,6 +170,10 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
         break;
       case '--keep-data':
         options.keepData = true;
+        break;
+      case '--rejudge':
+        options.rejudgeFile = value();
+        if (!options.rejudgeFile) throw new Error('--rejudge needs the JSON file of a run');
         break;
       default:
         throw new Error(`unknown option "${arg}"\n\n${SOAK_USAGE}`);

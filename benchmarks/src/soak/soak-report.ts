@@ -35,6 +35,7 @@ export const summaryColumns: Column<TargetRun>[] = [
   { header: 'idle RSS MB', align: 'right', value: (run) => fixed(run.idleRssMB, 1) },
   { header: 'RSS after warm-up MB', align: 'right', value: (run) => `${fixed(run.verdict.rss.minMB, 1)}-${fixed(run.verdict.rss.maxMB, 1)}` },
   { header: 'RSS slope MB/min', align: 'right', value: (run) => fixed(run.verdict.rss.slopeMBPerMin, 2) },
+  { header: 'RSS largest rise MB', align: 'right', value: (run) => fixed(run.verdict.rss.riseMB, 1) },
   { header: 'load avg', align: 'right', value: (run) => `${fixed(run.loadAverage.min, 1)}-${fixed(run.loadAverage.max, 1)}` },
   { header: 'verdict', align: 'left', value: (run) => (run.verdict.pass ? 'PASS' : 'FAIL') },
 ];

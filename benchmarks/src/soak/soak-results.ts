@@ -62,12 +62,14 @@ export interface RssVerdict {
   warmupSamples: number;
   /** Least-squares slope of RSS over time after warm-up, MB per minute. */
   slopeMBPerMin: number;
-  /** Highest minus lowest RSS after warm-up, MB. */
+  /** Largest increase from one sample after warm-up to a later one, MB. */
+  riseMB: number;
+  /** Highest minus lowest RSS after warm-up, MB (for the report; drops are not growth). */
   rangeMB: number;
   minMB: number;
   maxMB: number;
   maxSlopeMBPerMin: number;
-  maxRangeMB: number;
+  maxRiseMB: number;
   flat: boolean;
 }
 
@@ -110,6 +112,6 @@ export interface SoakRun {
   startedAt: string;
   command: string;
   machine: MachineInfo;
-  thresholds: { warmupFraction: number; maxSlopeMBPerMin: number; maxRangeMB: number };
+  thresholds: { warmupFraction: number; maxSlopeMBPerMin: number; maxRiseMB: number };
   targets: TargetRun[];
 }
