@@ -1,4 +1,5 @@
 import { methodMetadata } from '../metadata/store';
+import { rememberDirectConstraint } from './direct-constraints';
 import { classValidator } from './optional-packages';
 
 /** Metadata key: per parameter index, the property decorators to validate that argument with. */
@@ -68,9 +69,10 @@ export function Constraint(...decorators: PropertyDecorator[]): ConstraintDecora
  * NotNull/NotEmpty/NotBlank family, like the standard.
  */
 function standard(name: string, constraints: unknown[], test: (value: unknown) => boolean, message: string, options: ConstraintOptions, nullPasses = true): ConstraintDecorator {
+  const direct: DirectConstraint = { name, constraints, test, nullPasses, message, options };
   const factory: PropertyDecoratorFactory = () => {
     const cv = classValidator();
-    return cv.ValidateBy(
+    const decorator = cv.ValidateBy(
       {
         name,
         constraints,
@@ -81,9 +83,14 @@ function standard(name: string, constraints: unknown[], test: (value: unknown) =
       },
       { message: options.message, groups: options.groups, each: options.each },
     );
+    return (target: object, key: string | symbol) => {
+      decorator(target, key);
+      // The validator compiler calls `test` itself for this constraint (see direct-constraints.ts).
+      rememberDirectConstraint(target, key, direct);
+    };
   };
   factory.requiresValue = !nullPasses;
-  factory.direct = { name, constraints, test, nullPasses, message, options };
+  factory.direct = direct;
   return constraintFrom([factory], `@${name[0]!.toUpperCase()}${name.slice(1)}`);
 }
 

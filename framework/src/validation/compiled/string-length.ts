@@ -1,0 +1,18 @@
+/**
+ * class-validator's Length/MinLength/MaxLength count a string as validator.js's isLength does: surrogate
+ * pairs and variation selectors (U+FE0E, U+FE0F) shrink the count. A string without any of those
+ * characters counts its plain `length`, and the count is never more than `length`: so the exact count
+ * (the package's own function) is only needed when such a character is present and matters.
+ */
+const COUNTED_SPECIALLY = /[\uD800-\uDFFF\uFE0E\uFE0F]/;
+
+/**
+ * Is the validator.js length of `s` within `min`..`max` (`max` undefined: no upper bound)? `exact`
+ * is the package's own check, called only when the plain length cannot decide.
+ */
+export function lengthWithin(s: string, min: number, max: number | undefined, exact: (s: string) => boolean): boolean {
+  const n = s.length;
+  if (n < min) return false;
+  if (max === undefined || n <= max) return min <= 0 || !COUNTED_SPECIALLY.test(s) || exact(s);
+  return COUNTED_SPECIALLY.test(s) && exact(s);
+}
