@@ -45,7 +45,9 @@ function response(status, headers, body)
       table.insert(queue, id)
       return
     end
-  elseif status == 200 and string.find(body, '"status":"PENDING"', 1, true) then
+  elseif status == 200 and string.find(body, '"partnerReferenceId":"BENCH-', 1, true)
+      and (string.find(body, '"status":"PENDING"', 1, true) or string.find(body, '"status":"COMPLETED"', 1, true)) then
+    -- PENDING, or already COMPLETED when a fulfilment round (another connection's capture woke it) came first.
     captured = captured + 1
     return
   end
