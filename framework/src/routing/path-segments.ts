@@ -6,10 +6,16 @@ import { BadRequestException } from '../errors/http-errors';
  */
 export function pathSegments(path: string): string[] {
   if (path.indexOf('%') < 0 && path.indexOf(';') < 0) {
-    // Nothing to decode or strip: the split is the answer.
-    const plain = path.split('/');
-    plain.shift();
-    if (plain.length > 1 && plain[plain.length - 1] === '') plain.pop();
+    // Nothing to decode or strip: slice between slashes (cheaper than split + shift on this hot path).
+    const plain: string[] = [];
+    let start = 1;
+    const end = path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
+    while (start <= end) {
+      let slash = path.indexOf('/', start);
+      if (slash < 0 || slash > end) slash = end;
+      plain.push(path.slice(start, slash));
+      start = slash + 1;
+    }
     return plain;
   }
   const parts = path.split('/');
