@@ -75,6 +75,11 @@ export class CompiledValidation {
     return this.modes.get(ctor)!;
   }
 
+  /** The generated source of the class's validator (undefined when class-validator validates it): for tests and curious readers. */
+  sourceOf(ctor: Function): string | undefined {
+    return this.modeOf(ctor).compiled ? this.validatorFor(ctor).toString() : undefined;
+  }
+
   private validatorFor(ctor: unknown): ObjectValidator {
     if (typeof ctor !== 'function') return this.viaClassValidator;
     let fn = this.validators.get(ctor);
