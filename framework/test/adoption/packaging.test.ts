@@ -162,6 +162,18 @@ test.serial('the starter installs, builds, passes its tests and serves', async (
   t.notRegex(app.output(), /unhandled error/, 'an error the app handles is not logged as unhandled');
 });
 
+test.serial('the example at the top of the package README compiles in the adopter\'s project', async (t) => {
+  t.timeout(SLOW);
+  const readme = fs.readFileSync(path.join(project, 'node_modules', 'rest.uws', 'README.md'), 'utf8');
+  const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  t.truthy(example, 'the README opens with a TypeScript example');
+  const folder = path.join(project, 'readme');
+  writeFile(path.join(folder, 'src', 'example.ts'), example!);
+  writeJson(path.join(folder, 'tsconfig.json'), { compilerOptions: { ...compilerOptions, module: 'node20', noEmit: true, noUnusedLocals: true }, include: ['src'] });
+  const compiled = await tsc(folder, '-p', '.');
+  t.is(compiled.code, 0, compiled.output);
+});
+
 interface BuildReport {
   built: boolean;
   name?: string;
