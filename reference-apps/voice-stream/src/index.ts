@@ -1,7 +1,10 @@
 // Public surface of the voice stream app: the server, the transport-independent session, and the engines.
 export { startVoiceServer, type VoiceServer, type VoiceServerOptions } from './server/voice-server';
 export { voiceApp } from './server/voice-app';
-export { SessionRegistry } from './server/session-registry';
+export type { SessionRegistry, RegistryOptions, ClaimedSession, AttachedStream } from './registry/session-registry';
+export { MemorySessionRegistry } from './registry/memory-session-registry';
+export { PostgresSessionRegistry, type PostgresRegistryOptions } from './registry/postgres-session-registry';
+export { openVoiceDatabase } from './storage/open-voice-database';
 export { VoiceSession, type SessionOutput, type SessionOutcome, type VoiceSessionOptions } from './session/voice-session';
 export { validateSessionRequest, type VoiceCapabilities, type SessionRequestError } from './session/session-request';
 export type { SessionConfig } from './session/session-config';

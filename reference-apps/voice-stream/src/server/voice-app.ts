@@ -2,7 +2,7 @@ import { RestBuilder } from 'rest.uws';
 import type { ApiKeyStore } from '../auth/api-key-store';
 import { capabilitiesOf, type VoiceEngines } from '../engines/voice-engines';
 import type { SessionLimits } from '../session/session-limits';
-import type { SessionRegistry } from './session-registry';
+import type { SessionRegistry } from '../registry/session-registry';
 import { PageResource, PUBLIC_DIRECTORY } from './page-resource';
 import { VoiceExceptionHandler } from './voice-exception-handler';
 import { VoiceSessionResource, type SessionResourceSettings } from './voice-session-resource';
@@ -31,7 +31,7 @@ export function voiceApp(services: VoiceAppServices, settings: SessionResourceSe
     )
     .staticFiles('/app', PUBLIC_DIRECTORY)
     // The token is checked during the upgrade: a refused claim answers HTTP and no socket opens.
-    .addProvider(StreamTicket, (request) => new StreamTicket(services.registry.claim(request.getQueryParam('token'))))
+    .addProvider(StreamTicket, async (request) => new StreamTicket(await services.registry.claim(request.getQueryParam('token'))))
     .errorHandler(VoiceExceptionHandler)
     .bodyHandler({ maxBodySize: MAX_BODY_BYTES });
 }

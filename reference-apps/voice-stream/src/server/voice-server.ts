@@ -1,12 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { closeAllWebSockets, loadUws, RestBuilder } from 'rest.uws';
 import { parseDatabaseUrl } from 'app-support';
 import { ApiKeyStore } from '../auth/api-key-store';
-import { createOfflineEngines, type VoiceEngines } from '../engines/voice-engines';
+import { capabilitiesOf, createOfflineEngines, type VoiceEngines } from '../engines/voice-engines';
+import { openSessionRegistry } from '../registry/open-session-registry';
+import type { PostgresRegistryOptions } from '../registry/postgres-session-registry';
+import type { SessionRegistry } from '../registry/session-registry';
+import { validateSessionRequest } from '../session/session-request';
 import type { SessionLimits } from '../session/session-limits';
-import { SessionRegistry, type RegistryOptions } from './session-registry';
+import { openVoiceDatabase } from '../storage/open-voice-database';
 import { voiceApp } from './voice-app';
 
 export interface VoiceServerOptions {
@@ -14,14 +16,17 @@ export interface VoiceServerOptions {
   readonly port?: number;
   /** Default 127.0.0.1; 0.0.0.0 to be reachable from other machines. */
   readonly host?: string;
-  /** SQLite path, sqlite::memory: or postgres://... (API keys). Default: in memory. */
+  /**
+   * SQLite path, sqlite::memory: or postgres://... Default: in memory. API keys live there; with PostgreSQL
+   * the sessions and tokens too, shared by every instance on the database (with SQLite they stay in memory).
+   */
   readonly databaseUrl?: string;
   /** Public base URL (`https://voice.example.com`): streaming_url becomes wss://... of it. */
   readonly publicBaseUrl?: string;
   /** Engines to use; default: the offline ones (stopped by `close`). */
   readonly engines?: VoiceEngines;
   readonly limits?: Partial<SessionLimits>;
-  readonly registry?: Partial<RegistryOptions>;
+  readonly registry?: Partial<PostgresRegistryOptions>;
 }
 
 export interface VoiceServer {
@@ -40,12 +45,30 @@ export interface VoiceServer {
 export async function startVoiceServer(options: VoiceServerOptions = {}): Promise<VoiceServer> {
   const uws = loadUws();
   const host = options.host ?? '127.0.0.1';
-  const location = parseDatabaseUrl(options.databaseUrl);
-  if (location.dialect === 'sqlite' && location.file !== ':memory:') mkdirSync(path.dirname(location.file), { recursive: true });
-  const keys = await ApiKeyStore.open(options.databaseUrl);
+  const database = await openVoiceDatabase(options.databaseUrl);
+  const keys = new ApiKeyStore(database.db);
   const ownEngines = options.engines === undefined;
   const engines = options.engines ?? createOfflineEngines();
-  const registry = new SessionRegistry(options.registry);
+  const capabilities = capabilitiesOf(engines);
+  let registry: SessionRegistry;
+  try {
+    const location = parseDatabaseUrl(options.databaseUrl);
+    registry = await openSessionRegistry(
+      database,
+      location.dialect === 'postgres' ? location.connectionString : undefined,
+      (body) => {
+        // A session accepted by another instance: this one must be able to run it too (identical instances).
+        const result = validateSessionRequest(body, capabilities);
+        if ('error' in result) throw new Error(`${result.error.code}: ${result.error.message}`);
+        return result.config;
+      },
+      options.registry,
+    );
+  } catch (error) {
+    if (ownEngines) await engines.close();
+    await database.destroy();
+    throw error;
+  }
   let port = options.port ?? 0;
   let app: TemplatedApp;
   let socket: us_listen_socket;
@@ -58,8 +81,9 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
       });
     });
   } catch (error) {
+    await registry.close();
     if (ownEngines) await engines.close();
-    await keys.close();
+    await database.destroy();
     throw error;
   }
   port = uws.us_socket_local_port(socket as never);
@@ -74,12 +98,12 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
     close: () =>
       (closing ??= (async () => {
         uws.us_listen_socket_close(socket);
-        registry.closeAll();
+        await registry.close();
         closeAllWebSockets(app);
         // uWebSockets.js 20.30 has App.close() (closes kept-alive connections); its typings lack it.
         (app as TemplatedApp & { close?: () => void }).close?.();
         if (ownEngines) await engines.close();
-        await keys.close();
+        await database.destroy();
       })()),
   };
 }

@@ -2,7 +2,7 @@ import { BodyParam, Consumes, Context, GET, HeaderParam, HttpServerRequest, Path
 import type { ApiKeyOwner, ApiKeyStore } from '../auth/api-key-store';
 import { readAuthKey } from '../auth/deepl-authorization';
 import { validateSessionRequest, type VoiceCapabilities } from '../session/session-request';
-import type { SessionRegistry } from './session-registry';
+import type { SessionRegistry } from '../registry/session-registry';
 import { streamingUrl } from './streaming-url';
 import { VoiceApiError } from './voice-api-error';
 
@@ -43,7 +43,7 @@ export class VoiceSessionResource {
     if (body === undefined) throw new VoiceApiError(400, 'invalid_request', 'The request body must be a JSON object with at least source_media_content_type');
     const result = validateSessionRequest(body, this.capabilities);
     if ('error' in result) throw new VoiceApiError(400, result.error.code, result.error.message);
-    const created = this.registry.create(owner.id, result.config);
+    const created = await this.registry.create(owner.id, { body, config: result.config });
     return { streaming_url: this.url(request), token: created.token, session_id: created.sessionId };
   }
 
@@ -56,7 +56,7 @@ export class VoiceSessionResource {
   ): Promise<VoiceStreamingResponse> {
     const owner = await this.authenticate(authorization);
     if (!token) throw new VoiceApiError(400, 'missing_parameter', 'The token query parameter (the latest token of the session) is required');
-    const rotated = this.registry.rotate(owner.id, token);
+    const rotated = await this.registry.rotate(owner.id, token);
     return { streaming_url: this.url(request), token: rotated.token, session_id: rotated.sessionId };
   }
 

@@ -3,12 +3,12 @@ import type { VoiceEngines } from '../engines/voice-engines';
 import type { ErrorPayload } from '../protocol/messages';
 import type { SessionLimits } from '../session/session-limits';
 import { VoiceSession } from '../session/voice-session';
-import type { AttachedStream, RegisteredSession, SessionRegistry } from './session-registry';
+import type { AttachedStream, ClaimedSession, SessionRegistry } from '../registry/session-registry';
 import { STREAM_PATH } from './streaming-url';
 
 /** The session a valid token opens; provided during the upgrade, so an invalid token never upgrades. */
 export class StreamTicket {
-  constructor(readonly session: RegisteredSession) {}
+  constructor(readonly session: ClaimedSession) {}
 }
 
 /** Close codes: 1000 after end_of_stream; 4000 + the error's HTTP status after an `error` message. */
@@ -75,8 +75,8 @@ export class VoiceStreamEndpoint {
     connection.data.session = session;
     connection.data.stream = stream;
     connection.data.sessionId = registered.id;
-    this.registry.attach(registered.id, stream);
-    void session.done.then(() => this.registry.detach(registered.id, stream, session.outcome !== 'disconnected'));
+    this.registry.attach(registered, stream);
+    void session.done.then(() => this.registry.detach(registered, stream, session.outcome !== 'disconnected'));
   }
 
   message(connection: WebSocketConnection, data: string | Buffer, isBinary: boolean): void {

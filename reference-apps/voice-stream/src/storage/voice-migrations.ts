@@ -1,0 +1,49 @@
+import type { AppMigration } from 'app-support';
+
+/** Schema of the voice stream's database, in order. */
+export const VOICE_MIGRATIONS: Record<string, AppMigration> = {
+  '0001_voice_api_keys': {
+    async up(db) {
+      await db.schema
+        .createTable('voice_api_keys')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('key_hash', 'text', (column) => column.notNull().unique())
+        .addColumn('label', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'bigint', (column) => column.notNull())
+        .addColumn('revoked_at', 'bigint')
+        .execute();
+    },
+  },
+  // Sessions shared by several instances. SQLite runs one instance, which keeps its sessions in memory.
+  '0002_voice_sessions': {
+    async up(db, dialect) {
+      if (dialect !== 'postgres') return;
+      await db.schema
+        .createTable('voice_instances')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('started_at', 'bigint', (column) => column.notNull())
+        .addColumn('seen_at', 'bigint', (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createTable('voice_sessions')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('owner_id', 'text', (column) => column.notNull().references('voice_api_keys.id').onDelete('cascade'))
+        .addColumn('request', 'text', (column) => column.notNull())
+        .addColumn('token_hash', 'text', (column) => column.notNull().unique())
+        .addColumn('token_issued_at', 'bigint', (column) => column.notNull())
+        .addColumn('token_used', 'boolean', (column) => column.notNull().defaultTo(false))
+        .addColumn('instance_id', 'text')
+        .addColumn('detached_at', 'bigint')
+        .addColumn('created_at', 'bigint', (column) => column.notNull())
+        .execute();
+      await db.schema.createIndex('voice_sessions_owner').on('voice_sessions').column('owner_id').execute();
+      await db.schema.createIndex('voice_sessions_instance').on('voice_sessions').column('instance_id').execute();
+      await db.schema
+        .createTable('voice_session_tokens')
+        .addColumn('token_hash', 'text', (column) => column.primaryKey())
+        .addColumn('session_id', 'text', (column) => column.notNull().references('voice_sessions.id').onDelete('cascade'))
+        .execute();
+      await db.schema.createIndex('voice_session_tokens_session').on('voice_session_tokens').column('session_id').execute();
+    },
+  },
+};

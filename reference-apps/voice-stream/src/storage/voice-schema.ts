@@ -1,0 +1,37 @@
+/** Tables of the voice stream's database (Kysely types). Times are milliseconds since the epoch. */
+export interface VoiceSchema {
+  voice_api_keys: {
+    id: string;
+    key_hash: string;
+    label: string;
+    created_at: number;
+    revoked_at: number | null;
+  };
+  /** Sessions between their request and their end (PostgreSQL only: with SQLite they live in memory). */
+  voice_sessions: {
+    id: string;
+    owner_id: string;
+    /** The session request body as accepted (JSON), validated again by the instance that runs the stream. */
+    request: string;
+    /** SHA-256 of the current token (tokens themselves are never stored). */
+    token_hash: string;
+    token_issued_at: number;
+    token_used: boolean;
+    /** The instance that consumed the token and holds (or held) the stream. */
+    instance_id: string | null;
+    /** Since when the session has no stream (claimed but not open yet, or client gone); null while streaming. */
+    detached_at: number | null;
+    created_at: number;
+  };
+  /** Every token a session was given, so that an outdated token is told from an unknown one. */
+  voice_session_tokens: {
+    token_hash: string;
+    session_id: string;
+  };
+  /** Instances alive (heartbeat): a session held by an instance not seen lately is treated as detached. */
+  voice_instances: {
+    id: string;
+    started_at: number;
+    seen_at: number;
+  };
+}
