@@ -1,0 +1,110 @@
+import type { CompiledTransform, ObjectTransformer } from './compiled-transform';
+import { NotTransformable } from './compiled-transform';
+import type { TransformMetadataRecord, TypeMetadataRecord } from './internals';
+import { ConstantTable, stringLiteral } from './js-code';
+
+/** Property names with class-transformer or class-validator metadata on the class or its ancestors. */
+function declaredProperties(ctor: Function, t: CompiledTransform): Set<string> {
+  const { storage } = t.internals;
+  const names = new Set<string>();
+  for (const target of [ctor, ...storage.getAncestors(ctor)]) {
+    for (const map of [storage._typeMetadatas.get(target), storage._transformMetadatas.get(target)]) {
+      if (map !== undefined) for (const name of map.keys()) if (typeof name === 'string') names.add(name);
+    }
+  }
+  try {
+    const validation = require('class-validator') as typeof import('class-validator');
+    const metadatas = validation.getMetadataStorage().getTargetValidationMetadatas(ctor, '', true, false) as { propertyName: unknown }[];
+    for (const m of metadatas) if (typeof m.propertyName === 'string') names.add(m.propertyName);
+  } catch {
+    // Only an optimisation: keys not listed here take the generic path.
+  }
+  return names;
+}
+
+/** A key the executor skips on instances of the class: a prototype accessor without setter, or a method. */
+function blockedOnPrototype(prototype: object, key: string): boolean {
+  const descriptor = Object.getOwnPropertyDescriptor(prototype, key);
+  return !!descriptor && !descriptor.set;
+}
+
+/**
+ * Writes class-transformer's object branch (`transform` with a target class, PLAIN_TO_CLASS, default
+ * options) for one class as a single function: `new Class()`, then every own key of the plain object
+ * in order, `__proto__`/`constructor` skipped, its @Type resolved (the type function called as the
+ * executor calls it), keys the prototype blocks skipped, the value transformed, @Transform functions
+ * applied, the result assigned. Keys without metadata take one generic path. Throws NotTransformable
+ * for @Expose/@Exclude and discriminators.
+ */
+export function compileClassTransformer(ctor: Function, t: CompiledTransform): ObjectTransformer {
+  const { storage, plainToClass } = t.internals;
+  if (storage.getStrategy(ctor) !== 'none' || storage.getExposedMetadatas(ctor).length > 0 || storage.getExcludedMetadatas(ctor).length > 0) {
+    throw new NotTransformable(`${ctor.name}: @Expose/@Exclude are left to class-transformer`);
+  }
+  const k = new ConstantTable();
+  const prototype = ctor.prototype as object | undefined;
+  const cases: string[] = [];
+  for (const key of declaredProperties(ctor, t)) {
+    if (key === '__proto__' || key === 'constructor') continue;
+    const type = storage.findTypeMetadata(ctor, key);
+    const transforms = storage.findTransformMetadatas(ctor, key, plainToClass).filter((m) => !m.options || !m.options.groups || !m.options.groups.length);
+    cases.push(...keyCase(ctor, key, type, transforms, prototype, plainToClass, k));
+  }
+
+  const name = `toInstance_${(ctor.name || 'anonymous').replace(/[^A-Za-z0-9_$]/g, '_')}`;
+  const source = [
+    '"use strict";',
+    'const transformValue = T.value, options = T.options;',
+    `return function ${name}(value) {`,
+    `  const out = new ${k.ref(ctor)}();`,
+    '  const P = out.constructor.prototype;',
+    `  const known = P === ${k.ref(prototype)};`,
+    '  const keys = Object.keys(value);',
+    '  for (let i = 0; i < keys.length; i++) {',
+    '    const key = keys[i];',
+    "    if (key === '__proto__' || key === 'constructor') continue;",
+    '    switch (key) {',
+    ...cases.map((l) => `      ${l}`),
+    '      default: {',
+    '        const sub = value[key];',
+    '        if (P) { const d = Object.getOwnPropertyDescriptor(P, key); if ((d && !d.set) || out[key] instanceof Function) continue; }',
+    "        out[key] = sub === null || typeof sub !== 'object' ? sub : transformValue(sub, undefined, undefined, sub instanceof Map);",
+    '      }',
+    '    }',
+    '  }',
+    '  return out;',
+    '};',
+  ].join('\n');
+  return new Function('K', 'T', source)(k.values, t) as ObjectTransformer;
+}
+
+/** The `case` of one declared property. */
+function keyCase(ctor: Function, key: string, type: TypeMetadataRecord | undefined, transforms: TransformMetadataRecord[], prototype: object | undefined, plainToClass: number, k: ConstantTable): string[] {
+  const lines: string[] = [`case ${stringLiteral(key)}: {`, '  const sub = value[key];'];
+  let typeExpr = 'undefined';
+  let arrayExpr = 'undefined';
+  let mapExpr = 'sub instanceof Map';
+  if (type !== undefined) {
+    const d = type.options?.discriminator as { property?: unknown; subTypes?: unknown } | undefined;
+    if (type.options && d && d.property && d.subTypes) throw new NotTransformable(`${ctor.name}.${key}: discriminators are left to class-transformer`);
+    const m = k.ref(type);
+    // The executor asks the type function on every key it sees, before deciding to skip the key.
+    lines.push(`  const type = ${m}.typeFunction ? ${m}.typeFunction({ newObject: out, object: value, property: key }) : ${m}.reflectedType;`);
+    typeExpr = 'type';
+    arrayExpr = `(Array.isArray(value[key]) ? ${m}.reflectedType : undefined)`;
+    if (type.reflectedType === Map) mapExpr = 'true';
+  }
+  const blocked = prototype !== undefined && blockedOnPrototype(prototype, key);
+  lines.push(`  if (P && ((known ? ${blocked} : ((d) => !!d && !d.set)(Object.getOwnPropertyDescriptor(P, key))) || out[key] instanceof Function)) continue;`);
+  const plainFast = typeExpr === 'undefined' && mapExpr === 'sub instanceof Map';
+  lines.push(
+    plainFast
+      ? `  let result = sub === null || typeof sub !== 'object' ? sub : transformValue(sub, undefined, undefined, sub instanceof Map);`
+      : `  let result = transformValue(sub, ${typeExpr}, ${arrayExpr}, ${mapExpr});`,
+  );
+  for (const transform of transforms) {
+    lines.push(`  result = ${k.ref(transform)}.transformFn({ value: result, key, obj: value, type: ${k.literal(plainToClass)}, options: options() });`);
+  }
+  lines.push('  out[key] = result;', '  continue;', '}');
+  return lines;
+}
