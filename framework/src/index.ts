@@ -120,3 +120,6 @@ export type { JsonSchema } from './openapi/constraint-keywords';
 
 // Adoption (issue 9): types the API reference (npm run -w rest.uws docs) links to from public members.
 export type { ParamSource } from './metadata/types';
+
+// Compiled validation: how a class is validated and built (generated code, or class-validator/class-transformer and why).
+export type { CompilationMode } from './validation/validator';

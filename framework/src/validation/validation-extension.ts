@@ -48,6 +48,9 @@ function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean,
   if (classType === undefined && elementType === undefined) return undefined;
   const toInstance = p.source === 'body' && transform && validator.toInstance !== undefined ? validator.toInstance.bind(validator) : undefined;
   if (!valid && toInstance === undefined) return undefined;
+  // Compile the class's validator and transformer now rather than on the first request.
+  const prepared = elementType ?? classType;
+  if (prepared !== undefined) validator.prepare?.(prepared);
   return (ctx, args, out) => {
     let value = args[i];
     if (value === null || value === undefined) return;

@@ -15,7 +15,12 @@ export interface Validator {
   validate(value: object): readonly ConstraintViolation[] | Promise<readonly ConstraintViolation[]>;
   /** Turns a parsed body into an instance of `type`, nested typed objects included. */
   toInstance?(type: Function, plain: unknown): unknown;
+  /** Called at route registration with each body or bean class the route validates: a chance to get ready (compile). */
+  prepare?(type: Function): void;
 }
+
+/** Whether a class is handled by generated code, or by the package itself and why (`ClassValidator.compilation`). */
+export type CompilationMode = { compiled: true } | { compiled: false; reason: string };
 
 /** Options of `ClassValidator`, passed on to class-validator and class-transformer. */
 export interface ClassValidatorOptions {
@@ -61,6 +66,7 @@ export class ClassValidator implements Validator {
   private readonly async: boolean;
   private readonly compiled: CompiledValidation | undefined;
   private readonly compiledTransform: CompiledTransform | undefined;
+  private readonly compileOff: string | undefined;
 
   constructor(options: ClassValidatorOptions = {}) {
     this.validatorOptions = { forbidUnknownValues: false, ...options.validator };
@@ -68,6 +74,7 @@ export class ClassValidator implements Validator {
     this.async = options.async === true;
     // Fail at startup, not on the first request, when the packages are missing.
     classValidator();
+    this.compileOff = options.compile === false ? 'compile: false' : undefined;
     this.compiled = options.compile === false ? undefined : CompiledValidation.create(this.validatorOptions, this.async);
     this.compiledTransform = options.compile === false ? undefined : CompiledTransform.create(this.transformOptions);
   }
@@ -85,5 +92,24 @@ export class ClassValidator implements Validator {
     if (plain === null || typeof plain !== 'object') return plain;
     if (this.compiledTransform !== undefined) return this.compiledTransform.toInstance(type, withoutPrototypeKeys(plain));
     return classTransformer().plainToInstance(type as new () => object, withoutPrototypeKeys(plain), this.transformOptions);
+  }
+
+  /** Compiles the class's validator and transformer now (rest.uws calls it when a route is registered). */
+  prepare(type: Function): void {
+    this.compiled?.prepare(type);
+    this.compiledTransform?.prepare(type);
+  }
+
+  /**
+   * How objects of `type` are validated and built: by generated code, or by class-validator /
+   * class-transformer and why (`compile: false`, an unsupported package version or option, or a
+   * decorator the compiler leaves to the package). Nested classes are reported when asked for.
+   */
+  compilation(type: Function): { validation: CompilationMode; transform: CompilationMode } {
+    const off = (why: string): CompilationMode => ({ compiled: false, reason: why });
+    return {
+      validation: this.compiled?.modeOf(type) ?? off(this.compileOff ?? 'class-validator version or options not compiled'),
+      transform: this.compiledTransform?.modeOf(type) ?? off(this.compileOff ?? 'class-transformer version or options not compiled'),
+    };
   }
 }

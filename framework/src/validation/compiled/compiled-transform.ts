@@ -98,6 +98,11 @@ export class CompiledTransform {
     return out;
   }
 
+  /** Compiles the class now rather than on its first body. */
+  prepare(ctor: Function): void {
+    this.transformerFor(ctor);
+  }
+
   /** Whether objects of the class are built by compiled code (compiling it if needed). */
   modeOf(ctor: Function): TransformMode {
     this.transformerFor(ctor);
