@@ -6,12 +6,18 @@
  */
 import { describeServerConfig } from 'app-support';
 import { readVoiceConfig } from './voice-config';
+import { PostgresSessionRegistry } from './registry/postgres-session-registry';
 import { startVoiceServer } from './server/voice-server';
 
 async function main(): Promise<void> {
   const config = readVoiceConfig();
   const server = await startVoiceServer({ port: config.port, host: config.host, databaseUrl: config.databaseUrl, publicBaseUrl: process.env.VOICE_PUBLIC_URL });
   console.log(describeServerConfig('voice-stream', config, server.port));
+  console.log(
+    server.registry instanceof PostgresSessionRegistry
+      ? `voice-stream: sessions in PostgreSQL, shared with every instance on this database (this is instance ${server.registry.instanceId})`
+      : 'voice-stream: sessions in memory (single instance; set DATABASE_URL=postgres://... to run several)',
+  );
   console.log(`voice-stream: session requests at ${server.url}/v3/voice/realtime (create a key: npm run -w voice-stream keys -- create <label>)`);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
