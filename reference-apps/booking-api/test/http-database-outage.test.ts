@@ -1,5 +1,6 @@
 import test from 'ava';
-import { startThrowawayPostgres } from 'app-support';
+import { openDatabase, postgresForTests, startThrowawayPostgres } from 'app-support';
+import { sql } from 'kysely';
 import type { Logger } from 'rest.uws';
 import { API } from './helpers/api-client';
 import { assertError } from './helpers/assert-error';
@@ -90,4 +91,44 @@ test('PostgreSQL stopped under a running app: 503 in the envelope meanwhile, the
   const warnings = logged.filter((line) => line.message === 'database unavailable: answered 503');
   t.true(warnings.length >= 1 && warnings.length <= 2, JSON.stringify(warnings));
   t.deepEqual(logged.filter((line) => line.level === 'error'), []);
+});
+
+test('PostgreSQL: a statement past the statement timeout, or a wait for a connection past the connect timeout, is a 503 and holds nothing', async (t) => {
+  const postgres = await postgresForTests('outage_timeouts');
+  t.teardown(() => postgres.close());
+  const url = postgres.url;
+  const { server, alice } = await startHttpFixture(url, { postgresPool: { max: 2, statementTimeoutMs: 1500, connectionTimeoutMs: 100 } });
+  t.teardown(() => server.close());
+  const other = await openDatabase(url);
+  t.teardown(() => other.destroy());
+
+  // Another session holds the slot's row lock (a stuck process, say): the create's seat update waits on it until the
+  // server cancels the statement.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const holder = other.db.transaction().execute(async (trx) => {
+    await sql`select id from inventory_slot where id = ${SLOT_ID} for update`.execute(trx);
+    locked();
+    await released;
+  });
+  await isLocked;
+  const started = Date.now();
+  assertError(t, await alice.post(`${API}/booking`, createBody(1, 0)), 503, 'E_SERVICE_UNAVAILABLE', UNAVAILABLE);
+  t.true(Date.now() - started < 6000, `cancelled after the timeout, not left waiting (${Date.now() - started} ms)`);
+  release();
+  await holder;
+  // The cancelled create left nothing: no booking, no seat taken; the next one goes through.
+  t.is((await alice.get(`${API}/booking`)).body.total, 0);
+  t.is((await alice.post(`${API}/booking`, createBody(1, 0))).status, 201);
+  t.is((await server.system.repositories.catalogue.findSlot(SLOT_ID))?.remaining, 29);
+
+  // Both pool connections busy (within the statement timeout) for longer than the connect timeout: the next request
+  // gives up waiting with a 503.
+  const sleepers = Promise.all([0, 1].map(() => sql`select pg_sleep(1)`.execute(server.system.database.db)));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assertError(t, await alice.get(`${API}/booking`), 503, 'E_SERVICE_UNAVAILABLE', UNAVAILABLE);
+  await t.notThrowsAsync(sleepers, 'the statements holding the connections were not disturbed');
+  t.is((await alice.get(`${API}/booking`)).status, 200, 'served again once connections are free');
 });

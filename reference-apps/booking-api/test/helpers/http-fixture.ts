@@ -25,6 +25,7 @@ export interface HttpFixtureOptions {
   background?: BookingServerOptions['background'];
   publicBaseUrl?: string;
   logger?: BookingServerOptions['logger'];
+  postgresPool?: BookingServerOptions['postgresPool'];
 }
 
 /** A real booking server on 127.0.0.1 (free port) over `databaseUrl`, with the walking-tour catalogue and two partners. */
@@ -37,6 +38,7 @@ export async function startHttpFixture(databaseUrl: string, options: HttpFixture
     background: options.background ?? false,
     publicBaseUrl: options.publicBaseUrl,
     logger: options.logger,
+    postgresPool: options.postgresPool,
   });
   if (options.seed !== false) await seedWalkingTour(server.system, options.capacity === undefined ? 30 : options.capacity);
   const { aliceKey, bobKey } = options.keys ?? { aliceKey: await server.createPartnerKey('Alice Travel'), bobKey: await server.createPartnerKey('Bob Tours') };
