@@ -1,0 +1,161 @@
+/**
+ * The compiled validator and transformer through real routes: the 400 answers are the ones
+ * class-validator gives (same bytes), bodies are still real instances with nested instances, and
+ * classes with decorators the compiler does not mirror fall back to the packages.
+ */
+import test from 'ava';
+import 'reflect-metadata';
+import fc from 'fast-check';
+import { Type } from 'class-transformer';
+import { IsInt, IsString, ValidateNested, ValidatePromise, ValidateBy, registerDecorator } from 'class-validator';
+import { BodyParam, ClassValidator, Path, POST, RestBuilder, Valid, type ClassValidatorOptions } from '../../src/index';
+import { listen, type RunningServer } from '../support/server';
+import { PLAIN_OBJECTS } from './support/arbitraries';
+import { Everything, Tag, Tree } from './support/equivalence-dtos';
+
+class WithPromise {
+  @IsString() name!: string;
+  @ValidatePromise() @ValidateNested() @Type(() => Tag) later!: Promise<Tag>;
+}
+
+class Outer {
+  @IsInt() n!: number;
+  @ValidateNested() @Type(() => WithPromise) inner!: WithPromise;
+  @ValidateNested({ each: true }) @Type(() => Tag) tags!: Tag[];
+}
+
+const slowCheck = () =>
+  ValidateBy({ name: 'notTaken', async: true, validator: { validate: async (value: unknown) => value !== 'taken', defaultMessage: () => '$property is taken' } });
+
+class Signup {
+  @IsString() @slowCheck() user!: string;
+}
+
+/** A constraint registered as asynchronous: validate() runs it, validateSync() ignores it. */
+function IsFreeName(target: object, propertyName: string): void {
+  registerDecorator({ name: 'isFreeName', async: true, target: target.constructor, propertyName, validator: { validate: async (value: unknown) => value !== 'root', defaultMessage: () => '$property is reserved' } });
+}
+
+class Account {
+  @IsString() @IsFreeName name!: string;
+}
+
+@Path('/')
+class Resource {
+  @POST @Path('everything')
+  everything(@Valid body: Everything): string {
+    const nested = body.address instanceof Object ? body.address.constructor.name : typeof body.address;
+    const tags = Array.isArray(body.tags) ? body.tags.map((t) => (t instanceof Object ? t.constructor.name : typeof t)).join(',') : typeof body.tags;
+    return `${body.constructor.name} ${nested} ${tags}`;
+  }
+
+  @POST @Path('trees')
+  trees(@Valid @BodyParam({ type: [Tree] }) trees: Tree[]): number {
+    return trees.length;
+  }
+
+  @POST @Path('outer')
+  outer(@Valid body: Outer): string {
+    return `${body.inner.constructor.name} ${body.tags.map((t) => t.constructor.name).join(',')}`;
+  }
+
+  @POST @Path('signup')
+  signup(@Valid body: Signup): string {
+    return body.user;
+  }
+
+  @POST @Path('accounts')
+  account(@Valid body: Account): string {
+    return body.name;
+  }
+}
+
+async function serve(options: ClassValidatorOptions | undefined, t: { teardown(fn: () => void): void }): Promise<RunningServer> {
+  const builder = new RestBuilder().register(Resource);
+  if (options !== undefined) builder.validateWith(options);
+  const server = await listen(builder.build());
+  t.teardown(() => server.close());
+  return server;
+}
+
+/** Everything a client sees of an answer. */
+async function answer(server: RunningServer, path: string, body: unknown): Promise<string> {
+  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return `${res.status} ${res.headers.get('x-status-reason')} ${res.headers.get('content-type')}\n${await res.text()}`;
+}
+
+for (const [label, options] of [
+  ['rest.uws defaults (no validateWith)', undefined],
+  ['whitelist + forbidNonWhitelisted, stopAtFirstError', { validator: { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true } }],
+] as [string, ClassValidatorOptions | undefined][]) {
+  test(`a route answers exactly as with class-validator and class-transformer: ${label}`, async (t) => {
+    const compiled = await serve(options, t);
+    const reference = await serve({ ...options, compile: false }, t);
+    let invalid = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(PLAIN_OBJECTS.Everything!.map((b) => ['/everything', b] as const), fc.array(PLAIN_OBJECTS.Tree!, { maxLength: 3 }).map((b) => ['/trees', b] as const)), async ([path, body]) => {
+        const [a, b] = await Promise.all([answer(compiled, path, body), answer(reference, path, body)]);
+        t.is(a, b, `${path} ${JSON.stringify(body)}`);
+        if (a.startsWith('400')) invalid++;
+      }),
+      { numRuns: 120 },
+    );
+    t.true(invalid > 20, `only ${invalid} of the bodies were invalid`);
+  });
+}
+
+test('a valid body arrives as a real instance with nested instances (compiled by default)', async (t) => {
+  t.deepEqual(new ClassValidator().compilation(Everything), { validation: { compiled: true }, transform: { compiled: true } });
+  const server = await serve(undefined, t);
+  const body = {
+    s: 'x', i: 3, n: 1.5, loose: 2, money: 1.25, b: true, oneOf: 'a', notOneOf: 'y', color: 'red', level: 2, pos: 1, neg: -1, yes: 'yes', notZero: 2,
+    email: 'a@b.co', uuid: '550e8400-e29b-41d4-a716-446655440000', uuid4: '550e8400-e29b-41d4-a716-446655440000', iso: '2024-01-31', date: '2024-01-31',
+    url: 'https://example.com', list: [1], strings: ['ab'], ints: [0, 1], address: { city: 'Berlin', zip: '10115', country: 'DE' }, tags: [{ name: 'ab' }, { name: 'cd', weight: 2 }],
+  };
+  const res = await fetch(`${server.url}/everything`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  t.is(await res.text(), 'Everything Address Tag,Tag');
+  t.is(res.status, 200);
+});
+
+test('a class with a decorator the compiler does not mirror (@ValidatePromise) is validated by class-validator, nested in a compiled one', async (t) => {
+  const modes = new ClassValidator().compilation(WithPromise);
+  t.false(modes.validation.compiled);
+  t.regex((modes.validation as { reason: string }).reason, /promiseValidation/);
+  t.deepEqual(new ClassValidator().compilation(Outer).validation, { compiled: true });
+  const compiled = await serve(undefined, t);
+  const reference = await serve({ compile: false }, t);
+  for (const body of [
+    { n: 1, inner: { name: 'a' }, tags: [{ name: 'ok' }] },
+    { n: 'x', inner: { name: 5, later: 3 }, tags: [{ name: 1 }, 7] },
+    { n: 2, inner: 'nope', tags: 'none' },
+    { inner: [{ name: 1 }], tags: [[{ name: 'x' }]] },
+  ]) {
+    t.is(await answer(compiled, '/outer', body), await answer(reference, '/outer', body), JSON.stringify(body));
+  }
+  t.is((await answer(compiled, '/outer', { n: 1, inner: { name: 'a' }, tags: [{ name: 'ok' }] })).split('\n')[1], 'WithPromise Tag');
+});
+
+test('with async: true, an asynchronous constraint hands the object to class-validator validate()', async (t) => {
+  // Registered as asynchronous: known when compiling.
+  t.like(new ClassValidator({ async: true }).compilation(Account).validation, { compiled: false });
+  t.deepEqual(new ClassValidator().compilation(Account).validation, { compiled: true }); // validateSync ignores it
+  // A constraint that just returns a promise: found when validating.
+  t.deepEqual(new ClassValidator({ async: true }).compilation(Signup).validation, { compiled: true });
+  const server = await serve({ async: true }, t);
+  const reference = await serve({ async: true, compile: false }, t);
+  for (const [path, body] of [['/signup', { user: 'ada' }], ['/signup', { user: 'taken' }], ['/signup', { user: 3 }], ['/accounts', { name: 'root' }], ['/accounts', { name: 'ada' }]] as const) {
+    t.is(await answer(server, path, body), await answer(reference, path, body));
+  }
+  t.is(await answer(server, '/signup', { user: 'ada' }), '200 null text/plain; charset=utf-8\nada');
+  const taken = await answer(server, '/signup', { user: 'taken' });
+  t.true(taken.startsWith('400 Validation failed'));
+  t.true(taken.endsWith('"violations":[{"in":"body","path":"user","constraint":"notTaken","message":"user is taken"}]}'), taken);
+  t.true((await answer(server, '/accounts', { name: 'root' })).includes('"constraint":"isFreeName","message":"name is reserved"'));
+});
+
+test('non-default class-transformer options keep class-transformer for bodies', async (t) => {
+  const validator = new ClassValidator({ transformer: { enableImplicitConversion: true } });
+  t.like(validator.compilation(Everything).transform, { compiled: false });
+  t.deepEqual(validator.compilation(Everything).validation, { compiled: true });
+  t.like(new ClassValidator({ compile: false }).compilation(Everything), { validation: { compiled: false, reason: 'compile: false' } });
+});
