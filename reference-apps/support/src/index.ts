@@ -17,3 +17,4 @@ export { generateKey, hashSecret, verifySecret } from './secrets/secrets';
 export { readFlag } from './config/command-line-flags';
 export { readServerConfig, describeServerConfig, type ServerConfig, type ServerConfigDefaults } from './config/server-config';
 export { systemClock, ManualClock, type Clock } from './time/clock';
+export { runKeysCommand, runKeysCommandAsMain, keysUsage, keyState, type KeysCommandSpec, type KeysCommandStore } from './cli/keys-command';
