@@ -94,6 +94,7 @@ async function main(): Promise<number> {
         thresholds: options.thresholds,
         nodeFlags: options.nodeFlags,
         streamingSessions: options.voiceSessions,
+        heapSnapshotDir: options.heapSnapshots ? path.join(options.resultsDir, 'heap') : undefined,
         keepData: options.keepData,
         log,
       }),

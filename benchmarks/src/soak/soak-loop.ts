@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readCpuSeconds } from '../runner/cpu-time';
 import { readMemory } from '../runner/server-process';
-import { judgeTarget, type FlatnessThresholds } from './flatness';
+import { judgeTarget, warmupSampleCount, type FlatnessThresholds } from './flatness';
+import { HEAP_SNAPSHOT_FLAG, compareSnapshots, takeHeapSnapshot } from './heap/heap-snapshots';
 import type { IntervalSample, StreamingIntervalCounts, TargetRun, WrkIntervalCounts } from './soak-results';
 import type { LoadShape, PreparedTarget, SoakTarget } from './soak-target';
 import { runSoakWrk } from './soak-wrk';
@@ -24,6 +25,8 @@ export interface SoakSettings {
   thresholds: FlatnessThresholds;
   nodeFlags: string[];
   streamingSessions: number;
+  /** Folder for heap snapshots after warm-up and at the end (the figures of such a run are not for the doc). */
+  heapSnapshotDir: string | undefined;
   keepData: boolean;
   log: (line: string) => void;
 }
@@ -76,12 +79,17 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
 
   try {
     log(`soak ${target.id}: starting the server (fresh database in ${workDir})`);
-    prepared = await target.prepare({ workDir, serverCpu, nodeFlags: settings.nodeFlags, load, streamingSessions: settings.streamingSessions, log });
+    const heapDir = settings.heapSnapshotDir ? path.join(settings.heapSnapshotDir, `${target.id}-${startedAt.replace(/[:.]/g, '-')}`) : undefined;
+    if (heapDir) fs.mkdirSync(heapDir, { recursive: true });
+    const nodeFlags = heapDir ? [...settings.nodeFlags, HEAP_SNAPSHOT_FLAG] : settings.nodeFlags;
+    prepared = await target.prepare({ workDir, serverCpu, nodeFlags, serverCwd: heapDir, load, streamingSessions: settings.streamingSessions, log });
     const { server, plan } = prepared;
     idleRssMB = readMemory(server.pid)?.rssMB ?? NaN;
     log(`soak ${target.id}: ${prepared.description}; server pid ${server.pid} on ${server.baseUrl}, RSS ${idleRssMB.toFixed(1)} MB; ${settings.durationSec} s in intervals of ${settings.intervalSec} s`);
     prepared.sideLoad?.start();
     const intervals = Math.max(1, Math.ceil(settings.durationSec / settings.intervalSec));
+    const snapshotAfter = new Set([warmupSampleCount(intervals, settings.thresholds.warmupFraction), intervals]);
+    const heapSnapshots: string[] = [];
     const loadStart = performance.now();
 
     for (let index = 0; index < intervals; index++) {
@@ -133,6 +141,23 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
       if (!server.alive()) {
         abortedReason = `the server exited after ${Math.round(sample.elapsedSec)} s (${server.exitStatus()})`;
         break;
+      }
+      if (heapDir && snapshotAfter.has(index + 1)) {
+        try {
+          heapSnapshots.push(await takeHeapSnapshot(server.pid, server.baseUrl, heapDir));
+          log(`soak ${target.id}: heap snapshot ${heapSnapshots.at(-1)}`);
+        } catch (error) {
+          log(`soak ${target.id}: heap snapshot: ${(error as Error).message}`);
+        }
+      }
+    }
+    if (heapDir && heapSnapshots.length === 2) {
+      try {
+        const comparison = compareSnapshots(heapSnapshots[0], heapSnapshots[1]);
+        fs.writeFileSync(path.join(heapDir, 'heap-growth.txt'), `${comparison}\n`);
+        log(`soak ${target.id}: between the heap snapshots\n${comparison}`);
+      } catch (error) {
+        log(`soak ${target.id}: comparing the heap snapshots: ${(error as Error).message}`);
       }
     }
     if (prepared.sideLoad) {

@@ -24,6 +24,8 @@ export interface SoakOptions {
   chartsDir: string;
   resultsDir: string;
   keepData: boolean;
+  /** Take heap snapshots of each server after warm-up and at the end (into results-dir/heap). */
+  heapSnapshots: boolean;
   /** A saved run (JSON) to judge again with these thresholds instead of running the load. */
   rejudgeFile: string | undefined;
 }
@@ -42,7 +44,9 @@ export const SOAK_USAGE = `Usage: npm run soak -- [options]     (from benchmarks
   --warmup-fraction F   share of the run left out of the RSS criterion (default ${DEFAULT_THRESHOLDS.warmupFraction})
   --max-slope MB        RSS slope after warm-up allowed, MB per minute (default ${DEFAULT_THRESHOLDS.maxSlopeMBPerMin})
   --max-rise MB         largest RSS rise after warm-up allowed (from a sample to a later one), MB (default ${DEFAULT_THRESHOLDS.maxRiseMB})
-  --node-flags "..."    extra flags for the server's node (e.g. "--heapsnapshot-signal=SIGUSR2")
+  --node-flags "..."    extra flags for the server's node (e.g. "--max-semi-space-size=1")
+  --heap-snapshots      heap snapshots of each server after warm-up and at the end, and what grew between
+                        them (into results-dir/heap; writing one stops the server for seconds: not for figures)
   --doc [PATH]          write each target's results into its block of docs/reliability.md (or PATH)
   --charts-dir PATH     where soak-<target>.svg goes (default benchmarks/charts)
   --results-dir PATH    where the raw JSON goes (default benchmarks/results)
@@ -93,6 +97,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
     resultsDir: RESULTS_DIR,
     keepData: false,
     rejudgeFile: undefined,
+    heapSnapshots: false,
   };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
@@ -170,6 +175,9 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
         break;
       case '--keep-data':
         options.keepData = true;
+        break;
+      case '--heap-snapshots':
+        options.heapSnapshots = true;
         break;
       case '--rejudge':
         options.rejudgeFile = value();

@@ -17,6 +17,8 @@ export interface TargetContext {
   serverCpu: number | undefined;
   /** Extra node flags for the server (e.g. --heapsnapshot-signal=SIGUSR2). */
   nodeFlags: string[];
+  /** The server's working folder (where heap snapshots land); undefined = the runner's. */
+  serverCwd: string | undefined;
   load: LoadShape;
   /** Simultaneous WebSocket sessions, for targets that stream beside wrk. */
   streamingSessions: number;

@@ -78,6 +78,7 @@ export const bookingApi: SoakTarget = {
       name: 'booking-api',
       args: [MAIN, '--host', '127.0.0.1', '--port', '0', '--database', database],
       nodeFlags: context.nodeFlags,
+      cwd: context.serverCwd,
       cpu: context.serverCpu,
       portFromLine: listeningPort,
       timeoutMs: 60_000,

@@ -40,6 +40,7 @@ export const contentGraphql: SoakTarget = {
       name: 'content-graphql',
       args: [MAIN, '--host', '127.0.0.1', '--port', '0', ...where],
       nodeFlags: context.nodeFlags,
+      cwd: context.serverCwd,
       cpu: context.serverCpu,
       portFromLine: listeningPort,
       timeoutMs: 60_000,

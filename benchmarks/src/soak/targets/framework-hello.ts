@@ -32,6 +32,7 @@ export const frameworkHello: SoakTarget = {
       name: 'framework-hello',
       args: [serverEntryPath(SERVER)],
       nodeFlags: context.nodeFlags,
+      cwd: context.serverCwd,
       env: { BENCH_PORT: '0', BENCH_STATIC_DIR: fixtures.staticDir },
       cpu: context.serverCpu,
       portFromLine: readyPort,

@@ -77,6 +77,7 @@ export const voiceStream: SoakTarget = {
       name: 'voice-stream',
       args: [MAIN, '--host', '127.0.0.1', '--port', '0', '--database', database],
       nodeFlags: context.nodeFlags,
+      cwd: context.serverCwd,
       cpu: context.serverCpu,
       portFromLine: listeningPort,
       timeoutMs: 60_000,
