@@ -122,4 +122,4 @@ export type { JsonSchema } from './openapi/constraint-keywords';
 export type { ParamSource } from './metadata/types';
 
 // Compiled validation: how a class is validated and built (generated code, or class-validator/class-transformer and why).
-export type { CompilationMode } from './validation/validator';
+export type { Compilation, CompilationMode, CompiledMode, NotCompiledMode } from './validation/validator';

@@ -20,7 +20,29 @@ export interface Validator {
 }
 
 /** Whether a class is handled by generated code, or by the package itself and why (`ClassValidator.compilation`). */
-export type CompilationMode = { compiled: true } | { compiled: false; reason: string };
+export type CompilationMode = CompiledMode | NotCompiledMode;
+
+/** Handled by generated code. */
+export interface CompiledMode {
+  /** Always true. */
+  compiled: true;
+}
+
+/** Handled by class-validator or class-transformer themselves. */
+export interface NotCompiledMode {
+  /** Always false. */
+  compiled: false;
+  /** Why (an option, the package version, or the decorator the compiler leaves to the package). */
+  reason: string;
+}
+
+/** How a class is validated and built (`ClassValidator.compilation`). */
+export interface Compilation {
+  /** class-validator's part: the violations. */
+  validation: CompilationMode;
+  /** class-transformer's part: the instance made from a body. */
+  transform: CompilationMode;
+}
 
 /** Options of `ClassValidator`, passed on to class-validator and class-transformer. */
 export interface ClassValidatorOptions {
@@ -105,7 +127,7 @@ export class ClassValidator implements Validator {
    * class-transformer and why (`compile: false`, an unsupported package version or option, or a
    * decorator the compiler leaves to the package). Nested classes are reported when asked for.
    */
-  compilation(type: Function): { validation: CompilationMode; transform: CompilationMode } {
+  compilation(type: Function): Compilation {
     const off = (why: string): CompilationMode => ({ compiled: false, reason: why });
     return {
       validation: this.compiled?.modeOf(type) ?? off(this.compileOff ?? 'class-validator version or options not compiled'),
