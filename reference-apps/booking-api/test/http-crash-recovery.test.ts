@@ -25,8 +25,9 @@ const variants = [
   { jobs: 'off', label: 'fulfilment left to the restart' },
 ] as const;
 
+// One test at a time: each runs an app process under the load of eight clients.
 for (const engine of engines) for (const variant of variants) {
-  test(`${engine.name}, ${variant.label}: the app process killed (SIGKILL) amid creates and captures: after a restart every acknowledged booking is as the client was told, seats add up, fulfilment resumes`, async (t) => {
+  test.serial(`${engine.name}, ${variant.label}: the app process killed (SIGKILL) amid creates and captures: after a restart every acknowledged booking is as the client was told, seats add up, fulfilment resumes`, async (t) => {
     const prepared = await prepareDatabase(await engine.freshUrl(), CAPACITY);
     const first = await startInstance(prepared.url, ['--background-jobs', variant.jobs]);
     t.teardown(() => first.stop('SIGKILL'));

@@ -15,6 +15,7 @@ test.before(async () => {
   postgres = await postgresForTests('http_scale_out');
 });
 test.after.always(() => postgres?.close());
+// One test at a time: each runs two app processes and their load, on a machine the rest of the suite shares.
 
 async function twoInstances(t: { teardown(fn: () => unknown): void }, capacity: number | null) {
   const prepared = await prepareDatabase(await postgres.freshDatabase('scale_out'), capacity);
@@ -24,7 +25,7 @@ async function twoInstances(t: { teardown(fn: () => unknown): void }, capacity: 
   return { prepared, instances, one: one!, two: two! };
 }
 
-test('a booking created through one instance is read, listed and captured through the other, and fulfilled once', async (t) => {
+test.serial('a booking created through one instance is read, listed and captured through the other, and fulfilled once', async (t) => {
   const { one, two } = await twoInstances(t, 30);
   t.not(one.baseUrl, two.baseUrl);
   const created = await one.post(`${API}/booking`, createBody(2, 1));
@@ -47,7 +48,7 @@ test('a booking created through one instance is read, listed and captured throug
   t.is(await remainingOnSlot(two), 27);
 });
 
-test('50 concurrent creates spread over both instances for the last 10 seats: exactly 10 succeed', async (t) => {
+test.serial('50 concurrent creates spread over both instances for the last 10 seats: exactly 10 succeed', async (t) => {
   const { one, two } = await twoInstances(t, 10);
   const answers = await Promise.all(Array.from({ length: 50 }, (_, index) => (index % 2 === 0 ? one : two).post(`${API}/booking`, createBody(1, 0))));
   const statuses = answers.map((answer) => answer.status);
@@ -74,7 +75,7 @@ async function createMany(clients: ApiClient[], count: number): Promise<Array<{ 
   return answers;
 }
 
-test('the fulfilment worker and the capture-timeout sweep run on both instances and do no booking twice', async (t) => {
+test.serial('the fulfilment worker and the capture-timeout sweep run on both instances and do no booking twice', async (t) => {
   const capacity = 1000;
   const { prepared, instances, one, two } = await twoInstances(t, capacity);
   const bookings = await createMany([one, two], 150);
@@ -131,7 +132,7 @@ test('the fulfilment worker and the capture-timeout sweep run on both instances 
   t.is(slot.remaining, capacity - seatsCompleted);
 });
 
-test('one instance with rest.uws serve() worker threads (--workers 2) on PostgreSQL serves and stops; SQLite is refused', async (t) => {
+test.serial('one instance with rest.uws serve() worker threads (--workers 2) on PostgreSQL serves and stops; SQLite is refused', async (t) => {
   const prepared = await prepareDatabase(await postgres.freshDatabase('scale_workers'), 100);
   const server = await startMain(['--port', '0', '--host', '127.0.0.1', '--database', prepared.url, '--workers', '2']);
   t.teardown(() => server.stop('SIGKILL'));

@@ -17,7 +17,8 @@ export function startMain(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`main did not start:\n${output}`)), 20_000);
+    // Generous: on a loaded CI machine several test files start processes at once.
+    const timer = setTimeout(() => reject(new Error(`main did not start within 60 s:\n${output}`)), 60_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
