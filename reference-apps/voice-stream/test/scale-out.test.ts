@@ -128,12 +128,16 @@ test.serial('a reconnection on A while the stream runs on B; then the stream con
   t.timeout(90_000);
   const session = await sessionOn(b, { source_media_content_type: PCM_16K, target_languages: ['es'] });
   const onB = await connect(streamOn(b, session.token));
+  const started = Date.now();
   const rotated = await requestReconnection(a.url, key, session.token);
   t.is(rotated.status, 200);
   t.is((await onB.closed).code, 4001);
+  t.log(`rotation on A to close on B: ${Date.now() - started} ms`);
   const resumed = await LiveStream.open(streamOn(b, rotated.body.token));
   await resumed.stream(spokenPassage([TABLE_SENTENCE], 600), 3200, 50);
+  t.log(`streamed: ${Date.now() - started} ms`);
   t.is((await resumed.closed).code, 1000);
+  t.log(`closed: ${Date.now() - started} ms`);
   t.true(resumed.targetText('es').includes('mesa'));
 });
 
@@ -176,4 +180,33 @@ test.serial('an instance that stops (SIGTERM) closes its streams with 1001; the 
   t.true(wordErrorRate(TABLE_SENTENCE, resumed.sourceText()) <= 0.2);
   // The stopped instance left no trace: its row is gone, no session claims to stream there.
   t.is((await database.query('SELECT count(*)::int AS n FROM voice_sessions WHERE instance_id IS NOT NULL AND detached_at IS NULL')).rows[0].n, 0);
+});
+
+test.serial('PostgreSQL unreachable: session requests and upgrades answer 503, and work again once it is back, without a restart', async (t) => {
+  t.timeout(90_000);
+  const url = await postgres.freshDatabase('voice_outage');
+  const name = new URL(url).pathname.slice(1);
+  const instance = await startVoiceServer({ databaseUrl: url, engines: a.engines });
+  try {
+    const outageKey = await instance.createApiKey('outage');
+    const ask = () => requestSession(instance.url, outageKey, { source_media_content_type: PCM_16K });
+    const waiting = await ask();
+    t.is(waiting.status, 200);
+    // The outage: no new connections to this database, and the open ones are cut.
+    await database.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+    await database.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    const refused = await ask();
+    t.deepEqual([refused.status, refused.body.code], [503, 'service_unavailable']);
+    const upgrade = await refusedUpgrade(streamOn(instance, waiting.body.token));
+    t.deepEqual([upgrade.status, JSON.parse(upgrade.body).code], [503, 'service_unavailable']);
+    // Back: the same process serves again.
+    await database.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+    t.is((await ask()).status, 200);
+    const stream = await LiveStream.open(streamOn(instance, waiting.body.token));
+    await stream.stream(spokenPassage([], 300), 3200, 50);
+    t.is((await stream.closed).code, 1000);
+  } finally {
+    await database.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`).catch(() => undefined);
+    await instance.close();
+  }
 });

@@ -63,7 +63,13 @@ export class VoiceSessionResource {
   private async authenticate(authorization: string | undefined): Promise<ApiKeyOwner> {
     const read = readAuthKey(authorization);
     if ('problem' in read) throw new VoiceApiError(401, 'unauthorized', read.problem);
-    const owner = await this.keys.verify(read.key);
+    let owner: ApiKeyOwner | undefined;
+    try {
+      owner = await this.keys.verify(read.key);
+    } catch (error) {
+      console.error(`voice-stream: key store error: ${(error as Error).message}`);
+      throw new VoiceApiError(503, 'service_unavailable', 'The key store (database) is unavailable; retry shortly');
+    }
     if (!owner) throw new VoiceApiError(403, 'forbidden', 'The API key is unknown or revoked');
     return owner;
   }
