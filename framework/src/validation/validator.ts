@@ -60,15 +60,23 @@ export interface ClassValidatorOptions {
   compile?: boolean;
 }
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
-/** Drops keys that could reach a prototype, at any depth, before class-transformer copies them. */
+/**
+ * Drops keys that could reach a prototype (`__proto__`, `constructor`, `prototype`), at any depth up to
+ * 64, before class-transformer copies them: a copy made of plain objects and arrays (holes kept).
+ */
 function withoutPrototypeKeys(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object' || depth > 64) return value;
-  if (Array.isArray(value)) return value.map((v) => withoutPrototypeKeys(v, depth + 1));
+  if (Array.isArray(value)) {
+    const n = value.length;
+    const copy: unknown[] = new Array(n);
+    for (let i = 0; i < n; i++) if (i in value) copy[i] = withoutPrototypeKeys(value[i], depth + 1);
+    return copy;
+  }
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    if (!FORBIDDEN_KEYS.has(key)) out[key] = withoutPrototypeKeys((value as Record<string, unknown>)[key], depth + 1);
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key !== '__proto__' && key !== 'constructor' && key !== 'prototype') out[key] = withoutPrototypeKeys((value as Record<string, unknown>)[key], depth + 1);
   }
   return out;
 }
