@@ -100,7 +100,7 @@ export { closeAllWebSockets, openConnections } from './websocket/open-connection
 // Serving, graceful shutdown and request logging (issue 4).
 import './logging/request-logging';
 export { serve, isServeWorker } from './server/serve';
-export type { AppFactory, ServeOptions, ServeHandle } from './server/serve-types';
+export type { AppFactory, ServeContext, ServeOptions, ServeHandle } from './server/serve-types';
 export { startServer, type ListenOptions, type Server, type ShutdownReport } from './server/start-server';
 export { REQUEST_LOGGING, type RequestLoggingOptions, type RequestLogLevel } from './logging/request-logging';
 export { createLogger, type CreateLoggerOptions, type LogDestination, type PinoLogger } from './logging/create-logger';

@@ -2,8 +2,14 @@ import type { TemplatedApp } from 'uWebSockets.js';
 import type { Logger } from '../log';
 import type { RestBuilder } from '../rest-builder';
 
+/** What a worker's app factory is told: the shared port and which worker it builds for (0 in the calling thread). */
+export interface ServeContext {
+  port: number;
+  worker: number;
+}
+
 /** Builds the app; called once in every worker (and again in each replacement). */
-export type AppFactory = () => TemplatedApp | RestBuilder | Promise<TemplatedApp | RestBuilder>;
+export type AppFactory = (context: ServeContext) => TemplatedApp | RestBuilder | Promise<TemplatedApp | RestBuilder>;
 
 /** Options of `serve`. */
 export interface ServeOptions {
@@ -21,6 +27,11 @@ export interface ServeOptions {
   entry?: string;
   /** Shut down gracefully on SIGTERM and SIGINT, then exit 0 (default true). */
   handleSignals?: boolean;
+  /**
+   * Runs in each thread that served, after its requests finished and before it exits: close the app's own
+   * resources there (database pools, background jobs). Errors are logged.
+   */
+  onShutdown?: (context: ServeContext) => void | Promise<void>;
 }
 
 /** A running `serve`. */

@@ -5,7 +5,7 @@ import { freePort } from './free-port';
 import type { AppFactory, ServeHandle, ServeOptions } from './serve-types';
 import { startServer } from './start-server';
 import { WorkerPool } from './worker-pool';
-import { runWorker, workerAssignment } from './worker-side';
+import { runShutdownHook, runWorker, workerAssignment } from './worker-side';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -27,7 +27,7 @@ const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 export async function serve(buildApp: AppFactory, options: ServeOptions): Promise<ServeHandle> {
   if (typeof buildApp !== 'function') throw new TypeError('rest.uws serve: the first argument builds the app: serve(() => new RestBuilder()..., { port })');
   const assignment = workerAssignment();
-  if (assignment !== undefined) return runWorker(buildApp, assignment, options.shutdownTimeoutMs, options.logger);
+  if (assignment !== undefined) return runWorker(buildApp, assignment, options.shutdownTimeoutMs, options.logger, options.onShutdown);
 
   const logger = options.logger ?? consoleLogger;
   const host = options.host ?? '0.0.0.0';
@@ -36,9 +36,12 @@ export async function serve(buildApp: AppFactory, options: ServeOptions): Promis
   if (!Number.isInteger(workers) || workers < 0) throw new TypeError(`rest.uws serve: workers must be a whole number (0 serves in this thread), got ${String(workers)}`);
 
   if (workers === 0) {
-    const server = await startServer(await buildApp(), { port: options.port, host, shutdownTimeoutMs: timeoutMs, logger: options.logger });
+    const server = await startServer(await buildApp({ port: options.port, worker: 0 }), { port: options.port, host, shutdownTimeoutMs: timeoutMs, logger: options.logger });
     logger.info({ port: server.port, host, workers: 0 }, 'listening');
-    const shutdown = async () => void (await server.shutdown(timeoutMs));
+    const shutdown = async () => {
+      await server.shutdown(timeoutMs);
+      await runShutdownHook(options.onShutdown, { port: server.port, worker: 0 }, logger);
+    };
     if (options.handleSignals !== false) onSignals(shutdown, logger);
     return { port: server.port, workers: 1, shutdown };
   }

@@ -3,7 +3,7 @@ import { runtimeOf } from '../http/uws-adapter';
 import { consoleLogger, type Logger } from '../log';
 import { flushLogs } from './flush-logs';
 import { startServer } from './start-server';
-import type { AppFactory, ServeHandle } from './serve-types';
+import type { AppFactory, ServeContext, ServeHandle, ServeOptions } from './serve-types';
 import { SERVE_WORKER, type MainMessage, type WorkerAssignment, type WorkerMessage } from './worker-protocol';
 
 /** The assignment when this thread is a worker started by `serve`, else undefined. */
@@ -16,11 +16,12 @@ export function workerAssignment(): WorkerAssignment | undefined {
  * exit 0. An uncaught error is logged and ends the worker with 1 (its sockets are closed first by
  * startServer's exit hook, or the whole process would abort), and the main thread starts a new one.
  */
-export async function runWorker(build: AppFactory, assignment: WorkerAssignment, shutdownTimeoutMs: number | undefined, logger: Logger | undefined): Promise<ServeHandle> {
+export async function runWorker(build: AppFactory, assignment: WorkerAssignment, shutdownTimeoutMs: number | undefined, logger: Logger | undefined, onShutdown?: ServeOptions['onShutdown']): Promise<ServeHandle> {
   const port = parentPort!;
   const send = (m: WorkerMessage) => port.postMessage(m);
   try {
-    const server = await startServer(await build(), { port: assignment.port, host: assignment.host, shutdownTimeoutMs, logger });
+    const context = { port: assignment.port, worker: assignment.index };
+    const server = await startServer(await build(context), { port: assignment.port, host: assignment.host, shutdownTimeoutMs, logger });
     const log = logger ?? runtimeOf(server.app)?.logger ?? consoleLogger;
     let dying = false;
     const die = (err: unknown) => {
@@ -34,6 +35,7 @@ export async function runWorker(build: AppFactory, assignment: WorkerAssignment,
     port.on('message', (m: MainMessage) => {
       if (m?.type !== 'shutdown') return;
       void server.shutdown(m.timeoutMs).then(async (report) => {
+        await runShutdownHook(onShutdown, context, log);
         send({ type: 'stopped', ...report });
         await flushLogs(log);
         process.exit(0);
@@ -45,5 +47,15 @@ export async function runWorker(build: AppFactory, assignment: WorkerAssignment,
     send({ type: 'failed', message: (err as Error)?.message ?? String(err), stack: (err as Error)?.stack });
     await flushLogs(logger);
     process.exit(1);
+  }
+}
+
+/** The app's own clean-up after a thread stopped serving; a failure is logged, never fatal. */
+export async function runShutdownHook(hook: ServeOptions['onShutdown'], context: ServeContext, log: Logger): Promise<void> {
+  if (hook === undefined) return;
+  try {
+    await hook(context);
+  } catch (err) {
+    log.error({ err, worker: context.worker }, 'onShutdown failed');
   }
 }

@@ -67,6 +67,9 @@ test('SIGTERM: requests in flight finish, WebSockets close with 1001, new connec
   t.is(stopped.reduce((n, l) => n + l.webSockets, 0), 4);
   t.is(stopped.reduce((n, l) => n + l.inFlight, 0), 2);
   t.is(stopped.reduce((n, l) => n + l.unfinished, 0), 0);
+  // Each worker was told the shared port and its index, and closed its own resources before exiting.
+  t.deepEqual(server.logs.filter((l) => l.msg === 'building the app').map((l) => [l.port, l.worker]).sort(), [[server.port, 0], [server.port, 1]]);
+  t.deepEqual(server.logs.filter((l) => l.msg === 'app resources closed').map((l) => l.worker).sort(), [0, 1]);
 });
 
 test('SIGINT with a request longer than the deadline: it is cut at the deadline and the process still exits 0', async (t) => {
@@ -94,6 +97,7 @@ test('workers: 0 serves in the main thread and shuts down the same way', async (
   server.child.kill('SIGTERM');
   t.is((await slow).status, 200);
   t.deepEqual(await server.exited, { code: 0, signal: null });
+  t.deepEqual(server.logs.filter((l) => l.msg === 'app resources closed').map((l) => l.worker), [0]);
 });
 
 test('serve: a worker that cannot build the app stops the start (logged, non-zero exit) instead of restarting forever', async (t) => {
