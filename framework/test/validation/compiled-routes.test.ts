@@ -7,7 +7,7 @@ import test from 'ava';
 import 'reflect-metadata';
 import fc from 'fast-check';
 import { Type } from 'class-transformer';
-import { IsInt, IsString, ValidateNested, ValidatePromise, ValidateBy, registerDecorator } from 'class-validator';
+import { IsIn, IsInt, IsString, Matches, Max, Min, ValidateNested, ValidatePromise, ValidateBy, registerDecorator } from 'class-validator';
 import { BodyParam, ClassValidator, Path, POST, RestBuilder, Valid, type ClassValidatorOptions } from '../../src/index';
 import { listen, type RunningServer } from '../support/server';
 import { PLAIN_OBJECTS } from './support/arbitraries';
@@ -158,4 +158,42 @@ test('non-default class-transformer options keep class-transformer for bodies', 
   t.like(validator.compilation(Everything).transform, { compiled: false });
   t.deepEqual(validator.compilation(Everything).validation, { compiled: true });
   t.like(new ClassValidator({ compile: false }).compilation(Everything), { validation: { compiled: false, reason: 'compile: false' } });
+});
+
+// The example of docs/reference/validation-and-injection.md ("Compiled validation"), with its documented answer.
+class DocItem {
+  @IsString() @Matches(/^[A-Z0-9-]{1,32}$/) sku!: string;
+  @IsInt() @Min(1) @Max(1000) quantity!: number;
+}
+
+class DocOrder {
+  @IsIn(['EUR', 'USD']) currency!: string;
+  @ValidateNested({ each: true }) @Type(() => DocItem) items!: DocItem[];
+}
+
+@Path('/orders')
+class DocOrders {
+  @POST create(@Valid order: DocOrder) {
+    return { items: order.items.length, first: order.items[0] instanceof DocItem };
+  }
+}
+
+test('the documented example answers as documented', async (t) => {
+  const validator = new ClassValidator();
+  t.deepEqual(validator.compilation(DocOrder), { validation: { compiled: true }, transform: { compiled: true } });
+  const server = await listen(new RestBuilder().validateWith(validator).register(DocOrders).build());
+  t.teardown(() => server.close());
+  const post = (body: string) => fetch(`${server.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const bad = await post('{"currency":"GBP","items":[{"sku":"a b","quantity":0}, 7]}');
+  t.is(bad.status, 400);
+  t.is(
+    await bad.text(),
+    '{"status":400,"error":"Bad Request","message":"Validation failed","code":"RU_ERR_VALIDATION","violations":[' +
+      '{"in":"body","path":"currency","constraint":"isIn","message":"currency must be one of the following values: EUR, USD"},' +
+      '{"in":"body","path":"items[0].sku","constraint":"matches","message":"sku must match /^[A-Z0-9-]{1,32}$/ regular expression"},' +
+      '{"in":"body","path":"items[0].quantity","constraint":"min","message":"quantity must not be less than 1"},' +
+      '{"in":"body","path":"items[1]","constraint":"nestedValidation","message":"each value in nested property items must be either object or array"}]}',
+  );
+  const ok = await post('{"currency":"EUR","items":[{"sku":"A-1","quantity":2}]}');
+  t.is(await ok.text(), '{"items":1,"first":true}');
 });
