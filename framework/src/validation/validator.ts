@@ -3,6 +3,7 @@ import { CompiledValidation } from './compiled/compiled-validation';
 import type { ConstraintViolation } from './constraint-exception';
 import { flattenErrors } from './flatten-errors';
 import { classTransformer, classValidator } from './optional-packages';
+import { withoutPrototypeKeys } from './without-prototype-keys';
 
 export { flattenErrors } from './flatten-errors';
 
@@ -61,27 +62,6 @@ export interface ClassValidatorOptions {
 }
 
 /**
- * Drops keys that could reach a prototype (`__proto__`, `constructor`, `prototype`), at any depth up to
- * 64, before class-transformer copies them: a copy made of plain objects and arrays (holes kept).
- */
-function withoutPrototypeKeys(value: unknown, depth = 0): unknown {
-  if (value === null || typeof value !== 'object' || depth > 64) return value;
-  if (Array.isArray(value)) {
-    const n = value.length;
-    const copy: unknown[] = new Array(n);
-    for (let i = 0; i < n; i++) if (i in value) copy[i] = withoutPrototypeKeys(value[i], depth + 1);
-    return copy;
-  }
-  const out: Record<string, unknown> = {};
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    if (key !== '__proto__' && key !== 'constructor' && key !== 'prototype') out[key] = withoutPrototypeKeys((value as Record<string, unknown>)[key], depth + 1);
-  }
-  return out;
-}
-
-/**
  * Validation with class-validator (constraints declared with its decorators, or with rest.uws's
  * `@Min`, `@NotBlank`...), bodies turned into instances with class-transformer's `plainToInstance`.
  * Synchronous unless `async: true`.
@@ -120,7 +100,7 @@ export class ClassValidator implements Validator {
   /** class-transformer's `plainToInstance`, after dropping prototype keys at every depth. */
   toInstance(type: Function, plain: unknown): unknown {
     if (plain === null || typeof plain !== 'object') return plain;
-    if (this.compiledTransform !== undefined) return this.compiledTransform.toInstance(type, withoutPrototypeKeys(plain));
+    if (this.compiledTransform !== undefined) return this.compiledTransform.toInstanceOfBody(type, plain);
     return classTransformer().plainToInstance(type as new () => object, withoutPrototypeKeys(plain), this.transformOptions);
   }
 

@@ -58,17 +58,20 @@ const order = jsonObject({
 const node: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
   node: jsonObject({ name: scalar, leaf: fc.boolean(), value: scalar, children: fc.oneof({ depthSize: 'small' }, fc.constant([]), fc.array(tie('node'), { maxLength: 2 })) }),
 })).node;
+const branch: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ branch: Record<string, unknown> }>((tie) => ({
+  branch: jsonObject({ name: scalar, item, children: fc.oneof({ depthSize: 'small' }, fc.constant([]), fc.array(fc.oneof(tie('branch'), scalar), { maxLength: 2 })) }),
+})).branch;
 const exposed = jsonObject({ given_name: scalar, givenName: scalar, secret: scalar, item });
 const shelf = jsonObject({ thing: fc.oneof(item, jsonObject({ kind: fc.constantFrom('item', 'leaf', 'other'), sku: scalar, value: scalar })) });
 const warehouse = jsonObject({ name: scalar, shelves: fc.array(shelf, { maxLength: 3 }) });
 
 const CASES: [Function, fc.Arbitrary<Record<string, unknown>>][] = [
-  [dtos.Item, item], [dtos.Address, address], [dtos.Order, order], [dtos.SpecialOrder, order], [dtos.Node, node], [dtos.Exposed, exposed], [dtos.Shelf, shelf], [dtos.Warehouse, warehouse],
+  [dtos.Item, item], [dtos.Address, address], [dtos.Order, order], [dtos.SpecialOrder, order], [dtos.Node, node], [dtos.Branch, branch], [dtos.Exposed, exposed], [dtos.Shelf, shelf], [dtos.Warehouse, warehouse],
 ];
 
 test('classes with @Type, @Transform, accessors and inheritance compile; @Expose/@Exclude and discriminators are left to class-transformer', (t) => {
   const compiled = CompiledTransform.create(undefined)!;
-  for (const cls of [dtos.Item, dtos.Address, dtos.Order, dtos.SpecialOrder, dtos.Node, dtos.Leaf, dtos.Warehouse]) t.deepEqual(compiled.modeOf(cls), { compiled: true }, cls.name);
+  for (const cls of [dtos.Item, dtos.Address, dtos.Order, dtos.SpecialOrder, dtos.Node, dtos.Leaf, dtos.Warehouse, dtos.Branch]) t.deepEqual(compiled.modeOf(cls), { compiled: true }, cls.name);
   t.like(compiled.modeOf(dtos.Exposed), { compiled: false });
   t.like(compiled.modeOf(dtos.Shelf), { compiled: false });
 });
@@ -134,4 +137,46 @@ test('nested values are real instances: methods work, @Type(() => Number) conver
   t.is(order.address.country, 'NO');
   t.is(order.twice, '[7]');
   t.deepEqual(order.tags, []);
+});
+
+test('same instances as class-transformer for bodies holding non-JSON values, through ClassValidator.toInstance (prototype keys dropped while building)', (t) => {
+  const compiled = new ClassValidator();
+  const reference = new ClassValidator({ compile: false });
+  for (const [cls] of CASES) {
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom('id', 'items', 'address', 'itemSet', 'code', 'flag', 'when', 'note', 'children', 'thing', 'item', 'quantity', 'extra', 'prototype', 'then'), exotic, { maxKeys: 5 }), (plain) => {
+        deepStrictEqual(outcome(() => compiled.toInstance(cls, plain)), outcome(() => reference.toInstance(cls, plain)), cls.name);
+      }),
+      { numRuns: 400 },
+    );
+  }
+  t.pass();
+});
+
+/** Nodes nested `depth` levels, with prototype keys and non-JSON values here and there (copying stops at depth 64). */
+function deepNode(depth: number, twist: number): unknown {
+  let node: Record<string, unknown> = { name: 'leaf', value: twist % 3 === 0 ? new Set([1]) : 'v' };
+  for (let d = depth; d > 0; d--) {
+    const children: unknown[] = [node];
+    if ((d + twist) % 5 === 0) children.push(JSON.parse('{"__proto__":{"x":1},"constructor":"c","prototype":"p","name":"odd"}'));
+    if ((d + twist) % 7 === 0) children.push(new Map([['k', 1]]));
+    node = d % 2 === 0 ? { name: `n${d}`, children, prototype: d } : { name: `n${d}`, children, leaf: d === twist, prototype: { d } };
+  }
+  return node;
+}
+
+test('same instances as class-transformer around the depth where dropping prototype keys stops (64)', (t) => {
+  const compiled = new ClassValidator();
+  const reference = new ClassValidator({ compile: false });
+  for (const depth of [30, 62, 63, 64, 65, 66, 80]) {
+    for (const twist of [0, 1, 2, 3]) {
+      const plain = deepNode(depth, twist);
+      t.deepEqual(outcome(() => compiled.toInstance(dtos.Node, plain)), outcome(() => reference.toInstance(dtos.Node, plain)), `depth ${depth} twist ${twist}`);
+      t.deepEqual(outcome(() => compiled.toInstance(dtos.Branch, plain)), outcome(() => reference.toInstance(dtos.Branch, plain)), `Branch depth ${depth} twist ${twist}`);
+      // One level more (an array in an array): objects at odd depths too.
+      const shifted = { name: 'shifted', children: [[plain]] };
+      t.deepEqual(outcome(() => compiled.toInstance(dtos.Branch, shifted)), outcome(() => reference.toInstance(dtos.Branch, shifted)), `Branch shifted depth ${depth} twist ${twist}`);
+      t.deepEqual(outcome(() => compiled.toInstance(dtos.Warehouse, { shelves: [plain] })), outcome(() => reference.toInstance(dtos.Warehouse, { shelves: [plain] })));
+    }
+  }
 });

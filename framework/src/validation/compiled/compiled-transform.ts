@@ -1,8 +1,21 @@
+import { PROTOTYPE_KEYS_DEPTH, withoutPrototypeKeys } from '../without-prototype-keys';
 import { loadClassTransformerInternals, type ClassTransformerInternals } from './internals';
 import { compileClassTransformer } from './transform-compiler';
 
 /** Turns one plain object into an instance of a class (class-transformer's object branch for that class). */
 export type ObjectTransformer = (value: any) => unknown;
+
+/**
+ * The same for a plain object of a body not yet stripped of prototype keys, `depth` deep: the result of
+ * the transformer on `withoutPrototypeKeys(value, depth)`, without making that copy.
+ */
+export type BodyTransformer = (value: any, depth: number) => unknown;
+
+/** A class's two compiled transformers. */
+export interface ClassTransformers {
+  plain: ObjectTransformer;
+  body: BodyTransformer;
+}
 
 /** How a class is built: by its compiled function, or by class-transformer (and why). */
 export type TransformMode = { compiled: true } | { compiled: false; reason: string };
@@ -19,7 +32,7 @@ export class NotTransformable extends Error {}
  * node_modules/class-transformer/cjs/TransformOperationExecutor.js (`transform`, PLAIN_TO_CLASS).
  */
 export class CompiledTransform {
-  private readonly transformers = new Map<Function, ObjectTransformer>();
+  private readonly transformers = new Map<Function, ClassTransformers>();
   private readonly modes = new Map<Function, TransformMode>();
   /** The options object of the current `toInstance` call (class-transformer makes one per call), made when first needed. */
   private callOptions: object | undefined;
@@ -36,6 +49,72 @@ export class CompiledTransform {
     for (const key of Object.keys(internals.defaultOptions)) if (merged[key] !== internals.defaultOptions[key]) return undefined;
     return new CompiledTransform(internals, options);
   }
+
+  /**
+   * `plainToInstance(type, withoutPrototypeKeys(plain), options)`, with the prototype keys skipped while
+   * building rather than in a copy first; the copy is still made for the parts of the tree where
+   * anything could tell the difference (@Transform and type functions with parameters see it, values that
+   * are not plain JSON data, class-transformer's own executor).
+   */
+  toInstanceOfBody(type: Function, plain: unknown): unknown {
+    const saved = this.callOptions;
+    this.callOptions = undefined;
+    try {
+      return this.body(plain, type, undefined, undefined, 0);
+    } finally {
+      this.callOptions = saved;
+    }
+  }
+
+  /** `transform(undefined, withoutPrototypeKeys(raw, depth), targetType, arrayType, isMap)`. */
+  readonly body = (raw: unknown, targetType: unknown, arrayType: unknown, isMap: unknown, depth: number): unknown => {
+    if (depth > PROTOTYPE_KEYS_DEPTH || raw === null || typeof raw !== 'object') return this.value(raw, targetType, arrayType, isMap);
+    if (targetType && typeof targetType !== 'function') return this.copied(raw, targetType, arrayType, isMap, depth);
+    if (Array.isArray(raw)) {
+      const out: unknown[] | Set<unknown> = arrayType ? instantiateArrayType(arrayType as new () => unknown[] | Set<unknown>) : [];
+      const n = raw.length;
+      const deeper = depth + 1;
+      for (let i = 0; i < n; i++) {
+        if (!(i in raw)) continue;
+        const sub: unknown = raw[i];
+        const v = this.body(sub, targetType, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper);
+        if (out instanceof Set) out.add(v);
+        else out.push(v);
+      }
+      return out;
+    }
+    // The copy would be a plain object: only the plain-object branches are taken here, on plain JSON objects.
+    if (isMap || targetType === String || targetType === Number || targetType === Boolean || targetType === Date || targetType === Buffer) return this.copied(raw, targetType, arrayType, isMap, depth);
+    if (Object.getPrototypeOf(raw) !== Object.prototype || typeof (raw as { then?: unknown }).then === 'function') return this.copied(raw, targetType, arrayType, isMap, depth);
+    if (!targetType) return this.plainCopyOfBody(raw as Record<string, unknown>, depth);
+    return this.transformersFor(targetType as Function).body(raw, depth);
+  };
+
+  /** The exact way: the stripped copy of this part of the tree, then the transform. */
+  private copied(raw: unknown, targetType: unknown, arrayType: unknown, isMap: unknown, depth: number): unknown {
+    return this.value(withoutPrototypeKeys(raw, depth), targetType, arrayType, isMap);
+  }
+
+  /** `plainCopy` of the stripped copy of a plain JSON object. */
+  private plainCopyOfBody(raw: Record<string, unknown>, depth: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    const keys = Object.keys(raw);
+    const deeper = depth + 1;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
+      const sub = raw[key];
+      if (key in Object.prototype) {
+        const descriptor = Object.getOwnPropertyDescriptor(Object.prototype, key);
+        if ((descriptor && !descriptor.set) || out[key] instanceof Function) continue;
+      }
+      out[key] = sub === null || typeof sub !== 'object' ? sub : this.body(sub, undefined, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper);
+    }
+    return out;
+  }
+
+  /** The exact way for one class: copy, then the class's transformer. */
+  readonly copyThen = (plain: ObjectTransformer) => (raw: unknown, depth: number): unknown => plain(withoutPrototypeKeys(raw, depth));
 
   /** `plainToInstance(type, plain, options)`. */
   toInstance(type: Function, plain: unknown): unknown {
@@ -78,7 +157,7 @@ export class CompiledTransform {
     if (isMap || typeof (value as { then?: unknown }).then === 'function') return this.delegate(value, targetType, arrayType, isMap);
     if (!targetType) return value.constructor === Object ? this.plainCopy(value as Record<string, unknown>) : this.delegate(value, targetType, arrayType, isMap);
     if (typeof targetType !== 'function') return this.delegate(value, targetType, arrayType, isMap);
-    return this.transformerFor(targetType)(value);
+    return this.transformersFor(targetType).plain(value);
   };
 
   /** An untyped plain object: a new `{}` with every key transformed (`Object.prototype` names skipped, as the executor does). */
@@ -100,32 +179,35 @@ export class CompiledTransform {
 
   /** Compiles the class now rather than on its first body. */
   prepare(ctor: Function): void {
-    this.transformerFor(ctor);
+    this.transformersFor(ctor);
   }
 
   /** Whether objects of the class are built by compiled code (compiling it if needed). */
   modeOf(ctor: Function): TransformMode {
-    this.transformerFor(ctor);
+    this.transformersFor(ctor);
     return this.modes.get(ctor)!;
   }
 
-  /** The generated source of the class's transformer, when it has one. */
+  /** The generated source of the class's transformers, when it has them. */
   sourceOf(ctor: Function): string | undefined {
-    return this.modeOf(ctor).compiled ? this.transformerFor(ctor).toString() : undefined;
+    if (!this.modeOf(ctor).compiled) return undefined;
+    const { plain, body } = this.transformersFor(ctor);
+    return `${plain.toString()}\n${body.toString()}`;
   }
 
-  private transformerFor(ctor: Function): ObjectTransformer {
-    let fn = this.transformers.get(ctor);
-    if (fn !== undefined) return fn;
+  private transformersFor(ctor: Function): ClassTransformers {
+    let fns = this.transformers.get(ctor);
+    if (fns !== undefined) return fns;
     try {
-      fn = compileClassTransformer(ctor, this);
+      fns = compileClassTransformer(ctor, this);
       this.modes.set(ctor, { compiled: true });
     } catch (err) {
-      fn = (value) => this.delegate(value, ctor, undefined, false);
+      const plain: ObjectTransformer = (value) => this.delegate(value, ctor, undefined, false);
+      fns = { plain, body: this.copyThen(plain) };
       this.modes.set(ctor, { compiled: false, reason: err instanceof Error ? err.message : String(err) });
     }
-    this.transformers.set(ctor, fn);
-    return fn;
+    this.transformers.set(ctor, fns);
+    return fns;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { CompiledTransform, ObjectTransformer } from './compiled-transform';
+import type { BodyTransformer, ClassTransformers, CompiledTransform, ObjectTransformer } from './compiled-transform';
 import { NotTransformable } from './compiled-transform';
 import type { TransformMetadataRecord, TypeMetadataRecord } from './internals';
 import { ConstantTable, stringLiteral } from './js-code';
@@ -36,57 +36,87 @@ function blockedOnPrototype(prototype: object, key: string): boolean {
  * applied, the result assigned. Keys without metadata take one generic path. Throws NotTransformable
  * for @Expose/@Exclude and discriminators.
  */
-export function compileClassTransformer(ctor: Function, t: CompiledTransform): ObjectTransformer {
+export function compileClassTransformer(ctor: Function, t: CompiledTransform): ClassTransformers {
   const { storage, plainToClass } = t.internals;
   if (storage.getStrategy(ctor) !== 'none' || storage.getExposedMetadatas(ctor).length > 0 || storage.getExcludedMetadatas(ctor).length > 0) {
     throw new NotTransformable(`${ctor.name}: @Expose/@Exclude are left to class-transformer`);
   }
-  const k = new ConstantTable();
-  const prototype = ctor.prototype as object | undefined;
-  const cases: string[] = [];
+  const properties: PropertyPlan[] = [];
   for (const key of declaredProperties(ctor, t)) {
     if (key === '__proto__' || key === 'constructor') continue;
     const type = storage.findTypeMetadata(ctor, key);
     const transforms = storage.findTransformMetadatas(ctor, key, plainToClass).filter((m) => !m.options || !m.options.groups || !m.options.groups.length);
-    cases.push(...keyCase(ctor, key, type, transforms, prototype, plainToClass, k));
+    const d = type?.options?.discriminator as { property?: unknown; subTypes?: unknown } | undefined;
+    if (type?.options && d && d.property && d.subTypes) throw new NotTransformable(`${ctor.name}.${key}: discriminators are left to class-transformer`);
+    properties.push({ key, type, transforms });
   }
+  const plain = generate(ctor, properties, plainToClass, false, t) as ObjectTransformer;
+  // User functions that could look at the object must see the stripped copy: then the copy is made.
+  const observed = properties.some((p) => p.transforms.length > 0 || (p.type?.typeFunction !== undefined && p.type.typeFunction.length > 0));
+  const body = observed ? t.copyThen(plain) : (generate(ctor, properties, plainToClass, true, t) as BodyTransformer);
+  return { plain, body };
+}
 
-  const name = `toInstance_${(ctor.name || 'anonymous').replace(/[^A-Za-z0-9_$]/g, '_')}`;
+interface PropertyPlan {
+  key: string;
+  type: TypeMetadataRecord | undefined;
+  transforms: TransformMetadataRecord[];
+}
+
+/**
+ * One transformer: `fromBody` false takes a plain object already stripped of prototype keys; true takes
+ * the body itself and a depth, skips `prototype` keys too and hands values to `T.body` one level deeper.
+ */
+function generate(ctor: Function, properties: PropertyPlan[], plainToClass: number, fromBody: boolean, t: CompiledTransform): ObjectTransformer | BodyTransformer {
+  const k = new ConstantTable();
+  const prototype = ctor.prototype as object | undefined;
+  const cases: string[] = [];
+  for (const p of properties) {
+    if (fromBody && p.key === 'prototype') continue;
+    cases.push(...keyCase(p, prototype, plainToClass, fromBody, k));
+  }
+  const name = `${fromBody ? 'bodyToInstance' : 'toInstance'}_${(ctor.name || 'anonymous').replace(/[^A-Za-z0-9_$]/g, '_')}`;
+  const skipped = fromBody ? "key === '__proto__' || key === 'constructor' || key === 'prototype'" : "key === '__proto__' || key === 'constructor'";
+  const untyped = fromBody
+    ? 'body(sub, undefined, undefined, deeper > 64 && sub instanceof Map, deeper)'
+    : 'transformValue(sub, undefined, undefined, sub instanceof Map)';
   const source = [
     '"use strict";',
-    'const transformValue = T.value, options = T.options;',
-    `return function ${name}(value) {`,
+    'const transformValue = T.value, body = T.body, options = T.options;',
+    `return function ${name}(value${fromBody ? ', depth' : ''}) {`,
+    fromBody ? '  const deeper = depth + 1;' : '',
     `  const out = new ${k.ref(ctor)}();`,
     '  const P = out.constructor.prototype;',
     `  const known = P === ${k.ref(prototype)};`,
     '  const keys = Object.keys(value);',
     '  for (let i = 0; i < keys.length; i++) {',
     '    const key = keys[i];',
-    "    if (key === '__proto__' || key === 'constructor') continue;",
+    `    if (${skipped}) continue;`,
     '    switch (key) {',
     ...cases.map((l) => `      ${l}`),
     '      default: {',
     '        const sub = value[key];',
     '        if (P) { const d = Object.getOwnPropertyDescriptor(P, key); if ((d && !d.set) || out[key] instanceof Function) continue; }',
-    "        out[key] = sub === null || typeof sub !== 'object' ? sub : transformValue(sub, undefined, undefined, sub instanceof Map);",
+    `        out[key] = sub === null || typeof sub !== 'object' ? sub : ${untyped};`,
     '      }',
     '    }',
     '  }',
     '  return out;',
     '};',
   ].join('\n');
-  return new Function('K', 'T', source)(k.values, t) as ObjectTransformer;
+  return new Function('K', 'T', source)(k.values, t) as ObjectTransformer | BodyTransformer;
 }
 
 /** The `case` of one declared property. */
-function keyCase(ctor: Function, key: string, type: TypeMetadataRecord | undefined, transforms: TransformMetadataRecord[], prototype: object | undefined, plainToClass: number, k: ConstantTable): string[] {
+function keyCase(p: PropertyPlan, prototype: object | undefined, plainToClass: number, fromBody: boolean, k: ConstantTable): string[] {
+  const { key, type, transforms } = p;
   const lines: string[] = [`case ${stringLiteral(key)}: {`, '  const sub = value[key];'];
   let typeExpr = 'undefined';
   let arrayExpr = 'undefined';
-  let mapExpr = 'sub instanceof Map';
+  // A stripped copy is never a Map, below the depth where copying stops.
+  const subIsMap = fromBody ? '(deeper > 64 && sub instanceof Map)' : 'sub instanceof Map';
+  let mapExpr = subIsMap;
   if (type !== undefined) {
-    const d = type.options?.discriminator as { property?: unknown; subTypes?: unknown } | undefined;
-    if (type.options && d && d.property && d.subTypes) throw new NotTransformable(`${ctor.name}.${key}: discriminators are left to class-transformer`);
     const m = k.ref(type);
     // The executor asks the type function on every key it sees, before deciding to skip the key.
     lines.push(`  const type = ${m}.typeFunction ? ${m}.typeFunction({ newObject: out, object: value, property: key }) : ${m}.reflectedType;`);
@@ -96,11 +126,11 @@ function keyCase(ctor: Function, key: string, type: TypeMetadataRecord | undefin
   }
   const blocked = prototype !== undefined && blockedOnPrototype(prototype, key);
   lines.push(`  if (P && ((known ? ${blocked} : ((d) => !!d && !d.set)(Object.getOwnPropertyDescriptor(P, key))) || out[key] instanceof Function)) continue;`);
-  const plainFast = typeExpr === 'undefined' && mapExpr === 'sub instanceof Map';
+  const convert = (t: string, a: string, m: string) => (fromBody ? `body(sub, ${t}, ${a}, ${m}, deeper)` : `transformValue(sub, ${t}, ${a}, ${m})`);
   lines.push(
-    plainFast
-      ? `  let result = sub === null || typeof sub !== 'object' ? sub : transformValue(sub, undefined, undefined, sub instanceof Map);`
-      : `  let result = transformValue(sub, ${typeExpr}, ${arrayExpr}, ${mapExpr});`,
+    typeExpr === 'undefined' && mapExpr === subIsMap
+      ? `  let result = sub === null || typeof sub !== 'object' ? sub : ${convert('undefined', 'undefined', subIsMap)};`
+      : `  let result = ${convert(typeExpr, arrayExpr, mapExpr)};`,
   );
   for (const transform of transforms) {
     lines.push(`  result = ${k.ref(transform)}.transformFn({ value: result, key, obj: value, type: ${k.literal(plainToClass)}, options: options() });`);

@@ -75,3 +75,10 @@ export class Warehouse {
   name!: string;
   @Type(() => Shelf) shelves!: Shelf[];
 }
+
+/** Recursive through a type function without parameters: built straight from the body, no copy first. */
+export class Branch {
+  name!: string;
+  @Type(() => Branch) children!: Branch[];
+  @Type(() => Item) item!: Item;
+}
