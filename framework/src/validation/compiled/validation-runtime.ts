@@ -5,8 +5,16 @@ import { isEnum, isIn } from './known-constraints';
 import { lengthWithin } from './string-length';
 import { childPath } from './violation-paths';
 
-/** Adds one object's violations to `out`; `path` is where the object sits (`''` at the top). */
-export type ObjectValidator = (object: any, out: ConstraintViolation[], path: string) => void;
+/**
+ * Adds one object's violations to `out`. The object sits at `path` (`''` at the top), or at element
+ * `index` of the array at `path`: that string is only built when a violation needs it.
+ */
+export type ObjectValidator = (object: any, out: ConstraintViolation[], path: string, index?: number) => void;
+
+/** The path of an object given as (path, index). */
+export function pathOf(path: string, index: number | undefined): string {
+  return index === undefined ? path : `${path}[${index}]`;
+}
 
 /** A constraint's broken-constraint record: `constraints[type] = message`, in class-validator's order. */
 export type Broken = Record<string, string>;
@@ -131,23 +139,24 @@ export class ValidationRuntime {
   };
 
   /** `nestedValidations` for one property value; returns the property's broken constraints still to flush. */
-  readonly nested = (value: unknown, broken: Broken | undefined, out: ConstraintViolation[], path: string, site: NestedSite): Broken | undefined => {
+  readonly nested = (value: unknown, broken: Broken | undefined, out: ConstraintViolation[], path: string, index: number | undefined, site: NestedSite): Broken | undefined => {
     if (value === undefined) return broken;
     if (this.options.stopAtFirstError && broken !== undefined) return broken;
     if (Array.isArray(value) || value instanceof Set || value instanceof Map) {
-      if (broken !== undefined) this.flush(out, path, broken);
+      const base = pathOf(path, index);
+      if (broken !== undefined) this.flush(out, base, broken);
       if (value instanceof Map) {
-        value.forEach((sub: unknown, key: { toString(): string }) => this.element(sub, childPath(path, key.toString()), out, site));
+        value.forEach((sub: unknown, key: { toString(): string }) => this.element(sub, childPath(base, key.toString()), undefined, out, site));
       } else {
         const list: unknown[] = value instanceof Set ? Array.from(value) : value;
         const n = list.length;
-        for (let i = 0; i < n; i++) if (i in list) this.element(list[i], `${path}[${i}]`, out, site);
+        for (let i = 0; i < n; i++) if (i in list) this.element(list[i], base, i, out, site);
       }
       return undefined;
     }
     if (value instanceof Object) {
-      if (broken !== undefined) this.flush(out, path, broken);
-      this.object(value, out, path, site.cell);
+      if (broken !== undefined) this.flush(out, pathOf(path, index), broken);
+      this.object(value, out, path, index, site.cell);
       return undefined;
     }
     // A primitive where an object was expected: class-validator's message, with the class as `object`.
@@ -160,17 +169,17 @@ export class ValidationRuntime {
   };
 
   /** `performValidations` of one element of a nested array (only nested metadata applies there). */
-  private element(sub: unknown, path: string, out: ConstraintViolation[], site: NestedSite): void {
+  private element(sub: unknown, path: string, index: number | undefined, out: ConstraintViolation[], site: NestedSite): void {
     const o = this.options;
     if (sub === undefined && o.skipUndefinedProperties) return;
     if (sub === null && o.skipNullProperties) return;
     if ((sub === null || sub === undefined) && o.skipMissingProperties) return;
-    const broken = this.nested(sub, undefined, out, path, site);
-    if (broken !== undefined) this.flush(out, path, broken);
+    const broken = this.nested(sub, undefined, out, path, index, site);
+    if (broken !== undefined) this.flush(out, pathOf(path, index), broken);
   }
 
   /** `execute` for a nested object: the validator of its class, remembered in the site's cell. */
-  object(value: any, out: ConstraintViolation[], path: string, cell: DispatchCell): void {
+  object(value: any, out: ConstraintViolation[], path: string, index: number | undefined, cell: DispatchCell): void {
     const ctor = value.constructor;
     let fn = cell.fn;
     if (cell.ctor !== ctor || fn === undefined) {
@@ -178,22 +187,22 @@ export class ValidationRuntime {
       cell.ctor = ctor;
       cell.fn = fn;
     }
-    fn(value, out, path);
+    fn(value, out, path, index);
   }
 
   /** class-validator itself for one object (a class the compiler leaves alone), its violations under `path`. */
   fallback(validatorOptions: object): ObjectValidator {
     const cv = this.internals.module;
-    return (object, out, path) => {
+    return (object, out, path, index) => {
       if (this.options.async) throw NEEDS_CLASS_VALIDATOR;
-      const violations = flattenErrors(cv.validateSync(object, validatorOptions), path);
+      const violations = flattenErrors(cv.validateSync(object, validatorOptions), pathOf(path, index));
       for (const v of violations) out.push(v);
     };
   }
 
   /** Helpers generated code destructures once. */
   helpers(): Record<string, unknown> {
-    return { fail: this.fail, flush: this.flush, custom: this.custom, whitelist: this.whitelist, nested: this.nested, toArray, lengthWithin, isIn, isEnum };
+    return { fail: this.fail, flush: this.flush, custom: this.custom, whitelist: this.whitelist, nested: this.nested, pathOf, toArray, lengthWithin, isIn, isEnum };
   }
 }
 

@@ -7,6 +7,9 @@ import { lengthWithin } from './string-length';
 import type { CheckSite, NestedSite, ObjectValidator, ValidationRuntime } from './validation-runtime';
 import { childPathCode } from './violation-paths';
 
+/** The object's own path, built the first time a violation or a nested value needs it. */
+const HERE = '(here ??= pathOf(path, index))';
+
 /** class-validator's metadata types (ValidationTypes). */
 const CUSTOM = 'customValidation';
 const NESTED = 'nestedValidation';
@@ -62,19 +65,19 @@ export function compileClassValidator(ctor: Function, env: CompileEnvironment): 
 
   if (forbidUnknownValues && metadatas.length === 0) {
     // An error whose property is undefined: flattenErrors names it "undefined".
-    lines.push(`out.push({ path: ${childPathCode('path', 'undefined')}, constraint: 'unknownValue', message: 'an unknown value was passed to the validate function' });`);
+    lines.push(`out.push({ path: ${childPathCode(HERE, 'undefined')}, constraint: 'unknownValue', message: 'an unknown value was passed to the validate function' });`);
   } else {
     const grouped = storage.groupByPropertyName(metadatas);
-    if (options.whitelist) lines.push(`whitelist(o, out, path, ${k.ref(grouped)});`);
+    if (options.whitelist) lines.push(`whitelist(o, out, ${HERE}, ${k.ref(grouped)});`);
     Object.keys(grouped).forEach((property, index) => lines.push(...propertyCode(ctor, property, grouped[property]!, index, env, k)));
   }
 
   const name = `validate_${(ctor.name || 'anonymous').replace(/[^A-Za-z0-9_$]/g, '_')}`;
   const source = [
     '"use strict";',
-    'const fail = H.fail, flush = H.flush, custom = H.custom, whitelist = H.whitelist, nested = H.nested, toArray = H.toArray, lengthWithin = H.lengthWithin, isIn = H.isIn, isEnum = H.isEnum;',
-    `return function ${name}(o, out, path) {`,
-    '  let v, c;',
+    'const fail = H.fail, flush = H.flush, custom = H.custom, whitelist = H.whitelist, nested = H.nested, pathOf = H.pathOf, toArray = H.toArray, lengthWithin = H.lengthWithin, isIn = H.isIn, isEnum = H.isEnum;',
+    `return function ${name}(o, out, path, index) {`,
+    '  let v, c, here;',
     ...lines.map((l) => `  ${l}`),
     '};',
   ].join('\n');
@@ -94,7 +97,7 @@ function propertyCode(ctor: Function, property: string, metadatas: ValidationMet
   if (defined.length === 0 && others.length === 0) return []; // @Allow only: nothing to check
 
   const label = `p${index}`;
-  const path = childPathCode('path', property);
+  const path = childPathCode(HERE, property);
   const out: string[] = [`v = o[${stringLiteral(property)}]; c = undefined;`, `${label}: {`];
   if (conditions.length > 0) {
     // class-validator evaluates every condition, then combines them.
@@ -110,7 +113,7 @@ function propertyCode(ctor: Function, property: string, metadatas: ValidationMet
   for (const m of customs) out.push(...constraintCode(ctor, m, env, k).map((l) => `  ${l}`));
   if (nesteds.length === 1) {
     const site: NestedSite = { metadata: nesteds[0]!, cell: { ctor: undefined, fn: undefined } };
-    out.push(`  c = nested(v, c, out, ${path}, ${k.ref(site)});`);
+    out.push(`  c = nested(v, c, out, ${path}, undefined, ${k.ref(site)});`);
   }
   out.push('}', `if (c !== undefined) flush(out, ${path}, c);`);
   return out;
