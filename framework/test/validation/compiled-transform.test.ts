@@ -165,6 +165,23 @@ function deepNode(depth: number, twist: number): unknown {
   return node;
 }
 
+test("same instances as class-transformer for the JSON reader's shallow instances and form fields (own keys only)", (t) => {
+  const compiled = new ClassValidator();
+  const reference = new ClassValidator({ compile: false });
+  for (const [cls, arbitrary] of CASES) {
+    fc.assert(
+      fc.property(arbitrary, fc.boolean(), (plain, nullPrototype) => {
+        // What JsonValueReader gives (the class's prototype) and what FormValueReader starts from (no prototype).
+        const shaped = Object.create(nullPrototype ? null : (cls.prototype as object)) as Record<string, unknown>;
+        for (const key of Object.keys(plain)) Object.defineProperty(shaped, key, { value: plain[key], enumerable: true, writable: true, configurable: true });
+        deepStrictEqual(outcome(() => compiled.toInstance(cls, shaped)), outcome(() => reference.toInstance(cls, shaped)), cls.name);
+      }),
+      { numRuns: 300 },
+    );
+  }
+  t.pass();
+});
+
 test('same instances as class-transformer around the depth where dropping prototype keys stops (64)', (t) => {
   const compiled = new ClassValidator();
   const reference = new ClassValidator({ compile: false });

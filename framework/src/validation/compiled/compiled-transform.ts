@@ -85,7 +85,12 @@ export class CompiledTransform {
     }
     // The copy would be a plain object: only the plain-object branches are taken here, on plain JSON objects.
     if (isMap || targetType === String || targetType === Number || targetType === Boolean || targetType === Date || targetType === Buffer) return this.copied(raw, targetType, arrayType, isMap, depth);
-    if (Object.getPrototypeOf(raw) !== Object.prototype || typeof (raw as { then?: unknown }).then === 'function') return this.copied(raw, targetType, arrayType, isMap, depth);
+    // JSON objects, form fields (no prototype) and the reader's shallow instances of the declared class:
+    // their own keys are the copy's keys. Anything else, or anything that may be a thenable, is copied.
+    const proto = Object.getPrototypeOf(raw) as object | null;
+    if ((proto !== Object.prototype && proto !== null && (typeof targetType !== 'function' || proto !== targetType.prototype)) || typeof (raw as { then?: unknown }).then === 'function') {
+      return this.copied(raw, targetType, arrayType, isMap, depth);
+    }
     if (!targetType) return this.plainCopyOfBody(raw as Record<string, unknown>, depth);
     return this.transformersFor(targetType as Function).body(raw, depth);
   };
