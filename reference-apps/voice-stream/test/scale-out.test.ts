@@ -165,6 +165,25 @@ test.serial('the open-session limit of a key counts the sessions of every instan
   }
 });
 
+test.serial('the session of an instance that vanished (no heartbeat) stops counting against its key', async (t) => {
+  // Heartbeat off for the test's duration, so the instance does not renew what the test ages.
+  const c = await startVoiceServer({ databaseUrl: postgres.url, engines: a.engines, registry: { maxSessionsPerKey: 1, heartbeatMs: 3_600_000 } });
+  try {
+    const oneKey = await c.createApiKey('one session');
+    const ask = () => requestSession(c.url, oneKey, { source_media_content_type: PCM_16K });
+    const first = await ask();
+    const streaming = await connect(streamOn(c, first.body.token));
+    t.is((await ask()).status, 429, 'the streaming session counts');
+    // As if c had crashed 10 minutes ago: last seen longer ago than the instance timeout plus the detached time.
+    const instanceId = (c.registry as PostgresSessionRegistry).instanceId;
+    await database.query('UPDATE voice_instances SET seen_at = $1 WHERE id = $2', [Date.now() - 10 * 60_000, instanceId]);
+    t.is((await ask()).status, 200, 'a session on a dead instance no longer counts');
+    streaming.socket.terminate();
+  } finally {
+    await c.close();
+  }
+});
+
 test.serial('an instance that stops (SIGTERM) closes its streams with 1001; the sessions are resumed through another', async (t) => {
   t.timeout(90_000);
   const session = await sessionOn(a);
