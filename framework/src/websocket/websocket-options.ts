@@ -7,7 +7,7 @@ import type { UwsModule } from '../uws/load-uws';
  * (shown in brackets).
  */
 export interface WebSocketOptions {
-  /** Largest message accepted, in bytes; a larger one closes the connection with 1009 [16 KiB]. */
+  /** Largest message accepted, in bytes [16 KiB]; uWebSockets.js drops a connection that sends a larger one without a close frame (the client sees 1006, the `close` handler gets 1006 "Received too big message"). */
   maxPayloadLength?: number;
   /** Seconds without any message before the connection is closed; 0 disables; otherwise at least 8 [120]. */
   idleTimeout?: number;
