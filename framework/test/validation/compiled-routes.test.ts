@@ -197,3 +197,27 @@ test('the documented example answers as documented', async (t) => {
   const ok = await post('{"currency":"EUR","items":[{"sku":"A-1","quantity":2}]}');
   t.is(await ok.text(), '{"items":1,"first":true}');
 });
+
+/** A constraint whose promise rejects (a lookup that failed). */
+function IsCheckedRemotely(target: object, propertyName: string): void {
+  registerDecorator({ name: 'isCheckedRemotely', target: target.constructor, propertyName, options: { each: true }, validator: { validate: () => Promise.reject(new Error('lookup failed')) } });
+}
+
+class Remote {
+  @IsCheckedRemotely code!: string | string[];
+}
+
+test('a constraint whose promise rejects leaves no unhandled rejection behind (sync and async validation)', async (t) => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  t.teardown(() => process.off('unhandledRejection', onUnhandled));
+  const sync = new ClassValidator();
+  const async = new ClassValidator({ async: true });
+  for (const code of ['a', ['a', 'b']]) {
+    t.deepEqual(sync.validate(Object.assign(new Remote(), { code })), []); // validateSync ignores promises
+    await t.throwsAsync(async () => async.validate(Object.assign(new Remote(), { code })), { message: 'lookup failed' });
+  }
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.deepEqual(unhandled, []);
+});

@@ -109,18 +109,20 @@ export class ValidationRuntime {
       return !!result;
     }
     const results = toArray(value).map((sub) => instance.validate(sub, args));
-    if (results.some(isThenable)) {
-      for (const r of results) if (isThenable(r)) this.asynchronous(r);
-      return true;
+    const pending = results.filter(isThenable);
+    if (pending.length > 0) {
+      for (const r of pending.slice(1)) (r as Promise<unknown>).then(undefined, () => undefined);
+      return this.asynchronous(pending[0]);
     }
     return results.every((r) => r);
   };
 
   /** A promise where validateSync would ignore it (it only counts in class-validator's asynchronous `validate`). */
   private asynchronous(result: unknown): boolean {
-    if (this.options.async) throw NEEDS_CLASS_VALIDATOR;
-    // validateSync leaves it pending; a rejection must not become an unhandled one.
+    // Either way this promise is dropped (validateSync leaves it pending; validate() runs the constraint
+    // again): its rejection must not become an unhandled one.
     (result as Promise<unknown>).then(undefined, () => undefined);
+    if (this.options.async) throw NEEDS_CLASS_VALIDATOR;
     return true;
   }
 
