@@ -74,23 +74,23 @@ export class CompiledTransform {
       const out: unknown[] | Set<unknown> = arrayType ? instantiateArrayType(arrayType as new () => unknown[] | Set<unknown>) : [];
       const n = raw.length;
       const deeper = depth + 1;
+      // Elements that are plain JSON objects of a class go straight to the class's transformer.
+      const elementClass = deeper <= PROTOTYPE_KEYS_DEPTH && typeof targetType === 'function' && !isBuiltInTarget(targetType) ? targetType : undefined;
+      const elementBody = elementClass === undefined ? undefined : this.transformersFor(elementClass).body;
       for (let i = 0; i < n; i++) {
         if (!(i in raw)) continue;
         const sub: unknown = raw[i];
-        const v = this.body(sub, targetType, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper);
+        let v: unknown;
+        if (elementBody !== undefined && sub !== null && typeof sub === 'object' && !Array.isArray(sub) && plainShaped(sub, elementClass!)) v = elementBody(sub, deeper);
+        else v = this.body(sub, targetType, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper);
         if (out instanceof Set) out.add(v);
         else out.push(v);
       }
       return out;
     }
     // The copy would be a plain object: only the plain-object branches are taken here, on plain JSON objects.
-    if (isMap || targetType === String || targetType === Number || targetType === Boolean || targetType === Date || targetType === Buffer) return this.copied(raw, targetType, arrayType, isMap, depth);
-    // JSON objects, form fields (no prototype) and the reader's shallow instances of the declared class:
-    // their own keys are the copy's keys. Anything else, or anything that may be a thenable, is copied.
-    const proto = Object.getPrototypeOf(raw) as object | null;
-    if ((proto !== Object.prototype && proto !== null && (typeof targetType !== 'function' || proto !== targetType.prototype)) || typeof (raw as { then?: unknown }).then === 'function') {
-      return this.copied(raw, targetType, arrayType, isMap, depth);
-    }
+    if (isMap || isBuiltInTarget(targetType)) return this.copied(raw, targetType, arrayType, isMap, depth);
+    if (!plainShaped(raw, targetType)) return this.copied(raw, targetType, arrayType, isMap, depth);
     if (!targetType) return this.plainCopyOfBody(raw as Record<string, unknown>, depth);
     return this.transformersFor(targetType as Function).body(raw, depth);
   };
@@ -214,6 +214,21 @@ export class CompiledTransform {
     this.transformers.set(ctor, fns);
     return fns;
   }
+}
+
+/** Targets with their own branch in class-transformer (never a class to build). */
+function isBuiltInTarget(targetType: unknown): boolean {
+  return targetType === String || targetType === Number || targetType === Boolean || targetType === Date || targetType === Buffer;
+}
+
+/**
+ * A JSON object, form fields (no prototype) or the reader's shallow instance of the target class: its
+ * own keys are the keys of its stripped copy. Anything else, or anything that may be a thenable, is not.
+ */
+function plainShaped(raw: object, targetType: unknown): boolean {
+  const proto = Object.getPrototypeOf(raw) as object | null;
+  if (proto !== Object.prototype && proto !== null && (typeof targetType !== 'function' || proto !== targetType.prototype)) return false;
+  return typeof (raw as { then?: unknown }).then !== 'function';
 }
 
 /** class-transformer's `instantiateArrayType`. */

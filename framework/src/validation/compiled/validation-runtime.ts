@@ -152,7 +152,16 @@ export class ValidationRuntime {
       } else {
         const list: unknown[] = value instanceof Set ? Array.from(value) : value;
         const n = list.length;
-        for (let i = 0; i < n; i++) if (i in list) this.element(list[i], base, i, out, site);
+        for (let i = 0; i < n; i++) {
+          if (!(i in list)) continue;
+          const sub = list[i];
+          // The common case first: an object element is validated by its class (no skip option applies to it).
+          if (sub !== null && typeof sub === 'object' && !Array.isArray(sub) && !(sub instanceof Set) && !(sub instanceof Map) && sub instanceof Object) {
+            this.object(sub, out, base, i, site.cell);
+          } else {
+            this.element(sub, base, i, out, site);
+          }
+        }
       }
       return undefined;
     }
