@@ -69,7 +69,7 @@ test('a 4-second soak of framework-hello prints the interval table and verdicts,
   // Chart: both lines, the title and verdict.
   const chart = fs.readFileSync(path.join(out, 'charts', 'soak-framework-hello.svg'), 'utf8');
   t.true(chart.startsWith('<svg'));
-  t.true(chart.includes('Soak: rest.uws GET /hello (pipelined)'));
+  t.true(chart.includes('Soak: framework-hello, rest.uws GET /hello, pipelined'));
   t.is((chart.match(/<polyline /g) ?? []).length, 2, 'RSS and req/s lines');
   t.regex(chart, /(PASS|FAIL): 0 errors/);
 

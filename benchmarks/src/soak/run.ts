@@ -63,7 +63,12 @@ async function main(): Promise<number> {
     const soak: SoakRun = {
       ...saved,
       thresholds: options.thresholds,
-      targets: saved.targets.map((run) => ({ ...run, verdict: judgeTarget(run.samples, options.thresholds, run.abortedReason) })),
+      // Labels as the targets name themselves now; the measured samples as they were.
+      targets: saved.targets.map((run) => ({
+        ...run,
+        label: SOAK_TARGETS.find((target) => target.id === run.target)?.label ?? run.label,
+        verdict: judgeTarget(run.samples, options.thresholds, run.abortedReason),
+      })),
     };
     console.log(renderConsoleReport(soak));
     writeOutputs(soak, options);

@@ -105,7 +105,7 @@ export function renderSoakChart(run: TargetRun): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="Helvetica, Arial, sans-serif">`,
     '<style>.title{font-size:16px;font-weight:bold}.subtitle{font-size:11px;fill:#555}.tick{font-size:10px;fill:#555}.axis{font-size:11px}.legend{font-size:11px}.grid{stroke:#e3e3e3;stroke-width:1}</style>',
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`,
-    `<text x="10" y="22" class="title">${escapeXml(`Soak: ${run.label}, ${Math.round(run.durationSec / 60 * 10) / 10} min`)}</text>`,
+    `<text x="10" y="22" class="title">${escapeXml(`Soak: ${run.target}, ${run.label}, ${Math.round((run.durationSec / 60) * 10) / 10} min`)}</text>`,
     `<text x="10" y="40" class="subtitle">${escapeXml(subtitle)}</text>`,
     ...parts,
     `<line x1="${LEFT}" x2="${LEFT + 24}" y1="${legendY}" y2="${legendY}" stroke="${RSS_COLOR}" stroke-width="2"/>`,

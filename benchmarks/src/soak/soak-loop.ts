@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readCpuSeconds } from '../runner/cpu-time';
 import { readMemory } from '../runner/server-process';
+import { readProcessStatus } from './process/process-status';
 import { judgeTarget, warmupSampleCount, type FlatnessThresholds } from './flatness';
 import { HEAP_SNAPSHOT_FLAG, compareSnapshots, takeHeapSnapshot } from './heap/heap-snapshots';
 import type { IntervalSample, StreamingIntervalCounts, TargetRun, WrkIntervalCounts } from './soak-results';
@@ -110,7 +111,8 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
       } finally {
         clearInterval(sampler);
       }
-      const rssMB = readMemory(server.pid)?.rssMB ?? NaN;
+      const status = readProcessStatus(server.pid);
+      const rssMB = status?.rssMB ?? NaN;
       const cpuSeconds = readCpuSeconds(server.pid) - cpuBefore;
       const wallSeconds = (performance.now() - wallBefore) / 1000;
       const streaming = prepared.sideLoad?.takeInterval();
@@ -126,6 +128,9 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
         errors: intervalErrors(wrk, streaming, checkFailure),
         rssMB,
         peakRssMB: Math.max(peakRssMB, rssMB),
+        rssAnonMB: status?.rssAnonMB,
+        rssFileMB: status?.rssFileMB,
+        threads: status?.threads,
         serverCpuPercent: (cpuSeconds / wallSeconds) * 100,
         loadAverage1m,
         wrk,

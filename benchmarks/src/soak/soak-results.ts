@@ -48,6 +48,10 @@ export interface IntervalSample {
   rssMB: number;
   /** Highest VmRSS read during the interval (read every second), MB. */
   peakRssMB: number;
+  /** Anonymous and file-backed parts of the RSS and the thread count at the end of the interval. */
+  rssAnonMB?: number;
+  rssFileMB?: number;
+  threads?: number;
   /** Server CPU time over the interval's wall time (100 = one core busy). */
   serverCpuPercent: number;
   loadAverage1m: number;

@@ -62,7 +62,7 @@ async function getJson(url: string, key: string): Promise<any> {
 
 export const bookingApi: SoakTarget = {
   id: 'booking-api',
-  label: 'booking-api partner mix (SQLite)',
+  label: 'partner mix on SQLite',
   defaultLoad: { threads: 8, connections: 8, pipeline: 1, requestsPerSecLimit: undefined },
   pinServerByDefault: true,
   unavailableReason: () => (fs.existsSync(MAIN) && fs.existsSync(KEYS_CLI) ? undefined : `${MAIN} is not built: npx tsc -b reference-apps/booking-api`),

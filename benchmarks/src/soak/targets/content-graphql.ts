@@ -22,7 +22,7 @@ const PRIVATE_SCOPE = 'sections.*,volumes.*,globalsets.*,categorygroups.*,taggro
 
 export const contentGraphql: SoakTarget = {
   id: 'content-graphql',
-  label: 'content-graphql queries (SQLite, cache on)',
+  label: 'GraphQL queries on SQLite, result cache on',
   defaultLoad: { threads: 8, connections: 8, pipeline: 1, requestsPerSecLimit: undefined },
   pinServerByDefault: true,
   unavailableReason: () => (fs.existsSync(MAIN) && fs.existsSync(ACCESS_CLI) ? undefined : `${MAIN} is not built: npx tsc -b reference-apps/content-graphql`),

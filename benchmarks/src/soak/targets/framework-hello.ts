@@ -21,7 +21,7 @@ function readyPort(line: string): number | undefined {
 
 export const frameworkHello: SoakTarget = {
   id: 'framework-hello',
-  label: 'rest.uws GET /hello (pipelined)',
+  label: 'rest.uws GET /hello, pipelined',
   defaultLoad: { threads: 1, connections: 64, pipeline: 10, requestsPerSecLimit: undefined },
   pinServerByDefault: true,
   unavailableReason: () => (fs.existsSync(serverEntryPath(SERVER)) ? undefined : `${serverEntryPath(SERVER)} is not built: npx tsc -b benchmarks`),

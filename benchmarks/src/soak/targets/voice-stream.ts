@@ -50,7 +50,7 @@ async function replaceLostTokens(stateFile: string, baseUrl: string, keys: strin
 
 export const voiceStream: SoakTarget = {
   id: 'voice-stream',
-  label: 'voice-stream sessions and live speech streams',
+  label: 'session API and live speech streams',
   // 200 req/s of session API: far above what a booth of users makes, low enough to leave the engines their cores.
   defaultLoad: { threads: 8, connections: 8, pipeline: 1, requestsPerSecLimit: 200 },
   pinServerByDefault: false,
