@@ -10,7 +10,12 @@ export function plainToClassShallow(type: Function, plain: unknown): unknown {
   const out = Object.create(type.prototype);
   for (const key of Object.keys(plain)) {
     if (FORBIDDEN_KEYS.has(key)) continue;
-    out[key] = (plain as Record<string, unknown>)[key];
+    try {
+      out[key] = (plain as Record<string, unknown>)[key];
+    } catch {
+      // A getter-only accessor of the class refuses assignment: the body's value becomes an own property.
+      Object.defineProperty(out, key, { value: (plain as Record<string, unknown>)[key], writable: true, enumerable: true, configurable: true });
+    }
   }
   return out;
 }

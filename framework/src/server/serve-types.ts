@@ -4,7 +4,9 @@ import type { RestBuilder } from '../rest-builder';
 
 /** What a worker's app factory is told: the shared port and which worker it builds for (0 in the calling thread). */
 export interface ServeContext {
+  /** The TCP port every worker listens on. */
   port: number;
+  /** Index of the worker the app is built for (0 when serving in the calling thread). */
   worker: number;
 }
 

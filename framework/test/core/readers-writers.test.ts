@@ -240,3 +240,21 @@ test('registration fails when a reader or writer cannot serve the declared type,
   }
   t.notThrows(() => new RestBuilder().register(Suppressed).build());
 });
+
+test('a JSON key named like a getter-only accessor of the body class does not fail the request', async (t) => {
+  class Cart {
+    items: number[] = [];
+    get total() {
+      return this.items.length;
+    }
+  }
+  @Path('/cart')
+  class CartRoute {
+    @POST @Path('/') post(body: Cart) {
+      return { isCart: body instanceof Cart, total: body.total };
+    }
+  }
+  const r = await inject(new RestBuilder().register(CartRoute), { method: 'POST', url: '/cart', body: { items: [1, 2], total: 3 } });
+  t.is(r.statusCode, 200);
+  t.deepEqual(r.json(), { isCart: true, total: 3 });
+});
