@@ -53,6 +53,15 @@ test('a steady climb after warm-up fails on its slope, a sawtooth on its rise, a
   t.is(flat.maxMB, 164);
 });
 
+test('a sample is judged by its interval\'s highest reading: a momentary dip at its end is no rise', (t) => {
+  const series = samples(Array.from({ length: 20 }, (_, index) => (index === 15 ? 312 : 348)));
+  for (const sample of series) sample.peakRssMB = 348.5;
+  const verdict = judgeRss(series, THRESHOLDS);
+  t.is(verdict.riseMB, 0);
+  t.true(verdict.flat);
+  t.false(judgeRss(samples(Array.from({ length: 20 }, (_, index) => (index === 15 ? 312 : 348))), THRESHOLDS).flat, 'without peaks the dip and return read as a 36 MB rise');
+});
+
 test('a target passes only with no error in any interval, RSS flat, and not stopped early', (t) => {
   const rss = Array.from({ length: 10 }, () => 100);
   t.true(judgeTarget(samples(rss), THRESHOLDS).pass);

@@ -3,6 +3,8 @@
  * over the samples after the warm-up share of the run: the least-squares slope of RSS against time (a leak
  * shows as a steady climb) and the largest rise, from any sample to a later one (a step up or a sawtooth that
  * a slope alone averages away). Memory given back (a drop) is not growth and does not count against it.
+ * The RSS of a sample is the highest of the once-a-second readings of its interval: a reading taken at the
+ * moment a session's worker had just given its memory back would otherwise make the next reading look like a rise.
  */
 import type { IntervalSample, RssVerdict, TargetVerdict } from './soak-results';
 
@@ -15,6 +17,11 @@ export interface FlatnessThresholds {
 }
 
 export const DEFAULT_THRESHOLDS: FlatnessThresholds = { warmupFraction: 0.2, maxSlopeMBPerMin: 1, maxRiseMB: 24 };
+
+/** The RSS a sample is judged by: its interval's highest reading (the reading at its end if there is none). */
+export function judgedRss(sample: IntervalSample): number {
+  return Number.isFinite(sample.peakRssMB) ? sample.peakRssMB : sample.rssMB;
+}
 
 /** Least-squares slope of y over x; NaN with fewer than two distinct x. */
 export function linearSlope(points: ReadonlyArray<{ x: number; y: number }>): number {
@@ -49,9 +56,9 @@ export function warmupSampleCount(sampleCount: number, warmupFraction: number): 
 
 export function judgeRss(samples: readonly IntervalSample[], thresholds: FlatnessThresholds): RssVerdict {
   const warmupSamples = warmupSampleCount(samples.length, thresholds.warmupFraction);
-  const measured = samples.slice(warmupSamples).filter((sample) => Number.isFinite(sample.rssMB));
-  const rss = measured.map((sample) => sample.rssMB);
-  const slopeMBPerMin = linearSlope(measured.map((sample) => ({ x: sample.elapsedSec / 60, y: sample.rssMB })));
+  const measured = samples.slice(warmupSamples).filter((sample) => Number.isFinite(judgedRss(sample)));
+  const rss = measured.map(judgedRss);
+  const slopeMBPerMin = linearSlope(measured.map((sample) => ({ x: sample.elapsedSec / 60, y: judgedRss(sample) })));
   const minMB = rss.length ? Math.min(...rss) : NaN;
   const maxMB = rss.length ? Math.max(...rss) : NaN;
   const riseMB = rss.length ? largestRise(rss) : NaN;

@@ -4,6 +4,7 @@
  * after warm-up dashed, and intervals with errors marked in red.
  */
 import { formatRps } from '../report/format';
+import { judgedRss } from './flatness';
 import type { TargetRun } from './soak-results';
 
 const WIDTH = 860;
@@ -38,7 +39,7 @@ export function renderSoakChart(run: TargetRun): string {
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const endSec = Math.max(run.durationSec, samples.at(-1)?.elapsedSec ?? 0, 1);
   const endMin = endSec / 60;
-  const rssValues = samples.map((sample) => sample.rssMB).filter(Number.isFinite);
+  const rssValues = samples.map(judgedRss).filter(Number.isFinite);
   const rssMax = niceMaximum(Math.max(run.idleRssMB || 0, ...rssValues) * 1.1);
   const rpsMax = niceMaximum(Math.max(0, ...samples.map((sample) => sample.requestsPerSec)) * 1.1);
   const x = (seconds: number) => LEFT + (seconds / endSec) * plotWidth;
@@ -75,16 +76,16 @@ export function renderSoakChart(run: TargetRun): string {
   // The lines start at the idle server (time 0) for RSS; req/s has a point per interval.
   const rssPoints: Array<[number, number]> = [];
   if (Number.isFinite(run.idleRssMB)) rssPoints.push([x(0), yRss(run.idleRssMB)]);
-  for (const sample of samples) if (Number.isFinite(sample.rssMB)) rssPoints.push([x(sample.elapsedSec), yRss(sample.rssMB)]);
+  for (const sample of samples) if (Number.isFinite(judgedRss(sample))) rssPoints.push([x(sample.elapsedSec), yRss(judgedRss(sample))]);
   parts.push(polyline(samples.map((sample) => [x(sample.elapsedSec), yRps(sample.requestsPerSec)]), RPS_COLOR));
   parts.push(polyline(rssPoints, RSS_COLOR));
 
   // Regression line of RSS after warm-up, over the samples it was fitted to.
-  const measured = samples.slice(warmup).filter((sample) => Number.isFinite(sample.rssMB));
+  const measured = samples.slice(warmup).filter((sample) => Number.isFinite(judgedRss(sample)));
   const slope = run.verdict.rss.slopeMBPerMin;
   if (measured.length >= 2 && Number.isFinite(slope)) {
     const meanX = measured.reduce((total, sample) => total + sample.elapsedSec / 60, 0) / measured.length;
-    const meanY = measured.reduce((total, sample) => total + sample.rssMB, 0) / measured.length;
+    const meanY = measured.reduce((total, sample) => total + judgedRss(sample), 0) / measured.length;
     const at = (seconds: number) => meanY + slope * (seconds / 60 - meanX);
     const first = measured[0].elapsedSec;
     const last = measured.at(-1)!.elapsedSec;
@@ -109,13 +110,13 @@ export function renderSoakChart(run: TargetRun): string {
     `<text x="10" y="40" class="subtitle">${escapeXml(subtitle)}</text>`,
     ...parts,
     `<line x1="${LEFT}" x2="${LEFT + 24}" y1="${legendY}" y2="${legendY}" stroke="${RSS_COLOR}" stroke-width="2"/>`,
-    `<text x="${LEFT + 30}" y="${legendY + 4}" class="legend">server RSS (MB, left)</text>`,
-    `<line x1="${LEFT + 170}" x2="${LEFT + 194}" y1="${legendY}" y2="${legendY}" stroke="${RPS_COLOR}" stroke-width="2"/>`,
-    `<text x="${LEFT + 200}" y="${legendY + 4}" class="legend">requests per second (right)</text>`,
-    `<line x1="${LEFT + 370}" x2="${LEFT + 394}" y1="${legendY}" y2="${legendY}" stroke="#000" stroke-width="1" stroke-dasharray="5,4"/>`,
-    `<text x="${LEFT + 400}" y="${legendY + 4}" class="legend">RSS trend after warm-up</text>`,
-    `<circle cx="${LEFT + 560}" cy="${legendY}" r="4" fill="${ERROR_COLOR}"/>`,
-    `<text x="${LEFT + 568}" y="${legendY + 4}" class="legend">interval with errors</text>`,
+    `<text x="${LEFT + 30}" y="${legendY + 4}" class="legend">server RSS, highest per interval (MB, left)</text>`,
+    `<line x1="${LEFT + 250}" x2="${LEFT + 274}" y1="${legendY}" y2="${legendY}" stroke="${RPS_COLOR}" stroke-width="2"/>`,
+    `<text x="${LEFT + 280}" y="${legendY + 4}" class="legend">requests per second (right)</text>`,
+    `<line x1="${LEFT + 440}" x2="${LEFT + 464}" y1="${legendY}" y2="${legendY}" stroke="#000" stroke-width="1" stroke-dasharray="5,4"/>`,
+    `<text x="${LEFT + 470}" y="${legendY + 4}" class="legend">RSS trend after warm-up</text>`,
+    `<circle cx="${LEFT + 618}" cy="${legendY}" r="4" fill="${ERROR_COLOR}"/>`,
+    `<text x="${LEFT + 626}" y="${legendY + 4}" class="legend">errors</text>`,
     '</svg>',
     '',
   ].join('\n');
