@@ -18,6 +18,11 @@ export interface FlatnessThresholds {
 
 export const DEFAULT_THRESHOLDS: FlatnessThresholds = { warmupFraction: 0.2, maxSlopeMBPerMin: 1, maxRiseMB: 24 };
 
+/** The default, then the target's own values, then what the command line gave. */
+export function mergeThresholds(target: Partial<FlatnessThresholds> | undefined, given: Partial<FlatnessThresholds>): FlatnessThresholds {
+  return { ...DEFAULT_THRESHOLDS, ...target, ...given };
+}
+
 /** The RSS a sample is judged by: its interval's highest reading (the reading at its end if there is none). */
 export function judgedRss(sample: IntervalSample): number {
   return Number.isFinite(sample.peakRssMB) ? sample.peakRssMB : sample.rssMB;

@@ -10,7 +10,7 @@ import { describeMachine } from '../runner/machine-info';
 import { ensureSystemTools } from '../setup/system-tools';
 import { renderSoakChart } from './soak-chart';
 import { writeTargetBlocks } from './soak-doc';
-import { judgeTarget } from './flatness';
+import { judgeTarget, mergeThresholds } from './flatness';
 import { runTarget } from './soak-loop';
 import { SOAK_USAGE, parseSoakOptions, type SoakOptions } from './soak-options';
 import { renderConsoleReport, renderTargetMarkdown } from './soak-report';
@@ -64,11 +64,17 @@ async function main(): Promise<number> {
       ...saved,
       thresholds: options.thresholds,
       // Labels as the targets name themselves now; the measured samples as they were.
-      targets: saved.targets.map((run) => ({
-        ...run,
-        label: SOAK_TARGETS.find((target) => target.id === run.target)?.label ?? run.label,
-        verdict: judgeTarget(run.samples, options.thresholds, run.abortedReason),
-      })),
+      targets: saved.targets.map((run) => {
+        const target = SOAK_TARGETS.find((candidate) => candidate.id === run.target);
+        const thresholds = mergeThresholds(target?.thresholds?.values, options.thresholds);
+        return {
+          ...run,
+          label: target?.label ?? run.label,
+          thresholds,
+          thresholdsReason: target?.thresholds?.reason,
+          verdict: judgeTarget(run.samples, thresholds, run.abortedReason),
+        };
+      }),
     };
     console.log(renderConsoleReport(soak));
     writeOutputs(soak, options);
@@ -96,7 +102,7 @@ async function main(): Promise<number> {
         serverCpu: options.serverCpu,
         clientCpu: options.clientCpu,
         load: options.load,
-        thresholds: options.thresholds,
+        thresholds: mergeThresholds(target.thresholds?.values, options.thresholds),
         nodeFlags: options.nodeFlags,
         streamingSessions: options.voiceSessions,
         heapSnapshotDir: options.heapSnapshots ? path.join(options.resultsDir, 'heap') : undefined,

@@ -23,6 +23,7 @@ export interface SoakSettings {
   serverCpu: number | undefined | 'auto';
   clientCpu: number | undefined | 'auto';
   load: Partial<LoadShape>;
+  /** The target's criterion (default, the target's own values, the command line's). */
   thresholds: FlatnessThresholds;
   nodeFlags: string[];
   streamingSessions: number;
@@ -204,6 +205,8 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
     loadAverage: { start: loadAverages[0], end: loadAverages.at(-1)!, min: Math.min(...loadAverages), max: Math.max(...loadAverages) },
     serverStderrTail: prepared?.server.stderrTail() ?? '',
     abortedReason,
+    thresholds: settings.thresholds,
+    thresholdsReason: target.thresholds?.reason,
     verdict: judgeTarget(samples, settings.thresholds, abortedReason),
   };
 }

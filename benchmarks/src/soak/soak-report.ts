@@ -111,6 +111,7 @@ export function renderTargetMarkdown(soak: SoakRun, run: TargetRun, chartLink: s
   const streaming = streamingSummary(run);
   if (streaming) lines.push(`${streaming}.`, '');
   if (run.abortedReason) lines.push(`Stopped early: ${run.abortedReason}`, '');
+  if (run.thresholdsReason) lines.push(`RSS criterion of this target: slope at most ${run.thresholds.maxSlopeMBPerMin} MB/min, rise at most ${run.thresholds.maxRiseMB} MB: ${run.thresholdsReason}`, '');
   lines.push('```', ...run.verdict.lines, '```', '');
   lines.push('<details><summary>Every interval</summary>', '', renderMarkdownTable(intervalColumns(run), run.samples), '', '</details>');
   return lines.join('\n');

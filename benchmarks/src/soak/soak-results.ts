@@ -107,6 +107,9 @@ export interface TargetRun {
   loadAverage: { start: number; end: number; min: number; max: number };
   /** The server's last stderr lines, when it wrote any. */
   serverStderrTail: string;
+  /** The flat-RSS criterion this target was judged by, and why it differs from the default if it does. */
+  thresholds: { warmupFraction: number; maxSlopeMBPerMin: number; maxRiseMB: number };
+  thresholdsReason?: string;
   /** Set when the target could not be run to its end (server died, set-up failed). */
   abortedReason?: string;
   verdict: TargetVerdict;
@@ -116,6 +119,7 @@ export interface SoakRun {
   startedAt: string;
   command: string;
   machine: MachineInfo;
-  thresholds: { warmupFraction: number; maxSlopeMBPerMin: number; maxRiseMB: number };
+  /** Thresholds given on the command line (each target's are in its run). */
+  thresholds: Partial<{ warmupFraction: number; maxSlopeMBPerMin: number; maxRiseMB: number }>;
   targets: TargetRun[];
 }

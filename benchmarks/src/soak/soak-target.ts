@@ -1,4 +1,5 @@
 /** What a soak target is: how to start its server on a fresh database, the wrk mix, and any load beside wrk. */
+import type { FlatnessThresholds } from './flatness';
 import type { AppProcess } from './process/app-process';
 import type { StreamingIntervalCounts } from './soak-results';
 import type { WrkPlan } from './soak-wrk';
@@ -54,6 +55,8 @@ export interface SoakTarget {
   defaultLoad: LoadShape;
   /** Pin the server to one core (and wrk to the other) by default. The voice stream is not pinned: its engines need both. */
   pinServerByDefault: boolean;
+  /** Where this target's flat-RSS criterion differs from the default, and why (printed with its results). */
+  thresholds?: { values: Partial<FlatnessThresholds>; reason: string };
   /** Why the target cannot run here (not built, a tool missing), or undefined. */
   unavailableReason(): string | undefined;
   prepare(context: TargetContext): Promise<PreparedTarget>;

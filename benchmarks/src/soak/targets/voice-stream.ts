@@ -54,6 +54,12 @@ export const voiceStream: SoakTarget = {
   // 200 req/s of session API: far above what a booth of users makes, low enough to leave the engines their cores.
   defaultLoad: { threads: 8, connections: 8, pipeline: 1, requestsPerSecLimit: 200 },
   pinServerByDefault: false,
+  thresholds: {
+    values: { maxRiseMB: 48 },
+    reason:
+      'each of the two recognition workers frees its PocketSphinx decoder (about 24 MB of anonymous memory, the steps ' +
+      'seen in RssAnon) after every session and loads a fresh one, so a sample can catch zero, one or two decoders loaded',
+  },
   unavailableReason() {
     if (!fs.existsSync(MAIN) || !fs.existsSync(KEYS_CLI)) return `${MAIN} is not built: npx tsc -b reference-apps/voice-stream`;
     for (const tool of ['flite', 'ffmpeg', 'apertium']) if (!commandExists(tool)) return `${tool} is missing (see .ci/preflight.sh)`;
