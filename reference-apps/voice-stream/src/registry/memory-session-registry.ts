@@ -12,6 +12,9 @@ import {
 } from './session-registry';
 import { hashSessionToken, newSessionToken } from './session-tokens';
 
+/** Token hashes remembered per session (the current one and the most recent outdated ones). */
+export const MAX_TOKEN_HASHES_KEPT = 16;
+
 interface SessionEntry {
   readonly id: string;
   readonly ownerId: string;
@@ -19,7 +22,10 @@ interface SessionEntry {
   currentTokenHash: string;
   tokenIssuedAt: number;
   tokenUsed: boolean;
-  /** Every token hash ever issued for this session (to tell an outdated token from an unknown one). */
+  /**
+   * Token hashes issued for this session, oldest first (to tell an outdated token from an unknown one).
+   * Bounded: a client rotating without end must not grow the server's memory (found by the soak test).
+   */
   readonly tokenHashes: Set<string>;
   stream: AttachedStream | undefined;
   /** Since when no stream runs: claimed but not open yet, or client gone. */
@@ -81,6 +87,12 @@ export class MemorySessionRegistry implements SessionRegistry {
     entry.tokenUsed = false;
     entry.tokenHashes.add(next);
     this.byTokenHash.set(next, entry);
+    // Forget the oldest outdated tokens beyond the bound: presented later, they count as unknown.
+    for (const old of entry.tokenHashes) {
+      if (entry.tokenHashes.size <= MAX_TOKEN_HASHES_KEPT) break;
+      entry.tokenHashes.delete(old);
+      this.byTokenHash.delete(old);
+    }
     return { sessionId: entry.id, token };
   }
 
