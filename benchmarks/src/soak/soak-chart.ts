@@ -60,7 +60,7 @@ export function renderSoakChart(run: TargetRun): string {
     const y = TOP + plotHeight - (plotHeight / 5) * tick;
     parts.push(`<line x1="${LEFT}" x2="${LEFT + plotWidth}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" class="grid"/>`);
     parts.push(`<text x="${LEFT - 6}" y="${(y + 4).toFixed(1)}" class="tick" text-anchor="end" fill="${RSS_COLOR}">${((rssMax / 5) * tick).toFixed(0)}</text>`);
-    parts.push(`<text x="${LEFT + plotWidth + 6}" y="${(y + 4).toFixed(1)}" class="tick" fill="${RPS_COLOR}">${formatRps((rpsMax / 5) * tick)}</text>`);
+    parts.push(`<text x="${LEFT + plotWidth + 6}" y="${(y + 4).toFixed(1)}" class="tick" fill="${RPS_COLOR}">${rpsMax < 10 ? ((rpsMax / 5) * tick).toFixed(2) : formatRps((rpsMax / 5) * tick)}</text>`);
   }
   const minuteStep = endMin <= 2 ? 0.25 : endMin <= 5 ? 0.5 : endMin <= 12 ? 1 : endMin <= 30 ? 5 : 10;
   for (let minute = 0; minute <= endMin + 1e-9; minute += minuteStep) {
@@ -111,12 +111,12 @@ export function renderSoakChart(run: TargetRun): string {
     ...parts,
     `<line x1="${LEFT}" x2="${LEFT + 24}" y1="${legendY}" y2="${legendY}" stroke="${RSS_COLOR}" stroke-width="2"/>`,
     `<text x="${LEFT + 30}" y="${legendY + 4}" class="legend">server RSS, highest per interval (MB, left)</text>`,
-    `<line x1="${LEFT + 250}" x2="${LEFT + 274}" y1="${legendY}" y2="${legendY}" stroke="${RPS_COLOR}" stroke-width="2"/>`,
-    `<text x="${LEFT + 280}" y="${legendY + 4}" class="legend">requests per second (right)</text>`,
-    `<line x1="${LEFT + 440}" x2="${LEFT + 464}" y1="${legendY}" y2="${legendY}" stroke="#000" stroke-width="1" stroke-dasharray="5,4"/>`,
-    `<text x="${LEFT + 470}" y="${legendY + 4}" class="legend">RSS trend after warm-up</text>`,
-    `<circle cx="${LEFT + 618}" cy="${legendY}" r="4" fill="${ERROR_COLOR}"/>`,
-    `<text x="${LEFT + 626}" y="${legendY + 4}" class="legend">errors</text>`,
+    `<line x1="${LEFT + 305}" x2="${LEFT + 329}" y1="${legendY}" y2="${legendY}" stroke="${RPS_COLOR}" stroke-width="2"/>`,
+    `<text x="${LEFT + 335}" y="${legendY + 4}" class="legend">requests per second (right)</text>`,
+    `<line x1="${LEFT + 505}" x2="${LEFT + 529}" y1="${legendY}" y2="${legendY}" stroke="#000" stroke-width="1" stroke-dasharray="5,4"/>`,
+    `<text x="${LEFT + 535}" y="${legendY + 4}" class="legend">RSS trend after warm-up</text>`,
+    `<circle cx="${LEFT + 682}" cy="${legendY}" r="4" fill="${ERROR_COLOR}"/>`,
+    `<text x="${LEFT + 690}" y="${legendY + 4}" class="legend">errors</text>`,
     '</svg>',
     '',
   ].join('\n');
