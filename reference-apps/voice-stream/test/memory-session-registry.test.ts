@@ -1,5 +1,6 @@
 import test from 'ava';
-import { MAX_TOKEN_HASHES_KEPT, MemorySessionRegistry } from '../src/registry/memory-session-registry';
+import { MemorySessionRegistry } from '../src/registry/memory-session-registry';
+import { MAX_TOKEN_HASHES_KEPT } from '../src/registry/session-tokens';
 
 test('rotating a session without end keeps a bounded number of token hashes (soak finding)', async (t) => {
   const registry = new MemorySessionRegistry();

@@ -6,6 +6,7 @@ import { postgresForTests, type TestPostgresDatabase } from 'app-support';
 import pg from 'pg';
 import { MemorySessionRegistry } from '../src/registry/memory-session-registry';
 import { PostgresSessionRegistry } from '../src/registry/postgres-session-registry';
+import { MAX_TOKEN_HASHES_KEPT } from '../src/registry/session-tokens';
 import { startVoiceServer, type VoiceServer } from '../src/server/voice-server';
 import { startInstanceProcess, type InstanceProcess } from './support/instance-process';
 import { LiveStream, requestReconnection, requestSession } from './support/live-stream';
@@ -122,6 +123,23 @@ test.serial('rotation on B of a session requested and connected on A; the new to
   t.deepEqual([outdated.status, JSON.parse(outdated.body).code], [403, 'outdated_token']);
   t.is((await onAgain.closed).code, 4001);
   t.is((await requestReconnection(a.url, key, rotated.body.token)).status, 403, 'the session is over on every instance');
+});
+
+test.serial('a session rotated again and again keeps only its newest token hashes in PostgreSQL; a long-forgotten token counts as unknown', async (t) => {
+  const session = await sessionOn(a);
+  let token = session.token;
+  for (let round = 0; round < 40; round += 1) {
+    const rotated = await requestReconnection(round % 2 === 0 ? a.url : b.url, key, token);
+    t.is(rotated.status, 200, JSON.stringify(rotated.body));
+    token = rotated.body.token;
+  }
+  const stored = await database.query('SELECT count(*)::int AS n FROM voice_session_tokens WHERE session_id = $1', [session.session_id]);
+  t.is(stored.rows[0].n, MAX_TOKEN_HASHES_KEPT);
+  // The first token is forgotten: refused as unknown, and the session lives on.
+  const forgotten = await requestReconnection(a.url, key, session.token);
+  t.is(forgotten.status, 403);
+  t.is(forgotten.body.code, 'invalid_token');
+  t.is((await requestReconnection(b.url, key, token)).status, 200);
 });
 
 test.serial('a reconnection on A while the stream runs on B; then the stream continues on B with the new token', async (t) => {

@@ -10,10 +10,7 @@ import {
   type RegistryOptions,
   type SessionRegistry,
 } from './session-registry';
-import { hashSessionToken, newSessionToken } from './session-tokens';
-
-/** Token hashes remembered per session (the current one and the most recent outdated ones). */
-export const MAX_TOKEN_HASHES_KEPT = 16;
+import { hashSessionToken, MAX_TOKEN_HASHES_KEPT, newSessionToken } from './session-tokens';
 
 interface SessionEntry {
   readonly id: string;

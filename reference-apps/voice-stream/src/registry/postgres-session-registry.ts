@@ -14,7 +14,7 @@ import {
   type RegistryOptions,
   type SessionRegistry,
 } from './session-registry';
-import { hashSessionToken, newSessionToken } from './session-tokens';
+import { hashSessionToken, MAX_TOKEN_HASHES_KEPT, newSessionToken } from './session-tokens';
 
 export interface PostgresRegistryOptions extends RegistryOptions {
   /** How often an instance says it is alive (and sweeps expired sessions). */
@@ -166,6 +166,10 @@ export class PostgresSessionRegistry implements SessionRegistry {
           .where('id', '=', session.id)
           .execute();
         await trx.insertInto('voice_session_tokens').values({ token_hash: next, session_id: session.id }).execute();
+        // Only the newest tokens stay known: older outdated ones, presented later, count as unknown (as in memory).
+        await sql`
+          DELETE FROM voice_session_tokens WHERE session_id = ${session.id} AND token_hash NOT IN (
+            SELECT token_hash FROM voice_session_tokens WHERE session_id = ${session.id} ORDER BY seq DESC LIMIT ${MAX_TOKEN_HASHES_KEPT})`.execute(trx);
         // Whichever instance holds the stream opened with the replaced token drops it (close 4001).
         await this.notifyIn(trx, { session: session.id, token: session.token_hash, reason: EndReasons.reconnection });
         return { sessionId: session.id, token };

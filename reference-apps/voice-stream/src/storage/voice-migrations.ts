@@ -46,4 +46,11 @@ export const VOICE_MIGRATIONS: Record<string, AppMigration> = {
       await db.schema.createIndex('voice_session_tokens_session').on('voice_session_tokens').column('session_id').execute();
     },
   },
+  // Issue order of a session's tokens, so only the newest ones are kept (a session rotated forever must not grow).
+  '0003_voice_session_token_order': {
+    async up(db, dialect) {
+      if (dialect !== 'postgres') return;
+      await db.schema.alterTable('voice_session_tokens').addColumn('seq', 'bigserial', (column) => column.notNull()).execute();
+    },
+  },
 };

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Tables of the voice stream's database (Kysely types). Times are milliseconds since the epoch. */
 export interface VoiceSchema {
   voice_api_keys: {
@@ -27,6 +29,8 @@ export interface VoiceSchema {
   voice_session_tokens: {
     token_hash: string;
     session_id: string;
+    /** Issue order (bigserial; PostgreSQL returns it as a string). */
+    seq: Generated<string>;
   };
   /** Instances alive (heartbeat): a session held by an instance not seen lately is treated as detached. */
   voice_instances: {
