@@ -4,14 +4,14 @@ import { RestBuilder, loadUws } from 'rest.uws';
 import { STATIC_PREFIX } from '../contract/routes';
 import { HOST, announceReady, exitOnSignals, now, requestedPort, staticDirectory } from './support/server-environment';
 import { createBenchResource } from './rest-uws/bench.resource';
-import { createManyRoutesResource } from './rest-uws/many-routes.resource';
+import { createManyRoutesResources } from './rest-uws/many-routes.resource';
 
 function main(): void {
   const uws = loadUws();
   const startedAt = now();
   const stats = { profileViews: 0 };
   const app = new RestBuilder()
-    .register(createBenchResource(stats), createManyRoutesResource())
+    .register(createBenchResource(stats), ...createManyRoutesResources())
     .staticFiles(STATIC_PREFIX, staticDirectory())
     .build();
   const bootMs = now() - startedAt;

@@ -82,6 +82,8 @@ export class AppRuntime {
   readonly settings: SettingsView;
   readonly components: ComponentFactory;
   private readonly holders: RouteHolder[] = [];
+  /** One registered route per method and path shape, to find conflicting variable names without a scan. */
+  private readonly byShape = new Map<string, RouteHolder>();
   private readonly registered = new Set<unknown>();
   private generation = registryGeneration.value;
   private globalHandlers: BoundHandler[] = [];
@@ -122,6 +124,7 @@ export class AppRuntime {
   /** Registers REST classes or instances; every route is compiled and checked now. */
   register(...targets: Array<Constructor | object>): void {
     const added: RouteHolder[] = [];
+    const pendingShapes = new Map<string, RouteHolder>();
     for (const target of targets) {
       const ctor = (typeof target === 'function' ? target : (target as object).constructor) as Constructor;
       if (this.registered.has(ctor)) throw new RegistrationError(`${ctor.name} is already registered on this app`, 'RU_ERR_DUPLICATE_CLASS');
@@ -149,7 +152,7 @@ export class AppRuntime {
         const pattern = compilePathPattern(methodMeta.path === undefined ? classMeta.path! : joinPaths(classMeta.path, methodMeta.path), where);
         const source: RouteSource = { resourceClass: ctor, instance: instance as object, classMeta, methodMeta, method, pattern };
         const holder: RouteHolder = { source, compiled: this.compile(source), paramNames: pattern.paramNames };
-        this.checkConflicts(holder, added);
+        this.checkConflicts(holder, pendingShapes);
         added.push(holder);
         routes++;
       }
@@ -162,6 +165,8 @@ export class AppRuntime {
     for (const h of added) {
       const slot = this.router.add(h.source.method, h.source.pattern, h, h.compiled.definition.order);
       this.holders.push(h);
+      const shape = shapeKey(h);
+      if (!this.byShape.has(shape)) this.byShape.set(shape, h);
       if (h.compiled.needsBody) this.anyNeedsBody = true;
       if (this.onSlotAdded !== null) this.onSlotAdded(slot);
     }
@@ -174,17 +179,20 @@ export class AppRuntime {
     return compileRoute(source, { settings: this.settings, components: this.components, logger: this.logger, app: this.app });
   }
 
-  private checkConflicts(holder: RouteHolder, pending: RouteHolder[]): void {
-    for (const other of [...this.holders, ...pending]) {
-      const a = holder.source;
-      const b = other.source;
-      if (a.method !== b.method || a.pattern.shape !== b.pattern.shape) continue;
-      if (a.pattern.paramNames.join() !== b.pattern.paramNames.join()) {
-        throw new RegistrationError(
-          `Conflicting routes: ${a.method} ${a.pattern.source} (${holder.compiled.definition.label}) and ${b.method} ${b.pattern.source} (${other.compiled.definition.label}) match the same paths with different variable names; use one name`,
-          'RU_ERR_ROUTE_CONFLICT',
-        );
-      }
+  private checkConflicts(holder: RouteHolder, pending: Map<string, RouteHolder>): void {
+    const shape = shapeKey(holder);
+    const other = this.byShape.get(shape) ?? pending.get(shape);
+    if (other === undefined) {
+      pending.set(shape, holder);
+      return;
+    }
+    const a = holder.source;
+    const b = other.source;
+    if (a.pattern.paramNames.join() !== b.pattern.paramNames.join()) {
+      throw new RegistrationError(
+        `Conflicting routes: ${a.method} ${a.pattern.source} (${holder.compiled.definition.label}) and ${b.method} ${b.pattern.source} (${other.compiled.definition.label}) match the same paths with different variable names; use one name`,
+        'RU_ERR_ROUTE_CONFLICT',
+      );
     }
   }
 
@@ -297,4 +305,9 @@ export class AppRuntime {
   static isHttpMethod(m: string): m is HttpMethod {
     return (HTTP_METHODS as readonly string[]).includes(m);
   }
+}
+
+/** Routes with the same method and path shape match the same requests. */
+function shapeKey(holder: RouteHolder): string {
+  return `${holder.source.method} ${holder.source.pattern.shape}`;
 }
