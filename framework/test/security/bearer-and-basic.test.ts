@@ -57,6 +57,20 @@ test('Bearer: missing, malformed and unknown tokens are 401 with the RFC 6750 ch
   }
 });
 
+test('Bearer: near misses are refused, long tokens too (beyond the padded width), and each token finds its own user', async (t) => {
+  const LONG = 'L'.repeat(100);
+  const provider = BearerAuthenticationProvider.fromTokens({ [LONG]: new User('long', ['reader']), [READER_TOKEN]: new User('rita', ['reader']), ab: new User('short', []) });
+  const server = await serve(new RestBuilder().register(ApiResource).authenticateWith(provider));
+  try {
+    const status = async (token: string) => (await fetch(`${server.url}/api/me`, { headers: { authorization: `Bearer ${token}` } })).status;
+    t.is(await (await fetch(`${server.url}/api/me`, { headers: { authorization: `Bearer ${LONG}` } })).text(), 'long:reader');
+    t.is(await (await fetch(`${server.url}/api/me`, { headers: { authorization: `Bearer ab` } })).text(), 'short:');
+    for (const miss of [LONG + 'L', LONG.slice(0, -1), LONG + 'L'.repeat(400), 'a', 'abc', 'ab=', READER_TOKEN + 'x', 'x'.repeat(64)]) t.is(await status(miss), 401, miss);
+  } finally {
+    server.close();
+  }
+});
+
 test('Bearer: a pluggable async verifier; when it fails, the token appears neither in the logs nor in the response', async (t) => {
   const secret = 'super-secret-token-4711';
   const seen: string[] = [];
