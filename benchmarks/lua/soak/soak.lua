@@ -40,7 +40,7 @@ end
 function soak.init_thread(options, kinds)
   soak_state_path = options.state -- read back by the main state in done() (wrk gives it no arguments)
   math.randomseed(os.time() * 1000 + thread_index * 7919)
-  sent_counts, ok_counts, refused_counts, failed_counts, samples = {}, {}, {}, {}, {}
+  sent_counts, ok_counts, refused_counts, failed_counts, samples, sampled = {}, {}, {}, {}, {}, {}
   soak.kinds = kinds or {}
   soak.total_weight = 0
   for _, kind in ipairs(soak.kinds) do soak.total_weight = soak.total_weight + kind[2] end
@@ -91,10 +91,13 @@ function soak.ok(kind) add(ok_counts, kind) end
 function soak.refused(kind) add(refused_counts, kind) end
 
 -- Anything else: counted per kind and status, with the first few answers kept for the report.
+-- One sample per kind of failure (request kind, status and reason), so a frequent failure cannot hide a rare one.
 function soak.failed(kind, status, body, why)
   add(failed_counts, kind .. " " .. tostring(status))
-  if #samples < MAX_SAMPLES then
-    table.insert(samples, kind .. " -> " .. tostring(status) .. " " .. (why or "") .. ": " .. string.sub(body or "", 1, 300))
+  local key = kind .. " -> " .. tostring(status) .. " " .. (why or "")
+  if not sampled[key] and #samples < MAX_SAMPLES then
+    sampled[key] = true
+    table.insert(samples, key .. ": " .. string.sub(body or "", 1, 300))
   end
 end
 
@@ -141,7 +144,7 @@ end
 -- a string, a list of strings, or nil), and prints one result line.
 function soak.report(summary, latency, save_line)
   local state_path = threads[1] and threads[1]:get("soak_state_path")
-  local sent, ok, refused, failed, all_samples = {}, {}, {}, {}, {}
+  local sent, ok, refused, failed, all_samples, seen_samples = {}, {}, {}, {}, {}, {}
   local state_lines = {}
   for index, thread in ipairs(threads) do
     merge(sent, thread:get("sent_counts"))
@@ -149,7 +152,11 @@ function soak.report(summary, latency, save_line)
     merge(refused, thread:get("refused_counts"))
     merge(failed, thread:get("failed_counts"))
     for _, sample in ipairs(thread:get("samples") or {}) do
-      if #all_samples < MAX_SAMPLES then table.insert(all_samples, sample) end
+      local key = string.match(sample, "^(.-): ") or sample
+      if not seen_samples[key] and #all_samples < MAX_SAMPLES then
+        seen_samples[key] = true
+        table.insert(all_samples, sample)
+      end
     end
     if save_line then
       local saved = save_line(thread)
