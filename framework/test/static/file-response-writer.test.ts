@@ -294,3 +294,31 @@ test('path traversal never returns the file outside the root: 403 or 404', async
   t.regex(link.text, /^HTTP\/1\.1 403 /);
   t.regex(link.text, /symbolic link/);
 });
+
+test('read buffers are reused between transfers without mixing them: concurrent multi-chunk downloads, some cut off, all arrive byte for byte', async (t) => {
+  // Two files of several read steps each (256 KiB), with different random contents.
+  const files = ['pool-a.bin', 'pool-b.bin'].map((name, index) => {
+    const bytes = Buffer.alloc(1024 * 1024 + 1000 * (index + 1));
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * (index + 7) + (i >> 10)) & 0xff;
+    fs.writeFileSync(path.join(fixture.root, name), bytes);
+    return { name, bytes };
+  });
+  for (let round = 0; round < 3; round++) {
+    // Downloads cut off after their first bytes return their buffers while the others still stream.
+    const cut = Array.from({ length: 6 }, async (_, i) => {
+      const controller = new AbortController();
+      const res = await fetch(`${server.url}/files/${files[i % 2]!.name}`, { signal: controller.signal });
+      const reader = res.body!.getReader();
+      await reader.read();
+      controller.abort();
+      await reader.read().catch(() => undefined);
+    });
+    const whole = Array.from({ length: 8 }, async (_, i) => {
+      const file = files[i % 2]!;
+      const res = await fetch(`${server.url}/files/${file.name}`);
+      return { file, body: Buffer.from(await res.arrayBuffer()) };
+    });
+    const [, done] = await Promise.all([Promise.all(cut), Promise.all(whole)]);
+    for (const { file, body } of done) { let at = 0; while (at < body.length && body[at] === file.bytes[at]) at++; t.true(body.equals(file.bytes), `${file.name} (round ${round}): ${body.length} of ${file.bytes.length} bytes, first difference at ${at}`); }
+  }
+});
