@@ -41,7 +41,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --server-cpu N        core the server is pinned to (default 1; "none" to not pin)
   --client-cpu N        core wrk is pinned to (default 0; "none" to not pin)
   --doc PATH            Markdown report to update (default docs/benchmarks.md); --no-doc to skip
-  --charts-dir PATH     where the SVG charts go (default benchmarks/charts)
+  --charts-dir PATH     where the SVG charts go (default benchmarks/charts; with --no-doc, the results dir)
   --results-dir PATH    where the raw JSON of the run goes (default benchmarks/results)
   --note TEXT           a line printed above the results in the doc
   --profile             run servers under node --cpu-prof; print where their time went (results-dir/profiles)
@@ -92,6 +92,7 @@ export function parseOptions(argv: string[]): CliOptions {
     note: undefined,
     profile: false,
   };
+  let chartsDirGiven = false;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -152,6 +153,7 @@ export function parseOptions(argv: string[]): CliOptions {
         break;
       case '--charts-dir':
         options.chartsDir = value();
+        chartsDirGiven = true;
         break;
       case '--results-dir':
         options.resultsDir = value();
@@ -166,5 +168,7 @@ export function parseOptions(argv: string[]): CliOptions {
         throw new Error(`unknown option "${arg}"\n\n${USAGE}`);
     }
   }
+  // A run that writes no doc leaves the committed charts alone: its charts go with its raw results.
+  if (options.docPath === undefined && !chartsDirGiven) options.chartsDir = options.resultsDir;
   return options;
 }
