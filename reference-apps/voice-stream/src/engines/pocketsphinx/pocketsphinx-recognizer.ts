@@ -11,12 +11,6 @@ export interface PocketSphinxRecognizerOptions {
    * ~0.4 s of CPU, done right after the previous session so the next one starts at once).
    */
   readonly idleWorkers?: number;
-  /**
-   * Sessions a worker thread serves before it is replaced by a fresh one (default 10). Each session frees a
-   * decoder and loads another inside the worker; over hundreds of sessions the worker's native memory crept
-   * up (docs/reliability.md), and a new thread starts from nothing for about the cost of one more load.
-   */
-  readonly sessionsPerWorker?: number;
 }
 
 type WorkerHandler = (message: FromRecognitionWorker) => void;
@@ -28,8 +22,6 @@ class RecognitionWorker {
   failed = false;
   /** Its decoder is loaded and unused (false while it reloads after a session). */
   ready = false;
-  /** Sessions served so far. */
-  sessions = 0;
   private exited = false;
 
   constructor(modelDirectory: string, onGone: (worker: RecognitionWorker) => void) {
@@ -86,7 +78,6 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   readonly languages = ['en'] as const;
   private readonly modelDirectory: string;
   private readonly maxIdle: number;
-  private readonly sessionsPerWorker: number;
   private readonly idle: RecognitionWorker[] = [];
   private readonly all = new Set<RecognitionWorker>();
   /** Workers serving a stream, in the order their streams started. */
@@ -96,17 +87,11 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   constructor(options: PocketSphinxRecognizerOptions = {}) {
     this.modelDirectory = options.modelDirectory ?? DEFAULT_MODEL_DIRECTORY;
     this.maxIdle = options.idleWorkers ?? 2;
-    this.sessionsPerWorker = options.sessionsPerWorker ?? 10;
-    if (!(this.sessionsPerWorker >= 1)) throw new RangeError('sessionsPerWorker must be at least 1');
   }
 
   /** Loads `count` decoders ahead of the first sessions. */
   warmUp(count = this.maxIdle): void {
-    while (this.idle.length < count) {
-      const worker = this.spawn();
-      worker.worker.unref(); // an idle decoder must not keep the process alive
-      this.idle.push(worker);
-    }
+    while (this.idle.length < count) this.release(this.spawn());
   }
 
   start(listener: RecognitionListener, options: RecognitionOptions = {}): RecognitionStream {
@@ -163,21 +148,13 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
     this.busy.delete(worker);
     // It reloads its decoder after every session (and says 'ready' when done).
     worker.ready = false;
-    worker.sessions++;
-    const keep = !worker.failed && this.all.has(worker) && this.idle.length < this.maxIdle;
-    if (keep && worker.sessions < this.sessionsPerWorker) {
+    if (!worker.failed && this.all.has(worker) && this.idle.length < this.maxIdle) {
       // An idle decoder must not keep the process alive.
       worker.worker.unref();
       this.idle.push(worker);
-      return;
-    }
-    this.all.delete(worker);
-    this.stopWorker(worker);
-    // A worker retired after its sessions is replaced at once, so the next session finds a loaded decoder.
-    if (keep) {
-      const fresh = this.spawn();
-      fresh.worker.unref();
-      this.idle.push(fresh);
+    } else {
+      this.all.delete(worker);
+      this.stopWorker(worker);
     }
   }
 }
