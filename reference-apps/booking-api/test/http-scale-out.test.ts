@@ -137,7 +137,10 @@ test.serial('one instance with rest.uws serve() worker threads (--workers 2) on 
   const server = await startMain(['--port', '0', '--host', '127.0.0.1', '--database', prepared.url, '--workers', '2']);
   t.teardown(() => server.stop('SIGKILL'));
   t.regex(server.output(), /listening on http:\/\/127\.0\.0\.1:\d+, database postgres:\/\/\S+, 2 worker threads/);
-  t.regex(server.output(), /PostgreSQL pool of 10 connections per worker, statement timeout 10000 ms, connect timeout 5000 ms/);
+  // Printed just after the listening lines; it may come in the next chunk of the pipe.
+  const poolLine = /PostgreSQL pool of 10 connections per worker, statement timeout 10000 ms, connect timeout 5000 ms/;
+  for (const deadline = Date.now() + 5000; !poolLine.test(server.output()) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.regex(server.output(), poolLine);
   const alice = clientOf(server, prepared.aliceKey);
   // Many connections at once: the kernel spreads them over both threads; every answer is right.
   const created = await Promise.all(Array.from({ length: 20 }, () => alice.post(`${API}/booking`, createBody(1, 0))));
