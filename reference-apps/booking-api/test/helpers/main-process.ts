@@ -15,7 +15,8 @@ export interface RunningMain {
 export function startMain(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningMain> {
   const child = spawn(process.execPath, [path.join(DIST, 'main.js'), ...args], { env: { ...process.env, ...env } });
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': it comes after the output pipes are drained, so output() is complete once stopped.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     // Generous: on a loaded CI machine several test files start processes at once.
     const timer = setTimeout(() => reject(new Error(`main did not start within 60 s:\n${output}`)), 60_000);
