@@ -1,5 +1,5 @@
 /** Samples a process's RSS while wrk loads it, to report the peak RSS under load of each measurement. */
-import { readMemory } from './server-process';
+import { readProcessStatus } from './process-status';
 
 export interface MemorySampler {
   /** Stops sampling; the highest RSS seen (MB), or NaN when no sample could be read. */
@@ -9,7 +9,7 @@ export interface MemorySampler {
 export function sampleMemory(pid: number, intervalMs = 100): MemorySampler {
   let peakMB = NaN;
   const sample = () => {
-    const memory = readMemory(pid);
+    const memory = readProcessStatus(pid);
     if (memory && !(memory.rssMB <= peakMB)) peakMB = memory.rssMB;
   };
   sample();

@@ -10,7 +10,8 @@ import { describeMachine } from './machine-info';
 import { readCpuSeconds } from './cpu-time';
 import { sampleMemory } from './memory-sampler';
 import type { BenchmarkRun, Failure, Measurement, Mode, RunSettings, StartupRecord } from './results';
-import { type RunningServer, readMemory, startServer } from './server-process';
+import { readProcessStatus } from './process-status';
+import { type RunningServer, startServer } from './server-process';
 import { runWrk, type WrkRequest, type WrkResult } from './wrk';
 
 export interface RunInput {
@@ -140,7 +141,7 @@ export async function runBenchmark(input: RunInput): Promise<BenchmarkRun> {
           if (!server.alive()) break;
         }
       } finally {
-        startup.lifetimePeakRssMB = readMemory(server.pid)?.hwmMB ?? NaN;
+        startup.lifetimePeakRssMB = readProcessStatus(server.pid)?.hwmMB ?? NaN;
         await server.stop();
       }
     }

@@ -3,7 +3,6 @@
  * samples its memory from /proc, and stops it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import * as fs from 'node:fs';
 import { trackChild } from './child-processes';
 import { READY_PREFIX, type ReadyMessage } from '../servers/support/server-environment';
 import { type ServerDefinition, serverEntryPath } from '../servers/registry';
@@ -22,24 +21,6 @@ export interface RunningServer {
   /** The last lines the server wrote to stderr, for failure messages. */
   stderrTail(): string;
   stop(): Promise<void>;
-}
-
-export interface MemorySample {
-  rssMB: number;
-  /** Peak RSS of the process's whole life so far (VmHWM). */
-  hwmMB: number;
-}
-
-/** Reads VmRSS and VmHWM from /proc/<pid>/status; undefined when the process is gone. */
-export function readMemory(pid: number): MemorySample | undefined {
-  let status: string;
-  try {
-    status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rssMB: kilobytes('VmRSS') / 1024, hwmMB: kilobytes('VmHWM') / 1024 };
 }
 
 export interface StartOptions {

@@ -8,8 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readCpuSeconds } from '../runner/cpu-time';
-import { readMemory } from '../runner/server-process';
-import { readProcessStatus } from './process/process-status';
+import { readProcessStatus } from '../runner/process-status';
 import { judgeTarget, warmupSampleCount, type FlatnessThresholds } from './flatness';
 import { HEAP_SNAPSHOT_FLAG, compareSnapshots, takeHeapSnapshot } from './heap/heap-snapshots';
 import type { IntervalSample, StreamingIntervalCounts, TargetRun, WrkIntervalCounts } from './soak-results';
@@ -86,7 +85,7 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
     const nodeFlags = heapDir ? [...settings.nodeFlags, HEAP_SNAPSHOT_FLAG] : settings.nodeFlags;
     prepared = await target.prepare({ workDir, serverCpu, nodeFlags, serverCwd: heapDir, load, streamingSessions: settings.streamingSessions, log });
     const { server, plan } = prepared;
-    idleRssMB = readMemory(server.pid)?.rssMB ?? NaN;
+    idleRssMB = readProcessStatus(server.pid)?.rssMB ?? NaN;
     log(`soak ${target.id}: ${prepared.description}; server pid ${server.pid} on ${server.baseUrl}, RSS ${idleRssMB.toFixed(1)} MB; ${settings.durationSec} s in intervals of ${settings.intervalSec} s`);
     prepared.sideLoad?.start();
     const intervals = Math.max(1, Math.ceil(settings.durationSec / settings.intervalSec));
@@ -98,9 +97,9 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
       await prepared.beforeInterval?.();
       const cpuBefore = readCpuSeconds(server.pid);
       const wallBefore = performance.now();
-      let peakRssMB = readMemory(server.pid)?.rssMB ?? NaN;
+      let peakRssMB = readProcessStatus(server.pid)?.rssMB ?? NaN;
       const sampler = setInterval(() => {
-        const rss = readMemory(server.pid)?.rssMB;
+        const rss = readProcessStatus(server.pid)?.rssMB;
         if (rss !== undefined && !(rss <= peakRssMB)) peakRssMB = rss;
       }, 1000);
       let wrk: WrkIntervalCounts;

@@ -181,23 +181,20 @@ function upgrade(rt: AppRuntime, pipeline: UpgradePipeline, meta: WebSocketEndpo
     request._res = null;
     const data: UpgradeData = { request, user: ctx.user(), protocol, args: ctx._args ?? [], connection: null };
     const headers = response.headers();
-    const writeHeaders = () => {
+    if (headers.length > 0) {
       // Headers set by a stage (cookies...) go with the 101, which must then be written first.
-      res.writeStatus('101 Switching Protocols');
-      for (const [k, v] of headers) res.writeHeader(k, v);
-    };
-    if (live) {
-      // Inside the upgrade handler: uWebSockets.js has the socket corked.
-      if (headers.length > 0) writeHeaders();
-      res.upgrade(data, key, protocol, extensions, context);
-      return;
+      const writeHeaders = () => {
+        res.writeStatus('101 Switching Protocols');
+        for (const [k, v] of headers) res.writeHeader(k, v);
+      };
+      if (live) writeHeaders(); // inside the upgrade handler, corked by uWebSockets.js
+      else res.cork(writeHeaders);
     }
     // After an await the upgrade itself is made uncorked, on purpose: in uWebSockets.js 20.30,
     // HttpResponse.cork() runs its HTTP clean-up after the callback on memory that has become the
     // WebSocket, and now and then closes it (1006) right after open (uWebSockets#1928; fixed upstream by
     // #1929, in builds that need a newer glibc). The price: one "writes must be made from within a corked
     // callback" line on stderr per asynchronous upgrade. Headers alone are safe to cork.
-    if (headers.length > 0) res.cork(writeHeaders);
     res.upgrade(data, key, protocol, extensions, context);
   };
 

@@ -1,10 +1,11 @@
 import test from 'ava';
-import { openDatabase, postgresForTests, startThrowawayPostgres } from 'app-support';
+import { postgresForTests, startThrowawayPostgres } from 'app-support';
 import { sql } from 'kysely';
 import type { Logger } from 'rest.uws';
 import { API } from './helpers/api-client';
 import { assertError } from './helpers/assert-error';
 import { createBody, HOUR, SLOT_ID, VARIANT_ID } from './helpers/fixture';
+import { holdLock } from './helpers/held-lock';
 import { eventually, startHttpFixture } from './helpers/http-fixture';
 
 const UNAVAILABLE = 'The booking database is unavailable; the request was not completed. Retry in a few seconds';
@@ -99,26 +100,14 @@ test('PostgreSQL: a statement past the statement timeout, or a wait for a connec
   const url = postgres.url;
   const { server, alice } = await startHttpFixture(url, { postgresPool: { max: 2, statementTimeoutMs: 1500, connectionTimeoutMs: 100 } });
   t.teardown(() => server.close());
-  const other = await openDatabase(url);
-  t.teardown(() => other.destroy());
-
   // Another session holds the slot's row lock (a stuck process, say): the create's seat update waits on it until the
   // server cancels the statement.
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const holder = other.db.transaction().execute(async (trx) => {
-    await sql`select id from inventory_slot where id = ${SLOT_ID} for update`.execute(trx);
-    locked();
-    await released;
-  });
-  await isLocked;
+  const lock = await holdLock(url, sql`select id from inventory_slot where id = ${SLOT_ID} for update`);
+  t.teardown(() => lock.release());
   const started = Date.now();
   assertError(t, await alice.post(`${API}/booking`, createBody(1, 0)), 503, 'E_SERVICE_UNAVAILABLE', UNAVAILABLE);
   t.true(Date.now() - started < 6000, `cancelled after the timeout, not left waiting (${Date.now() - started} ms)`);
-  release();
-  await holder;
+  await lock.release();
   // The cancelled create left nothing: no booking, no seat taken; the next one goes through.
   t.is((await alice.get(`${API}/booking`)).body.total, 0);
   t.is((await alice.post(`${API}/booking`, createBody(1, 0))).status, 201);

@@ -5,6 +5,7 @@ import { openDatabase } from 'app-support';
 import { API } from './helpers/api-client';
 import { useEngines } from './helpers/engines';
 import { createBody } from './helpers/fixture';
+import { holdLock } from './helpers/held-lock';
 import { startHttpFixture } from './helpers/http-fixture';
 import { rawRequest } from './helpers/raw-http';
 import { runCli, startMain } from './helpers/main-process';
@@ -25,18 +26,8 @@ test('PostgreSQL: a stop lets requests in progress finish, refuses new connectio
   t.is(first.headers.connection, undefined, 'a connection kept alive');
 
   // Another session holds the booking table, so the next create waits inside the server.
-  const blocker = await openDatabase(url);
-  t.teardown(() => blocker.destroy());
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const lock = blocker.db.transaction().execute(async (trx) => {
-    await sql`LOCK TABLE booking IN ACCESS EXCLUSIVE MODE`.execute(trx);
-    locked();
-    await held;
-  });
-  await isLocked;
+  const lock = await holdLock(url, sql`LOCK TABLE booking IN ACCESS EXCLUSIVE MODE`);
+  t.teardown(() => lock.release());
   const creating = alice.post(`${API}/booking`, createBody(1, 0));
   await new Promise((resolve) => setTimeout(resolve, 300)); // the request reaches the server and waits for the lock
 
@@ -49,8 +40,7 @@ test('PostgreSQL: a stop lets requests in progress finish, refuses new connectio
   // A request on the connection kept alive is still answered, and its connection closes after.
   const late = rawRequest(server.url, { path: `${API}/booking`, headers: alice.headers, agent: keptAlive });
 
-  release();
-  await lock;
+  await lock.release();
   const created = await creating;
   t.is(created.status, 201, 'the request in progress completed');
   const lateAnswer = await late;
@@ -58,7 +48,9 @@ test('PostgreSQL: a stop lets requests in progress finish, refuses new connectio
   t.is(lateAnswer.headers.connection, 'close');
   await stopping;
   t.true(stopped);
-  const rows = await blocker.db.selectFrom('booking' as never).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  const reader = await openDatabase(url);
+  t.teardown(() => reader.destroy());
+  const rows = await reader.db.selectFrom('booking' as never).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
   t.is((rows as { n: number }).n, 1, 'and its booking is stored');
 });
 
