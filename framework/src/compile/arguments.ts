@@ -127,6 +127,7 @@ function valueResolver(meta: ParamMetadata, type: ArgumentType | undefined, deco
   const missingMessage = `Missing ${decorator} for: ${scope.routeText}`;
   const fallback = meta.defaultValue;
   const optional = meta.optional === true;
+  const decodesQuery = meta.source === 'query' && !meta.raw;
 
   if (many) {
     return (ctx) => {
@@ -147,7 +148,7 @@ function valueResolver(meta: ParamMetadata, type: ArgumentType | undefined, deco
       else if (optional) return undefined;
       else throw new ArgumentException(missingMessage, 'RU_ERR_MISSING_ARGUMENT');
     }
-    if (meta.source === 'query' && !meta.raw && raw.indexOf('%') >= 0) raw = decodeComponent(raw);
+    if (decodesQuery && raw.indexOf('%') >= 0) raw = decodeComponent(raw);
     return convert(raw, label, ctx);
   };
 }

@@ -28,7 +28,20 @@ function truncate(v: string): string {
 
 const toString: Converter = (v) => v;
 
+/** Up to 15 plain digits: always an exact safe integer, so `Number` needs no checks. */
+function isShortDigits(v: string): boolean {
+  const length = v.length;
+  if (length === 0 || length > 15) return false;
+  for (let i = 0; i < length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
 const toNumber: Converter = (v, label) => {
+  // Ids and counts are plain digits: skip the trim and the regex.
+  if (isShortDigits(v)) return Number(v);
   const t = v.trim();
   // Number('') is 0 and Number('0x1f') is 31: accept decimal notation only, as users expect.
   if (t.length === 0 || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return fail(v, label, 'number');
