@@ -3,8 +3,8 @@ import { RoutingContext } from '../context/routing-context';
 import { BadRequestException, PayloadTooLargeException } from '../errors/http-errors';
 import type { HttpMethod } from '../metadata/types';
 import type { AppRuntime, RouteHolder } from '../runtime/app-runtime';
-import type { PathPattern } from '../routing/path-pattern';
-import type { RouteMatch, RouteSlot } from '../routing/router';
+import type { RouteMatch } from '../routing/router';
+import { NativeRoutes } from './native-routes';
 import { HttpServerRequest } from './request';
 import { HttpServerResponse } from './response';
 
@@ -29,75 +29,13 @@ export function attachRuntime(app: TemplatedApp, runtime: AppRuntime): void {
   if (runtimeOfApp.has(app)) return;
   runtimeOfApp.set(app, runtime);
   app.any('/*', (res, req) => dispatch(runtime, res, req));
-  const seen = new Set<RouteSlot<RouteHolder>>();
-  const shadowed = new Set<HttpMethod>();
-  const native = (slot: RouteSlot<RouteHolder>) => {
-    if (seen.has(slot)) return;
-    seen.add(slot);
-    if (!registerNative(app, runtime, slot, shadowed)) shadowed.add(slot.method);
-  };
-  for (const slot of runtime.router.slots()) native(slot);
-  runtime.onSlotAdded = native;
-}
-
-const NATIVE_METHOD: Partial<Record<HttpMethod, 'get' | 'post' | 'put' | 'del' | 'patch' | 'options'>> = {
-  GET: 'get', POST: 'post', PUT: 'put', DELETE: 'del', PATCH: 'patch', OPTIONS: 'options',
-};
-/** Segments uWebSockets.js matches literally: no `:` or `*` (its own pattern syntax), nothing a client would percent-encode. */
-const LITERAL_SEGMENT = /^[A-Za-z0-9\-._~!$&'()+,=@]+$/;
-
-/**
- * The pattern in uWebSockets.js's syntax (`/users/:p0`), or undefined when its router cannot express it:
- * regex or multi-variable segments, patterns spanning `/`, characters it reads differently.
- */
-function nativePattern(pattern: PathPattern): string | undefined {
-  if (pattern.spansSegments) return undefined;
-  if (pattern.segments.length === 0) return '/';
-  let out = '';
-  let variables = 0;
-  for (const segment of pattern.segments) {
-    if (segment.kind === 'static' && LITERAL_SEGMENT.test(segment.value)) out += `/${segment.value}`;
-    else if (segment.kind === 'param') out += `/:v${variables++}`;
-    else return undefined;
-  }
-  return out;
-}
-
-/**
- * Gives a route its own uWebSockets.js route where the answer is sure to be the same, so its requests
- * skip the JavaScript router (and, for static paths, reading method and URL). Returns false when the
- * slot stays with the JavaScript router only.
- *
- * Static paths win over every pattern in both routers, so they always qualify. A path with variables
- * qualifies while every route of its method is in uWebSockets.js's router too (`shadowed` lists the
- * methods with one that is not): both routers then prefer static segments to variables, segment by
- * segment, with backtracking, so they pick the same route. Anything else (HEAD, a trailing slash,
- * encoded characters, matrix parameters, an empty variable) reaches the JavaScript router.
- */
-function registerNative(app: TemplatedApp, rt: AppRuntime, slot: RouteSlot<RouteHolder>, shadowed: ReadonlySet<HttpMethod>): boolean {
-  const fn = NATIVE_METHOD[slot.method];
-  const pattern = fn === undefined ? undefined : nativePattern(slot.pattern);
-  if (fn === undefined || pattern === undefined) return false;
-  const method = slot.method;
-  if (slot.pattern.isStatic) {
-    const path = slot.pattern.normalized;
-    const match: RouteMatch<RouteHolder> = { slot, values: [] };
-    app[fn](path, (res, req) => serve(rt, res, req, method, path, match));
-    return true;
-  }
-  const count = slot.pattern.paramNames.length;
-  app[fn](pattern, (res, req) => {
-    if (shadowed.has(method)) return dispatch(rt, res, req);
-    const values: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const value = req.getParameter(i);
-      // The JavaScript router decodes, strips matrix parameters and refuses empty variables: let it.
-      if (value.length === 0 || value.indexOf('%') >= 0 || value.indexOf(';') >= 0) return dispatch(rt, res, req);
-      values.push(value);
-    }
-    serve(rt, res, req, method, req.getUrl(), { slot, values });
-  });
-  return true;
+  const native = new NativeRoutes(
+    app,
+    (res, req, method, url, match) => serve(runtime, res, req, method, url, match),
+    (res, req) => dispatch(runtime, res, req),
+  );
+  for (const slot of runtime.router.slots()) native.add(slot);
+  runtime.onSlotAdded = (slot) => native.add(slot);
 }
 
 /** Handles one request; exported for the test client, which drives it with fake uWS objects. */

@@ -174,9 +174,16 @@ function parseSegment(raw: string, fail: (why: string) => never): SegmentPart[] 
   return parts;
 }
 
+const SLASHED_SAMPLES = ['a/b', '/', '1/2', 'a/b/c', 'x/'];
+
 function canMatchSlash(regex: string): boolean {
   const r = new RegExp(`^(?:${regex})$`);
-  return ['a/b', '/', '1/2', 'a/b/c', 'x/'].some((s) => r.test(s));
+  return SLASHED_SAMPLES.some((s) => r.test(s));
+}
+
+/** Whether a segment's variable can take in `/` (the pattern then matches more than one path segment there). */
+export function segmentSpans(segment: PatternSegment): boolean {
+  return segment.kind === 'regex' && SLASHED_SAMPLES.some((s) => segment.regex.test(s));
 }
 
 function escapeRegex(text: string): string {

@@ -2,6 +2,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { compilePathPattern, type PathPattern } from '../../src/routing/path-pattern';
 import { TrieRouter } from '../../src/routing/trie-router';
+import { mayOverlap } from '../../src/routing/pattern-overlap';
 import { LinearRouter } from '../../src/routing/linear-router';
 import { BadRequestException } from '../../src/errors/http-errors';
 
@@ -98,4 +99,39 @@ test('the pattern compiler accepts or refuses with RegistrationError, never anyt
     { numRuns: 3000 },
   );
   t.pass();
+});
+
+test('mayOverlap never says "no" for two patterns that one path matches (it decides which routes leave the JavaScript router)', (t) => {
+  const spanningSegment = fc.oneof({ weight: 5, arbitrary: patternSegment }, { weight: 1, arbitrary: fc.constantFrom('{p:.+}', '{p:.*}', 'x{p:.+}', '{p}.json') });
+  const anyPattern = fc.array(spanningSegment, { minLength: 1, maxLength: 4 }).map((segs) => {
+    let n = 0;
+    return '/' + segs.map((s) => s.replace('{p', () => `{v${n++}`).replace(':p:', () => `:v${n++}:`)).join('/');
+  });
+  const matchesPath = (pattern: PathPattern, path: string) => {
+    const router = new TrieRouter<string>();
+    router.add('GET', pattern, 'only', 0);
+    try {
+      const found = router.find('GET', path);
+      return found !== null && 'slot' in found;
+    } catch {
+      return false;
+    }
+  };
+  let overlapsSeen = 0;
+  fc.assert(
+    fc.property(anyPattern, anyPattern, fc.array(pathArb, { minLength: 1, maxLength: 20 }), (a, b, paths) => {
+      const pa = compilePathPattern(a);
+      const pb = compilePathPattern(b);
+      const both = paths.some((path) => matchesPath(pa, path) && matchesPath(pb, path));
+      if (both) overlapsSeen++;
+      return !both || (mayOverlap(pa, pb) && mayOverlap(pb, pa));
+    }),
+    { numRuns: 4000 },
+  );
+  // Identical static segments at different positions, or different counts, are told apart.
+  t.false(mayOverlap(compilePathPattern('/users/{id}'), compilePathPattern('/static/{path:.+}')));
+  t.false(mayOverlap(compilePathPattern('/users/{id}'), compilePathPattern('/users/{id}/x')));
+  t.false(mayOverlap(compilePathPattern('/users/me'), compilePathPattern('/users/{id:\\d+}')));
+  t.true(mayOverlap(compilePathPattern('/users/{id}'), compilePathPattern('/{a:.+}')));
+  t.true(overlapsSeen > 40, `only ${overlapsSeen} overlapping pairs generated`);
 });
