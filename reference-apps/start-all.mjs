@@ -2,7 +2,7 @@
 // Starts every reference app (built by `npm start`'s prestart step) as a child process with the
 // default, embedded configuration, prefixes their output, and stops them all on Ctrl-C / SIGTERM.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +14,12 @@ const appEnvironment = {
   'voice-stream': { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
 };
 const children = [];
+
+/** Node flags an app asks for in its package.json (`config.nodeFlags`, also used by its own `npm start`). */
+function nodeFlagsOf(app) {
+  const flags = JSON.parse(readFileSync(join(root, app, 'package.json'), 'utf8')).config?.nodeFlags;
+  return typeof flags === 'string' ? flags.split(/\s+/).filter(Boolean) : [];
+}
 let stopping = false;
 
 for (const app of apps) {
@@ -24,7 +30,7 @@ for (const app of apps) {
     continue;
   }
   const env = { ...appEnvironment[app], ...process.env };
-  const child = spawn(process.execPath, [main, ...process.argv.slice(2)], { cwd: join(root, app), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlagsOf(app), main, ...process.argv.slice(2)], { cwd: join(root, app), env, stdio: ['ignore', 'pipe', 'pipe'] });
   const prefix = (stream, out) => {
     let rest = '';
     stream.on('data', (d) => {

@@ -124,7 +124,7 @@ export class HttpServerRequest {
       let text = '';
       if (this._res !== null) {
         try {
-          text = formatAddress(textDecoder.decode(this._res.getRemoteAddressAsText()));
+          text = addressOf(this._res);
         } catch {
           // The native response is gone (ended or aborted) and the address was never read.
           this._res = null;
@@ -176,6 +176,19 @@ function snapshotHeaders(req: UwsRequest): Record<string, string> {
     headers[key] = prev === undefined ? value : `${prev}${key === 'cookie' ? '; ' : ', '}${value}`;
   });
   return headers;
+}
+
+/** The address from its bytes for IPv4 (plain or IPv4-mapped): no text decoding; uWebSockets.js's text otherwise. */
+function addressOf(res: UwsResponse): string {
+  const bytes = new Uint8Array(res.getRemoteAddress());
+  if (bytes.length === 4) return `${bytes[0]}.${bytes[1]}.${bytes[2]}.${bytes[3]}`;
+  if (bytes.length === 16 && isIpv4Mapped(bytes)) return `${bytes[12]}.${bytes[13]}.${bytes[14]}.${bytes[15]}`;
+  return formatAddress(textDecoder.decode(res.getRemoteAddressAsText()));
+}
+
+function isIpv4Mapped(bytes: Uint8Array): boolean {
+  for (let i = 0; i < 10; i++) if (bytes[i] !== 0) return false;
+  return bytes[10] === 0xff && bytes[11] === 0xff;
 }
 
 function formatAddress(text: string): string {

@@ -76,7 +76,7 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
     request._paramValues = match.values;
     const routes = match.slot.routes;
     if (rt.needsBodies && needsBody(routes) && hasBody(req)) {
-      readBody(rt, res, req, ctx, routes);
+      readBody(rt, res, ctx, routes);
       return;
     }
     pending = rt.runChain(routes, ctx);
@@ -105,23 +105,22 @@ function hasBody(req: UwsRequest): boolean {
  * refused at once (413) without reading the rest, and so is a body that grows past it; the connection
  * is closed after those answers since the unread rest cannot be skipped safely.
  */
-function readBody(rt: AppRuntime, res: UwsResponse, req: UwsRequest, ctx: RoutingContext, routes: readonly RouteHolder[]): void {
+function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[]): void {
   const { request, response } = ctx;
   const limit = rt.bodyLimit;
-  const declared = req.getHeader('content-length');
-  const framingError = bodyFramingError(req, declared);
+  // One pass over the headers: the snapshot the request keeps after this callback also tells the framing.
+  request.detach();
+  const headers = request.headers();
+  const declared = headers['content-length'] ?? '';
+  const framingError = bodyFramingError(headers);
   if (framingError !== undefined || (declared !== '' && !(Number(declared) <= limit))) {
     const refused = framingError ?? new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);
     response.closeConnectionAfter();
     const pending = rt.fail(ctx, refused);
     response._live = false;
-    if (pending !== undefined) {
-      request.detach(response.ended());
-      if (!response.ended()) res.onAborted(() => response._abort());
-    }
+    if (pending !== undefined && !response.ended()) res.onAborted(() => response._abort());
     return;
   }
-  request.detach();
   response._live = false;
   const stream = rt.bodyStream !== null ? rt.bodyStream(ctx, routes) : undefined;
   if (stream !== undefined) {
@@ -203,23 +202,16 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, route
 /**
  * Requests whose body length is ambiguous are refused (RFC 9112 6.3), since a proxy in front may read
  * them differently (request smuggling): several or malformed Content-Length values, a Transfer-Encoding
- * other than chunked, or both headers. Only routes that read bodies pay for the header scan.
+ * other than chunked, or both headers. Repeated headers arrive joined with ", " in the snapshot, so a list
+ * is several values. Only routes that read bodies pay for this.
  */
-function bodyFramingError(req: UwsRequest, declared: string): BadRequestException | undefined {
-  let lengths = 0;
-  let encodings = 0;
-  let encoding = '';
-  req.forEach((key, value) => {
-    if (key === 'content-length') lengths++;
-    else if (key === 'transfer-encoding') {
-      encodings++;
-      encoding = value;
-    }
-  });
+function bodyFramingError(headers: Readonly<Record<string, string>>): BadRequestException | undefined {
+  const length = headers['content-length'];
+  const encoding = headers['transfer-encoding'];
   const bad = (why: string) => new BadRequestException(why, { code: 'RU_ERR_BODY_FRAMING' });
-  if (lengths > 1) return bad('Several Content-Length headers');
-  if (lengths === 1 && !/^\d{1,15}$/.test(declared)) return bad(`Invalid Content-Length: ${declared.slice(0, 40)}`);
-  if (encodings > 0 && (encodings > 1 || encoding.trim().toLowerCase() !== 'chunked')) return bad(`Unsupported Transfer-Encoding: ${encoding.slice(0, 40)}`);
-  if (encodings > 0 && lengths > 0) return bad('Both Content-Length and Transfer-Encoding');
+  if (length !== undefined && length.indexOf(',') >= 0) return bad('Several Content-Length values');
+  if (length !== undefined && !/^\d{1,15}$/.test(length)) return bad(`Invalid Content-Length: ${length.slice(0, 40)}`);
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'chunked') return bad(`Unsupported Transfer-Encoding: ${encoding.slice(0, 40)}`);
+  if (encoding !== undefined && length !== undefined) return bad('Both Content-Length and Transfer-Encoding');
   return undefined;
 }

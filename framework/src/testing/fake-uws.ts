@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uWebSockets.js';
 
 /** What `inject` collected from the framework, as the client would have seen it. */
@@ -144,8 +145,10 @@ export class FakeUwsResponse {
     this.check();
     return new TextEncoder().encode(this.remoteAddress).buffer as ArrayBuffer;
   }
+  /** Bytes as uWebSockets.js gives them: 4 for IPv4, 16 for IPv6 (parsed with Node's own rules). */
   getRemoteAddress(): ArrayBuffer {
-    return this.getRemoteAddressAsText();
+    this.check();
+    return addressBytes(this.remoteAddress).buffer as ArrayBuffer;
   }
 
   /** Feeds the request body as the network would, in chunks. */
@@ -188,4 +191,26 @@ function toBuffer(chunk: unknown): Buffer {
   if (chunk instanceof ArrayBuffer) return Buffer.from(chunk.slice(0));
   if (ArrayBuffer.isView(chunk)) return Buffer.from(chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.byteLength));
   return Buffer.from(String(chunk));
+}
+
+function addressBytes(text: string): Uint8Array {
+  if (isIPv4(text)) return Uint8Array.from(text.split('.').map(Number));
+  if (!isIPv6(text)) return new Uint8Array(0);
+  // Expand `::` and an embedded IPv4 tail into eight 16-bit groups.
+  const [head, tail = ''] = text.includes('::') ? text.split('::') : [text, undefined];
+  const groups = (part: string) => (part === '' ? [] : part.split(':').flatMap((g) => (isIPv4(g) ? ipv4Groups(g) : [parseInt(g, 16)])));
+  const left = groups(head!);
+  const right = text.includes('::') ? groups(tail) : [];
+  const all = [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];
+  const out = new Uint8Array(16);
+  all.forEach((g, i) => {
+    out[i * 2] = g >> 8;
+    out[i * 2 + 1] = g & 255;
+  });
+  return out;
+}
+
+function ipv4Groups(v4: string): number[] {
+  const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
+  return [(a << 8) | b, (c << 8) | d];
 }

@@ -1,8 +1,9 @@
 import test from 'ava';
 import {
-  Context, ContextProvider, ContextReader, DefaultValue, GET, HttpServerRequest, HttpServerResponse, NotFoundResponseWriter, Path, RestBuilder, RestRouter,
+  BodyParam, Context, ContextProvider, ContextReader, DefaultValue, GET, POST, HttpServerRequest, HttpServerResponse, NotFoundResponseWriter, Path, RestBuilder, RestRouter,
   RouteDefinition, RoutingContext, UwsApp, User, inject,
 } from '../../src/index';
+import { listen } from '../support/server';
 
 class Tenant {
   constructor(readonly id: string) {}
@@ -153,5 +154,31 @@ test('a failing async provider and a later failing argument: the first argument 
     t.deepEqual(rejections, []);
   } finally {
     process.off('unhandledRejection', onRejection);
+  }
+});
+
+class Addresses {
+  @GET @Path('/address') sync(@Context() req: HttpServerRequest) {
+    return { remote: req.remoteAddress() };
+  }
+  @POST @Path('/address') async afterBody(@Context() req: HttpServerRequest, @BodyParam() body: string) {
+    await new Promise((r) => setTimeout(r, 1));
+    return { remote: req.remoteAddress(), body };
+  }
+}
+
+test('the client address: from a real socket before and after awaiting a body, and as inject gives it for IPv6', async (t) => {
+  const app = new RestBuilder().register(Addresses).build();
+  const server = await listen(app);
+  try {
+    t.deepEqual(await (await fetch(`${server.url}/address`)).json(), { remote: '127.0.0.1' });
+    const posted = await fetch(`${server.url}/address`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' });
+    t.deepEqual(await posted.json(), { remote: '127.0.0.1', body: 'hi' });
+  } finally {
+    server.close();
+  }
+  for (const [given, shown] of [['::ffff:10.0.0.7', '10.0.0.7'], ['::1', '::1'], ['192.168.1.20', '192.168.1.20']]) {
+    const r = await inject(app, { url: '/address', remoteAddress: given });
+    t.is(r.json().remote, shown, given);
   }
 });

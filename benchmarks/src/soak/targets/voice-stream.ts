@@ -17,6 +17,11 @@ import { StreamingLoad } from '../voice/streaming-load';
 import { requestSession, sessionRequestBody } from '../voice/streaming-session';
 
 const APP_DIR = path.join(REPOSITORY_ROOT, 'reference-apps', 'voice-stream');
+/** The Node flags the app's own `npm start` uses (`config.nodeFlags` in its package.json): the app as it ships. */
+function shippedNodeFlags(): string[] {
+  const flags = (JSON.parse(fs.readFileSync(path.join(APP_DIR, 'package.json'), 'utf8')) as { config?: { nodeFlags?: unknown } }).config?.nodeFlags;
+  return typeof flags === 'string' ? flags.split(/\s+/).filter(Boolean) : [];
+}
 const MAIN = path.join(APP_DIR, 'dist', 'src', 'main.js');
 const KEYS_CLI = path.join(APP_DIR, 'dist', 'src', 'cli', 'keys-cli.js');
 const TARGET_LANGUAGES = ['es', 'fr'];
@@ -82,7 +87,8 @@ export const voiceStream: SoakTarget = {
     const server = await startAppProcess({
       name: 'voice-stream',
       args: [MAIN, '--host', '127.0.0.1', '--port', '0', '--database', database],
-      nodeFlags: context.nodeFlags,
+      // Flags given to the soak come after the app's own, so they win.
+      nodeFlags: [...shippedNodeFlags(), ...context.nodeFlags],
       cwd: context.serverCwd,
       cpu: context.serverCpu,
       portFromLine: listeningPort,

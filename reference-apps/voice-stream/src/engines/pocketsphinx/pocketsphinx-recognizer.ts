@@ -13,6 +13,13 @@ export interface PocketSphinxRecognizerOptions {
   readonly idleWorkers?: number;
 }
 
+/**
+ * A worker allocates little JavaScript (audio chunks in, words out; the decoder's memory is native), but V8
+ * sizes each thread's young generation like a server's main thread's: it grew to 16 MB semi-spaces and back
+ * under the soak, steps of RSS that looked like a leak. 4 MB is ample for the worker's garbage.
+ */
+const WORKER_HEAP_LIMITS = { maxYoungGenerationSizeMb: 4 };
+
 type WorkerHandler = (message: FromRecognitionWorker) => void;
 
 /** A worker thread owning one loaded decoder. */
@@ -26,7 +33,7 @@ class RecognitionWorker {
 
   constructor(modelDirectory: string, onGone: (worker: RecognitionWorker) => void) {
     const data: RecognitionWorkerData = { modelDirectory };
-    this.worker = new Worker(path.join(__dirname, 'recognition-worker.js'), { workerData: data });
+    this.worker = new Worker(path.join(__dirname, 'recognition-worker.js'), { workerData: data, resourceLimits: WORKER_HEAP_LIMITS });
     this.worker.on('message', (message: FromRecognitionWorker) => {
       if (message.type === 'ready') this.ready = true;
       if (message.type === 'error' && message.stream === null) this.failed = true;

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { releaseFreeMemory } from './native-memory';
 import { PocketSphinxDecoder } from './pocketsphinx-library';
 import { UtteranceTracker } from './utterance-tracker';
 import type { AcousticProfile, FromRecognitionWorker, RecognitionWorkerData, ToRecognitionWorker } from './worker-protocol';
@@ -15,8 +16,11 @@ let decoder: PocketSphinxDecoder | undefined;
 
 function loadDecoder(profile: AcousticProfile = 'wideband'): void {
   try {
-    decoder?.free();
-    decoder = undefined;
+    if (decoder !== undefined) {
+      decoder.free();
+      decoder = undefined;
+      releaseFreeMemory();
+    }
     decoder = new PocketSphinxDecoder(modelDirectory, profile);
     send({ type: 'ready' });
   } catch (error) {
