@@ -304,8 +304,9 @@ test('read buffers are reused between transfers without mixing them: concurrent 
     return { name, bytes };
   });
   for (let round = 0; round < 3; round++) {
-    // Downloads cut off after their first bytes return their buffers while the others still stream.
-    const cut = Array.from({ length: 6 }, async (_, i) => {
+    // Downloads cut off after their first bytes return their buffers while the others still stream; 36 at once
+    // are more than the reads allowed in flight, so some wait for a read slot (and some are cut off waiting).
+    const cut = Array.from({ length: 12 }, async (_, i) => {
       const controller = new AbortController();
       const res = await fetch(`${server.url}/files/${files[i % 2]!.name}`, { signal: controller.signal });
       const reader = res.body!.getReader();
@@ -313,7 +314,7 @@ test('read buffers are reused between transfers without mixing them: concurrent 
       controller.abort();
       await reader.read().catch(() => undefined);
     });
-    const whole = Array.from({ length: 8 }, async (_, i) => {
+    const whole = Array.from({ length: 24 }, async (_, i) => {
       const file = files[i % 2]!;
       const res = await fetch(`${server.url}/files/${file.name}`);
       return { file, body: Buffer.from(await res.arrayBuffer()) };
