@@ -29,7 +29,7 @@ export class HttpServerResponse {
   /** HEAD request: no body goes out (uWebSockets.js drops it). */
   readonly isHead: boolean;
   private _closeConnection = false;
-  /** @internal headers every response of the app carries unless set (names and values, alternating) */
+  /** @internal headers every response of the app carries unless set (name, lower-case name, value; repeated) */
   _defaults: readonly string[] | null = null;
 
   constructor(res: UwsResponse, isHead = false) {
@@ -62,7 +62,7 @@ export class HttpServerResponse {
     const headers = this._headers ?? (this._headers = []);
     const lower = name.toLowerCase();
     for (let i = 0; i < headers.length; i += 2) {
-      if (headers[i]!.toLowerCase() === lower) {
+      if (sameName(headers[i]!, lower)) {
         headers[i + 1] = v;
         return this;
       }
@@ -83,7 +83,7 @@ export class HttpServerResponse {
   _putTrustedHeader(name: string, value: string): void {
     const headers = this._headers ?? (this._headers = []);
     const lower = name.toLowerCase();
-    for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() === lower) return;
+    for (let i = 0; i < headers.length; i += 2) if (sameName(headers[i]!, lower)) return;
     headers.push(name, value);
   }
 
@@ -92,7 +92,7 @@ export class HttpServerResponse {
     const headers = this._headers;
     if (headers === null) return undefined;
     const lower = name.toLowerCase();
-    for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() === lower) return headers[i + 1];
+    for (let i = 0; i < headers.length; i += 2) if (sameName(headers[i]!, lower)) return headers[i + 1];
     return undefined;
   }
 
@@ -106,7 +106,7 @@ export class HttpServerResponse {
     const headers = this._headers;
     if (headers === null) return this;
     const lower = name.toLowerCase();
-    for (let i = headers.length - 2; i >= 0; i -= 2) if (headers[i]!.toLowerCase() === lower) headers.splice(i, 2);
+    for (let i = headers.length - 2; i >= 0; i -= 2) if (sameName(headers[i]!, lower)) headers.splice(i, 2);
     return this;
   }
 
@@ -265,7 +265,7 @@ export class HttpServerResponse {
     const h = this._headers;
     if (h !== null) for (let i = 0; i < h.length; i += 2) res.writeHeader(h[i]!, h[i + 1]!);
     const d = this._defaults;
-    if (d !== null) for (let i = 0; i < d.length; i += 2) if (h === null || this.getHeader(d[i]!) === undefined) res.writeHeader(d[i]!, d[i + 1]!);
+    if (d !== null) for (let i = 0; i < d.length; i += 3) if (h === null || !hasName(h, d[i + 1]!)) res.writeHeader(d[i]!, d[i + 2]!);
   }
 
   private emitEnd(): void {
@@ -291,4 +291,14 @@ function safely(fn: () => void): void {
   } catch (err) {
     process.emitWarning(`rest.uws: a response listener threw: ${(err as Error)?.message ?? err}`);
   }
+}
+
+function hasName(headers: readonly string[], lower: string): boolean {
+  for (let i = 0; i < headers.length; i += 2) if (sameName(headers[i]!, lower)) return true;
+  return false;
+}
+
+/** Case-insensitive header name match against a lower-case name; the length test spares most lower-casing. */
+function sameName(name: string, lower: string): boolean {
+  return name === lower || (name.length === lower.length && name.toLowerCase() === lower);
 }

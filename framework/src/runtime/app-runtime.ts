@@ -206,7 +206,8 @@ export class AppRuntime {
 
   /** Handlers and not-found writers used outside routes (404, 405, 413). */
   rebuildShared(): void {
-    const defaults = this.settings.defaultHeaders.flat();
+    // Name, lower-case name, value: the response checks names against the lower-case one without lower-casing per request.
+    const defaults = this.settings.defaultHeaders.flatMap(([name, value]) => [name, name.toLowerCase(), value]);
     this.defaultHeaders = defaults.length > 0 ? defaults : null;
     this.globalHandlers = this.settings.exceptionHandlerEntries().map((e) => bindHandler(e.provider as Provided<ExceptionHandler<unknown>>, this.components, e.key));
     const entries: NotFoundEntry[] = this.settings.notFoundEntries();
