@@ -3,7 +3,9 @@ import { RoutingContext } from '../context/routing-context';
 import { BadRequestException, PayloadTooLargeException } from '../errors/http-errors';
 import type { HttpMethod } from '../metadata/types';
 import type { AppRuntime, RouteHolder } from '../runtime/app-runtime';
+import { LinearRouter } from '../routing/linear-router';
 import type { RouteMatch } from '../routing/router';
+import { TrieRouter } from '../routing/trie-router';
 import { NativeRoutes } from './native-routes';
 import { HttpServerRequest } from './request';
 import { HttpServerResponse } from './response';
@@ -29,6 +31,10 @@ export function attachRuntime(app: TemplatedApp, runtime: AppRuntime): void {
   if (runtimeOfApp.has(app)) return;
   runtimeOfApp.set(app, runtime);
   app.any('/*', (res, req) => dispatch(runtime, res, req));
+  // Native routes mirror the built-in routers' rules (property-tested); a router of the app's own decides alone.
+  const routerType: Function = runtime.router.constructor;
+  const builtIn = routerType === TrieRouter || routerType === LinearRouter;
+  if (!builtIn) return;
   const native = new NativeRoutes(
     app,
     (res, req, method, url, match) => serve(runtime, res, req, method, url, match),

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import test from 'ava';
 import fc from 'fast-check';
-import { Context, GET, POST, Path, PUT, RestBuilder, RestRouter, RoutingContext, inject } from '../../src/index';
+import { Context, GET, POST, Path, PUT, RestBuilder, RestRouter, RoutingContext, TrieRouter, inject, type HttpMethod, type RouteHolder } from '../../src/index';
 import { listen } from '../support/server';
 import { rawRequest } from '../support/raw-http';
 
@@ -157,6 +157,39 @@ test('a regex route registered after a native one still wins where the JavaScrip
     RestRouter.register(app, Numbers);
     t.is(statusAndBody((await rawRequest(server.port, 'GET /users/42 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).text).body, 'by id');
     t.is(statusAndBody((await rawRequest(server.port, 'GET /users/ann HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).text).body, 'by name');
+  } finally {
+    server.close();
+  }
+});
+
+test('an app with a router of its own: every request goes through that router', async (t) => {
+  class CountingRouter<T> extends TrieRouter<T> {
+    finds = 0;
+    override find(method: HttpMethod, path: string) {
+      this.finds++;
+      return super.find(method, path);
+    }
+  }
+  class Users {
+    @GET
+    @Path('/users/{id}')
+    one() {
+      return 'one';
+    }
+    @GET
+    @Path('/hello')
+    hello() {
+      return 'hello';
+    }
+  }
+  const router = new CountingRouter<RouteHolder>();
+  const app = new RestBuilder().router(router).register(Users).build();
+  const server = await listen(app);
+  try {
+    for (const path of ['/users/7', '/hello']) {
+      t.is(statusAndBody((await rawRequest(server.port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).text).status, 200);
+    }
+    t.is(router.finds, 2);
   } finally {
     server.close();
   }
