@@ -33,6 +33,14 @@ function nativePattern(pattern: PathPattern): string | undefined {
   return out;
 }
 
+/**
+ * Children a node of uWebSockets.js's route tree may have. Its router tries a node's children one by one,
+ * so 1,000 sibling routes (`/r0/items/{id}` ... `/r999/items/{id}`) cost raw uWebSockets.js about 3.5 µs a
+ * request (scenario 6 of the benchmarks), where the JavaScript trie looks a segment up in a map. Routes that
+ * would crowd a node past this stay with the JavaScript router.
+ */
+const MAX_NATIVE_SIBLINGS = 32;
+
 /** A route with variables in uWebSockets.js's router, and whether a JavaScript-only route may claim its paths. */
 interface NativeVariableRoute {
   readonly pattern: PathPattern;
@@ -50,6 +58,8 @@ interface NativeVariableRoute {
  *   uWebSockets.js does not know are the JavaScript-only routes of the same method (regex variables, patterns
  *   spanning `/`, ...): a native route that one of those may also match sends its requests to the JavaScript
  *   router, from the moment both exist.
+ * - A node of uWebSockets.js's tree gets at most MAX_NATIVE_SIBLINGS children; routes beyond stay with the
+ *   JavaScript router, as JavaScript-only routes.
  * - A request the JavaScript router would read differently (an empty, percent-encoded or matrix-parameter
  *   variable) goes to the JavaScript router too; HEAD and trailing slashes never reach native routes.
  */
@@ -57,6 +67,8 @@ export class NativeRoutes {
   private readonly seen = new Set<RouteSlot<RouteHolder>>();
   private readonly variableRoutes = new Map<HttpMethod, NativeVariableRoute[]>();
   private readonly routerOnly = new Map<HttpMethod, PathPattern[]>();
+  /** Per method, the child keys (a static segment, or `:` for a variable) of each node of the native tree. */
+  private readonly nativeTree = new Map<HttpMethod, Map<string, Set<string>>>();
 
   constructor(
     private readonly app: TemplatedApp,
@@ -71,7 +83,7 @@ export class NativeRoutes {
     const method = slot.method;
     const fn = NATIVE_METHOD[method];
     const pattern = fn === undefined ? undefined : nativePattern(slot.pattern);
-    if (fn === undefined || pattern === undefined) {
+    if (fn === undefined || pattern === undefined || !this.claimTreeNodes(method, slot.pattern)) {
       this.addRouterOnly(method, slot.pattern);
       return;
     }
@@ -95,6 +107,27 @@ export class NativeRoutes {
       }
       this.serveMatched(res, req, method, req.getUrl(), { slot, values });
     });
+  }
+
+  /** Records the pattern's nodes in the method's native tree, unless that would crowd a node: then false. */
+  private claimTreeNodes(method: HttpMethod, pattern: PathPattern): boolean {
+    let tree = this.nativeTree.get(method);
+    if (tree === undefined) this.nativeTree.set(method, (tree = new Map()));
+    const path: Array<[string, string]> = [];
+    let node = '';
+    for (const segment of pattern.segments) {
+      const child = segment.kind === 'static' ? segment.value : ':';
+      const children = tree.get(node);
+      if (children !== undefined && !children.has(child) && children.size >= MAX_NATIVE_SIBLINGS) return false;
+      path.push([node, child]);
+      node += `/${child}`;
+    }
+    for (const [parent, child] of path) {
+      let children = tree.get(parent);
+      if (children === undefined) tree.set(parent, (children = new Set()));
+      children.add(child);
+    }
+    return true;
   }
 
   private addRouterOnly(method: HttpMethod, pattern: PathPattern): void {

@@ -194,3 +194,12 @@ test('an app with a router of its own: every request goes through that router', 
     server.close();
   }
 });
+
+test('many sibling routes: those past the native tree’s limit stay with the JavaScript router, and answers stay the same', async (t) => {
+  const siblings: Route[] = Array.from({ length: 60 }, (_, i) => ({ method: 'GET' as const, segments: [`r${i}`, 'x', '{p}'] }));
+  // The variable route comes first, so it is native; siblings past the limit must take it back to the JavaScript router.
+  const routes: Route[] = [{ method: 'GET', segments: ['{p}', 'x', '{p}'] }, ...siblings, { method: 'GET', segments: ['r59', 'x', 'me'] }];
+  const requests = ['/r0/x/1', '/r31/x/2', '/r32/x/3', '/r59/x/4', '/r59/x/me', '/zz/x/5', '/r60/x/6', '/r59/y/7'].map((path) => ({ method: 'GET', path }));
+  const mismatch = await compare(routes, requests);
+  t.is(mismatch, undefined);
+});
