@@ -19,6 +19,8 @@ export class HttpServerRequest {
   _paramNames: readonly string[] = EMPTY;
   /** @internal values of the path variables, by position */
   _paramValues: readonly string[] = EMPTY;
+  /** @internal the response answering this request (the address can be read from uWebSockets.js until it ends) */
+  _response: { ended(): boolean; aborted(): boolean } | null = null;
   /** @internal the complete body, once read */
   _body: Buffer | undefined = undefined;
   private readonly _method: string;
@@ -118,11 +120,17 @@ export class HttpServerRequest {
     return this._cookies.get(name);
   }
 
-  /** The client's address as text (IPv4 or IPv6); empty when it can no longer be known. */
+  /**
+   * The client's address as text (IPv4 or IPv6). Known while the request is being answered, and afterwards
+   * once read; empty when first asked after the response ended (uWebSockets.js forgets the connection then).
+   * Reading it costs a native call, so nothing reads it unless asked (the request logger with
+   * `remoteAddress: true` and WebSocket connections take it up front).
+   */
   remoteAddress(): string {
     if (this._remote === undefined) {
       let text = '';
-      if (this._res !== null) {
+      const answering = this._response === null || (!this._response.ended() && !this._response.aborted());
+      if (this._res !== null && answering) {
         try {
           text = addressOf(this._res);
         } catch {
@@ -151,18 +159,16 @@ export class HttpServerRequest {
   }
 
   /**
-   * @internal Copies what may be read after the uWebSockets.js callback returns (headers, address)
-   * and drops the native request, which dies with the callback.
+   * @internal Copies what may be read after the uWebSockets.js callback returns (headers, query) and
+   * drops the native request, which dies with the callback. The address stays readable from the
+   * native response, which lives until it ends.
    */
   detach(responseEnded = false): void {
     if (this._req === null) return;
     if (this._headers === null) this._headers = snapshotHeaders(this._req);
     this.query();
-    if (this._remote === undefined && this._res !== null) {
-      // uWebSockets.js forbids touching an ended response; the address is then unknown.
-      if (responseEnded) this._remote = '';
-      else this.remoteAddress();
-    }
+    // uWebSockets.js forbids touching an ended response; the address is then unknown.
+    if (responseEnded && this._remote === undefined) this._remote = '';
     this._req = null;
   }
 }

@@ -55,6 +55,7 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   const request = new HttpServerRequest(req, res, method, url);
   const response = new HttpServerResponse(res, method === 'HEAD');
   response._defaults = rt.defaultHeaders;
+  request._response = response;
   const ctx = new RoutingContext(request, response);
   ctx._app = rt.app;
 

@@ -76,6 +76,8 @@ function installRequestLogging(rt: AppRuntime): void {
   const withAddress = options.remoteAddress === true;
   addRequestHook(rt, (ctx: RoutingContext) => {
     const start = performance.now();
+    // Read now: after the response ends uWebSockets.js no longer knows the connection.
+    const remoteAddress = withAddress ? ctx.request.remoteAddress() : undefined;
     let done = false;
     const write = (aborted: boolean) => {
       if (done) return;
@@ -87,7 +89,7 @@ function installRequestLogging(rt: AppRuntime): void {
         durationMs: Math.round((performance.now() - start) * 1000) / 1000,
       };
       if (aborted) line.aborted = true;
-      if (withAddress) line.remoteAddress = ctx.request.remoteAddress();
+      if (remoteAddress !== undefined) line.remoteAddress = remoteAddress;
       // Looked up per line: the app's logger may be configured after the runtime exists.
       (explicit ?? rt.logger)[level](line, 'request');
     };

@@ -177,6 +177,8 @@ function upgrade(rt: AppRuntime, pipeline: UpgradePipeline, meta: WebSocketEndpo
       void fail(new BadRequestException(`None of the offered subprotocols (${offered}) is spoken here; this endpoint speaks ${meta.options.protocols!.join(', ')}`, { code: 'RU_ERR_WEBSOCKET_PROTOCOL' }));
       return;
     }
+    // The connection keeps the request: read the address while the upgrade request still has it.
+    request.remoteAddress();
     request.detach();
     request._res = null;
     const data: UpgradeData = { request, user: ctx.user(), protocol, args: ctx._args ?? [], connection: null };

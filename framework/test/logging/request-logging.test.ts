@@ -101,3 +101,13 @@ test.serial('RestRouter.logRequests applies to apps registered with RestRouter',
   await fetch(`${server.url}/hello`);
   t.like(logger.lines[0], { level: 'info', msg: 'request', obj: { path: '/hello', status: 200 } });
 });
+
+test('remoteAddress: true adds the client address, also for a route that answers after an await', async (t) => {
+  const logger = recordingLogger();
+  const server = await listen(new RestBuilder().logger(logger).logRequests({ remoteAddress: true }).register(Pages).build());
+  t.teardown(server.close);
+  await (await fetch(`${server.url}/hello`)).text();
+  await (await fetch(`${server.url}/slow/5`)).text();
+  const lines = logger.lines.filter((l) => l.msg === 'request').map((l) => [l.obj.path, l.obj.remoteAddress]);
+  t.deepEqual(lines, [['/hello', '127.0.0.1'], ['/slow/5', '127.0.0.1']]);
+});

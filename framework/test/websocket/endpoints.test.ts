@@ -111,6 +111,9 @@ class TenantEndpoint {
   open(@Context() tenant: Tenant, connection: WebSocketConnection) {
     connection.send(`tenant ${tenant.id}`);
   }
+  message(connection: WebSocketConnection) {
+    connection.send(`from ${connection.remoteAddress()}`);
+  }
 }
 
 test('an asynchronous context provider delays the upgrade; unknown tenants are refused', async (t) => {
@@ -126,6 +129,9 @@ test('an asynchronous context provider delays the upgrade; unknown tenants are r
   t.teardown(server.close);
   const ok = await connect(wsUrl(server.port, '/tenant'), { headers: { 'x-tenant': 'acme' } });
   t.is((await ok.next()).data, 'tenant acme');
+  // The client's address outlives the upgrade request, even one completed after an await.
+  ok.socket.send('where am I');
+  t.is((await ok.next()).data, 'from 127.0.0.1');
   ok.socket.close();
   const refused = await refusedUpgrade(wsUrl(server.port, '/tenant'), { 'x-tenant': 'other', accept: 'application/json' });
   t.is(refused.status, 400);
