@@ -14,13 +14,13 @@ const appEnvironment = {
   'voice-stream': { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
 };
 const children = [];
+let stopping = false;
 
 /** Node flags an app asks for in its package.json (`config.nodeFlags`, also used by its own `npm start`). */
 function nodeFlagsOf(app) {
   const flags = JSON.parse(readFileSync(join(root, app, 'package.json'), 'utf8')).config?.nodeFlags;
   return typeof flags === 'string' ? flags.split(/\s+/).filter(Boolean) : [];
 }
-let stopping = false;
 
 for (const app of apps) {
   const main = join(root, app, 'dist', 'src', 'main.js');

@@ -163,12 +163,10 @@ export class HttpServerRequest {
    * drops the native request, which dies with the callback. The address stays readable from the
    * native response, which lives until it ends.
    */
-  detach(responseEnded = false): void {
+  detach(): void {
     if (this._req === null) return;
     if (this._headers === null) this._headers = snapshotHeaders(this._req);
     this.query();
-    // uWebSockets.js forbids touching an ended response; the address is then unknown.
-    if (responseEnded && this._remote === undefined) this._remote = '';
     this._req = null;
   }
 }
@@ -184,12 +182,12 @@ function snapshotHeaders(req: UwsRequest): Record<string, string> {
   return headers;
 }
 
-/** The address from its bytes for IPv4 (plain or IPv4-mapped): no text decoding; uWebSockets.js's text otherwise. */
+/** The address from its bytes for IPv4 (plain or IPv4-mapped, shown as plain IPv4): no text decoding; uWebSockets.js's text for IPv6. */
 function addressOf(res: UwsResponse): string {
   const bytes = new Uint8Array(res.getRemoteAddress());
   if (bytes.length === 4) return `${bytes[0]}.${bytes[1]}.${bytes[2]}.${bytes[3]}`;
   if (bytes.length === 16 && isIpv4Mapped(bytes)) return `${bytes[12]}.${bytes[13]}.${bytes[14]}.${bytes[15]}`;
-  return formatAddress(textDecoder.decode(res.getRemoteAddressAsText()));
+  return textDecoder.decode(res.getRemoteAddressAsText());
 }
 
 function isIpv4Mapped(bytes: Uint8Array): boolean {
@@ -197,14 +195,3 @@ function isIpv4Mapped(bytes: Uint8Array): boolean {
   return bytes[10] === 0xff && bytes[11] === 0xff;
 }
 
-function formatAddress(text: string): string {
-  // uWebSockets.js prints IPv4-mapped IPv6 addresses in full; show them as plain IPv4.
-  const m = /^(?:0000:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(text);
-  if (m) {
-    const hi = parseInt(m[1]!, 16);
-    const lo = parseInt(m[2]!, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  if (text.startsWith('::ffff:')) return text.slice(7);
-  return text;
-}

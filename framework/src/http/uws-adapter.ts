@@ -90,8 +90,7 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   }
   response._live = false;
   if (pending !== undefined) {
-    // A response ended synchronously may not be touched any more (reading the address would throw).
-    request.detach(response.ended());
+    request.detach();
     if (!response.ended()) res.onAborted(() => response._abort());
   }
 }

@@ -162,6 +162,7 @@ function upgrade(rt: AppRuntime, pipeline: UpgradePipeline, meta: WebSocketEndpo
   const request = new HttpServerRequest(req, res, 'GET', url, q === undefined ? '' : q);
   const response = new HttpServerResponse(res, false);
   response._defaults = rt.defaultHeaders;
+  request._response = response;
   const ctx = new RoutingContext(request, response);
   ctx._app = rt.app;
   ctx._route = pipeline.definition;
