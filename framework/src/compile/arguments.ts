@@ -2,7 +2,7 @@ import type { ValueReader } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
 import { ArgumentException, RegistrationError, UnsupportedMediaTypeException } from '../errors/http-errors';
 import { decodeComponent, findQueryValue, parseQueryString } from '../http/query-string';
-import { GenericValueReader, JsonValueReader } from '../io/readers';
+import { FormValueReader, GenericValueReader, JsonValueReader, parseJsonBody } from '../io/readers';
 import { mediaEssence } from '../io/media-type';
 import type { Provided } from '../io/registry';
 import { designParamTypes, designType, resolvedClassMetadata } from '../metadata/store';
@@ -27,6 +27,8 @@ export interface ArgumentScope {
   settings: SettingsView;
   components: ComponentFactory;
   suppressCheck: boolean;
+  /** An extension (validation) turns this class-typed body into an instance itself when a built-in reader read it. */
+  bodyInstantiated: boolean;
 }
 
 const DECORATOR_NAME: Record<string, string> = {
@@ -236,6 +238,8 @@ function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined, where
     }
     return reader(ctx);
   };
+  // The JSON reader's shallow class copy is skipped when the route's validation builds the instance anyway.
+  const parseOnly = scope.bodyInstantiated && t !== undefined;
   return (ctx) => {
     const body = ctx.request._body;
     if (body === undefined || body.length === 0) {
@@ -244,6 +248,10 @@ function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined, where
     }
     if (wantsBytes) return body;
     const reader = fixedReader !== undefined ? fixedReader(ctx) : readerFor(ctx.request.getHeader('content-type'), ctx);
+    const readerClass = reader.constructor;
+    const builtIn = readerClass === JsonValueReader || readerClass === FormValueReader;
+    ctx._bodyFromBuiltInReader = builtIn;
+    if (parseOnly && readerClass === JsonValueReader) return parseJsonBody(body.toString('utf8'), t);
     return reader.read(body.toString('utf8'), t);
   };
 }

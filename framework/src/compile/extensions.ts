@@ -17,6 +17,11 @@ export interface RouteStages {
   after?: (ctx: RoutingContext, entity: unknown, error: unknown) => void | Promise<void>;
   /** The route must buffer the request body even without a body argument. */
   needsBody?: boolean;
+  /**
+   * Indexes of class-typed body parameters this extension makes instances of when a built-in reader
+   * read them (validation), prototype keys stripped: the JSON reader then leaves its shallow copy out.
+   */
+  instantiatedBodies?: ReadonlySet<number>;
 }
 
 export interface CompileScope {

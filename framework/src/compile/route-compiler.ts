@@ -133,6 +133,13 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   if (undecorated.length > 1) {
     throw new RegistrationError(`${where}: parameters ${undecorated.map((p) => p.index).join(', ')} have no decorator; only one parameter may be the body (use @BodyParam, @QueryParam, @Context...)`, 'RU_ERR_AMBIGUOUS_BODY');
   }
+  // Extensions (security, validation, events...): first, since what they do to arguments shapes how those are read.
+  const stages: RouteStages[] = [];
+  for (const ext of routeExtensions()) {
+    const s = ext.compile({ definition, classMeta: c, methodMeta: m, settings, components });
+    if (s) stages.push(s);
+  }
+
   const scope: ArgumentScope = {
     label: definition.label,
     routeText,
@@ -143,9 +150,12 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
     settings,
     components,
     suppressCheck,
+    bodyInstantiated: false,
   };
+  const instantiated = new Set<number>();
+  for (const s of stages) s.instantiatedBodies?.forEach((i) => instantiated.add(i));
   const resolvers: ValueResolver[] = definition.parameters.map((p) =>
-    compileArgument(m.params.get(p.index) ?? { source: 'body' }, design[p.index], `${where} parameter ${p.index}`, scope),
+    compileArgument(m.params.get(p.index) ?? { source: 'body' }, design[p.index], `${where} parameter ${p.index}`, instantiated.has(p.index) ? { ...scope, bodyInstantiated: true } : scope),
   );
   const allParams = definition.parameters.map((p) => m.params.get(p.index) ?? ({ source: 'body' } as ParamMetadata));
 
@@ -172,13 +182,6 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   // Exception handlers.
   const routeHandlers: BoundHandler[] = [...bindHandlers(m.catchWith, components), ...bindHandlers(c.catchWith, components)];
   const globalHandlers: BoundHandler[] = settings.exceptionHandlerEntries().map((e) => bindHandler(e.provider as Provided<ExceptionHandler<unknown>>, components, e.key));
-
-  // Extensions (security, validation, events...).
-  const stages: RouteStages[] = [];
-  for (const ext of routeExtensions()) {
-    const s = ext.compile({ definition, classMeta: c, methodMeta: m, settings, components });
-    if (s) stages.push(s);
-  }
 
   const steps: Step[] = [];
   for (const provider of settings.requestProviders()) {

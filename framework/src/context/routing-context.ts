@@ -16,6 +16,8 @@ export class RoutingContext {
   _result: unknown = undefined;
   /** @internal the media type negotiated for the response */
   _contentType: string | undefined = undefined;
+  /** @internal the body argument came from a built-in reader (JSON or form): plain data, or a shallow instance */
+  _bodyFromBuiltInReader = false;
   /** @internal the uWebSockets.js app */
   _app: unknown = null;
   private _data: Map<unknown, unknown> | null = null;

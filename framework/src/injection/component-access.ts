@@ -38,6 +38,7 @@ export function contextFieldFiller<T>(ctor: Constructor<T>, settings: SettingsVi
     settings,
     components,
     suppressCheck: false,
+    bodyInstantiated: false,
   };
   const fields: Array<[string | symbol, ValueResolver]> = [];
   for (const [key, meta] of resolvedClassMetadata(ctor).fields) {

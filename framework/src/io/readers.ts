@@ -9,18 +9,27 @@ import { isPlainJsonType, plainToClassShallow } from './plain-to-instance';
 @Consumes('application/json')
 export class JsonValueReader implements ValueReader<unknown> {
   read(value: string, type: Function | undefined): unknown {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(value);
-    } catch (err) {
-      throw new ArgumentException(`Malformed JSON body: ${(err as Error).message}`, 'RU_ERR_MALFORMED_JSON');
-    }
-    if (isPlainJsonType(type) || type === Date) return parsed;
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new ArgumentException(`Expected a JSON object for ${type!.name}, got ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed}`, 'RU_ERR_BODY_TYPE');
-    }
-    return plainToClassShallow(type!, parsed);
+    const parsed = parseJsonBody(value, type);
+    return isPlainJsonType(type) || type === Date ? parsed : plainToClassShallow(type!, parsed);
   }
+}
+
+/**
+ * The JSON reader's parse and shape check without the class prototype: for routes whose validation
+ * builds the instance itself (it strips prototype keys while building, so no shallow copy is needed first).
+ */
+export function parseJsonBody(value: string, type: Function | undefined): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (err) {
+    throw new ArgumentException(`Malformed JSON body: ${(err as Error).message}`, 'RU_ERR_MALFORMED_JSON');
+  }
+  if (isPlainJsonType(type) || type === Date) return parsed;
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ArgumentException(`Expected a JSON object for ${type!.name}, got ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed}`, 'RU_ERR_BODY_TYPE');
+  }
+  return parsed;
 }
 
 /** text/plain: the body as a string, or converted to the declared primitive type. */

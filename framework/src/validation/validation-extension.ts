@@ -2,11 +2,8 @@ import { isThenable } from '../compile/context-values';
 import { registerRouteExtension, type Step } from '../compile/extensions';
 import type { RoutingContext } from '../context/routing-context';
 import { RegistrationError } from '../errors/http-errors';
-import { FormValueReader, JsonValueReader } from '../io/readers';
-import { mediaEssence } from '../io/media-type';
 import { isPlainJsonType } from '../io/plain-to-instance';
 import type { ParameterDefinition } from '../metadata/route-definition';
-import type { SettingsView } from '../runtime/settings';
 import { ConstraintException, type ConstraintViolation } from './constraint-exception';
 import './constraint-exception-handler';
 import { PARAMETER_CONSTRAINTS, type DirectConstraint, type PropertyDecoratorFactory } from './constraints';
@@ -29,22 +26,20 @@ function collect(result: readonly ConstraintViolation[] | Promise<readonly Const
   out.push(...prefixed(result, where, prefix));
 }
 
-/** Was the body read by a built-in reader (which only gives the class prototype, shallowly)? */
-function readByBuiltInReader(ctx: RoutingContext, settings: SettingsView): boolean {
-  const type = ctx.request.getHeader('content-type');
-  const essence = type === undefined ? 'application/json' : mediaEssence(type);
-  const reader = settings.readerForMediaType(essence);
-  if (reader === undefined) return essence.endsWith('+json');
-  const ctor = typeof reader === 'function' ? reader : (reader as object).constructor;
-  return ctor === JsonValueReader || ctor === FormValueReader;
+/** A type whose parsed value becomes an instance of it (not JSON's own types, dates or bytes). */
+function isClassBody(type: ParameterDefinition['type']): boolean {
+  return typeof type === 'function' && !isPlainJsonType(type) && type !== Date && type !== Buffer && type !== Uint8Array;
 }
 
-/** The check of a body or bean argument: make an instance (bodies), then validate when `@Valid`. */
-function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean, validator: Validator, settings: SettingsView): ArgumentCheck | undefined {
+/**
+ * The check of a body or bean argument: make an instance (bodies read by a built-in reader, which only gives
+ * the class prototype shallowly), then validate when `@Valid`.
+ */
+function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean, validator: Validator): ArgumentCheck | undefined {
   const i = p.index;
   const type = p.type;
   const elementType = Array.isArray(type) ? (type[0] as Function) : undefined;
-  const classType = typeof type === 'function' && !isPlainJsonType(type) && type !== Date && type !== Buffer && type !== Uint8Array ? type : undefined;
+  const classType = isClassBody(type) ? (type as Function) : undefined;
   if (classType === undefined && elementType === undefined) return undefined;
   const toInstance = p.source === 'body' && transform && validator.toInstance !== undefined ? validator.toInstance.bind(validator) : undefined;
   if (!valid && toInstance === undefined) return undefined;
@@ -54,7 +49,7 @@ function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean,
   return (ctx, args, out) => {
     let value = args[i];
     if (value === null || value === undefined) return;
-    if (toInstance !== undefined && readByBuiltInReader(ctx, settings)) {
+    if (toInstance !== undefined && ctx._bodyFromBuiltInReader) {
       if (elementType !== undefined && Array.isArray(value)) value = value.map((v) => toInstance(elementType, v));
       else if (classType !== undefined) value = toInstance(classType, value);
       args[i] = value;
@@ -142,14 +137,17 @@ registerRouteExtension({
     }
 
     const checks: ArgumentCheck[] = [];
+    const instantiated = new Set<number>();
     for (const p of definition.parameters) {
       const valid = validIndexes !== undefined && (validIndexes.has(p.index) || (validIndexes.has(ALL_PARAMETERS) && (p.source === 'body' || p.source === 'bean')));
       if (valid && p.source !== 'body' && p.source !== 'bean') {
         throw new RegistrationError(`${definition.label}() parameter ${p.index}: @Valid goes on a body or @BeanParam argument; use constraints such as @Min or @NotBlank on a @${p.source} value`, 'RU_ERR_VALID_TARGET');
       }
       if (p.source === 'body' || p.source === 'bean') {
-        const check = objectCheck(p, valid, configured !== undefined || valid, validator, settings);
+        const check = objectCheck(p, valid, configured !== undefined || valid, validator);
         if (check) checks.push(check);
+        // ClassValidator strips prototype keys while building: the JSON reader's shallow copy would be wasted.
+        if (check && p.source === 'body' && validator.toInstance === ClassValidator.prototype.toInstance && isClassBody(p.type)) instantiated.add(p.index);
       }
       const factories = constraints?.get(p.index);
       if (factories !== undefined && factories.length > 0) checks.push(parameterCheck(p, factories, validator, definition.label));
@@ -170,6 +168,6 @@ registerRouteExtension({
       if (pending !== undefined) return Promise.all(pending).then(() => fail(out));
       fail(out);
     };
-    return { afterArguments: step };
+    return { afterArguments: step, instantiatedBodies: instantiated };
   },
 });

@@ -80,6 +80,7 @@ export function compileUpgrade(src: UpgradeSource): UpgradePipeline {
     settings,
     components,
     suppressCheck: methodMeta.suppressCheck === true || classMeta.suppressCheck === true,
+    bodyInstantiated: false,
   };
   const resolvers: Array<ValueResolver | null> = [];
   for (let index = 0; index < argc; index++) {

@@ -4,7 +4,7 @@ import { plainToInstance, Type } from 'class-transformer';
 import { IsEmail, IsInt, IsString, Length, Min as IsMin, ValidateNested, registerDecorator, IsOptional } from 'class-validator';
 import {
   BeanParam, BodyParam, CatchWith, Constraint, ConstraintException, Email, GET, Handles, Max, Min, NotBlank, Path, PathParam, Pattern, POST, QueryParam,
-  RegistrationError, RestBuilder, Size, Valid, type ConstraintViolation, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse, type Validator,
+  RegistrationError, RequestReader, RestBuilder, Size, Valid, type ConstraintViolation, type ValueReader, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse, type Validator,
 } from '../../src/index';
 import { IsIn } from 'class-validator';
 import { listen } from '../support/server';
@@ -299,4 +299,62 @@ test('@Valid on a method validates all its body and bean arguments', async (t) =
   t.is(await (await post(`${server.url}/whole?tag=x`, validUser)).text(), 'Ada x');
   const res = await post(`${server.url}/whole?tag=x`, { ...validUser, email: 'no' });
   t.deepEqual(((await res.json()) as ErrorBody).violations.map((v) => `${v.in}:${v.path}:${v.constraint}`), ['body:email:isEmail']);
+});
+
+/** Builds NewUser bodies its own way and remembers each one it made. */
+const madeByUserReader = new WeakSet<object>();
+@Handles(NewUser)
+class UserReader implements ValueReader<NewUser> {
+  read(value: string): NewUser {
+    const user = plainToInstance(NewUser, JSON.parse(value) as object);
+    madeByUserReader.add(user);
+    return user;
+  }
+}
+
+test('a body read by the route\'s own reader is validated as that reader made it, not rebuilt from the JSON', async (t) => {
+  @Path('/own')
+  class OwnReaderResource {
+    @POST @Path('/') @RequestReader(UserReader)
+    create(@Valid user: NewUser): string {
+      return `${madeByUserReader.has(user)} ${user.greet()}`;
+    }
+  }
+  for (const builder of [new RestBuilder(), new RestBuilder().validateWith()]) {
+    const server = await serve(builder.register(OwnReaderResource), t);
+    t.is(await (await post(`${server.url}/own`, validUser)).text(), 'true hello Ada from 12345 London');
+    const res = await post(`${server.url}/own`, { ...validUser, age: -1 });
+    t.is(res.status, 400);
+    t.deepEqual(((await res.json()) as ErrorBody).violations.map((v) => `${v.path}:${v.constraint}`), ['age:min']);
+  }
+});
+
+test('a @Valid JSON body keeps its own keys and drops prototype keys at every depth; its methods work', async (t) => {
+  @Path('/keys')
+  class KeysResource {
+    @POST @Path('/')
+    create(@Valid user: NewUser): unknown {
+      return { keys: Object.keys(user), addressKeys: Object.keys(user.address), ownConstructor: Object.hasOwn(user, 'constructor'), greeting: user.greet() };
+    }
+  }
+  const server = await serve(new RestBuilder().register(KeysResource), t);
+  const res = await fetch(`${server.url}/keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"email":"a@b.co","constructor":{"name":"x"},"name":"Al","prototype":{"greet":1},"age":1,"address":{"city":"X","constructor":1,"zip":"12345"},"__proto__":{"greet":1}}',
+  });
+  t.is(res.status, 200);
+  t.deepEqual(await res.json(), { keys: ['email', 'name', 'age', 'address'], addressKeys: ['city', 'zip'], ownConstructor: false, greeting: 'hello Al from 12345 X' });
+});
+
+test('a class-typed body without @Valid beside a @Valid one still gets its class prototype', async (t) => {
+  @Path('/two')
+  class TwoBodiesResource {
+    @POST @Path('/')
+    create(@Valid @BodyParam() user: NewUser, @BodyParam() same: LineItem): string {
+      return `${user instanceof NewUser} ${user.address instanceof Address} ${same instanceof LineItem} ${(same as unknown as NewUser).address instanceof Address}`;
+    }
+  }
+  const server = await serve(new RestBuilder().register(TwoBodiesResource), t);
+  t.is(await (await post(`${server.url}/two`, validUser)).text(), 'true true true false');
 });
