@@ -13,8 +13,10 @@ export class HttpServerRequest {
   _req: UwsRequest | null;
   /** @internal */
   _res: UwsResponse | null;
-  /** @internal */
+  /** @internal all headers by lower-case name, built when first asked for (or given by a test client) */
   _headers: Record<string, string> | null = null;
+  /** @internal the headers copied at detach: lower-case names and values, alternating, as received */
+  _headerList: string[] | null = null;
   /** @internal names of the route's path variables */
   _paramNames: readonly string[] = EMPTY;
   /** @internal values of the path variables, by position */
@@ -66,6 +68,7 @@ export class HttpServerRequest {
   getHeader(name: string): string | undefined {
     const key = name.toLowerCase();
     if (this._headers !== null) return this._headers[key];
+    if (this._headerList !== null) return findHeader(this._headerList, key);
     if (this._req !== null) {
       const v = this._req.getHeader(key);
       return v === '' ? (this.hasEmptyHeader(key) ? '' : undefined) : v;
@@ -80,7 +83,16 @@ export class HttpServerRequest {
 
   /** All headers, lower-case names; repeated headers joined with ", " (cookies with "; "). */
   headers(): Record<string, string> {
-    if (this._headers === null) this._headers = this._req !== null ? snapshotHeaders(this._req) : {};
+    if (this._headers === null) {
+      const list = this._headerList ?? (this._req !== null ? listHeaders(this._req) : []);
+      const headers: Record<string, string> = Object.create(null);
+      for (let i = 0; i < list.length; i += 2) {
+        const key = list[i]!;
+        const prev = headers[key];
+        headers[key] = prev === undefined ? list[i + 1]! : joinValues(key, prev, list[i + 1]!);
+      }
+      this._headers = headers;
+    }
     return this._headers;
   }
 
@@ -165,7 +177,7 @@ export class HttpServerRequest {
    */
   detach(): void {
     if (this._req === null) return;
-    if (this._headers === null) this._headers = snapshotHeaders(this._req);
+    if (this._headers === null && this._headerList === null) this._headerList = listHeaders(this._req);
     this.query();
     this._req = null;
   }
@@ -173,13 +185,30 @@ export class HttpServerRequest {
 
 const EMPTY: readonly string[] = Object.freeze([]);
 
-function snapshotHeaders(req: UwsRequest): Record<string, string> {
-  const headers: Record<string, string> = Object.create(null);
+/**
+ * The request's headers as a flat list: one array push per header, where building an object would hash
+ * every name. Requests carry few headers, so lookups scan it.
+ */
+function listHeaders(req: UwsRequest): string[] {
+  const list: string[] = [];
   req.forEach((key, value) => {
-    const prev = headers[key];
-    headers[key] = prev === undefined ? value : `${prev}${key === 'cookie' ? '; ' : ', '}${value}`;
+    list.push(key, value);
   });
-  return headers;
+  return list;
+}
+
+/** A header's value from the list; repeated headers joined as `headers()` joins them. */
+function findHeader(list: readonly string[], key: string): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < list.length; i += 2) {
+    if (list[i] === key) found = found === undefined ? list[i + 1]! : joinValues(key, found, list[i + 1]!);
+  }
+  return found;
+}
+
+/** Repeated headers are one comma-separated list (RFC 9110 5.3); cookies join with "; " (RFC 6265 5.4). */
+function joinValues(key: string, first: string, next: string): string {
+  return `${first}${key === 'cookie' ? '; ' : ', '}${next}`;
 }
 
 /** The address from its bytes for IPv4 (plain or IPv4-mapped, shown as plain IPv4): no text decoding; uWebSockets.js's text for IPv6. */

@@ -82,9 +82,13 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   else if (match !== undefined) {
     request._paramValues = match.values;
     const routes = match.slot.routes;
-    if (rt.needsBodies && needsBody(routes) && hasBody(req)) {
-      readBody(rt, res, ctx, routes);
-      return;
+    if (rt.needsBodies && needsBody(routes)) {
+      // A body is read after this callback returns: copy the headers now, and tell the body's framing from that copy.
+      request.detach();
+      if (hasBody(request)) {
+        readBody(rt, res, ctx, routes);
+        return;
+      }
     }
     pending = rt.runChain(routes, ctx);
   }
@@ -100,10 +104,10 @@ function needsBody(routes: readonly RouteHolder[]): boolean {
   return false;
 }
 
-function hasBody(req: UwsRequest): boolean {
-  const length = req.getHeader('content-length');
-  if (length !== '') return length !== '0';
-  return req.getHeader('transfer-encoding') !== '';
+function hasBody(request: HttpServerRequest): boolean {
+  const length = request.getHeader('content-length');
+  if (length !== undefined) return length !== '0';
+  return request.getHeader('transfer-encoding') !== undefined;
 }
 
 /**
@@ -114,11 +118,9 @@ function hasBody(req: UwsRequest): boolean {
 function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[]): void {
   const { request, response } = ctx;
   const limit = rt.bodyLimit;
-  // One pass over the headers: the snapshot the request keeps after this callback also tells the framing.
-  request.detach();
-  const headers = request.headers();
-  const declared = headers['content-length'] ?? '';
-  const framingError = bodyFramingError(headers);
+  const length = request.getHeader('content-length');
+  const declared = length ?? '';
+  const framingError = bodyFramingError(length, request.getHeader('transfer-encoding'));
   if (framingError !== undefined || (declared !== '' && !(Number(declared) <= limit))) {
     const refused = framingError ?? new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);
     response.closeConnectionAfter();
@@ -208,12 +210,10 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, route
 /**
  * Requests whose body length is ambiguous are refused (RFC 9112 6.3), since a proxy in front may read
  * them differently (request smuggling): several or malformed Content-Length values, a Transfer-Encoding
- * other than chunked, or both headers. Repeated headers arrive joined with ", " in the snapshot, so a list
- * is several values. Only routes that read bodies pay for this.
+ * other than chunked, or both headers. Repeated headers are read joined with ", ", so a list is several
+ * values. Only routes that read bodies pay for this.
  */
-function bodyFramingError(headers: Readonly<Record<string, string>>): BadRequestException | undefined {
-  const length = headers['content-length'];
-  const encoding = headers['transfer-encoding'];
+function bodyFramingError(length: string | undefined, encoding: string | undefined): BadRequestException | undefined {
   const bad = (why: string) => new BadRequestException(why, { code: 'RU_ERR_BODY_FRAMING' });
   if (length !== undefined && length.indexOf(',') >= 0) return bad('Several Content-Length values');
   if (length !== undefined && !/^\d{1,15}$/.test(length)) return bad(`Invalid Content-Length: ${length.slice(0, 40)}`);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { BodyParam, Context, GET, HttpServerResponse, Path, POST, PUT, RestBuilder, RouteOrder, inject } from '../../src/index';
+import { BodyParam, Context, GET, HttpServerRequest, HttpServerResponse, Path, POST, PUT, RestBuilder, RouteOrder, inject } from '../../src/index';
 import { listen } from '../support/server';
 import { rawRequest } from '../support/raw-http';
 
@@ -183,4 +183,42 @@ test('an HTTP-method decorator without @Path serves the class path; without any 
   }
   const err = t.throws(() => new RestBuilder().register(NoPath).build());
   t.is(err!.message, 'NoPath.list() - Missing route @Path! Put @Path on the method or on its class.');
+});
+
+test('headers read after the callback returned (a body route, an asynchronous one) are the same as during it: repeated ones joined, empty ones present', async (t) => {
+  @Path('/headers')
+  class HeaderEcho {
+    private echo(request: HttpServerRequest) {
+      const all = request.headers();
+      return {
+        tag: request.getHeader('X-Tag'),
+        cookie: request.getHeader('cookie'),
+        empty: request.getHeader('x-empty'),
+        absent: request.getHeader('x-absent') ?? null,
+        allTag: all['x-tag'],
+        names: Object.keys(all).sort(),
+      };
+    }
+    @POST @Path('/body') body(@BodyParam() text: string, @Context() request: HttpServerRequest) {
+      return { ...this.echo(request), text };
+    }
+    @GET @Path('/later') async later(@Context() request: HttpServerRequest) {
+      await new Promise((r) => setTimeout(r, 5));
+      return this.echo(request);
+    }
+    @GET @Path('/now') now(@Context() request: HttpServerRequest) {
+      return this.echo(request);
+    }
+  }
+  const server = await listen(new RestBuilder().register(HeaderEcho).build());
+  t.teardown(() => server.close());
+  const common = 'Host: x\r\nX-Tag: a\r\nCookie: s=1\r\nX-Empty:\r\nX-Tag: b\r\nCookie: t=2\r\nConnection: close\r\n';
+  const expected = { tag: 'a, b', cookie: 's=1; t=2', empty: '', absent: null, allTag: 'a, b' };
+  const names = ['connection', 'cookie', 'host', 'x-empty', 'x-tag'];
+  for (const path of ['/headers/now', '/headers/later']) {
+    const { text } = await rawRequest(server.port, `GET ${path} HTTP/1.1\r\n${common}\r\n`);
+    t.deepEqual(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)), { ...expected, names }, path);
+  }
+  const { text } = await rawRequest(server.port, `POST /headers/body HTTP/1.1\r\n${common}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi`);
+  t.deepEqual(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)), { ...expected, names: [...names, 'content-length', 'content-type'].sort(), text: 'hi' });
 });

@@ -110,7 +110,9 @@ function generate(ctor: Function, properties: PropertyPlan[], plainToClass: numb
 /** The `case` of one declared property. */
 function keyCase(p: PropertyPlan, prototype: object | undefined, plainToClass: number, fromBody: boolean, k: ConstantTable): string[] {
   const { key, type, transforms } = p;
-  const lines: string[] = [`case ${stringLiteral(key)}: {`, '  const sub = value[key];'];
+  // Inside its case the key is known: named property accesses, which V8 caches per object shape.
+  const named = stringLiteral(key);
+  const lines: string[] = [`case ${named}: {`, `  const sub = value[${named}];`];
   let typeExpr = 'undefined';
   let arrayExpr = 'undefined';
   // A stripped copy is never a Map, below the depth where copying stops.
@@ -121,11 +123,11 @@ function keyCase(p: PropertyPlan, prototype: object | undefined, plainToClass: n
     // The executor asks the type function on every key it sees, before deciding to skip the key.
     lines.push(`  const type = ${m}.typeFunction ? ${m}.typeFunction({ newObject: out, object: value, property: key }) : ${m}.reflectedType;`);
     typeExpr = 'type';
-    arrayExpr = `(Array.isArray(value[key]) ? ${m}.reflectedType : undefined)`;
+    arrayExpr = `(Array.isArray(value[${named}]) ? ${m}.reflectedType : undefined)`;
     if (type.reflectedType === Map) mapExpr = 'true';
   }
   const blocked = prototype !== undefined && blockedOnPrototype(prototype, key);
-  lines.push(`  if (P && ((known ? ${blocked} : ((d) => !!d && !d.set)(Object.getOwnPropertyDescriptor(P, key))) || out[key] instanceof Function)) continue;`);
+  lines.push(`  if (P && ((known ? ${blocked} : ((d) => !!d && !d.set)(Object.getOwnPropertyDescriptor(P, key))) || out[${named}] instanceof Function)) continue;`);
   const convert = (t: string, a: string, m: string) => (fromBody ? `body(sub, ${t}, ${a}, ${m}, deeper)` : `transformValue(sub, ${t}, ${a}, ${m})`);
   lines.push(
     typeExpr === 'undefined' && mapExpr === subIsMap
@@ -135,6 +137,6 @@ function keyCase(p: PropertyPlan, prototype: object | undefined, plainToClass: n
   for (const transform of transforms) {
     lines.push(`  result = ${k.ref(transform)}.transformFn({ value: result, key, obj: value, type: ${k.literal(plainToClass)}, options: options() });`);
   }
-  lines.push('  out[key] = result;', '  continue;', '}');
+  lines.push(`  out[${named}] = result;`, '  continue;', '}');
   return lines;
 }
