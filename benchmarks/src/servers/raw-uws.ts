@@ -1,6 +1,7 @@
 /**
  * Raw uWebSockets.js: the ceiling. Hand-written routing, conversion, validation and streaming,
- * following the library's own rules (abort handler before going async, cork after going async).
+ * following the library's own rules (abort handler before going async, cork after going async; uWS's own
+ * callbacks, the body's onData included, are corked already).
  */
 import * as fs from 'node:fs';
 import uWS from 'uWebSockets.js';
@@ -35,7 +36,10 @@ function sendError(res: HttpResponse, status: string, message: string): void {
   sendJson(res, status, { error: message });
 }
 
-/** Reads the whole body (up to MAX_BODY_BYTES), copying each chunk because uWS neuters it on return. */
+/**
+ * Reads the whole body (up to MAX_BODY_BYTES), copying each chunk because uWS neuters it on return
+ * (into Node's Buffer pool: allocating an ArrayBuffer per chunk costs five times more, about 1 µs).
+ */
 function readBody(res: HttpResponse, onBody: (body: Buffer) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -48,10 +52,12 @@ function readBody(res: HttpResponse, onBody: (body: Buffer) => void): void {
     size += chunk.byteLength;
     if (size > MAX_BODY_BYTES) {
       aborted = true;
-      res.cork(() => sendError(res, '413 Payload Too Large', `body larger than ${MAX_BODY_BYTES} bytes`));
+      sendError(res, '413 Payload Too Large', `body larger than ${MAX_BODY_BYTES} bytes`);
       return;
     }
-    chunks.push(Buffer.from(chunk.slice(0)));
+    const copy = Buffer.allocUnsafe(chunk.byteLength);
+    copy.set(new Uint8Array(chunk));
+    chunks.push(copy);
     if (isLast) onBody(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   });
 }
@@ -67,11 +73,12 @@ function postOrder(res: HttpResponse, req: HttpRequest): void {
     try {
       order = JSON.parse(body.toString('utf8'));
     } catch {
-      res.cork(() => sendError(res, '400 Bad Request', 'body is not valid JSON'));
+      sendError(res, '400 Bad Request', 'body is not valid JSON');
       return;
     }
     const problem = findOrderProblem(order);
-    res.cork(() => (problem ? sendError(res, '400 Bad Request', problem) : sendJson(res, '201 Created', order)));
+    if (problem) sendError(res, '400 Bad Request', problem);
+    else sendJson(res, '201 Created', order);
   });
 }
 

@@ -219,24 +219,37 @@ function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined, where
   const wantsBytes = t === Buffer || t === Uint8Array;
   const json = new JsonValueReader();
   const otherReaders = new Map<unknown, (ctx: RoutingContext) => ValueReader>();
-  const readerFor = (contentType: string | undefined, ctx: RoutingContext): ValueReader => {
+  const jsonAccess = () => json;
+  const accessFor = (contentType: string | undefined): ((ctx: RoutingContext) => ValueReader) => {
     const essence = contentType === undefined ? undefined : mediaEssence(contentType);
     if (consumes.length > 0 && (essence === undefined || !consumes.some((c) => c === essence || c === '*/*' || (c.endsWith('/*') && essence.startsWith(c.slice(0, -1)))))) {
       throw new UnsupportedMediaTypeException(`Unsupported Content-Type ${essence ?? '(none)'} for ${scope.routeText}; expected ${consumes.join(', ')}`);
     }
-    if (essence === undefined) return json;
+    if (essence === undefined) return jsonAccess;
     let reader = readers.get(essence);
     if (reader === undefined) {
       const provided = scope.settings.readerForMediaType(essence);
       if (provided === undefined) {
-        if (essence.endsWith('+json')) return json;
+        if (essence.endsWith('+json')) return jsonAccess;
         throw new UnsupportedMediaTypeException(`Unsupported Content-Type ${essence} for ${scope.routeText}`);
       }
       // Cached by reader, not by media type: clients choose media types, and must not grow this map.
       reader = otherReaders.get(provided);
       if (reader === undefined) otherReaders.set(provided, (reader = scope.components.accessor(provided as Provided<ValueReader>)));
     }
-    return reader(ctx);
+    return reader;
+  };
+  // Clients of a route send the same Content-Type again and again: the last accepted one is remembered.
+  let lastType: string | undefined;
+  let lastAccess: ((ctx: RoutingContext) => ValueReader) | undefined;
+  const readerFor = (contentType: string | undefined, ctx: RoutingContext): ValueReader => {
+    if (contentType !== undefined && contentType === lastType) return lastAccess!(ctx);
+    const access = accessFor(contentType);
+    if (contentType !== undefined) {
+      lastType = contentType;
+      lastAccess = access;
+    }
+    return access(ctx);
   };
   // The JSON reader's shallow class copy is skipped when the route's validation builds the instance anyway.
   const parseOnly = scope.bodyInstantiated && t !== undefined;

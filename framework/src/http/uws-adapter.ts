@@ -6,6 +6,7 @@ import type { AppRuntime, RouteHolder } from '../runtime/app-runtime';
 import { LinearRouter } from '../routing/linear-router';
 import type { RouteMatch } from '../routing/router';
 import { TrieRouter } from '../routing/trie-router';
+import { copyChunk } from '../uws/copy-chunk';
 import { NativeRoutes } from './native-routes';
 import { HttpServerRequest } from './request';
 import { HttpServerResponse } from './response';
@@ -146,21 +147,34 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes:
       done = true;
       chunks = [];
       response.closeConnectionAfter();
-      void rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes`));
+      answerInCallback(response, () => rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes`)));
       return;
     }
     // uWebSockets.js neuters the chunk when this callback returns: copy it.
-    if (chunk.byteLength > 0) chunks.push(Buffer.from(chunk.slice(0)));
+    if (chunk.byteLength > 0) chunks.push(copyChunk(chunk));
     if (!isLast) return;
     done = true;
     request._body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
     chunks = [];
-    try {
-      void rt.runChain(routes, ctx);
-    } catch (err) {
-      void rt.fail(ctx, err);
-    }
+    answerInCallback(response, () => rt.runChain(routes, ctx), (err) => rt.fail(ctx, err));
   });
+}
+
+/**
+ * Runs `answer` inside a uWebSockets.js data callback, which uWebSockets.js corks itself (as it does the
+ * request callback): what is written before it returns needs no cork of its own. Later writes (after an
+ * await) cork again.
+ */
+function answerInCallback(response: HttpServerResponse, answer: () => void | Promise<void>, onError?: (err: unknown) => void | Promise<void>): void {
+  response._live = true;
+  try {
+    void answer();
+  } catch (err) {
+    if (onError === undefined) throw err;
+    void onError(err);
+  } finally {
+    response._live = false;
+  }
 }
 
 /** Feeds the body to a streaming consumer (uploads); same limits and abort rules as buffering. */
@@ -189,7 +203,7 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, route
       return;
     }
     try {
-      if (chunk.byteLength > 0) consumer.write(Buffer.from(chunk.slice(0)));
+      if (chunk.byteLength > 0) consumer.write(copyChunk(chunk));
       if (!isLast) return;
       done = true;
       const ended = consumer.end();

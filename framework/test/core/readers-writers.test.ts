@@ -258,3 +258,22 @@ test('a JSON key named like a getter-only accessor of the body class does not fa
   t.is(r.statusCode, 200);
   t.deepEqual(r.json(), { isCart: true, total: 3 });
 });
+
+test('one route, Content-Types taking turns: each body is read by the reader of its own type, refusals stay refusals', async (t) => {
+  @Path('/turns')
+  class Turns {
+    @POST @Path('/') @Consumes('application/json', 'application/x-www-form-urlencoded', 'text/plain') take(body: unknown) {
+      return { body };
+    }
+  }
+  const built = new RestBuilder().register(Turns).build();
+  const send = (type: string, body: string) => inject(built, { method: 'POST', url: '/turns', body, headers: { 'content-type': type } });
+  for (let round = 0; round < 2; round++) {
+    t.deepEqual((await send('application/json', '{"a":1}')).json(), { body: { a: 1 } });
+    t.deepEqual((await send('application/json', '{"a":1}')).json(), { body: { a: 1 } });
+    t.deepEqual((await send('application/x-www-form-urlencoded', 'a=1&b=2')).json(), { body: { a: '1', b: '2' } });
+    t.deepEqual((await send('text/plain; charset=utf-8', '{"a":1}')).json(), { body: '{"a":1}' });
+    t.is((await send('application/xml', '<a/>')).statusCode, 415);
+    t.deepEqual((await send('Application/JSON', '[1]')).json(), { body: [1] });
+  }
+});
