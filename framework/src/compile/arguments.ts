@@ -4,6 +4,7 @@ import { ArgumentException, RegistrationError, UnsupportedMediaTypeException } f
 import { decodeComponent, findQueryValue, parseQueryString } from '../http/query-string';
 import { FormValueReader, GenericValueReader, JsonValueReader, parseJsonBody } from '../io/readers';
 import { mediaEssence } from '../io/media-type';
+import { isPlainJsonType } from '../io/plain-to-instance';
 import type { Provided } from '../io/registry';
 import { designParamTypes, designType, resolvedClassMetadata } from '../metadata/store';
 import type { ArgumentType, Constructor, ParamMetadata } from '../metadata/types';
@@ -253,6 +254,8 @@ function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined, where
   };
   // The JSON reader's shallow class copy is skipped when the route's validation builds the instance anyway.
   const parseOnly = scope.bodyInstantiated && t !== undefined;
+  // The JSON reader gives these types JSON.parse's output as it is.
+  const plainJson = isPlainJsonType(t) || t === Date;
   return (ctx) => {
     const body = ctx.request._body;
     if (body === undefined || body.length === 0) {
@@ -262,9 +265,12 @@ function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined, where
     if (wantsBytes) return body;
     const reader = fixedReader !== undefined ? fixedReader(ctx) : readerFor(ctx.request.getHeader('content-type'), ctx);
     const readerClass = reader.constructor;
-    const builtIn = readerClass === JsonValueReader || readerClass === FormValueReader;
-    ctx._bodyFromBuiltInReader = builtIn;
-    if (parseOnly && readerClass === JsonValueReader) return parseJsonBody(body.toString('utf8'), t);
+    if (readerClass === JsonValueReader) {
+      ctx._bodyOrigin = parseOnly || plainJson ? 'json' : 'builtIn';
+      if (parseOnly) return parseJsonBody(body.toString('utf8'), t);
+    } else {
+      ctx._bodyOrigin = readerClass === FormValueReader ? 'builtIn' : 'other';
+    }
     return reader.read(body.toString('utf8'), t);
   };
 }

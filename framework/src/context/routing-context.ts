@@ -16,8 +16,11 @@ export class RoutingContext {
   _result: unknown = undefined;
   /** @internal the media type negotiated for the response */
   _contentType: string | undefined = undefined;
-  /** @internal the body argument came from a built-in reader (JSON or form): plain data, or a shallow instance */
-  _bodyFromBuiltInReader = false;
+  /**
+   * @internal where the body argument came from: `json`, JSON.parse's output as it is; `builtIn`, another
+   * built-in reader's (form fields, or the JSON reader's shallow instance); `other`, a reader of the app's own
+   */
+  _bodyOrigin: 'other' | 'builtIn' | 'json' = 'other';
   /** @internal the uWebSockets.js app */
   _app: unknown = null;
   private _data: Map<unknown, unknown> | null = null;

@@ -1,4 +1,5 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uWebSockets.js';
+import { lowerCaseName } from './header-name';
 import { decodeComponent, parseCookies, parseQueryString, type ParsedQuery } from './query-string';
 
 const textDecoder = new TextDecoder();
@@ -66,7 +67,7 @@ export class HttpServerRequest {
 
   /** A header value (case-insensitive name), or undefined when absent. */
   getHeader(name: string): string | undefined {
-    const key = name.toLowerCase();
+    const key = lowerCaseName(name);
     if (this._headers !== null) return this._headers[key];
     if (this._headerList !== null) return findHeader(this._headerList, key);
     if (this._req !== null) {

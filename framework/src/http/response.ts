@@ -1,4 +1,5 @@
 import type { HttpResponse as UwsResponse, RecognizedString } from 'uWebSockets.js';
+import { lowerCaseName } from './header-name';
 import { statusLine } from './status';
 
 const INVALID_HEADER_NAME = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
@@ -60,7 +61,7 @@ export class HttpServerResponse {
     const v = typeof value === 'number' ? String(value) : value;
     checkHeader(name, v);
     const headers = this._headers ?? (this._headers = []);
-    const lower = name.toLowerCase();
+    const lower = lowerCaseName(name);
     for (let i = 0; i < headers.length; i += 2) {
       if (sameName(headers[i]!, lower)) {
         headers[i + 1] = v;
@@ -82,7 +83,7 @@ export class HttpServerResponse {
   /** @internal adds headers known valid (checked at registration) without the per-call checks */
   _putTrustedHeader(name: string, value: string): void {
     const headers = this._headers ?? (this._headers = []);
-    const lower = name.toLowerCase();
+    const lower = lowerCaseName(name);
     for (let i = 0; i < headers.length; i += 2) if (sameName(headers[i]!, lower)) return;
     headers.push(name, value);
   }
@@ -91,7 +92,7 @@ export class HttpServerResponse {
   getHeader(name: string): string | undefined {
     const headers = this._headers;
     if (headers === null) return undefined;
-    const lower = name.toLowerCase();
+    const lower = lowerCaseName(name);
     for (let i = 0; i < headers.length; i += 2) if (sameName(headers[i]!, lower)) return headers[i + 1];
     return undefined;
   }
@@ -105,7 +106,7 @@ export class HttpServerResponse {
   removeHeader(name: string): this {
     const headers = this._headers;
     if (headers === null) return this;
-    const lower = name.toLowerCase();
+    const lower = lowerCaseName(name);
     for (let i = headers.length - 2; i >= 0; i -= 2) if (sameName(headers[i]!, lower)) headers.splice(i, 2);
     return this;
   }
@@ -279,7 +280,7 @@ export class HttpServerResponse {
 function checkHeader(name: string, value: string): void {
   if (name.length === 0 || INVALID_HEADER_NAME.test(name)) throw new TypeError(`rest.uws: invalid header name ${JSON.stringify(name)}`);
   if (INVALID_HEADER_VALUE.test(value)) throw new TypeError(`rest.uws: header ${name} has a CR, LF or NUL in its value`);
-  const lower = name.toLowerCase();
+  const lower = lowerCaseName(name);
   if (lower === 'content-length' || lower === 'transfer-encoding') {
     throw new TypeError(`rest.uws: ${name} is set by the server from the body; use endWithoutBody(length) for HEAD-style answers`);
   }

@@ -104,6 +104,13 @@ export class ClassValidator implements Validator {
     return classTransformer().plainToInstance(type as new () => object, withoutPrototypeKeys(plain), this.transformOptions);
   }
 
+  /** @internal `toInstance` of a value that is JSON.parse's output as it is: plain objects, arrays and primitives only. */
+  _toInstanceOfJson(type: Function, parsed: unknown): unknown {
+    if (parsed === null || typeof parsed !== 'object') return parsed;
+    if (this.compiledTransform !== undefined) return this.compiledTransform.toInstanceOfJson(type, parsed);
+    return this.toInstance(type, parsed);
+  }
+
   /** Compiles the class's validator and transformer now (rest.uws calls it when a route is registered). */
   prepare(type: Function): void {
     this.compiled?.prepare(type);

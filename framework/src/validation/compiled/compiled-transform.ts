@@ -7,9 +7,10 @@ export type ObjectTransformer = (value: any) => unknown;
 
 /**
  * The same for a plain object of a body not yet stripped of prototype keys, `depth` deep: the result of
- * the transformer on `withoutPrototypeKeys(value, depth)`, without making that copy.
+ * the transformer on `withoutPrototypeKeys(value, depth)`, without making that copy. `json`: the body is
+ * JSON.parse's output as it is, so every object in it is a plain JSON object (nothing to check).
  */
-export type BodyTransformer = (value: any, depth: number) => unknown;
+export type BodyTransformer = (value: any, depth: number, json?: boolean) => unknown;
 
 /** A class's two compiled transformers. */
 export interface ClassTransformers {
@@ -66,8 +67,19 @@ export class CompiledTransform {
     }
   }
 
-  /** `transform(undefined, withoutPrototypeKeys(raw, depth), targetType, arrayType, isMap)`. */
-  readonly body = (raw: unknown, targetType: unknown, arrayType: unknown, isMap: unknown, depth: number): unknown => {
+  /** `toInstanceOfBody` for JSON.parse's output as it is: its objects are plain JSON objects, not checked one by one. */
+  toInstanceOfJson(type: Function, parsed: unknown): unknown {
+    const saved = this.callOptions;
+    this.callOptions = undefined;
+    try {
+      return this.body(parsed, type, undefined, undefined, 0, true);
+    } finally {
+      this.callOptions = saved;
+    }
+  }
+
+  /** `transform(undefined, withoutPrototypeKeys(raw, depth), targetType, arrayType, isMap)`; `json` as in BodyTransformer. */
+  readonly body = (raw: unknown, targetType: unknown, arrayType: unknown, isMap: unknown, depth: number, json = false): unknown => {
     if (depth > PROTOTYPE_KEYS_DEPTH || raw === null || typeof raw !== 'object') return this.value(raw, targetType, arrayType, isMap);
     if (targetType && typeof targetType !== 'function') return this.copied(raw, targetType, arrayType, isMap, depth);
     if (Array.isArray(raw)) {
@@ -81,8 +93,8 @@ export class CompiledTransform {
         if (!(i in raw)) continue;
         const sub: unknown = raw[i];
         let v: unknown;
-        if (elementBody !== undefined && sub !== null && typeof sub === 'object' && !Array.isArray(sub) && plainShaped(sub, elementClass!)) v = elementBody(sub, deeper);
-        else v = this.body(sub, targetType, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper);
+        if (elementBody !== undefined && sub !== null && typeof sub === 'object' && !Array.isArray(sub) && (json || plainShaped(sub, elementClass!))) v = elementBody(sub, deeper, json);
+        else v = this.body(sub, targetType, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper, json);
         if (out instanceof Set) out.add(v);
         else out.push(v);
       }
@@ -90,9 +102,9 @@ export class CompiledTransform {
     }
     // The copy would be a plain object: only the plain-object branches are taken here, on plain JSON objects.
     if (isMap || isBuiltInTarget(targetType)) return this.copied(raw, targetType, arrayType, isMap, depth);
-    if (!plainShaped(raw, targetType)) return this.copied(raw, targetType, arrayType, isMap, depth);
-    if (!targetType) return this.plainCopyOfBody(raw as Record<string, unknown>, depth);
-    return this.transformersFor(targetType as Function).body(raw, depth);
+    if (!json && !plainShaped(raw, targetType)) return this.copied(raw, targetType, arrayType, isMap, depth);
+    if (!targetType) return this.plainCopyOfBody(raw as Record<string, unknown>, depth, json);
+    return this.transformersFor(targetType as Function).body(raw, depth, json);
   };
 
   /** The exact way: the stripped copy of this part of the tree, then the transform. */
@@ -101,7 +113,7 @@ export class CompiledTransform {
   }
 
   /** `plainCopy` of the stripped copy of a plain JSON object. */
-  private plainCopyOfBody(raw: Record<string, unknown>, depth: number): Record<string, unknown> {
+  private plainCopyOfBody(raw: Record<string, unknown>, depth: number, json: boolean): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const keys = Object.keys(raw);
     const deeper = depth + 1;
@@ -113,7 +125,7 @@ export class CompiledTransform {
         const descriptor = Object.getOwnPropertyDescriptor(Object.prototype, key);
         if ((descriptor && !descriptor.set) || out[key] instanceof Function) continue;
       }
-      out[key] = sub === null || typeof sub !== 'object' ? sub : this.body(sub, undefined, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper);
+      out[key] = sub === null || typeof sub !== 'object' ? sub : this.body(sub, undefined, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper, json);
     }
     return out;
   }

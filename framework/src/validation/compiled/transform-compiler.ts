@@ -65,7 +65,8 @@ interface PropertyPlan {
 
 /**
  * One transformer: `fromBody` false takes a plain object already stripped of prototype keys; true takes
- * the body itself and a depth, skips `prototype` keys too and hands values to `T.body` one level deeper.
+ * the body itself, a depth and the `json` flag, skips `prototype` keys too and hands values to `T.body`
+ * one level deeper.
  */
 function generate(ctor: Function, properties: PropertyPlan[], plainToClass: number, fromBody: boolean, t: CompiledTransform): ObjectTransformer | BodyTransformer {
   const k = new ConstantTable();
@@ -78,12 +79,12 @@ function generate(ctor: Function, properties: PropertyPlan[], plainToClass: numb
   const name = `${fromBody ? 'bodyToInstance' : 'toInstance'}_${(ctor.name || 'anonymous').replace(/[^A-Za-z0-9_$]/g, '_')}`;
   const skipped = fromBody ? "key === '__proto__' || key === 'constructor' || key === 'prototype'" : "key === '__proto__' || key === 'constructor'";
   const untyped = fromBody
-    ? 'body(sub, undefined, undefined, deeper > 64 && sub instanceof Map, deeper)'
+    ? 'body(sub, undefined, undefined, deeper > 64 && sub instanceof Map, deeper, json)'
     : 'transformValue(sub, undefined, undefined, sub instanceof Map)';
   const source = [
     '"use strict";',
     'const transformValue = T.value, body = T.body, options = T.options;',
-    `return function ${name}(value${fromBody ? ', depth' : ''}) {`,
+    `return function ${name}(value${fromBody ? ', depth, json' : ''}) {`,
     fromBody ? '  const deeper = depth + 1;' : '',
     `  const out = new ${k.ref(ctor)}();`,
     '  const P = out.constructor.prototype;',
@@ -128,7 +129,7 @@ function keyCase(p: PropertyPlan, prototype: object | undefined, plainToClass: n
   }
   const blocked = prototype !== undefined && blockedOnPrototype(prototype, key);
   lines.push(`  if (P && ((known ? ${blocked} : ((d) => !!d && !d.set)(Object.getOwnPropertyDescriptor(P, key))) || out[${named}] instanceof Function)) continue;`);
-  const convert = (t: string, a: string, m: string) => (fromBody ? `body(sub, ${t}, ${a}, ${m}, deeper)` : `transformValue(sub, ${t}, ${a}, ${m})`);
+  const convert = (t: string, a: string, m: string) => (fromBody ? `body(sub, ${t}, ${a}, ${m}, deeper, json)` : `transformValue(sub, ${t}, ${a}, ${m})`);
   lines.push(
     typeExpr === 'undefined' && mapExpr === subIsMap
       ? `  let result = sub === null || typeof sub !== 'object' ? sub : ${convert('undefined', 'undefined', subIsMap)};`
