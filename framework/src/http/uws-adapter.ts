@@ -230,8 +230,18 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, route
 function bodyFramingError(length: string | undefined, encoding: string | undefined): BadRequestException | undefined {
   const bad = (why: string) => new BadRequestException(why, { code: 'RU_ERR_BODY_FRAMING' });
   if (length !== undefined && length.indexOf(',') >= 0) return bad('Several Content-Length values');
-  if (length !== undefined && !/^\d{1,15}$/.test(length)) return bad(`Invalid Content-Length: ${length.slice(0, 40)}`);
+  if (length !== undefined && !isDecimalLength(length)) return bad(`Invalid Content-Length: ${length.slice(0, 40)}`);
   if (encoding !== undefined && encoding.trim().toLowerCase() !== 'chunked') return bad(`Unsupported Transfer-Encoding: ${encoding.slice(0, 40)}`);
   if (encoding !== undefined && length !== undefined) return bad('Both Content-Length and Transfer-Encoding');
   return undefined;
+}
+
+/** 1 to 15 decimal digits (larger values are beyond any body limit, and beyond exact doubles). */
+function isDecimalLength(text: string): boolean {
+  if (text.length === 0 || text.length > 15) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }

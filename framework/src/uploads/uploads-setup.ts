@@ -53,6 +53,12 @@ RestRouter.setBodyHandler = function setBodyHandler(options: BodyHandlerOptions)
   registryChanged();
 };
 
+/** Cheap first look at a Content-Type: only one starting with "m" (or with blanks) can be multipart/form-data. */
+function mayBeMultipart(type: string): boolean {
+  const first = type.charCodeAt(0);
+  return first === 0x6d || first === 0x4d || first === 0x20 || first === 0x09;
+}
+
 /** Does a route take multipart bodies (no `@Consumes`, or one that names multipart/form-data)? */
 function takesMultipart(holder: RouteHolder): boolean {
   const consumes = holder.compiled.definition.consumes;
@@ -88,7 +94,7 @@ function installUploads(rt: AppRuntime): void {
   const logger: Logger = rt.logger;
   rt.bodyStream = (ctx, routes) => {
     const type = ctx.request.getHeader('content-type');
-    if (type === undefined || mediaEssence(type) !== 'multipart/form-data' || !routes.some(takesMultipart)) return undefined;
+    if (type === undefined || !mayBeMultipart(type) || mediaEssence(type) !== 'multipart/form-data' || !routes.some(takesMultipart)) return undefined;
     try {
       const boundary = boundaryOf(type);
       if (boundary === undefined) return refusingConsumer(malformed('the Content-Type has no valid boundary parameter'), rt.bodyLimit);
