@@ -147,7 +147,14 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes:
       done = true;
       chunks = [];
       response.closeConnectionAfter();
-      answerInCallback(response, () => rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes`)));
+      // uWebSockets.js corks its data callbacks (as it does the request callback): what is written before
+      // this returns needs no cork of its own; later writes (after an await) cork again.
+      response._live = true;
+      try {
+        void rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes`));
+      } finally {
+        response._live = false;
+      }
       return;
     }
     // uWebSockets.js neuters the chunk when this callback returns: copy it.
@@ -156,25 +163,15 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes:
     done = true;
     request._body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
     chunks = [];
-    answerInCallback(response, () => rt.runChain(routes, ctx), (err) => rt.fail(ctx, err));
+    response._live = true;
+    try {
+      void rt.runChain(routes, ctx);
+    } catch (err) {
+      void rt.fail(ctx, err);
+    } finally {
+      response._live = false;
+    }
   });
-}
-
-/**
- * Runs `answer` inside a uWebSockets.js data callback, which uWebSockets.js corks itself (as it does the
- * request callback): what is written before it returns needs no cork of its own. Later writes (after an
- * await) cork again.
- */
-function answerInCallback(response: HttpServerResponse, answer: () => void | Promise<void>, onError?: (err: unknown) => void | Promise<void>): void {
-  response._live = true;
-  try {
-    void answer();
-  } catch (err) {
-    if (onError === undefined) throw err;
-    void onError(err);
-  } finally {
-    response._live = false;
-  }
 }
 
 /** Feeds the body to a streaming consumer (uploads); same limits and abort rules as buffering. */

@@ -23,7 +23,7 @@ function prefixed(violations: readonly ConstraintViolation[], where: string, pre
 /** Collects violations now, or once the validator's promise settles. */
 function collect(result: readonly ConstraintViolation[] | Promise<readonly ConstraintViolation[]>, where: string, prefix: string, out: ConstraintViolation[]): void | Promise<void> {
   if (isThenable(result)) return Promise.resolve(result).then((list) => void out.push(...prefixed(list, where, prefix)));
-  out.push(...prefixed(result, where, prefix));
+  if (result.length > 0) out.push(...prefixed(result, where, prefix));
 }
 
 /** A type whose parsed value becomes an instance of it (not JSON's own types, dates or bytes). */
