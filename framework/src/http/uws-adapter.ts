@@ -83,13 +83,9 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   else if (match !== undefined) {
     request._paramValues = match.values;
     const routes = match.slot.routes;
-    if (rt.needsBodies && needsBody(routes)) {
-      // A body is read after this callback returns: copy the headers now, and tell the body's framing from that copy.
-      request.detach();
-      if (hasBody(request)) {
-        readBody(rt, res, ctx, routes);
-        return;
-      }
+    if (rt.needsBodies && needsBody(routes) && hasBody(request, req, method)) {
+      readBody(rt, res, ctx, routes);
+      return;
     }
     pending = rt.runChain(routes, ctx);
   }
@@ -105,10 +101,22 @@ function needsBody(routes: readonly RouteHolder[]): boolean {
   return false;
 }
 
-function hasBody(request: HttpServerRequest): boolean {
-  const length = request.getHeader('content-length');
-  if (length !== undefined) return length !== '0';
-  return request.getHeader('transfer-encoding') !== undefined;
+/**
+ * Whether the request announces a body. POST, PUT and PATCH nearly always do: their headers are copied now
+ * (the body is read after this callback returns, so the copy is needed anyway) and the framing is read from
+ * the copy. Other methods (a GET route taking the request, say) ask uWebSockets.js for the two framing
+ * headers and keep the headers uncopied when there is no body.
+ */
+function hasBody(request: HttpServerRequest, req: UwsRequest, method: HttpMethod): boolean {
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
+    request.detach();
+    const length = request.getHeader('content-length');
+    if (length !== undefined) return length !== '0';
+    return request.getHeader('transfer-encoding') !== undefined;
+  }
+  const length = req.getHeader('content-length');
+  if (length !== '') return length !== '0';
+  return req.getHeader('transfer-encoding') !== '';
 }
 
 /**
@@ -119,6 +127,7 @@ function hasBody(request: HttpServerRequest): boolean {
 function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[]): void {
   const { request, response } = ctx;
   const limit = rt.bodyLimit;
+  request.detach();
   const length = request.getHeader('content-length');
   const declared = length ?? '';
   const framingError = bodyFramingError(length, request.getHeader('transfer-encoding'));

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { BodyParam, Context, GET, HttpServerRequest, HttpServerResponse, Path, POST, PUT, RestBuilder, RouteOrder, inject } from '../../src/index';
+import { BodyParam, Context, DELETE, GET, HttpServerRequest, HttpServerResponse, Optional, Path, POST, PUT, RestBuilder, RouteOrder, inject } from '../../src/index';
 import { listen } from '../support/server';
 import { rawRequest } from '../support/raw-http';
 
@@ -221,4 +221,26 @@ test('headers read after the callback returned (a body route, an asynchronous on
   }
   const { text } = await rawRequest(server.port, `POST /headers/body HTTP/1.1\r\n${common}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi`);
   t.deepEqual(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)), { ...expected, names: [...names, 'content-length', 'content-type'].sort(), text: 'hi' });
+});
+
+test('a body is read whatever the method announces it (DELETE, GET with a body), and absent bodies stay absent', async (t) => {
+  @Path('/bodies')
+  class Bodies {
+    @DELETE @Path('/d') remove(@BodyParam() @Optional body: string | undefined, @Context() request: HttpServerRequest) {
+      return { body: body ?? null, type: request.getHeader('content-type') ?? null };
+    }
+    @GET @Path('/g') get(@BodyParam() @Optional body: string | undefined, @Context() request: HttpServerRequest) {
+      return { body: body ?? null, type: request.getHeader('content-type') ?? null };
+    }
+  }
+  const server = await listen(new RestBuilder().register(Bodies).build());
+  t.teardown(() => server.close());
+  const ask = async (head: string, body = '') => {
+    const { text } = await rawRequest(server.port, `${head}\r\nHost: x\r\nConnection: close\r\n${body === '' ? '' : `Content-Type: text/plain\r\nContent-Length: ${body.length}\r\n`}\r\n${body}`);
+    return JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as unknown;
+  };
+  t.deepEqual(await ask('DELETE /bodies/d HTTP/1.1', 'gone'), { body: 'gone', type: 'text/plain' });
+  t.deepEqual(await ask('DELETE /bodies/d HTTP/1.1'), { body: null, type: null });
+  t.deepEqual(await ask('GET /bodies/g HTTP/1.1', 'odd'), { body: 'odd', type: 'text/plain' });
+  t.deepEqual(await ask('GET /bodies/g HTTP/1.1'), { body: null, type: null });
 });
