@@ -2,9 +2,8 @@ import type { ValueReader } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
 import { ArgumentException, RegistrationError, UnsupportedMediaTypeException } from '../errors/http-errors';
 import { decodeComponent, findQueryValue, parseQueryString } from '../http/query-string';
-import { FormValueReader, GenericValueReader, JsonValueReader, parseJsonBody } from '../io/readers';
+import { FormValueReader, GenericValueReader, JsonValueReader, keepsParsedJson, parseJsonBody } from '../io/readers';
 import { mediaEssence } from '../io/media-type';
-import { isPlainJsonType } from '../io/plain-to-instance';
 import type { Provided } from '../io/registry';
 import { designParamTypes, designType, resolvedClassMetadata } from '../metadata/store';
 import type { ArgumentType, Constructor, ParamMetadata } from '../metadata/types';
@@ -254,8 +253,7 @@ function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined, where
   };
   // The JSON reader's shallow class copy is skipped when the route's validation builds the instance anyway.
   const parseOnly = scope.bodyInstantiated && t !== undefined;
-  // The JSON reader gives these types JSON.parse's output as it is.
-  const plainJson = isPlainJsonType(t) || t === Date;
+  const plainJson = keepsParsedJson(t);
   return (ctx) => {
     const body = ctx.request._body;
     if (body === undefined || body.length === 0) {

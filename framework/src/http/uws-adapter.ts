@@ -83,9 +83,15 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   else if (match !== undefined) {
     request._paramValues = match.values;
     const routes = match.slot.routes;
-    if (rt.needsBodies && needsBody(routes) && hasBody(request, req, method)) {
-      readBody(rt, res, ctx, routes);
-      return;
+    if (rt.needsBodies && needsBody(routes) && mayHaveBody(req, method)) {
+      // The body is read after this callback returns: copy the headers now, and read its framing from the copy.
+      request.detach();
+      const length = request.getHeader('content-length');
+      const encoding = request.getHeader('transfer-encoding');
+      if (length === undefined ? encoding !== undefined : length !== '0') {
+        readBody(rt, res, ctx, routes, length, encoding);
+        return;
+      }
     }
     pending = rt.runChain(routes, ctx);
   }
@@ -102,21 +108,13 @@ function needsBody(routes: readonly RouteHolder[]): boolean {
 }
 
 /**
- * Whether the request announces a body. POST, PUT and PATCH nearly always do: their headers are copied now
- * (the body is read after this callback returns, so the copy is needed anyway) and the framing is read from
- * the copy. Other methods (a GET route taking the request, say) ask uWebSockets.js for the two framing
- * headers and keep the headers uncopied when there is no body.
+ * Whether the request may announce a body. POST, PUT and PATCH nearly always do, and their headers are
+ * copied anyway. Other methods (a GET route taking the request, say) first ask uWebSockets.js for the two
+ * framing headers, so a request without a body keeps its headers uncopied.
  */
-function hasBody(request: HttpServerRequest, req: UwsRequest, method: HttpMethod): boolean {
-  if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
-    request.detach();
-    const length = request.getHeader('content-length');
-    if (length !== undefined) return length !== '0';
-    return request.getHeader('transfer-encoding') !== undefined;
-  }
-  const length = req.getHeader('content-length');
-  if (length !== '') return length !== '0';
-  return req.getHeader('transfer-encoding') !== '';
+function mayHaveBody(req: UwsRequest, method: HttpMethod): boolean {
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH') return true;
+  return req.getHeader('content-length') !== '' || req.getHeader('transfer-encoding') !== '';
 }
 
 /**
@@ -124,13 +122,11 @@ function hasBody(request: HttpServerRequest, req: UwsRequest, method: HttpMethod
  * refused at once (413) without reading the rest, and so is a body that grows past it; the connection
  * is closed after those answers since the unread rest cannot be skipped safely.
  */
-function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[]): void {
+function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], length: string | undefined, encoding: string | undefined): void {
   const { request, response } = ctx;
   const limit = rt.bodyLimit;
-  request.detach();
-  const length = request.getHeader('content-length');
   const declared = length ?? '';
-  const framingError = bodyFramingError(length, request.getHeader('transfer-encoding'));
+  const framingError = bodyFramingError(length, encoding);
   if (framingError !== undefined || (declared !== '' && !(Number(declared) <= limit))) {
     const refused = framingError ?? new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);
     response.closeConnectionAfter();

@@ -10,7 +10,7 @@ import { isPlainJsonType, plainToClassShallow } from './plain-to-instance';
 export class JsonValueReader implements ValueReader<unknown> {
   read(value: string, type: Function | undefined): unknown {
     const parsed = parseJsonBody(value, type);
-    return isPlainJsonType(type) || type === Date ? parsed : plainToClassShallow(type!, parsed);
+    return keepsParsedJson(type) ? parsed : plainToClassShallow(type!, parsed);
   }
 }
 
@@ -25,11 +25,16 @@ export function parseJsonBody(value: string, type: Function | undefined): unknow
   } catch (err) {
     throw new ArgumentException(`Malformed JSON body: ${(err as Error).message}`, 'RU_ERR_MALFORMED_JSON');
   }
-  if (isPlainJsonType(type) || type === Date) return parsed;
+  if (keepsParsedJson(type)) return parsed;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ArgumentException(`Expected a JSON object for ${type!.name}, got ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed}`, 'RU_ERR_BODY_TYPE');
   }
   return parsed;
+}
+
+/** Types the JSON reader gives JSON.parse's output as it is (no class prototype to give). */
+export function keepsParsedJson(type: Function | undefined): boolean {
+  return isPlainJsonType(type) || type === Date;
 }
 
 /** text/plain: the body as a string, or converted to the declared primitive type. */

@@ -35,7 +35,7 @@ function isClassBody(type: ParameterDefinition['type']): boolean {
  * The check of a body or bean argument: make an instance (bodies read by a built-in reader, which only gives
  * the class prototype shallowly), then validate when `@Valid`.
  */
-function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean, validator: Validator): ArgumentCheck | undefined {
+function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean, validator: Validator, buildsFromJson: boolean): ArgumentCheck | undefined {
   const i = p.index;
   const type = p.type;
   const elementType = Array.isArray(type) ? (type[0] as Function) : undefined;
@@ -43,7 +43,7 @@ function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean,
   if (classType === undefined && elementType === undefined) return undefined;
   const toInstance = p.source === 'body' && transform && validator.toInstance !== undefined ? validator.toInstance.bind(validator) : undefined;
   // ClassValidator builds faster from JSON.parse's output as it is (no object in it needs checking).
-  const fromJson = toInstance !== undefined && validator.toInstance === ClassValidator.prototype.toInstance ? (validator as ClassValidator)._toInstanceOfJson.bind(validator) : toInstance;
+  const fromJson = toInstance !== undefined && buildsFromJson ? (validator as ClassValidator)._toInstanceOfJson.bind(validator) : toInstance;
   if (!valid && toInstance === undefined) return undefined;
   // Compile the class's validator and transformer now rather than on the first request.
   const prepared = elementType ?? classType;
@@ -140,6 +140,8 @@ registerRouteExtension({
       throw new RegistrationError(`${definition.label}() declares validation: ${(err as Error).message}`, 'RU_ERR_MISSING_PACKAGE');
     }
 
+    // ClassValidator's own transform strips prototype keys while building and has a path for JSON.parse's output.
+    const buildsFromJson = validator.toInstance === ClassValidator.prototype.toInstance;
     const checks: ArgumentCheck[] = [];
     const instantiated = new Set<number>();
     for (const p of definition.parameters) {
@@ -148,10 +150,10 @@ registerRouteExtension({
         throw new RegistrationError(`${definition.label}() parameter ${p.index}: @Valid goes on a body or @BeanParam argument; use constraints such as @Min or @NotBlank on a @${p.source} value`, 'RU_ERR_VALID_TARGET');
       }
       if (p.source === 'body' || p.source === 'bean') {
-        const check = objectCheck(p, valid, configured !== undefined || valid, validator);
+        const check = objectCheck(p, valid, configured !== undefined || valid, validator, buildsFromJson);
         if (check) checks.push(check);
-        // ClassValidator strips prototype keys while building: the JSON reader's shallow copy would be wasted.
-        if (check && p.source === 'body' && validator.toInstance === ClassValidator.prototype.toInstance && isClassBody(p.type)) instantiated.add(p.index);
+        // The JSON reader's shallow copy would be wasted on a body ClassValidator builds anyway.
+        if (check && p.source === 'body' && buildsFromJson && isClassBody(p.type)) instantiated.add(p.index);
       }
       const factories = constraints?.get(p.index);
       if (factories !== undefined && factories.length > 0) checks.push(parameterCheck(p, factories, validator, definition.label));
