@@ -10,6 +10,7 @@ import { RestSettings, SettingsView, type InjectionProvider, type NotFoundHandle
 import type { Router } from './routing/router';
 import { notFoundEntry } from './rest-router';
 import { loadUws } from './uws/load-uws';
+import { newUwsApp } from './uws/new-app';
 
 /** Options of the request body handling. */
 export interface BodyHandlerOptions {
@@ -128,7 +129,7 @@ export class RestBuilder {
   build(): TemplatedApp {
     if (this.built) return this.built;
     const uws = loadUws();
-    const app = this.app ?? uws.App();
+    const app = this.app ?? newUwsApp(uws);
     if (runtimeOf(app)) throw new RegistrationError('This app already has routes from RestRouter.register or another RestBuilder; build it with one RestBuilder', 'RU_ERR_APP_REUSED');
     const runtime = new AppRuntime(app, new SettingsView(this.settings), this.routerImpl);
     for (const configure of this.configurers) configure(app, runtime);
