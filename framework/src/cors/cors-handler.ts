@@ -32,8 +32,9 @@ export function corsHandler(policy: CorsPolicy, runtime: AppRuntime): (ctx: Rout
 
   return (ctx) => {
     const request = ctx.request;
-    const origin = request.getHeader('origin');
-    if (origin === undefined) return false;
+    // An empty Origin names no origin: treated as none, so same-origin requests read one native header and stop.
+    const origin = request._headerOrEmpty('origin');
+    if (origin === '') return false;
     const requestedMethod = request.method() === 'OPTIONS' ? request.getHeader('access-control-request-method') : undefined;
 
     if (requestedMethod === undefined) {

@@ -50,7 +50,7 @@ export class DefaultExceptionHandler implements ExceptionHandler<unknown> {
     const message = exposed && (error as Error)?.message ? (error as Error).message : statusText(status);
     const code = exposed ? ((error as { code?: unknown })?.code as string | undefined) : undefined;
     response.setStatusCode(status);
-    if (accepts(request.getHeader('accept'), 'application/json')) {
+    if (accepts(request._headerOrEmpty('accept'), 'application/json')) {
       response.putHeader('content-type', 'application/json');
       response.end(JSON.stringify({ status, error: statusText(status), message, ...(typeof code === 'string' ? { code } : {}) }));
     } else {

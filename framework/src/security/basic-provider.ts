@@ -77,8 +77,9 @@ export class BasicAuthenticationProvider implements RestAuthenticationProvider<B
 
   /** User name and password of `Authorization: Basic ...`, or null when absent or malformed. */
   provideCredentials(ctx: RoutingContext): BasicCredentials | null {
-    const header = ctx.request.getHeader('authorization');
-    if (header === undefined) return null;
+    // An empty header carries no credentials either: no scan to tell it from an absent one.
+    const header = ctx.request._headerOrEmpty('authorization');
+    if (header === '') return null;
     const match = BASIC.exec(header);
     if (!match) return null;
     const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
