@@ -1,6 +1,6 @@
 import test from 'ava';
 import { GET, Path, POST, RestBuilder, RestRouter } from '../../src/index';
-import { loadUws } from '../../src/uws/load-uws';
+import { loadUws } from '../../src/adapter/load-uws';
 import { listen, type RunningServer } from '../support/server';
 import { rawRequest } from '../support/raw-http';
 
