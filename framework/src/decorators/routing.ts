@@ -1,4 +1,4 @@
-import { splitMediaTypes } from '../io/media-type';
+import { splitMediaTypes } from '../util/media-type-list';
 import { classMetadata, methodMetadata } from '../metadata/store';
 import type { HttpMethod } from '../metadata/types';
 import { marker } from './decorator-forms';

@@ -1,4 +1,4 @@
-import { statusText } from '../http/status';
+import { statusText } from './http-status';
 
 /**
  * An error that carries an HTTP status (JAX-RS style). Exception handlers see it like any error;

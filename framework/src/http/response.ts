@@ -1,6 +1,6 @@
 import type { HttpResponse as UwsResponse, RecognizedString } from 'uWebSockets.js';
 import { lowerCaseName } from './header-name';
-import { statusLine } from './status';
+import { statusLine } from '../errors/http-status';
 
 const INVALID_HEADER_NAME = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
 const INVALID_HEADER_VALUE = /[\r\n\0]/;
