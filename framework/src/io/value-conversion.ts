@@ -132,3 +132,14 @@ export function converterFor(type: ArgumentType | undefined): Converter | undefi
 export function isArrayType(type: ArgumentType | undefined): boolean {
   return Array.isArray(type) || type === Array;
 }
+
+/**
+ * Can an empty value (`?flag`, `?n=`) not be a value of this type? Then it counts as absent, so a
+ * `@DefaultValue` applies (the reference library's rule). Strings (and classes) take `''` as a value.
+ */
+export function emptyMeansAbsent(type: ArgumentType | undefined): boolean {
+  if (Array.isArray(type)) return emptyMeansAbsent(type[0]);
+  if (type === Number || type === Boolean || type === BigInt || type === Date) return true;
+  if (typeof type === 'object' && type !== null) return !Object.values(type).includes('');
+  return false;
+}
