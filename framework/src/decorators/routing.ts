@@ -1,3 +1,4 @@
+import { splitMediaTypes } from '../util/media-type-list';
 import { classMetadata, methodMetadata } from '../metadata/store';
 import type { HttpMethod } from '../metadata/types';
 import { marker } from './decorator-forms';
@@ -66,17 +67,19 @@ export const Head = shorthand('HEAD');
 export const Options = shorthand('OPTIONS');
 
 function toList(v: string | string[]): string[] {
-  return Array.isArray(v) ? [...v] : [v];
+  return splitMediaTypes(Array.isArray(v) ? v : [v]);
 }
 
-/** Media types a route (or a reader) accepts. */
+/** Media types a route (or a reader) accepts; `'a/b, c/d'` is a list too. */
 export function Consumes(...mediaTypes: string[]): ClassOrMethodDecorator {
-  return (target, key) => classOrMethod(target, key, (m) => { m.consumes = mediaTypes; });
+  const list = splitMediaTypes(mediaTypes);
+  return (target, key) => classOrMethod(target, key, (m) => { m.consumes = list; });
 }
 
-/** Media types a route (or a writer) produces; a writer's first type becomes its Content-Type. */
+/** Media types a route (or a writer) produces, `'a/b, c/d'` a list too; a writer's first type becomes its Content-Type. */
 export function Produces(...mediaTypes: string[]): ClassOrMethodDecorator {
-  return (target, key) => classOrMethod(target, key, (m) => { m.produces = mediaTypes; });
+  const list = splitMediaTypes(mediaTypes);
+  return (target, key) => classOrMethod(target, key, (m) => { m.produces = list; });
 }
 
 /** Order among routes with identical paths: lower runs first, default 0, negatives allowed. */

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { UWS_CURRENT_PACKAGE, UWS_NODE20_PACKAGE, uwsAdvice, uwsBuildFor, type Machine } from '../../src/uws/uws-builds';
+import { UWS_CURRENT_PACKAGE, UWS_NODE20_PACKAGE, uwsAdvice, uwsBuildFor, type Machine } from '../../src/adapter/uws-builds';
 
 const linux = (nodeVersion: string, glibc: string | undefined, arch = 'x64'): Machine => ({ nodeVersion, platform: 'linux', arch, glibc });
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { thisMachine, uwsBuildFor } from '../../src/uws/uws-builds';
+import { thisMachine, uwsBuildFor } from '../../src/adapter/uws-builds';
 
 const index = path.join(__dirname, '..', '..', 'src', 'index.js');
 const script = `const { RestBuilder } = require(${JSON.stringify(index)}); new RestBuilder().build(); console.log('built');`;
