@@ -141,7 +141,9 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   const allParams = definition.parameters.map((p) => m.params.get(p.index) ?? ({ source: 'body' } as ParamMetadata));
 
   // Exception handlers.
-  const routeHandlers: BoundHandler[] = [...bindHandlers(m.catchWith, components), ...bindHandlers(c.catchWith, components)];
+  // Method handlers before class handlers; an empty method @CatchWith() leaves the class's out.
+  const classHandlers = m.catchWith !== undefined && m.catchWith.length === 0 ? [] : bindHandlers(c.catchWith, components);
+  const routeHandlers: BoundHandler[] = [...bindHandlers(m.catchWith, components), ...classHandlers];
   const globalHandlers: BoundHandler[] = settings.exceptionHandlerEntries().map((e) => bindHandler(e.provider as Provided<ExceptionHandler<unknown>>, components, e.key));
 
   const steps: Step[] = [];
