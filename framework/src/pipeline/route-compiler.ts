@@ -64,7 +64,7 @@ export function defineRoute(src: RouteSource): RouteDefinition {
     });
   }
   const extensions = new Map([...c.extensions, ...m.extensions]);
-  return new RouteDefinition(src.pattern.source, src.method, consumes, produces, m.order ?? 0, headers, src.resourceClass, String(m.name), parameters, designReturnType(proto, m.name), src.pattern.paramNames, extensions, c.extensions);
+  return new RouteDefinition(src.pattern.source, src.method, consumes, produces, m.order ?? 0, headers, src.resourceClass, String(m.name), parameters, designReturnType(proto, m.name), src.pattern.paramNames, extensions, c.extensions, c.applicationPath ?? '');
 }
 
 function unique<T>(list: T[]): T[] {
