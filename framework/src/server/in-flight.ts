@@ -1,7 +1,7 @@
 import type { RoutingContext } from '../context/routing-context';
 import type { HttpServerResponse } from '../http/response';
-import type { AppRuntime } from '../runtime/app-runtime';
-import { addRequestHook } from './request-hooks';
+import type { AppRuntime } from '../app/app-runtime';
+import { addRequestHook } from '../app/request-hooks';
 
 /**
  * Counts the requests an app is answering, so a shutdown can wait for them. Once draining, every

@@ -223,6 +223,42 @@ test('headers read after the callback returned (a body route, an asynchronous on
   t.deepEqual(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)), { ...expected, names: [...names, 'content-length', 'content-type'].sort(), text: 'hi' });
 });
 
+test('an absent header read first still tells absent from empty for later reads, during the callback and after it', async (t) => {
+  // uWebSockets.js answers '' for absent and empty headers alike: the first read of an absent one scans every
+  // header once, and each later read (and the copy an asynchronous route needs) must agree with that scan.
+  @Path('/absent-first')
+  class AbsentFirst {
+    private read(request: HttpServerRequest) {
+      return {
+        absent: request.getHeader('x-absent') ?? null,
+        empty: request.getHeader('x-empty'),
+        tag: request.getHeader('x-tag'),
+        cookie: request.getCookie('s') ?? null,
+        stillAbsent: request.getHeader('x-other') ?? null,
+      };
+    }
+    @GET @Path('/now') now(@Context() request: HttpServerRequest) {
+      return this.read(request);
+    }
+    @GET @Path('/later') async later(@Context() request: HttpServerRequest) {
+      const during = this.read(request);
+      await new Promise((r) => setTimeout(r, 5));
+      return { during, after: this.read(request), names: Object.keys(request.headers()).sort() };
+    }
+  }
+  const server = await listen(new RestBuilder().register(AbsentFirst).build());
+  t.teardown(() => server.close());
+  const head = 'Host: x\r\nX-Empty:\r\nX-Tag: a\r\nCookie: s=1\r\nX-Tag: b\r\nConnection: close\r\n';
+  const expected = { absent: null, empty: '', tag: 'a, b', cookie: '1', stillAbsent: null };
+  const bodyOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+  t.deepEqual(bodyOf((await rawRequest(server.port, `GET /absent-first/now HTTP/1.1\r\n${head}\r\n`)).text), expected);
+  t.deepEqual(bodyOf((await rawRequest(server.port, `GET /absent-first/later HTTP/1.1\r\n${head}\r\n`)).text), {
+    during: expected,
+    after: expected,
+    names: ['connection', 'cookie', 'host', 'x-empty', 'x-tag'],
+  });
+});
+
 test('a body is read whatever the method announces it (DELETE, GET with a body), and absent bodies stay absent', async (t) => {
   @Path('/bodies')
   class Bodies {

@@ -1,0 +1,249 @@
+import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
+import { RoutingContext } from '../context/routing-context';
+import { BadRequestException, PayloadTooLargeException } from '../errors/http-errors';
+import type { HttpMethod } from '../metadata/types';
+import type { AppRuntime, RouteHolder } from '../app/app-runtime';
+import { LinearRouter } from '../routing/linear-router';
+import type { RouteMatch } from '../routing/router';
+import { TrieRouter } from '../routing/trie-router';
+import { copyChunk } from './copy-chunk';
+import { NativeRoutes } from './native-routes';
+import { HttpServerRequest } from '../http/request';
+import { HttpServerResponse } from '../http/response';
+
+/**
+ * The only place that speaks uWebSockets.js's request protocol: read the request synchronously,
+ * attach onAborted/onData before returning, hand the framework objects that outlive the callback.
+ */
+
+const METHODS: Record<string, HttpMethod> = {
+  get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', patch: 'PATCH', head: 'HEAD', options: 'OPTIONS',
+};
+
+const runtimeOfApp = new WeakMap<object, AppRuntime>();
+
+/** The runtime attached to an app, if any. */
+export function runtimeOf(app: object): AppRuntime | undefined {
+  return runtimeOfApp.get(app);
+}
+
+/** Routes every request of `app` through `runtime` (once per app). */
+export function attachRuntime(app: TemplatedApp, runtime: AppRuntime): void {
+  if (runtimeOfApp.has(app)) return;
+  runtimeOfApp.set(app, runtime);
+  app.any('/*', (res, req) => dispatch(runtime, res, req));
+  // Native routes mirror the built-in routers' rules (property-tested); a router of the app's own decides alone.
+  const routerType: Function = runtime.router.constructor;
+  const builtIn = routerType === TrieRouter || routerType === LinearRouter;
+  if (!builtIn) return;
+  const native = new NativeRoutes(
+    app,
+    (res, req, method, url, match) => serve(runtime, res, req, method, url, match),
+    (res, req) => dispatch(runtime, res, req),
+  );
+  for (const slot of runtime.router.slots()) native.add(slot);
+  runtime.onSlotAdded = (slot) => native.add(slot);
+}
+
+/** Handles one request; exported for the test client, which drives it with fake uWS objects. */
+export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): void {
+  const raw = req.getMethod();
+  serve(rt, res, req, METHODS[raw] ?? (raw.toUpperCase() as HttpMethod), req.getUrl(), undefined);
+}
+
+function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMethod, url: string, known: RouteMatch<RouteHolder> | undefined): void {
+  rt.refreshIfStale();
+  const request = new HttpServerRequest(req, res, method, url);
+  const response = new HttpServerResponse(res, method === 'HEAD');
+  response._defaults = rt.defaultHeaders;
+  request._response = response;
+  const ctx = new RoutingContext(request, response);
+  ctx._app = rt.app;
+
+  if (rt.onRequest !== null) rt.onRequest(ctx);
+  if (rt.preRouting !== null && rt.preRouting(ctx)) {
+    response._live = false;
+    if (!response.ended()) {
+      request.detach();
+      res.onAborted(() => response._abort());
+    }
+    return;
+  }
+  let pending: void | Promise<void> = undefined;
+  let match: RouteMatch<RouteHolder> | { allowed: readonly string[] } | null | undefined;
+  try {
+    match = known ?? rt.router.find(method, url);
+  } catch (err) {
+    pending = rt.fail(ctx, err);
+    match = undefined;
+  }
+
+  if (match === null) pending = rt.notFound(ctx);
+  else if (match !== undefined && 'allowed' in match) pending = rt.methodNotAllowed(ctx, match.allowed);
+  else if (match !== undefined) {
+    request._paramValues = match.values;
+    const routes = match.slot.routes;
+    if (rt.needsBodies && needsBody(routes) && mayHaveBody(req, method)) {
+      // The body is read after this callback returns: copy the headers now, and read its framing from the copy.
+      request.detach();
+      const length = request.getHeader('content-length');
+      const encoding = request.getHeader('transfer-encoding');
+      if (length === undefined ? encoding !== undefined : length !== '0') {
+        readBody(rt, res, ctx, routes, length, encoding);
+        return;
+      }
+    }
+    pending = rt.runChain(routes, ctx);
+  }
+  response._live = false;
+  if (pending !== undefined) {
+    request.detach();
+    if (!response.ended()) res.onAborted(() => response._abort());
+  }
+}
+
+function needsBody(routes: readonly RouteHolder[]): boolean {
+  for (let i = 0; i < routes.length; i++) if (routes[i]!.compiled.needsBody) return true;
+  return false;
+}
+
+/**
+ * Whether the request may announce a body. POST, PUT and PATCH nearly always do, and their headers are
+ * copied anyway. Other methods (a GET route taking the request, say) first ask uWebSockets.js for the two
+ * framing headers, so a request without a body keeps its headers uncopied.
+ */
+function mayHaveBody(req: UwsRequest, method: HttpMethod): boolean {
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH') return true;
+  return req.getHeader('content-length') !== '' || req.getHeader('transfer-encoding') !== '';
+}
+
+/**
+ * Buffers the body up to the app's limit, then runs the routes. A declared length over the limit is
+ * refused at once (413) without reading the rest, and so is a body that grows past it; the connection
+ * is closed after those answers since the unread rest cannot be skipped safely.
+ */
+function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], length: string | undefined, encoding: string | undefined): void {
+  const { request, response } = ctx;
+  const limit = rt.bodyLimit;
+  const declared = length ?? '';
+  const framingError = bodyFramingError(length, encoding);
+  if (framingError !== undefined || (declared !== '' && !(Number(declared) <= limit))) {
+    const refused = framingError ?? new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);
+    response.closeConnectionAfter();
+    const pending = rt.fail(ctx, refused);
+    response._live = false;
+    if (pending !== undefined && !response.ended()) res.onAborted(() => response._abort());
+    return;
+  }
+  response._live = false;
+  const stream = rt.bodyStream !== null ? rt.bodyStream(ctx, routes) : undefined;
+  if (stream !== undefined) {
+    streamBody(rt, res, ctx, routes, stream);
+    return;
+  }
+  res.onAborted(() => response._abort());
+  let chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  res.onData((chunk, isLast) => {
+    if (done) return;
+    size += chunk.byteLength;
+    if (size > limit) {
+      done = true;
+      chunks = [];
+      response.closeConnectionAfter();
+      // uWebSockets.js corks its data callbacks (as it does the request callback): what is written before
+      // this returns needs no cork of its own; later writes (after an await) cork again.
+      response._live = true;
+      try {
+        void rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes`));
+      } finally {
+        response._live = false;
+      }
+      return;
+    }
+    // uWebSockets.js neuters the chunk when this callback returns: copy it.
+    if (chunk.byteLength > 0) chunks.push(copyChunk(chunk));
+    if (!isLast) return;
+    done = true;
+    request._body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    chunks = [];
+    response._live = true;
+    try {
+      void rt.runChain(routes, ctx);
+    } catch (err) {
+      void rt.fail(ctx, err);
+    } finally {
+      response._live = false;
+    }
+  });
+}
+
+/** Feeds the body to a streaming consumer (uploads); same limits and abort rules as buffering. */
+function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], consumer: import('../app/app-runtime').BodyConsumer): void {
+  const { response } = ctx;
+  let done = false;
+  let size = 0;
+  res.onAborted(() => {
+    response._abort();
+    if (!done) {
+      done = true;
+      consumer.abort();
+    }
+  });
+  const refuse = (err: unknown) => {
+    done = true;
+    consumer.abort();
+    response.closeConnectionAfter();
+    void rt.fail(ctx, err);
+  };
+  res.onData((chunk, isLast) => {
+    if (done) return;
+    size += chunk.byteLength;
+    if (size > consumer.limit) {
+      refuse(new PayloadTooLargeException(`Request body exceeds the limit of ${consumer.limit} bytes`));
+      return;
+    }
+    try {
+      if (chunk.byteLength > 0) consumer.write(copyChunk(chunk));
+      if (!isLast) return;
+      done = true;
+      const ended = consumer.end();
+      // Tell the consumer when the request is over (routes, writer, events), so it can release the body's files.
+      const settle = (out: void | Promise<void>) => {
+        if (out === undefined) consumer.finished?.();
+        else out.then(() => consumer.finished?.(), () => consumer.finished?.());
+      };
+      const run = () => settle(response.aborted() ? undefined : rt.runChain(routes, ctx));
+      if (ended !== undefined && typeof (ended as Promise<void>).then === 'function') (ended as Promise<void>).then(run, (err) => settle(rt.fail(ctx, err)));
+      else run();
+    } catch (err) {
+      refuse(err);
+    }
+  });
+}
+
+/**
+ * Requests whose body length is ambiguous are refused (RFC 9112 6.3), since a proxy in front may read
+ * them differently (request smuggling): several or malformed Content-Length values, a Transfer-Encoding
+ * other than chunked, or both headers. Repeated headers are read joined with ", ", so a list is several
+ * values. Only routes that read bodies pay for this.
+ */
+function bodyFramingError(length: string | undefined, encoding: string | undefined): BadRequestException | undefined {
+  const bad = (why: string) => new BadRequestException(why, { code: 'RU_ERR_BODY_FRAMING' });
+  if (length !== undefined && length.indexOf(',') >= 0) return bad('Several Content-Length values');
+  if (length !== undefined && !isDecimalLength(length)) return bad(`Invalid Content-Length: ${length.slice(0, 40)}`);
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'chunked') return bad(`Unsupported Transfer-Encoding: ${encoding.slice(0, 40)}`);
+  if (encoding !== undefined && length !== undefined) return bad('Both Content-Length and Transfer-Encoding');
+  return undefined;
+}
+
+/** 1 to 15 decimal digits (larger values are beyond any body limit, and beyond exact doubles). */
+function isDecimalLength(text: string): boolean {
+  if (text.length === 0 || text.length > 15) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
