@@ -16,7 +16,8 @@ import { evaluateTargets, formatTargetLine } from './report/targets';
 import { renderTextTable } from './report/text-table';
 import { createScenarios } from './scenarios/scenarios';
 import { formatProfileSummary, summarizeProfileFile } from './profile/cpu-profile-summary';
-import { SERVERS, findServer, unavailableReason } from './servers/registry';
+import { SERVERS, baselineServer, findServer, unavailableReason } from './servers/registry';
+import { baselineComparisonLines } from './report/baseline-comparison';
 import { installPeers } from './setup/peers';
 import { ensureSystemTools } from './setup/system-tools';
 
@@ -61,6 +62,8 @@ function printTables(run: BenchmarkRun, scenarios: ReturnType<typeof createScena
   if (startups.length) console.log(`\nStart-up with 1,000 routes\n\n${renderTextTable(startupColumns, startups)}`);
   console.log('\nTargets for rest.uws (issue 8)\n');
   for (const target of evaluateTargets(run)) console.log(formatTargetLine(target));
+  const baseline = baselineComparisonLines(run);
+  if (baseline.length) console.log(`\nrest.uws against the baseline (--baseline), paired by round\n\n${baseline.join('\n')}`);
   for (const entry of run.unavailable) console.log(`\nnot run: ${entry.server}: ${entry.reason}`);
   if (run.failures.length) {
     console.log('\nFailures (not measured):');
@@ -102,6 +105,7 @@ async function main(): Promise<number> {
   const fixtures = prepareFixtures(options.dataDir);
   const scenarios = createScenarios(fixtures).filter((scenario) => options.scenarios.includes(scenario.id));
   const servers = options.servers.map(findServer);
+  if (options.baseline !== undefined) servers.push(baselineServer(options.baseline));
   const settings: RunSettings = {
     servers: servers.map((server) => server.id),
     scenarios: scenarios.map((scenario) => scenario.id),

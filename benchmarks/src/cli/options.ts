@@ -26,6 +26,8 @@ export interface CliOptions {
   dataDir: string;
   note: string | undefined;
   profile: boolean;
+  /** A built checkout of another commit whose rest.uws server runs beside this one (`--baseline DIR`). */
+  baseline: string | undefined;
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -45,6 +47,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --results-dir PATH    where the raw JSON of the run goes (default benchmarks/results)
   --note TEXT           a line printed above the results in the doc
   --profile             run servers under node --cpu-prof; print where their time went (results-dir/profiles)
+  --baseline DIR        also run rest.uws from DIR, a built checkout of another commit (git worktree add DIR <commit>,
+                        node_modules copied, npx tsc -b), as rest-uws-baseline in the same rounds; prints rest.uws
+                        relative to it per scenario and mode (req/s and CPU per request, paired by round)
   --setup               install wrk/taskset (apt-get, as root) and hyper-express/ultimate-express, then exit
   --list                list servers and whether each can run here, then exit
   --help                this text`;
@@ -91,6 +96,7 @@ export function parseOptions(argv: string[]): CliOptions {
     dataDir: DATA_DIR,
     note: undefined,
     profile: false,
+    baseline: undefined,
   };
   let chartsDirGiven = false;
   for (let index = 0; index < argv.length; index++) {
@@ -160,6 +166,10 @@ export function parseOptions(argv: string[]): CliOptions {
         break;
       case '--profile':
         options.profile = true;
+        break;
+      case '--baseline':
+        options.baseline = value();
+        if (!options.baseline) throw new Error('--baseline needs the folder of a built checkout');
         break;
       case '--note':
         options.note = value();

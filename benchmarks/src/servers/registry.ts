@@ -25,11 +25,20 @@ export const SERVERS: ServerDefinition[] = [
 ];
 
 export const RAW_SERVER_ID = 'raw-uws';
+export const BASELINE_SERVER_ID = 'rest-uws-baseline';
 export const REST_UWS_SERVER_ID = 'rest-uws';
 export const FASTIFY_SERVER_ID = 'fastify';
 
+/**
+ * rest.uws's server from another checkout of the repository (another commit, built with `npx tsc -b`), run beside
+ * this one in the same rounds to compare two versions under the same load and noise (`--baseline DIR`).
+ */
+export function baselineServer(checkout: string): ServerDefinition {
+  return { id: BASELINE_SERVER_ID, label: `rest.uws (${path.basename(path.resolve(checkout))})`, file: path.resolve(checkout, 'benchmarks', 'dist', 'src', 'servers', 'rest-uws.js') };
+}
+
 export function serverEntryPath(server: ServerDefinition): string {
-  return path.join(__dirname, server.file);
+  return path.resolve(__dirname, server.file);
 }
 
 /** Why a server cannot run here, or undefined when it can. */
