@@ -17,8 +17,9 @@ import { evaluateTargets, formatTargetLine } from './report/targets';
 import { renderTextTable } from './report/text-table';
 import { createScenarios } from './scenarios/scenarios';
 import { formatProfileSummary, summarizeProfileFile } from './profile/cpu-profile-summary';
-import { BASELINE_SUFFIX, SERVERS, baselineServer, findServer, unavailableReason } from './servers/registry';
+import { BASELINE_SUFFIX, REST_UWS_SERVER_ID, SERVERS, baselineServer, findServer, unavailableReason } from './servers/registry';
 import { runCostTable } from './costs/costs-main';
+import { baselineComparisonLines } from './report/baseline-comparison';
 import { installPeers } from './setup/peers';
 import { ensureSystemTools } from './setup/system-tools';
 
@@ -63,6 +64,8 @@ function printTables(run: BenchmarkRun, scenarios: ReturnType<typeof createScena
   if (startups.length) console.log(`\nStart-up with 1,000 routes\n\n${renderTextTable(startupColumns, startups)}`);
   console.log('\nTargets for rest.uws (issues 8 and 21)\n');
   for (const target of evaluateTargets(run)) console.log(formatTargetLine(target));
+  const baseline = baselineComparisonLines(run);
+  if (baseline.length) console.log(`\nrest.uws against the baseline (--baseline), paired by round\n\n${baseline.join('\n')}`);
   for (const entry of run.unavailable) console.log(`\nnot run: ${entry.server}: ${entry.reason}`);
   if (run.failures.length) {
     console.log('\nFailures (not measured):');
@@ -108,6 +111,10 @@ async function main(): Promise<number> {
   const servers = options.servers.map((id) =>
     id.endsWith(BASELINE_SUFFIX) ? baselineServer(findServer(id.slice(0, -BASELINE_SUFFIX.length)), options.baseline!) : findServer(id),
   );
+  // --baseline without a server@before named: every rest.uws server gets its twin from the baseline.
+  if (options.baseline !== undefined && !options.servers.some((id) => id.endsWith(BASELINE_SUFFIX))) {
+    for (const server of [...servers]) if (server.id.startsWith(REST_UWS_SERVER_ID)) servers.splice(servers.indexOf(server) + 1, 0, baselineServer(server, options.baseline));
+  }
   const settings: RunSettings = {
     servers: servers.map((server) => server.id),
     scenarios: scenarios.map((scenario) => scenario.id),

@@ -85,3 +85,21 @@ test('unknown options and servers are refused with a message naming them', async
   t.is(badDuration.code, 2);
   t.regex(badDuration.stderr, /--duration needs a whole number >= 0, got "0.5"/);
 });
+
+test('--baseline runs a second rest.uws from another checkout in the same rounds and prints this one relative to it', async (t) => {
+  t.timeout(120_000);
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-baseline-'));
+  t.teardown(() => fs.rmSync(out, { recursive: true, force: true }));
+  // This checkout serves as its own baseline: the mechanism is what is checked, not a difference.
+  const checkout = path.join(__dirname, '..', '..', '..');
+  const { code, stdout, stderr } = await runHarness([
+    '--servers', 'rest-uws', '--baseline', checkout, '--scenarios', '1', '--modes', 'plain', '--rounds', '1', '--duration', '1', '--warmup', '0',
+    '--no-doc', '--results-dir', path.join(out, 'results'),
+  ]);
+  t.is(code, 0, `harness exited with ${code}\n${stderr}`);
+  t.regex(stdout, /rest\.uws against the baseline \(--baseline\), paired by round/);
+  t.regex(stdout, /^#1 plain +rest\.uws: req\/s \d+\.\d% of baseline, CPU\/request \d+\.\d% \(r1 this \d+, r1 base \d+\)$/m);
+  const run = JSON.parse(fs.readFileSync(path.join(out, 'results', 'latest.json'), 'utf8')) as BenchmarkRun;
+  t.deepEqual(run.settings.servers, ['rest-uws', 'rest-uws@before']);
+  t.deepEqual(run.failures, []);
+});

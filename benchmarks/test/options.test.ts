@@ -22,4 +22,7 @@ test('--costs takes its own defaults unless told otherwise; --rows needs --costs
   const checkout = path.resolve(__dirname, '..', '..', '..');
   const before = parseOptions(['--servers', 'raw-uws,rest-uws@before', '--baseline', checkout]);
   t.deepEqual([before.servers, before.baseline], [['raw-uws', 'rest-uws@before'], checkout]);
+  t.is(parseOptions([]).baseline, undefined);
+  t.is(parseOptions([`--baseline=${checkout}`]).baseline, checkout);
+  t.throws(() => parseOptions(['--baseline']), { message: /--baseline needs a checkout of this repository whose benchmarks are built \(npx tsc -b\), got nothing/ });
 });

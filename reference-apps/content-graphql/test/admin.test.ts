@@ -68,6 +68,24 @@ for (const dialect of DIALECTS) {
     t.is((await admin('POST', '/tokens/abc/enable')).status, 400);
   });
 
+  test.serial(`${dialect}: admin bodies must be JSON objects: others get 415 or 400 with a message and change nothing`, async (t) => {
+    const before = await (await admin('GET', '/schemas')).text();
+    const send = (method: string, path: string, body: string, type: string | null) => fetch(`${server.url}/admin${path}`, {
+      method, headers: { 'X-Admin-Key': KEY, ...(type ? { 'Content-Type': type } : {}) }, body,
+    });
+    for (const [method, path] of [['PUT', '/elements/1'], ['POST', '/schemas'], ['PUT', '/schemas/1/scope'], ['POST', '/tokens']]) {
+      for (const body of ['null', 'true', '0', '[]', '"text"']) {
+        const response = await send(method, path, body, 'application/json');
+        t.is(response.status, 400, `${method} ${path} ${body}`);
+        t.like(await response.json(), { message: 'The body must be a JSON object' });
+      }
+      const text = await send(method, path, '{"name":"x","scope":[]}', 'text/plain');
+      t.is(text.status, 415, `${method} ${path} as text/plain`);
+      t.is((await send(method, path, '{"name":"x","scope":[]}', null)).status, 415, `${method} ${path} without a Content-Type`);
+    }
+    t.is(await (await admin('GET', '/schemas')).text(), before);
+  });
+
   test.serial(`${dialect}: content edits through the admin API change answers at once and refuse bad input`, async (t) => {
     const ask = async (query: string) => (await (await fetch(`${server.url}/api?query=${encodeURIComponent(query)}`)).json()) as any;
     const { id } = (await ask('{ entry(slug: "harbour-traffic-doubles") { id } }')).data.entry;

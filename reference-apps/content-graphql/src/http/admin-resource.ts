@@ -1,5 +1,5 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { Context, DELETE, GET, HeaderParam, HttpServerResponse, POST, PUT, Path, PathParam, BodyParam, Response, WebApplicationException } from 'rest.uws';
+import { Consumes, Context, DELETE, GET, HeaderParam, HttpServerResponse, POST, PUT, Path, PathParam, BodyParam, Response, WebApplicationException } from 'rest.uws';
 import type { ContentService } from '../content-service';
 import { AccessError } from '../schemas/access-store';
 import { expandScope, ScopeError } from '../schemas/scope';
@@ -32,6 +32,11 @@ export function adminResource(service: ContentService, adminKey: string | null):
     if (!Array.isArray(body.scope) || body.scope.some((s) => typeof s !== 'string')) throw new WebApplicationException('"scope" must be a list of strings, e.g. ["sections.news", "volumes.images"]', 400, { code: 'CG_SCOPE' });
     return expandScope(body.scope as string[], await service.store.catalog());
   };
+  /** A JSON body that is an object: `null`, `true` or a list would otherwise pass as an empty edit (or throw). */
+  const objectOf = (body: unknown): Record<string, unknown> => {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new WebApplicationException('The body must be a JSON object', 400, { code: 'CG_BODY' });
+    return body as Record<string, unknown>;
+  };
   const idOf = (text: string) => {
     if (!/^\d+$/.test(text)) throw new WebApplicationException(`Invalid id "${text}"`, 400, { code: 'CG_BAD_ID' });
     return Number(text);
@@ -56,11 +61,11 @@ export function adminResource(service: ContentService, adminKey: string | null):
   @Path('/admin')
   class AdminResource {
     /** Edits an element's title and plain field values (content changes invalidate every instance's result cache). */
-    @PUT @Path('/elements/{id}')
+    @PUT @Path('/elements/{id}') @Consumes('application/json')
     updateElement(@HeaderParam('x-admin-key', { optional: true }) key: string, @PathParam('id') id: string, @BodyParam() body: Record<string, unknown>, @Context() res: HttpServerResponse) {
       return guard(key, async () => {
         const elementId = idOf(id);
-        const edit = await elementEdit(elementId, body);
+        const edit = await elementEdit(elementId, objectOf(body));
         try {
           await service.store.updateFields(elementId, edit.fields, edit.title);
         } catch (error) {
@@ -86,18 +91,19 @@ export function adminResource(service: ContentService, adminKey: string | null):
       return guard(key, () => service.access.listSchemas());
     }
 
-    @POST @Path('/schemas')
+    @POST @Path('/schemas') @Consumes('application/json')
     createSchema(@HeaderParam('x-admin-key', { optional: true }) key: string, @BodyParam() body: Record<string, unknown>) {
       return guard(key, async () => {
+        body = objectOf(body);
         if (typeof body.name !== 'string') throw new WebApplicationException('"name" must be a string', 400, { code: 'CG_NAME' });
         const schema = await service.access.createSchema(body.name, await scopeOf(body));
         return Response.status(201).header('Location', `/admin/schemas/${schema.id}`).entity(schema).build();
       });
     }
 
-    @PUT @Path('/schemas/{id}/scope')
+    @PUT @Path('/schemas/{id}/scope') @Consumes('application/json')
     setScope(@HeaderParam('x-admin-key', { optional: true }) key: string, @PathParam('id') id: string, @BodyParam() body: Record<string, unknown>) {
-      return guard(key, async () => service.access.updateSchemaScope(idOf(id), await scopeOf(body)));
+      return guard(key, async () => service.access.updateSchemaScope(idOf(id), await scopeOf(objectOf(body))));
     }
 
     @DELETE @Path('/schemas/{id}')
@@ -110,9 +116,10 @@ export function adminResource(service: ContentService, adminKey: string | null):
       return guard(key, () => service.access.listTokens());
     }
 
-    @POST @Path('/tokens')
+    @POST @Path('/tokens') @Consumes('application/json')
     createToken(@HeaderParam('x-admin-key', { optional: true }) key: string, @BodyParam() body: Record<string, unknown>) {
       return guard(key, async () => {
+        body = objectOf(body);
         if (typeof body.name !== 'string') throw new WebApplicationException('"name" must be a string', 400, { code: 'CG_NAME' });
         if (typeof body.schemaId !== 'number') throw new WebApplicationException('"schemaId" must be a number', 400, { code: 'CG_SCHEMA_ID' });
         if (body.expiryDate !== undefined && body.expiryDate !== null && typeof body.expiryDate !== 'string') throw new WebApplicationException('"expiryDate" must be a date string or null', 400, { code: 'CG_EXPIRY' });
