@@ -1,5 +1,5 @@
 import {
-  GraphQLError, NoSchemaIntrospectionCustomRule, execute, getOperationAST, parse, specifiedRules, validate,
+  GraphQLError, NoSchemaIntrospectionCustomRule, getOperationAST, parse, specifiedRules, validate,
   type DocumentNode, type OperationTypeNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
 } from 'graphql';
 import type { ContentStore } from '../content/content-store';
@@ -18,6 +18,7 @@ import { nestingError } from './document-nesting';
 import { BoundedMap } from './bounded-map';
 import { RequestContext } from './request-context';
 import { ResultCache } from './result-cache';
+import { QueryExecutor } from './query-executor';
 import { UrlBuilder } from './url-builder';
 import { DEFAULT_GRAPHQL_SETTINGS, type GraphqlSettings } from './graphql-settings';
 
@@ -80,6 +81,7 @@ export class GraphqlService {
   private lastVersion: string | null = null;
   private poller: NodeJS.Timeout | null = null;
   private readonly unsubscribe: () => void;
+  private readonly executor = new QueryExecutor(() => this.settings.executor);
 
   constructor(readonly store: ContentStore, readonly access: AccessStore, settings: Partial<GraphqlSettings> = {}) {
     this.settings = { ...DEFAULT_GRAPHQL_SETTINGS, ...settings };
@@ -109,6 +111,7 @@ export class GraphqlService {
       this.state = null;
       this.loaded = null;
       this.tokens.invalidate();
+      this.executor.clear();
     }
   }
 
@@ -245,11 +248,11 @@ export class GraphqlService {
     if (validationErrors.length) return respond(200, { errors: validationErrors.map((error) => this.formatError(error)) }, 'validation');
 
     const context = new RequestContext(state.engine, state.catalog, scope, { siteId, maxResults: this.settings.maxGraphqlResults }, state.urls, this.transformer);
-    const result = (await execute({
-      schema, document, contextValue: context,
+    const result = await this.executor.run({
+      schema, document, query, contextValue: context,
       variableValues: variables as Record<string, unknown> | null | undefined,
       operationName: operationName as string | null | undefined,
-    })) as ExecutionResult;
+    });
     if (result.data === undefined && result.errors?.length) {
       return respond(200, { errors: result.errors.map((error) => this.formatError(error)) }, 'variables');
     }
