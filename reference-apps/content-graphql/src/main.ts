@@ -1,5 +1,6 @@
 import { describeServerConfig, readServerConfig } from 'app-support';
-import { DEFAULT_DATABASE_URL, assetsDirFrom } from './cli/cli-environment';
+import { parseArgs } from 'node:util';
+import { DEFAULT_DATABASE_URL, LOCATION_OPTIONS, assetsDirFrom } from './cli/cli-environment';
 import { startContentServer } from './server';
 import type { ExecutorKind } from './graphql/query-executor';
 
@@ -8,9 +9,11 @@ import type { ExecutorKind } from './graphql/query-executor';
  * CONTENT_GRAPHQL_PG_POOL_SIZE (10), CONTENT_GRAPHQL_CHANGE_POLL_MS (1000), CONTENT_GRAPHQL_EXECUTOR (jit), and the GraphQL limits.
  */
 async function main(): Promise<void> {
+  // --port, --host and --database are read by readServerConfig, --assets here; anything else is an error.
+  const flags = parseArgs({ args: process.argv.slice(2), options: { ...LOCATION_OPTIONS, port: { type: 'string' }, host: { type: 'string' } }, strict: true }).values;
   const config = readServerConfig({ port: 4000, databaseUrl: DEFAULT_DATABASE_URL, envPrefix: 'CONTENT_GRAPHQL' });
   const server = await startContentServer({
-    host: config.host, port: config.port, databaseUrl: config.databaseUrl, assetsRoot: assetsDirFrom(process.argv.slice(2), process.env),
+    host: config.host, port: config.port, databaseUrl: config.databaseUrl, assetsRoot: assetsDirFrom(flags, process.env),
     graphqlPath: process.env.GRAPHQL_PATH ?? '/api', publicUrl: process.env.PUBLIC_URL,
     adminKey: process.env.CONTENT_GRAPHQL_ADMIN_KEY ?? null,
     postgresPoolSize: positiveInteger('CONTENT_GRAPHQL_PG_POOL_SIZE', 10),

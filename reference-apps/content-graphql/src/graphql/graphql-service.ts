@@ -15,7 +15,8 @@ import { ImageTransformer } from '../assets/image-transforms';
 import { buildGraphqlSchema } from './schema-builder';
 import { checkQueryLimits } from './limits';
 import { nestingError } from './document-nesting';
-import { BoundedMap } from './bounded-map';
+import type { LRUCache } from 'lru-cache';
+import { boundedCache } from './bounded-cache';
 import { RequestContext } from './request-context';
 import { ResultCache } from './result-cache';
 import { QueryExecutor } from './query-executor';
@@ -59,7 +60,7 @@ interface State {
   engine: ElementQueryEngine;
   urls: UrlBuilder;
   schemas: Map<string, { schema: GraphQLSchema; scope: ElementScope }>;
-  validations: BoundedMap<readonly GraphQLError[]>;
+  validations: LRUCache<string, readonly GraphQLError[]>;
 }
 
 /**
@@ -76,7 +77,7 @@ export class GraphqlService {
   /** The state once loaded, for the synchronous cache path. */
   private loaded: State | null = null;
   /** Parsed documents (or their syntax errors) by query text; bounded by size, since the texts come from clients. */
-  private readonly documents = new BoundedMap<DocumentNode | readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key) => key.length * 4);
+  private readonly documents = boundedCache<DocumentNode | readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key) => key.length * 4);
   private expiryChecked: Promise<void> | null = null;
   private lastVersion: string | null = null;
   private poller: NodeJS.Timeout | null = null;
@@ -153,7 +154,7 @@ export class GraphqlService {
         engine: new ElementQueryEngine(this.store.db, catalog),
         urls: new UrlBuilder(catalog, this.settings.publicUrl),
         schemas: new Map(),
-        validations: new BoundedMap<readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key) => key.length),
+        validations: boundedCache<readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key) => key.length),
       };
       // A change while loading dropped this load; only the current one may become the loaded state.
       if (this.state === loading) this.loaded = state;
