@@ -1,6 +1,6 @@
 import { copyParts, fitsHeader, toRequest, type CorpusCase, type CorpusPlan, type Expectation, type RequestParts } from './corpus-case';
 import type { CorpusRoute } from './corpus-routes';
-import { deepArray, deepJsonBodies, malformedJsonBodies, MEDIA_TYPES, TINY_BODIES, wrongTypes, type Named } from './hostile-values';
+import { deepArray, deepJsonBodies, INVALID_UTF8_JSON, malformedJsonBodies, MEDIA_TYPES, TINY_BODIES, wrongTypes, type Named } from './hostile-values';
 
 type Path = ReadonlyArray<string | number>;
 
@@ -39,6 +39,7 @@ export function bodyCases(plan: CorpusPlan, route: CorpusRoute, base: RequestPar
     add('media', media.name, mediaExpectation(media.value.type, media.value.json), (parts) => (parts.contentType = media.value.type));
   }
   for (const body of malformedJsonBodies()) add('malformed', body.name, notJson, withBody(body.value));
+  add('malformed', INVALID_UTF8_JSON.name, 'any', withBody(INVALID_UTF8_JSON.value));
   for (const body of deepJsonBodies(plan.bodyLimit)) {
     add('deep', body.name, objectBody && readsJson && body.name.startsWith('arrays') ? 'refused' : 'any', withBody(body.value));
   }
