@@ -39,9 +39,12 @@ export function ContextReader(provider: Constructor): ClassMethodOrParamDecorato
   };
 }
 
-/** Exception handlers for a method or class, tried in the order given, before the global ones. */
+/**
+ * Exception handlers for a method or class, tried in the order given, before the app's and global ones.
+ * An empty `@CatchWith()` on a method keeps its class's handlers away from it (on a class, a base class's).
+ */
 export function CatchWith(...handlers: Constructor[]): ClassMethodOrParamDecorator {
-  if (handlers.length === 0) throw new TypeError('rest.uws: @CatchWith takes at least one exception handler class');
+  for (const h of handlers) if (typeof h !== 'function') throw new TypeError('rest.uws: @CatchWith takes exception handler classes');
   return (target, key) => {
     if (key !== undefined) methodMetadata(target, key).catchWith = handlers;
     else classMetadata(target as Function).catchWith = handlers;

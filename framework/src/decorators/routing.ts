@@ -10,6 +10,17 @@ function classOrMethod(target: object, key: string | symbol | undefined, set: (m
   else set(methodMetadata(target, key));
 }
 
+/**
+ * A prefix for every route of a class: `@ApplicationPath('/api/v1')` with `@Path('/users')` serves `/api/v1/users`.
+ * Put it on a base class that REST classes extend to give a whole application one prefix (the reference
+ * library reads it from base classes and interfaces alike; TypeScript interfaces leave nothing at run time).
+ */
+export function ApplicationPath(path: string): ClassDecorator {
+  if (typeof path !== 'string' || path.trim().length === 0) throw new TypeError('rest.uws: @ApplicationPath takes a path prefix, e.g. @ApplicationPath("/api/v1")');
+  const prefix = `/${path.trim().replace(/^\/+|\/+$/g, '')}`;
+  return (target) => { classMetadata(target).applicationPath = prefix === '/' ? '' : prefix; };
+}
+
 /** Root path on a class, or the path of a method (appended to the class path). */
 export function Path(path: string): ClassOrMethodDecorator {
   if (typeof path !== 'string') throw new TypeError('rest.uws: @Path takes a path string, e.g. @Path("/users/{id}")');

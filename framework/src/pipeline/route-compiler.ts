@@ -64,7 +64,7 @@ export function defineRoute(src: RouteSource): RouteDefinition {
     });
   }
   const extensions = new Map([...c.extensions, ...m.extensions]);
-  return new RouteDefinition(src.pattern.source, src.method, consumes, produces, m.order ?? 0, headers, src.resourceClass, String(m.name), parameters, designReturnType(proto, m.name), src.pattern.paramNames, extensions, c.extensions);
+  return new RouteDefinition(src.pattern.source, src.method, consumes, produces, m.order ?? 0, headers, src.resourceClass, String(m.name), parameters, designReturnType(proto, m.name), src.pattern.paramNames, extensions, c.extensions, c.applicationPath ?? '');
 }
 
 function unique<T>(list: T[]): T[] {
@@ -141,7 +141,9 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   const allParams = definition.parameters.map((p) => m.params.get(p.index) ?? ({ source: 'body' } as ParamMetadata));
 
   // Exception handlers.
-  const routeHandlers: BoundHandler[] = [...bindHandlers(m.catchWith, components), ...bindHandlers(c.catchWith, components)];
+  // Method handlers before class handlers; an empty method @CatchWith() leaves the class's out.
+  const classHandlers = m.catchWith !== undefined && m.catchWith.length === 0 ? [] : bindHandlers(c.catchWith, components);
+  const routeHandlers: BoundHandler[] = [...bindHandlers(m.catchWith, components), ...classHandlers];
   const globalHandlers: BoundHandler[] = settings.exceptionHandlerEntries().map((e) => bindHandler(e.provider as Provided<ExceptionHandler<unknown>>, components, e.key));
 
   const steps: Step[] = [];
