@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The Node matrix: the framework's whole suite (create-rest-uws's and the packed tarball's tests included) and the booking API's (end to end, on SQLite
+# The Node matrix: the framework's whole suite (create-rest-uws's and the packed tarball's tests included) and the booking API's
+# end-to-end tests (http-*, real servers) (end to end, on SQLite
 # and a throwaway PostgreSQL) on Node 22 and Node 24 with uWebSockets.js v20.57, whose Linux binaries need
 # glibc 2.38 or newer. The machine's own Node 20 run (.ci/test.sh) covers Node 20 with v20.30.
 #
@@ -26,7 +27,7 @@ suite=trixie
 rootfs_packages=ca-certificates,util-linux,curl,postgresql,chromium
 default_tests=(
   'framework/dist/test/**/*.test.js'
-  'reference-apps/booking-api/dist/test/**/*.test.js'
+  'reference-apps/booking-api/dist/test/http-*.test.js'
 )
 
 say() { echo "node-matrix: $*" >&2; }

@@ -62,7 +62,7 @@ for (const esm of [false, true]) {
     t.is(/^import .* from 'rest\.uws';$/m.test(fs.readFileSync(path.join(project, 'dist', 'src', 'main.js'), 'utf8')), esm, 'ES imports stay ES imports, CommonJS requires');
     const tested = await run('npm', ['test'], project);
     t.is(tested.code, 0, tested.output);
-    t.regex(tested.output, /# pass 3\n# fail 0/);
+    t.regex(tested.output, /ℹ pass 3\nℹ fail 0/);
 
     // npm start, run as its script says (npm does not pass the stop signal on to the server).
     t.is(manifest.scripts.start, 'node dist/src/main.js');

@@ -62,8 +62,9 @@ function manifest(name: string, options: ProjectOptions, uwsSpec: string): objec
     scripts: {
       build: 'tsc',
       start: 'node dist/src/main.js',
-      // The shell expands the pattern (Node 20's runner takes no patterns; Node 22+ also expands it itself).
-      test: 'tsc && node --test dist/test/*.test.js',
+      // The shell expands the pattern (Node 20's runner takes no patterns; Node 22+ also expands it itself);
+      // the spec reporter is Node 24's default, named so that Node 20 and 22 print the same.
+      test: 'tsc && node --test --test-reporter=spec dist/test/*.test.js',
       dev: 'node scripts/dev.mjs',
     },
     dependencies: {
