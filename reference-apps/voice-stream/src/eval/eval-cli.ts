@@ -3,6 +3,7 @@
  * Recognition accuracy across voices, sample rates, formats and noise:
  *   npm run eval -w voice-stream -- [--set evaluation|tuning] [--voices flite-rms,espeak-en-us] [--rates 8000,16000]
  *     [--formats pcm,opus] [--noise clean,20,10] [--sentences N] [--parallel 2] [--json results.json]
+ *     [--decoder-args "-maxhmmpf 10000 -fwdflat yes"]   (PocketSphinx settings to try, over the live ones)
  * Audio is generated on the fly (flite, espeak-ng, sox, ffmpeg; cached in the temp folder) and streamed through
  * the server's own decoder and recogniser. Prints WER per condition as it goes, then the tables of
  * docs/voice-stream.md ("Recognition across voices").
@@ -34,6 +35,7 @@ async function main(argv: readonly string[]): Promise<number> {
     conditions,
     sentences,
     parallel: Number(readFlag(argv, 'parallel') ?? '2'),
+    engines: { recognizer: { extraArguments: readFlag(argv, 'decoder-args')?.split(/\s+/).filter(Boolean) ?? [] } },
     onResult: (result, done, total) => console.log(`[${done}/${total}] ${conditionLabel(result.condition)}: WER ${result.wer.toFixed(3)} (${result.errors}/${result.words})`),
   });
   console.log(`\n${werTable(results)}\n\nBy format (mean over voices):\n${formatSummary(results)}`);
