@@ -27,8 +27,10 @@ export class HttpServerResponse {
   private _aborted = false;
   private _abortListeners: Array<() => void> | null = null;
   private _endListeners: Array<() => void> | null = null;
-  /** HEAD request: no body goes out (uWebSockets.js drops it). */
+  /** HEAD request: no body goes out (the response holds it back: uWebSockets.js 20.30 would send it). */
   readonly isHead: boolean;
+  /** A HEAD answer was written in chunks: its length is unknown, so none is announced. */
+  private _headStreamed = false;
   private _closeConnection = false;
   /** @internal headers every response of the app carries unless set (name, lower-case name, value; repeated) */
   _defaults: readonly string[] | null = null;
@@ -208,7 +210,8 @@ export class HttpServerResponse {
     let ok = true;
     this.run(() => {
       this.writeHead();
-      ok = this._res.write(chunk as RecognizedString);
+      if (this.isHead) this._headStreamed = true;
+      else ok = this._res.write(chunk as RecognizedString);
     });
     return ok;
   }
@@ -249,7 +252,13 @@ export class HttpServerResponse {
     let result: [boolean, boolean] = [false, false];
     this.run(() => {
       this.writeHead();
-      result = this._res.tryEnd(chunk as RecognizedString, totalSize);
+      if (this.isHead) {
+        this._res.writeHeader('Content-Length', String(totalSize));
+        this._res.endWithoutBody();
+        result = [true, true];
+      } else {
+        result = this._res.tryEnd(chunk as RecognizedString, totalSize);
+      }
     });
     if (result[1]) {
       this._ended = true;
@@ -305,8 +314,19 @@ export class HttpServerResponse {
 
   private finish(body: ResponseChunk | undefined): void {
     this.writeHead();
-    // On HEAD, uWebSockets.js itself sends the Content-Length of this body and not the body.
-    this._res.end(body as RecognizedString, this._closeConnection);
+    if (this.isHead) this.finishHead(body);
+    else this._res.end(body as RecognizedString, this._closeConnection);
+  }
+
+  /**
+   * uWebSockets.js 20.30 sends the body of a HEAD answer (seen on the wire), which a keep-alive client then reads as
+   * the start of its next answer: announce the body's length and send none. Closing after needs end(), which
+   * announces a length of 0 instead.
+   */
+  private finishHead(body: ResponseChunk | undefined): void {
+    if (this._closeConnection) return void this._res.end(undefined, true);
+    if (!this._headStreamed) this._res.writeHeader('Content-Length', String(body === undefined ? 0 : Buffer.byteLength(body as string | Uint8Array | ArrayBuffer)));
+    this._res.endWithoutBody();
   }
 
   private writeHead(): void {
