@@ -1,8 +1,8 @@
 import test from 'ava';
-import { conditionLabel, evalConditions, seededSample } from '../src/eval/eval-conditions';
-import { pooledWer } from '../src/eval/eval-report';
-import { runEvaluation } from '../src/eval/eval-run';
-import { EVALUATION_SENTENCES } from '../src/eval/eval-sentences';
+import { conditionLabel, evalConditions, seededSample } from '../src/cli/eval/eval-conditions';
+import { pooledWer } from '../src/cli/eval/eval-report';
+import { runEvaluation } from '../src/cli/eval/eval-run';
+import { EVALUATION_SENTENCES } from '../src/cli/eval/eval-sentences';
 import { requireEnginePackages } from './support/system-packages';
 
 // A small seeded subset of `npm run eval -w voice-stream` (issue 23 §1): 4 of its conditions and 5 of its

@@ -1,1 +1,1 @@
-export { words, wordErrorRate, wordErrors } from '../../src/eval/word-error-rate';
+export { words, wordErrorRate, wordErrors } from '../../src/cli/eval/word-error-rate';

@@ -1,6 +1,6 @@
-import type { MediaUnit } from '../containers/media-unit';
-import type { AudioEncoder, AudioEncoderFactory } from '../engines/audio-encoder';
-import type { SpeechSynthesizer, VoiceGender } from '../engines/speech-synthesizer';
+import type { MediaUnit } from '../../engines/containers/media-unit';
+import type { AudioEncoder, AudioEncoderFactory } from '../../engines/audio-encoder';
+import type { SpeechSynthesizer, VoiceGender } from '../../engines/speech-synthesizer';
 import type { TargetAudioFormat } from '../media/target-formats';
 import type { ServerMessage, TargetSegment } from '../protocol/messages';
 import { SessionError } from '../protocol/protocol-violation';

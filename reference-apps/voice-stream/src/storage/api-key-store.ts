@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { generateKey, hashSecret } from 'app-support';
-import { openVoiceDatabase } from '../storage/open-voice-database';
-import type { VoiceSchema } from '../storage/voice-schema';
+import { openVoiceDatabase } from './open-voice-database';
+import type { VoiceSchema } from './voice-schema';
 
 export interface ApiKeyOwner {
   readonly id: string;

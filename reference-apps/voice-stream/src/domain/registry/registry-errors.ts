@@ -1,4 +1,4 @@
-import { VoiceApiError } from '../server/voice-api-error';
+import { VoiceApiError } from '../voice-api-error';
 
 /** The refusals of the session registry, worded once for both implementations. */
 export const RegistryErrors = {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseWav } from '../media/wav';
+import { parseWav } from '../../domain/media/wav';
 import type { EvalCondition, EvalFormat, EvalVoice } from './eval-conditions';
 
 /** Generated audio is cached here (made again whenever missing; never committed). */

@@ -1,8 +1,8 @@
 import type { Database } from 'app-support';
-import type { VoiceSchema } from '../storage/voice-schema';
+import type { VoiceSchema } from './voice-schema';
 import { MemorySessionRegistry } from './memory-session-registry';
 import { PostgresSessionRegistry, type PostgresRegistryOptions, type RequestValidator } from './postgres-session-registry';
-import type { SessionRegistry } from './session-registry';
+import type { SessionRegistry } from '../domain/registry/session-registry';
 
 /**
  * The registry that fits the database: PostgreSQL (`DATABASE_URL=postgres://...`) shares sessions between any

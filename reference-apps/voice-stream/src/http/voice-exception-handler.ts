@@ -1,5 +1,5 @@
 import { WebApplicationException, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse } from 'rest.uws';
-import { VoiceApiError } from './voice-api-error';
+import { VoiceApiError } from '../domain/voice-api-error';
 
 /** Machine codes for what rest.uws refuses before a resource runs. */
 const CODE_BY_STATUS: Record<number, string> = {

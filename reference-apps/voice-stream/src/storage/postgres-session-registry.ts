@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { SessionConfig } from '../session/session-config';
-import type { VoiceSchema } from '../storage/voice-schema';
-import { VoiceApiError } from '../server/voice-api-error';
-import { EndReasons, RegistryErrors } from './registry-errors';
-import { encodeSessionNotice, SESSION_NOTICE_CHANNEL, SessionNoticeListener, type SessionNotice } from './session-notice-listener';
+import { PostgresNoticeListener } from 'app-support';
+import type { SessionConfig } from '../domain/session/session-config';
+import type { VoiceSchema } from './voice-schema';
+import { VoiceApiError } from '../domain/voice-api-error';
+import { EndReasons, RegistryErrors } from '../domain/registry/registry-errors';
+import { encodeSessionNotice, parseSessionNotice, SESSION_NOTICE_CHANNEL, type SessionNotice } from './session-notices';
 import {
   DEFAULT_REGISTRY_OPTIONS,
   type AcceptedRequest,
@@ -13,8 +14,8 @@ import {
   type IssuedToken,
   type RegistryOptions,
   type SessionRegistry,
-} from './session-registry';
-import { hashSessionToken, MAX_TOKEN_HASHES_KEPT, newSessionToken } from './session-tokens';
+} from '../domain/registry/session-registry';
+import { hashSessionToken, MAX_TOKEN_HASHES_KEPT, newSessionToken } from '../domain/registry/session-tokens';
 
 export interface PostgresRegistryOptions extends RegistryOptions {
   /** How often an instance says it is alive (and sweeps expired sessions). */
@@ -66,7 +67,7 @@ export class PostgresSessionRegistry implements SessionRegistry {
   private readonly local = new Map<string, LocalStream>();
   private readonly writes = new Set<Promise<unknown>>();
   private readonly options: PostgresRegistryOptions;
-  private readonly listener: SessionNoticeListener;
+  private readonly listener: PostgresNoticeListener<SessionNotice>;
   private heartbeat: NodeJS.Timeout | undefined;
   private heartbeatFailing = false;
   private closed = false;
@@ -78,9 +79,13 @@ export class PostgresSessionRegistry implements SessionRegistry {
     options: Partial<PostgresRegistryOptions>,
   ) {
     this.options = { ...DEFAULT_POSTGRES_REGISTRY_OPTIONS, ...options };
-    this.listener = new SessionNoticeListener(connectionString, {
-      onNotice: (notice) => this.onNotice(notice),
-      onResumed: () => this.recheckLocalStreams(),
+    this.listener = new PostgresNoticeListener(connectionString, {
+      channel: SESSION_NOTICE_CHANNEL,
+      parse: parseSessionNotice,
+      handlers: {
+        onNotice: (notice) => this.onNotice(notice),
+        onResumed: () => this.recheckLocalStreams(),
+      },
     });
   }
 

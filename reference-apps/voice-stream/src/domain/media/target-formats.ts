@@ -1,9 +1,9 @@
-import { FlacFrameReader } from '../containers/flac-frame-reader';
-import { MatroskaClusterReader } from '../containers/matroska-cluster-reader';
-import type { MediaUnitReader } from '../containers/media-unit';
-import { OggPageReader } from '../containers/ogg-page-reader';
-import { OpusPacketReader } from '../containers/opus-packet-reader';
-import { PcmUnitReader } from '../containers/pcm-unit-reader';
+import { FlacFrameReader } from '../../engines/containers/flac-frame-reader';
+import { MatroskaClusterReader } from '../../engines/containers/matroska-cluster-reader';
+import type { MediaUnitReader } from '../../engines/containers/media-unit';
+import { OggPageReader } from '../../engines/containers/ogg-page-reader';
+import { OpusPacketReader } from '../../engines/containers/opus-packet-reader';
+import { PcmUnitReader } from '../../engines/containers/pcm-unit-reader';
 import { parseMediaType } from './media-type';
 
 export type TargetCodec = 'opus' | 'flac' | 'aac' | 's16le' | 'alaw' | 'ulaw';

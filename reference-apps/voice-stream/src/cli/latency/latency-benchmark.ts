@@ -16,16 +16,16 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { readFlag } from 'app-support';
-import { ApiKeyStore } from '../auth/api-key-store';
+import { parseArgs } from 'node:util';
+import { ApiKeyStore } from '../../storage/api-key-store';
 import { requestSession, VoiceStreamConnection, type StreamMessage } from '../client/voice-stream-client';
 import { TUNING_SENTENCES } from '../eval/eval-sentences';
-import { parseWav } from '../media/wav';
+import { parseWav } from '../../domain/media/wav';
 import { phraseLatencies, summarize, type PhraseTiming, type SessionLog } from './latency-measures';
 
 const PAUSE_SAMPLES = 16000; // 1 s
 const CHUNK_BYTES = 3200; // 100 ms
-const MAIN = path.resolve(__dirname, '..', 'main.js');
+const MAIN = path.resolve(__dirname, '..', '..', 'main.js');
 
 /** The speech of one session and where each phrase lies (ms from the first sample). */
 function speech(directory: string): { pcm: Buffer; phrases: PhraseTiming[] } {
@@ -102,9 +102,11 @@ async function runClient(baseUrl: string, key: string, target: string, pcm: Buff
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const rounds = (readFlag(argv, 'sessions') ?? '1,2,4').split(',').map(Number);
-  const target = readFlag(argv, 'target') ?? 'es';
-  const jsonFile = readFlag(argv, 'json');
+  // Unknown flags and flags without their value are errors (node:util's message, exit 1).
+  const flags = parseArgs({ args: [...argv], options: { sessions: { type: 'string', default: '1,2,4' }, target: { type: 'string', default: 'es' }, json: { type: 'string' } }, strict: true }).values;
+  const rounds = flags.sessions.split(',').map(Number);
+  const target = flags.target;
+  const jsonFile = flags.json;
   const directory = mkdtempSync(path.join(tmpdir(), 'voice-latency-'));
   const { pcm, phrases } = speech(directory);
   const database = path.join(directory, 'voice.db');

@@ -1,10 +1,10 @@
 import { Context, WebSocket, WebSocketConnection } from 'rest.uws';
 import type { VoiceEngines } from '../engines/voice-engines';
-import type { ErrorPayload } from '../protocol/messages';
-import type { SessionLimits } from '../session/session-limits';
-import { VoiceSession } from '../session/voice-session';
-import type { AttachedStream, ClaimedSession, SessionRegistry } from '../registry/session-registry';
-import type { CapacityReservation } from './session-capacity';
+import type { ErrorPayload } from '../domain/protocol/messages';
+import type { SessionLimits } from '../domain/session/session-limits';
+import { VoiceSession } from '../domain/session/voice-session';
+import type { AttachedStream, ClaimedSession, SessionRegistry } from '../domain/registry/session-registry';
+import type { CapacityReservation } from '../domain/session-capacity';
 import { STREAM_PATH } from './streaming-url';
 
 /** The session a valid token opens; provided during the upgrade, so an invalid token never upgrades. */

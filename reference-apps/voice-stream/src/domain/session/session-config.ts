@@ -1,5 +1,5 @@
-import type { Formality } from '../engines/translator';
-import type { VoiceGender } from '../engines/speech-synthesizer';
+import type { Formality } from '../../engines/translator';
+import type { VoiceGender } from '../../engines/speech-synthesizer';
 import type { SourceAudioFormat } from '../media/source-formats';
 import type { TargetAudioFormat } from '../media/target-formats';
 import type { MessageFormat } from '../protocol/message-codec';

@@ -1,11 +1,11 @@
 import { BodyParam, Consumes, Context, GET, HeaderParam, HttpServerRequest, Path, POST, Produces, QueryParam } from 'rest.uws';
-import type { ApiKeyOwner, ApiKeyStore } from '../auth/api-key-store';
-import { readAuthKey } from '../auth/deepl-authorization';
-import { validateSessionRequest, type VoiceCapabilities } from '../session/session-request';
-import type { SessionRegistry } from '../registry/session-registry';
-import type { SessionCapacity } from './session-capacity';
+import type { ApiKeyOwner, ApiKeyStore } from '../storage/api-key-store';
+import { readAuthKey } from './deepl-authorization';
+import { validateSessionRequest, type VoiceCapabilities } from '../domain/session/session-request';
+import type { SessionRegistry } from '../domain/registry/session-registry';
+import type { SessionCapacity } from '../domain/session-capacity';
 import { streamingUrl } from './streaming-url';
-import { VoiceApiError } from './voice-api-error';
+import { VoiceApiError } from '../domain/voice-api-error';
 
 /** The answer of the session request and of a reconnection. */
 export interface VoiceStreamingResponse {

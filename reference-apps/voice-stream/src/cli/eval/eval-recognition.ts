@@ -1,5 +1,5 @@
-import type { VoiceEngines } from '../engines/voice-engines';
-import { resolveSourceFormat } from '../media/source-formats';
+import type { VoiceEngines } from '../../engines/voice-engines';
+import { resolveSourceFormat } from '../../domain/media/source-formats';
 
 /** Bytes per write: about 100 ms of 16 kHz PCM, what a client's chunk would be. */
 const WRITE_BYTES = 3200;

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { readFlag, readServerConfig, type ServerConfig } from 'app-support';
-import { defaultMaxSessions } from './server/session-capacity';
+import { parseArgs } from 'node:util';
+import { readServerConfig, type ServerConfig } from 'app-support';
+import { defaultMaxSessions } from './domain/session-capacity';
 
 /** The embedded default: a SQLite file in the app's data folder (git-ignored). */
 export const DEFAULT_DATABASE_FILE = path.resolve(__dirname, '..', '..', 'data', 'voice-stream.db');
@@ -24,14 +25,25 @@ function positiveInteger(value: string, source: string): number {
   return parsed;
 }
 
+const FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  database: { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'shutdown-timeout': { type: 'string' },
+} as const;
+
 /**
  * Port, host and database from flags (--port, --host, --database) or VOICE_* / generic env variables;
- * --max-sessions / VOICE_MAX_SESSIONS and --shutdown-timeout / VOICE_SHUTDOWN_TIMEOUT (seconds).
+ * --max-sessions / VOICE_MAX_SESSIONS and --shutdown-timeout / VOICE_SHUTDOWN_TIMEOUT (seconds). Unknown
+ * flags and flags without a value are errors (node:util parseArgs); positionals are left to the caller.
  */
 export function readVoiceConfig(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): VoiceConfig {
-  const server = readServerConfig({ port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_FILE, envPrefix: 'VOICE' }, argv, env);
-  const pick = (flag: string, envName: string): [string, string] | undefined => {
-    const fromFlag = readFlag(argv, flag);
+  const flags = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true }).values;
+  const serverFlags = (['port', 'host', 'database'] as const).flatMap((name) => (flags[name] === undefined ? [] : [`--${name}`, flags[name]]));
+  const server = readServerConfig({ port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_FILE, envPrefix: 'VOICE' }, serverFlags, env);
+  const pick = (flag: 'max-sessions' | 'shutdown-timeout', envName: string): [string, string] | undefined => {
+    const fromFlag = flags[flag];
     if (fromFlag !== undefined) return [fromFlag, `--${flag}`];
     const fromEnv = env[envName];
     return fromEnv ? [fromEnv, envName] : undefined;

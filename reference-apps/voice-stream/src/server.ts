@@ -1,16 +1,16 @@
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { closeAllWebSockets, loadUws, RestBuilder } from 'rest.uws';
 import { parseDatabaseUrl } from 'app-support';
-import { ApiKeyStore } from '../auth/api-key-store';
-import { capabilitiesOf, createOfflineEngines, type VoiceEngines } from '../engines/voice-engines';
-import { openSessionRegistry } from '../registry/open-session-registry';
-import type { PostgresRegistryOptions } from '../registry/postgres-session-registry';
-import type { SessionRegistry } from '../registry/session-registry';
-import { validateSessionRequest } from '../session/session-request';
-import type { SessionLimits } from '../session/session-limits';
-import { openVoiceDatabase } from '../storage/open-voice-database';
-import { defaultMaxSessions, SessionCapacity } from './session-capacity';
-import { voiceApp } from './voice-app';
+import { ApiKeyStore } from './storage/api-key-store';
+import { capabilitiesOf, createOfflineEngines, type VoiceEngines } from './engines/voice-engines';
+import { openSessionRegistry } from './storage/open-session-registry';
+import type { PostgresRegistryOptions } from './storage/postgres-session-registry';
+import type { SessionRegistry } from './domain/registry/session-registry';
+import { validateSessionRequest } from './domain/session/session-request';
+import type { SessionLimits } from './domain/session/session-limits';
+import { openVoiceDatabase } from './storage/open-voice-database';
+import { defaultMaxSessions, SessionCapacity } from './domain/session-capacity';
+import { voiceApp } from './app';
 
 export interface VoiceServerOptions {
   /** Default 0: a free port chosen by the kernel (read it back from `port`). */

@@ -1,13 +1,13 @@
 import { RestBuilder } from 'rest.uws';
-import type { ApiKeyStore } from '../auth/api-key-store';
-import { capabilitiesOf, type VoiceEngines } from '../engines/voice-engines';
-import type { SessionLimits } from '../session/session-limits';
-import type { SessionRegistry } from '../registry/session-registry';
-import { PageResource, PUBLIC_DIRECTORY } from './page-resource';
-import type { SessionCapacity } from './session-capacity';
-import { VoiceExceptionHandler } from './voice-exception-handler';
-import { VoiceSessionResource, type SessionResourceSettings } from './voice-session-resource';
-import { StreamTicket, VoiceStreamEndpoint } from './voice-stream-endpoint';
+import type { ApiKeyStore } from './storage/api-key-store';
+import { capabilitiesOf, type VoiceEngines } from './engines/voice-engines';
+import type { SessionLimits } from './domain/session/session-limits';
+import type { SessionRegistry } from './domain/registry/session-registry';
+import { PageResource, PUBLIC_DIRECTORY } from './http/page-resource';
+import type { SessionCapacity } from './domain/session-capacity';
+import { VoiceExceptionHandler } from './http/voice-exception-handler';
+import { VoiceSessionResource, type SessionResourceSettings } from './http/voice-session-resource';
+import { StreamTicket, VoiceStreamEndpoint } from './http/voice-stream-endpoint';
 
 /** Session requests are small JSON objects. */
 export const MAX_BODY_BYTES = 16 * 1024;

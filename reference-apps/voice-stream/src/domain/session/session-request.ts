@@ -1,5 +1,5 @@
-import type { VoiceGender } from '../engines/speech-synthesizer';
-import type { Formality } from '../engines/translator';
+import type { VoiceGender } from '../../engines/speech-synthesizer';
+import type { Formality } from '../../engines/translator';
 import { resolveSourceFormat } from '../media/source-formats';
 import { resolveTargetFormat } from '../media/target-formats';
 import { API_SOURCE_LANGUAGES, API_TARGET_LANGUAGES, canonicalLanguage } from './languages';

@@ -1,5 +1,5 @@
-import type { RecognizedSegment } from '../engines/speech-recognizer';
-import type { Formality, Translator } from '../engines/translator';
+import type { RecognizedSegment } from '../../engines/speech-recognizer';
+import type { Formality, Translator } from '../../engines/translator';
 import type { ServerMessage, TargetSegment } from '../protocol/messages';
 import { SessionError } from '../protocol/protocol-violation';
 import { Reasons } from '../protocol/reason-codes';

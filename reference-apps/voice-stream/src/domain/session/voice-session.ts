@@ -1,6 +1,6 @@
-import { AudioDecodeError, type AudioDecoder } from '../engines/audio-decoder';
-import type { RecognitionStream, RecognizedSegment } from '../engines/speech-recognizer';
-import type { VoiceEngines } from '../engines/voice-engines';
+import { AudioDecodeError, type AudioDecoder } from '../../engines/audio-decoder';
+import type { RecognitionStream, RecognizedSegment } from '../../engines/speech-recognizer';
+import type { VoiceEngines } from '../../engines/voice-engines';
 import { MessageCodec } from '../protocol/message-codec';
 import { messageKind, type ClientMessage, type ErrorPayload, type ServerMessage } from '../protocol/messages';
 import { SessionError } from '../protocol/protocol-violation';

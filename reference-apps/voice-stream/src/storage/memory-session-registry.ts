@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { SessionConfig } from '../session/session-config';
-import { EndReasons, RegistryErrors } from './registry-errors';
+import type { SessionConfig } from '../domain/session/session-config';
+import { EndReasons, RegistryErrors } from '../domain/registry/registry-errors';
 import {
   DEFAULT_REGISTRY_OPTIONS,
   type AcceptedRequest,
@@ -9,8 +9,8 @@ import {
   type IssuedToken,
   type RegistryOptions,
   type SessionRegistry,
-} from './session-registry';
-import { hashSessionToken, MAX_TOKEN_HASHES_KEPT, newSessionToken } from './session-tokens';
+} from '../domain/registry/session-registry';
+import { hashSessionToken, MAX_TOKEN_HASHES_KEPT, newSessionToken } from '../domain/registry/session-tokens';
 
 interface SessionEntry {
   readonly id: string;

@@ -1,4 +1,4 @@
-import { createOfflineEngines, type OfflineEngineOptions } from '../engines/voice-engines';
+import { createOfflineEngines, type OfflineEngineOptions } from '../../engines/voice-engines';
 import { encodePassage, passagePcm } from './eval-audio';
 import { conditionLabel, type EvalCondition } from './eval-conditions';
 import { recognizeAudio } from './eval-recognition';
