@@ -1,6 +1,6 @@
 import { copyParts, fitsHeader, toRequest, type CorpusCase, type CorpusPlan, type Expectation, type RequestParts } from './corpus-case';
 import type { CorpusRoute } from './corpus-routes';
-import { deepArray, deepJsonBodies, malformedJsonBodies, MEDIA_TYPES, TINY_BODIES, wrongTypes, type Named } from './hostile-values';
+import { deepArray, deepJsonBodies, INVALID_UTF8_JSON, malformedJsonBodies, MEDIA_TYPES, TINY_BODIES, wrongTypes, type Named } from './hostile-values';
 
 type Path = ReadonlyArray<string | number>;
 
@@ -13,10 +13,18 @@ const FEW_STRINGS = new Set(['empty', 'NUL inside', 'lone high surrogate', 'emoj
 /** Attacks on the body of a route: media types, malformed, deep, tiny and huge bodies, and every field of the valid body. */
 export function bodyCases(plan: CorpusPlan, route: CorpusRoute, base: RequestParts, strings: Named<string>[]): CorpusCase[] {
   const cases: CorpusCase[] = [];
-  const jsonOnly = (route.body?.mediaTypes.length ?? 0) > 0 && route.body!.mediaTypes.every((type) => /json/i.test(type));
+  const accepted = (plan.sample(route)?.bodyTypes ?? route.body?.mediaTypes ?? []).map(baseType);
+  // A route that reads any type (or its document does not say) judges its bodies itself: anything goes.
+  const anyType = accepted.length === 0 || accepted.some((type) => type.startsWith('*') || type === 'application/octet-stream');
+  const readsJson = !anyType && accepted.includes('application/json');
+  const mediaExpectation = (type: string | undefined, json: boolean): Expectation => {
+    if (anyType) return 'any';
+    if (type === undefined) return 'refused';
+    return accepted.includes(baseType(type)) || (json && readsJson) ? 'any' : 'refused';
+  };
   const sent = base.contentType === 'application/json' ? (JSON.parse(base.body!.toString('utf8')) as unknown) : undefined;
   const objectBody = sent !== null && typeof sent === 'object' && !Array.isArray(sent);
-  const notJson: Expectation = jsonOnly ? 'refused' : 'any';
+  const notJson: Expectation = readsJson ? 'refused' : 'any';
   const add = (kind: string, name: string, expect: Expectation, change: (parts: RequestParts) => void, flags: { mayClose?: boolean; mustClose?: boolean } = {}) => {
     const parts = copyParts(base);
     change(parts);
@@ -28,15 +36,16 @@ export function bodyCases(plan: CorpusPlan, route: CorpusRoute, base: RequestPar
   };
 
   for (const media of MEDIA_TYPES.filter((entry) => entry.value.type === undefined || fitsHeader(entry.value.type))) {
-    add('media', media.name, jsonOnly && !media.value.json ? 'refused' : 'any', (parts) => (parts.contentType = media.value.type));
+    add('media', media.name, mediaExpectation(media.value.type, media.value.json), (parts) => (parts.contentType = media.value.type));
   }
   for (const body of malformedJsonBodies()) add('malformed', body.name, notJson, withBody(body.value));
+  add('malformed', INVALID_UTF8_JSON.name, 'any', withBody(INVALID_UTF8_JSON.value));
   for (const body of deepJsonBodies(plan.bodyLimit)) {
-    add('deep', body.name, objectBody && jsonOnly && body.name.startsWith('arrays') ? 'refused' : 'any', withBody(body.value));
+    add('deep', body.name, objectBody && readsJson && body.name.startsWith('arrays') ? 'refused' : 'any', withBody(body.value));
   }
   for (const body of TINY_BODIES) {
     const notObject = !['empty', 'one space', 'empty object'].includes(body.name);
-    add('size', `tiny: ${body.name}`, objectBody && jsonOnly && notObject ? 'refused' : 'any', withBody(body.value));
+    add('size', `tiny: ${body.name}`, objectBody && readsJson && notObject ? 'refused' : 'any', withBody(body.value));
   }
   const padding = (size: number) => Buffer.from(`{"pad":"${'p'.repeat(Math.max(0, size - 10))}"}`);
   add('size', 'one byte over the body limit', 'refused', withBody(padding(plan.bodyLimit + 1)), { mayClose: true });
@@ -105,4 +114,8 @@ function setAt(root: unknown, path: Path, value: unknown): unknown {
   if (next === undefined) delete copy[head as string];
   else Object.defineProperty(copy, head as string, { value: next, enumerable: true, writable: true, configurable: true });
   return copy;
+}
+
+function baseType(type: string): string {
+  return type.split(';')[0]!.trim().toLowerCase();
 }

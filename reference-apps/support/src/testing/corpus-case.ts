@@ -30,6 +30,8 @@ export interface RouteSample {
   body?: unknown;
   /** A body that is not JSON, with its Content-Type. */
   rawBody?: { type: string; data: Buffer };
+  /** The media types the route reads its body as, when its document says less (a raw body read as octet-stream). */
+  bodyTypes?: string[];
   /** Query parameters the route reads without declaring them (GraphQL's `query`). */
   extraQueryParams?: string[];
 }

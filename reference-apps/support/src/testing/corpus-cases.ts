@@ -13,7 +13,8 @@ export function baseParts(plan: CorpusPlan, route: CorpusRoute): RequestParts {
   const sample = plan.sample(route) ?? {};
   const parts: RequestParts = {
     method: route.method,
-    path: Object.fromEntries(route.pathParams.map((name) => [name, percentEncode(sample.path?.[name] ?? '1')])),
+    // Segment by segment: a sample may span segments (`images/news/boats.png` for `{file:.+}`).
+    path: Object.fromEntries(route.pathParams.map((name) => [name, (sample.path?.[name] ?? '1').split('/').map(percentEncode).join('/')])),
     query: Object.entries(sample.query ?? {}).map(([name, value]) => [percentEncode(name), percentEncode(value)]),
     auth: authApplies(plan.auth, route) ? [...plan.auth.valid] : [],
     headers: [...(sample.headers ?? [])],

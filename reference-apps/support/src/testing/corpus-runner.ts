@@ -13,6 +13,8 @@ export interface CorpusRun {
   readonly snapshot?: () => Promise<DatabaseSnapshot>;
   /** The message a refusal gives the client, or undefined when its body does not say what was wrong. */
   readonly refusalMessage?: (answer: RawAnswer) => string | undefined;
+  /** A 2xx the app means as a refusal, by its own convention (GraphQL's `{errors}` without `data`): judged as one. */
+  readonly refusedWithSuccess?: (answer: RawAnswer) => boolean;
   /** A request that must still succeed once the corpus is over (the server is alive and serving). */
   readonly health: RawRequest;
   /** Longest wait for one answer (default 10 s): longer is a hang. */
@@ -54,9 +56,16 @@ function describeAnswer(exchange: RawExchange): string {
   return `${exchange.answer.status} ${body}`;
 }
 
-function outcomeOf(exchange: RawExchange): string {
+/** Whether the request was refused: a status of 400 and more, a 2xx the app means as a refusal, or no answer. */
+function refused(exchange: RawExchange, run: CorpusRun): boolean {
+  const answer = exchange.answer;
+  return answer === undefined || answer.status >= 400 || (answer.status < 300 && run.refusedWithSuccess?.(answer) === true);
+}
+
+function outcomeOf(exchange: RawExchange, run: CorpusRun): string {
   if (exchange.timedOut) return 'timeout';
-  return exchange.answer ? String(exchange.answer.status) : 'closed';
+  if (!exchange.answer) return 'closed';
+  return exchange.answer.status < 400 && refused(exchange, run) ? `${exchange.answer.status} refusal` : String(exchange.answer.status);
 }
 
 /** What is wrong with the outcome of one case (empty when it is right). */
@@ -65,12 +74,12 @@ function judge(entry: CorpusCase, request: RawRequest, exchange: RawExchange, ru
   const answer = exchange.answer;
   if (exchange.timedOut) return [`no answer within ${run.timeoutMs ?? 10_000} ms`];
   // A corpus built around a sample the app refuses attacks nothing: the valid request must pass.
-  if (entry.kind === 'baseline' && (!answer || answer.status < 200 || answer.status >= 400)) problems.push('the valid request was not accepted (fix the sample)');
+  if (entry.kind === 'baseline' && (!answer || answer.status < 101 || refused(exchange, run))) problems.push('the valid request was not accepted (fix the sample)');
   if (!answer) {
     if (!entry.mayClose) problems.push('connection closed without an answer');
   } else if (answer.status >= 500) {
     problems.push(`answered ${answer.status}`);
-  } else if (answer.status < 400) {
+  } else if (!refused(exchange, run)) {
     if (entry.expect === 'refused') problems.push(`accepted (${answer.status}) input that must be refused`);
   } else if (request.method !== 'HEAD') {
     const message = (run.refusalMessage ?? defaultRefusalMessage)(answer);
@@ -104,16 +113,15 @@ export async function runCorpus(run: CorpusRun): Promise<CorpusReport> {
       if (request.contentLength === false || request.trailing) connection.close();
       // A smuggled tail runs (if it runs at all) behind the answer: let one more request through before judging the state.
       if (request.trailing) await RawHttpConnection.once(run.host, run.port, run.health, run.timeoutMs).catch(() => undefined);
-      const outcome = outcomeOf(exchange);
+      const outcome = outcomeOf(exchange, run);
       const counts = byKind.get(entry.kind) ?? new Map<string, number>();
       counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
       byKind.set(entry.kind, counts);
       const problems = judge(entry, request, exchange, run);
       if (run.snapshot) {
         const after = await run.snapshot();
-        const accepted = exchange.answer !== undefined && exchange.answer.status < 400;
         const changed = changedTables(stored!, after);
-        if (!accepted && changed.length > 0) problems.push(`refused, yet stored data changed (${changed.join(', ')})`);
+        if (refused(exchange, run) && changed.length > 0) problems.push(`refused, yet stored data changed (${changed.join(', ')})`);
         stored = after;
       }
       // CORPUS_VERBOSE=1 prints every case as it ends (to find the one that hangs).
@@ -131,6 +139,7 @@ export async function runCorpus(run: CorpusRun): Promise<CorpusReport> {
 
 /** Outcome columns of the figures: 2xx, 101/3xx, the common refusals, other 4xx, closed, and anything worse. */
 function column(outcome: string): string {
+  if (/refusal$/.test(outcome)) return '2xx refusal';
   if (/^2/.test(outcome)) return '2xx';
   if (/^(1|3)/.test(outcome)) return '101/3xx';
   if (['400', '401', '403', '404', '405', '406', '413', '415'].includes(outcome)) return outcome;
@@ -139,7 +148,7 @@ function column(outcome: string): string {
   return '5xx/timeout';
 }
 
-const COLUMNS = ['2xx', '101/3xx', '400', '401', '403', '404', '405', '406', '413', '415', 'other 4xx', 'closed', '5xx/timeout'];
+const COLUMNS = ['2xx', '2xx refusal', '101/3xx', '400', '401', '403', '404', '405', '406', '413', '415', 'other 4xx', 'closed', '5xx/timeout'];
 
 /** The figures as a Markdown table: one row per kind of case, one column per outcome. */
 export function formatCorpusReport(report: CorpusReport): string {

@@ -145,10 +145,15 @@ export function malformedJsonBodies(): Named<Buffer>[] {
   ];
   return [
     ...texts.map(([name, text]) => ({ name, value: Buffer.from(text, 'utf8') })),
-    { name: 'invalid UTF-8 in a string', value: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) },
     { name: 'UTF-16 encoded', value: Buffer.from('{"a":1}', 'utf16le') },
   ];
 }
+
+/**
+ * JSON whose strings hold bytes that are not UTF-8. Readers decode them as U+FFFD (as Node's Buffer does), so the
+ * body is valid JSON to the app: it is judged like any other body, not as malformed.
+ */
+export const INVALID_UTF8_JSON: Named<Buffer> = { name: 'invalid UTF-8 in a string', value: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) };
 
 /** Valid JSON that is no object: the smallest bodies. */
 export const TINY_BODIES: readonly Named<Buffer>[] = [
