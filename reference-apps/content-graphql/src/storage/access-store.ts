@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { ContentDB } from '../storage/database-types';
-import { nowStored, toStoredDate } from '../content/dates';
+import type { ContentDB } from './database-types';
+import { nowStored, toStoredDate } from '../model/dates';
 
 export const PUBLIC_TOKEN = '__PUBLIC__';
 

@@ -2,11 +2,11 @@ import { mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { Kysely } from 'kysely';
-import type { Catalog, CatalogVolume } from '../content/catalog';
-import type { ContentDB } from '../storage/database-types';
-import { nowStored } from '../content/dates';
-import { QueryArgumentError, quoteValue } from '../query/query-argument-error';
-import { extensionOf, isTransformable } from './file-kinds';
+import type { Catalog, CatalogVolume } from '../../storage/catalog';
+import type { ContentDB } from '../../storage/database-types';
+import { nowStored } from '../../model/dates';
+import { QueryArgumentError, quoteValue } from '../../model/query-argument-error';
+import { extensionOf, isTransformable } from '../../model/file-kinds';
 
 /** A transform with every value decided. */
 export interface ImageTransform {

@@ -1,4 +1,4 @@
-import type { ChangeKind } from '../content/content-store';
+import type { ChangeKind } from './content-store';
 
 /** PostgreSQL channel on which every process that writes content, schemas or tokens announces it. */
 export const CHANGE_CHANNEL = 'content_graphql_changes';

@@ -1,4 +1,4 @@
-import type { ElementKind } from '../storage/database-types';
+import type { ElementKind } from '../database-types';
 
 /** One element in one site, as element queries return it (common columns plus those of its kind). */
 export interface ElementRow {

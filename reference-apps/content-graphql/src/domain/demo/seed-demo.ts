@@ -1,4 +1,4 @@
-import type { ContentStore } from './content-store';
+import type { ContentStore } from '../../storage/content-store';
 import { drawDemoImage } from './demo-images';
 
 /**

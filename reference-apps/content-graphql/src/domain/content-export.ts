@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ContentStore } from './content-store';
-import { RELATION_FIELD_KINDS, type FieldDefinition } from './content-model';
-import type { CatalogField } from './catalog';
+import type { ContentStore } from '../storage/content-store';
+import { RELATION_FIELD_KINDS, type FieldDefinition } from '../model/content-model';
+import type { CatalogField } from '../storage/catalog';
 
 /** The JSON document of `content export` / `content import`: the content model by handle, then the elements with their files. */
 export interface ContentDocument {

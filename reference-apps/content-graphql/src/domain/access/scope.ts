@@ -1,5 +1,5 @@
-import type { Catalog } from '../content/catalog';
-import type { ElementScope } from '../query/element-scope';
+import type { Catalog } from '../../storage/catalog';
+import type { ElementScope } from '../../model/element-scope';
 
 /**
  * Schema scopes are permission strings as the CMS stores them: `sections.<uid>:read`, `entrytypes.<uid>:read`,

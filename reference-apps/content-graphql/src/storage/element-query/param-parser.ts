@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { QueryArgumentError, quoteValue } from './query-argument-error';
+import { QueryArgumentError, quoteValue } from '../../model/query-argument-error';
 import { allOf, anyOf, checkListSize } from './argument-limits';
 
 export type ParamKind = 'number' | 'string' | 'date';

@@ -1,5 +1,5 @@
-import type { AccessStore, GqlSchemaRecord, GqlTokenRecord } from './access-store';
-import { hashToken, PUBLIC_TOKEN } from './access-store';
+import type { AccessStore, GqlSchemaRecord, GqlTokenRecord } from '../../storage/access-store';
+import { hashToken, PUBLIC_TOKEN } from '../../storage/access-store';
 
 export type SchemaResolution = { schema: GqlSchemaRecord; token: GqlTokenRecord } | { error: 'Invalid Authorization header' | 'Missing Authorization header' };
 

@@ -2,19 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { CHANGE_CHANNEL, type ChangeNotice } from '../changes/change-notice';
+import { CHANGE_CHANNEL, type ChangeNotice } from './change-notice';
 import sharp from 'sharp';
-import type { ContentDB, ElementKind, Flag } from '../storage/database-types';
-import type { Dialect } from '../storage/migrations';
-import { fileKind, isTransformable } from '../assets/file-kinds';
+import type { ContentDB, ElementKind, Flag } from './database-types';
+import type { Dialect } from './migrations';
+import { fileKind, isTransformable } from '../model/file-kinds';
 import { Catalog, type CatalogField } from './catalog';
 import type {
   AssetInput, CategoryInput, ElementInput, EntryInput, FieldDefinition, GlobalSetInput, MatrixBlockInput,
   SectionDefinition, SiteDefinition, TagInput, UserInput,
-} from './content-model';
-import { RELATION_FIELD_KINDS } from './content-model';
-import { normalizeKeywords } from './search-keywords';
-import { nowStored, toStoredDate } from './dates';
+} from '../model/content-model';
+import { RELATION_FIELD_KINDS } from '../model/content-model';
+import { normalizeKeywords } from '../model/search-keywords';
+import { nowStored, toStoredDate } from '../model/dates';
 import { appendToStructure, createStructure, removeFromStructure } from './structure-tree';
 
 export type ChangeKind = 'content' | 'structure' | 'access';

@@ -1,5 +1,5 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import { QueryArgumentError } from './query-argument-error';
+import { QueryArgumentError } from '../../model/query-argument-error';
 
 /**
  * How big an argument may be. The CMS sets no such limits; without them a client can send 40,000 ids or search

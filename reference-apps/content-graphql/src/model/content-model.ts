@@ -1,4 +1,4 @@
-import type { FieldKind, SectionType } from '../storage/database-types';
+import type { FieldKind, SectionType } from './kinds';
 
 /** Definitions used to create the content model (the structure), by handle. */
 export interface FieldDefinition {

@@ -1,5 +1,5 @@
-import type { ElementKind } from '../storage/database-types';
-import { QueryArgumentError, quoteValue } from './query-argument-error';
+import type { ElementKind } from '../database-types';
+import { QueryArgumentError, quoteValue } from '../../model/query-argument-error';
 import { MAX_ORDER_TERMS } from './argument-limits';
 
 export interface OrderTerm { column: string; direction: 'asc' | 'desc' }

@@ -1,5 +1,5 @@
-import type { ContentStore } from './content-store';
-import { RELATION_FIELD_KINDS } from './content-model';
+import type { ContentStore } from '../storage/content-store';
+import { RELATION_FIELD_KINDS } from '../model/content-model';
 import type { ContentDocument, ExportedElement } from './content-export';
 
 export class ImportError extends Error {

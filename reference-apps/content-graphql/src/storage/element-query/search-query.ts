@@ -1,8 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { normalizeKeywords } from '../content/search-keywords';
-import type { Catalog } from '../content/catalog';
+import { normalizeKeywords } from '../../model/search-keywords';
+import type { Catalog } from '../catalog';
 import { MAX_SEARCH_TERMS, allOf, anyOf } from './argument-limits';
-import { QueryArgumentError } from './query-argument-error';
+import { QueryArgumentError } from '../../model/query-argument-error';
 
 /** One search term: `salty`, `-salty`, `"salty dog"`, `body:salty`, `body::salty`, `*alt*`, `body:*`. */
 export interface SearchTerm {

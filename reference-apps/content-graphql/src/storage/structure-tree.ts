@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { ContentDB } from '../storage/database-types';
+import type { ContentDB } from './database-types';
 
 /**
  * Nested-set operations on a structure. Every structure has one root row (no element, level 0)

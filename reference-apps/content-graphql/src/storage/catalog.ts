@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ContentDB, FieldKind, SectionType } from '../storage/database-types';
+import type { ContentDB, FieldKind, SectionType } from './database-types';
 
 export interface CatalogSite { id: number; uid: string; handle: string; name: string; language: string; primary: boolean; baseUrl: string }
 export interface CatalogField { id: number; uid: string; handle: string; name: string; type: FieldKind; context: string; searchable: boolean; settings: Record<string, unknown> }

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import type { ContentStore } from '../content/content-store';
-import { mimeTypeOf } from './file-kinds';
+import type { ContentStore } from '../../storage/content-store';
+import { mimeTypeOf } from '../../model/file-kinds';
 import { ImageTransformer, parseTransformFolder, transformedFilename } from './image-transforms';
 
 export type AssetFileAnswer =
