@@ -10,6 +10,7 @@ import { BODY_OPTIONS, RestSettings, type BodyHandlerOptions, SettingsView, type
 import type { Router } from '../routing/router';
 import { notFoundEntry } from './rest-router';
 import { loadUws } from '../adapter/load-uws';
+import { newUwsApp } from '../adapter/new-app';
 
 export type { BodyHandlerOptions };
 
@@ -124,7 +125,7 @@ export class RestBuilder {
   build(): TemplatedApp {
     if (this.built) return this.built;
     const uws = loadUws();
-    const app = this.app ?? uws.App();
+    const app = this.app ?? newUwsApp(uws);
     if (runtimeOf(app)) throw new RegistrationError('This app already has routes from RestRouter.register or another RestBuilder; build it with one RestBuilder', 'RU_ERR_APP_REUSED');
     const runtime = new AppRuntime(app, new SettingsView(this.settings), this.routerImpl);
     for (const configure of this.configurers) configure(app, runtime);

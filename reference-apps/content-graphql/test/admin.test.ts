@@ -29,11 +29,27 @@ for (const dialect of DIALECTS) {
   });
 
   test.serial(`${dialect}: the admin API needs its key`, async (t) => {
-    t.is((await admin('GET', '/schemas', undefined, null)).status, 401);
+    const missing = await admin('GET', '/schemas', undefined, null);
+    t.is(missing.status, 401);
+    t.like(await missing.json(), { message: 'Missing X-Admin-Key header', code: 'CG_ADMIN_KEY_MISSING' });
     const wrong = await admin('GET', '/schemas', undefined, 'nope');
     t.is(wrong.status, 403);
     t.like(await wrong.json(), { message: 'Invalid X-Admin-Key header' });
+    t.is((await admin('PUT', '/schemas/1/scope', { scope: [] }, 'nope')).status, 403, 'nothing is read or written before the key is checked');
     t.is((await admin('GET', '/schemas')).status, 200);
+  });
+
+  test.serial(`${dialect}: without a configured key the admin API does not exist`, async (t) => {
+    const closed = await startContentServer({ host: '127.0.0.1', port: 0, databaseUrl: pg ? await pg.freshDatabase('content_admin_off') : join(dir, 'off.db'), assetsRoot: join(dir, 'assets-off'), settings: { changePollMs: 0 } });
+    try {
+      for (const key of [KEY, null]) {
+        const response = await fetch(`${closed.url}/admin/schemas`, { headers: key ? { 'X-Admin-Key': key } : {} });
+        t.is(response.status, 404);
+        t.like(await response.json(), { message: 'The admin API is not enabled (set CONTENT_GRAPHQL_ADMIN_KEY)' });
+      }
+    } finally {
+      await closed.close();
+    }
   });
 
   test.serial(`${dialect}: schemas and tokens are created, used, disabled and deleted over HTTP`, async (t) => {
