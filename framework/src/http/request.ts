@@ -77,9 +77,24 @@ export class HttpServerRequest {
     return undefined;
   }
 
+  /**
+   * @internal A header's value, or '' when it is absent or empty: for readers to whom an empty header says
+   * the same as none (Accept, Authorization, Origin, Cookie). uWebSockets.js answers '' for both, and telling
+   * them apart takes a scan of every header (`getHeader` does it when a header reads ''); this never scans.
+   */
+  _headerOrEmpty(name: string): string {
+    const key = lowerCaseName(name);
+    if (this._headers !== null) return this._headers[key] ?? '';
+    if (this._headerList !== null) return findHeader(this._headerList, key) ?? '';
+    if (this._req !== null) return this._req.getHeader(key);
+    return '';
+  }
+
   private hasEmptyHeader(key: string): boolean {
-    // uWebSockets.js answers '' both for an absent header and an empty one; only a full scan tells them apart.
-    return this.headers()[key] === '';
+    // uWebSockets.js answers '' both for an absent header and an empty one; only a scan tells them apart.
+    // The scan is kept as the flat list detach() would copy: later reads (and detach) use it instead of scanning again.
+    this._headerList = listHeaders(this._req!);
+    return findHeader(this._headerList, key) === '';
   }
 
   /** All headers, lower-case names; repeated headers joined with ", " (cookies with "; "). */
@@ -130,7 +145,7 @@ export class HttpServerRequest {
 
   /** The value of a request cookie, undefined when the request has none of that name. */
   getCookie(name: string): string | undefined {
-    if (this._cookies === null) this._cookies = parseCookies(this.getHeader('cookie') ?? '');
+    if (this._cookies === null) this._cookies = parseCookies(this._headerOrEmpty('cookie'));
     return this._cookies.get(name);
   }
 

@@ -1,4 +1,4 @@
-import { statusText } from './status';
+import { statusText } from '../errors/http-status';
 
 /**
  * A JAX-RS style response a method may return: status, headers and an entity the route's writer serializes.

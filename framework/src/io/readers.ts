@@ -1,6 +1,6 @@
 import { Consumes } from '../decorators/routing';
 import { ArgumentException } from '../errors/http-errors';
-import { converterFor } from '../compile/value-conversion';
+import { converterFor } from './value-conversion';
 import type { ValueReader } from '../context/contracts';
 import { parseQueryString } from '../http/query-string';
 import { isPlainJsonType, plainToClassShallow } from './plain-to-instance';

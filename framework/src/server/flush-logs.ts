@@ -1,4 +1,4 @@
-import type { Logger } from '../log';
+import type { Logger } from '../util/log';
 
 /**
  * Waits (at most `timeoutMs`) for a logger to write what it buffered, before the thread exits:

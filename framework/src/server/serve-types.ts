@@ -1,6 +1,6 @@
 import type { TemplatedApp } from 'uWebSockets.js';
-import type { Logger } from '../log';
-import type { RestBuilder } from '../rest-builder';
+import type { Logger } from '../util/log';
+import type { RestBuilder } from '../builder/rest-builder';
 
 /** What a worker's app factory is told: the shared port and which worker it builds for (0 in the calling thread). */
 export interface ServeContext {

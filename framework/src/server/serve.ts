@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { consoleLogger, type Logger } from '../log';
+import { consoleLogger, type Logger } from '../util/log';
 import { flushLogs } from './flush-logs';
 import { freePort } from './free-port';
 import type { AppFactory, ServeHandle, ServeOptions } from './serve-types';

@@ -1,9 +1,9 @@
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
-import { runtimeOf } from '../http/uws-adapter';
-import { consoleLogger, type Logger } from '../log';
-import { RestBuilder } from '../rest-builder';
-import { loadUws } from '../uws/load-uws';
-import { closeAllWebSockets } from '../websocket/open-connections';
+import { runtimeOf } from '../adapter/uws-adapter';
+import { consoleLogger, type Logger } from '../util/log';
+import { RestBuilder } from '../builder/rest-builder';
+import { loadUws } from '../adapter/load-uws';
+import { closeAllWebSockets } from '../features/websocket/open-connections';
 import { InFlightRequests } from './in-flight';
 
 /** Where and how one server listens. */

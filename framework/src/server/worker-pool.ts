@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../log';
+import type { Logger } from '../util/log';
 import { SERVE_WORKER, type MainMessage, type WorkerAssignment, type WorkerMessage } from './worker-protocol';
 
 interface Slot {

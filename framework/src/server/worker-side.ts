@@ -1,6 +1,6 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { runtimeOf } from '../http/uws-adapter';
-import { consoleLogger, type Logger } from '../log';
+import { runtimeOf } from '../adapter/uws-adapter';
+import { consoleLogger, type Logger } from '../util/log';
 import { flushLogs } from './flush-logs';
 import { startServer } from './start-server';
 import type { AppFactory, ServeContext, ServeHandle, ServeOptions } from './serve-types';

@@ -1,6 +1,6 @@
 import type { TemplatedApp } from 'uWebSockets.js';
-import { dispatch, runtimeOf } from '../http/uws-adapter';
-import type { RestBuilder } from '../rest-builder';
+import { dispatch, runtimeOf } from '../adapter/uws-adapter';
+import type { RestBuilder } from '../builder/rest-builder';
 import { FakeUwsRequest, FakeUwsResponse } from './fake-uws';
 
 /** A request for `inject`. */

@@ -178,6 +178,8 @@ test('writer order: method @ResponseWriter with its @Produces and @Header, then 
 
 test('@Produces negotiates with Accept; nothing acceptable gives 406', async (t) => {
   t.is((await inject(app(), { url: '/rw/produces' })).headers['content-type'], 'application/json');
+  // An empty Accept says what no Accept says: the first produced type.
+  t.is((await inject(app(), { url: '/rw/produces', headers: { accept: '' } })).headers['content-type'], 'application/json');
   const text = await inject(app(), { url: '/rw/produces', headers: { accept: 'text/plain' } });
   t.is(text.headers['content-type'], 'text/plain');
   t.is(text.body, '[object Object]');

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { GET, Path, POST, RestBuilder, RestRouter } from '../../src/index';
-import { loadUws } from '../../src/uws/load-uws';
+import { loadUws } from '../../src/adapter/load-uws';
 import { listen, type RunningServer } from '../support/server';
+import { rawRequest } from '../support/raw-http';
 
 @Path('/api')
 class ItemsResource {
@@ -90,6 +91,11 @@ test('actual requests: allowed origin gets the headers, a disallowed one gets no
 
     const noOrigin = await fetch(`${server.url}/api/items`);
     t.is(noOrigin.headers.get('access-control-allow-origin'), null);
+
+    // An empty Origin names no origin: answered as a same-origin request, no CORS headers and no Vary.
+    const empty = await rawRequest(server.port, 'GET /api/items HTTP/1.1\r\nHost: x\r\nOrigin:\r\nConnection: close\r\n\r\n');
+    t.regex(empty.text, /^HTTP\/1\.1 200 /);
+    t.notRegex(empty.text, /access-control-|vary:/i);
   } finally {
     server.close();
   }

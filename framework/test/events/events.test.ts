@@ -4,7 +4,7 @@ import {
   type RestEvent,
 } from '../../src/index';
 import { listen } from '../support/server';
-import type { Logger } from '../../src/log';
+import type { Logger } from '../../src/util/log';
 
 class Booking {
   constructor(readonly id: string, readonly status: string) {}

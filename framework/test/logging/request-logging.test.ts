@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import pino from 'pino';
 import { BadRequestException, createLogger, GET, loadUws, Path, PathParam, RestBuilder, RestRouter, type Logger } from '../../src/index';
-import { runtimeOf } from '../../src/http/uws-adapter';
+import { runtimeOf } from '../../src/adapter/uws-adapter';
 import { listen } from '../support/server';
 
 function recordingLogger(): Logger & { lines: Array<{ level: string; obj: any; msg?: string }> } {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { converterFor } from '../../src/compile/value-conversion';
+import { converterFor } from '../../src/io/value-conversion';
 import { ArgumentException } from '../../src/errors/http-errors';
 import { GET, Path, QueryParam, RestBuilder, inject } from '../../src/index';
 

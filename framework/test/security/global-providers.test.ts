@@ -1,6 +1,6 @@
 import test from 'ava';
 import { Context, GET, Path, RestBuilder, RestRouter, RoutingContext, User, type RestAuthenticationProvider } from '../../src/index';
-import { loadUws } from '../../src/uws/load-uws';
+import { loadUws } from '../../src/adapter/load-uws';
 import { listen } from '../support/server';
 
 /** X-Global: name. */

@@ -1,6 +1,6 @@
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { RestBuilder } from '../../src/index';
-import type { Logger } from '../../src/log';
+import type { Logger } from '../../src/util/log';
 import { listen, type RunningServer } from '../support/server';
 
 /** Builds and listens; the caller closes. */

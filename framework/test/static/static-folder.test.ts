@@ -1,6 +1,6 @@
 import test from 'ava';
 import { GET, Path, RestBuilder, RestRouter, staticFolder } from '../../src/index';
-import { loadUws } from '../../src/uws/load-uws';
+import { loadUws } from '../../src/adapter/load-uws';
 import { rawRequest } from '../support/raw-http';
 import { listen, type RunningServer } from '../support/server';
 import { makeStaticFixture, SECRET_TEXT } from './fixtures';

@@ -1,5 +1,5 @@
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
-import { loadUws } from '../../src/uws/load-uws';
+import { loadUws } from '../../src/adapter/load-uws';
 
 export interface RunningServer {
   port: number;

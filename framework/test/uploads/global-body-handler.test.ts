@@ -2,7 +2,7 @@ import test from 'ava';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Context, Path, POST, RegistrationError, RestBuilder, RestRouter, RoutingContext } from '../../src/index';
-import { loadUws } from '../../src/uws/load-uws';
+import { loadUws } from '../../src/adapter/load-uws';
 import { listen } from '../support/server';
 import { eventually, filesIn, tempFolder } from './support';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { boundaryOf, MultipartParser } from '../../src/uploads/multipart-parser';
-import { parsePartHeaders } from '../../src/uploads/part-headers';
+import { boundaryOf, MultipartParser } from '../../src/features/uploads/multipart-parser';
+import { parsePartHeaders } from '../../src/features/uploads/part-headers';
 
 interface Parsed {
   headers: string;

@@ -10,10 +10,10 @@ import { deepStrictEqual } from 'node:assert';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import type { ValidatorOptions } from 'class-validator';
-import { CompiledValidation } from '../../src/validation/compiled/compiled-validation';
-import { loadClassValidatorInternals, type ClassValidatorInternals } from '../../src/validation/compiled/internals';
-import { flattenErrors } from '../../src/validation/flatten-errors';
-import { ClassValidator } from '../../src/validation/validator';
+import { CompiledValidation } from '../../src/features/validation/compiled/compiled-validation';
+import { loadClassValidatorInternals, type ClassValidatorInternals } from '../../src/features/validation/compiled/internals';
+import { flattenErrors } from '../../src/features/validation/flatten-errors';
+import { ClassValidator } from '../../src/features/validation/validator';
 import { PLAIN_OBJECTS, wild } from './support/arbitraries';
 import * as dtos from './support/equivalence-dtos';
 

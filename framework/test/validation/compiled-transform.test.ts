@@ -8,8 +8,8 @@ import 'reflect-metadata';
 import { deepStrictEqual } from 'node:assert';
 import fc from 'fast-check';
 import { plainToInstance } from 'class-transformer';
-import { CompiledTransform } from '../../src/validation/compiled/compiled-transform';
-import { ClassValidator } from '../../src/validation/validator';
+import { CompiledTransform } from '../../src/features/validation/compiled/compiled-transform';
+import { ClassValidator } from '../../src/features/validation/validator';
 import { scalar, wild } from './support/arbitraries';
 import * as dtos from './support/transform-dtos';
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { IsString } from 'class-validator';
 import { POST, Path, RestRouter, Valid, type Validator } from '../../src/index';
-import { loadUws } from '../../src/uws/load-uws';
+import { loadUws } from '../../src/adapter/load-uws';
 import { listen } from '../support/server';
 
 class Note {

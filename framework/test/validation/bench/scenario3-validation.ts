@@ -8,7 +8,7 @@
 import 'reflect-metadata';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ClassValidator } from '../../../src/validation/validator';
+import { ClassValidator } from '../../../src/features/validation/validator';
 
 interface Contract {
   SAMPLE_ORDER: object;

@@ -1,0 +1,263 @@
+import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
+import { RoutingContext } from '../context/routing-context';
+import { PayloadTooLargeException } from '../errors/http-errors';
+import type { HttpMethod } from '../metadata/types';
+import type { AppRuntime, RouteHolder } from '../app/app-runtime';
+import { LinearRouter } from '../routing/linear-router';
+import type { RouteMatch } from '../routing/router';
+import { TrieRouter } from '../routing/trie-router';
+import { copyChunk } from './copy-chunk';
+import { NativeRoutes } from './native-routes';
+import { HttpServerRequest } from '../http/request';
+import { HttpServerResponse } from '../http/response';
+import { framingError } from './request-framing';
+
+/**
+ * The only place that speaks uWebSockets.js's request protocol: read the request synchronously,
+ * attach onAborted/onData before returning, hand the framework objects that outlive the callback.
+ */
+
+const METHODS: Record<string, HttpMethod> = {
+  get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', patch: 'PATCH', head: 'HEAD', options: 'OPTIONS',
+};
+
+const runtimeOfApp = new WeakMap<object, AppRuntime>();
+
+/** The runtime attached to an app, if any. */
+export function runtimeOf(app: object): AppRuntime | undefined {
+  return runtimeOfApp.get(app);
+}
+
+/** Routes every request of `app` through `runtime` (once per app). */
+export function attachRuntime(app: TemplatedApp, runtime: AppRuntime): void {
+  if (runtimeOfApp.has(app)) return;
+  runtimeOfApp.set(app, runtime);
+  app.any('/*', (res, req) => dispatch(runtime, res, req));
+  // Native routes mirror the built-in routers' rules (property-tested); a router of the app's own decides alone.
+  const routerType: Function = runtime.router.constructor;
+  const builtIn = routerType === TrieRouter || routerType === LinearRouter;
+  if (!builtIn) return;
+  const native = new NativeRoutes(
+    app,
+    (res, req, method, url, match) => serve(runtime, res, req, method, url, match),
+    (res, req) => dispatch(runtime, res, req),
+  );
+  for (const slot of runtime.router.slots()) native.add(slot);
+  runtime.onSlotAdded = (slot) => native.add(slot);
+}
+
+/** Handles one request; exported for the test client, which drives it with fake uWS objects. */
+export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): void {
+  const raw = req.getMethod();
+  serve(rt, res, req, METHODS[raw] ?? (raw.toUpperCase() as HttpMethod), req.getUrl(), undefined);
+}
+
+function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMethod, url: string, known: RouteMatch<RouteHolder> | undefined): void {
+  rt.refreshIfStale();
+  // Two native reads on every request tell whether it announces a body (see refusedFraming below).
+  const length = req.getHeader('content-length');
+  const encoding = req.getHeader('transfer-encoding');
+  const request = new HttpServerRequest(req, res, method, url);
+  const response = new HttpServerResponse(res, method === 'HEAD');
+  response._defaults = rt.defaultHeaders;
+  request._response = response;
+  const ctx = new RoutingContext(request, response);
+  ctx._app = rt.app;
+
+  if (rt.onRequest !== null) rt.onRequest(ctx);
+  // All headers are judged when the native reads show a framing header, and always on body methods: an
+  // empty first header hides the next ones from those reads (GET and the rest keep their headers uncopied).
+  const framed = length !== '' || encoding !== '';
+  if ((framed || isBodyMethod(method)) && refusedFraming(rt, res, ctx)) return;
+  if (rt.preRouting !== null && rt.preRouting(ctx)) {
+    response._live = false;
+    if (!response.ended()) {
+      request.detach();
+      res.onAborted(() => response._abort());
+    }
+    return;
+  }
+  let pending: void | Promise<void> = undefined;
+  let match: RouteMatch<RouteHolder> | { allowed: readonly string[] } | null | undefined;
+  try {
+    match = known ?? rt.router.find(method, url);
+  } catch (err) {
+    pending = rt.fail(ctx, err);
+    match = undefined;
+  }
+
+  if (match === null) pending = rt.notFound(ctx);
+  else if (match !== undefined && 'allowed' in match) pending = rt.methodNotAllowed(ctx, match.allowed);
+  else if (match !== undefined) {
+    request._paramValues = match.values;
+    const routes = match.slot.routes;
+    if (framed && length !== '0' && rt.needsBodies && needsBody(routes)) {
+      // The framing was judged above, and the headers copied: the body is read after this callback returns.
+      readBody(rt, res, ctx, routes, length);
+      return;
+    }
+    pending = rt.runChain(routes, ctx);
+  }
+  response._live = false;
+  if (pending !== undefined) {
+    request.detach();
+    if (!response.ended()) res.onAborted(() => response._abort());
+  }
+}
+
+function needsBody(routes: readonly RouteHolder[]): boolean {
+  for (let i = 0; i < routes.length; i++) if (routes[i]!.compiled.needsBody) return true;
+  return false;
+}
+
+/** POST, PUT and PATCH nearly always carry a body: their headers are copied in any case. */
+function isBodyMethod(method: HttpMethod): boolean {
+  return method === 'POST' || method === 'PUT' || method === 'PATCH';
+}
+
+/**
+ * Judges the request's framing on all of its headers (copied now); when it is ambiguous, answers 400
+ * and closes the connection (see `refuseAmbiguous`) and returns true.
+ */
+function refusedFraming(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext): boolean {
+  const { request } = ctx;
+  request.detach();
+  const error = framingError(request._headerList ?? []);
+  if (error === undefined) return false;
+  refuseAmbiguous(rt, res, ctx, error);
+  return true;
+}
+
+/**
+ * Answers 400 and closes the connection, without letting anything that came after the request reach a
+ * handler. uWebSockets.js dispatches the next request of the same read as soon as this callback returns;
+ * an answer written now would not stop it (the close it asks for waits for the end of the read, and the
+ * next request clears it). A pending answer does: uWebSockets.js closes a connection that sends a request
+ * while the previous one is unanswered. So the 400 goes out on the next turn of the event loop, once that
+ * read is over; when nothing followed the request, the client gets it, and the connection is closed.
+ * (One case stays open, see docs/security.md: a client that leaves earlier answers unread keeps the 400
+ * queued, and uWebSockets.js reads on until it is sent.)
+ */
+function refuseAmbiguous(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, error: unknown): void {
+  const { response } = ctx;
+  response.closeConnectionAfter();
+  response._live = false;
+  res.onAborted(() => response._abort());
+  setImmediate(() => {
+    if (!response.aborted()) void rt.fail(ctx, error);
+  });
+}
+
+/**
+ * Buffers the body up to the app's limit, then runs the routes. A declared length over the limit is
+ * refused at once (413) without reading the rest, and so is a body that grows past it; the connection
+ * is closed after those answers since the unread rest cannot be skipped safely.
+ */
+function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], declared: string): void {
+  const { request, response } = ctx;
+  const limit = rt.bodyLimit;
+  if (declared !== '' && !(Number(declared) <= limit)) {
+    response.closeConnectionAfter();
+    const pending = rt.fail(ctx, new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`));
+    response._live = false;
+    if (pending !== undefined && !response.ended()) res.onAborted(() => response._abort());
+    return;
+  }
+  response._live = false;
+  const stream = rt.bodyStream !== null ? rt.bodyStream(ctx, routes) : undefined;
+  if (stream !== undefined) {
+    streamBody(rt, res, ctx, routes, stream);
+    return;
+  }
+  res.onAborted(() => response._abort());
+  let chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  res.onData((chunk, isLast) => {
+    if (done) return;
+    size += chunk.byteLength;
+    if (size > limit) {
+      done = true;
+      chunks = [];
+      response.closeConnectionAfter();
+      // uWebSockets.js corks its data callbacks (as it does the request callback): what is written before
+      // this returns needs no cork of its own; later writes (after an await) cork again.
+      response._live = true;
+      try {
+        void rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes`));
+      } finally {
+        response._live = false;
+      }
+      return;
+    }
+    // uWebSockets.js neuters the chunk when this callback returns: copy it.
+    if (chunk.byteLength > 0) chunks.push(copyChunk(chunk));
+    if (!isLast) return;
+    done = true;
+    request._body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    chunks = [];
+    response._live = true;
+    try {
+      void rt.runChain(routes, ctx);
+    } catch (err) {
+      void rt.fail(ctx, err);
+    } finally {
+      response._live = false;
+    }
+  });
+}
+
+/** Feeds the body to a streaming consumer (uploads); same limits and abort rules as buffering. */
+function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], consumer: import('../app/app-runtime').BodyConsumer): void {
+  const { response } = ctx;
+  let done = false;
+  let size = 0;
+  // Set when the consumer refused the body (too many files, a malformed part): the rest is read to its end,
+  // within the size limit, before the answer. uWebSockets.js v20.57 closes a connection answered mid-body at
+  // once, so a client still sending would see a broken pipe instead of the answer.
+  let refused: { error: unknown } | undefined;
+  res.onAborted(() => {
+    response._abort();
+    if (!done && refused === undefined) consumer.abort();
+    done = true;
+  });
+  res.onData((chunk, isLast) => {
+    if (done) return;
+    size += chunk.byteLength;
+    if (size > consumer.limit) {
+      if (refused === undefined) consumer.abort();
+      done = true;
+      response.closeConnectionAfter();
+      void rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${consumer.limit} bytes`));
+      return;
+    }
+    if (refused !== undefined) {
+      if (!isLast) return;
+      done = true;
+      void rt.fail(ctx, refused.error);
+      return;
+    }
+    try {
+      if (chunk.byteLength > 0) consumer.write(copyChunk(chunk));
+      if (!isLast) return;
+      done = true;
+      const ended = consumer.end();
+      // Tell the consumer when the request is over (routes, writer, events), so it can release the body's files.
+      const settle = (out: void | Promise<void>) => {
+        if (out === undefined) consumer.finished?.();
+        else out.then(() => consumer.finished?.(), () => consumer.finished?.());
+      };
+      const run = () => settle(response.aborted() ? undefined : rt.runChain(routes, ctx));
+      if (ended !== undefined && typeof (ended as Promise<void>).then === 'function') (ended as Promise<void>).then(run, (err) => settle(rt.fail(ctx, err)));
+      else run();
+    } catch (err) {
+      consumer.abort();
+      if (!isLast) {
+        refused = { error: err };
+        return;
+      }
+      done = true; // the whole body is read: the connection can carry on after the answer
+      void rt.fail(ctx, err);
+    }
+  });
+}

@@ -1,0 +1,215 @@
+import { resolvedClassMetadata, designParamTypes, designType } from '../../metadata/store';
+import type { ParameterDefinition, RouteDefinition } from '../../metadata/route-definition';
+import type { ArgumentType, ParamMetadata } from '../../metadata/types';
+import { Response } from '../../http/response-entity';
+import type { AppRuntime } from '../../app/app-runtime';
+import { PARAMETER_CONSTRAINTS } from '../validation/constraints';
+import type { JsonSchema } from './constraint-keywords';
+import { API_EXCLUDE, API_OPERATION, API_RESPONSES, API_TAGS, type ApiOperationOptions, type ApiResponseOptions } from './openapi-decorators';
+import { pathTemplate } from './path-template';
+import { SchemaRegistry } from './schema-registry';
+import { routeSecurityDoc } from './security-schemes';
+
+/** The document's `info` and where it is served. */
+export interface OpenApiOptions {
+  /** The API's title (`info.title`). */
+  title: string;
+  /** The API's version (`info.version`), not the OpenAPI version. */
+  version: string;
+  /** A description of the API (`info.description`, CommonMark). */
+  description?: string;
+  /** Where the JSON document is served (default `/openapi.json`). */
+  path?: string;
+  /** `servers` entries, e.g. `[{ url: 'https://api.example.com' }]`. */
+  servers?: Array<{
+    /** The server's base URL. */
+    url: string;
+    /** What the server is (production, staging...). */
+    description?: string;
+  }>;
+}
+
+const ERROR_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: "The framework's error body (the built-in exception handler, JSON when the client accepts it).",
+  properties: { status: { type: 'integer' }, error: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } },
+  required: ['status', 'error', 'message'],
+};
+
+const IN: Partial<Record<ParamMetadata['source'], string>> = { path: 'path', query: 'query', header: 'header', cookie: 'cookie' };
+
+/**
+ * Builds an OpenAPI 3.1 document from an app's compiled routes: paths, methods, parameters with
+ * their types and constraints, request bodies and responses from classes and their class-validator
+ * constraints, and security from the auth decorators.
+ */
+export function buildOpenApiDocument(rt: AppRuntime, options: OpenApiOptions): JsonSchema {
+  const schemas = new SchemaRegistry();
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const securitySchemes: Record<string, JsonSchema> = {};
+  const operationIds = new Set<string>();
+  let usesErrors = false;
+
+  for (const holder of rt.routes()) {
+    const d = holder.compiled.definition;
+    if (d.extensions.get(API_EXCLUDE) === true) continue;
+    const { template, patterns } = pathTemplate(d.path);
+    const item = (paths[template] ??= {});
+    const method = d.method.toLowerCase();
+    if (item[method] !== undefined) continue; // identical paths chained: the first one documents it
+    const texts = (d.extensions.get(API_OPERATION) as ApiOperationOptions | undefined) ?? {};
+    let operationId = texts.operationId ?? `${d.resourceClass.name}_${d.methodName}`;
+    for (let i = 2; operationIds.has(operationId); i++) operationId = `${texts.operationId ?? `${d.resourceClass.name}_${d.methodName}`}_${i}`;
+    operationIds.add(operationId);
+
+    const operation: JsonSchema = { operationId, tags: (d.extensions.get(API_TAGS) as string[] | undefined) ?? [d.resourceClass.name] };
+    if (texts.summary !== undefined) operation.summary = texts.summary;
+    if (texts.description !== undefined) operation.description = texts.description;
+    if (texts.deprecated === true) operation.deprecated = true;
+
+    const parameters = describeParameters(d, patterns, schemas);
+    if (parameters.length > 0) operation.parameters = parameters;
+    const body = describeBody(d, schemas);
+    if (body !== undefined) operation.requestBody = body;
+
+    const security = routeSecurityDoc(d, rt.settings, (p) => rt.components.get(p));
+    if (security.requirement !== undefined) operation.security = security.requirement;
+    Object.assign(securitySchemes, security.schemes);
+
+    const responses = describeResponses(d, schemas);
+    const canFail400 = parameters.length > 0 || body !== undefined; // conversion and validation failures
+    const errors: Array<[string, string]> = [];
+    if (canFail400) errors.push(['400', 'Bad request: a missing or invalid argument']);
+    if (security.secured) errors.push(['401', 'Unauthorized: no or invalid credentials']);
+    if (security.mayForbid) errors.push(['403', 'Forbidden: the user may not do this']);
+    if (d.produces.length > 0) errors.push(['406', 'Not acceptable: none of the Accept types is produced']);
+    if (body !== undefined && d.consumes.length > 0) errors.push(['415', 'Unsupported media type']);
+    for (const [status, description] of errors) {
+      if (responses[status] !== undefined) continue;
+      responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      usesErrors = true;
+    }
+    operation.responses = responses;
+    item[method] = operation;
+  }
+
+  const components: JsonSchema = {};
+  if (usesErrors) schemas.components.Error ??= ERROR_SCHEMA;
+  if (Object.keys(schemas.components).length > 0) components.schemas = schemas.components;
+  if (Object.keys(securitySchemes).length > 0) components.securitySchemes = securitySchemes;
+  const info: JsonSchema = { title: options.title, version: options.version };
+  if (options.description !== undefined) info.description = options.description;
+  const doc: JsonSchema = { openapi: '3.1.0', info };
+  if (options.servers !== undefined) doc.servers = options.servers;
+  doc.paths = paths;
+  if (Object.keys(components).length > 0) doc.components = components;
+  return doc;
+}
+
+function describeParameters(d: RouteDefinition, patterns: Map<string, string>, schemas: SchemaRegistry): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  const constraints = d.extensions.get(PARAMETER_CONSTRAINTS) as Map<number, Array<() => PropertyDecorator>> | undefined;
+  const add = (p: { source: ParamMetadata['source']; name?: string; type?: ArgumentType; optional: boolean; defaultValue?: string }, extra?: Array<() => PropertyDecorator>) => {
+    const location = IN[p.source];
+    if (location === undefined || p.name === undefined) return;
+    if (out.some((o) => o.name === p.name && o.in === location)) return;
+    let schema = schemas.schemaFor(p.type ?? String);
+    if (typeof schema.$ref === 'string') schema = { type: 'string' }; // a class read from a string (fromString, a reader)
+    if (location === 'path' && patterns.has(p.name)) schema.pattern = `^(?:${patterns.get(p.name)})$`;
+    if (p.defaultValue !== undefined) schema.default = typedDefault(p.defaultValue, schema);
+    if (extra !== undefined && extra.length > 0) schema = schemas.parameterSchema(schema, extra);
+    const required = location === 'path' || (!p.optional && p.defaultValue === undefined);
+    const param: JsonSchema = { name: p.name, in: location, required, schema };
+    if (schema.type === 'array' && location === 'query') Object.assign(param, { style: 'form', explode: true });
+    out.push(param);
+  };
+  for (const p of d.parameters) {
+    if (p.source === 'bean') for (const field of beanFields(p)) add(field);
+    else add(p, constraints?.get(p.index));
+  }
+  return out;
+}
+
+/** The value arguments a `@BeanParam` class gathers (decorated fields and constructor parameters). */
+function beanFields(p: ParameterDefinition): Array<{ source: ParamMetadata['source']; name?: string; type?: ArgumentType; optional: boolean; defaultValue?: string }> {
+  const type = p.type;
+  if (typeof type !== 'function') return [];
+  const meta = resolvedClassMetadata(type);
+  const ctorTypes = designParamTypes(type, undefined) ?? [];
+  const out = [];
+  for (const [i, m] of meta.constructorParams) out.push({ ...m, type: m.explicitType ?? ctorTypes[i], optional: m.optional === true });
+  for (const [key, m] of meta.fields) out.push({ ...m, type: m.explicitType ?? designType(type.prototype, key), optional: m.optional === true });
+  return out;
+}
+
+function typedDefault(value: string, schema: JsonSchema): unknown {
+  if ((schema.type === 'number' || schema.type === 'integer') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (schema.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  if (schema.type === 'array') return value.split(',');
+  return value;
+}
+
+function describeBody(d: RouteDefinition, schemas: SchemaRegistry): JsonSchema | undefined {
+  const body = d.parameters.find((p) => p.source === 'body');
+  const form = d.parameters.filter((p) => p.source === 'form');
+  if (body !== undefined) {
+    const t = body.type;
+    const bytes = t === Buffer || t === Uint8Array;
+    const text = t === String;
+    const types = d.consumes.length > 0 ? d.consumes : [bytes ? 'application/octet-stream' : text ? 'text/plain' : 'application/json'];
+    const schema = schemas.schemaFor(t);
+    const content: JsonSchema = {};
+    for (const type of types) content[type] = { schema };
+    return { required: !body.optional, content };
+  }
+  if (form.length > 0) {
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const p of form) {
+      if (p.name === undefined) continue;
+      properties[p.name] = schemas.schemaFor(p.type ?? String);
+      if (!p.optional && p.defaultValue === undefined) required.push(p.name);
+    }
+    const schema: JsonSchema = { type: 'object', properties };
+    if (required.length > 0) schema.required = required;
+    const types = d.consumes.length > 0 ? d.consumes : ['application/x-www-form-urlencoded'];
+    const content: JsonSchema = {};
+    for (const type of types) content[type] = { schema };
+    return { required: required.length > 0, content };
+  }
+  return undefined;
+}
+
+function describeResponses(d: RouteDefinition, schemas: SchemaRegistry): Record<string, JsonSchema> {
+  const declared: Array<[number | 'default', ApiResponseOptions]> = [];
+  const classLevel = d.classExtensions.get(API_RESPONSES) as Array<[number | 'default', ApiResponseOptions]> | undefined;
+  const merged = d.extensions.get(API_RESPONSES) as Array<[number | 'default', ApiResponseOptions]> | undefined;
+  if (merged !== undefined && merged !== classLevel) declared.push(...merged);
+  if (classLevel !== undefined) declared.push(...classLevel);
+  const produced = d.produces.length > 0 ? d.produces : ['application/json'];
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, o] of declared) {
+    const key = String(status);
+    if (responses[key] !== undefined) continue;
+    const r: JsonSchema = { description: o.description ?? defaultDescription(status) };
+    if (o.type !== undefined) {
+      const item = schemas.schemaFor(o.type);
+      r.content = { [o.mediaType ?? produced[0]!]: { schema: o.isArray ? { type: 'array', items: item } : item } };
+    }
+    responses[key] = r;
+  }
+  if (Object.keys(responses).some((k) => k.startsWith('2'))) return responses;
+  // Nothing declared for success: what the return type says.
+  const rt = d.returnType;
+  if (rt === undefined && d.produces.length === 0) responses['204'] = { description: 'No content' };
+  else if (rt === Response || rt === Promise || rt === Object || rt === undefined) responses['200'] = { description: 'OK', content: { [produced[0]!]: { schema: {} } } };
+  else responses['200'] = { description: 'OK', content: { [produced[0]!]: { schema: schemas.schemaFor(rt) } } };
+  return responses;
+}
+
+function defaultDescription(status: number | 'default'): string {
+  if (status === 'default') return 'Any other answer';
+  if (status < 300) return 'Success';
+  if (status < 400) return 'Redirect';
+  return status < 500 ? 'Client error' : 'Server error';
+}

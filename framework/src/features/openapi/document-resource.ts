@@ -1,0 +1,38 @@
+import { Context } from '../../decorators/arguments';
+import { GET, Path } from '../../decorators/routing';
+import { HttpServerResponse } from '../../http/response';
+import type { AppRuntime } from '../../app/app-runtime';
+import { PermitAll } from '../security/decorators';
+import { buildOpenApiDocument, type OpenApiOptions } from './document-builder';
+import { ApiExclude } from './openapi-decorators';
+
+/**
+ * Serves an app's OpenAPI document. Each app gets a subclass carrying its path (`@Path` on the
+ * class); the document is built on first request, once every route exists, and again if routes
+ * were added since.
+ */
+export class OpenApiDocumentResource {
+  private cached: { routes: number; json: string } | undefined;
+
+  constructor(private readonly runtime: AppRuntime, private readonly options: OpenApiOptions) {}
+
+  @GET
+  @Path('/')
+  @PermitAll
+  @ApiExclude
+  document(@Context() response: HttpServerResponse): void {
+    const routes = this.runtime.routes().length;
+    if (this.cached === undefined || this.cached.routes !== routes) {
+      this.cached = { routes, json: JSON.stringify(buildOpenApiDocument(this.runtime, this.options)) };
+    }
+    response.putHeader('content-type', 'application/json');
+    response.end(this.cached.json);
+  }
+}
+
+/** The document route of one app, at `options.path` (default `/openapi.json`). */
+export function documentResourceFor(runtime: AppRuntime, options: OpenApiOptions): OpenApiDocumentResource {
+  class OpenApiDocument extends OpenApiDocumentResource {}
+  Path(options.path ?? '/openapi.json')(OpenApiDocument);
+  return new OpenApiDocument(runtime, options);
+}

@@ -1,0 +1,30 @@
+import type { ExceptionHandler } from '../../context/contracts';
+import { Handles } from '../../decorators/binding';
+import { registerBuiltInExceptionHandler } from '../../pipeline/exception-handling';
+import type { HttpServerRequest } from '../../http/request';
+import type { HttpServerResponse } from '../../http/response';
+import { ConstraintException } from './constraint-exception';
+
+/**
+ * Answers a `ConstraintException` with 400, `X-Status-Reason: Validation failed` and a JSON body
+ * listing every violation (never the rejected values, which may be secrets):
+ *
+ * ```json
+ * { "status": 400, "error": "Bad Request", "message": "Validation failed", "code": "RU_ERR_VALIDATION",
+ *   "violations": [{ "in": "body", "path": "email", "constraint": "isEmail", "message": "email must be an email" }] }
+ * ```
+ *
+ * It is the built-in handler for the type; a route's `@CatchWith` or a registered handler takes precedence.
+ */
+@Handles(ConstraintException)
+export class ConstraintExceptionHandler implements ExceptionHandler<ConstraintException> {
+  /** Writes the 400 answer listing every violation. */
+  write(error: ConstraintException, _request: HttpServerRequest, response: HttpServerResponse): void {
+    response.setStatusCode(400);
+    response.putHeader('X-Status-Reason', 'Validation failed');
+    response.putHeader('content-type', 'application/json');
+    response.end(JSON.stringify({ status: 400, error: 'Bad Request', message: error.message, code: error.code, violations: error.violations }));
+  }
+}
+
+registerBuiltInExceptionHandler(ConstraintException, new ConstraintExceptionHandler());

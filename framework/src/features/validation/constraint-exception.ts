@@ -1,0 +1,27 @@
+import { BadRequestException } from '../../errors/http-errors';
+
+/** One broken constraint, as clients see it. */
+export interface ConstraintViolation {
+  /** Where the value came from: `body`, `query`, `path`, `header`, `cookie`, `matrix`, `form`, `bean`, `context`. */
+  in?: string;
+  /** The property path inside that value (`address.city`, `items[0].qty`), or the parameter name. */
+  path: string;
+  /** The constraint's name (`min`, `isEmail`, `notBlank`...). */
+  constraint: string;
+  /** What is wrong, for people (class-validator's message, or the constraint's own). */
+  message: string;
+}
+
+/**
+ * A validation failure: 400 with `X-Status-Reason: Validation failed`. Its built-in handler,
+ * `ConstraintExceptionHandler`, answers with every violation as JSON.
+ */
+export class ConstraintException extends BadRequestException {
+  /** Every violation found in the request. */
+  readonly violations: readonly ConstraintViolation[];
+
+  constructor(violations: readonly ConstraintViolation[], message = 'Validation failed') {
+    super(message, { code: 'RU_ERR_VALIDATION', headers: { 'X-Status-Reason': 'Validation failed' } });
+    this.violations = violations;
+  }
+}

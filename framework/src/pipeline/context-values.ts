@@ -1,0 +1,92 @@
+import type { ContextProvider } from '../context/contracts';
+import { RoutingContext } from '../context/routing-context';
+import { User } from '../context/user';
+import { UwsApp } from '../context/uws-app';
+import { ArgumentException } from '../errors/http-errors';
+import { HttpServerRequest } from '../http/request';
+import { HttpServerResponse } from '../http/response';
+import type { Provided } from '../io/registry';
+import { RouteDefinition } from '../metadata/route-definition';
+import type { Constructor } from '../metadata/types';
+import type { ComponentFactory } from '../settings/components';
+import type { ProviderRegistration, SettingsView } from '../settings/settings';
+import { isClass } from '../settings/components';
+
+/** Resolves one value for a request; may be async (providers, readers). */
+export type ValueResolver = (ctx: RoutingContext) => unknown;
+
+/** The built-in `@Context` types, resolved without any lookup. */
+const BUILT_IN = new Map<Function, ValueResolver>([
+  [HttpServerRequest, (ctx) => ctx.request],
+  [HttpServerResponse, (ctx) => ctx.response],
+  [RoutingContext, (ctx) => ctx],
+  [RouteDefinition, (ctx) => ctx.route()],
+  [UwsApp, (ctx) => ctx._app],
+  [User, (ctx) => ctx.user()],
+]);
+
+export function isBuiltInContextType(type: Function | undefined): boolean {
+  return type !== undefined && BUILT_IN.has(type);
+}
+
+/** Turns a provider registration (class, instance or function) into a function of the request. */
+export function providerFunction(reg: ProviderRegistration, components: ComponentFactory): (request: HttpServerRequest, ctx: RoutingContext) => unknown {
+  if (typeof reg === 'function' && !isClass(reg)) return (request) => (reg as (r: HttpServerRequest) => unknown)(request);
+  if (typeof reg === 'function' && components.isPerRequest(reg)) {
+    const provider = components.accessor(reg as Provided<ContextProvider>);
+    return (request, ctx) => provider(ctx).provide(request);
+  }
+  const instance = components.get(reg as Provided<ContextProvider>);
+  return (request) => instance.provide(request);
+}
+
+/**
+ * A `@Context` value: a `@ContextReader`, an object pushed into the routing context, a built-in type,
+ * then a registered provider; a value that cannot be provided gives 400.
+ */
+export function contextResolver(
+  type: Function | undefined,
+  contextReader: ProviderRegistration | undefined,
+  settings: SettingsView,
+  components: ComponentFactory,
+  fallback: (() => unknown) | undefined,
+  optional: boolean,
+): ValueResolver {
+  const typeName = type?.name ?? 'unknown';
+  const missing = (): unknown => {
+    if (fallback) return fallback();
+    if (optional) return undefined;
+    throw new ArgumentException(`Can't provide @Context of type: ${typeName}`, 'RU_ERR_CONTEXT');
+  };
+  const settle = (v: unknown): unknown => (v === null || v === undefined ? missing() : v);
+
+  if (contextReader !== undefined) {
+    const provide = providerFunction(contextReader, components);
+    return (ctx) => thenOrNow(provide(ctx.request, ctx), settle);
+  }
+  const builtIn = type !== undefined ? BUILT_IN.get(type) : undefined;
+  if (builtIn !== undefined) return (ctx) => settle(builtIn(ctx));
+  if (type === undefined || type === Object) {
+    throw new ArgumentException(`@Context needs a type: TypeScript reported none (use @Context(Type))`, 'RU_ERR_CONTEXT');
+  }
+  const registered = settings.contextProvider(type);
+  const provide = registered !== undefined ? providerFunction(registered, components) : undefined;
+  return (ctx) => {
+    const pushed = ctx.get(type);
+    if (pushed !== undefined) return pushed;
+    if (provide === undefined) return missing();
+    return thenOrNow(provide(ctx.request, ctx), settle);
+  };
+}
+
+/** Applies `fn` now for plain values, after settling for promises: keeps synchronous routes synchronous. */
+export function thenOrNow(value: unknown, fn: (v: unknown) => unknown): unknown {
+  if (value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function') {
+    return (value as PromiseLike<unknown>).then(fn);
+  }
+  return fn(value);
+}
+
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
+}

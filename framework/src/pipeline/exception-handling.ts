@@ -1,0 +1,134 @@
+import type { ExceptionHandler } from '../context/contracts';
+import type { RoutingContext } from '../context/routing-context';
+import type { HttpServerRequest } from '../http/request';
+import type { HttpServerResponse } from '../http/response';
+import { statusText } from '../errors/http-status';
+import { accepts } from '../io/media-type';
+import type { Provided } from '../io/registry';
+import type { Logger } from '../util/log';
+import { resolvedClassMetadata } from '../metadata/store';
+import type { Constructor } from '../metadata/types';
+import type { ComponentFactory } from '../settings/components';
+import { isThenable } from './context-values';
+import { WebApplicationException } from '../errors/http-errors';
+
+/** A handler ready to use, with the error type it declared (`@Handles`), Error when none. */
+export interface BoundHandler {
+  type: Function;
+  /** The cached handler; absent for `@NoCache` / `@Context`-field handlers, made per request by `perRequest`. */
+  handler?: ExceptionHandler<unknown>;
+  perRequest?: (ctx: RoutingContext) => ExceptionHandler<unknown>;
+}
+
+export function bindHandler(provided: Provided<ExceptionHandler<unknown>>, components: ComponentFactory, type?: Function): BoundHandler {
+  const ctor = typeof provided === 'function' ? provided : (provided as object).constructor;
+  const handles = type ?? resolvedClassMetadata(ctor).handles ?? Error;
+  if (components.isPerRequest(provided)) return { type: handles, perRequest: components.accessor(provided) };
+  return { type: handles, handler: components.get(provided) as ExceptionHandler<unknown> };
+}
+
+export function bindHandlers(list: readonly Constructor[] | undefined, components: ComponentFactory): BoundHandler[] {
+  return (list ?? []).map((h) => bindHandler(h as Provided<ExceptionHandler<unknown>>, components));
+}
+
+/** The status an error maps to before any handler runs: its own for HTTP errors, else 500. */
+export function statusOf(error: unknown): number {
+  if (error instanceof WebApplicationException) return error.status;
+  const s = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof s === 'number' && Number.isInteger(s) && s >= 400 && s <= 599 ? s : 500;
+}
+
+/**
+ * The built-in handler: a JSON body when the client takes JSON, text otherwise. Server errors that
+ * are not HTTP errors get a generic message: a body never carries a stack trace or internals.
+ */
+export class DefaultExceptionHandler implements ExceptionHandler<unknown> {
+  /** Writes the error as `{ status, error, message, code }` JSON, or as plain text when the client does not take JSON. */
+  write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
+    const status = response.getStatusCode() >= 400 ? response.getStatusCode() : statusOf(error);
+    const exposed = error instanceof WebApplicationException || (status < 500 && statusOf(error) === status);
+    const message = exposed && (error as Error)?.message ? (error as Error).message : statusText(status);
+    const code = exposed ? ((error as { code?: unknown })?.code as string | undefined) : undefined;
+    response.setStatusCode(status);
+    if (accepts(request._headerOrEmpty('accept'), 'application/json')) {
+      response.putHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ status, error: statusText(status), message, ...(typeof code === 'string' ? { code } : {}) }));
+    } else {
+      response.putHeader('content-type', 'text/plain; charset=utf-8');
+      response.end(message);
+    }
+  }
+}
+
+const defaultHandler = new DefaultExceptionHandler();
+
+/**
+ * Built-in handlers for particular error types (ConstraintException -> ConstraintExceptionHandler),
+ * tried after the route's and the registered handlers, before the generic one.
+ */
+const builtInHandlers: BoundHandler[] = [];
+
+/** Adds a built-in handler for an error type (features register theirs when loaded). */
+export function registerBuiltInExceptionHandler(type: Function, handler: ExceptionHandler<any>): void {
+  if (!builtInHandlers.some((h) => h.type === type)) builtInHandlers.push({ type, handler });
+}
+
+/**
+ * Sends an error through the first matching handler: the route's `@CatchWith` (method then class),
+ * then the registered ones in registration order, then the built-in one. The status is set before
+ * the handler runs, so a handler that sets none keeps it. A handler that fails falls back to the
+ * built-in handler with 500.
+ */
+export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: readonly BoundHandler[], globalHandlers: readonly BoundHandler[], logger: Logger): void | Promise<void> {
+  const response = ctx.response;
+  if (response.aborted()) return;
+  if (response.ended() || response.headersSent()) {
+    logger.error({ err: error, path: ctx.request.path() }, 'error after the response was sent; closing the connection');
+    response.close();
+    return;
+  }
+  const status = statusOf(error);
+  response.setStatusCode(status);
+  if (error instanceof WebApplicationException) for (const [k, v] of Object.entries(error.headers)) response.putHeader(k, v);
+  try {
+    const appHandler = pick(error, routeHandlers, ctx) ?? pick(error, globalHandlers, ctx);
+    // An error the app's own handlers answer is theirs to log; only unexpected ones are logged here.
+    if (appHandler === undefined && status >= 500 && !(error instanceof WebApplicationException)) {
+      logger.error({ err: error, method: ctx.request.method(), path: ctx.request.path() }, 'unhandled error in route');
+    }
+    const handler = appHandler ?? pick(error, builtInHandlers, ctx) ?? defaultHandler;
+    const out = handler.write(error, ctx.request, response);
+    if (isThenable(out)) {
+      return Promise.resolve(out).then(
+        () => finish(ctx),
+        (err) => fallback(ctx, err, logger),
+      );
+    }
+    finish(ctx);
+  } catch (err) {
+    fallback(ctx, err, logger);
+  }
+}
+
+function pick(error: unknown, handlers: readonly BoundHandler[], ctx: RoutingContext): ExceptionHandler<unknown> | undefined {
+  for (const h of handlers) {
+    if (h.type === Error ? true : error instanceof (h.type as any)) return h.perRequest !== undefined ? h.perRequest(ctx) : h.handler;
+  }
+  return undefined;
+}
+
+function finish(ctx: RoutingContext): void {
+  if (!ctx.response.ended()) ctx.response.end();
+}
+
+function fallback(ctx: RoutingContext, err: unknown, logger: Logger): void {
+  logger.error({ err }, 'exception handler failed');
+  const response = ctx.response;
+  if (response.ended() || response.aborted()) return;
+  if (response.headersSent()) {
+    response.close();
+    return;
+  }
+  response.setStatusCode(500);
+  defaultHandler.write(new Error('exception handler failed'), ctx.request, response);
+}
