@@ -38,6 +38,10 @@ export interface RawConnection {
   text(): string;
   /** Resolves true when the server closed the connection, false when `boundMs` passed first. */
   closed: Promise<boolean>;
+  /** Resolves once the payload was handed to the kernel (on loopback, the server has it). */
+  sent: Promise<void>;
+  /** Whether the connection is still open. */
+  isOpen(): boolean;
   /** Resolves once the received text satisfies `test` (or rejects when the connection closes first). */
   received(test: (text: string) => boolean): Promise<string>;
   write(bytes: string | Buffer): void;
@@ -54,7 +58,7 @@ export function openRaw(port: number, payload: string | Buffer, boundMs = 5000):
   const waiters: Array<() => void> = [];
   let isClosed = false;
   socket.on('error', () => {});
-  socket.on('connect', () => socket.write(payload));
+  const sent = new Promise<void>((resolve) => socket.on('connect', () => socket.write(payload, () => resolve())));
   socket.on('data', (d) => {
     chunks.push(d);
     for (const w of waiters.splice(0)) w();
@@ -75,6 +79,8 @@ export function openRaw(port: number, payload: string | Buffer, boundMs = 5000):
   return {
     text,
     closed,
+    sent,
+    isOpen: () => !isClosed && !socket.destroyed,
     received: (test) =>
       new Promise((resolve, reject) => {
         const check = () => {
