@@ -3,13 +3,13 @@ import {
   GraphQLSchema, GraphQLString, specifiedDirectives, isObjectType,
   type FieldNode, type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLNamedType, type GraphQLResolveInfo, type GraphQLOutputType,
 } from 'graphql';
-import type { Catalog, CatalogField } from '../content/catalog';
+import type { Catalog, CatalogField } from '../storage/catalog';
 import type { ElementKind, FieldKind } from '../storage/database-types';
-import type { ElementRow } from '../query/element-row';
-import { readableKinds, type ElementScope, type ReadableKind } from '../query/element-scope';
-import { isTransformable, mimeTypeOf, extensionOf } from '../assets/file-kinds';
-import { normalizeTransform, type ImageTransform, type TransformArguments } from '../assets/image-transforms';
-import { QueryArgumentError } from '../query/query-argument-error';
+import type { ElementRow } from '../storage/element-query/element-row';
+import { readableKinds, type ElementScope, type ReadableKind } from '../model/element-scope';
+import { isTransformable, mimeTypeOf, extensionOf } from '../model/file-kinds';
+import { normalizeTransform, type ImageTransform, type TransformArguments } from '../domain/assets/image-transforms';
+import { QueryArgumentError } from '../model/query-argument-error';
 import {
   assetArguments, categoryArguments, entryArguments, globalSetArguments, matrixBlockArguments, tagArguments, transformArguments, userArguments,
 } from './arguments';
