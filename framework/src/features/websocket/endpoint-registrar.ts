@@ -13,6 +13,7 @@ import { compilePathPattern } from '../../routing/path-pattern';
 import { pathSegments } from '../../routing/path-segments';
 import { registerClassRegistrar, type AppRuntime } from '../../app/app-runtime';
 import { loadUws } from '../../adapter/load-uws';
+import { judgeFraming, refuseLater } from '../../adapter/request-framing';
 import { trackConnection, untrackConnection } from './open-connections';
 import { compileUpgrade, type UpgradePipeline } from './upgrade-pipeline';
 import { uwsPatternFor } from './uws-pattern';
@@ -155,6 +156,8 @@ function upgrade(rt: AppRuntime, pipeline: UpgradePipeline, meta: WebSocketEndpo
     req.setYield(true); // not this endpoint's path after all: the HTTP routes answer
     return;
   }
+  const length = req.getHeader('content-length');
+  const encoding = req.getHeader('transfer-encoding');
   const key = req.getHeader('sec-websocket-key');
   const offered = req.getHeader('sec-websocket-protocol');
   const extensions = req.getHeader('sec-websocket-extensions');
@@ -171,6 +174,12 @@ function upgrade(rt: AppRuntime, pipeline: UpgradePipeline, meta: WebSocketEndpo
 
   let live = true;
   const fail = (error: unknown): void | Promise<void> => handleError(ctx, error instanceof Error || (error !== null && typeof error === 'object') ? error : new Error(String(error)), pipeline.routeHandlers, pipeline.globalHandlers, rt.logger);
+  // An upgrade whose framing is ambiguous is refused like any request (docs/security.md, Request framing).
+  const framingError = length !== '' || encoding !== '' ? judgeFraming(request) : undefined;
+  if (framingError !== undefined) {
+    refuseLater(res, response, () => fail(framingError));
+    return;
+  }
   const complete = (): void => {
     if (response.aborted() || response.ended()) return;
     const protocol = chooseProtocol(offered, meta.options.protocols);
