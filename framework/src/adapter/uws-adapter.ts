@@ -8,6 +8,8 @@ import type { RouteMatch } from '../routing/router';
 import { TrieRouter } from '../routing/trie-router';
 import { copyChunk } from './copy-chunk';
 import { NativeRoutes } from './native-routes';
+import { addWebSocketRoute } from './websocket-endpoints';
+import type { BodyConsumer } from '../pipeline/plugin';
 import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
 
@@ -31,6 +33,9 @@ export function runtimeOf(app: object): AppRuntime | undefined {
 export function attachRuntime(app: TemplatedApp, runtime: AppRuntime): void {
   if (runtimeOfApp.has(app)) return;
   runtimeOfApp.set(app, runtime);
+  // WebSocket routes first: uWebSockets.js then tries them before the catch-all.
+  for (const endpoint of runtime.webSocketEndpoints()) addWebSocketRoute(runtime, endpoint);
+  runtime.onWebSocketAdded = (endpoint) => addWebSocketRoute(runtime, endpoint);
   app.any('/*', (res, req) => dispatch(runtime, res, req));
   // Native routes mirror the built-in routers' rules (property-tested); a router of the app's own decides alone.
   const routerType: Function = runtime.router.constructor;
@@ -60,8 +65,9 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   const ctx = new RoutingContext(request, response);
   ctx._app = rt.app;
 
-  if (rt.onRequest !== null) rt.onRequest(ctx);
-  if (rt.preRouting !== null && rt.preRouting(ctx)) {
+  const hooks = rt.hooks;
+  if (hooks.onResponse !== null || hooks.onSend !== null) watch(hooks, ctx);
+  if (hooks.onRequest !== null && answeredBeforeRouting(rt, hooks.onRequest, ctx)) {
     response._live = false;
     if (!response.ended()) {
       request.detach();
@@ -102,6 +108,31 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   }
 }
 
+/** Gives the request's response the app's send and response hooks. */
+function watch(hooks: AppRuntime['hooks'], ctx: RoutingContext): void {
+  const { onResponse, onSend } = hooks;
+  if (onSend !== null) ctx.response._onSend = (body) => onSend(ctx, body);
+  if (onResponse === null) return;
+  let done = false;
+  const finished = () => {
+    if (done) return;
+    done = true;
+    onResponse(ctx);
+  };
+  ctx.response.onEnd(finished);
+  ctx.response.onAborted(finished);
+}
+
+/** Runs the app's request hooks; a hook that throws has its error answered through the exception handlers. */
+function answeredBeforeRouting(rt: AppRuntime, onRequest: (ctx: RoutingContext) => boolean, ctx: RoutingContext): boolean {
+  try {
+    return onRequest(ctx);
+  } catch (err) {
+    void rt.fail(ctx, err);
+    return true;
+  }
+}
+
 function needsBody(routes: readonly RouteHolder[]): boolean {
   for (let i = 0; i < routes.length; i++) if (routes[i]!.compiled.needsBody) return true;
   return false;
@@ -136,7 +167,8 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes:
     return;
   }
   response._live = false;
-  const stream = rt.bodyStream !== null ? rt.bodyStream(ctx, routes) : undefined;
+  const streamer = rt.hooks.bodyStreamer;
+  const stream = streamer !== null ? streamer(ctx, routes) : undefined;
   if (stream !== undefined) {
     streamBody(rt, res, ctx, routes, stream);
     return;
@@ -180,7 +212,7 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes:
 }
 
 /** Feeds the body to a streaming consumer (uploads); same limits and abort rules as buffering. */
-function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], consumer: import('../app/app-runtime').BodyConsumer): void {
+function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], consumer: BodyConsumer): void {
   const { response } = ctx;
   let done = false;
   let size = 0;
