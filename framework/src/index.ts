@@ -8,7 +8,7 @@ import './metadata/load-reflect-metadata'; // reflect-metadata, with a clear mes
 export { RestRouter } from './builder/rest-router';
 export { RestBuilder, type BodyHandlerOptions } from './builder/rest-builder';
 
-export { Path, GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS, Get, Post, Put, Delete, Patch, Head, Options, Consumes, Produces, RouteOrder, Header } from './decorators/routing';
+export { ApplicationPath, Path, GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS, Get, Post, Put, Delete, Patch, Head, Options, Consumes, Produces, RouteOrder, Header } from './decorators/routing';
 export { PathParam, QueryParam, MatrixParam, CookieParam, HeaderParam, FormParam, BodyParam, BeanParam, Context, DefaultValue, Raw, Optional, type ArgumentDecorator } from './decorators/arguments';
 export { RequestReader, ResponseWriter, ContextReader, CatchWith, SuppressCheck, Handles } from './decorators/binding';
 

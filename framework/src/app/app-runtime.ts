@@ -173,7 +173,8 @@ export class AppRuntime {
           }
         }
         const method: HttpMethod = methodMeta.httpMethod ?? 'GET';
-        const pattern = compilePathPattern(methodMeta.path === undefined ? classMeta.path! : joinPaths(classMeta.path, methodMeta.path), where);
+        const routePath = methodMeta.path === undefined ? classMeta.path! : joinPaths(classMeta.path, methodMeta.path);
+        const pattern = compilePathPattern(classMeta.applicationPath ? joinPaths(classMeta.applicationPath, routePath) : routePath, where);
         const source: RouteSource = { resourceClass: ctor, instance: instance as object, classMeta, methodMeta, method, pattern };
         const compiled = this.compile(source);
         const holder: RouteHolder = { source, compiled, paramNames: pattern.paramNames, definition: compiled.definition };

@@ -4,7 +4,10 @@ import { marker } from './decorator-forms';
 
 type ClassMethodOrParamDecorator = (target: object, key?: string | symbol, indexOrDescriptor?: number | PropertyDescriptor) => void;
 
-/** A reader for one parameter (on the parameter) or for every body/value parameter of a method. */
+/**
+ * A reader for one parameter or bean field (on it), or for the body of a method or of every method of a class
+ * (on the method or class; other arguments keep their own readers, as in the reference library).
+ */
 export function RequestReader(reader: Constructor): ClassMethodOrParamDecorator {
   return (target, key, index) => {
     if (typeof index === 'number') {
@@ -13,7 +16,8 @@ export function RequestReader(reader: Constructor): ClassMethodOrParamDecorator 
       const param = paramMetadata(target, key, index);
       param.reader = reader;
       if (alone) param.source = 'body';
-    } else if (key !== undefined) methodMetadata(target, key).reader = reader;
+    } else if (key !== undefined && index === undefined) paramMetadata(target, key, undefined).reader = reader;
+    else if (key !== undefined) methodMetadata(target, key).reader = reader;
     else classMetadata(target as Function).reader = reader;
   };
 }
@@ -26,17 +30,21 @@ export function ResponseWriter(writer: Constructor): ClassMethodOrParamDecorator
   };
 }
 
-/** A context provider for one `@Context` parameter or for a whole method; overrides the global provider. */
+/** A context provider for one `@Context` parameter or bean field, or for a whole method; overrides the global provider. */
 export function ContextReader(provider: Constructor): ClassMethodOrParamDecorator {
   return (target, key, index) => {
     if (typeof index === 'number') paramMetadata(target, key, index).contextReader = provider;
+    else if (key !== undefined && index === undefined) paramMetadata(target, key, undefined).contextReader = provider;
     else if (key !== undefined) methodMetadata(target, key).contextReader = provider;
   };
 }
 
-/** Exception handlers for a method or class, tried in the order given, before the global ones. */
+/**
+ * Exception handlers for a method or class, tried in the order given, before the app's and global ones.
+ * An empty `@CatchWith()` on a method keeps its class's handlers away from it (on a class, a base class's).
+ */
 export function CatchWith(...handlers: Constructor[]): ClassMethodOrParamDecorator {
-  if (handlers.length === 0) throw new TypeError('rest.uws: @CatchWith takes at least one exception handler class');
+  for (const h of handlers) if (typeof h !== 'function') throw new TypeError('rest.uws: @CatchWith takes exception handler classes');
   return (target, key) => {
     if (key !== undefined) methodMetadata(target, key).catchWith = handlers;
     else classMetadata(target as Function).catchWith = handlers;

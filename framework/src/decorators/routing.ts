@@ -1,3 +1,4 @@
+import { splitMediaTypes } from '../util/media-type-list';
 import { classMetadata, methodMetadata } from '../metadata/store';
 import type { HttpMethod } from '../metadata/types';
 import { marker } from './decorator-forms';
@@ -7,6 +8,17 @@ type ClassOrMethodDecorator = (target: object, key?: string | symbol, descriptor
 function classOrMethod(target: object, key: string | symbol | undefined, set: (meta: any) => void): void {
   if (key === undefined) set(classMetadata(target as Function));
   else set(methodMetadata(target, key));
+}
+
+/**
+ * A prefix for every route of a class: `@ApplicationPath('/api/v1')` with `@Path('/users')` serves `/api/v1/users`.
+ * Put it on a base class that REST classes extend to give a whole application one prefix (the reference
+ * library reads it from base classes and interfaces alike; TypeScript interfaces leave nothing at run time).
+ */
+export function ApplicationPath(path: string): ClassDecorator {
+  if (typeof path !== 'string' || path.trim().length === 0) throw new TypeError('rest.uws: @ApplicationPath takes a path prefix, e.g. @ApplicationPath("/api/v1")');
+  const prefix = `/${path.trim().replace(/^\/+|\/+$/g, '')}`;
+  return (target) => { classMetadata(target).applicationPath = prefix === '/' ? '' : prefix; };
 }
 
 /** Root path on a class, or the path of a method (appended to the class path). */
@@ -66,17 +78,19 @@ export const Head = shorthand('HEAD');
 export const Options = shorthand('OPTIONS');
 
 function toList(v: string | string[]): string[] {
-  return Array.isArray(v) ? [...v] : [v];
+  return splitMediaTypes(Array.isArray(v) ? v : [v]);
 }
 
-/** Media types a route (or a reader) accepts. */
+/** Media types a route (or a reader) accepts; `'a/b, c/d'` is a list too. */
 export function Consumes(...mediaTypes: string[]): ClassOrMethodDecorator {
-  return (target, key) => classOrMethod(target, key, (m) => { m.consumes = mediaTypes; });
+  const list = splitMediaTypes(mediaTypes);
+  return (target, key) => classOrMethod(target, key, (m) => { m.consumes = list; });
 }
 
-/** Media types a route (or a writer) produces; a writer's first type becomes its Content-Type. */
+/** Media types a route (or a writer) produces, `'a/b, c/d'` a list too; a writer's first type becomes its Content-Type. */
 export function Produces(...mediaTypes: string[]): ClassOrMethodDecorator {
-  return (target, key) => classOrMethod(target, key, (m) => { m.produces = mediaTypes; });
+  const list = splitMediaTypes(mediaTypes);
+  return (target, key) => classOrMethod(target, key, (m) => { m.produces = list; });
 }
 
 /** Order among routes with identical paths: lower runs first, default 0, negatives allowed. */

@@ -9,10 +9,10 @@ export class WebApplicationException extends Error {
   readonly status: number;
   /** A stable code naming the error, for clients and docs (e.g. `RU_ERR_MISSING_ARGUMENT`). */
   readonly code: string;
-  /** Extra headers to send with the error response (e.g. `Allow` with 405). */
-  readonly headers: Record<string, string>;
+  /** Extra headers to send with the error response (e.g. `Allow` with 405); an array sends one header per value. */
+  readonly headers: Record<string, string | readonly string[]>;
 
-  constructor(message?: string, status = 500, options: { code?: string; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(message?: string, status = 500, options: { code?: string; headers?: Record<string, string | readonly string[]>; cause?: unknown } = {}) {
     super(message ?? `HTTP ${status} ${statusText(status)}`, options.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = new.target.name;
     this.status = status;
@@ -23,7 +23,7 @@ export class WebApplicationException extends Error {
 
 function httpError(status: number, defaultCode: string) {
   return class extends WebApplicationException {
-    constructor(message?: string, options: { code?: string; headers?: Record<string, string>; cause?: unknown } = {}) {
+    constructor(message?: string, options: { code?: string; headers?: Record<string, string | readonly string[]>; cause?: unknown } = {}) {
       super(message ?? `HTTP ${status} ${statusText(status)}`, status, { code: defaultCode, ...options });
     }
   };

@@ -27,8 +27,10 @@ export class HttpServerResponse {
   private _aborted = false;
   private _abortListeners: Array<() => void> | null = null;
   private _endListeners: Array<() => void> | null = null;
-  /** HEAD request: no body goes out (uWebSockets.js drops it). */
+  /** HEAD request: no body goes out (the response holds it back: uWebSockets.js 20.30 would send it). */
   readonly isHead: boolean;
+  /** A HEAD answer was written in chunks: its length is unknown, so none is announced. */
+  private _headStreamed = false;
   private _closeConnection = false;
   /** @internal headers every response of the app carries unless set (name, lower-case name, value; repeated) */
   _defaults: readonly string[] | null = null;
@@ -58,45 +60,96 @@ export class HttpServerResponse {
     return this._statusSet;
   }
 
-  /** Sets a header, replacing any of the same name (case-insensitive). */
-  putHeader(name: string, value: string | number): this {
-    const v = typeof value === 'number' ? String(value) : value;
-    checkHeader(name, v);
-    const headers = this._headers ?? (this._headers = []);
+  /**
+   * Sets a header, replacing any of the same name (case-insensitive); an array sends one header per value.
+   * Headers a response may carry several times (Set-Cookie, Vary, Link, WWW-Authenticate, Proxy-Authenticate)
+   * are added instead, once per distinct value: replacing them would silently drop a cookie, or CORS's
+   * `Vary: Origin` (use `removeHeader` first to replace them).
+   */
+  putHeader(name: string, value: string | number | ReadonlyArray<string | number>): this {
     const lower = lowerCaseName(name);
-    for (let i = 0; i < headers.length; i += 2) {
-      if (sameName(headers[i]!, lower)) {
-        headers[i + 1] = v;
-        return this;
-      }
+    if (typeof value === 'string' || typeof value === 'number') {
+      const v = typeof value === 'number' ? String(value) : value;
+      checkHeader(name, v, lower);
+      if (isRepeatable(lower)) this.addDistinct(name, lower, v);
+      else this.replace(name, lower, v);
+      return this;
     }
-    headers.push(name, v);
+    const values = value.map(String);
+    for (const v of values) checkHeader(name, v, lower);
+    if (!isRepeatable(lower)) this.removeHeader(name);
+    for (const v of values) this.addDistinct(name, lower, v);
     return this;
   }
 
-  /** Adds a header even when one of the same name exists (Set-Cookie, Link, Vary...). */
+  /** Adds a header even when one of the same name exists (Vert.x's `headers().add`, Node's `appendHeader`). */
   appendHeader(name: string, value: string | number): this {
     const v = String(value);
-    checkHeader(name, v);
+    checkHeader(name, v, lowerCaseName(name));
     (this._headers ?? (this._headers = [])).push(name, v);
     return this;
   }
 
-  /** @internal adds headers known valid (checked at registration) without the per-call checks */
+  /**
+   * @internal adds headers known valid (checked at registration) without the per-call checks: all the
+   * values of a name the response does not have yet; of a repeatable name, the values it does not have yet
+   */
   _putTrustedHeader(name: string, value: string): void {
-    const headers = this._headers ?? (this._headers = []);
     const lower = lowerCaseName(name);
-    for (let i = 0; i < headers.length; i += 2) if (sameName(headers[i]!, lower)) return;
+    if (isRepeatable(lower)) this.addDistinct(name, lower, value);
+    else if (!this.hasName(lower)) (this._headers ?? (this._headers = [])).push(name, value);
+  }
+
+  /** @internal `_putTrustedHeader` for several values of one name (`@Header('Link: <a>', 'Link: <b>')` sends both) */
+  _putTrustedHeaderValues(name: string, lower: string, values: readonly string[]): void {
+    if (isRepeatable(lower)) {
+      for (let i = 0; i < values.length; i++) this.addDistinct(name, lower, values[i]!);
+      return;
+    }
+    if (this.hasName(lower)) return;
+    const headers = this._headers ?? (this._headers = []);
+    for (let i = 0; i < values.length; i++) headers.push(name, values[i]!);
+  }
+
+  private replace(name: string, lower: string, value: string): void {
+    const headers = this._headers ?? (this._headers = []);
+    let at = -1;
+    for (let i = headers.length - 2; i >= 0; i -= 2) {
+      if (!sameName(headers[i]!, lower)) continue;
+      if (at >= 0) headers.splice(at, 2);
+      at = i;
+    }
+    if (at >= 0) headers[at + 1] = value;
+    else headers.push(name, value);
+  }
+
+  private addDistinct(name: string, lower: string, value: string): void {
+    const headers = this._headers ?? (this._headers = []);
+    for (let i = 0; i < headers.length; i += 2) if (headers[i + 1] === value && sameName(headers[i]!, lower)) return;
     headers.push(name, value);
   }
 
-  /** The value of a response header set so far (case-insensitive name), undefined when unset. */
+  private hasName(lower: string): boolean {
+    return this._headers !== null && hasName(this._headers, lower);
+  }
+
+  /** The (first) value of a response header set so far (case-insensitive name), undefined when unset. */
   getHeader(name: string): string | undefined {
     const headers = this._headers;
     if (headers === null) return undefined;
     const lower = lowerCaseName(name);
     for (let i = 0; i < headers.length; i += 2) if (sameName(headers[i]!, lower)) return headers[i + 1];
     return undefined;
+  }
+
+  /** Every value of a response header set so far, in order (Set-Cookie and the like may have several). */
+  getHeaderValues(name: string): string[] {
+    const out: string[] = [];
+    const headers = this._headers;
+    if (headers === null) return out;
+    const lower = lowerCaseName(name);
+    for (let i = 0; i < headers.length; i += 2) if (sameName(headers[i]!, lower)) out.push(headers[i + 1]!);
+    return out;
   }
 
   /** Whether a response header of that name is set. */
@@ -159,7 +212,8 @@ export class HttpServerResponse {
     let ok = true;
     this.run(() => {
       this.writeHead();
-      ok = this._res.write(chunk as RecognizedString);
+      if (this.isHead) this._headStreamed = true;
+      else ok = this._res.write(chunk as RecognizedString);
     });
     return ok;
   }
@@ -200,7 +254,13 @@ export class HttpServerResponse {
     let result: [boolean, boolean] = [false, false];
     this.run(() => {
       this.writeHead();
-      result = this._res.tryEnd(chunk as RecognizedString, totalSize);
+      if (this.isHead) {
+        this._res.writeHeader('Content-Length', String(totalSize));
+        this._res.endWithoutBody();
+        result = [true, true];
+      } else {
+        result = this._res.tryEnd(chunk as RecognizedString, totalSize);
+      }
     });
     if (result[1]) {
       this._ended = true;
@@ -262,8 +322,19 @@ export class HttpServerResponse {
       if (replaced !== undefined) body = replaced;
     }
     this.writeHead();
-    // On HEAD, uWebSockets.js itself sends the Content-Length of this body and not the body.
-    this._res.end(body as RecognizedString, this._closeConnection);
+    if (this.isHead) this.finishHead(body);
+    else this._res.end(body as RecognizedString, this._closeConnection);
+  }
+
+  /**
+   * uWebSockets.js 20.30 sends the body of a HEAD answer (seen on the wire), which a keep-alive client then reads as
+   * the start of its next answer: announce the body's length and send none. Closing after needs end(), which
+   * announces a length of 0 instead.
+   */
+  private finishHead(body: ResponseChunk | undefined): void {
+    if (this._closeConnection) return void this._res.end(undefined, true);
+    if (!this._headStreamed) this._res.writeHeader('Content-Length', String(body === undefined ? 0 : Buffer.byteLength(body as string | Uint8Array | ArrayBuffer)));
+    this._res.endWithoutBody();
   }
 
   private writeHead(): void {
@@ -291,10 +362,17 @@ export class HttpServerResponse {
   }
 }
 
-function checkHeader(name: string, value: string): void {
+/** Header names a response may carry more than once, each line a value of its own (RFC 9110 5.3; Set-Cookie: RFC 6265 3). */
+const REPEATABLE = new Set(['set-cookie', 'vary', 'link', 'www-authenticate', 'proxy-authenticate']);
+
+/** Is `lower` (a lower-case header name) one a response may repeat? */
+export function isRepeatable(lower: string): boolean {
+  return REPEATABLE.has(lower);
+}
+
+function checkHeader(name: string, value: string, lower: string): void {
   if (name.length === 0 || INVALID_HEADER_NAME.test(name)) throw new TypeError(`rest.uws: invalid header name ${JSON.stringify(name)}`);
   if (INVALID_HEADER_VALUE.test(value)) throw new TypeError(`rest.uws: header ${name} has a CR, LF or NUL in its value`);
-  const lower = lowerCaseName(name);
   if (lower === 'content-length' || lower === 'transfer-encoding') {
     throw new TypeError(`rest.uws: ${name} is set by the server from the body; use endWithoutBody(length) for HEAD-style answers`);
   }

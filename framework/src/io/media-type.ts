@@ -71,9 +71,32 @@ export function cachedAccept(header: string): MediaRange[] {
   return r;
 }
 
+const producedCache = new Map<string, MediaRange>();
+
+/** A produced media type, parsed once: produced types are the routes' own constants. */
+function producedType(produced: string): MediaRange {
+  let p = producedCache.get(produced);
+  if (p === undefined) producedCache.set(produced, (p = parseMediaType(produced)));
+  return p;
+}
+
+/** How well a range's parameters fit a produced type: 0.5 when it names parameters and the type has them all. */
+function parameterFit(range: MediaRange, produced: MediaRange): number {
+  let named = false;
+  for (const k in range.params) {
+    named = true;
+    const v = produced.params[k];
+    if (v === undefined || v.toLowerCase() !== range.params[k]!.toLowerCase()) return 0;
+  }
+  return named ? 0.5 : 0;
+}
+
 /**
- * Picks the produced media type the client accepts best; `undefined` means none (406).
- * Without an Accept header (or with a wildcard) the first produced type wins.
+ * Picks the produced media type the client accepts best; `undefined` means none (406). The most specific
+ * matching range decides a type's quality (RFC 9110 12.5.1), parameters included, so asking for
+ * `text/plain;charset=UTF-8` gets that variant over a plain `text/plain`; between equal qualities the type
+ * matched more specifically wins, then the first produced. Without an Accept header (or with a wildcard)
+ * the first produced type wins.
  */
 export function negotiate(accept: string | undefined, produces: readonly string[]): string | undefined {
   if (produces.length === 0) return undefined;
@@ -81,22 +104,23 @@ export function negotiate(accept: string | undefined, produces: readonly string[
   const ranges = cachedAccept(accept);
   let best: string | undefined;
   let bestQ = 0;
+  let bestFit = -1;
   for (const produced of produces) {
-    // The most specific matching range decides the quality (RFC 9110 12.5.1).
-    const essence = mediaEssence(produced);
+    const type = producedType(produced);
     let q = 0;
-    let spec = -1;
+    let fit = -1;
     for (const range of ranges) {
-      if (rangeMatches(range, essence)) {
-        const s = specificity(range) + (Object.keys(range.params).length > 0 ? 0.5 : 0);
-        if (s > spec) {
-          spec = s;
+      if (rangeMatches(range, type.essence)) {
+        const s = specificity(range) + parameterFit(range, type);
+        if (s > fit) {
+          fit = s;
           q = range.q;
         }
       }
     }
-    if (q > bestQ) {
+    if (q > bestQ || (q > 0 && q === bestQ && fit > bestFit)) {
       bestQ = q;
+      bestFit = fit;
       best = produced;
     }
   }

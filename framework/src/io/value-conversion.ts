@@ -1,4 +1,5 @@
 import { ArgumentException } from '../errors/http-errors';
+import { designParamTypes } from '../metadata/store';
 import type { ArgumentType } from '../metadata/types';
 
 /** Converts one string to the argument's type; throws ArgumentException (400) when it cannot. */
@@ -88,9 +89,14 @@ function enumConverter(e: Record<string, string | number>): Converter {
 function classConverter(type: Function): Converter | undefined {
   const T = type as any;
   if (type.length === 1) {
+    // A single primitive constructor gets its value converted first, when TypeScript recorded the
+    // parameter's type (it does for decorated classes only); otherwise the constructor gets the string.
+    const param = designParamTypes(type, undefined)?.[0];
+    const primitive = param === Number || param === Boolean || param === BigInt || param === Date ? converterFor(param) : undefined;
     return (v, label) => {
+      const arg = primitive !== undefined ? primitive(v, label) : v;
       try {
-        return new T(v);
+        return new T(arg);
       } catch (err) {
         return fail(v, label, type.name, (err as Error)?.message);
       }
@@ -131,4 +137,15 @@ export function converterFor(type: ArgumentType | undefined): Converter | undefi
 /** Is this an array type (explicit `[Type]` or TypeScript's `Array`)? */
 export function isArrayType(type: ArgumentType | undefined): boolean {
   return Array.isArray(type) || type === Array;
+}
+
+/**
+ * Can an empty value (`?flag`, `?n=`) not be a value of this type? Then it counts as absent, so a
+ * `@DefaultValue` applies (the reference library's rule). Strings (and classes) take `''` as a value.
+ */
+export function emptyMeansAbsent(type: ArgumentType | undefined): boolean {
+  if (Array.isArray(type)) return emptyMeansAbsent(type[0]);
+  if (type === Number || type === Boolean || type === BigInt || type === Date) return true;
+  if (typeof type === 'object' && type !== null) return !Object.values(type).includes('');
+  return false;
 }

@@ -24,7 +24,7 @@ export interface ParameterDefinition {
  */
 export class RouteDefinition {
   constructor(
-    /** The full path pattern as declared (class path + method path). */
+    /** The full path pattern as served (`@ApplicationPath` + class path + method path). */
     readonly path: string,
     /** The HTTP method. */
     readonly method: HttpMethod,
@@ -50,6 +50,8 @@ export class RouteDefinition {
     readonly extensions: ReadonlyMap<symbol, unknown>,
     /** Class-level extension metadata, for extensions that distinguish class and method settings. */
     readonly classExtensions: ReadonlyMap<symbol, unknown>,
+    /** The `@ApplicationPath` prefix `path` starts with (`/api/v1`), `''` without one. */
+    readonly applicationPath: string = '',
   ) {}
 
   /** `UserResource.get`: for messages. */

@@ -76,7 +76,7 @@ export function resolvedClassMetadata(target: Function): ClassMetadata {
   for (const c of chain) {
     const meta = classes.get(c);
     if (!meta) continue;
-    for (const key of ['path', 'consumes', 'produces', 'headers', 'reader', 'writer', 'catchWith', 'suppressCheck', 'handles'] as const) {
+    for (const key of ['applicationPath', 'path', 'consumes', 'produces', 'headers', 'reader', 'writer', 'catchWith', 'suppressCheck', 'handles'] as const) {
       if (meta[key] !== undefined) (merged as any)[key] = meta[key];
     }
     for (const [k, v] of meta.methods) merged.methods.set(k, v);

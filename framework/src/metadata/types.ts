@@ -63,6 +63,8 @@ export interface MethodMetadata {
 
 /** Metadata recorded on a class. */
 export interface ClassMetadata {
+  /** `@ApplicationPath`: a prefix for every route of the class (and of its subclasses). */
+  applicationPath?: string;
   path?: string;
   consumes?: string[];
   produces?: string[];

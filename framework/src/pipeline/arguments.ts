@@ -1,40 +1,28 @@
 import type { ValueReader } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
-import { ArgumentException, RegistrationError, UnsupportedMediaTypeException } from '../errors/http-errors';
+import { ArgumentException, RegistrationError } from '../errors/http-errors';
 import { decodeComponent, findQueryValue, parseQueryString } from '../http/query-string';
-import { FormValueReader, GenericValueReader, JsonValueReader, keepsParsedJson, parseJsonBody } from '../io/readers';
+import { GenericValueReader } from '../io/readers';
 import { mediaEssence } from '../io/media-type';
 import type { Provided } from '../io/registry';
 import { designParamTypes, designType, resolvedClassMetadata } from '../metadata/store';
 import type { ArgumentType, Constructor, ParamMetadata } from '../metadata/types';
-import type { ComponentFactory } from '../settings/components';
-import type { ProviderRegistration, SettingsView } from '../settings/settings';
+import type { ProviderRegistration } from '../settings/settings';
+import { checkReaderType, type ArgumentScope } from './argument-scope';
+import { bodyResolver } from './body-argument';
 import { contextResolver, isThenable, thenOrNow, type ValueResolver } from './context-values';
-import { converterFor, isArrayType, typeName, type Converter } from '../io/value-conversion';
+import { converterFor, emptyMeansAbsent, isArrayType, typeName } from '../io/value-conversion';
 
 /** Form fields of the request, parsed once (urlencoded here; the multipart parser fills the same key). */
 export const FORM_FIELDS = Symbol('rest.uws:form-fields');
 const MATRIX = Symbol('rest.uws:matrix');
 
-/** What compiling an argument needs to know about its route. */
-export interface ArgumentScope {
-  label: string;
-  routeText: string;
-  pathParamNames: readonly string[];
-  consumes: readonly string[];
-  methodReader?: Constructor;
-  methodContextReader?: Constructor;
-  settings: SettingsView;
-  components: ComponentFactory;
-  suppressCheck: boolean;
-  /** An extension (validation) turns this class-typed body into an instance itself when a built-in reader read it. */
-  bodyInstantiated: boolean;
-}
-
 const DECORATOR_NAME: Record<string, string> = {
   path: 'PathParam', query: 'QueryParam', matrix: 'MatrixParam', cookie: 'CookieParam',
   header: 'HeaderParam', form: 'FormParam', body: 'BodyParam', bean: 'BeanParam', context: 'Context',
 };
+
+export type { ArgumentScope };
 
 /** The declared type, with the explicit one from the decorator taking precedence. */
 export function argumentType(meta: ParamMetadata, design: Function | undefined): ArgumentType | undefined {
@@ -47,7 +35,7 @@ export function compileArgument(meta: ParamMetadata, designTypeOf: Function | un
   const decorator = `@${DECORATOR_NAME[meta.source]}${meta.name !== undefined ? `("${meta.name}")` : ''}`;
   switch (meta.source) {
     case 'context': {
-      const fallback = meta.defaultValue !== undefined ? constantDefault(meta.defaultValue, type, decorator) : undefined;
+      const fallback = meta.defaultValue !== undefined ? contextDefault(meta.defaultValue, type, decorator) : undefined;
       const reader = meta.contextReader ?? scope.methodContextReader;
       return contextResolver(typeof type === 'function' ? type : undefined, reader as ProviderRegistration | undefined, scope.settings, scope.components, fallback, meta.optional === true);
     }
@@ -60,16 +48,21 @@ export function compileArgument(meta: ParamMetadata, designTypeOf: Function | un
   }
 }
 
-function constantDefault(value: string, type: ArgumentType | undefined, decorator: string): () => unknown {
-  const convert = converterFor(type);
-  if (!convert) return () => value;
+/**
+ * A `@Context` default: read like a value (the conversion rules, then JSON), checked now. Objects are read
+ * anew for each request that needs the default, so no request sees another's changes to it.
+ */
+function contextDefault(value: string, type: ArgumentType | undefined, decorator: string): () => unknown {
+  const t = typeof type === 'function' ? type : undefined;
+  const generic = new GenericValueReader();
   let converted: unknown;
   try {
-    converted = convert(value, `${decorator} default`);
+    converted = generic.read(value, t);
   } catch (err) {
     throw new RegistrationError(`@DefaultValue("${value}") of ${decorator} cannot be converted: ${(err as Error).message}`, 'RU_ERR_DEFAULT_VALUE');
   }
-  return () => converted;
+  if (converted === null || typeof converted !== 'object') return () => converted;
+  return () => generic.read(value, t);
 }
 
 /** Raw string(s) of a path/query/header/cookie/matrix/form value; undefined when absent. */
@@ -130,10 +123,13 @@ function valueResolver(meta: ParamMetadata, type: ArgumentType | undefined, deco
   const fallback = meta.defaultValue;
   const optional = meta.optional === true;
   const decodesQuery = meta.source === 'query' && !meta.raw;
+  // `?flag` and `?n=` give '': for a type '' cannot be, that is the value being absent.
+  const dropsEmpty = emptyMeansAbsent(elementType);
 
   if (many) {
     return (ctx) => {
       let raw = read(ctx) as string[] | undefined;
+      if (dropsEmpty && raw !== undefined && raw.includes('')) raw = raw.filter((v) => v !== '');
       if (raw === undefined || raw.length === 0) {
         if (fallback !== undefined) raw = fallback.split(',');
         else if (optional) return [];
@@ -145,7 +141,7 @@ function valueResolver(meta: ParamMetadata, type: ArgumentType | undefined, deco
   }
   return (ctx) => {
     let raw = read(ctx) as string | undefined;
-    if (raw === undefined) {
+    if (raw === undefined || (dropsEmpty && raw === '')) {
       if (fallback !== undefined) raw = fallback;
       else if (optional) return undefined;
       else throw new ArgumentException(missingMessage, 'RU_ERR_MISSING_ARGUMENT');
@@ -158,26 +154,24 @@ function valueResolver(meta: ParamMetadata, type: ArgumentType | undefined, deco
 /** A converter that may use a per-request reader (`@NoCache`, `@Context` fields). */
 type RequestConverter = (value: string, label: string, ctx: RoutingContext) => unknown;
 
-/** Reader choice for a value: parameter reader, method reader, class-type reader, then conversion rules. */
+/**
+ * Reader choice for a value: its own `@RequestReader`, a reader registered for its class type, then the
+ * conversion rules. A method's (or class's) `@RequestReader` reads the body only, as in the reference library.
+ * What a reader throws is passed on as it is: an ArgumentException or an HTTP error keeps its status, anything
+ * else is a server error (500, logged, no message), the same as from a body reader.
+ */
 function valueConverter(meta: ParamMetadata, type: ArgumentType | undefined, where: string, scope: ArgumentScope): RequestConverter {
-  const readerProvided = meta.reader ?? scope.methodReader ?? (typeof type === 'function' ? scope.settings.readerForType(type) : undefined);
+  const readerProvided = meta.reader ?? (typeof type === 'function' ? scope.settings.readerForType(type) : undefined);
+  const t = typeof type === 'function' ? type : undefined;
   if (readerProvided !== undefined) {
     checkReaderType(readerProvided, type, where, scope);
     const reader = scope.components.accessor(readerProvided as Provided<ValueReader>);
-    const t = typeof type === 'function' ? type : undefined;
-    return (value, label, ctx) => {
-      try {
-        const out = reader(ctx).read(value, t);
-        return isThenable(out) ? Promise.resolve(out).catch((err) => { throw asArgumentError(err, value, label, type); }) : out;
-      } catch (err) {
-        throw asArgumentError(err, value, label, type);
-      }
-    };
+    return (value, _label, ctx) => reader(ctx).read(value, t);
   }
   const convert = converterFor(type);
   if (convert) return convert;
+  // The built-in reader's JSON: what it cannot parse is the client's mistake (400).
   const generic = new GenericValueReader();
-  const t = typeof type === 'function' ? type : undefined;
   return (value, label) => {
     try {
       return generic.read(value, t);
@@ -190,87 +184,6 @@ function valueConverter(meta: ParamMetadata, type: ArgumentType | undefined, whe
 function asArgumentError(err: unknown, value: string, label: string, type: ArgumentType | undefined): unknown {
   if (err instanceof ArgumentException || (err as any)?.status !== undefined) return err;
   return new ArgumentException(`Failed to convert value: '${value.length > 64 ? value.slice(0, 61) + '...' : value}' of ${label} to type: ${typeName(type)} (${(err as Error)?.message ?? err})`, 'RU_ERR_CONVERSION', err);
-}
-
-/** A reader declared with `@Handles(T)` must produce something assignable to the parameter type. */
-function checkReaderType(reader: Provided<unknown>, type: ArgumentType | undefined, where: string, scope: ArgumentScope): void {
-  if (scope.suppressCheck || typeof type !== 'function' || type === Object) return;
-  const ctor = typeof reader === 'function' ? reader : (reader as object).constructor;
-  const handles = resolvedClassMetadata(ctor).handles;
-  if (handles === undefined || handles === type || handles.prototype instanceof type) return;
-  throw new RegistrationError(
-    `${where}: reader ${ctor.name} produces ${handles.name}, which cannot be assigned to the parameter type ${type.name} (fix the reader, or add @SuppressCheck to skip this check)`,
-    'RU_ERR_READER_TYPE',
-  );
-}
-
-function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined, where: string, scope: ArgumentScope): ValueResolver {
-  const t = typeof type === 'function' ? type : undefined;
-  const optional = meta.optional === true;
-  const fixed = meta.reader ?? scope.methodReader ?? (t !== undefined && t !== Object ? scope.settings.readerForType(t) : undefined);
-  if (fixed !== undefined) checkReaderType(fixed, type, where, scope);
-  const fixedReader = fixed !== undefined ? scope.components.accessor(fixed as Provided<ValueReader>) : undefined;
-  const consumes = scope.consumes.map(mediaEssence);
-  const readers = new Map<string, (ctx: RoutingContext) => ValueReader>();
-  for (const m of consumes) {
-    const r = scope.settings.readerForMediaType(m);
-    if (r !== undefined) readers.set(m, scope.components.accessor(r as Provided<ValueReader>));
-  }
-  const wantsBytes = t === Buffer || t === Uint8Array;
-  const json = new JsonValueReader();
-  const otherReaders = new Map<unknown, (ctx: RoutingContext) => ValueReader>();
-  const jsonAccess = () => json;
-  const accessFor = (contentType: string | undefined): ((ctx: RoutingContext) => ValueReader) => {
-    const essence = contentType === undefined ? undefined : mediaEssence(contentType);
-    if (consumes.length > 0 && (essence === undefined || !consumes.some((c) => c === essence || c === '*/*' || (c.endsWith('/*') && essence.startsWith(c.slice(0, -1)))))) {
-      throw new UnsupportedMediaTypeException(`Unsupported Content-Type ${essence ?? '(none)'} for ${scope.routeText}; expected ${consumes.join(', ')}`);
-    }
-    if (essence === undefined) return jsonAccess;
-    let reader = readers.get(essence);
-    if (reader === undefined) {
-      const provided = scope.settings.readerForMediaType(essence);
-      if (provided === undefined) {
-        if (essence.endsWith('+json')) return jsonAccess;
-        throw new UnsupportedMediaTypeException(`Unsupported Content-Type ${essence} for ${scope.routeText}`);
-      }
-      // Cached by reader, not by media type: clients choose media types, and must not grow this map.
-      reader = otherReaders.get(provided);
-      if (reader === undefined) otherReaders.set(provided, (reader = scope.components.accessor(provided as Provided<ValueReader>)));
-    }
-    return reader;
-  };
-  // Clients of a route send the same Content-Type again and again: the last accepted one is remembered.
-  let lastType: string | undefined;
-  let lastAccess: ((ctx: RoutingContext) => ValueReader) | undefined;
-  const readerFor = (contentType: string | undefined, ctx: RoutingContext): ValueReader => {
-    if (contentType !== undefined && contentType === lastType) return lastAccess!(ctx);
-    const access = accessFor(contentType);
-    if (contentType !== undefined) {
-      lastType = contentType;
-      lastAccess = access;
-    }
-    return access(ctx);
-  };
-  // The JSON reader's shallow class copy is skipped when the route's validation builds the instance anyway.
-  const parseOnly = scope.bodyInstantiated && t !== undefined;
-  const plainJson = keepsParsedJson(t);
-  return (ctx) => {
-    const body = ctx.request._body;
-    if (body === undefined || body.length === 0) {
-      if (optional) return undefined;
-      throw new ArgumentException(`Missing request body for: ${scope.routeText}`, 'RU_ERR_MISSING_BODY');
-    }
-    if (wantsBytes) return body;
-    const reader = fixedReader !== undefined ? fixedReader(ctx) : readerFor(ctx.request.getHeader('content-type'), ctx);
-    const readerClass = reader.constructor;
-    if (readerClass === JsonValueReader) {
-      ctx._bodyOrigin = parseOnly || plainJson ? 'json' : 'builtIn';
-      if (parseOnly) return parseJsonBody(body.toString('utf8'), t);
-    } else {
-      ctx._bodyOrigin = readerClass === FormValueReader ? 'builtIn' : 'other';
-    }
-    return reader.read(body.toString('utf8'), t);
-  };
 }
 
 /** `@BeanParam`: an object built from its class's decorated constructor parameters or fields. */

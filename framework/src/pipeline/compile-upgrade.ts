@@ -14,8 +14,6 @@ import { runSteps } from './stages/run-steps';
 import type { Step } from './stages/step';
 import type { CompiledUpgrade, WebSocketRoute } from './websocket-route';
 
-const NO_ARGS: unknown[] = [];
-
 /**
  * The HTTP half of a WebSocket endpoint, compiled like a route from the same stages: request providers,
  * the plugins' `onRequest` hooks (authentication, authorization), the `open` method's arguments, and the
@@ -85,7 +83,7 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
   }
   const run = runSteps(steps);
   const routeHandlers = [...bindHandlers(methodMeta.catchWith, components), ...bindHandlers(classMeta.catchWith, components)];
-  const argsOf = (ctx: RoutingContext): unknown[] => ctx._args ?? NO_ARGS;
+  const argsOf = (ctx: RoutingContext): unknown[] => ctx._args ?? [];
   return {
     definition,
     connectionIndex,

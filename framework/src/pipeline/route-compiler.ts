@@ -1,4 +1,4 @@
-import type { ExceptionHandler, HttpResponseWriter } from '../context/contracts';
+import type { ExceptionHandler } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
 import { NotAcceptableException, RegistrationError } from '../errors/http-errors';
 import { bindHandlers, handleError, type BoundHandler, type ErrorPolicy } from './exception-handling';
@@ -6,7 +6,6 @@ import { Response } from '../http/response-entity';
 import { HttpServerRequest } from '../http/request';
 import { negotiate } from '../io/media-type';
 import type { Provided } from '../io/registry';
-import { GenericResponseWriter } from '../io/writers';
 import type { Logger } from '../util/log';
 import { RouteDefinition, type ParameterDefinition } from '../metadata/route-definition';
 import { designParamTypes, designReturnType, resolvedClassMetadata } from '../metadata/store';
@@ -26,6 +25,8 @@ import type { Step } from './stages/step';
 
 export type { Step };
 import { assertDecoratorMetadata } from './decorator-metadata';
+import { splitHeaders } from './header-lines';
+import { compileResultWriter } from './result-writer';
 
 /** A route turned into one function, built once at registration. */
 export interface CompiledRoute {
@@ -43,26 +44,6 @@ export interface RouteSource {
   methodMeta: MethodMetadata;
   method: HttpMethod;
   pattern: PathPattern;
-}
-
-const genericWriter = new GenericResponseWriter();
-
-/** Splits `@Header` entries: Accept -> consumes, Content-Type -> produces, the rest -> response headers. */
-function splitHeaders(headers: readonly string[] | undefined): { consumes?: string[]; produces?: string[]; response: Array<[string, string]> } {
-  const out: { consumes?: string[]; produces?: string[]; response: Array<[string, string]> } = { response: [] };
-  for (const h of headers ?? []) {
-    const colon = h.indexOf(':');
-    const name = h.slice(0, colon).trim();
-    const value = h.slice(colon + 1).trim();
-    const lower = name.toLowerCase();
-    if (lower === 'accept') (out.consumes ??= []).push(...value.split(',').map((s) => s.trim()));
-    else if (lower === 'content-type') (out.produces ??= []).push(value);
-    else {
-      if (/[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new RegistrationError(`Invalid @Header ${JSON.stringify(h)}`, 'RU_ERR_HEADER');
-      out.response.push([name, value]);
-    }
-  }
-  return out;
 }
 
 /** Builds the RouteDefinition of a method: the merged view of class and method decorators. */
@@ -91,7 +72,7 @@ export function defineRoute(src: RouteSource): RouteDefinition {
     });
   }
   const extensions = new Map([...c.extensions, ...m.extensions]);
-  return new RouteDefinition(src.pattern.source, src.method, consumes, produces, m.order ?? 0, headers, src.resourceClass, String(m.name), parameters, designReturnType(proto, m.name), src.pattern.paramNames, extensions, c.extensions);
+  return new RouteDefinition(src.pattern.source, src.method, consumes, produces, m.order ?? 0, headers, src.resourceClass, String(m.name), parameters, designReturnType(proto, m.name), src.pattern.paramNames, extensions, c.extensions, c.applicationPath ?? '');
 }
 
 function unique<T>(list: T[]): T[] {
@@ -171,34 +152,17 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   );
   const allParams = definition.parameters.map((p) => m.params.get(p.index) ?? ({ source: 'body' } as ParamMetadata));
 
-  // Writer.
-  const writerClass = m.writer ?? c.writer;
-  if (writerClass !== undefined) checkWriterType(writerClass, definition.returnType, where, suppressCheck);
-  const fixedWriter = writerClass !== undefined ? components.accessor(writerClass as Provided<HttpResponseWriter>) : undefined;
-  const writerHeaders = writerClass !== undefined ? splitHeaders(resolvedClassMetadata(writerClass).headers) : undefined;
-  const writerProduces = writerClass !== undefined ? resolvedClassMetadata(writerClass).produces : undefined;
-  const produces = definition.produces;
-  type WriterAccess = (ctx: RoutingContext) => HttpResponseWriter;
-  const mediaWriters = new Map<string, WriterAccess>();
-  for (const p of produces) {
-    const w = settings.writerForMediaType(p);
-    if (w !== undefined) mediaWriters.set(p, components.accessor(w as Provided<HttpResponseWriter>));
-  }
-  // Writers found for other media types, cached by writer (content types must not grow the map).
-  const otherWriters = new Map<unknown, WriterAccess>();
-  const typeWriters = settings.hasTypeWriters();
-  const typeWriterCache = new Map<Function, WriterAccess | null>();
-  const staticHeaders: Array<[string, string]> = [...splitHeaders(definition.headers).response, ...(writerHeaders?.response ?? [])];
-  const defaultType = writerHeaders?.produces?.[0] ?? writerProduces?.[0];
-
   // Exception handlers.
-  const routeHandlers: BoundHandler[] = [...bindHandlers(m.catchWith, components), ...bindHandlers(c.catchWith, components)];
+  // Method handlers before class handlers; an empty method @CatchWith() leaves the class's out.
+  const classHandlers = m.catchWith !== undefined && m.catchWith.length === 0 ? [] : bindHandlers(c.catchWith, components);
+  const routeHandlers: BoundHandler[] = [...bindHandlers(m.catchWith, components), ...classHandlers];
 
   const steps: Step[] = provideSteps(settings, components);
   for (const s of stages) if (s.onRequest) steps.push(s.onRequest);
 
   // Content negotiation before the method runs: a 406 has no side effects. An empty Accept says what no
   // Accept says (any type), so the read never needs the scan that tells an absent header from an empty one.
+  const produces = definition.produces;
   const negotiates = produces.length > 0;
   if (negotiates) {
     steps.push((ctx) => {
@@ -228,88 +192,13 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
     ctx._result = out;
   });
 
-  const writerFor = (value: unknown, contentType: string | undefined, ctx: RoutingContext): HttpResponseWriter => {
-    if (fixedWriter !== undefined) return fixedWriter(ctx);
-    if (typeWriters && value !== null && typeof value === 'object') {
-      const ctor = (value as object).constructor;
-      let w = typeWriterCache.get(ctor);
-      if (w === undefined) {
-        const provided = settings.writerForType(ctor);
-        w = provided !== undefined ? components.accessor(provided as Provided<HttpResponseWriter>) : null;
-        typeWriterCache.set(ctor, w);
-      }
-      if (w !== null) return w(ctx);
-    }
-    if (contentType !== undefined) {
-      let w = mediaWriters.get(contentType);
-      if (w === undefined) {
-        const provided = settings.writerForMediaType(contentType);
-        if (provided !== undefined) {
-          w = otherWriters.get(provided);
-          if (w === undefined) otherWriters.set(provided, (w = components.accessor(provided as Provided<HttpResponseWriter>)));
-        }
-      }
-      if (w !== undefined) return w(ctx);
-    }
-    return genericWriter;
-  };
-
-  const writeStep: Step = (ctx) => {
-    const response = ctx.response;
-    if (response.ended() || response.aborted()) return;
-    let value = ctx._result;
-    let contentType = ctx._contentType ?? defaultType;
-    if (value instanceof Response) {
-      response.setStatusCode(value.status);
-      for (const [k, v] of value.headers) response.putHeader(k, v);
-      if (value.type !== undefined) contentType = value.type;
-      value = value.entity;
-      if (value === undefined) {
-        addHeaders(response, staticHeaders, undefined);
-        response.end();
-        return;
-      }
-    } else if (value === undefined) {
-      return; // Unended on purpose: the next route with the same path runs, or the chain ends it.
-    }
-    if (value === null && fixedWriter === undefined) {
-      if (!response.statusWasSet()) response.setStatusCode(204);
-      addHeaders(response, staticHeaders, undefined);
-      response.end();
-      return;
-    }
-    addHeaders(response, staticHeaders, contentType);
-    const out = writerFor(value, contentType, ctx).write(value, ctx.request, response);
-    if (isThenable(out)) {
-      return Promise.resolve(out).then(() => {
-        if (!response.ended()) response.end();
-      });
-    }
-    if (!response.ended() && response.headersSent()) response.end();
-    else if (!response.ended()) response.end();
-  };
-  steps.push(writeStep);
+  steps.push(compileResultWriter({ definition, writerClass: m.writer ?? c.writer, settings, components, suppressCheck, where }));
 
   const afters = stages.filter((s) => s.onResponse).map((s) => s.onResponse!);
   const handle = buildRunner(steps, afters, routeHandlers, cc.errors);
   return { definition, needsBody: readsBody(allParams, design) || stages.some((s) => s.needsBody), handle };
 }
 
-function addHeaders(response: import('../http/response').HttpServerResponse, headers: ReadonlyArray<[string, string]>, contentType: string | undefined): void {
-  for (let i = 0; i < headers.length; i++) response._putTrustedHeader(headers[i]![0], headers[i]![1]);
-  if (contentType !== undefined && contentType !== '*/*') response._putTrustedHeader('content-type', contentType);
-}
-
-/** A writer declared with `@Handles(T)` must accept the method's declared return type. */
-function checkWriterType(writer: Constructor, returnType: Function | undefined, where: string, suppress: boolean): void {
-  if (suppress || returnType === undefined || returnType === Object || returnType === Promise || returnType === Response) return;
-  const handles = resolvedClassMetadata(writer).handles;
-  if (handles === undefined || handles === returnType || returnType.prototype instanceof handles) return;
-  throw new RegistrationError(
-    `${where}: writer ${writer.name} writes ${handles.name}, but the method returns ${returnType.name} (fix the writer, or add @SuppressCheck to skip this check)`,
-    'RU_ERR_WRITER_TYPE',
-  );
-}
 
 /**
  * Runs the steps in order, synchronously while they are synchronous; switches to promises at the

@@ -73,7 +73,7 @@ export class FakeUwsResponse {
   private resolveDone!: (r: FakeExchangeResult) => void;
   readonly done: Promise<FakeExchangeResult>;
 
-  constructor(private readonly isHead: boolean, private readonly remoteAddress = '127.0.0.1') {
+  constructor(readonly isHead: boolean, private readonly remoteAddress = '127.0.0.1') {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
 
@@ -97,7 +97,8 @@ export class FakeUwsResponse {
   }
   end(body?: unknown, closeConnection?: boolean): this {
     this.check();
-    if (body !== undefined && !this.isHead) this.chunks.push(toBuffer(body));
+    // Like uWebSockets.js 20.30, a HEAD answer's body is sent too if given: the framework must hold it back.
+    if (body !== undefined) this.chunks.push(toBuffer(body));
     this.finish(closeConnection === true);
     return this;
   }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import test from 'ava';
 import { BodyParam, Context, DELETE, GET, HttpServerRequest, HttpServerResponse, Optional, Path, POST, PUT, RestBuilder, RouteOrder, inject } from '../../src/index';
 import { listen } from '../support/server';
@@ -17,6 +18,10 @@ class Things {
   }
   @POST @Path('/echo') echo(body: string) {
     return { length: body.length };
+  }
+  @GET @Path('/streamed') streamed(@Context() response: HttpServerResponse) {
+    response.write('part one, ');
+    response.end('part two');
   }
 }
 
@@ -93,6 +98,47 @@ test('over a real socket: HEAD has GET headers and no body; keep-alive and pipel
     t.is((await fetch(`${server.url}/api/slow`)).status, 200);
   } finally {
     server.close();
+  }
+});
+
+/** Pipelined requests on one connection; resolves once `count` answers (each with its Content-Length or chunked body) are in. */
+function pipelined(port: number, payload: string, count: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(payload));
+    let data = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`not ${count} answers within 10 s: ${JSON.stringify(data)}`));
+    }, 10_000);
+    socket.on('data', (chunk: Buffer) => {
+      data += chunk.toString('latin1');
+      const answers = data.split(/(?=HTTP\/1\.1 \d{3} )/);
+      const last = answers[answers.length - 1] ?? '';
+      const lastDone = /content-length: (\d+)/i.test(last) ? last.length >= last.indexOf('\r\n\r\n') + 4 + Number(/content-length: (\d+)/i.exec(last)![1]) : last.endsWith('0\r\n\r\n');
+      if (answers.length >= count && lastDone) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(answers);
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+test('over a real socket: a HEAD answer carries no body bytes, so the next answer on the connection is read right', async (t) => {
+  const server = await listen(builder().build());
+  t.teardown(() => server.close());
+  const req = (method: string, path: string) => `${method} ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+  for (const path of ['/api/hello', '/api/streamed']) {
+    const answers = await pipelined(server.port, req('HEAD', path) + req('GET', '/api/hello'), 2);
+    t.is(answers.length, 2, `${path}: ${JSON.stringify(answers)}`);
+    const [head, next] = answers;
+    t.regex(head, /^HTTP\/1\.1 200 /, path);
+    t.true(head.endsWith('\r\n\r\n'), `${path}: bytes after the HEAD answer's head: ${JSON.stringify(head)}`);
+    t.true(next.endsWith('{"hello":"world"}'), `${path}: ${JSON.stringify(next)}`);
+    // The length a GET would send is announced; a streamed answer's length is unknown, so none is.
+    if (path === '/api/hello') t.regex(head, new RegExp(`content-length: ${JSON.stringify({ hello: 'world' }).length}\r\n`, 'i'));
+    else t.notRegex(head, /content-length|transfer-encoding/i);
   }
 });
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { PostgresChangeListener } from './changes/postgres-change-listener';
+import { PostgresNoticeListener } from 'app-support';
+import { CHANGE_CHANNEL, parseChangeNotice, type ChangeNotice } from './changes/change-notice';
 import type { ContentDB } from './storage/database-types';
 import { migrateContentDatabase, type Dialect } from './storage/migrations';
 import { ContentStore } from './content/content-store';
@@ -35,7 +36,7 @@ export interface ContentService {
   /** Serves asset files and generates transforms on their first request. */
   files: AssetFileService;
   /** The LISTEN connection, when the service listens for other instances' changes. */
-  changes: PostgresChangeListener | null;
+  changes: PostgresNoticeListener<ChangeNotice> | null;
   close(): Promise<void>;
 }
 
@@ -52,9 +53,12 @@ export async function createContentService(options: ContentServiceOptions): Prom
     }
   });
   const graphql = new GraphqlService(store, access, options.settings);
-  let changes: PostgresChangeListener | null = null;
+  let changes: PostgresNoticeListener<ChangeNotice> | null = null;
   if (options.listenUrl && options.dialect === 'postgres') {
-    changes = new PostgresChangeListener(options.listenUrl, { onNotice: (notice) => graphql.applyNotice(notice), onResumed: () => graphql.forgetAll() });
+    changes = new PostgresNoticeListener(options.listenUrl, {
+      channel: CHANGE_CHANNEL, parse: parseChangeNotice,
+      handlers: { onNotice: (notice) => graphql.applyNotice(notice), onResumed: () => graphql.forgetAll() },
+    });
     try {
       await changes.start();
     } catch (error) {

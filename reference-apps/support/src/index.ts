@@ -1,4 +1,4 @@
-// Shared building blocks of the reference apps: database access, throwaway PostgreSQL, secrets, config, clock.
+// Shared building blocks of the reference apps: database access, throwaway PostgreSQL, LISTEN/NOTIFY, secrets, config, clock.
 export { openDatabase, type Database, type DatabaseDialect, type OpenDatabaseOptions } from './database/open-database';
 export type { PostgresPoolOptions } from './database/postgres-dialect';
 export { migrateToLatest, type AppMigration } from './database/migrations';
@@ -13,6 +13,7 @@ export {
 export { postgresForTests, type TestPostgresDatabase } from './postgres/postgres-for-tests';
 export { findPostgresBinaries, POSTGRES_INSTALL_COMMAND } from './postgres/postgres-binaries';
 export { findFreePort } from './postgres/free-port';
+export { PostgresNoticeListener, type NoticeHandlers, type NoticeListenerOptions } from './postgres/notice-listener';
 export { generateKey, hashSecret, verifySecret } from './secrets/secrets';
 export { readFlag } from './config/command-line-flags';
 export { readServerConfig, describeServerConfig, type ServerConfig, type ServerConfigDefaults } from './config/server-config';

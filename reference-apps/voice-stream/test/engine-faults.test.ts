@@ -80,17 +80,22 @@ test.serial('a killed ffmpeg decoder ends its session (500 / 5000004); the other
   const sliceBytes = Math.ceil(ogg.length / slices);
   const request = { source_media_content_type: 'audio/ogg;codecs=opus' };
 
-  const before = ffmpegProcesses();
+  // A session's decoder starts with its first audio chunk: each session sends one, and its ffmpeg appears.
   const victim = await open(t, request);
+  const survivor = await open(t, request);
+  const before = ffmpegProcesses();
+  victim.send({ source_media_chunk: { data: ogg.subarray(0, sliceBytes) } });
   const victimDecoder = await waitFor("the first session's decoder", () => newFfmpeg(before));
   const survivorBefore = ffmpegProcesses();
-  const survivor = await open(t, request);
+  survivor.send({ source_media_chunk: { data: ogg.subarray(0, sliceBytes) } });
   const survivorDecoder = await waitFor("the second session's decoder", () => newFfmpeg(survivorBefore));
 
-  // 100 ms of audio every 70 ms (1.4x real time) on both.
-  const streaming = [victim.stream(ogg, sliceBytes, 70), survivor.stream(ogg, sliceBytes, 70)];
+  // The rest: 100 ms of audio every 70 ms (1.4x real time) on both.
+  const rest = ogg.subarray(sliceBytes);
+  const streaming = [victim.stream(rest, sliceBytes, 70), survivor.stream(rest, sliceBytes, 70)];
   // Mid-session: the first words were heard through the decoder.
   await victim.waitFor('a tentative transcript', (message) => message.source_transcript_update?.tentative.length > 0);
+  t.true(isAlive(victimDecoder.pid), `the decoder ran until killed (messages so far: ${JSON.stringify(victim.messages.slice(-2)).slice(0, 300)})`);
   process.kill(victimDecoder.pid, 'SIGKILL');
 
   await assertFailed(t, victim, 5000004, /decoder stopped: ffmpeg was stopped by SIGKILL/);

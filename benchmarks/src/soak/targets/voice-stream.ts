@@ -86,7 +86,8 @@ export const voiceStream: SoakTarget = {
 
     const server = await startAppProcess({
       name: 'voice-stream',
-      args: [MAIN, '--host', '127.0.0.1', '--port', '0', '--database', database],
+      // The app's own session limit (3 per core by default) must not refuse the soak's streams.
+      args: [MAIN, '--host', '127.0.0.1', '--port', '0', '--database', database, '--max-sessions', String(sessions + 4)],
       // Flags given to the soak come after the app's own, so they win.
       nodeFlags: [...shippedNodeFlags(), ...context.nodeFlags],
       cwd: context.serverCwd,

@@ -13,13 +13,13 @@ export interface ChangeNotice {
 
 const KINDS: readonly ChangeKind[] = ['content', 'structure', 'access'];
 
-/** Reads a notification payload; null for anything that is not a notice (another program on the channel). */
-export function parseChangeNotice(payload: string | undefined): ChangeNotice | null {
+/** Reads a notification payload; undefined for anything that is not a notice (another program on the channel). */
+export function parseChangeNotice(payload: string | undefined): ChangeNotice | undefined {
   try {
     const value = JSON.parse(payload ?? '') as Partial<ChangeNotice>;
-    if (!KINDS.includes(value.kind as ChangeKind) || typeof value.origin !== 'string' || typeof value.version !== 'string') return null;
+    if (!KINDS.includes(value.kind as ChangeKind) || typeof value.origin !== 'string' || typeof value.version !== 'string') return undefined;
     return { kind: value.kind as ChangeKind, origin: value.origin, version: value.version };
   } catch {
-    return null;
+    return undefined;
   }
 }

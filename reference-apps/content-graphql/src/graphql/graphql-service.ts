@@ -1,6 +1,6 @@
 import {
-  GraphQLError, NoSchemaIntrospectionCustomRule, execute, parse, specifiedRules, validate,
-  type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
+  GraphQLError, NoSchemaIntrospectionCustomRule, execute, getOperationAST, parse, specifiedRules, validate,
+  type DocumentNode, type OperationTypeNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
 } from 'graphql';
 import type { ContentStore } from '../content/content-store';
 import type { ChangeNotice } from '../changes/change-notice';
@@ -14,6 +14,7 @@ import { TokenResolver } from '../schemas/token-resolver';
 import { ImageTransformer } from '../assets/image-transforms';
 import { buildGraphqlSchema } from './schema-builder';
 import { checkQueryLimits } from './limits';
+import { nestingError } from './document-nesting';
 import { BoundedMap } from './bounded-map';
 import { RequestContext } from './request-context';
 import { ResultCache } from './result-cache';
@@ -230,7 +231,7 @@ export class GraphqlService {
     }
 
     const document = this.parseCached(query);
-    if (!('kind' in document)) return respond(200, { errors: document.map(formatError) }, 'parse');
+    if (!('kind' in document)) return respond(200, { errors: document.map((error) => this.formatError(error)) }, 'parse');
     const { schema, scope } = await this.graphqlSchemaFor(resolution.schema);
     const { maxGraphqlDepth, maxGraphqlComplexity, maxGraphqlAliases, enableGraphqlIntrospection } = this.settings;
     const validationKey = `${resolution.schema.uid}\u0000${maxGraphqlDepth}:${maxGraphqlComplexity}:${maxGraphqlAliases}:${enableGraphqlIntrospection}\u0000${query}`;
@@ -241,7 +242,7 @@ export class GraphqlService {
       if (!validationErrors.length) validationErrors = validate(schema, document, this.rules());
       state.validations.set(validationKey, validationErrors);
     }
-    if (validationErrors.length) return respond(200, { errors: validationErrors.map(formatError) }, 'validation');
+    if (validationErrors.length) return respond(200, { errors: validationErrors.map((error) => this.formatError(error)) }, 'validation');
 
     const context = new RequestContext(state.engine, state.catalog, scope, { siteId, maxResults: this.settings.maxGraphqlResults }, state.urls, this.transformer);
     const result = (await execute({
@@ -250,7 +251,7 @@ export class GraphqlService {
       operationName: operationName as string | null | undefined,
     })) as ExecutionResult;
     if (result.data === undefined && result.errors?.length) {
-      return respond(200, { errors: result.errors.map(formatError) }, 'variables');
+      return respond(200, { errors: result.errors.map((error) => this.formatError(error)) }, 'variables');
     }
     const body: Record<string, unknown> = {};
     if (result.errors?.length) body.errors = result.errors.map((error) => this.formatExecutionError(error));
@@ -270,28 +271,57 @@ export class GraphqlService {
     return rules;
   }
 
+  /**
+   * The type of the operation a request would run (query, mutation, subscription), or undefined when the text
+   * does not parse or names no single operation; the transport refuses mutations over GET with it.
+   */
+  operationType(query: string, operationName: unknown): OperationTypeNode | undefined {
+    const document = this.parseCached(query);
+    if (!('kind' in document)) return undefined;
+    return getOperationAST(document, typeof operationName === 'string' ? operationName : undefined)?.operation;
+  }
+
+  /**
+   * Parsed documents, or their syntax errors, by text. Too deep a document is refused before graphql-js's
+   * recursive parser sees it, which would overflow its stack.
+   */
   private parseCached(query: string): DocumentNode | readonly GraphQLError[] {
     const maxTokens = this.settings.maxGraphqlTokens;
     const key = `${maxTokens}\u0000${query}`;
     let document = this.documents.get(key);
     if (!document) {
-      try {
-        document = parse(query, maxTokens > 0 ? { maxTokens } : undefined);
-      } catch (error) {
-        document = [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
+      const tooDeep = nestingError(query);
+      if (tooDeep) {
+        document = [tooDeep];
+      } else {
+        try {
+          document = parse(query, maxTokens > 0 ? { maxTokens } : undefined);
+        } catch (error) {
+          document = [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
+        }
       }
       this.documents.set(key, document);
     }
     return document;
   }
 
+  /**
+   * With introspection off, graphql-js's "Did you mean ...?" hints would still reveal field, argument, type and
+   * enum value names to a client who may not introspect them: they are cut from every message.
+   */
+  private formatError(error: GraphQLError): GraphQLFormattedError {
+    const formatted = error.toJSON();
+    if (this.settings.enableGraphqlIntrospection) return formatted;
+    return { ...formatted, message: withoutSuggestions(formatted.message) };
+  }
+
   /** Errors from bad arguments and from GraphQL itself keep their message; anything unexpected is logged and hidden unless devMode. */
   private formatExecutionError(error: GraphQLError): GraphQLFormattedError {
     const original = error.originalError;
-    if (!original || original instanceof QueryArgumentError || original instanceof GraphQLError) return formatError(error);
-    if (this.settings.devMode) return formatError(error);
+    if (!original || original instanceof QueryArgumentError || original instanceof GraphQLError) return this.formatError(error);
+    if (this.settings.devMode) return this.formatError(error);
     console.error('content-graphql: unexpected error while executing a query:', original);
-    return { ...formatError(error), message: GENERIC_ERROR };
+    return { ...this.formatError(error), message: GENERIC_ERROR };
   }
 
   /** Cached results must not outlive the next post or expiry date that changes what `live` means. */
@@ -325,9 +355,16 @@ function nestingDepth(value: unknown, stopAfter: number): number {
   return deepest;
 }
 
-function formatError(error: GraphQLError): GraphQLFormattedError {
-  const formatted = error.toJSON();
-  return formatted;
+/**
+ * graphql-js appends its hints at the end of a message: ` Did you mean "a", "b", or "c"?` (also `the enum value
+ * "X"` and `to use an inline fragment on "T"`), schema names in quotes, no other question mark. Found by position,
+ * not by a regular expression, since messages quote client values of any length.
+ */
+function withoutSuggestions(message: string): string {
+  if (!message.endsWith('?')) return message;
+  const start = message.lastIndexOf(' Did you mean ');
+  if (start === -1 || message.indexOf('?', start) !== message.length - 1) return message;
+  return message.slice(0, start);
 }
 
 function respond(status: number, body: unknown, phase: GraphqlPhase): GraphqlResponse {

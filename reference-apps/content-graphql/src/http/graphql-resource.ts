@@ -1,9 +1,15 @@
-import { Context, GET, OPTIONS, POST, Path, BodyParam, HttpServerRequest, HttpServerResponse } from 'rest.uws';
-import { getOperationAST, parse } from 'graphql';
-import type { GraphqlService, GraphqlRequest, GraphqlResponse } from '../graphql/graphql-service';
+import { CatchWith, Context, GET, OPTIONS, POST, Path, BodyParam, HttpServerRequest, HttpServerResponse } from 'rest.uws';
+import type { GraphqlService, GraphqlRequest } from '../graphql/graphql-service';
+import { answer, cors, sendError } from './graphql-answers';
+import { GraphqlRouteErrorHandler } from './graphql-errors';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-const GRAPHQL_RESPONSE_TYPE = 'application/graphql-response+json; charset=utf-8';
+/**
+ * Longest request target (path and query string) the endpoint answers; longer ones get 414. uWebSockets.js
+ * buffers at most 4 KiB of request head (request line and headers) that does not arrive in one read and closes
+ * the connection without an answer past that, so a longer GET query works or not depending on how the network
+ * cut it into packets: refusing it always, with a message, beats working by chance.
+ */
+export const MAX_URL_BYTES = 4096;
 
 /**
  * The three request forms of the CMS (GET `?query=`, POST `application/json`, POST `application/graphql`) on a
@@ -12,24 +18,30 @@ const GRAPHQL_RESPONSE_TYPE = 'application/graphql-response+json; charset=utf-8'
  * type and 400 for request, parse, validation and variable errors, as GraphQL over HTTP wants.
  */
 export function graphqlResource(path: string, service: GraphqlService): object {
+  @CatchWith(GraphqlRouteErrorHandler)
   class GraphqlResource {
     @GET
     @Path(path)
     async get(@Context() req: HttpServerRequest, @Context() res: HttpServerResponse): Promise<void> {
       await afterCallback();
+      if (urlTooLong(req, res)) return;
       const params = fromQueryString(req);
-      if ('error' in params) return send(req, res, 400, { errors: [{ message: params.error }] });
-      if (typeof params.query === 'string' && isMutation(params.query, params.operationName, service.settings.maxGraphqlTokens)) {
-        res.putHeader('Allow', 'POST');
-        return send(req, res, 405, { errors: [{ message: 'Mutations cannot be sent with GET' }] });
+      if ('error' in params) return sendError(req, res, 400, params.error);
+      if (typeof params.query === 'string') {
+        const operation = service.operationType(params.query, params.operationName);
+        if (operation === 'mutation' || operation === 'subscription') {
+          res.putHeader('Allow', 'POST');
+          return sendError(req, res, 405, 'Mutations cannot be sent with GET');
+        }
       }
-      await answer(req, res, await service.execute({ ...params, authorization: req.getHeader('authorization'), useCache: useCache(req) }));
+      answer(req, res, await service.execute({ ...params, authorization: req.getHeader('authorization'), useCache: useCache(req) }));
     }
 
     @POST
     @Path(path)
     async post(@Context() req: HttpServerRequest, @Context() res: HttpServerResponse, @BodyParam({ optional: true }) body: Buffer): Promise<void> {
       await afterCallback();
+      if (urlTooLong(req, res)) return;
       const contentType = (req.getHeader('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       let params: Pick<GraphqlRequest, 'query' | 'variables' | 'operationName'>;
       let rawBody: string | undefined;
@@ -47,10 +59,10 @@ export function graphqlResource(path: string, service: GraphqlService): object {
         try {
           parsed = JSON.parse(text);
         } catch {
-          return send(req, res, 400, { errors: [{ message: 'The request body is not valid JSON' }] });
+          return sendError(req, res, 400, 'The request body is not valid JSON');
         }
         if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-          return send(req, res, 400, { errors: [{ message: 'The request body must be a JSON object with a "query"' }] });
+          return sendError(req, res, 400, 'The request body must be a JSON object with a "query"');
         }
         const json = parsed as Record<string, unknown>;
         params = { query: json.query, variables: json.variables, operationName: json.operationName };
@@ -58,12 +70,12 @@ export function graphqlResource(path: string, service: GraphqlService): object {
         params = { query: body?.toString('utf8') ?? '' };
       } else {
         const message = contentType ? `Unsupported Content-Type ${contentType}: use application/json or application/graphql` : 'Missing Content-Type: use application/json or application/graphql';
-        return send(req, res, 415, { errors: [{ message }] });
+        return sendError(req, res, 415, message);
       }
       const fromQuery = fromQueryString(req);
-      if ('error' in fromQuery) return send(req, res, 400, { errors: [{ message: fromQuery.error }] });
+      if ('error' in fromQuery) return sendError(req, res, 400, fromQuery.error);
       for (const key of ['query', 'variables', 'operationName'] as const) if (fromQuery[key] !== undefined) params[key] = fromQuery[key];
-      await answer(req, res, await service.execute({ ...params, authorization: req.getHeader('authorization'), useCache: useCache(req), rawBody }));
+      answer(req, res, await service.execute({ ...params, authorization: req.getHeader('authorization'), useCache: useCache(req), rawBody }));
     }
 
     /** CORS preflight: an empty 200, the query is not run. */
@@ -106,36 +118,10 @@ function fromQueryString(req: HttpServerRequest): Pick<GraphqlRequest, 'query' |
   return { query, variables, operationName };
 }
 
-function isMutation(query: string, operationName: unknown, maxTokens: number): boolean {
-  try {
-    const operation = getOperationAST(parse(query, maxTokens > 0 ? { maxTokens } : undefined), typeof operationName === 'string' ? operationName : undefined);
-    return operation?.operation === 'mutation' || operation?.operation === 'subscription';
-  } catch {
-    return false;
-  }
-}
-
-function wantsGraphqlResponse(req: HttpServerRequest): boolean {
-  const accept = (req.getHeader('accept') ?? '').toLowerCase();
-  if (!accept.includes('application/graphql-response+json')) return false;
-  const json = accept.indexOf('application/json');
-  return json === -1 || accept.indexOf('application/graphql-response+json') < json;
-}
-
-async function answer(req: HttpServerRequest, res: HttpServerResponse, response: GraphqlResponse): Promise<void> {
-  let status = response.status;
-  if (wantsGraphqlResponse(req) && ['request', 'parse', 'validation', 'variables'].includes(response.phase)) status = 400;
-  if (response.phase === 'request' && status === 200 && wantsGraphqlResponse(req)) status = 400;
-  cors(res);
-  res.setStatusCode(status).putHeader('Content-Type', wantsGraphqlResponse(req) ? GRAPHQL_RESPONSE_TYPE : JSON_TYPE).end(response.body);
-}
-
-function send(req: HttpServerRequest, res: HttpServerResponse, status: number, body: unknown): void {
-  cors(res);
-  res.setStatusCode(status).putHeader('Content-Type', wantsGraphqlResponse(req) ? GRAPHQL_RESPONSE_TYPE : JSON_TYPE).end(JSON.stringify(body));
-}
-
-function cors(res: HttpServerResponse): void {
-  res.putHeader('Access-Control-Allow-Origin', '*')
-    .putHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Craft-Authorization, X-Craft-Token, X-Craft-Gql-Cache');
+/** Answers 414 when the request target is longer than the endpoint reads (see MAX_URL_BYTES). */
+function urlTooLong(req: HttpServerRequest, res: HttpServerResponse): boolean {
+  const length = req.uri().length;
+  if (length <= MAX_URL_BYTES) return false;
+  sendError(req, res, 414, `The URL has ${length} bytes; at most ${MAX_URL_BYTES} are accepted: send long queries in a POST body`);
+  return true;
 }

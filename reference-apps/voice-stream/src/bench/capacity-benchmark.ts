@@ -87,7 +87,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const jsonFile = readFlag(argv, 'json');
   const pcm = speech();
   const audioSeconds = pcm.length / 32000;
-  const server = await startVoiceServer({ registry: { maxSessionsPerKey: 1000 } });
+  const server = await startVoiceServer({ registry: { maxSessionsPerKey: 1000 }, maxSessions: Math.max(to, 1) });
   const key = await server.createApiKey('capacity benchmark');
   const results: RoundResult[] = [];
   let sustained = 0;

@@ -6,6 +6,8 @@ export class VoiceApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Sent as `Retry-After` (seconds) when the refusal is temporary. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

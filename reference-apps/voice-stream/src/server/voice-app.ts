@@ -4,6 +4,7 @@ import { capabilitiesOf, type VoiceEngines } from '../engines/voice-engines';
 import type { SessionLimits } from '../session/session-limits';
 import type { SessionRegistry } from '../registry/session-registry';
 import { PageResource, PUBLIC_DIRECTORY } from './page-resource';
+import type { SessionCapacity } from './session-capacity';
 import { VoiceExceptionHandler } from './voice-exception-handler';
 import { VoiceSessionResource, type SessionResourceSettings } from './voice-session-resource';
 import { StreamTicket, VoiceStreamEndpoint } from './voice-stream-endpoint';
@@ -15,6 +16,8 @@ export interface VoiceAppServices {
   readonly engines: VoiceEngines;
   readonly keys: ApiKeyStore;
   readonly registry: SessionRegistry;
+  /** The global limit on this instance's concurrent sessions. */
+  readonly capacity: SessionCapacity;
   readonly limits?: Partial<SessionLimits>;
 }
 
@@ -25,13 +28,22 @@ export interface VoiceAppServices {
 export function voiceApp(services: VoiceAppServices, settings: SessionResourceSettings, builder = new RestBuilder()): RestBuilder {
   return builder
     .register(
-      new VoiceSessionResource(services.keys, services.registry, capabilitiesOf(services.engines), settings),
+      new VoiceSessionResource(services.keys, services.registry, services.capacity, capabilitiesOf(services.engines), settings),
       new VoiceStreamEndpoint(services.engines, services.registry, services.limits),
       new PageResource(),
     )
     .staticFiles('/app', PUBLIC_DIRECTORY)
-    // The token is checked during the upgrade: a refused claim answers HTTP and no socket opens.
-    .addProvider(StreamTicket, async (request) => new StreamTicket(await services.registry.claim(request.getQueryParam('token'))))
+    // Capacity, then the token, are checked during the upgrade: a refusal answers HTTP and no socket opens.
+    // A full server refuses before the token is used, so the client may retry with it.
+    .addProvider(StreamTicket, async (request) => {
+      const place = services.capacity.reserve();
+      try {
+        return new StreamTicket(await services.registry.claim(request.getQueryParam('token')), place);
+      } catch (error) {
+        place.cancel();
+        throw error;
+      }
+    })
     .errorHandler(VoiceExceptionHandler)
     .bodyHandler({ maxBodySize: MAX_BODY_BYTES });
 }

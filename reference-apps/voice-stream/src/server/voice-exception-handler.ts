@@ -26,6 +26,7 @@ export class VoiceExceptionHandler implements ExceptionHandler<unknown> {
     if (error instanceof VoiceApiError) {
       status = error.status;
       body = { message: error.message, code: error.code };
+      if (error.retryAfterSeconds !== undefined) response.putHeader('Retry-After', String(error.retryAfterSeconds));
     } else if (error instanceof WebApplicationException && error.status < 500) {
       status = error.status;
       body = { message: error.message, code: CODE_BY_STATUS[error.status] ?? 'invalid_request' };

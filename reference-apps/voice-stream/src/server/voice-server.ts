@@ -9,6 +9,7 @@ import type { SessionRegistry } from '../registry/session-registry';
 import { validateSessionRequest } from '../session/session-request';
 import type { SessionLimits } from '../session/session-limits';
 import { openVoiceDatabase } from '../storage/open-voice-database';
+import { defaultMaxSessions, SessionCapacity } from './session-capacity';
 import { voiceApp } from './voice-app';
 
 export interface VoiceServerOptions {
@@ -27,6 +28,8 @@ export interface VoiceServerOptions {
   readonly engines?: VoiceEngines;
   readonly limits?: Partial<SessionLimits>;
   readonly registry?: Partial<PostgresRegistryOptions>;
+  /** Concurrent sessions of this instance (default: sized for the machine, `defaultMaxSessions()`); more get 503. */
+  readonly maxSessions?: number;
 }
 
 export interface VoiceServer {
@@ -35,6 +38,7 @@ export interface VoiceServer {
   readonly url: string;
   readonly engines: VoiceEngines;
   readonly registry: SessionRegistry;
+  readonly capacity: SessionCapacity;
   /** Issues an API key (what `keys create` does): tests and benchmarks use it. */
   createApiKey(label: string): Promise<string>;
   /** Stops listening, ends every stream (1001), stops the engines and closes the database. */
@@ -44,6 +48,7 @@ export interface VoiceServer {
 /** Opens the key database, starts the engines and serves the voice API on one port. */
 export async function startVoiceServer(options: VoiceServerOptions = {}): Promise<VoiceServer> {
   const uws = loadUws();
+  const capacity = new SessionCapacity(options.maxSessions ?? defaultMaxSessions());
   const host = options.host ?? '127.0.0.1';
   const database = await openVoiceDatabase(options.databaseUrl);
   const keys = new ApiKeyStore(database.db);
@@ -73,7 +78,7 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
   let app: TemplatedApp;
   let socket: us_listen_socket;
   try {
-    app = voiceApp({ engines, keys, registry, limits: options.limits }, { publicBaseUrl: options.publicBaseUrl, fallbackHost: () => `${host}:${port}` }, new RestBuilder()).build();
+    app = voiceApp({ engines, keys, registry, capacity, limits: options.limits }, { publicBaseUrl: options.publicBaseUrl, fallbackHost: () => `${host}:${port}` }, new RestBuilder()).build();
     socket = await new Promise<us_listen_socket>((resolve, reject) => {
       app.listen(host, port, (listening) => {
         if (listening) resolve(listening);
@@ -94,6 +99,7 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
     url: `http://${clientHost}:${port}`,
     engines,
     registry,
+    capacity,
     createApiKey: async (label) => (await keys.create(label)).key,
     close: () =>
       (closing ??= (async () => {

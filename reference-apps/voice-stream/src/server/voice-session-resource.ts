@@ -3,6 +3,7 @@ import type { ApiKeyOwner, ApiKeyStore } from '../auth/api-key-store';
 import { readAuthKey } from '../auth/deepl-authorization';
 import { validateSessionRequest, type VoiceCapabilities } from '../session/session-request';
 import type { SessionRegistry } from '../registry/session-registry';
+import type { SessionCapacity } from './session-capacity';
 import { streamingUrl } from './streaming-url';
 import { VoiceApiError } from './voice-api-error';
 
@@ -26,6 +27,7 @@ export class VoiceSessionResource {
   constructor(
     private readonly keys: ApiKeyStore,
     private readonly registry: SessionRegistry,
+    private readonly capacity: SessionCapacity,
     private readonly capabilities: VoiceCapabilities,
     private readonly settings: SessionResourceSettings,
   ) {}
@@ -43,6 +45,8 @@ export class VoiceSessionResource {
     if (body === undefined) throw new VoiceApiError(400, 'invalid_request', 'The request body must be a JSON object with at least source_media_content_type');
     const result = validateSessionRequest(body, this.capabilities);
     if ('error' in result) throw new VoiceApiError(400, result.error.code, result.error.message);
+    // A full server says so before handing out a token (the upgrade checks again: streams may start meanwhile).
+    this.capacity.check();
     const created = await this.registry.create(owner.id, { body, config: result.config });
     return { streaming_url: this.url(request), token: created.token, session_id: created.sessionId };
   }

@@ -4,11 +4,16 @@ import type { ErrorPayload } from '../protocol/messages';
 import type { SessionLimits } from '../session/session-limits';
 import { VoiceSession } from '../session/voice-session';
 import type { AttachedStream, ClaimedSession, SessionRegistry } from '../registry/session-registry';
+import type { CapacityReservation } from './session-capacity';
 import { STREAM_PATH } from './streaming-url';
 
 /** The session a valid token opens; provided during the upgrade, so an invalid token never upgrades. */
 export class StreamTicket {
-  constructor(readonly session: ClaimedSession) {}
+  constructor(
+    readonly session: ClaimedSession,
+    /** The place held under the server's session limit. */
+    readonly place: CapacityReservation,
+  ) {}
 }
 
 /** Close codes: 1000 after end_of_stream; 4000 + the error's HTTP status after an `error` message. */
@@ -53,6 +58,7 @@ export class VoiceStreamEndpoint {
 
   open(connection: WebSocketConnection, @Context() ticket: StreamTicket): void {
     const registered = ticket.session;
+    const releasePlace = ticket.place.take();
     const session = new VoiceSession(
       registered.config,
       this.engines,
@@ -76,7 +82,10 @@ export class VoiceStreamEndpoint {
     connection.data.stream = stream;
     connection.data.sessionId = registered.id;
     this.registry.attach(registered, stream);
-    void session.done.then(() => this.registry.detach(registered, stream, session.outcome !== 'disconnected'));
+    void session.done.then(() => {
+      releasePlace();
+      this.registry.detach(registered, stream, session.outcome !== 'disconnected');
+    });
   }
 
   message(connection: WebSocketConnection, data: string | Buffer, isBinary: boolean): void {

@@ -43,8 +43,8 @@ export class VoiceSession {
   private readonly scheduler: Scheduler;
   private readonly policy: ChunkPolicy;
   private readonly rate: MessageRateLimit;
-  private readonly decoder: AudioDecoder;
-  private readonly recognition: RecognitionStream;
+  /** Decoder and recogniser: started by the first audio chunk, so a connected session that sends none holds neither. */
+  private audio: { readonly decoder: AudioDecoder; readonly recognition: RecognitionStream } | undefined;
   private readonly targets: TargetTranscript[];
   private readonly speech: SpeechOutput[];
   private sourceConcluded = 0;
@@ -80,20 +80,6 @@ export class VoiceSession {
           concluded: (spokenLanguage, segment) => this.speech.find((output) => output.language === spokenLanguage)?.speak(segment),
         }),
     );
-    this.recognition = engines.recognizer.start({
-      onTentative: (segment) => this.onTentative(segment),
-      onConcluded: (segment) => this.onConcluded(segment),
-      onError: (error) => this.fail(new SessionError(Reasons.recognitionFailed, 'source_media_chunk', error.message)),
-    }, { sourceSampleRate: config.source.pcm?.sampleRate });
-    this.decoder = engines.decoder.create(config.source, engines.recognizer.sampleRate, {
-      onPcm: (pcm) => this.onPcm(pcm),
-      onError: (error) =>
-        this.fail(
-          error instanceof AudioDecodeError
-            ? new SessionError(Reasons.unsupportedAudioFormat, 'source_media_chunk', `Audio format not supported: ${error.message}`)
-            : new SessionError(Reasons.decoderFailed, 'source_media_chunk', `Decoding the source audio failed on the server: ${error.message}`),
-        ),
-    });
     this.restartIdleTimer();
     this.cancelLifetime = this.scheduler.schedule(this.limits.maxConnectionMs, () =>
       this.fail(
@@ -104,6 +90,11 @@ export class VoiceSession {
         ),
       ),
     );
+  }
+
+  /** Whether this session holds a decoder and recogniser yet (only after its first audio chunk). */
+  get hearing(): boolean {
+    return this.audio !== undefined;
   }
 
   get state(): VoiceSessionState {
@@ -151,7 +142,7 @@ export class VoiceSession {
         return;
       }
       this.restartIdleTimer();
-      this.decoder.write(data);
+      (this.audio ??= this.startHearing()).decoder.write(data);
       return;
     }
     this.stateValue = 'finishing';
@@ -165,7 +156,33 @@ export class VoiceSession {
     this.end('disconnected');
   }
 
-  private onPcm(pcm: Buffer): void {
+  /**
+   * The recogniser's decoder (tens of MB, a worker thread) and the audio decoder (an ffmpeg process for most
+   * formats) exist only for sessions that send audio: connections that never do cost a few kB.
+   */
+  private startHearing(): { decoder: AudioDecoder; recognition: RecognitionStream } {
+    const engines = this.engines;
+    const recognition = engines.recognizer.start(
+      {
+        onTentative: (segment) => this.onTentative(segment),
+        onConcluded: (segment) => this.onConcluded(segment),
+        onError: (error) => this.fail(new SessionError(Reasons.recognitionFailed, 'source_media_chunk', error.message)),
+      },
+      { sourceSampleRate: this.config.source.pcm?.sampleRate },
+    );
+    const decoder = engines.decoder.create(this.config.source, engines.recognizer.sampleRate, {
+      onPcm: (pcm) => this.onPcm(pcm, recognition),
+      onError: (error) =>
+        this.fail(
+          error instanceof AudioDecodeError
+            ? new SessionError(Reasons.unsupportedAudioFormat, 'source_media_chunk', `Audio format not supported: ${error.message}`)
+            : new SessionError(Reasons.decoderFailed, 'source_media_chunk', `Decoding the source audio failed on the server: ${error.message}`),
+        ),
+    });
+    return { decoder, recognition };
+  }
+
+  private onPcm(pcm: Buffer, recognition: RecognitionStream): void {
     if (this.stateValue === 'ended') return;
     try {
       this.policy.recordDecoded((pcm.length / 2 / this.engines.recognizer.sampleRate) * 1000);
@@ -173,7 +190,7 @@ export class VoiceSession {
       this.fail(asSessionError(error));
       return;
     }
-    this.recognition.write(pcm);
+    recognition.write(pcm);
   }
 
   private onTentative(segment: RecognizedSegment | undefined): void {
@@ -212,8 +229,10 @@ export class VoiceSession {
   /** end_of_source_media: flush every stage, then the end_of_* sequence and end_of_stream. */
   private async finish(): Promise<void> {
     try {
-      await this.decoder.end();
-      await this.recognition.end();
+      if (this.audio) {
+        await this.audio.decoder.end();
+        await this.audio.recognition.end();
+      }
       await Promise.all(this.targets.map((target) => target.drained()));
       if (this.isEnded()) return;
       this.emit({ end_of_source_transcript: {} });
@@ -262,8 +281,8 @@ export class VoiceSession {
     this.outcomeValue = outcome;
     this.cancelIdle?.();
     this.cancelLifetime();
-    this.decoder.close();
-    this.recognition.close();
+    this.audio?.decoder.close();
+    this.audio?.recognition.close();
     for (const target of this.targets) target.close();
     for (const output of this.speech) output.close();
     if (outcome !== 'disconnected') this.output.close(error);

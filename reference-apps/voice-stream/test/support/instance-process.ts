@@ -6,6 +6,7 @@ const MAIN = path.resolve(__dirname, '..', '..', 'src', 'main.js');
 
 /** An instance of the voice server in a process of its own (what a second machine would run). */
 export interface InstanceProcess {
+  readonly pid: number;
   readonly port: number;
   readonly url: string;
   /** Everything it printed, for diagnostics. */
@@ -14,7 +15,10 @@ export interface InstanceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | string | null>;
 }
 
-/** Starts `node dist/src/main.js` on a free port against `databaseUrl`; resolves once it listens. */
+/**
+ * Starts `node dist/src/main.js` on a free port against `databaseUrl`; resolves once it says it listens (its
+ * signal handlers are installed before that line).
+ */
 export function startInstanceProcess(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<InstanceProcess> {
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [MAIN, '--port', '0', '--host', '127.0.0.1', '--database', databaseUrl], {
     env: { ...process.env, ...env },
@@ -34,6 +38,7 @@ export function startInstanceProcess(databaseUrl: string, env: NodeJS.ProcessEnv
         clearTimeout(timer);
         const port = Number(listening[1]);
         resolve({
+          pid: child.pid as number,
           port,
           url: `http://127.0.0.1:${port}`,
           output: () => output,

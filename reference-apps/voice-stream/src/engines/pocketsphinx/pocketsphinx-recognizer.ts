@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { RecognitionListener, RecognitionOptions, RecognitionStream, SpeechRecognizer } from '../speech-recognizer';
 import { DEFAULT_MODEL_DIRECTORY } from './pocketsphinx-library';
-import type { AcousticProfile, FromRecognitionWorker, RecognitionWorkerData, ToRecognitionWorker } from './worker-protocol';
+import { ControlSlot, type AcousticProfile, type FromRecognitionWorker, type RecognitionWorkerData, type ToRecognitionWorker } from './worker-protocol';
 
 export interface PocketSphinxRecognizerOptions {
   readonly modelDirectory?: string;
@@ -30,9 +30,11 @@ class RecognitionWorker {
   /** Its decoder is loaded and unused (false while it reloads after a session). */
   ready = false;
   private exited = false;
+  /** Read by the worker before each message (ControlSlot): shutdown, and the stream whose audio to skip. */
+  private readonly control = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
 
   constructor(modelDirectory: string, onGone: (worker: RecognitionWorker) => void) {
-    const data: RecognitionWorkerData = { modelDirectory };
+    const data: RecognitionWorkerData = { modelDirectory, control: this.control.buffer as SharedArrayBuffer };
     this.worker = new Worker(path.join(__dirname, 'recognition-worker.js'), { workerData: data, resourceLimits: WORKER_HEAP_LIMITS });
     this.worker.on('message', (message: FromRecognitionWorker) => {
       if (message.type === 'ready') this.ready = true;
@@ -56,9 +58,16 @@ class RecognitionWorker {
     this.worker.postMessage(message, transfer);
   }
 
+  /** The stream ended: the worker skips its audio still queued, then replaces its decoder. */
+  abort(stream: number): void {
+    Atomics.store(this.control, ControlSlot.abortedStream, stream);
+    this.post({ type: 'abort', stream });
+  }
+
   /**
-   * Asks the worker to free its decoder and exit once its current native call returns: `terminate()`
-   * during a koffi call aborts the whole process. Forced only if the worker does not exit in time.
+   * Asks the worker to free its decoder and exit once its current native call returns (the flag is seen
+   * before any queued message): `terminate()` during a koffi call aborts the whole process. Forced only if
+   * the worker does not exit in time.
    */
   stop(): Promise<void> {
     if (this.exited) return Promise.resolve();
@@ -66,6 +75,7 @@ class RecognitionWorker {
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.failed = true;
     this.handler = undefined;
+    Atomics.store(this.control, ControlSlot.shutdown, 1);
     this.worker.postMessage({ type: 'shutdown' } satisfies ToRecognitionWorker);
     // Only for a worker stuck far beyond a decoder load (which takes well under a second).
     const force = setTimeout(() => void this.worker.terminate(), 60_000);
@@ -209,7 +219,7 @@ class PocketSphinxStream implements RecognitionStream {
 
   close(): void {
     if (this.finished) return;
-    if (!this.worker.failed) this.worker.post({ type: 'abort', stream: this.stream });
+    if (!this.worker.failed) this.worker.abort(this.stream);
     this.finish();
     this.ending?.resolve();
   }

@@ -26,6 +26,16 @@ export type FromRecognitionWorker =
   | { readonly type: 'ended'; readonly stream: number }
   | { readonly type: 'error'; readonly stream: number | null; readonly message: string };
 
+/** Slots of the Int32Array over `RecognitionWorkerData.control`. */
+export const ControlSlot = {
+  /** Non-zero: free the decoder and exit before handling anything else. */
+  shutdown: 0,
+  /** The stream id whose queued audio is to be skipped (the session ended). */
+  abortedStream: 1,
+} as const;
+
 export interface RecognitionWorkerData {
   readonly modelDirectory: string;
+  /** Two Int32 slots (ControlSlot) the main thread writes and the worker reads before each message. */
+  readonly control: SharedArrayBuffer;
 }

@@ -1,34 +1,44 @@
 import pg from 'pg';
-import { CHANGE_CHANNEL, parseChangeNotice, type ChangeNotice } from './change-notice';
 
-export interface ChangeListenerHandlers {
-  /** A notice from any process, this one included. */
-  onNotice(notice: ChangeNotice): void;
-  /** The connection was lost and is back: notices may have been missed meanwhile. */
+export interface NoticeHandlers<T> {
+  /** A notice on the channel, from any process (this one included), once `parse` accepted its payload. */
+  onNotice(notice: T): void;
+  /** The connection was lost and is back: notices sent meanwhile are lost, so the listener's caller must catch up. */
   onResumed(): void;
+}
+
+export interface NoticeListenerOptions<T> {
+  /** The channel to LISTEN on: a plain lower-case identifier (it is written into the statement). */
+  channel: string;
+  /** The payload as the caller's notice, or undefined to ignore it (another program on the channel, a bad payload). */
+  parse(payload: string | undefined): T | undefined;
+  handlers: NoticeHandlers<T>;
 }
 
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5_000;
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
 
 /**
- * Holds one PostgreSQL connection in `LISTEN content_graphql_changes` (a pooled connection cannot: LISTEN belongs
- * to a session). When the connection drops (server restart, network), it reconnects with a growing delay and
- * then reports `onResumed`, because notices sent meanwhile are lost. PostgreSQL delivers a notice to every
- * listening session of the database when the sending transaction commits, in commit order.
+ * Holds one PostgreSQL connection in `LISTEN <channel>` (a pooled connection cannot: LISTEN belongs to a
+ * session). When the connection drops (server restart, network, `pg_terminate_backend`), it reconnects with a
+ * delay growing from 100 ms to 5 s and then reports `onResumed`. PostgreSQL delivers a notice to every listening
+ * session of the database when the sending transaction commits, in commit order.
  */
-export class PostgresChangeListener {
+export class PostgresNoticeListener<T> {
   private client: pg.Client | null = null;
   private closed = false;
   private retryMs = RETRY_FIRST_MS;
   private retryTimer: NodeJS.Timeout | null = null;
   private connectedOnce = false;
 
-  constructor(private readonly connectionString: string, private readonly handlers: ChangeListenerHandlers) {}
+  constructor(private readonly connectionString: string, private readonly options: NoticeListenerOptions<T>) {
+    if (!CHANNEL_NAME.test(options.channel)) throw new Error(`The channel name "${options.channel}" must be a lower-case identifier`);
+  }
 
-  /** Connects and listens; rejects when the first connection fails (the server should not start blind). */
-  async start(): Promise<void> {
-    await this.connect();
+  /** Connects and listens; rejects when the first connection fails (a server should not start deaf). */
+  start(): Promise<void> {
+    return this.connect();
   }
 
   /** Whether the listening connection is up now. */
@@ -45,18 +55,19 @@ export class PostgresChangeListener {
   }
 
   private async connect(): Promise<void> {
+    const { channel, parse, handlers } = this.options;
     const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true });
     // Without an 'error' listener a dropped connection would crash the process.
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     client.on('notification', (message) => {
-      if (message.channel !== CHANGE_CHANNEL) return;
-      const notice = parseChangeNotice(message.payload);
-      if (notice) this.handlers.onNotice(notice);
+      if (message.channel !== channel) return;
+      const notice = parse(message.payload);
+      if (notice !== undefined) handlers.onNotice(notice);
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+      await client.query(`LISTEN ${channel}`);
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
@@ -67,7 +78,7 @@ export class PostgresChangeListener {
     }
     this.client = client;
     this.retryMs = RETRY_FIRST_MS;
-    if (this.connectedOnce) this.handlers.onResumed();
+    if (this.connectedOnce) handlers.onResumed();
     this.connectedOnce = true;
   }
 
