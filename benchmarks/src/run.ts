@@ -8,7 +8,8 @@ import { USAGE, parseOptions, type CliOptions } from './cli/options';
 import { prepareFixtures } from './runner/fixtures';
 import type { BenchmarkRun, Mode, RunSettings } from './runner/results';
 import { estimateSeconds, runBenchmark } from './runner/run-benchmark';
-import { renderResultsSection, writeResultsIntoDoc } from './report/markdown-report';
+import { writeBlockIntoDoc } from './report/doc-blocks';
+import { renderResultsSection } from './report/markdown-report';
 import { resultColumns, startupColumns } from './report/result-columns';
 import { summarize, summarizeStartups } from './report/summarize';
 import { renderChart } from './report/svg-chart';
@@ -16,7 +17,9 @@ import { evaluateTargets, formatTargetLine } from './report/targets';
 import { renderTextTable } from './report/text-table';
 import { createScenarios } from './scenarios/scenarios';
 import { formatProfileSummary, summarizeProfileFile } from './profile/cpu-profile-summary';
-import { SERVERS, findServer, unavailableReason } from './servers/registry';
+import { BASELINE_SUFFIX, REST_UWS_SERVER_ID, SERVERS, baselineServer, findServer, unavailableReason } from './servers/registry';
+import { runCostTable } from './costs/costs-main';
+import { baselineComparisonLines } from './report/baseline-comparison';
 import { installPeers } from './setup/peers';
 import { ensureSystemTools } from './setup/system-tools';
 
@@ -43,7 +46,7 @@ function writeOutputs(run: BenchmarkRun, options: CliOptions, scenarios: ReturnT
   if (options.docPath) {
     const docDir = path.dirname(path.resolve(options.docPath));
     const chartLinks = Object.fromEntries(Object.entries(chartFiles).map(([mode, file]) => [mode, path.relative(docDir, file).split(path.sep).join('/')]));
-    writeResultsIntoDoc(options.docPath, renderResultsSection({ run, scenarios, targets: evaluateTargets(run), chartLinks, note: options.note }));
+    writeBlockIntoDoc(options.docPath, 'results', run.machine.cpuModel, renderResultsSection({ run, scenarios, targets: evaluateTargets(run), chartLinks, note: options.note }));
     log(`wrote ${options.docPath}`);
   }
   log(`wrote ${path.join(options.resultsDir, 'latest.json')} and charts in ${options.chartsDir}`);
@@ -59,8 +62,10 @@ function printTables(run: BenchmarkRun, scenarios: ReturnType<typeof createScena
   }
   const startups = summarizeStartups(run);
   if (startups.length) console.log(`\nStart-up with 1,000 routes\n\n${renderTextTable(startupColumns, startups)}`);
-  console.log('\nTargets for rest.uws (issue 8)\n');
+  console.log('\nTargets for rest.uws (issues 8 and 21)\n');
   for (const target of evaluateTargets(run)) console.log(formatTargetLine(target));
+  const baseline = baselineComparisonLines(run);
+  if (baseline.length) console.log(`\nrest.uws against the baseline (--baseline), paired by round\n\n${baseline.join('\n')}`);
   for (const entry of run.unavailable) console.log(`\nnot run: ${entry.server}: ${entry.reason}`);
   if (run.failures.length) {
     console.log('\nFailures (not measured):');
@@ -99,9 +104,17 @@ async function main(): Promise<number> {
     return 0;
   }
 
+  if (options.costs) return runCostTable(options, log);
+
   const fixtures = prepareFixtures(options.dataDir);
   const scenarios = createScenarios(fixtures).filter((scenario) => options.scenarios.includes(scenario.id));
-  const servers = options.servers.map(findServer);
+  const servers = options.servers.map((id) =>
+    id.endsWith(BASELINE_SUFFIX) ? baselineServer(findServer(id.slice(0, -BASELINE_SUFFIX.length)), options.baseline!) : findServer(id),
+  );
+  // --baseline without a server@before named: every rest.uws server gets its twin from the baseline.
+  if (options.baseline !== undefined && !options.servers.some((id) => id.endsWith(BASELINE_SUFFIX))) {
+    for (const server of [...servers]) if (server.id.startsWith(REST_UWS_SERVER_ID)) servers.splice(servers.indexOf(server) + 1, 0, baselineServer(server, options.baseline));
+  }
   const settings: RunSettings = {
     servers: servers.map((server) => server.id),
     scenarios: scenarios.map((scenario) => scenario.id),

@@ -3,26 +3,16 @@
  * and checks what a user gets: the console table, the JSON results, the Markdown section and the chart.
  */
 import test from 'ava';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { BenchmarkRun } from '../src/runner/results';
-import { RESULTS_END, RESULTS_START } from '../src/report/markdown-report';
+import { blockEnd, blockStart } from '../src/report/doc-blocks';
+import { runScript } from './support/run-script';
 
 const RUN_SCRIPT = path.join(__dirname, '..', 'src', 'run.js');
 
-function runHarness(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RUN_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runHarness = (args: string[]) => runScript(RUN_SCRIPT, args);
 
 test('a one-round run of raw uWebSockets.js and Express reports a measured row per server, scenario and mode', async (t) => {
   t.timeout(120_000);
@@ -72,7 +62,7 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
   // The doc keeps its hand-written part and gains the generated section with the chart link and tables.
   const doc = fs.readFileSync(docPath, 'utf8');
   t.true(doc.startsWith('# Benchmarks\n\nHand-written method section.'));
-  t.true(doc.includes(RESULTS_START) && doc.includes(RESULTS_END));
+  t.true(doc.includes(blockStart('results', run.machine.cpuModel)) && doc.includes(blockEnd('results', run.machine.cpuModel)));
   t.regex(doc, /\| #1 hello \| uWebSockets\.js \(raw\) \| [\d,]+ \|/);
   t.regex(doc, /\| #3 order \| Express 5 \| [\d,]+ \|/);
   t.regex(doc, /!\[Pipelined \(10 requests per write\)\]\(charts\/pipelined\.svg\)/);
@@ -87,11 +77,29 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
 test('unknown options and servers are refused with a message naming them', async (t) => {
   const unknownServer = await runHarness(['--servers', 'raw-uws,koa']);
   t.is(unknownServer.code, 2);
-  t.regex(unknownServer.stderr, /unknown server "koa"; known: raw-uws, rest-uws, fastify/);
+  t.regex(unknownServer.stderr, /unknown server "koa"; known: raw-uws, rest-uws, rest-uws-idiomatic, fastify/);
   const unknownOption = await runHarness(['--fast']);
   t.is(unknownOption.code, 2);
   t.regex(unknownOption.stderr, /unknown option "--fast"/);
   const badDuration = await runHarness(['--duration', '0.5']);
   t.is(badDuration.code, 2);
   t.regex(badDuration.stderr, /--duration needs a whole number >= 0, got "0.5"/);
+});
+
+test('--baseline runs a second rest.uws from another checkout in the same rounds and prints this one relative to it', async (t) => {
+  t.timeout(120_000);
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-baseline-'));
+  t.teardown(() => fs.rmSync(out, { recursive: true, force: true }));
+  // This checkout serves as its own baseline: the mechanism is what is checked, not a difference.
+  const checkout = path.join(__dirname, '..', '..', '..');
+  const { code, stdout, stderr } = await runHarness([
+    '--servers', 'rest-uws', '--baseline', checkout, '--scenarios', '1', '--modes', 'plain', '--rounds', '1', '--duration', '1', '--warmup', '0',
+    '--no-doc', '--results-dir', path.join(out, 'results'),
+  ]);
+  t.is(code, 0, `harness exited with ${code}\n${stderr}`);
+  t.regex(stdout, /rest\.uws against the baseline \(--baseline\), paired by round/);
+  t.regex(stdout, /^#1 plain +rest\.uws: req\/s \d+\.\d% of baseline, CPU\/request \d+\.\d% \(r1 this \d+, r1 base \d+\)$/m);
+  const run = JSON.parse(fs.readFileSync(path.join(out, 'results', 'latest.json'), 'utf8')) as BenchmarkRun;
+  t.deepEqual(run.settings.servers, ['rest-uws', 'rest-uws@before']);
+  t.deepEqual(run.failures, []);
 });

@@ -77,3 +77,10 @@ test('raw uWebSockets.js passes every scenario check', async (t) => {
   await server.stop();
   t.false(server.alive());
 });
+
+test('the idiomatic rest.uws server (written from the getting-started guide) passes every scenario check', async (t) => {
+  t.timeout(60_000);
+  const server = await startServer(findServer('rest-uws-idiomatic'), { cpu: undefined, env: { BENCH_STATIC_DIR: fixtures.staticDir }, timeoutMs: 45_000 });
+  t.teardown(() => server.stop());
+  for (const candidate of scenarios) await t.notThrowsAsync(candidate.check(server.baseUrl), candidate.key);
+});

@@ -3,26 +3,16 @@
  * table and the verdict lines on the console, the raw JSON, the SVG chart, and the target's block of the doc.
  */
 import test from 'ava';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SoakRun } from '../src/soak/soak-results';
 import { blockEnd, blockStart } from '../src/soak/soak-doc';
+import { runScript } from './support/run-script';
 
 const RUN_SCRIPT = path.join(__dirname, '..', 'src', 'soak', 'run.js');
 
-function runSoak(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RUN_SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runSoak = (args: string[]) => runScript(RUN_SCRIPT, args);
 
 test('a 4-second soak of framework-hello prints the interval table and verdicts, and writes the JSON, the chart and its doc block', async (t) => {
   t.timeout(60_000);

@@ -3,7 +3,7 @@ import test from 'ava';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { RESULTS_END, RESULTS_START, writeResultsIntoDoc } from '../src/report/markdown-report';
+import { blockEnd, blockStart, writeBlockIntoDoc } from '../src/report/doc-blocks';
 import { median, spreadPercent } from '../src/report/statistics';
 import { pairedRatio, summarize } from '../src/report/summarize';
 import { evaluateTargets } from '../src/report/targets';
@@ -75,15 +75,24 @@ test('targets pass and fail on the thresholds of issue 8, and are skipped when r
   t.true(withoutRestUws.every((result) => result.status === 'SKIP'));
 });
 
-test('the generated section replaces only the marked block of the doc', (t) => {
+test('the generated section replaces only the block of its machine type; another CPU model gets a block of its own beside it', (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-doc-'));
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
   const docPath = path.join(dir, 'benchmarks.md');
-  fs.writeFileSync(docPath, `# Benchmarks\n\nbefore\n\n${RESULTS_START}\nold results\n${RESULTS_END}\n\nafter\n`);
-  writeResultsIntoDoc(docPath, 'new results\n');
-  t.is(fs.readFileSync(docPath, 'utf8'), `# Benchmarks\n\nbefore\n\n${RESULTS_START}\nnew results\n${RESULTS_END}\n\nafter\n`);
+  const intel = 'Intel(R) Xeon(R) Processor';
+  const amd = 'AMD EPYC 7B13';
+  const block = (machine: string, text: string) => `${blockStart('results', machine)}\n${text}\n${blockEnd('results', machine)}`;
+  fs.writeFileSync(docPath, `# Benchmarks\n\nbefore\n\n${block(intel, 'old results')}\n\nafter\n`);
+  writeBlockIntoDoc(docPath, 'results', intel, 'new results\n');
+  t.is(fs.readFileSync(docPath, 'utf8'), `# Benchmarks\n\nbefore\n\n${block(intel, 'new results')}\n\nafter\n`);
+  writeBlockIntoDoc(docPath, 'results', amd, 'amd results');
+  t.is(fs.readFileSync(docPath, 'utf8'), `# Benchmarks\n\nbefore\n\n${block(intel, 'new results')}\n\n${block(amd, 'amd results')}\n\nafter\n`);
+  writeBlockIntoDoc(docPath, 'results', intel, 'third results');
+  t.is(fs.readFileSync(docPath, 'utf8'), `# Benchmarks\n\nbefore\n\n${block(intel, 'third results')}\n\n${block(amd, 'amd results')}\n\nafter\n`);
 
   const fresh = path.join(dir, 'fresh.md');
-  writeResultsIntoDoc(fresh, 'first results');
-  t.is(fs.readFileSync(fresh, 'utf8'), `# Benchmarks\n\n## Results\n\n${RESULTS_START}\nfirst results\n${RESULTS_END}\n`);
+  writeBlockIntoDoc(fresh, 'results', intel, 'first results');
+  t.is(fs.readFileSync(fresh, 'utf8'), `# Benchmarks\n\n## Results\n\n${block(intel, 'first results')}\n`);
+  writeBlockIntoDoc(fresh, 'costs', intel, 'first costs');
+  t.is(fs.readFileSync(fresh, 'utf8'), `# Benchmarks\n\n## Results\n\n${block(intel, 'first results')}\n\n## Cost table results\n\n${blockStart('costs', intel)}\nfirst costs\n${blockEnd('costs', intel)}\n`);
 });

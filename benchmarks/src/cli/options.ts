@@ -1,9 +1,11 @@
 /** Command-line options of `npm run bench`. */
+import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { ALL_MODES, type Mode } from '../runner/results';
 import { ALL_SCENARIO_IDS } from '../scenarios/scenarios';
 import type { ScenarioId } from '../scenarios/scenario';
-import { SERVERS, findServer } from '../servers/registry';
+import { BASELINE_SUFFIX, SERVERS, findServer } from '../servers/registry';
 import { CHARTS_DIR, DATA_DIR, DOC_PATH, RESULTS_DIR } from '../paths';
 
 export interface CliOptions {
@@ -26,7 +28,16 @@ export interface CliOptions {
   dataDir: string;
   note: string | undefined;
   profile: boolean;
+  /** `--costs`: the cost table instead of the scenarios. */
+  costs: boolean;
+  /** `--rows`: the cost table's rows to run (default all). */
+  rows: string[] | undefined;
+  /** `--baseline`: another checkout whose rest.uws servers run beside this one's (`<server>@before`, and every costs app). */
+  baseline: string | undefined;
 }
+
+/** Defaults of the cost table where they differ from the scenario runs' (see docs/benchmarks.md, "What each annotation costs"). */
+export const COST_DEFAULTS = { rounds: 5, durationSec: 3, warmupSec: 1, modes: ['pipelined'] as Mode[] };
 
 export const USAGE = `Usage: npm run bench -- [options]
 
@@ -45,6 +56,11 @@ export const USAGE = `Usage: npm run bench -- [options]
   --results-dir PATH    where the raw JSON of the run goes (default benchmarks/results)
   --note TEXT           a line printed above the results in the doc
   --profile             run servers under node --cpu-prof; print where their time went (results-dir/profiles)
+  --costs               the cost table instead: CPU per request of each feature against the bare route
+                        (defaults then: --modes pipelined --rounds 5 --duration 3 --warmup 1)
+  --rows a,b,...        with --costs: the rows to run (default all; bare and raw are always added)
+  --baseline PATH       another checkout of this repository, built (npx tsc -b): its servers run beside this
+                        one's in the same rounds: --servers rest-uws,rest-uws@before, and every costs app
   --setup               install wrk/taskset (apt-get, as root) and hyper-express/ultimate-express, then exit
   --list                list servers and whether each can run here, then exit
   --help                this text`;
@@ -91,12 +107,17 @@ export function parseOptions(argv: string[]): CliOptions {
     dataDir: DATA_DIR,
     note: undefined,
     profile: false,
+    costs: false,
+    rows: undefined,
+    baseline: undefined,
   };
   let chartsDirGiven = false;
+  const given = new Set<string>();
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = () => inline ?? argv[++index];
+    given.add(flag);
     switch (flag) {
       case '--help':
       case '-h':
@@ -109,8 +130,22 @@ export function parseOptions(argv: string[]): CliOptions {
         options.setup = true;
         break;
       case '--servers':
-        options.servers = list(value(), flag).map((id) => findServer(id).id);
+        options.servers = list(value(), flag).map((id) => (id.endsWith(BASELINE_SUFFIX) ? `${findServer(id.slice(0, -BASELINE_SUFFIX.length)).id}${BASELINE_SUFFIX}` : findServer(id).id));
         break;
+      case '--costs':
+        options.costs = true;
+        break;
+      case '--rows':
+        options.rows = list(value(), flag);
+        break;
+      case '--baseline': {
+        const checkout = value();
+        if (!checkout || !fs.existsSync(path.join(checkout, 'benchmarks', 'dist', 'src'))) {
+          throw new Error(`--baseline needs a checkout of this repository whose benchmarks are built (npx tsc -b), got ${checkout === undefined ? 'nothing' : `"${checkout}"`}`);
+        }
+        options.baseline = path.resolve(checkout);
+        break;
+      }
       case '--scenarios':
         options.scenarios = list(value(), flag).map((item) => {
           const id = Number(item) as ScenarioId;
@@ -167,6 +202,17 @@ export function parseOptions(argv: string[]): CliOptions {
       default:
         throw new Error(`unknown option "${arg}"\n\n${USAGE}`);
     }
+  }
+  if (options.servers.some((id) => id.endsWith(BASELINE_SUFFIX)) && options.baseline === undefined) {
+    throw new Error(`servers ending in ${BASELINE_SUFFIX} run from the checkout given with --baseline PATH`);
+  }
+  if (options.costs) {
+    if (!given.has('--rounds')) options.rounds = COST_DEFAULTS.rounds;
+    if (!given.has('--duration')) options.durationSec = COST_DEFAULTS.durationSec;
+    if (!given.has('--warmup')) options.warmupSec = COST_DEFAULTS.warmupSec;
+    if (!given.has('--modes')) options.modes = [...COST_DEFAULTS.modes];
+  } else if (options.rows !== undefined) {
+    throw new Error('--rows selects rows of the cost table: use it with --costs');
   }
   // A run that writes no doc leaves the committed charts alone: its charts go with its raw results.
   if (options.docPath === undefined && !chartsDirGiven) options.chartsDir = options.resultsDir;

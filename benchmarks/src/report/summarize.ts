@@ -5,7 +5,7 @@
  */
 import type { BenchmarkRun, Measurement, Mode } from '../runner/results';
 import type { ScenarioId } from '../scenarios/scenario';
-import { RAW_SERVER_ID, SERVERS } from '../servers/registry';
+import { BASELINE_SUFFIX, RAW_SERVER_ID, SERVERS } from '../servers/registry';
 import { maximum, median, minimum, spreadPercent } from './statistics';
 
 export interface ResultRow {
@@ -40,7 +40,9 @@ export interface StartupRow {
 }
 
 export function serverLabel(id: string): string {
-  return SERVERS.find((server) => server.id === id)?.label ?? id;
+  const base = id.endsWith(BASELINE_SUFFIX) ? id.slice(0, -BASELINE_SUFFIX.length) : id;
+  const label = SERVERS.find((server) => server.id === base)?.label ?? base;
+  return base === id ? label : `${label} (before)`;
 }
 
 /** Median over the rounds both servers ran of `numerator`'s value divided by `denominator`'s. */

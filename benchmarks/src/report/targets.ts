@@ -1,7 +1,10 @@
-/** Issue 8's targets for rest.uws, checked against a run: each prints PASS, FAIL, or SKIP (with why). */
+/**
+ * Issue 8's targets for rest.uws, and issue 21's for the idiomatic server (written from the getting-started guide),
+ * checked against a run: each prints PASS, FAIL, or SKIP (with why).
+ */
 import type { BenchmarkRun, Mode } from '../runner/results';
 import type { ScenarioId } from '../scenarios/scenario';
-import { FASTIFY_SERVER_ID, RAW_SERVER_ID, REST_UWS_SERVER_ID } from '../servers/registry';
+import { FASTIFY_SERVER_ID, IDIOMATIC_SERVER_ID, RAW_SERVER_ID, REST_UWS_SERVER_ID } from '../servers/registry';
 import { maximum } from './statistics';
 import { pairedRatio } from './summarize';
 
@@ -20,9 +23,10 @@ function ratioTarget(
   scenario: ScenarioId,
   mode: Mode,
   atLeast: number,
+  server = REST_UWS_SERVER_ID,
 ): TargetResult {
-  const ratio = pairedRatio(run.measurements, REST_UWS_SERVER_ID, versus, scenario, mode);
-  if (ratio === undefined) return { target, status: 'SKIP', detail: `no round measured both ${REST_UWS_SERVER_ID} and ${versus} on #${scenario} ${mode}` };
+  const ratio = pairedRatio(run.measurements, server, versus, scenario, mode);
+  if (ratio === undefined) return { target, status: 'SKIP', detail: `no round measured both ${server} and ${versus} on #${scenario} ${mode}` };
   const shown = versus === RAW_SERVER_ID ? `${(ratio * 100).toFixed(1)}% of raw` : `${ratio.toFixed(2)}x ${versus}`;
   return { target, status: ratio >= atLeast ? 'PASS' : 'FAIL', detail: shown };
 }
@@ -33,6 +37,9 @@ export function evaluateTargets(run: BenchmarkRun): TargetResult[] {
   for (const scenario of [3, 5] as ScenarioId[]) results.push(ratioTarget(run, `plain #${scenario} >= 75% of raw uWS req/s`, RAW_SERVER_ID, scenario, 'plain', 0.75));
   for (const scenario of [1, 2, 3] as ScenarioId[]) results.push(ratioTarget(run, `plain #${scenario} >= 1.7x Fastify req/s`, FASTIFY_SERVER_ID, scenario, 'plain', 1.7));
   for (const scenario of [1, 2] as ScenarioId[]) results.push(ratioTarget(run, `pipelined #${scenario} >= 60% of raw uWS req/s`, RAW_SERVER_ID, scenario, 'pipelined', 0.6));
+  for (const scenario of [1, 2] as ScenarioId[]) {
+    results.push(ratioTarget(run, `idiomatic plain #${scenario} >= 90% of raw uWS req/s (issue 21)`, RAW_SERVER_ID, scenario, 'plain', 0.9, IDIOMATIC_SERVER_ID));
+  }
 
   const p99Target = 'plain #1 p99 <= 1.25x raw uWS p99';
   const p99Ratio = pairedRatio(run.measurements, REST_UWS_SERVER_ID, RAW_SERVER_ID, 1, 'plain', (m) => m.p99Ms);

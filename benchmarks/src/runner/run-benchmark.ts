@@ -7,12 +7,11 @@ import * as path from 'node:path';
 import type { Scenario } from '../scenarios/scenario';
 import { type ServerDefinition, unavailableReason } from '../servers/registry';
 import { describeMachine } from './machine-info';
-import { readCpuSeconds } from './cpu-time';
-import { sampleMemory } from './memory-sampler';
+import { measureLoad } from './measure-load';
 import type { BenchmarkRun, Failure, Measurement, Mode, RunSettings, StartupRecord } from './results';
 import { readProcessStatus } from './process-status';
 import { type RunningServer, startServer } from './server-process';
-import { runWrk, type WrkRequest, type WrkResult } from './wrk';
+import type { WrkRequest } from './wrk';
 
 export interface RunInput {
   settings: RunSettings;
@@ -48,22 +47,15 @@ async function measure(
     bodyFile: scenario.bodyFile,
     pipeline: mode === 'pipelined' ? settings.pipeline : 1,
     connections: settings.connections,
-    durationSec: settings.warmupSec,
+    durationSec: settings.durationSec,
     cpu: settings.clientCpu,
   };
-  if (settings.warmupSec > 0) await runWrk(request);
-  const stateBefore = await scenario.stateBeforeLoad?.(server.baseUrl);
-  const sampler = sampleMemory(server.pid);
-  const cpuBefore = readCpuSeconds(server.pid);
-  let result: WrkResult;
-  let peakRssMB: number;
-  try {
-    result = await runWrk({ ...request, durationSec: settings.durationSec });
-  } finally {
-    peakRssMB = sampler.stop();
-  }
-  const cpuSeconds = readCpuSeconds(server.pid) - cpuBefore;
+  let stateBefore: unknown;
+  const load = await measureLoad(server.pid, request, settings.warmupSec, async () => {
+    stateBefore = await scenario.stateBeforeLoad?.(server.baseUrl);
+  });
   if (!server.alive()) throw new Error(`the server exited during the load\n${server.stderrTail()}`);
+  const result = load.result;
   await scenario.checkAfterLoad?.(server.baseUrl, result.requests, stateBefore);
   const errors = result.errors;
   return {
@@ -73,11 +65,11 @@ async function measure(
     round,
     requestsPerSec: result.requestsPerSec,
     requests: result.requests,
-    cpuUsPerRequest: result.requests > 0 ? (cpuSeconds * 1e6) / result.requests : NaN,
-    serverCpuPercent: (cpuSeconds / result.durationSec) * 100,
+    cpuUsPerRequest: load.cpuUsPerRequest,
+    serverCpuPercent: load.serverCpuPercent,
     p50Ms: result.latencyUs.p50 / 1000,
     p99Ms: result.latencyUs.p99 / 1000,
-    peakRssMB,
+    peakRssMB: load.peakRssMB,
     statusErrors: errors.status,
     socketErrors: errors.connect + errors.read + errors.write + errors.timeout,
   };

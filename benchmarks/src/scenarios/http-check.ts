@@ -5,6 +5,8 @@ import { ScenarioCheckError } from './scenario';
 export interface CheckedResponse {
   status: number;
   contentType: string;
+  /** Response headers, lower-case names. */
+  headers: Record<string, string>;
   body: Buffer;
 }
 
@@ -13,6 +15,7 @@ export async function request(url: string, init: RequestInit = {}): Promise<Chec
   return {
     status: response.status,
     contentType: response.headers.get('content-type') ?? '',
+    headers: Object.fromEntries(response.headers),
     body: Buffer.from(await response.arrayBuffer()),
   };
 }

@@ -24,7 +24,7 @@ import {
 } from '../contract/routes';
 import { userFromAuthorization } from './support/bearer-tokens';
 import { createProfileEvents } from './support/profile-events';
-import { HOST, announceReady, exitOnSignals, now, requestedPort, staticFilePath } from './support/server-environment';
+import { listenAndAnnounce, now, staticFilePath } from './support/server-environment';
 
 const JSON_TYPE = 'application/json';
 
@@ -177,14 +177,7 @@ function main(): void {
   app.any('/*', (res, req) => sendError(res, '404 Not Found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`));
 
   const bootMs = now() - startedAt;
-  app.listen(HOST, requestedPort(), (listenSocket) => {
-    if (!listenSocket) {
-      console.error('raw-uws: could not listen');
-      process.exit(1);
-    }
-    announceReady({ port: uWS.us_socket_local_port(listenSocket), bootMs });
-    exitOnSignals(() => uWS.us_listen_socket_close(listenSocket));
-  });
+  listenAndAnnounce(app, 'raw-uws', bootMs);
 }
 
 main();

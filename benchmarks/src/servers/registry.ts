@@ -6,7 +6,7 @@ import { isPeerInstalled, type PeerName } from '../setup/peers';
 export interface ServerDefinition {
   id: string;
   label: string;
-  /** Compiled entry file, relative to dist/src/servers/. */
+  /** Compiled entry file, relative to dist/src/servers/ (or absolute: a server of another checkout, see baselineServer). */
   file: string;
   /** Installed apart (see setup/peers.ts). */
   peer?: PeerName;
@@ -15,6 +15,7 @@ export interface ServerDefinition {
 export const SERVERS: ServerDefinition[] = [
   { id: 'raw-uws', label: 'uWebSockets.js (raw)', file: 'raw-uws.js' },
   { id: 'rest-uws', label: 'rest.uws', file: 'rest-uws.js' },
+  { id: 'rest-uws-idiomatic', label: 'rest.uws (idiomatic)', file: 'rest-uws-idiomatic.js' },
   { id: 'fastify', label: 'Fastify 5', file: 'fastify.js' },
   { id: 'express', label: 'Express 5', file: 'express.js' },
   { id: 'nest-express', label: 'NestJS 11 (Express)', file: 'nest-express.js' },
@@ -26,10 +27,24 @@ export const SERVERS: ServerDefinition[] = [
 
 export const RAW_SERVER_ID = 'raw-uws';
 export const REST_UWS_SERVER_ID = 'rest-uws';
+/** rest.uws written from the getting-started guide, `@Produces` on every route (issue 21). */
+export const IDIOMATIC_SERVER_ID = 'rest-uws-idiomatic';
 export const FASTIFY_SERVER_ID = 'fastify';
 
 export function serverEntryPath(server: ServerDefinition): string {
-  return path.join(__dirname, server.file);
+  return path.resolve(__dirname, server.file);
+}
+
+/** Suffix of a server run from the checkout given with `--baseline` (the code before a change). */
+export const BASELINE_SUFFIX = '@before';
+
+/**
+ * The same server built in another checkout of the repository (its benchmarks/ built with `npx tsc -b`):
+ * before/after comparisons of a change run both in one interleaved run. Its rest.uws is that checkout's.
+ */
+export function baselineServer(server: ServerDefinition, checkout: string): ServerDefinition {
+  const compiled = path.relative(path.resolve(__dirname, '..', '..', '..'), path.resolve(__dirname, server.file));
+  return { ...server, id: `${server.id}${BASELINE_SUFFIX}`, label: `${server.label} (before)`, file: path.resolve(checkout, 'benchmarks', compiled) };
 }
 
 /** Why a server cannot run here, or undefined when it can. */

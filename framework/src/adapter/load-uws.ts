@@ -1,6 +1,8 @@
+import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type * as Uws from 'uWebSockets.js';
+import { thisMachine, uwsAdvice } from './uws-builds';
 
 export type UwsModule = typeof Uws;
 
@@ -20,10 +22,7 @@ export function loadUws(options: { allowFallback?: boolean } = {}): UwsModule {
   try {
     uws = localRequire('uWebSockets.js');
   } catch (err) {
-    throw new Error(
-      `rest.uws: the package uWebSockets.js is not installed (${(err as Error).message}). Add it to your dependencies; on Node 20 use ` +
-        `"uWebSockets.js": "npm:@trufflesuite/uws-js-unofficial@20.30.0-unofficial.0" (see the rest.uws README, "Installing uWebSockets.js").`,
-    );
+    throw new Error(loadFailure(err as NodeJS.ErrnoException));
   }
   if (!isNative(uws)) {
     const allowed = options.allowFallback === true || process.env[ALLOW_FALLBACK_ENV] === '1' || process.env[ALLOW_FALLBACK_ENV] === 'true';
@@ -37,6 +36,19 @@ export function loadUws(options: { allowFallback?: boolean } = {}): UwsModule {
 /** The native module exports native functions; the fallback's are plain JavaScript. */
 export function isNative(uws: UwsModule): boolean {
   return typeof uws.App === 'function' && /\[native code\]/.test(Function.prototype.toString.call(uws.App));
+}
+
+/** The package is missing, or present with no binary that loads here (builds without a fallback throw). */
+function loadFailure(err: NodeJS.ErrnoException): string {
+  const missing = err.code === 'MODULE_NOT_FOUND' && /'uWebSockets\.js'/.test(err.message);
+  const firstLine = err.message.split('\n').find((line) => line.trim() !== '') ?? err.message;
+  const detail = err.message.split('\n').filter((line) => /GLIBC|cannot open|not a valid|was compiled against|Cannot find module '.*\.node'/.test(line))[0];
+  if (missing) return `rest.uws: the package uWebSockets.js is not installed (${firstLine}). To fix it, ${uwsAdvice()} (see the rest.uws README, "Which uWebSockets.js").`;
+  return [
+    `rest.uws: uWebSockets.js (${installedBuild()}) is installed but cannot load on this machine: ${(detail ?? firstLine).trim()}`,
+    `  This machine: ${describeMachine()}.`,
+    `  Fix: ${uwsAdvice()}.`,
+  ].join('\n');
 }
 
 /** Why the native binary did not load, with what to do about it. */
@@ -53,13 +65,34 @@ export function fallbackExplanation(): string {
       reason = (err as Error).message.split('\n')[0]!;
     }
   }
-  const glibc = (process.report?.getReport() as any)?.header?.glibcVersionRuntime ?? 'unknown';
   return [
-    `rest.uws: uWebSockets.js could not load its native binary ${binary} and fell back to a slow JavaScript server; rest.uws refuses that fallback.`,
+    `rest.uws: uWebSockets.js (${installedBuild()}) could not load its native binary ${binary} and fell back to a slow JavaScript server; rest.uws refuses that fallback.`,
     `  Reason: ${reason}`,
-    `  This machine: Node ${process.version} (ABI ${abi}), ${process.platform}-${process.arch}, glibc ${glibc}.`,
-    `  Fix: install a uWebSockets.js build for this Node version and platform. On Node 20 with glibc older than 2.38 (Debian 12) use`,
-    `  "uWebSockets.js": "npm:@trufflesuite/uws-js-unofficial@20.30.0-unofficial.0"; other builds need glibc 2.38 or newer.`,
+    `  This machine: ${describeMachine()}.`,
+    `  Fix: ${uwsAdvice()}.`,
     `  To run on the fallback anyway (tests, unsupported platforms), set ${ALLOW_FALLBACK_ENV}=1.`,
   ].join('\n');
+}
+
+function describeMachine(): string {
+  const machine = thisMachine();
+  const libc = machine.platform !== 'linux' ? '' : machine.glibc !== undefined ? `, glibc ${machine.glibc}` : ', not glibc (musl?)';
+  return `Node ${process.version} (ABI ${process.versions.modules}), ${machine.platform}-${machine.arch}${libc}`;
+}
+
+/** "name version" of the package installed as uWebSockets.js (its package.json may not be exported). */
+function installedBuild(): string {
+  try {
+    let dir = path.dirname(localRequire.resolve('uWebSockets.js'));
+    for (let depth = 0; depth < 3; depth++, dir = path.dirname(dir)) {
+      const manifest = path.join(dir, 'package.json');
+      if (fs.existsSync(manifest)) {
+        const { name, version } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string; version?: string };
+        if (name !== undefined) return `${name} ${version ?? ''}`.trim();
+      }
+    }
+  } catch {
+    // not resolvable: the caller's message says so
+  }
+  return 'unknown build';
 }

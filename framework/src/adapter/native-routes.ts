@@ -101,8 +101,8 @@ export class NativeRoutes {
       if (route.viaRouter) return this.serveRouted(res, req);
       const values: string[] = [];
       for (let i = 0; i < count; i++) {
-        const value = req.getParameter(i);
-        if (value.length === 0 || value.indexOf('%') >= 0 || value.indexOf(';') >= 0) return this.serveRouted(res, req);
+        const value = req.getParameter(i) as string | undefined; // v20.57's typings allow undefined
+        if (value === undefined || value.length === 0 || value.indexOf('%') >= 0 || value.indexOf(';') >= 0) return this.serveRouted(res, req);
         values.push(value);
       }
       this.serveMatched(res, req, method, req.getUrl(), { slot, values });

@@ -216,24 +216,29 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, route
   const { response } = ctx;
   let done = false;
   let size = 0;
+  // Set when the consumer refused the body (too many files, a malformed part): the rest is read to its end,
+  // within the size limit, before the answer. uWebSockets.js v20.57 closes a connection answered mid-body at
+  // once, so a client still sending would see a broken pipe instead of the answer.
+  let refused: { error: unknown } | undefined;
   res.onAborted(() => {
     response._abort();
-    if (!done) {
-      done = true;
-      consumer.abort();
-    }
-  });
-  const refuse = (err: unknown) => {
+    if (!done && refused === undefined) consumer.abort();
     done = true;
-    consumer.abort();
-    response.closeConnectionAfter();
-    void rt.fail(ctx, err);
-  };
+  });
   res.onData((chunk, isLast) => {
     if (done) return;
     size += chunk.byteLength;
     if (size > consumer.limit) {
-      refuse(new PayloadTooLargeException(`Request body exceeds the limit of ${consumer.limit} bytes`));
+      if (refused === undefined) consumer.abort();
+      done = true;
+      response.closeConnectionAfter();
+      void rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${consumer.limit} bytes`));
+      return;
+    }
+    if (refused !== undefined) {
+      if (!isLast) return;
+      done = true;
+      void rt.fail(ctx, refused.error);
       return;
     }
     try {
@@ -250,7 +255,13 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, route
       if (ended !== undefined && typeof (ended as Promise<void>).then === 'function') (ended as Promise<void>).then(run, (err) => settle(rt.fail(ctx, err)));
       else run();
     } catch (err) {
-      refuse(err);
+      consumer.abort();
+      if (!isLast) {
+        refused = { error: err };
+        return;
+      }
+      done = true; // the whole body is read: the connection can carry on after the answer
+      void rt.fail(ctx, err);
     }
   });
 }

@@ -10,8 +10,8 @@ export function uwsLimits(options: WebSocketOptions, uws: UwsModule): UwsLimits 
   if (options.maxPayloadLength !== undefined) out.maxPayloadLength = options.maxPayloadLength;
   if (options.idleTimeout !== undefined) out.idleTimeout = options.idleTimeout;
   if (options.maxBackpressure !== undefined) out.maxBackpressure = options.maxBackpressure;
-  // The typings say number; the native side reads it as a boolean.
-  if (options.closeOnBackpressureLimit !== undefined) out.closeOnBackpressureLimit = options.closeOnBackpressureLimit as unknown as number;
+  // v20.30's typings say number, v20.57's boolean; both native sides read a boolean.
+  if (options.closeOnBackpressureLimit !== undefined) Object.assign(out, { closeOnBackpressureLimit: options.closeOnBackpressureLimit });
   if (options.maxLifetime !== undefined) out.maxLifetime = options.maxLifetime;
   if (options.sendPingsAutomatically !== undefined) out.sendPingsAutomatically = options.sendPingsAutomatically;
   if (options.compression !== undefined) out.compression = compressionFlags(options.compression, uws);

@@ -18,6 +18,7 @@ import { toValidator, VALIDATOR, type ClassValidatorOptions, type Validator } fr
 import { FileRoot, staticFolder, STATIC_ROOT, type FileResponseWriterOptions } from '../features/static';
 import { REQUEST_LOGGING, requestLoggingOptions, type RequestLoggingOptions } from '../features/logging';
 import { openApi, type OpenApiOptions } from '../features/openapi';
+import { newUwsApp } from '../adapter/new-app';
 
 export type { BodyHandlerOptions };
 
@@ -220,7 +221,7 @@ export class RestBuilder {
   build(): TemplatedApp {
     if (this.built) return this.built;
     const uws = loadUws();
-    const app = this.app ?? uws.App();
+    const app = this.app ?? newUwsApp(uws);
     if (runtimeOf(app)) throw new RegistrationError('This app already has routes from RestRouter.register or another RestBuilder; build it with one RestBuilder', 'RU_ERR_APP_REUSED');
     const runtime = new AppRuntime(app, new SettingsView(this.settings), this.routerImpl, [...appPlugins(), ...this.plugins.values()]);
     runtime.register(...this.targets);

@@ -2,13 +2,26 @@ import type { RoutingContext } from '../context/routing-context';
 import type { HttpServerResponse } from '../http/response';
 import type { AppRuntime } from '../app/app-runtime';
 
+/** Answered responses are swept out of the list once it holds this many (or twice the open ones, if more). */
+const SWEEP_AT_LEAST = 64;
+
+const isOpen = (response: HttpServerResponse): boolean => !response.ended() && !response.aborted();
+
 /**
  * Counts the requests an app is answering, so a shutdown can wait for them. Once draining, every
  * response also closes its connection, so keep-alive clients reconnect elsewhere.
+ *
+ * Most requests are answered before uWebSockets.js's callback returns, and a shutdown only ever runs between
+ * callbacks, so it never sees them in flight. A request therefore costs one array push here (no listener,
+ * no closure): answered responses are swept out when the list grows, and listeners are attached only when a
+ * drain begins, to the responses still open then.
  */
 export class InFlightRequests {
-  private readonly responses = new Set<HttpServerResponse>();
+  private tracked: HttpServerResponse[] = [];
+  private sweepAt = SWEEP_AT_LEAST;
   private draining = false;
+  /** While draining: the responses still open, each removed by its own end or abort. */
+  private readonly waiting = new Set<HttpServerResponse>();
   private idle: Array<() => void> = [];
 
   constructor(rt: AppRuntime) {
@@ -18,15 +31,30 @@ export class InFlightRequests {
 
   /** Requests started and not yet answered (or abandoned by their client). */
   get size(): number {
-    return this.responses.size;
+    if (this.draining) return this.waiting.size;
+    let open = 0;
+    for (const response of this.tracked) if (isOpen(response)) open++;
+    return open;
   }
 
   private started(ctx: RoutingContext): void {
     const response = ctx.response;
-    this.responses.add(response);
-    if (this.draining) response.closeConnectionAfter();
+    if (this.draining) {
+      response.closeConnectionAfter();
+      this.wait(response);
+      return;
+    }
+    this.tracked.push(response);
+    if (this.tracked.length >= this.sweepAt) {
+      this.tracked = this.tracked.filter(isOpen);
+      this.sweepAt = Math.max(SWEEP_AT_LEAST, this.tracked.length * 2);
+    }
+  }
+
+  private wait(response: HttpServerResponse): void {
+    this.waiting.add(response);
     const finish = () => {
-      if (this.responses.delete(response) && this.responses.size === 0 && this.idle.length > 0) for (const resolve of this.idle.splice(0)) resolve();
+      if (this.waiting.delete(response) && this.waiting.size === 0 && this.idle.length > 0) for (const resolve of this.idle.splice(0)) resolve();
     };
     response.onEnd(finish);
     response.onAborted(finish);
@@ -34,10 +62,17 @@ export class InFlightRequests {
 
   /** Stops keep-alive and resolves true once nothing is in flight, false if `timeoutMs` passes first. */
   drain(timeoutMs: number): Promise<boolean> {
-    this.draining = true;
-    // Answers still to come close their connection too, instead of leaving it idle until the end.
-    for (const response of this.responses) if (!response.headersSent()) response.closeConnectionAfter();
-    if (this.responses.size === 0) return Promise.resolve(true);
+    if (!this.draining) {
+      this.draining = true;
+      const open = this.tracked.filter(isOpen);
+      this.tracked = [];
+      for (const response of open) {
+        // Answers still to come close their connection too, instead of leaving it idle until the end.
+        if (!response.headersSent()) response.closeConnectionAfter();
+        this.wait(response);
+      }
+    }
+    if (this.waiting.size === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.idle = this.idle.filter((r) => r !== done);

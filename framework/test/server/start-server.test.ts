@@ -1,6 +1,6 @@
 import test from 'ava';
 import * as http from 'node:http';
-import { GET, loadUws, Path, PathParam, RestBuilder, startServer, WebSocket, WebSocketConnection } from '../../src/index';
+import { Context, GET, HttpServerResponse, loadUws, Path, PathParam, RestBuilder, startServer, WebSocket, WebSocketConnection } from '../../src/index';
 import { connect } from '../websocket/ws-client';
 
 @Path('/')
@@ -49,6 +49,45 @@ test('startServer: shutdown lets in-flight requests finish on keep-alive connect
   t.is((await ws.closed).code, 1001);
   await t.throwsAsync(fetch(`http://127.0.0.1:${server.port}/wait/1`));
   t.is(await server.shutdown(), report, 'a second call returns the same result');
+});
+
+test('startServer: shutdown counts exactly the requests still open, after many answered ones and one its client abandoned', async (t) => {
+  // Held requests wait for the test to let them go; the quick ones between them are answered at once.
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let arrivals = 0;
+  let arrived!: () => void;
+  const allArrived = new Promise<void>((resolve) => (arrived = resolve));
+  let abandoned!: () => void;
+  const abandonSeen = new Promise<void>((resolve) => (abandoned = resolve));
+  @Path('/')
+  class Gated {
+    @GET @Path('held/{n}')
+    async held(@PathParam('n') n: number, @Context() response: HttpServerResponse) {
+      if (n === 0) response.onAborted(() => abandoned());
+      if (++arrivals === 3) arrived();
+      await gate;
+      return { n };
+    }
+    @GET @Path('quick')
+    quick() {
+      return { quick: true };
+    }
+  }
+  const server = await startServer(new RestBuilder().register(Gated), { port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${server.port}`;
+  const client = new AbortController();
+  const gone = fetch(`${base}/held/0`, { signal: client.signal }).catch(() => 'aborted');
+  const held = [fetch(`${base}/held/1`), fetch(`${base}/held/2`)];
+  await allArrived;
+  for (let i = 0; i < 300; i++) t.is((await fetch(`${base}/quick`)).status, 200);
+  client.abort();
+  t.is(await gone, 'aborted');
+  await abandonSeen;
+  const stopping = server.shutdown(10_000);
+  release();
+  t.deepEqual(await stopping, { inFlight: 2, unfinished: 0, webSockets: 0 });
+  for (const [i, answer] of (await Promise.all(held)).entries()) t.deepEqual(await answer.json(), { n: i + 1 });
 });
 
 test('startServer: a plain uWebSockets.js app is served as it is and stops at once', async (t) => {

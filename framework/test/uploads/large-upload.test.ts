@@ -36,21 +36,33 @@ function upload(port: number, size: number): Promise<string> {
   });
 }
 
-test('a 256 MiB upload is streamed to disk: the process RSS stays low and the file is complete', async (t) => {
+test('a 256 MiB upload is streamed to disk: the memory the process holds stays low and the file is complete', async (t) => {
   t.timeout(120_000);
   const uploads = tempFolder('large-upload');
   const server = await listen(new RestBuilder().bodyHandler({ maxBodySize: 512 * MIB, uploadsDirectory: uploads }).register(Sink).build());
   try {
-    const before = process.memoryUsage.rss();
-    let peak = before;
-    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+    // Live memory is the JavaScript heap and buffers (garbage included until collected); RSS also counts what the
+    // allocators keep. Node 22+ collects later: measured with uWebSockets.js v20.57 on Node 24, 62 MiB live and
+    // 66-85 MiB RSS (Node 20: 27 and 35), and 207 MiB with the pause removed (Node 20: 92). Hence twice the bounds.
+    const allowance = Number(process.versions.node.split('.')[0]) >= 22 ? 2 : 1;
+    const live = () => {
+      const usage = process.memoryUsage();
+      return usage.heapUsed + usage.arrayBuffers;
+    };
+    const before = { rss: process.memoryUsage.rss(), live: live() };
+    const peak = { ...before };
+    const timer = setInterval(() => {
+      peak.rss = Math.max(peak.rss, process.memoryUsage.rss());
+      peak.live = Math.max(peak.live, live());
+    }, 20);
     const answer = await upload(server.port, 256 * MIB);
     clearInterval(timer);
     t.is(statusOf(answer), 200, answer.slice(0, 300));
     t.true(answer.endsWith(JSON.stringify([{ fileName: 'big.bin', size: 256 * MIB }])));
-    const growth = (peak - before) / MIB;
-    t.log(`RSS before ${(before / MIB).toFixed(0)} MiB, peak ${(peak / MIB).toFixed(0)} MiB, growth ${growth.toFixed(1)} MiB for a 256 MiB upload`);
-    t.true(growth < 64, `RSS grew by ${growth.toFixed(1)} MiB`);
+    const growth = { rss: (peak.rss - before.rss) / MIB, live: (peak.live - before.live) / MIB };
+    t.log(`RSS before ${(before.rss / MIB).toFixed(0)} MiB, growth ${growth.rss.toFixed(1)} MiB; live memory growth ${growth.live.toFixed(1)} MiB for a 256 MiB upload`);
+    t.true(growth.live < 48 * allowance, `live memory grew by ${growth.live.toFixed(1)} MiB`);
+    t.true(growth.rss < 64 * allowance, `RSS grew by ${growth.rss.toFixed(1)} MiB`);
     t.true(await eventually(() => filesIn(uploads).length === 0), 'the file is deleted after the request');
   } finally {
     server.close();

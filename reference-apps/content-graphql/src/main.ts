@@ -1,15 +1,19 @@
 import { describeServerConfig, readServerConfig } from 'app-support';
-import { DEFAULT_DATABASE_URL, assetsDirFrom } from './cli/cli-environment';
+import { parseArgs } from 'node:util';
+import { DEFAULT_DATABASE_URL, LOCATION_OPTIONS, assetsDirFrom } from './cli/cli-environment';
 import { startContentServer } from './server';
+import type { ExecutorKind } from './graphql/query-executor';
 
 /**
  * `npm start -w content-graphql`: PORT (4000), HOST, DATABASE_URL, ASSETS_DIR, GRAPHQL_PATH (/api), PUBLIC_URL, CONTENT_GRAPHQL_ADMIN_KEY,
- * CONTENT_GRAPHQL_PG_POOL_SIZE (10), CONTENT_GRAPHQL_CHANGE_POLL_MS (1000), and the GraphQL limits.
+ * CONTENT_GRAPHQL_PG_POOL_SIZE (10), CONTENT_GRAPHQL_CHANGE_POLL_MS (1000), CONTENT_GRAPHQL_EXECUTOR (jit), and the GraphQL limits.
  */
 async function main(): Promise<void> {
+  // --port, --host and --database are read by readServerConfig, --assets here; anything else is an error.
+  const flags = parseArgs({ args: process.argv.slice(2), options: { ...LOCATION_OPTIONS, port: { type: 'string' }, host: { type: 'string' } }, strict: true }).values;
   const config = readServerConfig({ port: 4000, databaseUrl: DEFAULT_DATABASE_URL, envPrefix: 'CONTENT_GRAPHQL' });
   const server = await startContentServer({
-    host: config.host, port: config.port, databaseUrl: config.databaseUrl, assetsRoot: assetsDirFrom(process.argv.slice(2), process.env),
+    host: config.host, port: config.port, databaseUrl: config.databaseUrl, assetsRoot: assetsDirFrom(flags, process.env),
     graphqlPath: process.env.GRAPHQL_PATH ?? '/api', publicUrl: process.env.PUBLIC_URL,
     adminKey: process.env.CONTENT_GRAPHQL_ADMIN_KEY ?? null,
     postgresPoolSize: positiveInteger('CONTENT_GRAPHQL_PG_POOL_SIZE', 10),
@@ -24,12 +28,20 @@ async function main(): Promise<void> {
       maxGraphqlResults: positiveInteger('MAX_GRAPHQL_RESULTS', 0, true),
       enableGraphqlIntrospection: process.env.ENABLE_GRAPHQL_INTROSPECTION !== 'false',
       changePollMs: positiveInteger('CONTENT_GRAPHQL_CHANGE_POLL_MS', 1000, true),
+      executor: executorKind(process.env.CONTENT_GRAPHQL_EXECUTOR),
     },
   });
   console.log(describeServerConfig('content-graphql', config, server.port));
   const stop = () => { void server.close().then(() => process.exit(0)); };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** `CONTENT_GRAPHQL_EXECUTOR`: jit (default) or graphql-js (plain execute, for debugging). */
+function executorKind(text: string | undefined): ExecutorKind {
+  if (text === undefined || text === '' || text === 'jit') return 'jit';
+  if (text === 'graphql-js') return 'graphql-js';
+  throw new Error(`CONTENT_GRAPHQL_EXECUTOR must be jit or graphql-js, got "${text}"`);
 }
 
 function positiveInteger(name: string, fallback: number, zeroAllowed = false): number {

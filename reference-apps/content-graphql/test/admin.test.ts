@@ -29,11 +29,27 @@ for (const dialect of DIALECTS) {
   });
 
   test.serial(`${dialect}: the admin API needs its key`, async (t) => {
-    t.is((await admin('GET', '/schemas', undefined, null)).status, 401);
+    const missing = await admin('GET', '/schemas', undefined, null);
+    t.is(missing.status, 401);
+    t.like(await missing.json(), { message: 'Missing X-Admin-Key header', code: 'CG_ADMIN_KEY_MISSING' });
     const wrong = await admin('GET', '/schemas', undefined, 'nope');
     t.is(wrong.status, 403);
     t.like(await wrong.json(), { message: 'Invalid X-Admin-Key header' });
+    t.is((await admin('PUT', '/schemas/1/scope', { scope: [] }, 'nope')).status, 403, 'nothing is read or written before the key is checked');
     t.is((await admin('GET', '/schemas')).status, 200);
+  });
+
+  test.serial(`${dialect}: without a configured key the admin API does not exist`, async (t) => {
+    const closed = await startContentServer({ host: '127.0.0.1', port: 0, databaseUrl: pg ? await pg.freshDatabase('content_admin_off') : join(dir, 'off.db'), assetsRoot: join(dir, 'assets-off'), settings: { changePollMs: 0 } });
+    try {
+      for (const key of [KEY, null]) {
+        const response = await fetch(`${closed.url}/admin/schemas`, { headers: key ? { 'X-Admin-Key': key } : {} });
+        t.is(response.status, 404);
+        t.like(await response.json(), { message: 'The admin API is not enabled (set CONTENT_GRAPHQL_ADMIN_KEY)' });
+      }
+    } finally {
+      await closed.close();
+    }
   });
 
   test.serial(`${dialect}: schemas and tokens are created, used, disabled and deleted over HTTP`, async (t) => {
@@ -66,6 +82,24 @@ for (const dialect of DIALECTS) {
     t.is((await admin('POST', '/tokens', { name: 'x', schemaId: 'one' })).status, 400);
     t.is((await admin('DELETE', '/tokens/99999')).status, 404);
     t.is((await admin('POST', '/tokens/abc/enable')).status, 400);
+  });
+
+  test.serial(`${dialect}: admin bodies must be JSON objects: others get 415 or 400 with a message and change nothing`, async (t) => {
+    const before = await (await admin('GET', '/schemas')).text();
+    const send = (method: string, path: string, body: string, type: string | null) => fetch(`${server.url}/admin${path}`, {
+      method, headers: { 'X-Admin-Key': KEY, ...(type ? { 'Content-Type': type } : {}) }, body,
+    });
+    for (const [method, path] of [['PUT', '/elements/1'], ['POST', '/schemas'], ['PUT', '/schemas/1/scope'], ['POST', '/tokens']]) {
+      for (const body of ['null', 'true', '0', '[]', '"text"']) {
+        const response = await send(method, path, body, 'application/json');
+        t.is(response.status, 400, `${method} ${path} ${body}`);
+        t.like(await response.json(), { message: 'The body must be a JSON object' });
+      }
+      const text = await send(method, path, '{"name":"x","scope":[]}', 'text/plain');
+      t.is(text.status, 415, `${method} ${path} as text/plain`);
+      t.is((await send(method, path, '{"name":"x","scope":[]}', null)).status, 415, `${method} ${path} without a Content-Type`);
+    }
+    t.is(await (await admin('GET', '/schemas')).text(), before);
   });
 
   test.serial(`${dialect}: content edits through the admin API change answers at once and refuse bad input`, async (t) => {

@@ -77,6 +77,14 @@ for (const dialect of DIALECTS) {
       t.is(unknown.code, 1);
       t.regex(unknown.stderr, /No GraphQL token "nobody"/);
       t.is((await cli('access-cli', ['tokens', 'enable', 'reader'], target)).code, 0);
+      // Flags are read by node:util's parseArgs: unknown ones and ones missing their value are refused, nothing done.
+      const misspelt = await cli('access-cli', ['tokens', 'create', 'other', '--shema', 'Everything'], target);
+      t.is(misspelt.code, 2);
+      t.regex(misspelt.stderr, /Unknown option '--shema'/);
+      const valueless = await cli('content-cli', ['export', '-', '--database'], target);
+      t.is(valueless.code, 2);
+      t.regex(valueless.stderr, /Option '--database <value>' argument missing/);
+      t.false((await cli('access-cli', ['tokens', 'list'], target)).stdout.includes('"other"'));
 
       const database = await openDatabase<any>(target.DATABASE_URL);
       const f = { db: database.db };

@@ -134,3 +134,11 @@ test('formality is one of the documented values; glossaries are not available of
   refused(t, { ...minimal, formality: 'casual' }, 'invalid_formality');
   refused(t, { ...minimal, glossary_id: 'def3a26b-3e84-45b3-84ae-0c0aaf3525f7' }, 'unsupported_parameter', /glossar/);
 });
+
+test('values named in refusals are described, not serialised whole: a list nested 5,000 deep or a long string is refused, not a crash', (t) => {
+  const deep = JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`) as unknown;
+  refused(t, { ...minimal, target_languages: [deep] }, 'invalid_target_language', /target_languages contains a list, which is not a language tag/);
+  refused(t, { ...minimal, message_format: deep }, 'invalid_message_format', /got a list$/);
+  refused(t, { ...minimal, formality: { nested: deep } }, 'invalid_formality', /got an object$/);
+  refused(t, { ...minimal, source_language_mode: 'x'.repeat(10_000) }, 'invalid_source_language_mode', /got "x{40}\.\.\."$/);
+});

@@ -4,6 +4,7 @@
  * and prints one READY line with the port it got and how long building the app took.
  */
 import * as path from 'node:path';
+import uWS, { type TemplatedApp } from 'uWebSockets.js';
 import { STATIC_FILE_NAME } from '../../contract/routes';
 
 export const READY_PREFIX = 'BENCH_READY ';
@@ -52,4 +53,19 @@ export function exitOnSignals(close: () => void | Promise<void>): void {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/**
+ * Listens on 127.0.0.1 on the requested port, prints the READY line, and closes the listening socket on
+ * SIGTERM/SIGINT: the tail of every uWebSockets.js-based server's main.
+ */
+export function listenAndAnnounce(app: TemplatedApp, name: string, bootMs: number): void {
+  app.listen(HOST, requestedPort(), (listenSocket) => {
+    if (!listenSocket) {
+      console.error(`${name}: could not listen`);
+      process.exit(1);
+    }
+    announceReady({ port: uWS.us_socket_local_port(listenSocket), bootMs });
+    exitOnSignals(() => uWS.us_listen_socket_close(listenSocket));
+  });
 }

@@ -76,6 +76,7 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
 
   abort(): void {
     if (this.gone) return;
+    if (this.paused) this.flow(true); // the rest of a refused body is still read (and dropped)
     this.gone = true;
     this.paused = false;
     // Once queued operations settled, nothing can create a file any more: close and delete everything.

@@ -8,7 +8,7 @@
  */
 import { keyState, redactDatabaseUrl, runKeysCommand as runSharedKeysCommand, runKeysCommandAsMain, type KeysCommandSpec } from 'app-support';
 import { openBookingSystem } from '../booking-system';
-import { readBookingConfig } from '../booking-config';
+import { readBookingConfig } from '../config';
 
 const PARTNER_KEYS: KeysCommandSpec = {
   createArgument: 'partner name',

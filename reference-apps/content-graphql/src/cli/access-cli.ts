@@ -1,8 +1,16 @@
-import { readFlag } from 'app-support';
+import { parseArgs } from 'node:util';
 import { expandScope } from '../schemas/scope';
-import { openForCommand, positionals } from './cli-environment';
+import { LOCATION_OPTIONS, openForCommand } from './cli-environment';
 
-const USAGE = `usage: access-cli <command> [--database URL]
+const OPTIONS = {
+  ...LOCATION_OPTIONS,
+  scope: { type: 'string' },
+  schema: { type: 'string' },
+  expires: { type: 'string' },
+  disabled: { type: 'boolean' },
+} as const;
+
+const USAGE = `usage: access-cli <command> [--database URL] [--assets DIR]
   schemas list
   schemas create <name> --scope <items>     items: sections.news,volumes.images,usergroups.everyone,... ("*" for all of a kind)
   schemas scope <schema> --scope <items>    replace the scope of a schema (the public one too)
@@ -16,18 +24,26 @@ const USAGE = `usage: access-cli <command> [--database URL]
 
 /** `npm run access -w content-graphql -- tokens create app --schema "News"`: GraphQL schemas and tokens. */
 export async function runAccessCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const [group, command, target, extra] = positionals(argv);
+  let parsed;
+  try {
+    // Unknown flags and flags without their value are errors, with node:util's message.
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    process.stderr.write(`access-cli: ${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const flags = parsed.values;
+  const [group, command, target, extra] = parsed.positionals;
   if (!group || (!command && group !== 'help')) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const { service, close } = await openForCommand(argv, env, true);
+  const { service, close } = await openForCommand(flags, env, true);
   const access = service.access;
   const ref = (value: string | undefined) => (value && /^\d+$/.test(value) ? Number(value) : value ?? '');
   const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   try {
-    const scopeFlag = readFlag(argv, 'scope');
-    const scope = async () => expandScope((scopeFlag ?? '').split(',').filter(Boolean), await service.store.catalog());
+    const scope = async () => expandScope((flags.scope ?? '').split(',').filter(Boolean), await service.store.catalog());
     switch (`${group} ${command}`) {
       case 'schemas list': print(await access.listSchemas()); break;
       case 'schemas create': print(await access.createSchema(target ?? '', await scope())); break;
@@ -35,8 +51,8 @@ export async function runAccessCli(argv: readonly string[], env: NodeJS.ProcessE
       case 'schemas delete': await access.deleteSchema((await access.getSchema(ref(target))).id); print({ deleted: target }); break;
       case 'tokens list': print(await access.listTokens()); break;
       case 'tokens create': {
-        const schema = await access.getSchema(ref(readFlag(argv, 'schema')));
-        const { token, record } = await access.createToken({ name: target ?? '', schemaId: schema.id, expiryDate: readFlag(argv, 'expires') ?? null, enabled: !argv.includes('--disabled') });
+        const schema = await access.getSchema(ref(flags.schema));
+        const { token, record } = await access.createToken({ name: target ?? '', schemaId: schema.id, expiryDate: flags.expires ?? null, enabled: flags.disabled !== true });
         print({ ...record, token });
         process.stderr.write('Keep the token now: only its hash is stored.\n');
         break;

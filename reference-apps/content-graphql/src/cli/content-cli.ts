@@ -1,7 +1,8 @@
+import { parseArgs } from 'node:util';
 import { readFile, writeFile } from 'node:fs/promises';
 import { exportContent } from '../content/content-export';
 import { importContent } from '../content/content-import';
-import { openForCommand, positionals } from './cli-environment';
+import { LOCATION_OPTIONS, openForCommand } from './cli-environment';
 
 const USAGE = `usage: content-cli <command> [--database URL] [--assets DIR]
   export <file.json>   write the content model, all elements and their files as JSON ("-" = stdout)
@@ -10,12 +11,20 @@ const USAGE = `usage: content-cli <command> [--database URL] [--assets DIR]
 
 /** `npm run content -w content-graphql -- export out.json`: JSON import and export of the whole content. */
 export async function runContentCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const [command, file] = positionals(argv);
+  let parsed;
+  try {
+    // Unknown flags and flags without their value are errors, with node:util's message.
+    parsed = parseArgs({ args: [...argv], options: LOCATION_OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    process.stderr.write(`content-cli: ${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const [command, file] = parsed.positionals;
   if (!command || !['export', 'import', 'seed'].includes(command) || (command !== 'seed' && !file)) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const { service, close } = await openForCommand(argv, env, command === 'seed');
+  const { service, close } = await openForCommand(parsed.values, env, command === 'seed');
   try {
     if (command === 'export') {
       const json = JSON.stringify(await exportContent(service.store), null, 2);

@@ -530,6 +530,11 @@ export class ContentStore {
     return blocks.map((b) => Object.values(JSON.parse(b.content) as Record<string, unknown>).filter((v) => typeof v === 'string').join(' ')).join(' ');
   }
 
+  /** Whether an element with this id exists (in any state). */
+  async elementExists(elementId: number): Promise<boolean> {
+    return (await this.db.selectFrom('elements').select('id').where('id', '=', elementId).executeTakeFirst()) !== undefined;
+  }
+
   /** The field layout of any element, found from its kind. */
   async layoutOfElement(elementId: number): Promise<{ layoutFields: CatalogField[] }> {
     const catalog = await this.catalog();

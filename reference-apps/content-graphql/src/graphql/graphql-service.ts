@@ -1,5 +1,5 @@
 import {
-  GraphQLError, NoSchemaIntrospectionCustomRule, execute, getOperationAST, parse, specifiedRules, validate,
+  GraphQLError, NoSchemaIntrospectionCustomRule, getOperationAST, parse, specifiedRules, validate,
   type DocumentNode, type OperationTypeNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
 } from 'graphql';
 import type { ContentStore } from '../content/content-store';
@@ -15,9 +15,11 @@ import { ImageTransformer } from '../assets/image-transforms';
 import { buildGraphqlSchema } from './schema-builder';
 import { checkQueryLimits } from './limits';
 import { nestingError } from './document-nesting';
-import { BoundedMap } from './bounded-map';
+import type { LRUCache } from 'lru-cache';
+import { boundedCache } from './bounded-cache';
 import { RequestContext } from './request-context';
 import { ResultCache } from './result-cache';
+import { QueryExecutor } from './query-executor';
 import { UrlBuilder } from './url-builder';
 import { DEFAULT_GRAPHQL_SETTINGS, type GraphqlSettings } from './graphql-settings';
 
@@ -58,7 +60,7 @@ interface State {
   engine: ElementQueryEngine;
   urls: UrlBuilder;
   schemas: Map<string, { schema: GraphQLSchema; scope: ElementScope }>;
-  validations: BoundedMap<readonly GraphQLError[]>;
+  validations: LRUCache<string, readonly GraphQLError[]>;
 }
 
 /**
@@ -75,11 +77,12 @@ export class GraphqlService {
   /** The state once loaded, for the synchronous cache path. */
   private loaded: State | null = null;
   /** Parsed documents (or their syntax errors) by query text; bounded by size, since the texts come from clients. */
-  private readonly documents = new BoundedMap<DocumentNode | readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key) => key.length * 4);
+  private readonly documents = boundedCache<DocumentNode | readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key) => key.length * 4);
   private expiryChecked: Promise<void> | null = null;
   private lastVersion: string | null = null;
   private poller: NodeJS.Timeout | null = null;
   private readonly unsubscribe: () => void;
+  private readonly executor = new QueryExecutor(() => this.settings.executor);
 
   constructor(readonly store: ContentStore, readonly access: AccessStore, settings: Partial<GraphqlSettings> = {}) {
     this.settings = { ...DEFAULT_GRAPHQL_SETTINGS, ...settings };
@@ -109,6 +112,7 @@ export class GraphqlService {
       this.state = null;
       this.loaded = null;
       this.tokens.invalidate();
+      this.executor.clear();
     }
   }
 
@@ -150,7 +154,7 @@ export class GraphqlService {
         engine: new ElementQueryEngine(this.store.db, catalog),
         urls: new UrlBuilder(catalog, this.settings.publicUrl),
         schemas: new Map(),
-        validations: new BoundedMap<readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key) => key.length),
+        validations: boundedCache<readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key) => key.length),
       };
       // A change while loading dropped this load; only the current one may become the loaded state.
       if (this.state === loading) this.loaded = state;
@@ -245,11 +249,11 @@ export class GraphqlService {
     if (validationErrors.length) return respond(200, { errors: validationErrors.map((error) => this.formatError(error)) }, 'validation');
 
     const context = new RequestContext(state.engine, state.catalog, scope, { siteId, maxResults: this.settings.maxGraphqlResults }, state.urls, this.transformer);
-    const result = (await execute({
-      schema, document, contextValue: context,
+    const result = await this.executor.run({
+      schema, document, query, contextValue: context,
       variableValues: variables as Record<string, unknown> | null | undefined,
       operationName: operationName as string | null | undefined,
-    })) as ExecutionResult;
+    });
     if (result.data === undefined && result.errors?.length) {
       return respond(200, { errors: result.errors.map((error) => this.formatError(error)) }, 'variables');
     }

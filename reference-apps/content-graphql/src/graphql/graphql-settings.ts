@@ -1,3 +1,5 @@
+import type { ExecutorKind } from './query-executor';
+
 /** The CMS's general-config settings that govern the GraphQL API, with its defaults. */
 export interface GraphqlSettings {
   /** `enableGql`: when false the endpoint answers 404. */
@@ -20,6 +22,8 @@ export interface GraphqlSettings {
   devMode: boolean;
   /** How often (ms) to look for changes made by other processes (CLI, other workers); 0 = never. */
   changePollMs: number;
+  /** Not a CMS setting: `jit` (compiled queries, the default) or `graphql-js` (graphql-js's `execute`, for debugging). */
+  executor: ExecutorKind;
 }
 
 export const DEFAULT_GRAPHQL_SETTINGS: GraphqlSettings = {
@@ -34,4 +38,5 @@ export const DEFAULT_GRAPHQL_SETTINGS: GraphqlSettings = {
   publicUrl: 'http://127.0.0.1:4000',
   devMode: false,
   changePollMs: 1000,
+  executor: 'jit',
 };

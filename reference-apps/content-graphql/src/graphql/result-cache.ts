@@ -1,17 +1,18 @@
-import { BoundedMap } from './bounded-map';
+import type { LRUCache } from 'lru-cache';
+import { boundedCache } from './bounded-cache';
 
 /**
  * Cached GraphQL results (the serialized JSON), per schema, query, variables and operation name.
  * Entries are dropped all at once on any content, structure or schema change (as the CMS did up to 3.4),
  * and no entry outlives `expiresAt` (the next moment an entry's status changes by the clock: a post date or
- * expiry date passing). Bounded by count and by size: the oldest entries go first.
+ * expiry date passing). Bounded by count and by size: the least recently used entries go first.
  */
 export class ResultCache {
-  private readonly entries: BoundedMap<string>;
+  private readonly entries: LRUCache<string, string>;
   private expiresAt = Number.POSITIVE_INFINITY;
 
   constructor(maxEntries = 5000, maxChars = 64 * 1024 * 1024) {
-    this.entries = new BoundedMap<string>(maxEntries, maxChars, (key, json) => key.length + json.length);
+    this.entries = boundedCache<string>(maxEntries, maxChars, (key, json) => key.length + json.length);
   }
 
   static key(schemaUid: string, siteId: number, query: string, variables: unknown, operationName: string | null | undefined): string {
@@ -48,6 +49,6 @@ export class ResultCache {
 
   /** Characters held (keys and answers). */
   get usedChars(): number {
-    return this.entries.usedSize;
+    return this.entries.calculatedSize;
   }
 }

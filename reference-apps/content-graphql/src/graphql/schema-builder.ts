@@ -1,19 +1,20 @@
 import {
   GraphQLBoolean, GraphQLError, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLInterfaceType, GraphQLList, GraphQLNonNull, GraphQLObjectType,
-  GraphQLSchema, GraphQLString, getDirectiveValues, specifiedDirectives, isObjectType,
-  type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLNamedType, type GraphQLResolveInfo, type GraphQLOutputType,
+  GraphQLSchema, GraphQLString, specifiedDirectives, isObjectType,
+  type FieldNode, type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLNamedType, type GraphQLResolveInfo, type GraphQLOutputType,
 } from 'graphql';
 import type { Catalog, CatalogField } from '../content/catalog';
 import type { ElementKind, FieldKind } from '../storage/database-types';
 import type { ElementRow } from '../query/element-row';
 import { readableKinds, type ElementScope, type ReadableKind } from '../query/element-scope';
 import { isTransformable, mimeTypeOf, extensionOf } from '../assets/file-kinds';
-import { normalizeTransform, type TransformArguments } from '../assets/image-transforms';
+import { normalizeTransform, type ImageTransform, type TransformArguments } from '../assets/image-transforms';
 import { QueryArgumentError } from '../query/query-argument-error';
 import {
   assetArguments, categoryArguments, entryArguments, globalSetArguments, matrixBlockArguments, tagArguments, transformArguments, userArguments,
 } from './arguments';
 import { CONTENT_DIRECTIVES, TransformDirective, withDirectives } from './directives/directives';
+import { directiveArguments, usesVariables } from './directives/directive-arguments';
 import { DateTimeScalar, NumberScalar } from './scalars';
 import type { RequestContext } from './request-context';
 
@@ -464,15 +465,29 @@ function layoutOf(row: ElementRow, catalog: Catalog): CatalogField[] {
   }
 }
 
+/** An ad-hoc transform written without variables (in the field's arguments and its `@transform`), by field node. */
+const knownTransforms = new WeakMap<FieldNode, { transform: ImageTransform | null; immediately: boolean }>();
+
+/** The transform an asset `url` field asks for, from its arguments and its `@transform` directive (the directive's win). */
+function transformOf(args: TransformArguments, ctx: RequestContext, info: GraphQLResolveInfo): { transform: ImageTransform | null; immediately: boolean } {
+  const node = info.fieldNodes[0]!;
+  const known = knownTransforms.get(node);
+  if (known) return known;
+  const directive = node.directives?.find((d) => d.name.value === 'transform');
+  const directiveArgs = directive ? (directiveArguments(TransformDirective, directive, info.variableValues) as TransformArguments) : {};
+  const merged: TransformArguments = { ...args, ...Object.fromEntries(Object.entries(directiveArgs).filter(([, v]) => v !== undefined)) };
+  const wanted = { transform: normalizeTransform(merged, ctx.catalog), immediately: merged.immediately === true };
+  // Named transforms are looked up in the catalog, which changes with the structure: only ad-hoc ones are kept.
+  const named = (merged.handle ?? merged.transform ?? null) !== null;
+  if (!named && !usesVariables(node.arguments) && !usesVariables(directive?.arguments)) knownTransforms.set(node, wanted);
+  return wanted;
+}
+
 /** Asset `url`: plain, or a transform from the field's arguments or the `@transform` directive (generated now with `immediately: true`). */
 async function assetUrl(row: ElementRow, args: TransformArguments, ctx: RequestContext, info: GraphQLResolveInfo): Promise<string | null> {
-  const node = info.fieldNodes[0];
-  const directive = node?.directives?.find((d) => d.name.value === 'transform');
-  const directiveArgs = directive ? (getDirectiveValues(TransformDirective, { directives: [directive] } as never, info.variableValues) as TransformArguments) : {};
-  const merged: TransformArguments = { ...args, ...Object.fromEntries(Object.entries(directiveArgs).filter(([, v]) => v !== undefined)) };
-  const transform = normalizeTransform(merged, ctx.catalog);
+  const { transform, immediately } = transformOf(args, ctx, info);
   if (!transform || !isTransformable(row.filename!)) return ctx.urls.assetUrl(row, null);
-  if (merged.immediately === true) {
+  if (immediately) {
     const volume = ctx.catalog.volumesById.get(row.volumeId!)!;
     await ctx.transformer.ensure(volume, { id: row.id, filename: row.filename!, folderPath: row.folderPath ?? '', width: row.width ?? null, height: row.height ?? null, focalPoint: row.focalPoint ?? null }, transform);
   }

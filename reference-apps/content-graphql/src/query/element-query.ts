@@ -1,7 +1,7 @@
 import { createQueryId, sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Catalog } from '../content/catalog';
 import type { ContentDB, ElementKind } from '../storage/database-types';
-import type { ElementRow } from './element-row';
+import { toElementRow, type ElementRow } from './element-row';
 import { RELATION_TARGETS, readableKinds, type ElementScope, type ReadableKind } from './element-scope';
 import { matchesNumberParam, matchesStringParam, paramCondition, parseDateArgument } from './param-parser';
 import { QueryArgumentError, quoteValue } from './query-argument-error';
@@ -76,7 +76,7 @@ export class ElementQueryEngine {
     const nowText = (ctx.now ?? new Date()).toISOString();
     const parameters = compiled.parameters.map((value) => (value === NOW ? nowText : value));
     const result = await this.db.executeQuery({ ...compiled, parameters, queryId: createQueryId() });
-    let rows = result.rows.map((raw) => toRow(kind, raw as Record<string, unknown>));
+    let rows = result.rows.map((raw) => toElementRow(kind, raw as Record<string, unknown>));
     if (prepared.search) await this.score(rows, prepared.search, this.hiddenSearchFields(scope));
     if (prepared.scoreOrder) rows.sort((a, b) => (b.searchScore ?? 0) - (a.searchScore ?? 0));
     if (prepared.fixedIds) {
@@ -614,33 +614,4 @@ function applyWindowPerKey(rows: ElementRow[], offset: number, limit: number | n
     result.push(...slice);
   }
   return result;
-}
-
-function toRow(kind: ElementKind, raw: Record<string, unknown>): ElementRow {
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return {
-    ...(raw as object),
-    kind,
-    id: Number(raw.id),
-    uid: String(raw.uid),
-    enabled: Number(raw.enabled) === 1,
-    archived: Number(raw.archived) === 1,
-    trashed: raw.dateDeleted !== null && raw.dateDeleted !== undefined,
-    dateCreated: String(raw.dateCreated),
-    dateUpdated: String(raw.dateUpdated),
-    siteId: Number(raw.siteId),
-    title: (raw.title as string | null) ?? null,
-    slug: (raw.slug as string | null) ?? null,
-    uri: (raw.uri as string | null) ?? null,
-    enabledForSite: Number(raw.enabledForSite) === 1,
-    content: JSON.parse(String(raw.content ?? '{}')) as Record<string, unknown>,
-    searchScore: null,
-    batchKey: raw.batchKey === undefined ? undefined : Number(raw.batchKey),
-    structureId: num(raw.structureId),
-    lft: num(raw.lft),
-    rgt: num(raw.rgt),
-    level: num(raw.level),
-    root: num(raw.root),
-    size: raw.size === undefined ? undefined : Number(raw.size),
-  } as ElementRow;
 }

@@ -54,7 +54,7 @@ export function validateSessionRequest(body: unknown, capabilities: VoiceCapabil
 
   const messageFormat = fields.message_format ?? 'json';
   if (messageFormat !== 'json' && messageFormat !== 'msgpack') {
-    return refuse('invalid_message_format', `message_format must be "json" or "msgpack", got ${JSON.stringify(messageFormat)}`);
+    return refuse('invalid_message_format', `message_format must be "json" or "msgpack", got ${describe(messageFormat)}`);
   }
 
   if (fields.source_media_content_type === undefined || fields.source_media_content_type === null) {
@@ -65,7 +65,7 @@ export function validateSessionRequest(body: unknown, capabilities: VoiceCapabil
 
   const mode = fields.source_language_mode ?? 'auto';
   if (mode !== 'auto' && mode !== 'fixed') {
-    return refuse('invalid_source_language_mode', `source_language_mode must be "auto" or "fixed", got ${JSON.stringify(mode)}`);
+    return refuse('invalid_source_language_mode', `source_language_mode must be "auto" or "fixed", got ${describe(mode)}`);
   }
   const sourceLanguage = resolveSourceLanguage(fields.source_language, mode, capabilities);
   if (typeof sourceLanguage !== 'string') return sourceLanguage;
@@ -103,11 +103,11 @@ export function validateSessionRequest(body: unknown, capabilities: VoiceCapabil
 
   const voice = fields.target_media_voice;
   if (voice !== undefined && voice !== null && !VOICES.includes(voice as VoiceGender)) {
-    return refuse('invalid_target_media_voice', `target_media_voice must be "male" or "female", got ${JSON.stringify(voice)}`);
+    return refuse('invalid_target_media_voice', `target_media_voice must be "male" or "female", got ${describe(voice)}`);
   }
   const formality = fields.formality ?? 'default';
   if (!FORMALITIES.includes(formality as Formality)) {
-    return refuse('invalid_formality', `formality must be one of ${FORMALITIES.join(', ')}, got ${JSON.stringify(formality)}`);
+    return refuse('invalid_formality', `formality must be one of ${FORMALITIES.join(', ')}, got ${describe(formality)}`);
   }
 
   return {
@@ -134,7 +134,7 @@ function resolveSourceLanguage(value: unknown, mode: 'auto' | 'fixed', capabilit
   }
   const language = canonicalLanguage(value);
   if (!language || !(API_SOURCE_LANGUAGES as readonly string[]).includes(language)) {
-    return { error: { code: 'invalid_source_language', message: `source_language ${JSON.stringify(value)} is not a source language of this API` } };
+    return { error: { code: 'invalid_source_language', message: `source_language ${describe(value)} is not a source language of this API` } };
   }
   if (!supported.includes(language)) {
     return {
@@ -154,8 +154,19 @@ function languageList(value: unknown, field: string, max: number): { languages: 
   const languages: string[] = [];
   for (const entry of value) {
     const language = canonicalLanguage(entry);
-    if (!language) return { error: { code: 'invalid_target_language', message: `${field} contains ${JSON.stringify(entry)}, which is not a language tag` } };
+    if (!language) return { error: { code: 'invalid_target_language', message: `${field} contains ${describe(entry)}, which is not a language tag` } };
     if (!languages.includes(language)) languages.push(language);
   }
   return { languages };
+}
+
+/**
+ * A client's value as an error message shows it: strings quoted and cut at 40 characters, lists and objects named,
+ * never serialised whole (a list nested 5,000 deep overflowed JSON.stringify's stack: a 500 found by the hostile corpus).
+ */
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  if (Array.isArray(value)) return 'a list';
+  if (value !== null && typeof value === 'object') return 'an object';
+  return String(value);
 }

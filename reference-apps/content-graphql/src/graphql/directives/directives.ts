@@ -1,10 +1,11 @@
 import { quoteValue } from '../../query/query-argument-error';
 import {
-  DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLError, GraphQLInt, GraphQLString, getDirectiveValues, getNamedType,
+  DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLError, GraphQLInt, GraphQLString, getNamedType,
   type GraphQLFieldResolver, type GraphQLResolveInfo,
 } from 'graphql';
 import { ATOM, formatPhpDate, isValidTimeZone } from './php-date-format';
 import { renderMarkdown } from './markdown';
+import { directiveArguments } from './directive-arguments';
 import { FormattedDate } from '../scalars';
 
 export const FormatDateTimeDirective = new GraphQLDirective({
@@ -57,11 +58,11 @@ export function applyDirectives(value: unknown, info: GraphQLResolveInfo): unkno
   for (const directive of node.directives) {
     const name = directive.name.value;
     if (name === 'formatDateTime') {
-      const args = getDirectiveValues(FormatDateTimeDirective, { directives: [directive] } as never, info.variableValues) ?? {};
       if (getNamedType(info.returnType).name !== 'DateTime') continue;
+      const args = directiveArguments(FormatDateTimeDirective, directive, info.variableValues);
       result = mapValue(result, (v) => formatDate(v, args.format as string | null, args.timezone as string | null));
     } else if (name === 'markdown') {
-      const args = getDirectiveValues(MarkdownDirective, { directives: [directive] } as never, info.variableValues) ?? {};
+      const args = directiveArguments(MarkdownDirective, directive, info.variableValues);
       result = mapValue(result, (v) => (typeof v === 'string' ? renderMarkdown(v, args.flavor as string | null, args.inlineOnly === true) : v));
     }
   }

@@ -2,8 +2,8 @@ import { ApiOperation, ApiResponse, ApiTags, BodyParam, Consumes, Context, Defau
 import { BookingService } from '../domain/booking-service';
 import type { Booking, BookingCreateResponse, PaginationWrapper } from '../domain/booking';
 import { API_PREFIX, DEFAULT_LIMIT } from '../domain/pagination';
-import { AuthenticatedPartner } from '../http/authenticated-partner';
-import { PublicBaseUrl } from '../http/public-base-url';
+import { AuthenticatedPartner } from './authenticated-partner';
+import { PublicBaseUrl } from './public-base-url';
 import { apiError } from './dto/api-error.dto';
 import { BookingCreateResponseDto, BookingDto, BookingPageDto } from './dto/booking.dto';
 import { CaptureBookingRequestDto } from './dto/capture-booking-request.dto';

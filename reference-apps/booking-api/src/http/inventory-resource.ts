@@ -3,7 +3,7 @@ import { CatalogueService } from '../domain/catalogue-service';
 import type { InventorySlot } from '../domain/catalogue';
 import type { PaginationWrapper } from '../domain/booking';
 import { API_PREFIX, DEFAULT_LIMIT } from '../domain/pagination';
-import { PublicBaseUrl } from '../http/public-base-url';
+import { PublicBaseUrl } from './public-base-url';
 import { apiError } from './dto/api-error.dto';
 import { InventoryPageDto } from './dto/catalogue.dto';
 

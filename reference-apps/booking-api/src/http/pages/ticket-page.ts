@@ -1,4 +1,4 @@
-import type { Booking, Ticket } from '../domain/booking';
+import type { Booking, Ticket } from '../../domain/booking';
 import { escapeHtml, formatLocalDateTime, htmlPage } from './html';
 
 /** One ticket: scanned at the entrance, so its id is large and the rest is context. */

@@ -1,5 +1,5 @@
 import { ApiExclude, Context, GET, openApiDocument, Path, PermitAll, Produces, UwsApp, type JsonSchema, type OpenApiOptions } from 'rest.uws';
-import { withNullableOptionals } from '../http/nullable-optionals';
+import { withNullableOptionals } from './nullable-optionals';
 
 /**
  * Serves the OpenAPI 3.1 document rest.uws generates from the routes and DTOs (openApiDocument), with optional

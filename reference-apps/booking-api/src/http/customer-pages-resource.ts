@@ -1,8 +1,8 @@
 import { ApiOperation, ApiResponse, ApiTags, CatchWith, GET, Path, PathParam, PermitAll, Produces } from 'rest.uws';
 import { BookingService } from '../domain/booking-service';
-import { CustomerPageErrorHandler } from '../http/customer-page-error-handler';
-import { ticketPage } from '../pages/ticket-page';
-import { voucherPage } from '../pages/voucher-page';
+import { CustomerPageErrorHandler } from './customer-page-error-handler';
+import { ticketPage } from './pages/ticket-page';
+import { voucherPage } from './pages/voucher-page';
 
 /**
  * The pages behind the voucherUrl and ticket urls of a fulfilled booking. Customers open them without an API key:

@@ -1,5 +1,5 @@
-import type { Booking } from '../domain/booking';
-import { formatMoney, toMinorUnits } from '../domain/money';
+import type { Booking } from '../../domain/booking';
+import { formatMoney, toMinorUnits } from '../../domain/money';
 import { escapeHtml, formatLocalDateTime, htmlPage } from './html';
 
 /** The voucher a customer shows at the venue: what was booked, for whom, and one link per ticket. */

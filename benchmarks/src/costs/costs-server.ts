@@ -1,0 +1,74 @@
+/**
+ * The cost table's server (`npm run bench -- --costs`): the routes of cost-resources.ts, built the way
+ * BENCH_COSTS_APP says, so that app-wide features (CORS, request logging, a global exception handler, an
+ * unused extension) each get a process of their own while the bare route stays the same.
+ */
+import 'reflect-metadata';
+import * as path from 'node:path';
+import { Handles, RestBuilder, createLogger, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse } from 'rest.uws';
+import { listenAndAnnounce, now } from '../servers/support/server-environment';
+import { COST_APPS, type CostApp } from './cost-rows';
+import { Counted, createCostResource } from './cost-resources';
+import { COST_VALUES } from './cost-values';
+
+/** An app's own error, answered by its global handler: the handler is registered and bound, never used here. */
+class OutOfStockError extends Error {}
+
+@Handles(OutOfStockError)
+class OutOfStockHandler implements ExceptionHandler<OutOfStockError> {
+  write(error: OutOfStockError, _request: HttpServerRequest, response: HttpServerResponse): void {
+    response.setStatusCode(409).putHeader('content-type', 'application/json').end(JSON.stringify({ error: error.message }));
+  }
+}
+
+/**
+ * An extension registered and asked about every route, used by none. rest.uws has no public plugin API yet
+ * (issue 21 asks for the row; `builder.use` is coming), so this reaches the route compiler's extension
+ * registry through the installed package's files, where the compiler lives in this or the earlier layout.
+ */
+function registerUnusedExtension(): void {
+  const entry = require.resolve('rest.uws');
+  for (const folder of ['pipeline', 'compile']) {
+    try {
+      const registry = require(path.join(path.dirname(entry), folder, 'extensions.js')) as {
+        registerRouteExtension(extension: { name: string; order: number; compile(): undefined }): void;
+      };
+      registry.registerRouteExtension({ name: 'bench-unused', order: 500, compile: () => undefined });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    }
+  }
+  throw new Error('costs-server: the route extension registry was not found in the installed rest.uws');
+}
+
+function buildApp(app: CostApp): RestBuilder {
+  const builder = new RestBuilder().register(createCostResource(new Counted()));
+  switch (app) {
+    case 'routes':
+      return builder;
+    case 'cors':
+      return builder.enableCors({ origin: COST_VALUES.origin.replace(/\./g, '\\.') });
+    case 'logging':
+      return builder.logger(createLogger({ level: 'info' })).logRequests();
+    case 'logging-level-off':
+      return builder.logger(createLogger({ level: 'info' })).logRequests({ level: 'debug' });
+    case 'global-handler':
+      return builder.errorHandler(OutOfStockHandler);
+    case 'plugin':
+      registerUnusedExtension();
+      return builder;
+    case 'raw':
+      break;
+  }
+  throw new Error(`costs-server: BENCH_COSTS_APP must be one of ${COST_APPS.filter((name) => name !== 'raw').join(', ')}, got ${app}`);
+}
+
+function main(): void {
+  const startedAt = now();
+  const app = buildApp((process.env.BENCH_COSTS_APP ?? 'routes') as CostApp).build();
+  const bootMs = now() - startedAt;
+  listenAndAnnounce(app, 'costs-server', bootMs);
+}
+
+main();

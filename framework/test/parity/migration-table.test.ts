@@ -1,0 +1,35 @@
+/**
+ * The migration guide's table of differences from rest.vertx: every row names a test (`file › title`) and
+ * that test exists, so a row cannot point at nothing and a renamed test cannot leave the guide behind.
+ */
+import test from 'ava';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const repository = path.resolve(__dirname, '..', '..', '..', '..');
+const guide = fs.readFileSync(path.join(repository, 'docs', 'migrating-from-rest-vertx-and-jax-rs.md'), 'utf8');
+
+function differenceRows(): string[][] {
+  const section = guide.slice(guide.indexOf('## Differences that stay'));
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !line.startsWith('| rest.vertx |'))
+    .map((line) => line.slice(2, -2).split(' | '));
+}
+
+test('the guide has the difference table, and every row names its reason and an existing test', (t) => {
+  const rows = differenceRows();
+  t.true(rows.length >= 20, `${rows.length} rows`);
+  for (const cells of rows) {
+    t.is(cells.length, 4, cells.join(' | '));
+    const [reference, ours, why, named] = cells as [string, string, string, string];
+    t.true(reference.length > 0 && ours.length > 0 && why.length > 0, cells.join(' | '));
+    const match = /^`([\w/-]+) › (.+)`$/.exec(named);
+    t.truthy(match, `test cell of "${reference}": ${named}`);
+    if (!match) continue;
+    const file = path.join(repository, 'framework', 'test', `${match[1]}.test.ts`);
+    t.true(fs.existsSync(file), `${match[1]}.test.ts exists`);
+    const source = fs.readFileSync(file, 'utf8').replace(/\\'/g, "'");
+    t.true(source.includes(`test('${match[2]}'`) || source.includes(`test.serial('${match[2]}'`), `${match[1]} has the test "${match[2]}"`);
+  }
+});
