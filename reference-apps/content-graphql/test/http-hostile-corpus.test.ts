@@ -20,7 +20,7 @@ import {
   type RouteSample,
 } from 'app-support/testing';
 import { buildContentApp, DEFAULT_MAX_REQUEST_BYTES } from '../src/app';
-import { expandScope } from '../src/schemas/scope';
+import { expandScope } from '../src/domain/access/scope';
 import { startContentServer } from '../src/server';
 
 // The hostile-input corpus (docs/reliability.md) against every route of content-graphql, read from the OpenAPI

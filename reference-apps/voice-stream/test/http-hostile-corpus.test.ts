@@ -23,10 +23,10 @@ import {
   type RawRequest,
   type RouteSample,
 } from 'app-support/testing';
-import { ApiKeyStore } from '../src/auth/api-key-store';
-import { MAX_BODY_BYTES, voiceApp } from '../src/server/voice-app';
-import { STREAM_PATH } from '../src/server/streaming-url';
-import { startVoiceServer } from '../src/server/voice-server';
+import { ApiKeyStore } from '../src/storage/api-key-store';
+import { MAX_BODY_BYTES, voiceApp } from '../src/app';
+import { STREAM_PATH } from '../src/http/streaming-url';
+import { startVoiceServer } from '../src/server';
 import { requireEnginePackages } from './support/system-packages';
 
 // The hostile-input corpus (docs/reliability.md) against voice-stream's HTTP routes and its WebSocket upgrade: the

@@ -113,6 +113,8 @@ export class PocketSphinxDecoder {
   constructor(
     modelDirectory: string = DEFAULT_MODEL_DIRECTORY,
     readonly profile: 'wideband' | 'narrowband' = 'wideband',
+    /** More `-name value` settings, after (and so over) the live ones: for the recognition evaluation. */
+    extraArguments: readonly string[] = [],
   ) {
     this.lib = functions ??= new PocketSphinxFunctions();
     const acoustic = path.join(modelDirectory, 'en-us');
@@ -123,6 +125,7 @@ export class PocketSphinxDecoder {
     }
     const argv = ['-hmm', acoustic, '-lm', languageModel, '-dict', dictionary, '-logfn', '/dev/null', ...LIVE_SEARCH_ARGUMENTS];
     if (profile === 'narrowband') argv.push('-featparams', narrowbandFeatureParameters(acoustic));
+    argv.push(...extraArguments);
     const config = this.lib.parseArguments(null, this.lib.psArgs(), argv.length, argv, 1);
     if (!config) throw new Error('PocketSphinx rejected its configuration');
     this.decoder = this.lib.init(config);
