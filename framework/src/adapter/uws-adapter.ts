@@ -1,6 +1,6 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
 import { RoutingContext } from '../context/routing-context';
-import { BadRequestException, PayloadTooLargeException } from '../errors/http-errors';
+import { PayloadTooLargeException } from '../errors/http-errors';
 import type { HttpMethod } from '../metadata/types';
 import type { AppRuntime, RouteHolder } from '../app/app-runtime';
 import { LinearRouter } from '../routing/linear-router';
@@ -10,6 +10,7 @@ import { copyChunk } from './copy-chunk';
 import { NativeRoutes } from './native-routes';
 import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
+import { framingError } from './request-framing';
 
 /**
  * The only place that speaks uWebSockets.js's request protocol: read the request synchronously,
@@ -53,6 +54,9 @@ export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): voi
 
 function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMethod, url: string, known: RouteMatch<RouteHolder> | undefined): void {
   rt.refreshIfStale();
+  // Two native reads on every request tell whether it announces a body (see refusedFraming below).
+  const length = req.getHeader('content-length');
+  const encoding = req.getHeader('transfer-encoding');
   const request = new HttpServerRequest(req, res, method, url);
   const response = new HttpServerResponse(res, method === 'HEAD');
   response._defaults = rt.defaultHeaders;
@@ -61,6 +65,10 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   ctx._app = rt.app;
 
   if (rt.onRequest !== null) rt.onRequest(ctx);
+  // All headers are judged when the native reads show a framing header, and always on body methods: an
+  // empty first header hides the next ones from those reads (GET and the rest keep their headers uncopied).
+  const framed = length !== '' || encoding !== '';
+  if ((framed || isBodyMethod(method)) && refusedFraming(rt, res, ctx)) return;
   if (rt.preRouting !== null && rt.preRouting(ctx)) {
     response._live = false;
     if (!response.ended()) {
@@ -83,15 +91,10 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   else if (match !== undefined) {
     request._paramValues = match.values;
     const routes = match.slot.routes;
-    if (rt.needsBodies && needsBody(routes) && mayHaveBody(req, method)) {
-      // The body is read after this callback returns: copy the headers now, and read its framing from the copy.
-      request.detach();
-      const length = request.getHeader('content-length');
-      const encoding = request.getHeader('transfer-encoding');
-      if (length === undefined ? encoding !== undefined : length !== '0') {
-        readBody(rt, res, ctx, routes, length, encoding);
-        return;
-      }
+    if (framed && length !== '0' && rt.needsBodies && needsBody(routes)) {
+      // The framing was judged above, and the headers copied: the body is read after this callback returns.
+      readBody(rt, res, ctx, routes, length);
+      return;
     }
     pending = rt.runChain(routes, ctx);
   }
@@ -107,14 +110,42 @@ function needsBody(routes: readonly RouteHolder[]): boolean {
   return false;
 }
 
+/** POST, PUT and PATCH nearly always carry a body: their headers are copied in any case. */
+function isBodyMethod(method: HttpMethod): boolean {
+  return method === 'POST' || method === 'PUT' || method === 'PATCH';
+}
+
 /**
- * Whether the request may announce a body. POST, PUT and PATCH nearly always do, and their headers are
- * copied anyway. Other methods (a GET route taking the request, say) first ask uWebSockets.js for the two
- * framing headers, so a request without a body keeps its headers uncopied.
+ * Judges the request's framing on all of its headers (copied now); when it is ambiguous, answers 400
+ * and closes the connection (see `refuseAmbiguous`) and returns true.
  */
-function mayHaveBody(req: UwsRequest, method: HttpMethod): boolean {
-  if (method === 'POST' || method === 'PUT' || method === 'PATCH') return true;
-  return req.getHeader('content-length') !== '' || req.getHeader('transfer-encoding') !== '';
+function refusedFraming(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext): boolean {
+  const { request } = ctx;
+  request.detach();
+  const error = framingError(request._headerList ?? []);
+  if (error === undefined) return false;
+  refuseAmbiguous(rt, res, ctx, error);
+  return true;
+}
+
+/**
+ * Answers 400 and closes the connection, without letting anything that came after the request reach a
+ * handler. uWebSockets.js dispatches the next request of the same read as soon as this callback returns;
+ * an answer written now would not stop it (the close it asks for waits for the end of the read, and the
+ * next request clears it). A pending answer does: uWebSockets.js closes a connection that sends a request
+ * while the previous one is unanswered. So the 400 goes out on the next turn of the event loop, once that
+ * read is over; when nothing followed the request, the client gets it, and the connection is closed.
+ * (One case stays open, see docs/security.md: a client that leaves earlier answers unread keeps the 400
+ * queued, and uWebSockets.js reads on until it is sent.)
+ */
+function refuseAmbiguous(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, error: unknown): void {
+  const { response } = ctx;
+  response.closeConnectionAfter();
+  response._live = false;
+  res.onAborted(() => response._abort());
+  setImmediate(() => {
+    if (!response.aborted()) void rt.fail(ctx, error);
+  });
 }
 
 /**
@@ -122,15 +153,12 @@ function mayHaveBody(req: UwsRequest, method: HttpMethod): boolean {
  * refused at once (413) without reading the rest, and so is a body that grows past it; the connection
  * is closed after those answers since the unread rest cannot be skipped safely.
  */
-function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], length: string | undefined, encoding: string | undefined): void {
+function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], declared: string): void {
   const { request, response } = ctx;
   const limit = rt.bodyLimit;
-  const declared = length ?? '';
-  const framingError = bodyFramingError(length, encoding);
-  if (framingError !== undefined || (declared !== '' && !(Number(declared) <= limit))) {
-    const refused = framingError ?? new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);
+  if (declared !== '' && !(Number(declared) <= limit)) {
     response.closeConnectionAfter();
-    const pending = rt.fail(ctx, refused);
+    const pending = rt.fail(ctx, new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`));
     response._live = false;
     if (pending !== undefined && !response.ended()) res.onAborted(() => response._abort());
     return;
@@ -232,29 +260,4 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, route
       void rt.fail(ctx, err);
     }
   });
-}
-
-/**
- * Requests whose body length is ambiguous are refused (RFC 9112 6.3), since a proxy in front may read
- * them differently (request smuggling): several or malformed Content-Length values, a Transfer-Encoding
- * other than chunked, or both headers. Repeated headers are read joined with ", ", so a list is several
- * values. Only routes that read bodies pay for this.
- */
-function bodyFramingError(length: string | undefined, encoding: string | undefined): BadRequestException | undefined {
-  const bad = (why: string) => new BadRequestException(why, { code: 'RU_ERR_BODY_FRAMING' });
-  if (length !== undefined && length.indexOf(',') >= 0) return bad('Several Content-Length values');
-  if (length !== undefined && !isDecimalLength(length)) return bad(`Invalid Content-Length: ${length.slice(0, 40)}`);
-  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'chunked') return bad(`Unsupported Transfer-Encoding: ${encoding.slice(0, 40)}`);
-  if (encoding !== undefined && length !== undefined) return bad('Both Content-Length and Transfer-Encoding');
-  return undefined;
-}
-
-/** 1 to 15 decimal digits (larger values are beyond any body limit, and beyond exact doubles). */
-function isDecimalLength(text: string): boolean {
-  if (text.length === 0 || text.length > 15) return false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
 }
