@@ -8,6 +8,8 @@ import type { RouteMatch } from '../routing/router';
 import { TrieRouter } from '../routing/trie-router';
 import { copyChunk } from './copy-chunk';
 import { NativeRoutes } from './native-routes';
+import { addWebSocketRoute } from './websocket-endpoints';
+import type { BodyConsumer } from '../pipeline/plugin';
 import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
 import { framingError } from './request-framing';
@@ -32,6 +34,9 @@ export function runtimeOf(app: object): AppRuntime | undefined {
 export function attachRuntime(app: TemplatedApp, runtime: AppRuntime): void {
   if (runtimeOfApp.has(app)) return;
   runtimeOfApp.set(app, runtime);
+  // WebSocket routes first: uWebSockets.js then tries them before the catch-all.
+  for (const endpoint of runtime.webSocketEndpoints()) addWebSocketRoute(runtime, endpoint);
+  runtime.onWebSocketAdded = (endpoint) => addWebSocketRoute(runtime, endpoint);
   app.any('/*', (res, req) => dispatch(runtime, res, req));
   // Native routes mirror the built-in routers' rules (property-tested); a router of the app's own decides alone.
   const routerType: Function = runtime.router.constructor;
@@ -64,12 +69,14 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   const ctx = new RoutingContext(request, response);
   ctx._app = rt.app;
 
-  if (rt.onRequest !== null) rt.onRequest(ctx);
+  const hooks = rt.hooks;
+  if (hooks.onResponse !== null || hooks.onSend !== null) watch(hooks, ctx);
   // All headers are judged when the native reads show a framing header, and always on body methods: an
   // empty first header hides the next ones from those reads (GET and the rest keep their headers uncopied).
+  // Before any plugin: an ambiguous request is refused and its connection closed whatever a hook would do.
   const framed = length !== '' || encoding !== '';
   if ((framed || isBodyMethod(method)) && refusedFraming(rt, res, ctx)) return;
-  if (rt.preRouting !== null && rt.preRouting(ctx)) {
+  if (hooks.onRequest !== null && answeredBeforeRouting(rt, hooks.onRequest, ctx)) {
     response._live = false;
     if (!response.ended()) {
       request.detach();
@@ -102,6 +109,31 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   if (pending !== undefined) {
     request.detach();
     if (!response.ended()) res.onAborted(() => response._abort());
+  }
+}
+
+/** Gives the request's response the app's send and response hooks. */
+function watch(hooks: AppRuntime['hooks'], ctx: RoutingContext): void {
+  const { onResponse, onSend } = hooks;
+  if (onSend !== null) ctx.response._onSend = (body) => onSend(ctx, body);
+  if (onResponse === null) return;
+  let done = false;
+  const finished = () => {
+    if (done) return;
+    done = true;
+    onResponse(ctx);
+  };
+  ctx.response.onEnd(finished);
+  ctx.response.onAborted(finished);
+}
+
+/** Runs the app's request hooks; a hook that throws has its error answered through the exception handlers. */
+function answeredBeforeRouting(rt: AppRuntime, onRequest: (ctx: RoutingContext) => boolean, ctx: RoutingContext): boolean {
+  try {
+    return onRequest(ctx);
+  } catch (err) {
+    void rt.fail(ctx, err);
+    return true;
   }
 }
 
@@ -164,7 +196,8 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes:
     return;
   }
   response._live = false;
-  const stream = rt.bodyStream !== null ? rt.bodyStream(ctx, routes) : undefined;
+  const streamer = rt.hooks.bodyStreamer;
+  const stream = streamer !== null ? streamer(ctx, routes) : undefined;
   if (stream !== undefined) {
     streamBody(rt, res, ctx, routes, stream);
     return;
@@ -208,7 +241,7 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes:
 }
 
 /** Feeds the body to a streaming consumer (uploads); same limits and abort rules as buffering. */
-function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], consumer: import('../app/app-runtime').BodyConsumer): void {
+function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], consumer: BodyConsumer): void {
   const { response } = ctx;
   let done = false;
   let size = 0;
