@@ -7,7 +7,7 @@ import { PublicBaseUrl } from './public-base-url';
 import { apiError } from './dto/api-error.dto';
 import { BookingCreateResponseDto, BookingDto, BookingPageDto } from './dto/booking.dto';
 import { CaptureBookingRequestDto } from './dto/capture-booking-request.dto';
-import { CreateBookingRequestDto } from './dto/create-booking-request.dto';
+import { CreateBookingRequestDto, toCreateBookingRequest } from './dto/create-booking-request.dto';
 
 /** RFC 9745 `Deprecation` date of `POST /booking/create`: deprecated since this service's first release. */
 export const LEGACY_CREATE_DEPRECATED_AT = Date.UTC(2025, 0, 1);
@@ -61,7 +61,7 @@ export class BookingResource {
     @Context() base: PublicBaseUrl,
     @Valid @BodyParam body: CreateBookingRequestDto,
   ): Promise<Response<Booking>> {
-    const booking = await this.bookings.create(partner, body);
+    const booking = await this.bookings.book(partner, toCreateBookingRequest(body));
     return Response.created(`${base.value}${API_PREFIX}/booking/${booking.bookingId}`).entity(booking).build();
   }
 
@@ -79,7 +79,7 @@ export class BookingResource {
     @PathParam('id') id: string,
     @Valid @BodyParam body: CaptureBookingRequestDto,
   ): Promise<Booking> {
-    return this.bookings.capture(partner, id, body);
+    return this.bookings.captureWith(partner, id, body);
   }
 
   @POST
@@ -95,7 +95,7 @@ export class BookingResource {
     @Context() base: PublicBaseUrl,
     @Valid @BodyParam body: CreateBookingRequestDto,
   ): Promise<Response<BookingCreateResponse>> {
-    const created = await this.bookings.createLegacy(partner, body);
+    const created = await this.bookings.bookLegacy(partner, toCreateBookingRequest(body));
     return Response.ok(created)
       .header('Deprecation', `@${Math.floor(LEGACY_CREATE_DEPRECATED_AT / 1000)}`)
       .header('Link', `<${base.value}${API_PREFIX}/booking>; rel="successor-version"`)

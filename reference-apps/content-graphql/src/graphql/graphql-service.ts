@@ -1,6 +1,6 @@
 import {
   GraphQLError, NoSchemaIntrospectionCustomRule, getOperationAST, parse, specifiedRules, validate,
-  type DocumentNode, type OperationTypeNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
+  type DocumentNode, type OperationTypeNode, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
 } from 'graphql';
 import type { ContentStore } from '../storage/content-store';
 import type { ChangeNotice } from '../storage/change-notice';

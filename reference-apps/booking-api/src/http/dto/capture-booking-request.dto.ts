@@ -1,9 +1,10 @@
 import { IsDefined, IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { EXPECTED_STRING, MISSING, NumberAsString } from './validation-messages';
+import { BlankAsMissing, EXPECTED_STRING, MISSING, NumberAsString } from './validation-messages';
 
 /** Body of `PUT /booking/{id}`: capturing (status PENDING with the partner's own reference) is the only documented use. */
 export class CaptureBookingRequestDto {
   /** PENDING captures; the booking rules refuse any other status with a reason. */
+  @BlankAsMissing()
   @IsDefined(MISSING)
   @IsString(EXPECTED_STRING)
   @IsNotEmpty(MISSING)

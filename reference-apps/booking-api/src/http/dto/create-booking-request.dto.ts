@@ -16,12 +16,13 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { MAX_CUSTOMERS_PER_BOOKING } from '../../domain/create-booking-request';
+import { MAX_CUSTOMERS_PER_BOOKING, type CreateBookingRequest, type InputFieldAnswer } from '../../domain/create-booking-request';
 import { InputFieldAnswerDto } from './input-field-answer.dto';
-import { EXPECTED_ARRAY, EXPECTED_BOOLEAN, EXPECTED_INTEGER, EXPECTED_NUMBER, EXPECTED_OBJECT, EXPECTED_STRING, MISSING, NumberAsString } from './validation-messages';
+import { BlankAsMissing, EXPECTED_ARRAY, EXPECTED_BOOLEAN, EXPECTED_INTEGER, EXPECTED_NUMBER, EXPECTED_OBJECT, EXPECTED_STRING, MISSING, NumberAsString } from './validation-messages';
 
 export class CustomerDto {
   /** One of the person types the inventory slot prices (ADULT, CHILD...). */
+  @BlankAsMissing()
   @IsDefined(MISSING)
   @IsString(EXPECTED_STRING)
   @IsNotEmpty(MISSING)
@@ -70,6 +71,7 @@ export class PriceDto {
   amount!: number;
 
   /** ISO 4217, the currency of the inventory slot. */
+  @BlankAsMissing()
   @IsDefined(MISSING)
   @IsString(EXPECTED_STRING)
   @IsNotEmpty(MISSING)
@@ -79,7 +81,8 @@ export class PriceDto {
 
 /**
  * Body of `POST /booking` (and the deprecated `POST /booking/create`), with the spec's field names. rest.uws checks
- * its shape (`@Valid`); the booking rules then check it against the catalogue (slot, person types, input fields, price).
+ * its shape (`@Valid`), the only check of it; the booking rules then check the customers and the catalogue (slot,
+ * person types, input fields, price).
  */
 export class CreateBookingRequestDto {
   @NumberAsString()
@@ -116,4 +119,24 @@ export class CreateBookingRequestDto {
   @ValidateNested(EXPECTED_OBJECT)
   @Type(() => PriceDto)
   price!: PriceDto;
+}
+
+function answers(fields: InputFieldAnswerDto[] | undefined | null): InputFieldAnswer[] {
+  return (fields ?? []).map((field) => ({ id: field.id, value: field.value }));
+}
+
+/** The request the booking rules take, from a body rest.uws has checked: absent optional parts get their defaults. */
+export function toCreateBookingRequest(body: CreateBookingRequestDto): CreateBookingRequest {
+  const details = body.customersDetails;
+  return {
+    variantId: body.variantId,
+    inventoryId: body.inventoryId,
+    customersDetails: {
+      count: details.count,
+      ...(details.priceType !== undefined && details.priceType !== null ? { priceType: details.priceType } : {}),
+      customers: details.customers.map((customer) => ({ personType: customer.personType, isPrimary: customer.isPrimary ?? false, inputFields: answers(customer.inputFields) })),
+    },
+    variantInputFields: answers(body.variantInputFields),
+    price: { amount: body.price.amount, currencyCode: body.price.currencyCode },
+  };
 }

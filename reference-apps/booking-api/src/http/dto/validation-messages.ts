@@ -13,5 +13,14 @@ export const EXPECTED_BOOLEAN = { message: 'expected true or false' };
 export const EXPECTED_ARRAY = { message: 'expected an array' };
 export const EXPECTED_OBJECT = { message: 'expected an object' };
 
-/** Ids and values may come as numbers (partners send both `"2001"` and `2001`): read them as strings. */
-export const NumberAsString = () => Transform(({ value }) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : value));
+/** A text of white space only is no text: read it as empty, so `@IsNotEmpty(MISSING)` names the field as missing. */
+const blankAsEmpty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? '' : value);
+
+/** For required texts: white space only counts as missing. */
+export const BlankAsMissing = () => Transform(({ value }) => blankAsEmpty(value));
+
+/**
+ * Ids and values may come as numbers (partners send both `"2001"` and `2001`): read them as strings. White space
+ * only counts as missing.
+ */
+export const NumberAsString = () => Transform(({ value }) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : blankAsEmpty(value)));

@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Catalog } from '../catalog';
 import type { ElementKind } from '../database-types';
 import type { ElementScope } from '../../model/element-scope';

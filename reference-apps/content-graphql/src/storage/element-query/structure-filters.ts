@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { QueryArgumentError } from '../../model/query-argument-error';
 import { paramCondition } from './param-parser';
-import type { BatchJoin, ElementArgs, EB, PlanState } from './plan-state';
+import type { BatchJoin, ElementArgs, PlanState } from './plan-state';
 
 /** Structure arguments (level, hasDescendants, leaves, relatives, editable) of structured kinds (entries, categories). */
 export function applyStructureFilters(state: PlanState, args: ElementArgs): void {
