@@ -41,14 +41,14 @@ export function synthesize(voice: EvalVoice, text: string): { pcm: Buffer; sampl
 export function resample(pcm: Buffer, from: number, to: number): Buffer {
   if (from === to) return pcm;
   const raw = (rate: number) => ['-t', 'raw', '-r', String(rate), '-e', 'signed', '-b', '16', '-c', '1'];
-  return execFileSync('sox', [...raw(from), '-', ...raw(to), '-'], { input: pcm, maxBuffer: 256 * 1024 * 1024 });
+  return execFileSync('sox', ['-V1', ...raw(from), '-', ...raw(to), '-'], { input: pcm, maxBuffer: 256 * 1024 * 1024 });
 }
 
 /** White noise from sox (repeatable mode: the same noise on every run). */
 function whiteNoise(samples: number, sampleRate: number): Int16Array {
   const bytes = execFileSync(
     'sox',
-    ['-R', '-n', '-t', 'raw', '-r', String(sampleRate), '-e', 'signed', '-b', '16', '-c', '1', '-', 'synth', `${samples}s`, 'whitenoise', 'vol', '0.3'],
+    ['-V1', '-R', '-n', '-t', 'raw', '-r', String(sampleRate), '-e', 'signed', '-b', '16', '-c', '1', '-', 'synth', `${samples}s`, 'whitenoise', 'vol', '0.3'],
     { maxBuffer: 256 * 1024 * 1024 },
   );
   return new Int16Array(bytes.buffer, bytes.byteOffset, Math.min(samples, bytes.length >> 1));

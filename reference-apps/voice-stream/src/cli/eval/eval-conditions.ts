@@ -46,19 +46,20 @@ export const noiseLabel = (noise: EvalNoise) => (noise === null ? 'clean' : `${n
 export const conditionLabel = (condition: EvalCondition) =>
   `${condition.voice.name} ${condition.sampleRate / 1000} kHz ${condition.format} ${noiseLabel(condition.noise)}`;
 
-/** Every combination, or those the filters keep. */
+/**
+ * Every combination, or those the filters keep. Ordered by what matters most first (clean before noisy, PCM
+ * before Opus, 16 kHz before 8 kHz), every voice within each, so a run stopped early still covers every voice.
+ */
 export function evalConditions(filter: Partial<{ voices: readonly string[]; rates: readonly number[]; formats: readonly string[]; noise: readonly EvalNoise[] }> = {}): EvalCondition[] {
   const conditions: EvalCondition[] = [];
-  for (const voice of EVAL_VOICES) {
-    if (filter.voices && !filter.voices.some((name) => voice.name === name || voice.name.startsWith(`${name}-`))) continue;
-    for (const sampleRate of EVAL_SAMPLE_RATES) {
-      if (filter.rates && !filter.rates.includes(sampleRate)) continue;
-      for (const format of EVAL_FORMATS) {
-        if (filter.formats && !filter.formats.includes(format)) continue;
-        for (const noise of EVAL_NOISE_LEVELS) {
-          if (filter.noise && !filter.noise.includes(noise)) continue;
-          conditions.push({ voice, sampleRate, format, noise });
-        }
+  const voices = EVAL_VOICES.filter((voice) => !filter.voices || filter.voices.some((name) => voice.name === name || voice.name.startsWith(`${name}-`)));
+  for (const noise of EVAL_NOISE_LEVELS) {
+    if (filter.noise && !filter.noise.includes(noise)) continue;
+    for (const format of EVAL_FORMATS) {
+      if (filter.formats && !filter.formats.includes(format)) continue;
+      for (const sampleRate of [...EVAL_SAMPLE_RATES].reverse()) {
+        if (filter.rates && !filter.rates.includes(sampleRate)) continue;
+        for (const voice of voices) conditions.push({ voice, sampleRate, format, noise });
       }
     }
   }

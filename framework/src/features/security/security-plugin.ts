@@ -1,5 +1,5 @@
 import { isThenable } from '../../pipeline/context-values';
-import { registerRouteExtension, type Step } from '../../pipeline/extensions';
+import type { RestPlugin } from '../../pipeline/plugin';
 import type { RoutingContext } from '../../context/routing-context';
 import { User } from '../../context/user';
 import { ForbiddenException, UnauthorizedException } from '../../errors/http-errors';
@@ -26,7 +26,7 @@ function unauthorized(provider: RestAuthenticationProvider<unknown> | undefined,
  * Routes without any security get no step at all.
  */
 function compileSecurity(route: ReturnType<typeof routeSecurity>, globalAuthn: unknown, globalAuthz: unknown, label: string,
-  access: (p: Provided<unknown>) => ComponentAccessor<unknown>): Step | undefined {
+  access: (p: Provided<unknown>) => ComponentAccessor<unknown>): ((ctx: RoutingContext) => void | Promise<void>) | undefined {
   const rule: AccessRule | undefined = route.access;
   const authnProvided = (route.authenticate ?? globalAuthn) as Provided<RestAuthenticationProvider<unknown>> | undefined;
   const authzProvided = (route.authorize ?? globalAuthz) as Provided<AuthorizationProvider> | undefined;
@@ -81,17 +81,23 @@ function compileSecurity(route: ReturnType<typeof routeSecurity>, globalAuthn: u
     );
 }
 
-registerRouteExtension({
+/**
+ * Authentication and authorization (`@Authenticate`, `@Authorize`, `@RolesAllowed`, `@PermitAll`,
+ * `@DenyAll`, and the app's providers): each secured route gets one `onRequest` hook; routes without any
+ * security get none. Runs on WebSocket upgrades too.
+ */
+export const securityPlugin: RestPlugin = {
   name: 'security',
-  order: 100,
-  compile(scope) {
-    const before = compileSecurity(
-      routeSecurity(scope.definition),
-      scope.settings.extension(GLOBAL_AUTHENTICATION),
-      scope.settings.extension(GLOBAL_AUTHORIZATION),
-      scope.definition.label,
-      (p) => componentAccessor(p, scope.components, scope.settings),
-    );
-    return before ? { before } : undefined;
+  setup(app) {
+    app.route((route) => {
+      const onRequest = compileSecurity(
+        routeSecurity(route.definition),
+        route.settings.extension(GLOBAL_AUTHENTICATION),
+        route.settings.extension(GLOBAL_AUTHORIZATION),
+        route.definition.label,
+        (p) => componentAccessor(p, route.components, route.settings),
+      );
+      return onRequest ? { onRequest } : undefined;
+    });
   },
-});
+};

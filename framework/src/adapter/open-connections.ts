@@ -1,4 +1,4 @@
-import type { WebSocketConnection } from './websocket-connection';
+import type { WebSocketConnection } from '../context/websocket-connection';
 
 /** The open WebSockets of each app, so a shutdown can close them (1001). */
 const byApp = new WeakMap<object, Set<WebSocketConnection>>();

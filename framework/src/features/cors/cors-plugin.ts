@@ -1,7 +1,7 @@
 import type { RoutingContext } from '../../context/routing-context';
 import { ForbiddenException } from '../../errors/http-errors';
-import type { AppRuntime } from '../../app/app-runtime';
-import type { CorsPolicy } from './cors-options';
+import type { RestPlugin } from '../../pipeline/plugin';
+import { corsPolicy, type CorsOptions, type CorsPolicy } from './cors-options';
 
 /**
  * The pre-routing step of CORS. Requests without `Origin` pass untouched. A preflight (OPTIONS with
@@ -9,13 +9,13 @@ import type { CorsPolicy } from './cors-options';
  * 403 when the origin, method or a header is not allowed. Other requests from an allowed origin
  * get the CORS response headers and go on to routing; from another origin they get none.
  */
-export function corsHandler(policy: CorsPolicy, runtime: AppRuntime): (ctx: RoutingContext) => boolean {
+export function corsHandler(policy: CorsPolicy, fail: (ctx: RoutingContext, error: unknown) => unknown): (ctx: RoutingContext) => boolean {
   const allowed = (origin: string): boolean => policy.anyOrigin || policy.originPattern!.test(origin);
   // Credentials are never combined with "*": the origin is echoed instead (and caches told it varies).
   const echoOrigin = !policy.anyOrigin || policy.allowCredentials;
 
   const refuse = (ctx: RoutingContext, message: string): true => {
-    void runtime.fail(ctx, new ForbiddenException(message, { code: 'RU_ERR_CORS' }));
+    void fail(ctx, new ForbiddenException(message, { code: 'RU_ERR_CORS' }));
     return true;
   };
 
@@ -71,20 +71,33 @@ export function corsHandler(policy: CorsPolicy, runtime: AppRuntime): (ctx: Rout
   };
 }
 
-const installed = new WeakMap<AppRuntime, { handler: (ctx: RoutingContext) => boolean }>();
-
 /**
- * Installs CORS in front of an app's routing, after any pre-routing step already there.
- * Enabling it again on the same app replaces the policy.
+ * CORS for every route of an app and its 404s: an `onRequest` hook before routing (preflights are
+ * answered there). Using it again on the same app replaces the policy.
+ *
+ * ```ts
+ * new RestBuilder().use(cors({ origin: 'https://(www\\.)?example\\.com', allowCredentials: true }))
+ * ```
  */
-export function installCors(runtime: AppRuntime, policy: CorsPolicy): void {
-  const existing = installed.get(runtime);
-  if (existing !== undefined) {
-    existing.handler = corsHandler(policy, runtime);
-    return;
-  }
-  const slot = { handler: corsHandler(policy, runtime) };
-  installed.set(runtime, slot);
-  const previous = runtime.preRouting;
-  runtime.preRouting = previous === null ? (ctx) => slot.handler(ctx) : (ctx) => previous(ctx) || slot.handler(ctx);
+export function cors(options: CorsOptions): RestPlugin {
+  const policy = corsPolicy(options);
+  return {
+    name: 'cors',
+    setup(app) {
+      app.onRequest(corsHandler(policy, (ctx, error) => app.fail(ctx, error)));
+    },
+  };
+}
+
+/** The positional form of `enableCors(origin, allowCredentials?, maxAgeSeconds?, allowedHeaders?, methods?)` as options. */
+export function corsOptionsOf(args: readonly unknown[]): CorsOptions {
+  const [first, allowCredentials, maxAgeSeconds, allowedHeaders, methods] = args;
+  if (first !== null && typeof first === 'object' && !(first instanceof RegExp)) return first as CorsOptions;
+  return {
+    origin: first as string | RegExp,
+    allowCredentials: allowCredentials as boolean | undefined,
+    maxAgeSeconds: maxAgeSeconds as number | undefined,
+    allowedHeaders: allowedHeaders as Iterable<string> | undefined,
+    methods: methods as Iterable<string> | undefined,
+  };
 }

@@ -1,6 +1,6 @@
 import type { WebSocket as UwsWebSocket } from 'uWebSockets.js';
-import type { User } from '../../context/user';
-import type { HttpServerRequest } from '../../http/request';
+import type { User } from './user';
+import type { HttpServerRequest } from '../http/request';
 
 /**
  * What a send did, as uWebSockets.js reports it: `sent`; `backpressure` (queued, the socket's

@@ -1,11 +1,12 @@
 import { isThenable } from '../../pipeline/context-values';
-import { registerRouteExtension, type Step } from '../../pipeline/extensions';
+import type { RestPlugin, RouteScope } from '../../pipeline/plugin';
+import type { RouteHooks } from '../../pipeline/route-hooks';
 import type { RoutingContext } from '../../context/routing-context';
 import { RegistrationError } from '../../errors/http-errors';
 import { isPlainJsonType } from '../../io/plain-to-instance';
 import type { ParameterDefinition } from '../../metadata/route-definition';
 import { ConstraintException, type ConstraintViolation } from './constraint-exception';
-import './constraint-exception-handler';
+import { ConstraintExceptionHandler } from './constraint-exception-handler';
 import { PARAMETER_CONSTRAINTS, type DirectConstraint, type PropertyDecoratorFactory } from './constraints';
 import { ALL_PARAMETERS, VALID } from './valid-decorator';
 import { VALIDATOR } from './validate-with';
@@ -119,61 +120,66 @@ function parameterCheck(p: ParameterDefinition, factories: PropertyDecoratorFact
 }
 
 /**
- * The `afterArguments` stage of routes with `@Valid` arguments or parameter constraints (or any
- * class-typed body when a validator is configured): bodies become class instances, then every
- * argument is checked and all violations are reported together as one ConstraintException (400).
+ * Validation (`@Valid`, parameter constraints, `validateWith`): routes with `@Valid` arguments or
+ * parameter constraints (or any class-typed body when a validator is configured) get a `beforeHandler`
+ * hook: bodies become class instances, then every argument is checked and all violations are reported
+ * together as one ConstraintException, which the plugin's handler answers with 400 unless the app
+ * handles it itself. Runs on WebSocket upgrades too.
  */
-registerRouteExtension({
+export const validationPlugin: RestPlugin = {
   name: 'validation',
-  order: 200,
-  compile(scope) {
-    const { definition, settings } = scope;
-    const validIndexes = definition.extensions.get(VALID) as Set<number> | undefined;
-    const constraints = definition.extensions.get(PARAMETER_CONSTRAINTS) as Map<number, PropertyDecoratorFactory[]> | undefined;
-    const configured = settings.extension<Validator>(VALIDATOR);
-    const declared = (validIndexes !== undefined && validIndexes.size > 0) || (constraints !== undefined && constraints.size > 0);
-    if (!declared && configured === undefined) return undefined;
-    let validator: Validator;
-    try {
-      validator = configured ?? (defaultValidator ??= new ClassValidator());
-    } catch (err) {
-      throw new RegistrationError(`${definition.label}() declares validation: ${(err as Error).message}`, 'RU_ERR_MISSING_PACKAGE');
-    }
-
-    // ClassValidator's own transform strips prototype keys while building and has a path for JSON.parse's output.
-    const buildsFromJson = validator.toInstance === ClassValidator.prototype.toInstance;
-    const checks: ArgumentCheck[] = [];
-    const instantiated = new Set<number>();
-    for (const p of definition.parameters) {
-      const valid = validIndexes !== undefined && (validIndexes.has(p.index) || (validIndexes.has(ALL_PARAMETERS) && (p.source === 'body' || p.source === 'bean')));
-      if (valid && p.source !== 'body' && p.source !== 'bean') {
-        throw new RegistrationError(`${definition.label}() parameter ${p.index}: @Valid goes on a body or @BeanParam argument; use constraints such as @Min or @NotBlank on a @${p.source} value`, 'RU_ERR_VALID_TARGET');
-      }
-      if (p.source === 'body' || p.source === 'bean') {
-        const check = objectCheck(p, valid, configured !== undefined || valid, validator, buildsFromJson);
-        if (check) checks.push(check);
-        // The JSON reader's shallow copy would be wasted on a body ClassValidator builds anyway.
-        if (check && p.source === 'body' && buildsFromJson && isClassBody(p.type)) instantiated.add(p.index);
-      }
-      const factories = constraints?.get(p.index);
-      if (factories !== undefined && factories.length > 0) checks.push(parameterCheck(p, factories, validator, definition.label));
-    }
-    if (checks.length === 0) return undefined;
-
-    const fail = (out: ConstraintViolation[]) => {
-      if (out.length > 0) throw new ConstraintException(out);
-    };
-    const step: Step = (ctx) => {
-      const args = ctx._args ?? [];
-      const out: ConstraintViolation[] = [];
-      let pending: Promise<void>[] | undefined;
-      for (const check of checks) {
-        const r = check(ctx, args, out);
-        if (r !== undefined) (pending ??= []).push(r);
-      }
-      if (pending !== undefined) return Promise.all(pending).then(() => fail(out));
-      fail(out);
-    };
-    return { afterArguments: step, instantiatedBodies: instantiated };
+  setup(app) {
+    app.errorHandler(ConstraintException, ConstraintExceptionHandler);
+    app.route(compileValidation);
   },
-});
+};
+
+function compileValidation(scope: RouteScope): RouteHooks | undefined {
+  const { definition, settings } = scope;
+  const validIndexes = definition.extensions.get(VALID) as Set<number> | undefined;
+  const constraints = definition.extensions.get(PARAMETER_CONSTRAINTS) as Map<number, PropertyDecoratorFactory[]> | undefined;
+  const configured = settings.extension<Validator>(VALIDATOR);
+  const declared = (validIndexes !== undefined && validIndexes.size > 0) || (constraints !== undefined && constraints.size > 0);
+  if (!declared && configured === undefined) return undefined;
+  let validator: Validator;
+  try {
+    validator = configured ?? (defaultValidator ??= new ClassValidator());
+  } catch (err) {
+    throw new RegistrationError(`${definition.label}() declares validation: ${(err as Error).message}`, 'RU_ERR_MISSING_PACKAGE');
+  }
+
+  // ClassValidator's own transform strips prototype keys while building and has a path for JSON.parse's output.
+  const buildsFromJson = validator.toInstance === ClassValidator.prototype.toInstance;
+  const checks: ArgumentCheck[] = [];
+  const instantiated = new Set<number>();
+  for (const p of definition.parameters) {
+    const valid = validIndexes !== undefined && (validIndexes.has(p.index) || (validIndexes.has(ALL_PARAMETERS) && (p.source === 'body' || p.source === 'bean')));
+    if (valid && p.source !== 'body' && p.source !== 'bean') {
+      throw new RegistrationError(`${definition.label}() parameter ${p.index}: @Valid goes on a body or @BeanParam argument; use constraints such as @Min or @NotBlank on a @${p.source} value`, 'RU_ERR_VALID_TARGET');
+    }
+    if (p.source === 'body' || p.source === 'bean') {
+      const check = objectCheck(p, valid, configured !== undefined || valid, validator, buildsFromJson);
+      if (check) checks.push(check);
+      // The JSON reader's shallow copy would be wasted on a body ClassValidator builds anyway.
+      if (check && p.source === 'body' && buildsFromJson && isClassBody(p.type)) instantiated.add(p.index);
+    }
+    const factories = constraints?.get(p.index);
+    if (factories !== undefined && factories.length > 0) checks.push(parameterCheck(p, factories, validator, definition.label));
+  }
+  if (checks.length === 0) return undefined;
+
+  const fail = (out: ConstraintViolation[]) => {
+    if (out.length > 0) throw new ConstraintException(out);
+  };
+  const beforeHandler = (ctx: RoutingContext, args: unknown[]): void | Promise<void> => {
+    const out: ConstraintViolation[] = [];
+    let pending: Promise<void>[] | undefined;
+    for (const check of checks) {
+      const r = check(ctx, args, out);
+      if (r !== undefined) (pending ??= []).push(r);
+    }
+    if (pending !== undefined) return Promise.all(pending).then(() => fail(out));
+    fail(out);
+  };
+  return { beforeHandler, instantiatedBodies: instantiated };
+}

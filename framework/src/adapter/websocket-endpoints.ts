@@ -1,24 +1,17 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp, us_socket_context_t, WebSocket as UwsWebSocket, WebSocketBehavior } from 'uWebSockets.js';
-import { isThenable } from '../../pipeline/context-values';
-import { RoutingContext } from '../../context/routing-context';
-import type { User } from '../../context/user';
-import { handleError } from '../../pipeline/exception-handling';
-import { BadRequestException, RegistrationError } from '../../errors/http-errors';
-import { HttpServerRequest } from '../../http/request';
-import { HttpServerResponse } from '../../http/response';
-import { registryGeneration } from '../../io/generation';
-import type { Logger } from '../../util/log';
-import type { ClassMetadata, Constructor } from '../../metadata/types';
-import { compilePathPattern } from '../../routing/path-pattern';
-import { pathSegments } from '../../routing/path-segments';
-import { registerClassRegistrar, type AppRuntime } from '../../app/app-runtime';
-import { loadUws } from '../../adapter/load-uws';
+import type { AppRuntime } from '../app/app-runtime';
+import { RoutingContext } from '../context/routing-context';
+import type { User } from '../context/user';
+import { BadRequestException, RegistrationError } from '../errors/http-errors';
+import { HttpServerRequest } from '../http/request';
+import { HttpServerResponse } from '../http/response';
+import { WebSocketCloseException, WebSocketConnection } from '../context/websocket-connection';
+import { isThenable } from '../pipeline/context-values';
+import type { WebSocketEndpoint } from '../pipeline/websocket-route';
+import { pathSegments } from '../routing/path-segments';
+import { loadUws } from './load-uws';
 import { trackConnection, untrackConnection } from './open-connections';
-import { compileUpgrade, type UpgradePipeline } from './upgrade-pipeline';
-import { uwsPatternFor } from './uws-pattern';
-import { WEBSOCKET_ENDPOINT, type WebSocketEndpointMetadata } from './websocket-decorator';
-import { WebSocketCloseException, WebSocketConnection } from './websocket-connection';
-import { chooseProtocol, uwsLimits } from './websocket-options';
+import { chooseProtocol, uwsLimits } from './websocket-limits';
 
 /** What travels from a successful upgrade to `open`, as the socket's user data. */
 interface UpgradeData {
@@ -29,37 +22,15 @@ interface UpgradeData {
   connection: WebSocketConnection | null;
 }
 
-type Handler = (...args: unknown[]) => unknown;
-
-const HANDLER_NAMES = ['open', 'message', 'drain', 'close', 'ping', 'pong'] as const;
-
 /** uWebSockets.js patterns taken on each app, so two endpoints cannot silently shadow each other. */
 const patternsByApp = new WeakMap<object, Map<string, string>>();
 
-registerClassRegistrar({
-  name: 'websocket',
-  register(rt, endpointClass, instance, classMeta) {
-    const meta = classMeta.extensions.get(WEBSOCKET_ENDPOINT) as WebSocketEndpointMetadata | undefined;
-    if (meta === undefined) return false;
-    registerEndpoint(rt, endpointClass, instance, classMeta, meta);
-    return true;
-  },
-});
-
-function registerEndpoint(rt: AppRuntime, endpointClass: Constructor, instance: object, classMeta: ClassMetadata, meta: WebSocketEndpointMetadata): void {
-  const where = `@WebSocket('${meta.path}') ${endpointClass.name}`;
+/** Gives a WebSocket endpoint of the runtime its uWebSockets.js route. */
+export function addWebSocketRoute(rt: AppRuntime, endpoint: WebSocketEndpoint): void {
+  const { route } = endpoint;
+  const { where, handlers, uwsPattern } = route;
   const app = rt.app as TemplatedApp;
   if (typeof app?.ws !== 'function') throw new RegistrationError(`${where}: the app is not a uWebSockets.js app; WebSocket endpoints need one`, 'RU_ERR_WEBSOCKET_APP');
-  const handlers: Partial<Record<(typeof HANDLER_NAMES)[number], Handler>> = {};
-  for (const name of HANDLER_NAMES) {
-    const fn = (instance as Record<string, unknown>)[name];
-    if (typeof fn === 'function') handlers[name] = fn.bind(instance) as Handler;
-  }
-  if (handlers.open === undefined && handlers.message === undefined) {
-    throw new RegistrationError(`${where}: an endpoint needs an open or a message method`, 'RU_ERR_WEBSOCKET_HANDLERS');
-  }
-  const pattern = compilePathPattern(meta.path, where);
-  const uwsPattern = uwsPatternFor(pattern);
   let taken = patternsByApp.get(app);
   if (taken === undefined) patternsByApp.set(app, (taken = new Map()));
   const routeKey = uwsPattern.replace(/:[^/]+/g, ':'); // variable names do not tell routes apart
@@ -68,17 +39,12 @@ function registerEndpoint(rt: AppRuntime, endpointClass: Constructor, instance: 
     throw new RegistrationError(`${where}: its path takes the same uWebSockets.js route (${uwsPattern}) as ${other}; give one of them a distinct static prefix`, 'RU_ERR_WEBSOCKET_CONFLICT');
   }
 
-  const compile = () => compileUpgrade({ endpointClass, instance, classMeta, pattern, settings: rt.settings, components: rt.components });
-  let pipeline: UpgradePipeline = compile();
-  let generation = registryGeneration.value;
-  const logger = (): Logger => rt.logger;
-
   const failed = (connection: WebSocketConnection, event: string, error: unknown): void => {
     if (error instanceof WebSocketCloseException) {
       connection.close(error.code, error.reason);
       return;
     }
-    logger().error({ err: error, endpoint: meta.path, event }, `WebSocket ${event} handler failed${event === 'close' ? '' : '; closing with 1011'}`);
+    rt.logger.error({ err: error, endpoint: route.pattern.source, event }, `WebSocket ${event} handler failed${event === 'close' ? '' : '; closing with 1011'}`);
     if (event !== 'close') connection.close(1011, 'Internal error');
   };
   const call = (connection: WebSocketConnection, event: string, run: () => unknown): void => {
@@ -92,13 +58,10 @@ function registerEndpoint(rt: AppRuntime, endpointClass: Constructor, instance: 
   const connectionOf = (ws: UwsWebSocket<unknown>): WebSocketConnection => (ws.getUserData() as UpgradeData).connection!;
 
   const behavior: WebSocketBehavior<UpgradeData> = {
-    ...uwsLimits(meta.options, loadUws()),
+    ...uwsLimits(route.options, loadUws()),
     upgrade: (res, req, context) => {
-      if (generation !== registryGeneration.value) {
-        generation = registryGeneration.value;
-        pipeline = compile();
-      }
-      upgrade(rt, pipeline, meta, pattern.regex, pattern.paramNames, res, req, context);
+      rt.refreshIfStale();
+      upgrade(rt, endpoint, res, req, context);
     },
     open: (ws) => {
       const data = ws.getUserData();
@@ -107,7 +70,7 @@ function registerEndpoint(rt: AppRuntime, endpointClass: Constructor, instance: 
       trackConnection(app, connection);
       const args = data.args ?? [];
       data.args = null;
-      if (pipeline.connectionIndex >= 0) args[pipeline.connectionIndex] = connection;
+      if (endpoint.upgrade.connectionIndex >= 0) args[endpoint.upgrade.connectionIndex] = connection;
       if (handlers.open) call(connection, 'open', () => handlers.open!(...args));
     },
     message: (ws, message, isBinary) => {
@@ -133,21 +96,22 @@ function registerEndpoint(rt: AppRuntime, endpointClass: Constructor, instance: 
   if (handlers.ping) behavior.ping = (ws, message) => { const c = connectionOf(ws as UwsWebSocket<unknown>); call(c, 'ping', () => handlers.ping!(c, Buffer.from(message.slice(0)))); };
   if (handlers.pong) behavior.pong = (ws, message) => { const c = connectionOf(ws as UwsWebSocket<unknown>); call(c, 'pong', () => handlers.pong!(c, Buffer.from(message.slice(0)))); };
   app.ws(uwsPattern, behavior);
-  taken.set(routeKey, endpointClass.name);
+  taken.set(routeKey, route.endpointClass.name);
 }
 
 /**
- * One upgrade request: the path is matched exactly, then the pipeline runs (authentication,
- * arguments, validation); success upgrades, failure answers with the exception handlers' HTTP
- * response. Like the HTTP adapter, it reads the request synchronously and attaches onAborted
- * before returning when it has to wait.
+ * One upgrade request: the path is matched exactly, then the compiled upgrade runs (the pipeline's
+ * stages); success upgrades, failure answers with the exception handlers' HTTP response. Like the HTTP
+ * adapter, it reads the request synchronously and attaches onAborted before returning when it has to wait.
  */
-function upgrade(rt: AppRuntime, pipeline: UpgradePipeline, meta: WebSocketEndpointMetadata, regex: RegExp, paramNames: readonly string[], res: UwsResponse, req: UwsRequest, context: us_socket_context_t): void {
+function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, req: UwsRequest, context: us_socket_context_t): void {
+  const { route } = endpoint;
+  const compiled = endpoint.upgrade;
   const url = req.getUrl();
   let values: string[] | undefined;
   let pathError: unknown;
   try {
-    values = regex.exec('/' + pathSegments(url).join('/'))?.slice(1);
+    values = route.pattern.regex.exec('/' + pathSegments(url).join('/'))?.slice(1);
   } catch (err) {
     pathError = err;
   }
@@ -165,24 +129,24 @@ function upgrade(rt: AppRuntime, pipeline: UpgradePipeline, meta: WebSocketEndpo
   request._response = response;
   const ctx = new RoutingContext(request, response);
   ctx._app = rt.app;
-  ctx._route = pipeline.definition;
-  request._paramNames = paramNames;
+  ctx._route = compiled.definition;
+  request._paramNames = route.pattern.paramNames;
   request._paramValues = values ?? [];
 
   let live = true;
-  const fail = (error: unknown): void | Promise<void> => handleError(ctx, error instanceof Error || (error !== null && typeof error === 'object') ? error : new Error(String(error)), pipeline.routeHandlers, pipeline.globalHandlers, rt.logger);
-  const complete = (): void => {
+  const fail = (error: unknown): void | Promise<void> => compiled.fail(ctx, error);
+  const complete = (args: unknown[]): void => {
     if (response.aborted() || response.ended()) return;
-    const protocol = chooseProtocol(offered, meta.options.protocols);
+    const protocol = chooseProtocol(offered, route.options.protocols);
     if (protocol === undefined) {
-      void fail(new BadRequestException(`None of the offered subprotocols (${offered}) is spoken here; this endpoint speaks ${meta.options.protocols!.join(', ')}`, { code: 'RU_ERR_WEBSOCKET_PROTOCOL' }));
+      void fail(new BadRequestException(`None of the offered subprotocols (${offered}) is spoken here; this endpoint speaks ${route.options.protocols!.join(', ')}`, { code: 'RU_ERR_WEBSOCKET_PROTOCOL' }));
       return;
     }
     // The connection keeps the request: read the address while the upgrade request still has it.
     request.remoteAddress();
     request.detach();
     request._res = null;
-    const data: UpgradeData = { request, user: ctx.user(), protocol, args: ctx._args ?? [], connection: null };
+    const data: UpgradeData = { request, user: ctx.user(), protocol, args, connection: null };
     const headers = response.headers();
     if (headers.length > 0) {
       // Headers set by a stage (cookies...) go with the 101, which must then be written first.
@@ -205,8 +169,8 @@ function upgrade(rt: AppRuntime, pipeline: UpgradePipeline, meta: WebSocketEndpo
   if (pathError !== undefined) pending = fail(pathError);
   else {
     try {
-      const out = pipeline.run(ctx);
-      pending = out === undefined ? complete() : out.then(complete, fail);
+      const out = compiled.run(ctx);
+      pending = Array.isArray(out) ? complete(out) : out.then(complete, fail);
     } catch (err) {
       pending = fail(err);
     }
