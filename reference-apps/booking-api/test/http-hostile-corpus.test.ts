@@ -99,7 +99,7 @@ test('booking-api: every route holds against the hostile-input corpus (SQLite)',
     port: server.port,
     cases,
     seed,
-    snapshot: () => snapshotDatabase(server.system.database.db),
+    snapshot: () => snapshotDatabase(server.system.database.db, { dialect: 'sqlite' }),
     refusalMessage,
     health: { method: 'GET', target: `${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`, headers: [['Authorization', `Bearer ${aliceKey}`]] },
   });

@@ -118,7 +118,7 @@ test('content-graphql: every route holds against the hostile-input corpus (SQLit
     port: server.port,
     cases,
     seed: plan.seed,
-    snapshot: () => snapshotDatabase(store.db),
+    snapshot: () => snapshotDatabase(store.db, { dialect: 'sqlite' }),
     refusedWithSuccess: graphqlRefusal,
     health: { method: 'GET', target: `/api?query=${encodeURIComponent('{ping}')}`, headers: [] },
   });

@@ -174,7 +174,7 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
     port: server.port,
     cases: [...generic, ...special],
     seed: plan.seed,
-    snapshot: () => snapshotDatabase(keys.db),
+    snapshot: () => snapshotDatabase(keys.db, { dialect: 'sqlite' }),
     health: { method: 'GET', target: '/', headers: [] },
   });
   t.log(formatCorpusReport(report));
