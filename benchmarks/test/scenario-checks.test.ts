@@ -84,3 +84,17 @@ test('the idiomatic rest.uws server (written from the getting-started guide) pas
   t.teardown(() => server.stop());
   for (const candidate of scenarios) await t.notThrowsAsync(candidate.check(server.baseUrl), candidate.key);
 });
+
+test('Hono on @hono/node-server passes every scenario check', async (t) => {
+  t.timeout(60_000);
+  const server = await startServer(findServer('hono'), { cpu: undefined, env: { BENCH_STATIC_DIR: fixtures.staticDir }, timeoutMs: 45_000 });
+  t.teardown(() => server.stop());
+  for (const candidate of scenarios) await t.notThrowsAsync(candidate.check(server.baseUrl), candidate.key);
+});
+
+test('Elysia on @elysiajs/node passes every scenario check', async (t) => {
+  t.timeout(60_000);
+  const server = await startServer(findServer('elysia'), { cpu: undefined, env: { BENCH_STATIC_DIR: fixtures.staticDir }, timeoutMs: 45_000 });
+  t.teardown(() => server.stop());
+  for (const candidate of scenarios) await t.notThrowsAsync(candidate.check(server.baseUrl), candidate.key);
+});

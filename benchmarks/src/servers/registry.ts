@@ -21,6 +21,8 @@ export const SERVERS: ServerDefinition[] = [
   { id: 'nest-express', label: 'NestJS 11 (Express)', file: 'nest-express.js' },
   { id: 'nest-fastify', label: 'NestJS 11 (Fastify)', file: 'nest-fastify.js' },
   { id: 'routing-controllers', label: 'routing-controllers', file: 'routing-controllers.js' },
+  { id: 'hono', label: 'Hono 4 (Node)', file: 'hono.js' },
+  { id: 'elysia', label: 'Elysia 1.4 (Node)', file: 'elysia.js' },
   { id: 'hyper-express', label: 'hyper-express 6', file: 'hyper-express.js', peer: 'hyper-express' },
   { id: 'ultimate-express', label: 'ultimate-express 2', file: 'ultimate-express.js', peer: 'ultimate-express' },
 ];

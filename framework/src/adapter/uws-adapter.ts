@@ -1,6 +1,6 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
 import { RoutingContext } from '../context/routing-context';
-import { BadRequestException, PayloadTooLargeException } from '../errors/http-errors';
+import { PayloadTooLargeException } from '../errors/http-errors';
 import type { HttpMethod } from '../metadata/types';
 import type { AppRuntime, RouteHolder } from '../app/app-runtime';
 import { LinearRouter } from '../routing/linear-router';
@@ -8,8 +8,11 @@ import type { RouteMatch } from '../routing/router';
 import { TrieRouter } from '../routing/trie-router';
 import { copyChunk } from './copy-chunk';
 import { NativeRoutes } from './native-routes';
+import { addWebSocketRoute } from './websocket-endpoints';
+import type { BodyConsumer } from '../pipeline/plugin';
 import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
+import { judgeFraming, refuseLater } from './request-framing';
 
 /**
  * The only place that speaks uWebSockets.js's request protocol: read the request synchronously,
@@ -31,6 +34,9 @@ export function runtimeOf(app: object): AppRuntime | undefined {
 export function attachRuntime(app: TemplatedApp, runtime: AppRuntime): void {
   if (runtimeOfApp.has(app)) return;
   runtimeOfApp.set(app, runtime);
+  // WebSocket routes first: uWebSockets.js then tries them before the catch-all.
+  for (const endpoint of runtime.webSocketEndpoints()) addWebSocketRoute(runtime, endpoint);
+  runtime.onWebSocketAdded = (endpoint) => addWebSocketRoute(runtime, endpoint);
   app.any('/*', (res, req) => dispatch(runtime, res, req));
   // Native routes mirror the built-in routers' rules (property-tested); a router of the app's own decides alone.
   const routerType: Function = runtime.router.constructor;
@@ -53,6 +59,9 @@ export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): voi
 
 function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMethod, url: string, known: RouteMatch<RouteHolder> | undefined): void {
   rt.refreshIfStale();
+  // Two native reads on every request tell whether it announces a body (see refusedFraming below).
+  const length = req.getHeader('content-length');
+  const encoding = req.getHeader('transfer-encoding');
   const request = new HttpServerRequest(req, res, method, url);
   const response = new HttpServerResponse(res, method === 'HEAD');
   response._defaults = rt.defaultHeaders;
@@ -60,8 +69,14 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   const ctx = new RoutingContext(request, response);
   ctx._app = rt.app;
 
-  if (rt.onRequest !== null) rt.onRequest(ctx);
-  if (rt.preRouting !== null && rt.preRouting(ctx)) {
+  const hooks = rt.hooks;
+  if (hooks.onResponse !== null || hooks.onSend !== null) watch(hooks, ctx);
+  // All headers are judged when the native reads show a framing header, and always on body methods: an
+  // empty first header hides the next ones from those reads (GET and the rest keep their headers uncopied).
+  // Before any plugin: an ambiguous request is refused and its connection closed whatever a hook would do.
+  const framed = length !== '' || encoding !== '';
+  if ((framed || isBodyMethod(method)) && refusedFraming(rt, res, ctx)) return;
+  if (hooks.onRequest !== null && answeredBeforeRouting(rt, hooks.onRequest, ctx)) {
     response._live = false;
     if (!response.ended()) {
       request.detach();
@@ -83,15 +98,10 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   else if (match !== undefined) {
     request._paramValues = match.values;
     const routes = match.slot.routes;
-    if (rt.needsBodies && needsBody(routes) && mayHaveBody(req, method)) {
-      // The body is read after this callback returns: copy the headers now, and read its framing from the copy.
-      request.detach();
-      const length = request.getHeader('content-length');
-      const encoding = request.getHeader('transfer-encoding');
-      if (length === undefined ? encoding !== undefined : length !== '0') {
-        readBody(rt, res, ctx, routes, length, encoding);
-        return;
-      }
+    if (framed && length !== '0' && rt.needsBodies && needsBody(routes)) {
+      // The framing was judged above, and the headers copied: the body is read after this callback returns.
+      readBody(rt, res, ctx, routes, length);
+      return;
     }
     pending = rt.runChain(routes, ctx);
   }
@@ -102,19 +112,47 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   }
 }
 
+/** Gives the request's response the app's send and response hooks. */
+function watch(hooks: AppRuntime['hooks'], ctx: RoutingContext): void {
+  const { onResponse, onSend } = hooks;
+  if (onSend !== null) ctx.response._onSend = (body) => onSend(ctx, body);
+  if (onResponse === null) return;
+  let done = false;
+  const finished = () => {
+    if (done) return;
+    done = true;
+    onResponse(ctx);
+  };
+  ctx.response.onEnd(finished);
+  ctx.response.onAborted(finished);
+}
+
+/** Runs the app's request hooks; a hook that throws has its error answered through the exception handlers. */
+function answeredBeforeRouting(rt: AppRuntime, onRequest: (ctx: RoutingContext) => boolean, ctx: RoutingContext): boolean {
+  try {
+    return onRequest(ctx);
+  } catch (err) {
+    void rt.fail(ctx, err);
+    return true;
+  }
+}
+
 function needsBody(routes: readonly RouteHolder[]): boolean {
   for (let i = 0; i < routes.length; i++) if (routes[i]!.compiled.needsBody) return true;
   return false;
 }
 
-/**
- * Whether the request may announce a body. POST, PUT and PATCH nearly always do, and their headers are
- * copied anyway. Other methods (a GET route taking the request, say) first ask uWebSockets.js for the two
- * framing headers, so a request without a body keeps its headers uncopied.
- */
-function mayHaveBody(req: UwsRequest, method: HttpMethod): boolean {
-  if (method === 'POST' || method === 'PUT' || method === 'PATCH') return true;
-  return req.getHeader('content-length') !== '' || req.getHeader('transfer-encoding') !== '';
+/** POST, PUT and PATCH nearly always carry a body: their headers are copied in any case. */
+function isBodyMethod(method: HttpMethod): boolean {
+  return method === 'POST' || method === 'PUT' || method === 'PATCH';
+}
+
+/** Judges the framing on every header (copied now); refuses an ambiguous request, and then returns true. */
+function refusedFraming(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext): boolean {
+  const error = judgeFraming(ctx.request);
+  if (error === undefined) return false;
+  refuseLater(res, ctx.response, () => rt.fail(ctx, error));
+  return true;
 }
 
 /**
@@ -122,21 +160,19 @@ function mayHaveBody(req: UwsRequest, method: HttpMethod): boolean {
  * refused at once (413) without reading the rest, and so is a body that grows past it; the connection
  * is closed after those answers since the unread rest cannot be skipped safely.
  */
-function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], length: string | undefined, encoding: string | undefined): void {
+function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], declared: string): void {
   const { request, response } = ctx;
   const limit = rt.bodyLimit;
-  const declared = length ?? '';
-  const framingError = bodyFramingError(length, encoding);
-  if (framingError !== undefined || (declared !== '' && !(Number(declared) <= limit))) {
-    const refused = framingError ?? new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);
+  if (declared !== '' && !(Number(declared) <= limit)) {
     response.closeConnectionAfter();
-    const pending = rt.fail(ctx, refused);
+    const pending = rt.fail(ctx, new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`));
     response._live = false;
     if (pending !== undefined && !response.ended()) res.onAborted(() => response._abort());
     return;
   }
   response._live = false;
-  const stream = rt.bodyStream !== null ? rt.bodyStream(ctx, routes) : undefined;
+  const streamer = rt.hooks.bodyStreamer;
+  const stream = streamer !== null ? streamer(ctx, routes) : undefined;
   if (stream !== undefined) {
     streamBody(rt, res, ctx, routes, stream);
     return;
@@ -180,7 +216,7 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes:
 }
 
 /** Feeds the body to a streaming consumer (uploads); same limits and abort rules as buffering. */
-function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], consumer: import('../app/app-runtime').BodyConsumer): void {
+function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], consumer: BodyConsumer): void {
   const { response } = ctx;
   let done = false;
   let size = 0;
@@ -232,29 +268,4 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, route
       void rt.fail(ctx, err);
     }
   });
-}
-
-/**
- * Requests whose body length is ambiguous are refused (RFC 9112 6.3), since a proxy in front may read
- * them differently (request smuggling): several or malformed Content-Length values, a Transfer-Encoding
- * other than chunked, or both headers. Repeated headers are read joined with ", ", so a list is several
- * values. Only routes that read bodies pay for this.
- */
-function bodyFramingError(length: string | undefined, encoding: string | undefined): BadRequestException | undefined {
-  const bad = (why: string) => new BadRequestException(why, { code: 'RU_ERR_BODY_FRAMING' });
-  if (length !== undefined && length.indexOf(',') >= 0) return bad('Several Content-Length values');
-  if (length !== undefined && !isDecimalLength(length)) return bad(`Invalid Content-Length: ${length.slice(0, 40)}`);
-  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'chunked') return bad(`Unsupported Transfer-Encoding: ${encoding.slice(0, 40)}`);
-  if (encoding !== undefined && length !== undefined) return bad('Both Content-Length and Transfer-Encoding');
-  return undefined;
-}
-
-/** 1 to 15 decimal digits (larger values are beyond any body limit, and beyond exact doubles). */
-function isDecimalLength(text: string): boolean {
-  if (text.length === 0 || text.length > 15) return false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
 }

@@ -100,7 +100,8 @@ export class HttpServerRequest {
   /** All headers, lower-case names; repeated headers joined with ", " (cookies with "; "). */
   headers(): Record<string, string> {
     if (this._headers === null) {
-      const list = this._headerList ?? (this._req !== null ? listHeaders(this._req) : []);
+      // The list is kept: the adapter judges body framing on every header as received, repeats included.
+      const list = this._headerList ?? (this._req !== null ? (this._headerList = listHeaders(this._req)) : []);
       const headers: Record<string, string> = Object.create(null);
       for (let i = 0; i < list.length; i += 2) {
         const key = list[i]!;

@@ -3,6 +3,7 @@ import { ownClassMetadata } from '../metadata/store';
 import type { Constructor } from '../metadata/types';
 import { RegistrationError } from '../errors/http-errors';
 import { registryChanged } from './generation';
+import { splitMediaTypes } from '../util/media-type-list';
 
 /** A reader, writer or handler given as a class (instantiated and cached by the framework) or as an instance. */
 export type Provided<T> = Constructor<T> | T;
@@ -22,7 +23,7 @@ export class MediaTypeRegistry<T> {
 
   constructor(private readonly what: 'reader' | 'writer' | 'exception handler', private readonly global: boolean) {}
 
-  /** `register(Type, Impl)`, `register('application/json', Impl)` or `register(ImplWithProducesOrHandles)`. */
+  /** `register(Type, Impl)`, `register('application/json', Impl)` (or a comma list of media types) or `register(ImplWithProducesOrHandles)`. */
   register(keyOrProvider: Function | string | Provided<T>, provider?: Provided<T>): this {
     if (provider === undefined) {
       const impl = keyOrProvider as Provided<T>;
@@ -33,7 +34,9 @@ export class MediaTypeRegistry<T> {
       else if (media && media.length > 0) for (const m of media) this.byMedia.set(mediaEssence(m), impl);
       else if (this.what === 'exception handler') this.addType(Error, impl);
       else throw new RegistrationError(`Cannot register ${this.what} ${ctor.name}: give a type or media type key, or decorate it with @${this.what === 'reader' ? 'Consumes' : 'Produces'} or @Handles`);
-    } else if (typeof keyOrProvider === 'string') this.byMedia.set(mediaEssence(keyOrProvider), provider);
+    } else if (typeof keyOrProvider === 'string') {
+      for (const m of splitMediaTypes([keyOrProvider])) this.byMedia.set(mediaEssence(m), provider);
+    }
     else this.addType(keyOrProvider as Function, provider);
     if (this.global) registryChanged();
     return this;

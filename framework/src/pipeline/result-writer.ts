@@ -11,7 +11,7 @@ import type { Constructor } from '../metadata/types';
 import type { ComponentFactory } from '../settings/components';
 import type { SettingsView } from '../settings/settings';
 import { isThenable } from './context-values';
-import type { Step } from './extensions';
+import type { Step } from './stages/step';
 import { addHeaderGroups, groupHeaders, splitHeaders, type HeaderGroup } from './header-lines';
 
 /** A writer as the write step uses it: how to get it for a request, and what its class declares. */

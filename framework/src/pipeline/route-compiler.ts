@@ -1,7 +1,7 @@
 import type { ExceptionHandler } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
 import { NotAcceptableException, RegistrationError } from '../errors/http-errors';
-import { bindHandler, bindHandlers, handleError, type BoundHandler } from './exception-handling';
+import { bindHandlers, handleError, type BoundHandler, type ErrorPolicy } from './exception-handling';
 import { Response } from '../http/response-entity';
 import { HttpServerRequest } from '../http/request';
 import { negotiate } from '../io/media-type';
@@ -14,8 +14,16 @@ import type { PathPattern } from '../routing/path-pattern';
 import type { ComponentFactory } from '../settings/components';
 import type { SettingsView } from '../settings/settings';
 import { argumentType, compileArgument, type ArgumentScope } from './arguments';
-import { isThenable, providerFunction, type ValueResolver } from './context-values';
-import { routeExtensions, type RouteStages, type Step } from './extensions';
+import { isThenable, type ValueResolver } from './context-values';
+import type { RouteHookFactory } from './plugin';
+import type { RouteHooks } from './route-hooks';
+
+import { provideSteps } from './stages/provide';
+import { readArgumentsStep } from './stages/read-arguments';
+import { runSteps } from './stages/run-steps';
+import type { Step } from './stages/step';
+
+export type { Step };
 import { assertDecoratorMetadata } from './decorator-metadata';
 import { splitHeaders } from './header-lines';
 import { compileResultWriter } from './result-writer';
@@ -93,6 +101,10 @@ export interface CompileContext {
   components: ComponentFactory;
   logger: Logger;
   app: unknown;
+  /** The app's plugins' route hook factories, in order. */
+  hooks: readonly RouteHookFactory[];
+  /** Who answers errors after the route's own handlers. */
+  errors: ErrorPolicy;
 }
 
 /** Compiles one route. Every check that can fail does so here, at registration. */
@@ -115,9 +127,9 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
     throw new RegistrationError(`${where}: parameters ${undecorated.map((p) => p.index).join(', ')} have no decorator; only one parameter may be the body (use @BodyParam, @QueryParam, @Context...)`, 'RU_ERR_AMBIGUOUS_BODY');
   }
   // Extensions (security, validation, events...): first, since what they do to arguments shapes how those are read.
-  const stages: RouteStages[] = [];
-  for (const ext of routeExtensions()) {
-    const s = ext.compile({ definition, classMeta: c, methodMeta: m, settings, components });
+  const stages: RouteHooks[] = [];
+  for (const factory of cc.hooks) {
+    const s = factory({ definition, kind: 'http', classMeta: c, methodMeta: m, settings, components, logger });
     if (s) stages.push(s);
   }
 
@@ -144,21 +156,9 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   // Method handlers before class handlers; an empty method @CatchWith() leaves the class's out.
   const classHandlers = m.catchWith !== undefined && m.catchWith.length === 0 ? [] : bindHandlers(c.catchWith, components);
   const routeHandlers: BoundHandler[] = [...bindHandlers(m.catchWith, components), ...classHandlers];
-  const globalHandlers: BoundHandler[] = settings.exceptionHandlerEntries().map((e) => bindHandler(e.provider as Provided<ExceptionHandler<unknown>>, components, e.key));
 
-  const steps: Step[] = [];
-  for (const provider of settings.requestProviders()) {
-    const provide = providerFunction(provider, components);
-    steps.push((ctx) => {
-      const out = provide(ctx.request, ctx);
-      const push = (v: unknown) => {
-        if (v !== null && v !== undefined) ctx.put((v as object).constructor, v);
-      };
-      if (isThenable(out)) return Promise.resolve(out).then(push);
-      push(out);
-    });
-  }
-  for (const s of stages) if (s.before) steps.push(s.before);
+  const steps: Step[] = provideSteps(settings, components);
+  for (const s of stages) if (s.onRequest) steps.push(s.onRequest);
 
   // Content negotiation before the method runs: a 406 has no side effects. An empty Accept says what no
   // Accept says (any type), so the read never needs the scan that tells an absent header from an empty one.
@@ -175,35 +175,11 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   }
 
   const argc = resolvers.length;
-  if (argc > 0) {
-    steps.push((ctx) => {
-      const args = new Array(argc);
-      let pending = false;
-      for (let i = 0; i < argc; i++) {
-        let v: unknown;
-        try {
-          v = resolvers[i]!(ctx);
-        } catch (error) {
-          // An earlier argument may still be waiting (an async provider): settle it first, so its
-          // rejection is never left unhandled and the first failing argument, in order, decides.
-          if (!pending) throw error;
-          args.length = i;
-          return settleInOrder(args).then(() => {
-            throw error;
-          });
-        }
-        if (isThenable(v)) pending = true;
-        args[i] = v;
-      }
-      ctx._args = args;
-      if (pending) {
-        return settleInOrder(args).then((resolved) => {
-          ctx._args = resolved;
-        });
-      }
-    });
+  if (argc > 0) steps.push(readArgumentsStep(resolvers, (ctx, args) => void (ctx._args = args)));
+  for (const s of stages) {
+    const beforeHandler = s.beforeHandler;
+    if (beforeHandler) steps.push((ctx) => beforeHandler(ctx, ctx._args ?? (ctx._args = [])));
   }
-  for (const s of stages) if (s.afterArguments) steps.push(s.afterArguments);
 
   const instance = src.instance;
   const method = fn as (...args: unknown[]) => unknown;
@@ -218,25 +194,18 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
 
   steps.push(compileResultWriter({ definition, writerClass: m.writer ?? c.writer, settings, components, suppressCheck, where }));
 
-  const afters = stages.filter((s) => s.after).map((s) => s.after!);
-  const handle = buildRunner(steps, afters, routeHandlers, globalHandlers, logger);
+  const afters = stages.filter((s) => s.onResponse).map((s) => s.onResponse!);
+  const handle = buildRunner(steps, afters, routeHandlers, cc.errors);
   return { definition, needsBody: readsBody(allParams, design) || stages.some((s) => s.needsBody), handle };
 }
 
-/** Waits for every argument; rejects with the first failure in argument order (not in time order). */
-function settleInOrder(values: unknown[]): Promise<unknown[]> {
-  return Promise.allSettled(values).then((results) => {
-    for (const r of results) if (r.status === 'rejected') throw r.reason;
-    return results.map((r) => (r as PromiseFulfilledResult<unknown>).value);
-  });
-}
 
 /**
  * Runs the steps in order, synchronously while they are synchronous; switches to promises at the
  * first step that returns one. Errors go to the exception handlers; `after` stages always run.
  */
-function buildRunner(steps: Step[], afters: Array<NonNullable<RouteStages['after']>>, routeHandlers: BoundHandler[], globalHandlers: BoundHandler[], logger: Logger) {
-  const n = steps.length;
+function buildRunner(steps: Step[], afters: Array<NonNullable<RouteHooks['onResponse']>>, routeHandlers: BoundHandler[], errors: ErrorPolicy) {
+  const logger = errors.logger;
   const runAfters = (ctx: RoutingContext, error: unknown): void | Promise<void> => {
     if (afters.length === 0) return;
     const entity = error === undefined ? (ctx._result instanceof Response ? ctx._result.entity : ctx._result) : undefined;
@@ -252,32 +221,21 @@ function buildRunner(steps: Step[], afters: Array<NonNullable<RouteStages['after
     if (pending.length > 0) return Promise.all(pending).then(() => undefined);
   };
   const fail = (ctx: RoutingContext, error: unknown): void | Promise<void> => {
-    const handled = handleError(ctx, normalizeError(error), routeHandlers, globalHandlers, logger);
+    const handled = handleError(ctx, normalizeError(error), routeHandlers, errors);
     if (afters.length === 0) return handled;
     if (isThenable(handled)) return handled.then(() => runAfters(ctx, error));
     return runAfters(ctx, error);
   };
-  const continueAsync = async (first: Promise<void>, from: number, ctx: RoutingContext): Promise<void> => {
-    try {
-      await first;
-      for (let i = from; i < n; i++) {
-        const out = steps[i]!(ctx);
-        if (out !== undefined) await out;
-      }
-    } catch (error) {
-      return fail(ctx, error);
-    }
-    return runAfters(ctx, undefined);
-  };
+  const run = runSteps(steps);
+  const settled = (ctx: RoutingContext) => runAfters(ctx, undefined);
   return (ctx: RoutingContext): void | Promise<void> => {
+    let out: void | Promise<void>;
     try {
-      for (let i = 0; i < n; i++) {
-        const out = steps[i]!(ctx);
-        if (out !== undefined) return continueAsync(out, i + 1, ctx);
-      }
+      out = run(ctx);
     } catch (error) {
       return fail(ctx, error);
     }
+    if (out !== undefined) return out.then(() => settled(ctx), (error) => fail(ctx, error));
     return runAfters(ctx, undefined);
   };
 }

@@ -95,6 +95,9 @@ class Headers {
   @GET @Path('/header-list') @Header('Content-Type: text/csv, text/plain') headerList() {
     return 'x,y';
   }
+  @GET @Path('/x-csv') @Produces('text/x-csv') xCsv() {
+    return 'a,b';
+  }
   @GET @Path('/charset') @Produces('text/plain', 'text/plain;charset=UTF-8', 'text/plain;charset=ISO-8859-1') charset() {
     return 'text';
   }
@@ -181,7 +184,7 @@ test('item 7: header values with CR or LF are still refused (500, nothing inject
   t.deepEqual(values(r.rawHeaders, 'x-bad'), []);
 });
 
-test('item 10: a comma list of media types is split, in the shorthand, @Produces and a Content-Type @Header', async (t) => {
+test('item 10: a comma list of media types is split, in the shorthand, @Produces, a Content-Type @Header and a registration key', async (t) => {
   const short = await inject(app(), '/h/short');
   t.is(short.headers['content-type'], 'application/json');
   t.deepEqual(short.json(), { shorthand: true });
@@ -191,6 +194,9 @@ test('item 10: a comma list of media types is split, in the shorthand, @Produces
   t.is((await inject(app(), '/h/produces-list')).headers['content-type'], 'text/csv');
   t.is((await inject(app(), { url: '/h/produces-list', headers: { accept: 'application/json' } })).headers['content-type'], 'application/json');
   t.is((await inject(app(), { url: '/h/header-list', headers: { accept: 'text/plain' } })).headers['content-type'], 'text/plain');
+  const registered = await inject(new RestBuilder().register(Headers).writer('text/csv, text/x-csv', CsvWriter), '/h/x-csv');
+  t.is(registered.headers['content-type'], 'text/x-csv');
+  t.is(registered.headers['x-writer'], 'csv');
 });
 
 test('item 11: asking for a charset variant gets it; a plain request gets the plain type', async (t) => {

@@ -5,7 +5,7 @@
 import test from 'ava';
 import {
   Consumes, DefaultValue, FormParam, GET, Handles, HttpResponseWriter, HttpServerRequest, HttpServerResponse, MatrixParam, Path, PathParam, POST,
-  Produces, QueryParam, ResponseWriter, RestBuilder, RestRouter, ValueReader, inject,
+  Produces, QueryParam, RegistrationError, RequestReader, ResponseWriter, RestBuilder, RestRouter, SuppressCheck, ValueReader, inject,
 } from '../../src/index';
 
 /** Any class decorator makes TypeScript record the constructor's parameter types. */
@@ -51,6 +51,18 @@ class MimePersonReader implements ValueReader<Person> {
 class TypePersonReader implements ValueReader<Person> {
   read(value: string) {
     return new Person(`type ${value}`);
+  }
+}
+
+@Handles(Date)
+class DateReader implements ValueReader<Date> {
+  read(value: string) {
+    return new Date(Number(value));
+  }
+}
+class Greeter {
+  greet(): string {
+    return 'hello';
   }
 }
 
@@ -152,4 +164,24 @@ test('responses 5: "a null future" gives 204; a writer that finishes later gets 
   const slow = await inject(app(), '/io/slow');
   t.is(slow.statusCode, 200);
   t.is(slow.body, 'slow:done');
+});
+
+test('arguments 9: "@SuppressCheck disables the compatibility check of readers; it does not prevent runtime type errors"', async (t) => {
+  @Path('/checked')
+  class Checked {
+    @POST @Path('/greet') greet(@RequestReader(DateReader) body: Greeter) {
+      return body.greet();
+    }
+  }
+  t.throws(() => new RestBuilder().register(Checked).build(), { instanceOf: RegistrationError, message: /reader DateReader produces Date/ });
+  @Path('/suppressed')
+  class Suppressed {
+    @POST @Path('/greet') @SuppressCheck greet(@RequestReader(DateReader) body: Greeter) {
+      return body.greet();
+    }
+  }
+  const quiet = { error() {}, warn() {}, info() {}, debug() {} };
+  const r = await inject(new RestBuilder().register(Suppressed).logger(quiet), { method: 'POST', url: '/suppressed/greet', headers: { 'content-type': 'text/plain' }, body: '0' });
+  t.is(r.statusCode, 500);
+  t.is(r.json().message, 'Internal Server Error');
 });

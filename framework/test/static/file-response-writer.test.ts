@@ -195,12 +195,12 @@ test('If-Range: a stale validator turns the Range off (200 whole file), the curr
 });
 
 test('HEAD sends the headers and the length GET would have, without a body; with Range, the range length', async (t) => {
-  const head = await rawRequest(server.port, 'HEAD /files/data.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 10_000);
+  const head = await rawRequest(server.port, 'HEAD /files/data.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 10000);
   t.regex(head.text, /^HTTP\/1\.1 200 OK\r\n/);
   t.regex(head.text, new RegExp(`\r\ncontent-length: ${fixture.binary.length}\r\n`, 'i'));
   t.regex(head.text, /\r\netag: "/i);
   t.true(head.text.endsWith('\r\n\r\n'), 'no body after the head');
-  const ranged = await rawRequest(server.port, 'HEAD /files/data.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\nRange: bytes=0-99\r\n\r\n', 10_000);
+  const ranged = await rawRequest(server.port, 'HEAD /files/data.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\nRange: bytes=0-99\r\n\r\n', 10000);
   t.regex(ranged.text, /^HTTP\/1\.1 206 /);
   t.regex(ranged.text, /\r\ncontent-length: 100\r\n/i);
 });
@@ -281,16 +281,16 @@ test('path traversal never returns the file outside the root: 403 or 404', async
     '/files/by-query?p=sub/./../../secret.txt',
   ];
   for (const target of attempts) {
-    const r = await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAccept: application/json\r\n\r\n`, 10_000);
+    const r = await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAccept: application/json\r\n\r\n`, 10000);
     const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(r.text)?.[1]);
     t.true(status === 403 || status === 404 || status === 400, `${target} answered ${status}`);
     t.false(r.text.includes(SECRET_TEXT), `${target} leaked the secret`);
     t.false(r.text.includes('root:x:0:0'), `${target} leaked /etc/passwd`);
   }
-  const dots = await rawRequest(server.port, 'GET /files/%2e%2e/secret.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAccept: application/json\r\n\r\n', 10_000);
+  const dots = await rawRequest(server.port, 'GET /files/%2e%2e/secret.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAccept: application/json\r\n\r\n', 10000);
   t.regex(dots.text, /^HTTP\/1\.1 403 /);
   t.regex(dots.text, /RU_ERR_PATH_FORBIDDEN/);
-  const link = await rawRequest(server.port, 'GET /files/escape.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAccept: application/json\r\n\r\n', 10_000);
+  const link = await rawRequest(server.port, 'GET /files/escape.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAccept: application/json\r\n\r\n', 10000);
   t.regex(link.text, /^HTTP\/1\.1 403 /);
   t.regex(link.text, /symbolic link/);
 });

@@ -9,11 +9,11 @@ import { BookingExceptionHandler } from './http/booking-exception-handler';
 import { DatabaseOutageLog } from './http/database-outage-log';
 import { PartnerApiKeyAuthentication } from './http/partner-authentication';
 import { PublicBaseUrl } from './http/public-base-url';
-import { BookingResource } from './resources/booking-resource';
-import { CustomerPagesResource } from './resources/customer-pages-resource';
-import { InventoryResource } from './resources/inventory-resource';
-import { ProductResource } from './resources/product-resource';
-import { openApiResourceAt } from './resources/openapi-resource';
+import { BookingResource } from './http/booking-resource';
+import { CustomerPagesResource } from './http/customer-pages-resource';
+import { InventoryResource } from './http/inventory-resource';
+import { ProductResource } from './http/product-resource';
+import { openApiResourceAt } from './http/openapi-resource';
 
 /** Largest request body: a booking of 50 customers with their input fields fits many times over. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -41,7 +41,7 @@ export interface BookingAppOptions {
  * The booking API on rest.uws: REST classes resolved through tsyringe, every route behind the partner's API key
  * (except the customer pages, @PermitAll), @Valid bodies checked by class-validator, absolute links, one error
  * envelope for everything, and the OpenAPI document (rest.uws's generator; see OpenApiResource). Listen with
- * startServer (see booking-server.ts).
+ * startServer (see server.ts).
  */
 export function bookingApp(services: BookingServices, options: BookingAppOptions): RestBuilder {
   // One container per app: two servers in one process (tests, benchmarks) keep their own services.

@@ -24,7 +24,7 @@ export interface BookingSystemOptions {
   background?: false | { fulfilmentIntervalMs?: number; sweepIntervalMs?: number };
   /** Pool size on PostgreSQL (shorthand for postgresPool.max). */
   postgresPoolSize?: number;
-  /** PostgreSQL pool settings: size, statement and connect timeouts (see booking-config.ts for the app's defaults). */
+  /** PostgreSQL pool settings: size, statement and connect timeouts (see config.ts for the app's defaults). */
   postgresPool?: PostgresPoolOptions;
 }
 

@@ -2,13 +2,13 @@
 /**
  * Runs the booking API: `npm start -w booking-api [-- --port 8081 --database <url> --public-url <url> --workers N]`.
  * Port, host and database also come from BOOKING_PORT/PORT, HOST, BOOKING_DATABASE_URL/DATABASE_URL, the PostgreSQL
- * pool from --db-pool-size/--db-statement-timeout-ms/--db-connect-timeout-ms (see booking-config.ts).
+ * pool from --db-pool-size/--db-statement-timeout-ms/--db-connect-timeout-ms (see config.ts).
  * SIGTERM or SIGINT stops it gracefully.
  */
 import { describeServerConfig, parseDatabaseUrl } from 'app-support';
 import { isServeWorker } from 'rest.uws';
-import { readBookingConfig, type BookingConfig } from './booking-config';
-import { startBookingServer } from './booking-server';
+import { readBookingConfig, type BookingConfig } from './config';
+import { startBookingServer } from './server';
 import { describeWorkers, serveBookingWorkers } from './serve-workers';
 
 function describePool(config: BookingConfig): string[] {

@@ -1,7 +1,7 @@
 import { findFreePort, parseDatabaseUrl, redactDatabaseUrl } from 'app-support';
 import { isServeWorker, serve, type ServeHandle } from 'rest.uws';
 import { bookingApp } from './app';
-import type { BookingConfig } from './booking-config';
+import type { BookingConfig } from './config';
 import { openBookingSystem } from './booking-system';
 
 /** The port the main thread chose, handed to the workers (which run main.js again) through their environment. */

@@ -45,6 +45,30 @@ for (const engine of engines) {
     t.is((await alice.get(`${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`)).body.items[0].remaining, 30, 'no seat was taken');
   });
 
+  test(`${engine.name}: texts of white space only count as missing, in create and capture bodies`, async (t) => {
+    const { server, alice } = await startHttpFixture(await engine.freshUrl());
+    t.teardown(() => server.close());
+    const details = createBody(2, 0).customersDetails;
+    const cases: Array<[string, unknown, string]> = [
+      ['variantId', createBody(1, 0, { variantId: '  ' }), 'variantId'],
+      ['inventoryId', createBody(1, 0, { inventoryId: '\t' }), 'inventoryId'],
+      ['personType', withCustomer(1, { personType: ' ' }), 'customersDetails.customers[1].personType'],
+      ['input field value', withCustomer(0, { inputFields: [{ id: 'name', value: ' ' }, { id: 'email', value: 'm@x.org' }] }), 'customersDetails.customers[0].inputFields[0].value'],
+      ['input field id', createBody(1, 0, { variantInputFields: [{ id: '\u00a0', value: 'English' }] }), 'variantInputFields[0].id'],
+      ['priceType', createBody(2, 0, { customersDetails: { ...details, priceType: '  ' } }), 'customersDetails.priceType'],
+      ['currencyCode', createBody(1, 0, { price: { amount: 25, currencyCode: ' ' } }), 'price.currencyCode'],
+    ];
+    for (const [what, body, field] of cases) {
+      t.log(what);
+      assertError(t, await alice.post(`${API}/booking`, body), 400, 'E_MISSING_PARAMETER', `Missing required parameter: ${field}`);
+    }
+    const id = (await alice.post(`${API}/booking`, createBody(1, 0))).body.bookingId;
+    assertError(t, await alice.put(`${API}/booking/${id}`, { status: ' ', partnerReferenceId: 'R1' }), 400, 'E_MISSING_PARAMETER', 'Missing required parameter: status');
+    assertError(t, await alice.put(`${API}/booking/${id}`, { status: 'PENDING', partnerReferenceId: '  ' }), 400, 'E_MISSING_PARAMETER', 'Missing required parameter: partnerReferenceId');
+    t.is((await alice.get(`${API}/booking`)).body.total, 1, 'only the valid booking was created');
+    t.is((await alice.get(`${API}/booking/${id}`)).body.status, 'UNCAPTURED');
+  });
+
   test(`${engine.name}: 400 for bodies rest.uws cannot read, 415 for other media types, 413 for oversized bodies`, async (t) => {
     const { server, alice } = await startHttpFixture(await engine.freshUrl());
     t.teardown(() => server.close());

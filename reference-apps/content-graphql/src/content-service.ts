@@ -1,15 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import { PostgresNoticeListener } from 'app-support';
-import { CHANGE_CHANNEL, parseChangeNotice, type ChangeNotice } from './changes/change-notice';
+import { CHANGE_CHANNEL, parseChangeNotice, type ChangeNotice } from './storage/change-notice';
 import type { ContentDB } from './storage/database-types';
 import { migrateContentDatabase, type Dialect } from './storage/migrations';
-import { ContentStore } from './content/content-store';
-import { seedDemoContent } from './content/seed-demo';
-import { AccessStore } from './schemas/access-store';
-import { expandScope } from './schemas/scope';
+import { ContentStore } from './storage/content-store';
+import { seedDemoContent } from './domain/demo/seed-demo';
+import { AccessStore } from './storage/access-store';
+import { expandScope } from './domain/access/scope';
 import { GraphqlService } from './graphql/graphql-service';
 import type { GraphqlSettings } from './graphql/graphql-settings';
-import { AssetFileService } from './assets/asset-file-service';
+import { AssetFileService } from './domain/assets/asset-file-service';
 
 export interface ContentServiceOptions {
   db: Kysely<ContentDB>;

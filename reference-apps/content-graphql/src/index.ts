@@ -3,12 +3,12 @@ export { createContentService, DEMO_PUBLIC_SCOPE, type ContentService, type Cont
 export { GraphqlService, type GraphqlRequest, type GraphqlResponse, type GraphqlPhase } from './graphql/graphql-service';
 export { DEFAULT_GRAPHQL_SETTINGS, type GraphqlSettings } from './graphql/graphql-settings';
 export { buildGraphqlSchema } from './graphql/schema-builder';
-export { ContentStore, type ChangeKind } from './content/content-store';
-export { AccessStore, AccessError, type GqlSchemaRecord, type GqlTokenRecord } from './schemas/access-store';
-export { expandScope, resolveScope, ScopeError } from './schemas/scope';
-export { AssetFileService, type AssetFileAnswer } from './assets/asset-file-service';
-export { exportContent, type ContentDocument } from './content/content-export';
-export { importContent, ImportError } from './content/content-import';
+export { ContentStore, type ChangeKind } from './storage/content-store';
+export { AccessStore, AccessError, type GqlSchemaRecord, type GqlTokenRecord } from './storage/access-store';
+export { expandScope, resolveScope, ScopeError } from './domain/access/scope';
+export { AssetFileService, type AssetFileAnswer } from './domain/assets/asset-file-service';
+export { exportContent, type ContentDocument } from './domain/content-export';
+export { importContent, ImportError } from './domain/content-import';
 export { migrateContentDatabase } from './storage/migrations';
 export type { ContentDB } from './storage/database-types';
 export { runContentCli } from './cli/content-cli';

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { expandScope } from '../src/schemas/scope';
-import { hashToken } from '../src/schemas/access-store';
+import { expandScope } from '../src/domain/access/scope';
+import { hashToken } from '../src/storage/access-store';
 import { DIALECTS, openContentFixture, type ContentFixture } from './helpers/content-fixture';
 
 for (const dialect of DIALECTS) {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { getIntrospectionQuery } from 'graphql';
-import { expandScope } from '../src/schemas/scope';
+import { expandScope } from '../src/domain/access/scope';
 import { DIALECTS, openContentFixture, type ContentFixture } from './helpers/content-fixture';
 
 // The compiled executor (graphql-jit, the default) and graphql-js's execute (the debugging switch) must give the same

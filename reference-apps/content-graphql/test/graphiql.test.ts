@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startContentServer, type RunningContentServer } from '../src/server';
-import { expandScope } from '../src/schemas/scope';
+import { expandScope } from '../src/domain/access/scope';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let server: RunningContentServer;

@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { DIALECTS, openContentFixture, type ContentFixture } from './helpers/content-fixture';
-import { expandScope } from '../src/schemas/scope';
+import { expandScope } from '../src/domain/access/scope';
 
 // A public schema that may read the blog section and the images volume, nothing else; a private schema that may
 // read everything. Every type, field, query and filtering argument is tried with the public token: nothing private

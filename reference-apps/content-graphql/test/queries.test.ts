@@ -1,5 +1,5 @@
 import test from 'ava';
-import { expandScope } from '../src/schemas/scope';
+import { expandScope } from '../src/domain/access/scope';
 import { DIALECTS, openContentFixture, type ContentFixture } from './helpers/content-fixture';
 
 for (const dialect of DIALECTS) {

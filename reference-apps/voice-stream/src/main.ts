@@ -7,11 +7,11 @@
  * within the shutdown timeout (default 10 s).
  */
 import { describeServerConfig } from 'app-support';
-import { readVoiceConfig } from './voice-config';
+import { readVoiceConfig } from './config';
 import { limitMallocArenas } from './engines/pocketsphinx/native-memory';
-import { SignalStop } from './process/stop-on-signals';
-import { PostgresSessionRegistry } from './registry/postgres-session-registry';
-import { startVoiceServer } from './server/voice-server';
+import { SignalStop } from './cli/stop-on-signals';
+import { PostgresSessionRegistry } from './storage/postgres-session-registry';
+import { startVoiceServer } from './server';
 
 async function main(): Promise<void> {
   const config = readVoiceConfig();

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { postgresForTests, type TestPostgresDatabase } from 'app-support';
-import { ApiKeyStore } from '../src/auth/api-key-store';
-import { readAuthKey } from '../src/auth/deepl-authorization';
+import { ApiKeyStore } from '../src/storage/api-key-store';
+import { readAuthKey } from '../src/http/deepl-authorization';
 import { runKeysCommand } from '../src/cli/keys-cli';
 
 let directory: string;

@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import type { PocketSphinxRecognizer } from '../src/engines/pocketsphinx/pocketsphinx-recognizer';
-import { startVoiceServer, type VoiceServer } from '../src/server/voice-server';
+import { startVoiceServer, type VoiceServer } from '../src/server';
 import { descendantsOf, isAlive, waitFor, type ProcessEntry } from './support/child-processes';
 import { LiveStream, requestSession, streamAddress } from './support/live-stream';
 import { encodeAudio, silence, spokenPassage, REPORT_SENTENCE, TABLE_SENTENCE } from './support/speech-fixtures';

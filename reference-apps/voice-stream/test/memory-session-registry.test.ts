@@ -1,6 +1,6 @@
 import test from 'ava';
-import { MemorySessionRegistry } from '../src/registry/memory-session-registry';
-import { MAX_TOKEN_HASHES_KEPT } from '../src/registry/session-tokens';
+import { MemorySessionRegistry } from '../src/storage/memory-session-registry';
+import { MAX_TOKEN_HASHES_KEPT } from '../src/domain/registry/session-tokens';
 
 test('rotating a session without end keeps a bounded number of token hashes (soak finding)', async (t) => {
   const registry = new MemorySessionRegistry();

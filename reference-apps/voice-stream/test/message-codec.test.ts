@@ -1,7 +1,7 @@
 import test from 'ava';
 import { pack, unpack } from 'msgpackr';
-import { MessageCodec } from '../src/protocol/message-codec';
-import { SessionError } from '../src/protocol/protocol-violation';
+import { MessageCodec } from '../src/domain/protocol/message-codec';
+import { SessionError } from '../src/domain/protocol/protocol-violation';
 
 const audio = Buffer.from([0, 1, 2, 253, 254, 255]);
 

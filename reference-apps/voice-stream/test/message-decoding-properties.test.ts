@@ -1,9 +1,9 @@
 import test, { type ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import { pack, Packr } from 'msgpackr';
-import { MessageCodec, type MessageFormat } from '../src/protocol/message-codec';
-import type { ClientMessage } from '../src/protocol/messages';
-import { SessionError } from '../src/protocol/protocol-violation';
+import { MessageCodec, type MessageFormat } from '../src/domain/protocol/message-codec';
+import type { ClientMessage } from '../src/domain/protocol/messages';
+import { SessionError } from '../src/domain/protocol/protocol-violation';
 
 // Property-based tests of the client message decoding: whatever arrives (random bytes, random text, random
 // JSON and MessagePack structures, valid frames cut or corrupted), decoding returns a valid client message or

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { ApiKeyStore } from '../src/auth/api-key-store';
+import { ApiKeyStore } from '../src/storage/api-key-store';
 import { waitFor } from './support/child-processes';
 import { startInstanceProcess, type InstanceProcess } from './support/instance-process';
 import { LiveStream, requestSession, streamAddress } from './support/live-stream';

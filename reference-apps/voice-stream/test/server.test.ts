@@ -1,6 +1,6 @@
 import test from 'ava';
 import { pack, unpack } from 'msgpackr';
-import { startVoiceServer, type VoiceServer } from '../src/server/voice-server';
+import { startVoiceServer, type VoiceServer } from '../src/server';
 import { spokenPassage, TABLE_SENTENCE } from './support/speech-fixtures';
 import { requireEnginePackages } from './support/system-packages';
 import { wordErrorRate } from './support/word-error-rate';

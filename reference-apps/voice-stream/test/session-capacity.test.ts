@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { PocketSphinxRecognizer } from '../src/engines/pocketsphinx/pocketsphinx-recognizer';
-import { startVoiceServer, type VoiceServer } from '../src/server/voice-server';
+import { startVoiceServer, type VoiceServer } from '../src/server';
 import { descendantsOf, waitFor } from './support/child-processes';
 import { LiveStream, requestSession, streamAddress } from './support/live-stream';
 import { encodeAudio, spokenPassage, SOURCE_CODECS, TABLE_SENTENCE } from './support/speech-fixtures';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { validateSessionRequest, type VoiceCapabilities } from '../src/session/session-request';
+import { validateSessionRequest, type VoiceCapabilities } from '../src/domain/session/session-request';
 import { ApertiumTranslator } from '../src/engines/apertium/apertium-translator';
 import { OfflineSpeechSynthesizer } from '../src/engines/speech/offline-speech-synthesizer';
 import { requireEnginePackages } from './support/system-packages';

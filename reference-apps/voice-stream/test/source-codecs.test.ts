@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createOfflineEngines, type VoiceEngines } from '../src/engines/voice-engines';
-import { ManualScheduler } from '../src/session/scheduler';
+import { ManualScheduler } from '../src/domain/session/scheduler';
 import { errorOf, kinds, openSession, sourceConcluded, streamAll, text } from './support/session-harness';
 import { encodeAudio, SOURCE_CODECS, spokenPassage, TABLE_SENTENCE } from './support/speech-fixtures';
 import { requireEnginePackages } from './support/system-packages';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createOfflineEngines, type VoiceEngines } from '../src/engines/voice-engines';
-import { rms } from '../src/media/pcm';
-import { ManualScheduler } from '../src/session/scheduler';
+import { rms } from '../src/domain/media/pcm';
+import { ManualScheduler } from '../src/domain/session/scheduler';
 import { decodeAudio, REPORT_SENTENCE, spokenPassage, TABLE_SENTENCE } from './support/speech-fixtures';
 import { kinds, mediaChunks, mediaElements, openSession, streamAll, targetConcluded, text } from './support/session-harness';
 import { oggFromOpusPackets, opusPacketSamples } from './support/ogg-writer';

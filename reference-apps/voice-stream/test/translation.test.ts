@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ApertiumTranslator } from '../src/engines/apertium/apertium-translator';
 import { createOfflineEngines, type VoiceEngines } from '../src/engines/voice-engines';
-import { ManualScheduler } from '../src/session/scheduler';
+import { ManualScheduler } from '../src/domain/session/scheduler';
 import { kinds, openSession, sourceConcluded, streamAll, targetConcluded, text } from './support/session-harness';
 import { REPORT_SENTENCE, spokenPassage, TABLE_SENTENCE } from './support/speech-fixtures';
 import { requireEnginePackages } from './support/system-packages';

@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import { pack, unpack } from 'msgpackr';
-import { startVoiceServer, type VoiceServer } from '../src/server/voice-server';
+import { startVoiceServer, type VoiceServer } from '../src/server';
 import { LiveStream, requestSession, streamAddress } from './support/live-stream';
 import { buildFrame, Opcode, RawWebSocket, type RawOutcome, type ServerFrame } from './support/raw-websocket';
 import { silence, spokenPassage, TABLE_SENTENCE } from './support/speech-fixtures';

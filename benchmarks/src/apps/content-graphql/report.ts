@@ -46,7 +46,7 @@ const COLUMNS: Column<Row>[] = [
   { header: 'errors', align: 'right', value: (r) => String(r.errors) },
 ];
 
-export interface RatioResult { name: string; rps: number | undefined; cpu: number | undefined; target: number; on: 'rps' | 'cpu'; met: boolean }
+export interface RatioResult { name: string; rps: number | undefined; cpu: number | undefined; target: number; on: 'rps' | 'cpu'; informational: boolean; met: boolean }
 
 /** Median over rounds of the per-round ratio (drift that hits both servers of a round cancels out); CPU ratio is denominator / numerator. */
 export function ratios(run: ContentBenchRun): RatioResult[] {
@@ -60,7 +60,7 @@ export function ratios(run: ContentBenchRun): RatioResult[] {
     const rps = paired(ratio.numerator, ratio.denominator, (m) => m.requestsPerSec);
     const cpuInverse = paired(ratio.denominator, ratio.numerator, (m) => m.cpuUsPerRequest);
     const measured = ratio.on === 'rps' ? rps : cpuInverse;
-    return { name: ratio.name, rps, cpu: cpuInverse, target: ratio.target, on: ratio.on, met: measured !== undefined && measured >= ratio.target };
+    return { name: ratio.name, rps, cpu: cpuInverse, target: ratio.target, on: ratio.on, informational: ratio.informational === true, met: measured !== undefined && measured >= ratio.target };
   }).filter((ratio) => ratio.rps !== undefined || ratio.cpu !== undefined);
 }
 
@@ -74,8 +74,10 @@ function cachedCpuLine(run: ContentBenchRun): string | undefined {
 
 function ratioLine(ratio: RatioResult): string {
   const x = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(2)}x`);
+  const measured = `${ratio.name}: ${x(ratio.rps)} the requests per second (${x(ratio.cpu)} less CPU per request)`;
+  if (ratio.informational) return `${measured}; no target (a check, within the run's noise)`;
   const target = `target ${ratio.target}x ${ratio.on === 'rps' ? 'the requests per second' : 'less CPU per request'}`;
-  return `${ratio.name}: ${x(ratio.rps)} the requests per second (${x(ratio.cpu)} less CPU per request); ${target}: ${ratio.met ? 'met' : 'MISSED'}`;
+  return `${measured}; ${target}: ${ratio.met ? 'met' : 'MISSED'}`;
 }
 
 export function renderConsole(run: ContentBenchRun): string {

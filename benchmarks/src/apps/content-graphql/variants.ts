@@ -27,6 +27,8 @@ export interface Ratio {
   target: number;
   /** What the target is about: requests per second, or (denominator's) CPU per request over the numerator's. */
   on: 'rps' | 'cpu';
+  /** No target: the ratio is shown as a check (e.g. that a path did not get slower). */
+  informational?: boolean;
 }
 
 /** The ratios the issues ask for, as numerator / denominator variant ids, with their targets. */
@@ -39,7 +41,7 @@ export const RATIOS: Ratio[] = [
 /** Issue 21's targets against a build of older code (`--baseline`): uncached at a third of its CPU per request. */
 export const BASELINE_RATIOS: Ratio[] = [
   { name: 'uncached vs the baseline build', numerator: 'rest-uws-uncached', denominator: 'baseline-uncached', target: 3, on: 'cpu' },
-  { name: 'cached vs the baseline build', numerator: 'rest-uws-cached', denominator: 'baseline-cached', target: 1, on: 'cpu' },
+  { name: 'cached vs the baseline build', numerator: 'rest-uws-cached', denominator: 'baseline-cached', target: 1, on: 'cpu', informational: true },
 ];
 
 /** Issue 21's absolute target for the cached path: server CPU per request below this. */

@@ -3,8 +3,8 @@ import type { Clock } from 'app-support';
 import type { Booking, BookingCreateResponse, Customer, PaginationWrapper } from './booking';
 import { BookingError, ErrorCode } from './booking-error';
 import { BookingStatus, CAPTURE_WINDOW_MS, isCaptureOverdue } from './booking-status';
-import { parseCreateBookingRequest, type CreateBookingRequest } from './create-booking-request';
-import { parseCaptureRequest } from './capture-request';
+import { checkCustomers, parseCreateBookingRequest, type CreateBookingRequest } from './create-booking-request';
+import { captureRequestOf, parseCaptureRequest, type CaptureFields, type CaptureRequest } from './capture-request';
 import { answerFields, customerFieldDefinitions } from './input-fields';
 import { formatMoney, isCurrencyCode, toMinorUnits } from './money';
 import { localDateTimeAt } from './local-date-time';
@@ -32,16 +32,25 @@ export class BookingService {
     return this.options.clock.now();
   }
 
+  /** A booking from a body nobody has checked yet: its shape, then the rules. */
   async create(partner: Partner, body: unknown): Promise<Booking> {
-    const request = parseCreateBookingRequest(body);
-    const row = await this.createFromRequest(partner, request);
-    return toBookingView(row, [], this.now);
+    return this.createChecked(partner, parseCreateBookingRequest(body));
+  }
+
+  /** A booking from a request of checked shape (the HTTP layer's DTO): the customer and catalogue rules. */
+  async book(partner: Partner, request: CreateBookingRequest): Promise<Booking> {
+    checkCustomers(request.customersDetails);
+    return this.createChecked(partner, request);
   }
 
   /** The deprecated POST /booking/create: the same booking, answered as {itineraryId, price}. */
   async createLegacy(partner: Partner, body: unknown): Promise<BookingCreateResponse> {
-    const booking = await this.create(partner, body);
-    return { itineraryId: booking.bookingId, price: booking.price };
+    return legacyAnswer(await this.create(partner, body));
+  }
+
+  /** The deprecated create, from a request of checked shape. */
+  async bookLegacy(partner: Partner, request: CreateBookingRequest): Promise<BookingCreateResponse> {
+    return legacyAnswer(await this.book(partner, request));
   }
 
   async get(partner: Partner, bookingId: string): Promise<Booking> {
@@ -72,7 +81,16 @@ export class BookingService {
    */
   async capture(partner: Partner, bookingId: string, body: unknown): Promise<Booking> {
     const row = await this.findOwned(partner, bookingId);
-    const request = parseCaptureRequest(body);
+    return this.captureRow(partner, bookingId, row, parseCaptureRequest(body));
+  }
+
+  /** The capture of a modify body of checked shape (the HTTP layer's DTO); an unknown booking is named first. */
+  async captureWith(partner: Partner, bookingId: string, fields: CaptureFields): Promise<Booking> {
+    const row = await this.findOwned(partner, bookingId);
+    return this.captureRow(partner, bookingId, row, captureRequestOf(fields));
+  }
+
+  private async captureRow(partner: Partner, bookingId: string, row: BookingRow, request: CaptureRequest): Promise<Booking> {
     const now = this.now;
     const captured = await this.options.bookings.capture(row.id, request.partnerReferenceId, now, now - CAPTURE_WINDOW_MS);
     if (captured) {
@@ -127,6 +145,10 @@ export class BookingService {
     const row = /^\d{1,15}$/.test(bookingId) ? await this.options.bookings.findById(Number(bookingId)) : undefined;
     if (!row || row.partner_id !== partner.id) throw BookingError.notFound('Booking', bookingId);
     return row;
+  }
+
+  private async createChecked(partner: Partner, request: CreateBookingRequest): Promise<Booking> {
+    return toBookingView(await this.createFromRequest(partner, request), [], this.now);
   }
 
   private async createFromRequest(partner: Partner, request: CreateBookingRequest): Promise<BookingRow> {
@@ -227,4 +249,8 @@ export class BookingService {
     }
     return expected;
   }
+}
+
+function legacyAnswer(booking: Booking): BookingCreateResponse {
+  return { itineraryId: booking.bookingId, price: booking.price };
 }

@@ -29,7 +29,10 @@ function readAnswers(reader: RequestReader): InputFieldAnswer[] {
   });
 }
 
-/** Checks the shape of a create body (types, required fields, basic counts); catalogue rules come later. */
+/**
+ * A create body from a caller that has not checked it (the HTTP layer checks its own with the DTO and calls
+ * BookingService.book): its shape (types, required fields, lengths), then the customer rules; catalogue rules come later.
+ */
 export function parseCreateBookingRequest(body: unknown): CreateBookingRequest {
   const root = RequestReader.root(body);
   const variantId = root.field('variantId').string({ allowNumber: true, maxLength: 100 });
@@ -47,6 +50,26 @@ export function parseCreateBookingRequest(body: unknown): CreateBookingRequest {
       inputFields: readAnswers(customer.field('inputFields')),
     };
   });
+  const customersDetails = { count, ...(priceType !== undefined ? { priceType } : {}), customers };
+  checkCustomers(customersDetails);
+
+  const price = root.field('price').object();
+  return {
+    variantId,
+    inventoryId,
+    customersDetails,
+    variantInputFields: readAnswers(root.field('variantInputFields')),
+    price: { amount: price.field('amount').number(), currencyCode: price.field('currencyCode').string({ maxLength: 10 }) },
+  };
+}
+
+/**
+ * The customer rules of a booking of any origin: a price type given is not blank, at least one customer, `count` says
+ * how many, exactly one primary.
+ */
+export function checkCustomers(details: CreateBookingRequest['customersDetails']): void {
+  const { count, customers } = details;
+  if (details.priceType !== undefined && details.priceType.trim() === '') throw BookingError.missing('customersDetails.priceType');
   if (customers.length === 0) throw BookingError.invalid('customersDetails.customers', 'at least one customer is required');
   if (count !== customers.length) {
     throw BookingError.invalid('customersDetails.count', `count is ${count} but ${customers.length} customer(s) were given`);
@@ -55,13 +78,4 @@ export function parseCreateBookingRequest(body: unknown): CreateBookingRequest {
   if (primaries !== 1) {
     throw BookingError.invalid('customersDetails.customers', `exactly one customer must have isPrimary true, found ${primaries}`);
   }
-
-  const price = root.field('price').object();
-  return {
-    variantId,
-    inventoryId,
-    customersDetails: { count, ...(priceType !== undefined ? { priceType } : {}), customers },
-    variantInputFields: readAnswers(root.field('variantInputFields')),
-    price: { amount: price.field('amount').number(), currencyCode: price.field('currencyCode').string({ maxLength: 10 }) },
-  };
 }

@@ -1,6 +1,6 @@
 import { inject } from 'tsyringe';
 import { Inject, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse, type Logger } from 'rest.uws';
-import { escapeHtml, htmlPage } from '../pages/html';
+import { escapeHtml, htmlPage } from './pages/html';
 import { LOGGER } from './app-logger';
 import { DatabaseOutageLog } from './database-outage-log';
 import { errorResponse } from './error-response';

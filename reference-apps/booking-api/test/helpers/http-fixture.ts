@@ -1,5 +1,5 @@
 import { ManualClock } from 'app-support';
-import { startBookingServer, type BookingServer, type BookingServerOptions } from '../../src/booking-server';
+import { startBookingServer, type BookingServer, type BookingServerOptions } from '../../src/server';
 import { ApiClient } from './api-client';
 import { seedWalkingTour, START } from './fixture';
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { expandScope } from '../schemas/scope';
+import { expandScope } from '../domain/access/scope';
 import { LOCATION_OPTIONS, openForCommand } from './cli-environment';
 
 const OPTIONS = {

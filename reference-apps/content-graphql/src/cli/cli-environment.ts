@@ -1,28 +1,9 @@
-import { resolve } from 'node:path';
-import type { ParseArgsConfig } from 'node:util';
 import { openDatabase } from 'app-support';
 import { createContentService, type ContentService } from '../content-service';
 import type { ContentDB } from '../storage/database-types';
+import { assetsDirFrom, databaseUrlFrom, type Locations } from '../config';
 
-/** Where the app keeps its data unless told otherwise (`--database`/`DATABASE_URL`, `--assets`/`ASSETS_DIR`). */
-export const DEFAULT_DATABASE_URL = 'sqlite:./data/content-graphql.db';
-export const DEFAULT_ASSETS_DIR = './data/assets';
-
-/** The flags every command takes: where the database and the asset files are. */
-export const LOCATION_OPTIONS = {
-  database: { type: 'string' },
-  assets: { type: 'string' },
-} as const satisfies NonNullable<ParseArgsConfig['options']>;
-
-export interface Locations { database?: string; assets?: string }
-
-export function databaseUrlFrom(flags: Locations, env: NodeJS.ProcessEnv): string {
-  return flags.database ?? env.CONTENT_GRAPHQL_DATABASE_URL ?? env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-}
-
-export function assetsDirFrom(flags: Locations, env: NodeJS.ProcessEnv): string {
-  return resolve(flags.assets ?? env.ASSETS_DIR ?? DEFAULT_ASSETS_DIR);
-}
+export { LOCATION_OPTIONS } from '../config';
 
 /** Opens the service for a command; `seedDemo` is off so that `import` finds an empty database. */
 export async function openForCommand(flags: Locations, env: NodeJS.ProcessEnv, seedDemo: boolean): Promise<{ service: ContentService; close(): Promise<void> }> {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { readFile, writeFile } from 'node:fs/promises';
-import { exportContent } from '../content/content-export';
-import { importContent } from '../content/content-import';
+import { exportContent } from '../domain/content-export';
+import { importContent } from '../domain/content-import';
 import { LOCATION_OPTIONS, openForCommand } from './cli-environment';
 
 const USAGE = `usage: content-cli <command> [--database URL] [--assets DIR]

@@ -1,6 +1,6 @@
-import type { ContentStore } from '../content/content-store';
-import type { AccessStore, GqlSchemaRecord, GqlTokenRecord } from '../schemas/access-store';
-import { expandScope } from '../schemas/scope';
+import type { ContentStore } from '../storage/content-store';
+import type { AccessStore, GqlSchemaRecord, GqlTokenRecord } from '../storage/access-store';
+import { expandScope } from './access/scope';
 
 /** Field types the admin API edits; relations and matrix blocks go through the content import. */
 const EDITABLE_FIELD_TYPES = new Set(['PlainText', 'RichText', 'Number', 'Date', 'Lightswitch']);

@@ -1,17 +1,17 @@
 import {
   GraphQLError, NoSchemaIntrospectionCustomRule, getOperationAST, parse, specifiedRules, validate,
-  type DocumentNode, type OperationTypeNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
+  type DocumentNode, type OperationTypeNode, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
 } from 'graphql';
-import type { ContentStore } from '../content/content-store';
-import type { ChangeNotice } from '../changes/change-notice';
-import type { Catalog } from '../content/catalog';
-import { ElementQueryEngine } from '../query/element-query';
-import { QueryArgumentError } from '../query/query-argument-error';
-import type { ElementScope } from '../query/element-scope';
-import type { AccessStore, GqlSchemaRecord } from '../schemas/access-store';
-import { resolveScope } from '../schemas/scope';
-import { TokenResolver } from '../schemas/token-resolver';
-import { ImageTransformer } from '../assets/image-transforms';
+import type { ContentStore } from '../storage/content-store';
+import type { ChangeNotice } from '../storage/change-notice';
+import type { Catalog } from '../storage/catalog';
+import { ElementQueryEngine } from '../storage/element-query/element-query';
+import { QueryArgumentError } from '../model/query-argument-error';
+import type { ElementScope } from '../model/element-scope';
+import type { AccessStore, GqlSchemaRecord } from '../storage/access-store';
+import { resolveScope } from '../domain/access/scope';
+import { TokenResolver } from '../domain/access/token-resolver';
+import { ImageTransformer } from '../domain/assets/image-transforms';
 import { buildGraphqlSchema } from './schema-builder';
 import { checkQueryLimits } from './limits';
 import { nestingError } from './document-nesting';

@@ -1,10 +1,10 @@
 import DataLoader from 'dataloader';
-import type { Catalog } from '../content/catalog';
+import type { Catalog } from '../storage/catalog';
 import type { ElementKind } from '../storage/database-types';
-import type { ImageTransformer } from '../assets/image-transforms';
-import type { ElementArgs, ElementQueryEngine, QueryContext, BatchJoin } from '../query/element-query';
-import type { ElementRow } from '../query/element-row';
-import type { ElementScope } from '../query/element-scope';
+import type { ImageTransformer } from '../domain/assets/image-transforms';
+import type { ElementArgs, ElementQueryEngine, QueryContext, BatchJoin } from '../storage/element-query/element-query';
+import type { ElementRow } from '../storage/element-query/element-row';
+import type { ElementScope } from '../model/element-scope';
 import type { UrlBuilder } from './url-builder';
 
 interface BatchKey { kind: ElementKind; args: ElementArgs; siteId: number; join: 'relation' | 'children' | 'parent' | 'blocks' | 'id'; fieldId: number; elementId: number }

@@ -1,4 +1,4 @@
-import { quoteValue } from '../query/query-argument-error';
+import { quoteValue } from '../model/query-argument-error';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { formatPhpDate, ATOM } from './directives/php-date-format';
 

@@ -1,6 +1,6 @@
-import type { Catalog } from '../content/catalog';
-import type { ElementRow } from '../query/element-row';
-import { transformFolder, transformedFilename, type ImageTransform } from '../assets/image-transforms';
+import type { Catalog } from '../storage/catalog';
+import type { ElementRow } from '../storage/element-query/element-row';
+import { transformFolder, transformedFilename, type ImageTransform } from '../domain/assets/image-transforms';
 
 /** Characters a URL path segment keeps as they are (encodeURIComponent leaves them alone too, and `/` separates segments). */
 const PLAIN_PATH = /^[A-Za-z0-9\-_.!~*'()/]*$/;

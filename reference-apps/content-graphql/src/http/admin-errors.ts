@@ -1,7 +1,7 @@
 import { DefaultExceptionHandler, Handles, WebApplicationException, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse } from 'rest.uws';
 import { AdminInputError } from '../domain/admin-service';
-import { AccessError } from '../schemas/access-store';
-import { ScopeError } from '../schemas/scope';
+import { AccessError } from '../storage/access-store';
+import { ScopeError } from '../domain/access/scope';
 
 const builtIn = new DefaultExceptionHandler();
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Context, GET, HttpServerRequest, HttpServerResponse, Path, PathParam } from 'rest.uws';
-import type { AssetFileService } from '../assets/asset-file-service';
+import type { AssetFileService } from '../domain/assets/asset-file-service';
 
 /** Asset files under `/assets/...`: originals, and transforms generated on their first request. */
 export function assetResource(files: AssetFileService): object {

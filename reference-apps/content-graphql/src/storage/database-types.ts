@@ -1,3 +1,6 @@
+import type { ElementKind, FieldKind, SectionType } from '../model/kinds';
+
+export type { ElementKind, FieldKind, SectionType };
 import type { Generated } from 'kysely';
 
 /**
@@ -58,9 +61,6 @@ export interface FieldLayoutsTable {
   type: string;
 }
 
-export type FieldKind =
-  | 'PlainText' | 'RichText' | 'Number' | 'Date' | 'Lightswitch'
-  | 'Entries' | 'Assets' | 'Categories' | 'Tags' | 'Users' | 'Matrix';
 
 export interface FieldsTable {
   id: Generated<number>;
@@ -100,7 +100,6 @@ export interface StructureElementsTable {
   level: number;
 }
 
-export type SectionType = 'channel' | 'structure' | 'single';
 
 export interface SectionsTable {
   id: Generated<number>;
@@ -129,7 +128,6 @@ export interface EntryTypesTable {
   sortOrder: number;
 }
 
-export type ElementKind = 'entry' | 'asset' | 'globalset' | 'user' | 'tag' | 'category' | 'matrixblock';
 
 export interface ElementsTable {
   id: Generated<number>;

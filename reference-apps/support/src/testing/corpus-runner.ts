@@ -173,3 +173,19 @@ export function formatCorpusReport(report: CorpusReport): string {
     `| all | ${sum} | ${COLUMNS.map((name) => total.get(name) ?? 0).join(' | ')} |`,
   ].join('\n');
 }
+
+/** A hole the corpus finds that is being fixed elsewhere, named by its issue, and how to tell its failures. */
+export interface PendingHole {
+  readonly issue: string;
+  readonly matches: (failure: string) => boolean;
+}
+
+/**
+ * The failures of a run less those of pending holes, and the pending holes that no longer occur. A test asserts both
+ * are empty: a new failure fails it, and so does a fixed hole still listed (remove it, so the corpus guards the fix).
+ */
+export function sortFailures(report: CorpusReport, pending: readonly PendingHole[]): { unexpected: string[]; fixed: string[]; setAside: number } {
+  const unexpected = report.failures.filter((failure) => !pending.some((hole) => hole.matches(failure)));
+  const fixed = pending.filter((hole) => !report.failures.some((failure) => hole.matches(failure))).map((hole) => hole.issue);
+  return { unexpected, fixed, setAside: report.failures.length - unexpected.length };
+}

@@ -4,7 +4,8 @@ export { RawHttpConnection, encodeRequest, headerOf, type RawAnswer, type RawExc
 export { routesFromOpenApi, extraRoute, exampleFromSchema, type CorpusRoute } from './corpus-routes';
 export { toRequest, type AuthProfile, type CorpusCase, type CorpusPlan, type Expectation, type RequestParts, type RouteSample } from './corpus-case';
 export { buildCorpus, baseParts, authApplies } from './corpus-cases';
-export { runCorpus, formatCorpusReport, defaultRefusalMessage, type CorpusRun, type CorpusReport } from './corpus-runner';
+export { runCorpus, formatCorpusReport, defaultRefusalMessage, sortFailures, type CorpusRun, type CorpusReport, type PendingHole } from './corpus-runner';
 export { snapshotDatabase, changedTables, type DatabaseSnapshot } from './database-snapshot';
 export { SeededRandom, hostileStrings, percentEncode, wrongTypes, deepArray, deepObject, type Named } from './hostile-values';
 export { corpusSeed } from './corpus-seed';
+export { FRAMEWORK_HOLES } from './pending-holes';

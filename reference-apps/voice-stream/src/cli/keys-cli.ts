@@ -7,8 +7,8 @@
  * The database comes from --database, VOICE_DATABASE_URL or DATABASE_URL (default: the app's SQLite file).
  */
 import { keyState, redactDatabaseUrl, runKeysCommand as runSharedKeysCommand, runKeysCommandAsMain, type KeysCommandSpec } from 'app-support';
-import { ApiKeyStore } from '../auth/api-key-store';
-import { readVoiceConfig } from '../voice-config';
+import { ApiKeyStore } from '../storage/api-key-store';
+import { readVoiceConfig } from '../config';
 
 const VOICE_KEYS: KeysCommandSpec = {
   createArgument: 'label',

@@ -8,25 +8,44 @@
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { readFlag } from 'app-support';
-import { CaptionPrinter } from '../client/caption-printer';
-import { requestSession, streamPcm, VoiceStreamConnection, type StreamMessage } from '../client/voice-stream-client';
+import { parseArgs } from 'node:util';
+import { CaptionPrinter } from './client/caption-printer';
+import { requestSession, streamPcm, VoiceStreamConnection, type StreamMessage } from './client/voice-stream-client';
 
 const usage = 'usage: client <audio file> --to es,fr [--speak es] [--save out.webm] [--url http://127.0.0.1:8083] [--key <api key>] [--format json|msgpack] [--speed 1]';
 
+const OPTIONS = {
+  to: { type: 'string' },
+  speak: { type: 'string' },
+  save: { type: 'string' },
+  url: { type: 'string' },
+  key: { type: 'string' },
+  format: { type: 'string' },
+  speed: { type: 'string' },
+} as const;
+
 export async function runStreamClient(argv: readonly string[]): Promise<number> {
-  const file = argv.find((argument, index) => !argument.startsWith('--') && (index === 0 || !argv[index - 1].startsWith('--') || argv[index - 1].includes('=')));
-  const key = readFlag(argv, 'key') ?? process.env.VOICE_API_KEY;
+  let parsed;
+  try {
+    // Unknown flags and flags without their value are errors, with node:util's message.
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    console.error(`client: ${(error as Error).message}\n${usage}`);
+    return 2;
+  }
+  const flags = parsed.values;
+  const file = parsed.positionals[0];
+  const key = flags.key ?? process.env.VOICE_API_KEY;
   if (!file || !key) {
     console.error(`${usage}\n${!key ? 'An API key is needed: --key or VOICE_API_KEY (create one: npm run -w voice-stream keys -- create <label>)' : ''}`);
     return 2;
   }
-  const url = readFlag(argv, 'url') ?? process.env.VOICE_URL ?? 'http://127.0.0.1:8083';
-  const targets = (readFlag(argv, 'to') ?? '').split(',').map((language) => language.trim()).filter(Boolean);
-  const speak = readFlag(argv, 'speak');
-  const save = readFlag(argv, 'save');
-  const format = readFlag(argv, 'format') === 'msgpack' ? 'msgpack' : 'json';
-  const speed = Math.min(2, Math.max(0.1, Number(readFlag(argv, 'speed') ?? '1') || 1));
+  const url = flags.url ?? process.env.VOICE_URL ?? 'http://127.0.0.1:8083';
+  const targets = (flags.to ?? '').split(',').map((language) => language.trim()).filter(Boolean);
+  const speak = flags.speak;
+  const save = flags.save;
+  const format = flags.format === 'msgpack' ? 'msgpack' : 'json';
+  const speed = Math.min(2, Math.max(0.1, Number(flags.speed ?? '1') || 1));
 
   let pcm: Buffer;
   try {

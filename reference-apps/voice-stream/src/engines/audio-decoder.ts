@@ -1,4 +1,4 @@
-import type { SourceAudioFormat } from '../media/source-formats';
+import type { SourceAudioFormat } from '../domain/media/source-formats';
 
 /** Receives decoded audio: PCM s16le mono at the rate the decoder was asked for. */
 export interface DecodedAudioListener {

@@ -1,5 +1,5 @@
-import type { MediaUnit } from '../containers/media-unit';
-import type { TargetAudioFormat } from '../media/target-formats';
+import type { MediaUnit } from './containers/media-unit';
+import type { TargetAudioFormat } from '../domain/media/target-formats';
 
 export interface EncodedAudioListener {
   /** Units in stream order, on the encoder's timeline (ms from the first input sample). */

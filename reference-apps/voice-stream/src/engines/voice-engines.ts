@@ -1,4 +1,4 @@
-import type { VoiceCapabilities } from '../session/session-request';
+import type { VoiceCapabilities } from '../domain/session/session-request';
 import { ApertiumTranslator } from './apertium/apertium-translator';
 import type { AudioDecoderFactory } from './audio-decoder';
 import type { AudioEncoderFactory } from './audio-encoder';

@@ -1,10 +1,10 @@
 import { pack, unpack } from 'msgpackr';
 import type { VoiceEngines } from '../../src/engines/voice-engines';
 import { capabilitiesOf } from '../../src/engines/voice-engines';
-import type { MessageFormat } from '../../src/protocol/message-codec';
-import { ManualScheduler } from '../../src/session/scheduler';
-import { validateSessionRequest } from '../../src/session/session-request';
-import { VoiceSession, type VoiceSessionOptions } from '../../src/session/voice-session';
+import type { MessageFormat } from '../../src/domain/protocol/message-codec';
+import { ManualScheduler } from '../../src/domain/session/scheduler';
+import { validateSessionRequest } from '../../src/domain/session/session-request';
+import { VoiceSession, type VoiceSessionOptions } from '../../src/domain/session/voice-session';
 
 /** A server message as a client decodes it from the wire (JSON: base64 strings; MessagePack: bytes). */
 export type Received = Record<string, Record<string, any>>;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseWav } from '../../src/media/wav';
+import { parseWav } from '../../src/domain/media/wav';
 
 /** Test speech, spoken by flite's "rms" voice (PocketSphinx cannot follow espeak-ng's robotic voice). */
 export const TABLE_SENTENCE = "I would like to book a table for two people at seven o'clock.";

@@ -32,14 +32,15 @@ let checked = false;
  * Makes sure the engines' Debian packages are installed: installs them as root, otherwise fails with the
  * exact command to run. Nothing is skipped.
  */
-export function requireEnginePackages(): void {
-  if (checked) return;
-  const missing = missingPackages(ENGINE_PACKAGES);
+export function requireEnginePackages(extra: readonly string[] = []): void {
+  if (checked && extra.length === 0) return;
+  const wanted = [...ENGINE_PACKAGES, ...extra];
+  const missing = missingPackages(wanted);
   if (missing.length > 0) {
     const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
     if (process.getuid?.() !== 0) throw new Error(`voice-stream tests need Debian packages: ${missing.join(' ')}. Run as root: ${command}`);
     execFileSync('sh', ['-c', command], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    const still = missingPackages(ENGINE_PACKAGES);
+    const still = missingPackages(wanted);
     if (still.length > 0) throw new Error(`Installing ${still.join(' ')} failed; run: ${command}`);
   }
   checked = true;

@@ -1,4 +1,4 @@
-import { quoteValue } from '../../query/query-argument-error';
+import { quoteValue } from '../../model/query-argument-error';
 import {
   DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLError, GraphQLInt, GraphQLString, getNamedType,
   type GraphQLFieldResolver, type GraphQLResolveInfo,

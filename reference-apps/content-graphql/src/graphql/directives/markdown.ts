@@ -1,4 +1,4 @@
-import { quoteValue } from '../../query/query-argument-error';
+import { quoteValue } from '../../model/query-argument-error';
 import MarkdownIt from 'markdown-it';
 import { GraphQLError } from 'graphql';
 

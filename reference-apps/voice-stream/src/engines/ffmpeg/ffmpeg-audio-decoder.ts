@@ -1,5 +1,5 @@
 import { AudioDecodeError, AudioDecoderFailure, type AudioDecoder, type AudioDecoderFactory, type DecodedAudioListener } from '../audio-decoder';
-import type { SourceAudioFormat } from '../../media/source-formats';
+import type { SourceAudioFormat } from '../../domain/media/source-formats';
 import { describeExit, FfmpegProcess } from './ffmpeg-process';
 
 /**

@@ -1,5 +1,5 @@
-import type { MediaUnitReader } from '../../containers/media-unit';
-import type { TargetAudioFormat } from '../../media/target-formats';
+import type { MediaUnitReader } from '../containers/media-unit';
+import type { TargetAudioFormat } from '../../domain/media/target-formats';
 import type { AudioEncoder, AudioEncoderFactory, EncodedAudioListener } from '../audio-encoder';
 import { describeExit, FfmpegProcess } from './ffmpeg-process';
 

@@ -113,6 +113,8 @@ export class PocketSphinxDecoder {
   constructor(
     modelDirectory: string = DEFAULT_MODEL_DIRECTORY,
     readonly profile: 'wideband' | 'narrowband' = 'wideband',
+    /** More `-name value` settings, after (and so over) the live ones: for the recognition evaluation. */
+    extraArguments: readonly string[] = [],
   ) {
     this.lib = functions ??= new PocketSphinxFunctions();
     const acoustic = path.join(modelDirectory, 'en-us');
@@ -121,8 +123,15 @@ export class PocketSphinxDecoder {
     for (const file of [acoustic, languageModel, dictionary]) {
       if (!existsSync(file)) throw new Error(`PocketSphinx model file ${file} is missing; run: ${POCKETSPHINX_INSTALL_COMMAND}`);
     }
-    const argv = ['-hmm', acoustic, '-lm', languageModel, '-dict', dictionary, '-logfn', '/dev/null', ...LIVE_SEARCH_ARGUMENTS];
-    if (profile === 'narrowband') argv.push('-featparams', narrowbandFeatureParameters(acoustic));
+    const settings = new Map<string, string>();
+    const take = (pairs: readonly string[]) => {
+      for (let index = 0; index + 1 < pairs.length; index += 2) settings.set(pairs[index], pairs[index + 1]);
+    };
+    take(['-hmm', acoustic, '-lm', languageModel, '-dict', dictionary, '-logfn', '/dev/null', ...LIVE_SEARCH_ARGUMENTS]);
+    if (profile === 'narrowband') take(['-featparams', narrowbandFeatureParameters(acoustic)]);
+    // PocketSphinx refuses a setting given twice: the extra ones replace the live ones.
+    take(extraArguments);
+    const argv = [...settings].flat();
     const config = this.lib.parseArguments(null, this.lib.psArgs(), argv.length, argv, 1);
     if (!config) throw new Error('PocketSphinx rejected its configuration');
     this.decoder = this.lib.init(config);

@@ -6,6 +6,8 @@ import { ControlSlot, type AcousticProfile, type FromRecognitionWorker, type Rec
 
 export interface PocketSphinxRecognizerOptions {
   readonly modelDirectory?: string;
+  /** Decoder settings beyond the live ones (`-name value` pairs, e.g. `-maxhmmpf 10000`): to try settings in the evaluation. */
+  readonly extraArguments?: readonly string[];
   /**
    * Idle workers kept for the next sessions, each with a freshly loaded decoder (~115 MB; loading takes
    * ~0.4 s of CPU, done right after the previous session so the next one starts at once).
@@ -33,8 +35,8 @@ class RecognitionWorker {
   /** Read by the worker before each message (ControlSlot): shutdown, and the stream whose audio to skip. */
   private readonly control = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
 
-  constructor(modelDirectory: string, onGone: (worker: RecognitionWorker) => void) {
-    const data: RecognitionWorkerData = { modelDirectory, control: this.control.buffer as SharedArrayBuffer };
+  constructor(modelDirectory: string, extraArguments: readonly string[], onGone: (worker: RecognitionWorker) => void) {
+    const data: RecognitionWorkerData = { modelDirectory, extraArguments, control: this.control.buffer as SharedArrayBuffer };
     this.worker = new Worker(path.join(__dirname, 'recognition-worker.js'), { workerData: data, resourceLimits: WORKER_HEAP_LIMITS });
     this.worker.on('message', (message: FromRecognitionWorker) => {
       if (message.type === 'ready') this.ready = true;
@@ -94,6 +96,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   readonly sampleRate = 16000;
   readonly languages = ['en'] as const;
   private readonly modelDirectory: string;
+  private readonly extraArguments: readonly string[];
   private readonly maxIdle: number;
   private readonly idle: RecognitionWorker[] = [];
   private readonly all = new Set<RecognitionWorker>();
@@ -103,6 +106,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
 
   constructor(options: PocketSphinxRecognizerOptions = {}) {
     this.modelDirectory = options.modelDirectory ?? DEFAULT_MODEL_DIRECTORY;
+    this.extraArguments = options.extraArguments ?? [];
     this.maxIdle = options.idleWorkers ?? 2;
   }
 
@@ -150,7 +154,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
   }
 
   private spawn(): RecognitionWorker {
-    const worker = new RecognitionWorker(this.modelDirectory, (gone) => {
+    const worker = new RecognitionWorker(this.modelDirectory, this.extraArguments, (gone) => {
       this.all.delete(gone);
       this.busy.delete(gone);
       const index = this.idle.indexOf(gone);

@@ -11,7 +11,7 @@ if (!parentPort) throw new Error('recognition-worker must run as a worker thread
 const port = parentPort;
 const send = (message: FromRecognitionWorker) => port.postMessage(message);
 
-const { modelDirectory, control: controlBuffer } = workerData as RecognitionWorkerData;
+const { modelDirectory, extraArguments, control: controlBuffer } = workerData as RecognitionWorkerData;
 /**
  * Written by the main thread and read here before every message: a shutdown or an aborted stream is seen at
  * once, not after the audio already queued (a flood of chunks would otherwise keep the worker, and a
@@ -35,7 +35,7 @@ function loadDecoder(profile: AcousticProfile = 'wideband'): void {
       decoder = undefined;
       releaseFreeMemory();
     }
-    decoder = new PocketSphinxDecoder(modelDirectory, profile);
+    decoder = new PocketSphinxDecoder(modelDirectory, profile, extraArguments);
     loads += 1;
     used = false;
     send({ type: 'ready' });

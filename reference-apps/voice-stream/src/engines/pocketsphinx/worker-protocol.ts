@@ -36,6 +36,8 @@ export const ControlSlot = {
 
 export interface RecognitionWorkerData {
   readonly modelDirectory: string;
+  /** Decoder settings beyond the live ones (`-name value` pairs). */
+  readonly extraArguments: readonly string[];
   /** Two Int32 slots (ControlSlot) the main thread writes and the worker reads before each message. */
   readonly control: SharedArrayBuffer;
 }

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseWav } from '../../media/wav';
-import { trimSilence } from '../../media/pcm';
+import { parseWav } from '../../domain/media/wav';
+import { trimSilence } from '../../domain/media/pcm';
 import type { SpeechSynthesizer, SynthesizedSpeech, VoiceGender } from '../speech-synthesizer';
 
 /** espeak-ng voices per target language (Debian 12 has no Galician voice). */

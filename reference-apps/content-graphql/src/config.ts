@@ -1,0 +1,75 @@
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { readServerConfig, type ServerConfig } from 'app-support';
+import type { ExecutorKind } from './graphql/query-executor';
+import type { ContentServerOptions } from './server';
+
+/** Where the app keeps its data unless told otherwise (`--database`/`DATABASE_URL`, `--assets`/`ASSETS_DIR`). */
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/content-graphql.db';
+export const DEFAULT_ASSETS_DIR = './data/assets';
+export const DEFAULT_PORT = 4000;
+
+/** The flags every command takes: where the database and the asset files are. */
+export const LOCATION_OPTIONS = {
+  database: { type: 'string' },
+  assets: { type: 'string' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+export interface Locations { database?: string; assets?: string }
+
+export function databaseUrlFrom(flags: Locations, env: NodeJS.ProcessEnv): string {
+  return flags.database ?? env.CONTENT_GRAPHQL_DATABASE_URL ?? env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+}
+
+export function assetsDirFrom(flags: Locations, env: NodeJS.ProcessEnv): string {
+  return resolve(flags.assets ?? env.ASSETS_DIR ?? DEFAULT_ASSETS_DIR);
+}
+
+/**
+ * The server's configuration from its flags (`--port`, `--host`, `--database`, `--assets`; anything else is an
+ * error) and environment: PORT (4000), HOST, DATABASE_URL, ASSETS_DIR, GRAPHQL_PATH (/api), PUBLIC_URL,
+ * CONTENT_GRAPHQL_ADMIN_KEY, CONTENT_GRAPHQL_PG_POOL_SIZE (10), CONTENT_GRAPHQL_MAX_REQUEST_BYTES (262144),
+ * CONTENT_GRAPHQL_CHANGE_POLL_MS (1000), CONTENT_GRAPHQL_EXECUTOR (jit), and the GraphQL limits.
+ */
+export function readContentConfig(argv: readonly string[], env: NodeJS.ProcessEnv): { server: ServerConfig; options: ContentServerOptions } {
+  const flags = parseArgs({ args: [...argv], options: { ...LOCATION_OPTIONS, port: { type: 'string' }, host: { type: 'string' } }, strict: true }).values;
+  const server = readServerConfig({ port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_URL, envPrefix: 'CONTENT_GRAPHQL' }, argv, env);
+  const number = (name: string, fallback: number, zeroAllowed = false) => positiveInteger(env, name, fallback, zeroAllowed);
+  return {
+    server,
+    options: {
+      host: server.host, port: server.port, databaseUrl: server.databaseUrl, assetsRoot: assetsDirFrom(flags, env),
+      graphqlPath: env.GRAPHQL_PATH ?? '/api', publicUrl: env.PUBLIC_URL,
+      adminKey: env.CONTENT_GRAPHQL_ADMIN_KEY ?? null,
+      postgresPoolSize: number('CONTENT_GRAPHQL_PG_POOL_SIZE', 10),
+      maxRequestBytes: number('CONTENT_GRAPHQL_MAX_REQUEST_BYTES', 256 * 1024),
+      settings: {
+        enableGraphQlCaching: env.ENABLE_GRAPHQL_CACHING !== 'false',
+        // The CMS ships these off (0); a server on the open internet should not, so ours ships them on.
+        maxGraphqlDepth: number('MAX_GRAPHQL_DEPTH', 10, true),
+        maxGraphqlComplexity: number('MAX_GRAPHQL_COMPLEXITY', 10_000, true),
+        maxGraphqlAliases: number('MAX_GRAPHQL_ALIASES', 100, true),
+        maxGraphqlTokens: number('MAX_GRAPHQL_TOKENS', 10_000, true),
+        maxGraphqlResults: number('MAX_GRAPHQL_RESULTS', 0, true),
+        enableGraphqlIntrospection: env.ENABLE_GRAPHQL_INTROSPECTION !== 'false',
+        changePollMs: number('CONTENT_GRAPHQL_CHANGE_POLL_MS', 1000, true),
+        executor: executorKind(env.CONTENT_GRAPHQL_EXECUTOR),
+      },
+    },
+  };
+}
+
+/** `CONTENT_GRAPHQL_EXECUTOR`: jit (default) or graphql-js (plain execute, for debugging). */
+function executorKind(text: string | undefined): ExecutorKind {
+  if (text === undefined || text === '' || text === 'jit') return 'jit';
+  if (text === 'graphql-js') return 'graphql-js';
+  throw new Error(`CONTENT_GRAPHQL_EXECUTOR must be jit or graphql-js, got "${text}"`);
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, zeroAllowed: boolean): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < (zeroAllowed ? 0 : 1)) throw new Error(`${name} must be a whole number${zeroAllowed ? ' of 0 or more' : ' above 0'}, got "${text}"`);
+  return value;
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+/**
+ * Recognition accuracy across voices, sample rates, formats and noise:
+ *   npm run eval -w voice-stream -- [--set evaluation|tuning] [--voices flite-rms,espeak-en-us] [--rates 8000,16000]
+ *     [--formats pcm,opus] [--noise clean,20,10] [--sentences N] [--parallel 2] [--json results.json]
+ *   npm run eval -w voice-stream -- --report results.json   (the tables of a run saved with --json, finished or not)
+ *     [--decoder-args="-maxhmmpf 10000 -fwdflat yes"]   (PocketSphinx settings to try, over the live ones)
+ * Audio is generated on the fly (flite, espeak-ng, sox, ffmpeg; cached in the temp folder) and streamed through
+ * the server's own decoder and recogniser. Prints WER per condition as it goes, then the tables of
+ * docs/voice-stream.md ("Recognition across voices").
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { conditionLabel, evalConditions, type EvalNoise } from './eval-conditions';
+import { formatSummary, meanOverVoices, werTable } from './eval-report';
+import { runEvaluation, type ConditionResult } from './eval-run';
+import { EVALUATION_SENTENCES, TUNING_SENTENCES } from './eval-sentences';
+
+const list = (value: string | undefined) => value?.split(',').map((item) => item.trim()).filter(Boolean);
+
+const OPTIONS = {
+  set: { type: 'string', default: 'evaluation' },
+  voices: { type: 'string' },
+  rates: { type: 'string' },
+  formats: { type: 'string' },
+  noise: { type: 'string' },
+  sentences: { type: 'string' },
+  parallel: { type: 'string', default: '2' },
+  json: { type: 'string' },
+  report: { type: 'string' },
+  'decoder-args': { type: 'string' },
+} as const;
+
+async function main(argv: readonly string[]): Promise<number> {
+  // Unknown flags and flags without their value are errors (node:util's message, exit 1).
+  const flags = parseArgs({ args: [...argv], options: OPTIONS, strict: true }).values;
+  if (flags.report) {
+    const saved = JSON.parse(readFileSync(flags.report, 'utf8')) as SavedRun;
+    const done = saved.results.filter(Boolean);
+    console.log(`${saved.set} set, ${saved.sentences} sentences, ${done.length} conditions${saved.decoderArgs ? `, decoder args: ${saved.decoderArgs}` : ''}`);
+    printTables(done);
+    return 0;
+  }
+  const set = flags.set;
+  if (set !== 'evaluation' && set !== 'tuning') throw new Error('--set is evaluation or tuning');
+  const all = set === 'evaluation' ? EVALUATION_SENTENCES : TUNING_SENTENCES;
+  const sentences = all.slice(0, Number(flags.sentences ?? all.length));
+  const noise = list(flags.noise)?.map((level): EvalNoise => (level === 'clean' ? null : (Number(level) as EvalNoise)));
+  const conditions = evalConditions({
+    voices: list(flags.voices),
+    rates: list(flags.rates)?.map(Number),
+    formats: list(flags.formats),
+    noise,
+  });
+  const started = Date.now();
+  // Saved after every condition, so a long run that is stopped still has its tables (--report).
+  const saved: SavedRun = { set, sentences: sentences.length, decoderArgs: flags['decoder-args'], results: [] };
+  const save = () => flags.json && writeFileSync(flags.json, JSON.stringify(saved, null, 2));
+  console.log(`recognition eval: ${conditions.length} conditions x ${sentences.length} ${set} sentences`);
+  const results = await runEvaluation({
+    conditions,
+    sentences,
+    parallel: Number(flags.parallel),
+    engines: { recognizer: { extraArguments: flags['decoder-args']?.split(/\s+/).filter(Boolean) ?? [] } },
+    onResult: (result, done, total) => {
+      saved.results.push(result);
+      save();
+      console.log(`[${done}/${total}] ${conditionLabel(result.condition)}: WER ${result.wer.toFixed(3)} (${result.errors}/${result.words})`);
+    },
+  });
+  printTables(results);
+  console.log(`${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return 0;
+}
+
+interface SavedRun {
+  set: string;
+  sentences: number;
+  decoderArgs?: string;
+  results: ConditionResult[];
+}
+
+function printTables(results: readonly ConditionResult[]): void {
+  console.log(`\n${werTable(results)}\n\nBy format (mean over voices):\n${formatSummary(results)}`);
+  console.log(`\nmean WER over all conditions (voices weighted equally): ${meanOverVoices(results).toFixed(3)}`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`eval: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);

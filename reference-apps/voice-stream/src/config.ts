@@ -1,0 +1,58 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { readServerConfig, type ServerConfig } from 'app-support';
+import { defaultMaxSessions } from './domain/session-capacity';
+
+/** The embedded default: a SQLite file in the app's data folder (git-ignored). */
+export const DEFAULT_DATABASE_FILE = path.resolve(__dirname, '..', '..', 'data', 'voice-stream.db');
+export const DEFAULT_PORT = 8083;
+
+/** SIGTERM/SIGINT end the process within this time, whatever the sessions are doing. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+export interface VoiceConfig extends ServerConfig {
+  /** Sessions (streams) this instance runs at once; more are answered 503 server_busy. */
+  readonly maxSessions: number;
+  /** After SIGTERM/SIGINT the process exits within this time. */
+  readonly shutdownTimeoutMs: number;
+}
+
+function positiveInteger(value: string, source: string): number {
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(parsed) || parsed < 1) {
+    throw new Error(`Invalid value "${value}" from ${source}: expected a positive integer`);
+  }
+  return parsed;
+}
+
+const FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  database: { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'shutdown-timeout': { type: 'string' },
+} as const;
+
+/**
+ * Port, host and database from flags (--port, --host, --database) or VOICE_* / generic env variables;
+ * --max-sessions / VOICE_MAX_SESSIONS and --shutdown-timeout / VOICE_SHUTDOWN_TIMEOUT (seconds). Unknown
+ * flags and flags without a value are errors (node:util parseArgs); positionals are left to the caller.
+ */
+export function readVoiceConfig(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): VoiceConfig {
+  const flags = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true }).values;
+  const serverFlags = (['port', 'host', 'database'] as const).flatMap((name) => (flags[name] === undefined ? [] : [`--${name}`, flags[name]]));
+  const server = readServerConfig({ port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_FILE, envPrefix: 'VOICE' }, serverFlags, env);
+  const pick = (flag: 'max-sessions' | 'shutdown-timeout', envName: string): [string, string] | undefined => {
+    const fromFlag = flags[flag];
+    if (fromFlag !== undefined) return [fromFlag, `--${flag}`];
+    const fromEnv = env[envName];
+    return fromEnv ? [fromEnv, envName] : undefined;
+  };
+  const maxSessions = pick('max-sessions', 'VOICE_MAX_SESSIONS');
+  const shutdownTimeout = pick('shutdown-timeout', 'VOICE_SHUTDOWN_TIMEOUT');
+  return {
+    ...server,
+    maxSessions: maxSessions ? positiveInteger(...maxSessions) : defaultMaxSessions(),
+    shutdownTimeoutMs: shutdownTimeout ? positiveInteger(...shutdownTimeout) * 1000 : DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  };
+}

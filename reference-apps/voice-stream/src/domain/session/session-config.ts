@@ -1,0 +1,21 @@
+import type { Formality } from '../../engines/translator';
+import type { VoiceGender } from '../../engines/speech-synthesizer';
+import type { SourceAudioFormat } from '../media/source-formats';
+import type { TargetAudioFormat } from '../media/target-formats';
+import type { MessageFormat } from '../protocol/message-codec';
+
+/** A validated, normalised session request: everything a VoiceSession needs to run. */
+export interface SessionConfig {
+  readonly messageFormat: MessageFormat;
+  readonly source: SourceAudioFormat;
+  /** The language the recogniser hears, reported as `language` of source segments. */
+  readonly sourceLanguage: string;
+  readonly sourceLanguageMode: 'auto' | 'fixed';
+  /** Transcript targets, canonical tags, media languages included, in request order without duplicates. */
+  readonly targetLanguages: readonly string[];
+  /** At most one language that is also spoken. */
+  readonly targetMediaLanguages: readonly string[];
+  readonly targetMedia: TargetAudioFormat;
+  readonly targetMediaVoice: VoiceGender | undefined;
+  readonly formality: Formality;
+}

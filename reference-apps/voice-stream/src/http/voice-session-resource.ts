@@ -1,0 +1,84 @@
+import { BodyParam, Consumes, Context, GET, HeaderParam, HttpServerRequest, Path, POST, Produces, QueryParam } from 'rest.uws';
+import type { ApiKeyOwner, ApiKeyStore } from '../storage/api-key-store';
+import { readAuthKey } from './deepl-authorization';
+import { validateSessionRequest, type VoiceCapabilities } from '../domain/session/session-request';
+import type { SessionRegistry } from '../domain/registry/session-registry';
+import type { SessionCapacity } from '../domain/session-capacity';
+import { streamingUrl } from './streaming-url';
+import { VoiceApiError } from '../domain/voice-api-error';
+
+/** The answer of the session request and of a reconnection. */
+export interface VoiceStreamingResponse {
+  streaming_url: string;
+  token: string;
+  session_id: string;
+}
+
+export interface SessionResourceSettings {
+  readonly publicBaseUrl: string | undefined;
+  /** host:port of this server, for requests without a Host header. */
+  readonly fallbackHost: () => string;
+}
+
+/** `POST /v3/voice/realtime` (session request) and `GET /v3/voice/realtime?token=` (reconnection). */
+@Path('/v3/voice')
+@Produces('application/json')
+export class VoiceSessionResource {
+  constructor(
+    private readonly keys: ApiKeyStore,
+    private readonly registry: SessionRegistry,
+    private readonly capacity: SessionCapacity,
+    private readonly capabilities: VoiceCapabilities,
+    private readonly settings: SessionResourceSettings,
+  ) {}
+
+  @POST
+  @Path('/realtime')
+  @Consumes('application/json')
+  async requestSession(
+    @HeaderParam('authorization', { optional: true }) authorization: string | undefined,
+    @Context() request: HttpServerRequest,
+    @BodyParam({ optional: true }) body: object | undefined,
+  ): Promise<VoiceStreamingResponse> {
+    // The key is checked before the body, so a client without one learns that first (401/403).
+    const owner = await this.authenticate(authorization);
+    if (body === undefined) throw new VoiceApiError(400, 'invalid_request', 'The request body must be a JSON object with at least source_media_content_type');
+    const result = validateSessionRequest(body, this.capabilities);
+    if ('error' in result) throw new VoiceApiError(400, result.error.code, result.error.message);
+    // A full server says so before handing out a token (the upgrade checks again: streams may start meanwhile).
+    this.capacity.check();
+    const created = await this.registry.create(owner.id, { body, config: result.config });
+    return { streaming_url: this.url(request), token: created.token, session_id: created.sessionId };
+  }
+
+  @GET
+  @Path('/realtime')
+  async requestReconnection(
+    @HeaderParam('authorization', { optional: true }) authorization: string | undefined,
+    @Context() request: HttpServerRequest,
+    @QueryParam('token', { optional: true }) token: string | undefined,
+  ): Promise<VoiceStreamingResponse> {
+    const owner = await this.authenticate(authorization);
+    if (!token) throw new VoiceApiError(400, 'missing_parameter', 'The token query parameter (the latest token of the session) is required');
+    const rotated = await this.registry.rotate(owner.id, token);
+    return { streaming_url: this.url(request), token: rotated.token, session_id: rotated.sessionId };
+  }
+
+  private async authenticate(authorization: string | undefined): Promise<ApiKeyOwner> {
+    const read = readAuthKey(authorization);
+    if ('problem' in read) throw new VoiceApiError(401, 'unauthorized', read.problem);
+    let owner: ApiKeyOwner | undefined;
+    try {
+      owner = await this.keys.verify(read.key);
+    } catch (error) {
+      console.error(`voice-stream: key store error: ${(error as Error).message}`);
+      throw new VoiceApiError(503, 'service_unavailable', 'The key store (database) is unavailable; retry shortly');
+    }
+    if (!owner) throw new VoiceApiError(403, 'forbidden', 'The API key is unknown or revoked');
+    return owner;
+  }
+
+  private url(request: HttpServerRequest): string {
+    return streamingUrl(request, this.settings.publicBaseUrl, this.settings.fallbackHost());
+  }
+}
