@@ -1,4 +1,5 @@
 import { isThenable } from '../../pipeline/context-values';
+import { bodyOriginOf } from '../../pipeline/exchange';
 import type { RestPlugin, RouteScope } from '../../pipeline/plugin';
 import type { RouteHooks } from '../../pipeline/route-hooks';
 import type { RoutingContext } from '../../context/routing-context';
@@ -52,7 +53,7 @@ function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean,
   return (ctx, args, out) => {
     let value = args[i];
     if (value === null || value === undefined) return;
-    const origin = ctx._bodyOrigin;
+    const origin = bodyOriginOf(ctx);
     if (toInstance !== undefined && origin !== 'other') {
       const build = origin === 'json' ? fromJson! : toInstance;
       if (elementType !== undefined && Array.isArray(value)) value = value.map((v) => build(elementType, v));
