@@ -13,7 +13,7 @@ import { addWebSocketRoute } from './websocket-endpoints';
 import type { BodyConsumer } from '../pipeline/plugin';
 import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
-import { framingError } from './request-framing';
+import { judgeFraming, refuseLater } from './request-framing';
 
 /**
  * The only place that speaks uWebSockets.js's request protocol: read the request synchronously,
@@ -147,37 +147,12 @@ function isBodyMethod(method: HttpMethod): boolean {
   return method === 'POST' || method === 'PUT' || method === 'PATCH';
 }
 
-/**
- * Judges the request's framing on all of its headers (copied now); when it is ambiguous, answers 400
- * and closes the connection (see `refuseAmbiguous`) and returns true.
- */
+/** Judges the framing on every header (copied now); refuses an ambiguous request, and then returns true. */
 function refusedFraming(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext): boolean {
-  const { request } = ctx;
-  request.detach();
-  const error = framingError(request._headerList ?? []);
+  const error = judgeFraming(ctx.request);
   if (error === undefined) return false;
-  refuseAmbiguous(rt, res, ctx, error);
+  refuseLater(res, ctx.response, () => rt.fail(ctx, error));
   return true;
-}
-
-/**
- * Answers 400 and closes the connection, without letting anything that came after the request reach a
- * handler. uWebSockets.js dispatches the next request of the same read as soon as this callback returns;
- * an answer written now would not stop it (the close it asks for waits for the end of the read, and the
- * next request clears it). A pending answer does: uWebSockets.js closes a connection that sends a request
- * while the previous one is unanswered. So the 400 goes out on the next turn of the event loop, once that
- * read is over; when nothing followed the request, the client gets it, and the connection is closed.
- * (One case stays open, see docs/security.md: a client that leaves earlier answers unread keeps the 400
- * queued, and uWebSockets.js reads on until it is sent.)
- */
-function refuseAmbiguous(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, error: unknown): void {
-  const { response } = ctx;
-  response.closeConnectionAfter();
-  response._live = false;
-  res.onAborted(() => response._abort());
-  setImmediate(() => {
-    if (!response.aborted()) void rt.fail(ctx, error);
-  });
 }
 
 /**
