@@ -1,5 +1,5 @@
 import { startServer } from 'rest.uws';
-import { buildApp } from './app';
+import { buildApp } from './app.js';
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
