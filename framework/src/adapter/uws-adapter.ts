@@ -1,5 +1,6 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
-import { RoutingContext } from '../context/routing-context';
+import type { RoutingContext } from '../context/routing-context';
+import { Exchange } from '../pipeline/exchange';
 import { PayloadTooLargeException } from '../errors/http-errors';
 import type { HttpMethod } from '../metadata/types';
 import type { AppRuntime, RouteHolder } from '../app/app-runtime';
@@ -66,8 +67,7 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   const response = new HttpServerResponse(res, method === 'HEAD');
   response._defaults = rt.defaultHeaders;
   request._response = response;
-  const ctx = new RoutingContext(request, response);
-  ctx._app = rt.app;
+  const ctx = new Exchange(request, response, rt.app);
 
   const hooks = rt.hooks;
   if (hooks.onResponse !== null || hooks.onSend !== null) watch(hooks, ctx);
@@ -160,7 +160,7 @@ function refusedFraming(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext): 
  * refused at once (413) without reading the rest, and so is a body that grows past it; the connection
  * is closed after those answers since the unread rest cannot be skipped safely.
  */
-function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], declared: string): void {
+function readBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: readonly RouteHolder[], declared: string): void {
   const { request, response } = ctx;
   const limit = rt.bodyLimit;
   if (declared !== '' && !(Number(declared) <= limit)) {
@@ -216,7 +216,7 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes:
 }
 
 /** Feeds the body to a streaming consumer (uploads); same limits and abort rules as buffering. */
-function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], consumer: BodyConsumer): void {
+function streamBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: readonly RouteHolder[], consumer: BodyConsumer): void {
   const { response } = ctx;
   let done = false;
   let size = 0;

@@ -1,6 +1,6 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp, us_socket_context_t, WebSocket as UwsWebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import type { AppRuntime } from '../app/app-runtime';
-import { RoutingContext } from '../context/routing-context';
+import { Exchange } from '../pipeline/exchange';
 import type { User } from '../context/user';
 import { BadRequestException, RegistrationError } from '../errors/http-errors';
 import { HttpServerRequest } from '../http/request';
@@ -130,9 +130,8 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
   const response = new HttpServerResponse(res, false);
   response._defaults = rt.defaultHeaders;
   request._response = response;
-  const ctx = new RoutingContext(request, response);
-  ctx._app = rt.app;
-  ctx._route = compiled.definition;
+  const ctx = new Exchange(request, response, rt.app);
+  ctx.enter(compiled.definition);
   request._paramNames = route.pattern.paramNames;
   request._paramValues = values ?? [];
 

@@ -29,6 +29,7 @@ const CODES = {
   RU_ERR_CONVERSION: { status: 400, title: "A value cannot be converted to its parameter's type" },
   RU_ERR_MISSING_BODY: { status: 400, title: 'The route needs a body and none was sent' },
   RU_ERR_MALFORMED_JSON: { status: 400, title: 'The JSON body cannot be parsed' },
+  RU_ERR_JSON_TOO_DEEP: { status: 400, title: 'The JSON body nests objects and arrays deeper than 256 levels' },
   RU_ERR_BODY_TYPE: { status: 400, title: "The body's JSON does not fit the parameter's type" },
   RU_ERR_CONTEXT: { status: 400, title: 'A @Context value cannot be provided' },
   RU_ERR_VALIDATION: { status: 400, title: 'Validation failed (the violations are listed)' },

@@ -1,5 +1,6 @@
 import type { RoutingContext } from '../../context/routing-context';
 import { ArgumentException, UnsupportedMediaTypeException } from '../../errors/http-errors';
+import { bodyOriginOf } from '../../pipeline/exchange';
 
 /**
  * A `@Valid` argument is validated only if it is an object of its class: a string from the text reader,
@@ -18,7 +19,7 @@ export function checkValidShape(ctx: RoutingContext, source: string, classType: 
 
 function refused(ctx: RoutingContext, source: string, expected: string, value: unknown): Error {
   const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? `an object that is not a ${expected}` : `a ${typeof value}`;
-  if (source === 'body' && ctx._bodyOrigin === 'other' && (value === null || typeof value !== 'object')) {
+  if (source === 'body' && bodyOriginOf(ctx) === 'other' && (value === null || typeof value !== 'object')) {
     const type = ctx.request.getHeader('content-type') ?? '(none)';
     return new UnsupportedMediaTypeException(`A @Valid ${expected} body cannot be read from Content-Type ${type.slice(0, 80)} (it gives ${got}); send application/json`);
   }

@@ -1,4 +1,5 @@
 import { isThenable } from '../../pipeline/context-values';
+import { bodyOriginOf } from '../../pipeline/exchange';
 import type { RestPlugin, RouteScope } from '../../pipeline/plugin';
 import type { RouteHooks } from '../../pipeline/route-hooks';
 import type { RoutingContext } from '../../context/routing-context';
@@ -54,7 +55,7 @@ function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean,
   return (ctx, args, out) => {
     let value = args[i];
     if ((value === null || value === undefined) && (optional || !valid)) return;
-    const origin = ctx._bodyOrigin;
+    const origin = bodyOriginOf(ctx);
     // An app's own reader may give a plain object: it is built like the built-in readers' output.
     if (toInstance !== undefined && (origin !== 'other' || isPlainObject(value))) {
       const build = origin === 'json' ? fromJson! : toInstance;
