@@ -42,6 +42,7 @@ export {
   ArgumentException,
   RegistrationError,
 } from './errors/http-errors';
+export { ERROR_CODES, describeErrorCode, type ErrorCode, type ErrorCodeInfo } from './errors/codes';
 export { DefaultExceptionHandler } from './pipeline/exception-handling';
 
 export { JsonValueReader, TextValueReader, FormValueReader, GenericValueReader } from './io/readers';
