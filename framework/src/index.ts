@@ -42,6 +42,7 @@ export {
   ArgumentException,
   RegistrationError,
 } from './errors/http-errors';
+export { ERROR_CODES, describeErrorCode, type ErrorCode, type ErrorCodeInfo } from './errors/codes';
 export { DefaultExceptionHandler } from './pipeline/exception-handling';
 
 export { JsonValueReader, TextValueReader, FormValueReader, GenericValueReader } from './io/readers';
@@ -79,6 +80,10 @@ export { eventsPlugin, Event, EVENTS, type RestEvent, type EventOptions, type Ev
 
 // CORS.
 export { cors, type CorsOptions } from './features/cors';
+
+// Rate limiting: token buckets per key, in memory or PostgreSQL.
+export { rateLimit, RateLimit, SkipRateLimit, byAddress, byHeader, byUser, MemoryRateLimitStore, PostgresRateLimitStore } from './features/rate-limit';
+export type { RateLimitOptions, RateLimitRule, RateLimitKey, RateLimitStore, RateLimitState, RateLimitWindow, MemoryRateLimitStoreOptions, PostgresRateLimitStoreOptions, SqlQueryable } from './features/rate-limit';
 
 // Validation.
 export { validationPlugin, Valid, Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, ConstraintException, ConstraintExceptionHandler, ClassValidator } from './features/validation';

@@ -1,5 +1,6 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
-import { RoutingContext } from '../context/routing-context';
+import type { RoutingContext } from '../context/routing-context';
+import { Exchange } from '../pipeline/exchange';
 import { PayloadTooLargeException } from '../errors/http-errors';
 import type { HttpMethod } from '../metadata/types';
 import type { AppRuntime, RouteHolder } from '../app/app-runtime';
@@ -12,7 +13,7 @@ import { addWebSocketRoute } from './websocket-endpoints';
 import type { BodyConsumer } from '../pipeline/plugin';
 import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
-import { framingError } from './request-framing';
+import { judgeFraming, refuseLater } from './request-framing';
 
 /**
  * The only place that speaks uWebSockets.js's request protocol: read the request synchronously,
@@ -66,8 +67,7 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   const response = new HttpServerResponse(res, method === 'HEAD');
   response._defaults = rt.defaultHeaders;
   request._response = response;
-  const ctx = new RoutingContext(request, response);
-  ctx._app = rt.app;
+  const ctx = new Exchange(request, response, rt.app);
 
   const hooks = rt.hooks;
   if (hooks.onResponse !== null || hooks.onSend !== null) watch(hooks, ctx);
@@ -147,37 +147,12 @@ function isBodyMethod(method: HttpMethod): boolean {
   return method === 'POST' || method === 'PUT' || method === 'PATCH';
 }
 
-/**
- * Judges the request's framing on all of its headers (copied now); when it is ambiguous, answers 400
- * and closes the connection (see `refuseAmbiguous`) and returns true.
- */
+/** Judges the framing on every header (copied now); refuses an ambiguous request, and then returns true. */
 function refusedFraming(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext): boolean {
-  const { request } = ctx;
-  request.detach();
-  const error = framingError(request._headerList ?? []);
+  const error = judgeFraming(ctx.request);
   if (error === undefined) return false;
-  refuseAmbiguous(rt, res, ctx, error);
+  refuseLater(res, ctx.response, () => rt.fail(ctx, error));
   return true;
-}
-
-/**
- * Answers 400 and closes the connection, without letting anything that came after the request reach a
- * handler. uWebSockets.js dispatches the next request of the same read as soon as this callback returns;
- * an answer written now would not stop it (the close it asks for waits for the end of the read, and the
- * next request clears it). A pending answer does: uWebSockets.js closes a connection that sends a request
- * while the previous one is unanswered. So the 400 goes out on the next turn of the event loop, once that
- * read is over; when nothing followed the request, the client gets it, and the connection is closed.
- * (One case stays open, see docs/security.md: a client that leaves earlier answers unread keeps the 400
- * queued, and uWebSockets.js reads on until it is sent.)
- */
-function refuseAmbiguous(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, error: unknown): void {
-  const { response } = ctx;
-  response.closeConnectionAfter();
-  response._live = false;
-  res.onAborted(() => response._abort());
-  setImmediate(() => {
-    if (!response.aborted()) void rt.fail(ctx, error);
-  });
 }
 
 /**
@@ -185,7 +160,7 @@ function refuseAmbiguous(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, 
  * refused at once (413) without reading the rest, and so is a body that grows past it; the connection
  * is closed after those answers since the unread rest cannot be skipped safely.
  */
-function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], declared: string): void {
+function readBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: readonly RouteHolder[], declared: string): void {
   const { request, response } = ctx;
   const limit = rt.bodyLimit;
   if (declared !== '' && !(Number(declared) <= limit)) {
@@ -241,7 +216,7 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes:
 }
 
 /** Feeds the body to a streaming consumer (uploads); same limits and abort rules as buffering. */
-function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], consumer: BodyConsumer): void {
+function streamBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: readonly RouteHolder[], consumer: BodyConsumer): void {
   const { response } = ctx;
   let done = false;
   let size = 0;

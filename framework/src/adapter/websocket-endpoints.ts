@@ -1,6 +1,6 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp, us_socket_context_t, WebSocket as UwsWebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import type { AppRuntime } from '../app/app-runtime';
-import { RoutingContext } from '../context/routing-context';
+import { Exchange } from '../pipeline/exchange';
 import type { User } from '../context/user';
 import { BadRequestException, RegistrationError } from '../errors/http-errors';
 import { HttpServerRequest } from '../http/request';
@@ -10,6 +10,7 @@ import { isThenable } from '../pipeline/context-values';
 import type { WebSocketEndpoint } from '../pipeline/websocket-route';
 import { pathSegments } from '../routing/path-segments';
 import { loadUws } from './load-uws';
+import { judgeFraming, refuseLater } from './request-framing';
 import { trackConnection, untrackConnection } from './open-connections';
 import { chooseProtocol, uwsLimits } from './websocket-limits';
 
@@ -119,6 +120,8 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
     req.setYield(true); // not this endpoint's path after all: the HTTP routes answer
     return;
   }
+  const length = req.getHeader('content-length');
+  const encoding = req.getHeader('transfer-encoding');
   const key = req.getHeader('sec-websocket-key');
   const offered = req.getHeader('sec-websocket-protocol');
   const extensions = req.getHeader('sec-websocket-extensions');
@@ -127,14 +130,19 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
   const response = new HttpServerResponse(res, false);
   response._defaults = rt.defaultHeaders;
   request._response = response;
-  const ctx = new RoutingContext(request, response);
-  ctx._app = rt.app;
-  ctx._route = compiled.definition;
+  const ctx = new Exchange(request, response, rt.app);
+  ctx.enter(compiled.definition);
   request._paramNames = route.pattern.paramNames;
   request._paramValues = values ?? [];
 
   let live = true;
   const fail = (error: unknown): void | Promise<void> => compiled.fail(ctx, error);
+  // An upgrade whose framing is ambiguous is refused like any request (docs/security.md, Request framing).
+  const framingError = length !== '' || encoding !== '' ? judgeFraming(request) : undefined;
+  if (framingError !== undefined) {
+    refuseLater(res, response, () => fail(framingError));
+    return;
+  }
   const complete = (args: unknown[]): void => {
     if (response.aborted() || response.ended()) return;
     const protocol = chooseProtocol(offered, route.options.protocols);

@@ -2,12 +2,13 @@ import { compileRoute, type CompiledRoute, type RouteSource } from '../pipeline/
 import type { ErrorPolicy } from '../pipeline/exception-handling';
 import type { RestPlugin } from '../pipeline/plugin';
 import { compileUpgrade } from '../pipeline/compile-upgrade';
-import type { CompileContext } from '../pipeline/route-compiler';
+import type { CompileContext } from '../pipeline/compile-context';
 import type { WebSocketEndpoint, WebSocketRoute } from '../pipeline/websocket-route';
 import { pluginContext } from './plugin-context';
 import { PluginHooks } from './plugin-host';
 import type { ExceptionHandler, NotFoundResponseWriter } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
+import type { Exchange } from '../pipeline/exchange';
 import { bindHandler, handleError } from '../pipeline/exception-handling';
 import { MethodNotAllowedException, NotFoundException, RegistrationError } from '../errors/http-errors';
 import { registryGeneration } from '../io/generation';
@@ -271,10 +272,10 @@ export class AppRuntime {
   }
 
   /** Runs routes with identical paths in order while the response stays untouched. */
-  runChain(routes: readonly RouteHolder[], ctx: RoutingContext, from = 0): void | Promise<void> {
+  runChain(routes: readonly RouteHolder[], ctx: Exchange, from = 0): void | Promise<void> {
     for (let i = from; i < routes.length; i++) {
       const holder = routes[i]!;
-      ctx._route = holder.compiled.definition;
+      ctx.enter(holder.compiled.definition);
       ctx.request._paramNames = holder.paramNames;
       const out = holder.compiled.handle(ctx);
       if (out !== undefined) return out.then(() => this.continueChain(routes, ctx, i + 1));
@@ -283,7 +284,7 @@ export class AppRuntime {
     this.finishChain(ctx);
   }
 
-  private continueChain(routes: readonly RouteHolder[], ctx: RoutingContext, next: number): void | Promise<void> {
+  private continueChain(routes: readonly RouteHolder[], ctx: Exchange, next: number): void | Promise<void> {
     if (ctx.response.ended() || ctx.response.aborted()) return;
     if (ctx.response.headersSent()) {
       ctx.response.end();

@@ -1,6 +1,7 @@
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, ValueReader } from '../context/contracts';
 import { RegistrationError } from '../errors/http-errors';
+import { assertSendableHeader } from '../http/response';
 import { attachRuntime, runtimeOf } from '../adapter/uws-adapter';
 import type { Provided } from '../io/registry';
 import type { Logger } from '../util/log';
@@ -113,6 +114,8 @@ export class RestBuilder {
 
   /** Headers added to every response unless the route sets them; default `X-Content-Type-Options: nosniff`. */
   defaultHeaders(headers: Record<string, string>): this {
+    // Checked now: they are written as they are on every response (a CR or LF would split it).
+    for (const [name, value] of Object.entries(headers)) assertSendableHeader(name, value);
     this.settings.defaultHeaders = Object.entries(headers);
     return this;
   }

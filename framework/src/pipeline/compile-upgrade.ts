@@ -1,13 +1,15 @@
-import type { RoutingContext } from '../context/routing-context';
+import type { Exchange } from './exchange';
 import { RegistrationError } from '../errors/http-errors';
 import { WebSocketConnection } from '../context/websocket-connection';
 import { designParamTypes } from '../metadata/store';
 import type { MethodMetadata, ParamMetadata } from '../metadata/types';
 import { compileArgument, type ArgumentScope } from './arguments';
 import type { ValueResolver } from './context-values';
-import { bindHandlers, handleError } from './exception-handling';
-import { defineRoute, type CompileContext } from './route-compiler';
-import type { RouteHooks } from './route-hooks';
+import type { CompileContext } from './compile-context';
+import { defineRoute } from './define-route';
+import { handleError, routeHandlersOf } from './exception-handling';
+import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor } from './stages/hooks';
+import { normalizeError } from './stages/run-route';
 import { provideSteps } from './stages/provide';
 import { readArgumentsStep } from './stages/read-arguments';
 import { runSteps } from './stages/run-steps';
@@ -22,7 +24,7 @@ import type { CompiledUpgrade, WebSocketRoute } from './websocket-route';
  */
 export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): CompiledUpgrade {
   const { endpointClass, classMeta } = route;
-  const { settings, components, logger } = cc;
+  const { settings, components } = cc;
   const methodMeta: MethodMetadata = classMeta.methods.get('open') ?? { name: 'open', params: new Map(), extensions: new Map() };
   const definition = defineRoute({ resourceClass: endpointClass, instance: route.instance, classMeta, methodMeta, method: 'GET', pattern: route.pattern });
   const where = `${endpointClass.name}.open()`;
@@ -69,21 +71,14 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
     resolvers.push(index === connectionIndex ? null : compileArgument(methodMeta.params.get(index) as ParamMetadata, design[index], `${where} parameter ${index}`, scope));
   }
 
-  const hooks: RouteHooks[] = [];
-  for (const factory of cc.hooks) {
-    const h = factory({ definition, kind: 'websocket', classMeta, methodMeta, settings, components, logger });
-    if (h) hooks.push(h);
-  }
-  const steps: Step[] = provideSteps(settings, components);
-  for (const h of hooks) if (h.onRequest) steps.push(h.onRequest);
-  if (argc > 0) steps.push(readArgumentsStep(resolvers, (ctx, args) => void (ctx._args = args)));
-  for (const h of hooks) {
-    const beforeHandler = h.beforeHandler;
-    if (beforeHandler) steps.push((ctx) => beforeHandler(ctx, ctx._args ?? (ctx._args = [])));
-  }
+  // The same stages as a route's, up to the method: providers, hooks, arguments; `open` runs once the socket is.
+  const hooks = routeHooksFor(cc, definition, 'websocket', classMeta, methodMeta);
+  const steps: Step[] = [...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
+  if (argc > 0) steps.push(readArgumentsStep(resolvers));
+  steps.push(...beforeHandlerSteps(hooks));
   const run = runSteps(steps);
-  const routeHandlers = [...bindHandlers(methodMeta.catchWith, components), ...bindHandlers(classMeta.catchWith, components)];
-  const argsOf = (ctx: RoutingContext): unknown[] => ctx._args ?? [];
+  const routeHandlers = routeHandlersOf(methodMeta.catchWith, classMeta.catchWith, components);
+  const argsOf = (ctx: Exchange): unknown[] => ctx.args ?? [];
   return {
     definition,
     connectionIndex,
@@ -91,6 +86,6 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
       const out = run(ctx);
       return out === undefined ? argsOf(ctx) : out.then(() => argsOf(ctx));
     },
-    fail: (ctx, error) => handleError(ctx, error instanceof Error || (error !== null && typeof error === 'object') ? error : new Error(String(error)), routeHandlers, cc.errors),
+    fail: (ctx, error) => handleError(ctx, normalizeError(error), routeHandlers, cc.errors),
   };
 }

@@ -31,6 +31,15 @@ export function bindHandlers(list: readonly Constructor[] | undefined, component
   return (list ?? []).map((h) => bindHandler(h as Provided<ExceptionHandler<unknown>>, components));
 }
 
+/**
+ * A route's (or upgrade's) own handlers: the method's `@CatchWith`, then the class's; an empty method
+ * `@CatchWith()` leaves the class's out.
+ */
+export function routeHandlersOf(methodCatchWith: readonly Constructor[] | undefined, classCatchWith: readonly Constructor[] | undefined, components: ComponentFactory): BoundHandler[] {
+  const classHandlers = methodCatchWith !== undefined && methodCatchWith.length === 0 ? [] : bindHandlers(classCatchWith, components);
+  return [...bindHandlers(methodCatchWith, components), ...classHandlers];
+}
+
 /** The status an error maps to before any handler runs: its own for HTTP errors, else 500. */
 export function statusOf(error: unknown): number {
   if (error instanceof WebApplicationException) return error.status;
@@ -97,8 +106,9 @@ export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: 
   }
   const status = statusOf(error);
   response.setStatusCode(status);
-  if (error instanceof WebApplicationException) for (const [k, v] of Object.entries(error.headers)) response.putHeader(k, v);
   try {
+    // Inside the try: a header the response refuses (a CR or LF from the request, say) falls back to a 500.
+    if (error instanceof WebApplicationException) for (const [k, v] of Object.entries(error.headers)) response.putHeader(k, v);
     const appHandler = pick(error, routeHandlers, ctx) ?? pick(error, policy.appHandlers, ctx);
     // An error the app's own handlers answer is theirs to log; only unexpected ones are logged here.
     if (appHandler === undefined && status >= 500 && !(error instanceof WebApplicationException)) {

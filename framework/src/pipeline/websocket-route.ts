@@ -1,4 +1,5 @@
 import type { RoutingContext } from '../context/routing-context';
+import type { Exchange } from './exchange';
 import type { RouteDefinition } from '../metadata/route-definition';
 import type { ClassMetadata, Constructor } from '../metadata/types';
 import type { PathPattern } from '../routing/path-pattern';
@@ -38,7 +39,7 @@ export interface CompiledUpgrade {
   /** The upgrade seen as a GET route (what plugins and `@Context() route` see). */
   readonly definition: RouteDefinition;
   /** Runs every stage; a promise only when one really waits. Resolves to `open`'s arguments. */
-  run(ctx: RoutingContext): unknown[] | Promise<unknown[]>;
+  run(ctx: Exchange): unknown[] | Promise<unknown[]>;
   /** Where the connection goes among `open`'s arguments (-1: nowhere). */
   readonly connectionIndex: number;
   /** Answers a failed upgrade through the endpoint's and the app's exception handlers. */

@@ -1,4 +1,5 @@
 import { isThenable } from '../../pipeline/context-values';
+import { bodyOriginOf } from '../../pipeline/exchange';
 import type { RestPlugin, RouteScope } from '../../pipeline/plugin';
 import type { RouteHooks } from '../../pipeline/route-hooks';
 import type { RoutingContext } from '../../context/routing-context';
@@ -9,6 +10,7 @@ import { ConstraintException, type ConstraintViolation } from './constraint-exce
 import { ConstraintExceptionHandler } from './constraint-exception-handler';
 import { PARAMETER_CONSTRAINTS, type DirectConstraint, type PropertyDecoratorFactory } from './constraints';
 import { ALL_PARAMETERS, VALID } from './valid-decorator';
+import { checkValidShape } from './valid-body-shape';
 import { VALIDATOR } from './validate-with';
 import { ClassValidator, type Validator } from './validator';
 
@@ -49,21 +51,23 @@ function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean,
   // Compile the class's validator and transformer now rather than on the first request.
   const prepared = elementType ?? classType;
   if (prepared !== undefined) validator.prepare?.(prepared);
+  const optional = p.optional;
   return (ctx, args, out) => {
     let value = args[i];
-    if (value === null || value === undefined) return;
-    const origin = ctx._bodyOrigin;
-    if (toInstance !== undefined && origin !== 'other') {
+    if ((value === null || value === undefined) && (optional || !valid)) return;
+    const origin = bodyOriginOf(ctx);
+    // An app's own reader may give a plain object: it is built like the built-in readers' output.
+    if (toInstance !== undefined && (origin !== 'other' || isPlainObject(value))) {
       const build = origin === 'json' ? fromJson! : toInstance;
       if (elementType !== undefined && Array.isArray(value)) value = value.map((v) => build(elementType, v));
       else if (classType !== undefined) value = build(classType, value);
       args[i] = value;
     }
-    if (!valid || typeof value !== 'object') return;
+    if (!valid) return;
+    checkValidShape(ctx, p.source, classType, elementType, value);
     if (Array.isArray(value)) {
       const pending: Promise<void>[] = [];
       value.forEach((item, n) => {
-        if (item === null || typeof item !== 'object') return;
         const r = collect(validator.validate(item), p.source, `[${n}]`, out);
         if (r !== undefined) pending.push(r);
       });
@@ -71,6 +75,12 @@ function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean,
     }
     return collect(validator.validate(value as object), p.source, '', out);
   };
+}
+
+function isPlainObject(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 /** Fills a message template the way class-validator does (`$property`, `$value`, `$constraint1`...). */

@@ -1,4 +1,3 @@
-import type { RoutingContext } from '../../context/routing-context';
 import { isThenable, type ValueResolver } from '../context-values';
 import type { Step } from './step';
 
@@ -7,7 +6,7 @@ import type { Step } from './step';
  * A null resolver leaves its place empty (the WebSocket connection, given later). The first failing
  * argument in order decides the error, also when an earlier one is still waiting.
  */
-export function readArgumentsStep(resolvers: ReadonlyArray<ValueResolver | null>, store: (ctx: RoutingContext, args: unknown[]) => void): Step {
+export function readArgumentsStep(resolvers: ReadonlyArray<ValueResolver | null>): Step {
   const argc = resolvers.length;
   return (ctx) => {
     const args = new Array(argc);
@@ -29,8 +28,8 @@ export function readArgumentsStep(resolvers: ReadonlyArray<ValueResolver | null>
       if (isThenable(v)) pending = true;
       args[i] = v;
     }
-    store(ctx, args);
-    if (pending) return settleInOrder(args).then((resolved) => store(ctx, resolved));
+    ctx.args = args;
+    if (pending) return settleInOrder(args).then((resolved) => void (ctx.args = resolved));
   };
 }
 

@@ -1,4 +1,4 @@
-import type { RoutingContext } from '../../context/routing-context';
+import type { Exchange } from '../exchange';
 import type { Step } from './step';
 
 /**
@@ -6,9 +6,9 @@ import type { Step } from './step';
  * that returns one. Stops early once a step has ended the response (a plugin answered the request).
  * Errors propagate to the caller.
  */
-export function runSteps(steps: readonly Step[]): (ctx: RoutingContext) => void | Promise<void> {
+export function runSteps(steps: readonly Step[]): (ctx: Exchange) => void | Promise<void> {
   const n = steps.length;
-  const rest = async (first: Promise<void>, from: number, ctx: RoutingContext): Promise<void> => {
+  const rest = async (first: Promise<void>, from: number, ctx: Exchange): Promise<void> => {
     await first;
     for (let i = from; i < n; i++) {
       if (ctx.response.ended()) return;

@@ -1,7 +1,7 @@
 import { RestBuilder } from 'rest.uws';
-import { TodoStore } from './todo';
-import { TodoNotFoundHandler } from './todo-not-found-handler';
-import { TodoResource } from './todo-resource';
+import { TodoStore } from './todo.js';
+import { TodoNotFoundHandler } from './todo-not-found-handler.js';
+import { TodoResource } from './todo-resource.js';
 
 /** The whole app, built the same way by main.ts and by the tests. */
 export function buildApp(store = new TodoStore()): RestBuilder {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { inject } from 'rest.uws';
-import { buildApp } from '../src/app';
+import { buildApp } from '../src/app.js';
 
 test('a created todo is listed and can be read back', async () => {
   const app = buildApp();

@@ -1,5 +1,5 @@
 import { GET, POST, Path, PathParam, Response, Valid } from 'rest.uws';
-import { NewTodo, TodoStore, type Todo } from './todo';
+import { NewTodo, TodoStore, type Todo } from './todo.js';
 
 @Path('/todos')
 export class TodoResource {

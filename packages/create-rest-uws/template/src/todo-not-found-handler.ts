@@ -1,5 +1,5 @@
 import { Handles, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse } from 'rest.uws';
-import { TodoNotFoundError } from './todo';
+import { TodoNotFoundError } from './todo.js';
 
 /** Answers TodoNotFoundError with 404 and a JSON body saying which todo. */
 @Handles(TodoNotFoundError)
