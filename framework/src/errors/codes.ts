@@ -47,6 +47,8 @@ const CODES = {
   RU_ERR_UPLOAD_TOO_LARGE: { status: 413, title: 'An upload passes a file, field or count limit' },
   RU_ERR_RANGE_NOT_SATISFIABLE: { status: 416, title: 'The Range lies outside the file' },
   RU_ERR_STATIC_ROOT: { status: 500, title: 'A file route has no root folder (also refused at registration)' },
+  RU_ERR_RATE_LIMITED: { status: 429, title: "Over the route's rate limit (see Retry-After and RateLimit-Reset)" },
+  RU_ERR_RATE_LIMIT_STORE: { status: 503, title: 'The rate limit store failed (its database is down); retry shortly' },
   RU_ERR_WEBSOCKET_PROTOCOL: { status: 400, title: 'None of the offered WebSocket subprotocols is spoken' },
 
   // Registration: thrown when the app is built, with what to fix.
