@@ -170,3 +170,18 @@ test.serial('smuggling: a clean WebSocket upgrade still opens (the check refuses
   t.regex(connection.text(), /^HTTP\/1\.1 101/);
   t.deepEqual(calls, ['websocket-open']);
 });
+
+test.serial('bodyHandler({ chunkedBodies: false }): a chunked body gets 411 and a closed connection, the handler does not run; a Content-Length body is served', async (t) => {
+  calls.length = 0;
+  const strict = await listen(new RestBuilder().register(Shop).bodyHandler({ chunkedBodies: false }).build());
+  t.teardown(() => strict.close());
+  const chunked = `POST /orders HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}Transfer-Encoding: chunked${CRLF}${CRLF}${visibleBody.length.toString(16)}${CRLF}${visibleBody}${CRLF}0${CRLF}${CRLF}`;
+  const refused = openRaw(strict.port, chunked);
+  t.true(await refused.closed);
+  t.regex(refused.text(), /^HTTP\/1\.1 411 /);
+  t.regex(refused.text(), /RU_ERR_CHUNKED_REFUSED/);
+  t.deepEqual(calls, []);
+  const res = await fetch(`${strict.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: visibleBody });
+  t.is(res.status, 200);
+  t.deepEqual(calls, ['order:visible']);
+});
