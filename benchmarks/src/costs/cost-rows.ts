@@ -175,6 +175,6 @@ export function costRows(): CostRow[] {
     appRow('logging', "request logging on (`logRequests()`, pino JSON lines to stdout)", 'logging', true, (baseUrl) => expectHello('logging', baseUrl, '/bare')),
     appRow('logging-level-off', "`logRequests({ level: 'debug' })` with the logger at info (level off)", 'logging-level-off', false, (baseUrl) => expectHello('logging-level-off', baseUrl, '/bare')),
     appRow('global-handler', 'a global exception handler (`errorHandler`), nothing thrown', 'global-handler', false, (baseUrl) => expectHello('global-handler', baseUrl, '/bare')),
-    appRow('plugin', 'a registered route extension no route uses (stand-in for an unused plugin)', 'plugin', false, (baseUrl) => expectHello('plugin', baseUrl, '/bare')),
+    appRow('plugin', 'a plugin (`builder.use`) that no route uses', 'plugin', false, (baseUrl) => expectHello('plugin', baseUrl, '/bare')),
   ];
 }

@@ -21,12 +21,26 @@ class OutOfStockHandler implements ExceptionHandler<OutOfStockError> {
   }
 }
 
+/** Metadata no route carries: the plugin below is asked about every route and takes none. */
+const NEVER_MARKED = Symbol('costs:never-marked');
+let markedCalls = 0;
+
 /**
- * An extension registered and asked about every route, used by none. rest.uws has no public plugin API yet
- * (issue 21 asks for the row; `builder.use` is coming), so this reaches the route compiler's extension
- * registry through the installed package's files, where the compiler lives in this or the earlier layout.
+ * A plugin registered with `builder.use` and used by no route: like the guide's deprecation plugin, it decides per
+ * route at registration whether to add hooks, and adds none here. A checkout from before the plugin API (a
+ * `--baseline` of older code) gets the nearest equivalent it had: a route extension in the compiler's registry.
  */
-function registerUnusedExtension(): void {
+function useUnusedPlugin(builder: RestBuilder): RestBuilder {
+  const withUse = builder as RestBuilder & { use?: (plugin: { name: string; setup(app: { route(factory: (route: { definition: { extensions: Map<unknown, unknown> } }) => { onRequest(): void } | undefined): void }): void }) => RestBuilder };
+  if (typeof withUse.use === 'function') {
+    return withUse.use({
+      name: 'bench-unused',
+      setup(app) {
+        // Hooks for marked routes only (a counter), none for the rest: every route here is unmarked.
+        app.route((route) => (route.definition.extensions.has(NEVER_MARKED) ? { onRequest: () => void markedCalls++ } : undefined));
+      },
+    });
+  }
   const entry = require.resolve('rest.uws');
   for (const folder of ['pipeline', 'compile']) {
     try {
@@ -34,12 +48,12 @@ function registerUnusedExtension(): void {
         registerRouteExtension(extension: { name: string; order: number; compile(): undefined }): void;
       };
       registry.registerRouteExtension({ name: 'bench-unused', order: 500, compile: () => undefined });
-      return;
+      return builder;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
     }
   }
-  throw new Error('costs-server: the route extension registry was not found in the installed rest.uws');
+  throw new Error('costs-server: this rest.uws has neither builder.use nor the route extension registry');
 }
 
 function buildApp(app: CostApp): RestBuilder {
@@ -56,8 +70,7 @@ function buildApp(app: CostApp): RestBuilder {
     case 'global-handler':
       return builder.errorHandler(OutOfStockHandler);
     case 'plugin':
-      registerUnusedExtension();
-      return builder;
+      return useUnusedPlugin(builder);
     case 'raw':
       break;
   }

@@ -16,8 +16,35 @@ function clockTicksPerSecond(): number {
   return ticksPerSecond;
 }
 
-/** CPU seconds used so far by the process, or NaN when it cannot be read. */
+/**
+ * CPU seconds used so far by the process, or NaN when it cannot be read. Summed over its threads' schedstat
+ * (nanoseconds), since /proc/<pid>/stat counts in clock ticks (10 ms): a short measurement of a server that got
+ * little CPU (a busy machine) could read 0 there. Falls back to stat's ticks where schedstat is missing.
+ */
 export function readCpuSeconds(pid: number): number {
+  const precise = readSchedstatSeconds(pid);
+  return Number.isNaN(precise) ? readStatSeconds(pid) : precise;
+}
+
+function readSchedstatSeconds(pid: number): number {
+  let threads: string[];
+  try {
+    threads = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return NaN;
+  }
+  let nanoseconds = 0;
+  for (const thread of threads) {
+    try {
+      nanoseconds += Number(fs.readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // A thread that ended between the listing and the read: its time is gone from schedstat either way.
+    }
+  }
+  return Number.isFinite(nanoseconds) && threads.length > 0 ? nanoseconds / 1e9 : NaN;
+}
+
+function readStatSeconds(pid: number): number {
   let stat: string;
   try {
     stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -1,4 +1,7 @@
+import type { HttpResponse as UwsResponse } from 'uWebSockets.js';
 import { BadRequestException } from '../errors/http-errors';
+import type { HttpServerRequest } from '../http/request';
+import type { HttpServerResponse } from '../http/response';
 
 /**
  * How a request's body is delimited, judged strictly (RFC 9112 6.1 and 6.3), since a proxy in front may
@@ -50,4 +53,30 @@ function isDecimalLength(text: string): boolean {
     if (c < 48 || c > 57) return false;
   }
   return true;
+}
+
+/** Copies the request's headers (it is then detached) and judges its framing on all of them. */
+export function judgeFraming(request: HttpServerRequest): BadRequestException | undefined {
+  request.detach();
+  return framingError(request._headerList ?? []);
+}
+
+/**
+ * Sends the refusal of an ambiguous request (`answer`, which ends `response`) with the connection closed
+ * after it, without letting anything that came after the request reach a handler. uWebSockets.js dispatches
+ * the next request of the same read as soon as the request callback returns; an answer written in it would
+ * not stop that (the close it asks for waits for the end of the read, and the next request clears it). A
+ * pending answer does: uWebSockets.js closes a connection that sends a request while the previous one is
+ * unanswered. So the answer goes out on the next turn of the event loop, once that read is over; when nothing
+ * followed the request, the client gets it, and the connection is closed. (One case stays open, see
+ * docs/security.md: a client that leaves earlier answers unread keeps the answer queued, and uWebSockets.js
+ * reads on until it is sent.)
+ */
+export function refuseLater(res: UwsResponse, response: HttpServerResponse, answer: () => unknown): void {
+  response.closeConnectionAfter();
+  response._live = false;
+  res.onAborted(() => response._abort());
+  setImmediate(() => {
+    if (!response.aborted()) answer();
+  });
 }

@@ -1,5 +1,6 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
-import { RoutingContext } from '../context/routing-context';
+import type { RoutingContext } from '../context/routing-context';
+import { Exchange } from '../pipeline/exchange';
 import { PayloadTooLargeException } from '../errors/http-errors';
 import type { HttpMethod } from '../metadata/types';
 import type { AppRuntime, RouteHolder } from '../app/app-runtime';
@@ -8,9 +9,11 @@ import type { RouteMatch } from '../routing/router';
 import { TrieRouter } from '../routing/trie-router';
 import { copyChunk } from './copy-chunk';
 import { NativeRoutes } from './native-routes';
+import { addWebSocketRoute } from './websocket-endpoints';
+import type { BodyConsumer } from '../pipeline/plugin';
 import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
-import { framingError } from './request-framing';
+import { judgeFraming, refuseLater } from './request-framing';
 
 /**
  * The only place that speaks uWebSockets.js's request protocol: read the request synchronously,
@@ -32,6 +35,9 @@ export function runtimeOf(app: object): AppRuntime | undefined {
 export function attachRuntime(app: TemplatedApp, runtime: AppRuntime): void {
   if (runtimeOfApp.has(app)) return;
   runtimeOfApp.set(app, runtime);
+  // WebSocket routes first: uWebSockets.js then tries them before the catch-all.
+  for (const endpoint of runtime.webSocketEndpoints()) addWebSocketRoute(runtime, endpoint);
+  runtime.onWebSocketAdded = (endpoint) => addWebSocketRoute(runtime, endpoint);
   app.any('/*', (res, req) => dispatch(runtime, res, req));
   // Native routes mirror the built-in routers' rules (property-tested); a router of the app's own decides alone.
   const routerType: Function = runtime.router.constructor;
@@ -61,15 +67,16 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   const response = new HttpServerResponse(res, method === 'HEAD');
   response._defaults = rt.defaultHeaders;
   request._response = response;
-  const ctx = new RoutingContext(request, response);
-  ctx._app = rt.app;
+  const ctx = new Exchange(request, response, rt.app);
 
-  if (rt.onRequest !== null) rt.onRequest(ctx);
+  const hooks = rt.hooks;
+  if (hooks.onResponse !== null || hooks.onSend !== null) watch(hooks, ctx);
   // All headers are judged when the native reads show a framing header, and always on body methods: an
   // empty first header hides the next ones from those reads (GET and the rest keep their headers uncopied).
+  // Before any plugin: an ambiguous request is refused and its connection closed whatever a hook would do.
   const framed = length !== '' || encoding !== '';
   if ((framed || isBodyMethod(method)) && refusedFraming(rt, res, ctx)) return;
-  if (rt.preRouting !== null && rt.preRouting(ctx)) {
+  if (hooks.onRequest !== null && answeredBeforeRouting(rt, hooks.onRequest, ctx)) {
     response._live = false;
     if (!response.ended()) {
       request.detach();
@@ -105,6 +112,31 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   }
 }
 
+/** Gives the request's response the app's send and response hooks. */
+function watch(hooks: AppRuntime['hooks'], ctx: RoutingContext): void {
+  const { onResponse, onSend } = hooks;
+  if (onSend !== null) ctx.response._onSend = (body) => onSend(ctx, body);
+  if (onResponse === null) return;
+  let done = false;
+  const finished = () => {
+    if (done) return;
+    done = true;
+    onResponse(ctx);
+  };
+  ctx.response.onEnd(finished);
+  ctx.response.onAborted(finished);
+}
+
+/** Runs the app's request hooks; a hook that throws has its error answered through the exception handlers. */
+function answeredBeforeRouting(rt: AppRuntime, onRequest: (ctx: RoutingContext) => boolean, ctx: RoutingContext): boolean {
+  try {
+    return onRequest(ctx);
+  } catch (err) {
+    void rt.fail(ctx, err);
+    return true;
+  }
+}
+
 function needsBody(routes: readonly RouteHolder[]): boolean {
   for (let i = 0; i < routes.length; i++) if (routes[i]!.compiled.needsBody) return true;
   return false;
@@ -115,37 +147,12 @@ function isBodyMethod(method: HttpMethod): boolean {
   return method === 'POST' || method === 'PUT' || method === 'PATCH';
 }
 
-/**
- * Judges the request's framing on all of its headers (copied now); when it is ambiguous, answers 400
- * and closes the connection (see `refuseAmbiguous`) and returns true.
- */
+/** Judges the framing on every header (copied now); refuses an ambiguous request, and then returns true. */
 function refusedFraming(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext): boolean {
-  const { request } = ctx;
-  request.detach();
-  const error = framingError(request._headerList ?? []);
+  const error = judgeFraming(ctx.request);
   if (error === undefined) return false;
-  refuseAmbiguous(rt, res, ctx, error);
+  refuseLater(res, ctx.response, () => rt.fail(ctx, error));
   return true;
-}
-
-/**
- * Answers 400 and closes the connection, without letting anything that came after the request reach a
- * handler. uWebSockets.js dispatches the next request of the same read as soon as this callback returns;
- * an answer written now would not stop it (the close it asks for waits for the end of the read, and the
- * next request clears it). A pending answer does: uWebSockets.js closes a connection that sends a request
- * while the previous one is unanswered. So the 400 goes out on the next turn of the event loop, once that
- * read is over; when nothing followed the request, the client gets it, and the connection is closed.
- * (One case stays open, see docs/security.md: a client that leaves earlier answers unread keeps the 400
- * queued, and uWebSockets.js reads on until it is sent.)
- */
-function refuseAmbiguous(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, error: unknown): void {
-  const { response } = ctx;
-  response.closeConnectionAfter();
-  response._live = false;
-  res.onAborted(() => response._abort());
-  setImmediate(() => {
-    if (!response.aborted()) void rt.fail(ctx, error);
-  });
 }
 
 /**
@@ -153,7 +160,7 @@ function refuseAmbiguous(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, 
  * refused at once (413) without reading the rest, and so is a body that grows past it; the connection
  * is closed after those answers since the unread rest cannot be skipped safely.
  */
-function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], declared: string): void {
+function readBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: readonly RouteHolder[], declared: string): void {
   const { request, response } = ctx;
   const limit = rt.bodyLimit;
   if (declared !== '' && !(Number(declared) <= limit)) {
@@ -164,7 +171,8 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes:
     return;
   }
   response._live = false;
-  const stream = rt.bodyStream !== null ? rt.bodyStream(ctx, routes) : undefined;
+  const streamer = rt.hooks.bodyStreamer;
+  const stream = streamer !== null ? streamer(ctx, routes) : undefined;
   if (stream !== undefined) {
     streamBody(rt, res, ctx, routes, stream);
     return;
@@ -208,7 +216,7 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes:
 }
 
 /** Feeds the body to a streaming consumer (uploads); same limits and abort rules as buffering. */
-function streamBody(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, routes: readonly RouteHolder[], consumer: import('../app/app-runtime').BodyConsumer): void {
+function streamBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: readonly RouteHolder[], consumer: BodyConsumer): void {
   const { response } = ctx;
   let done = false;
   let size = 0;

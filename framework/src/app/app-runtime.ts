@@ -1,7 +1,15 @@
 import { compileRoute, type CompiledRoute, type RouteSource } from '../pipeline/route-compiler';
+import type { ErrorPolicy } from '../pipeline/exception-handling';
+import type { RestPlugin } from '../pipeline/plugin';
+import { compileUpgrade } from '../pipeline/compile-upgrade';
+import type { CompileContext } from '../pipeline/compile-context';
+import type { WebSocketEndpoint, WebSocketRoute } from '../pipeline/websocket-route';
+import { pluginContext } from './plugin-context';
+import { PluginHooks } from './plugin-host';
 import type { ExceptionHandler, NotFoundResponseWriter } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
-import { bindHandler, handleError, type BoundHandler } from '../pipeline/exception-handling';
+import type { Exchange } from '../pipeline/exchange';
+import { bindHandler, handleError } from '../pipeline/exception-handling';
 import { MethodNotAllowedException, NotFoundException, RegistrationError } from '../errors/http-errors';
 import { registryGeneration } from '../io/generation';
 import type { Provided } from '../io/registry';
@@ -23,45 +31,11 @@ export interface RouteHolder {
   compiled: CompiledRoute;
   /** The path variables' names, in pattern order. */
   paramNames: readonly string[];
-}
-
-/** Takes a streamed request body chunk by chunk (chunks are copies, safe to keep). */
-export interface BodyConsumer {
-  /** Largest body accepted; over it the request gets 413 and `abort` is called. */
-  limit: number;
-  write(chunk: Buffer): void;
-  /** The body is complete: finish (e.g. flush files), then the routes run. A rejection goes to the exception handlers. */
-  end(): void | Promise<void>;
-  /** The client went away or the body was refused: clean up (e.g. delete partial files). */
-  abort(): void;
-  /** The request is over (routes, writer and events done, or the client left after the body): release what the body left (e.g. uploaded files). */
-  finished?(): void;
-}
-
-/**
- * Registers what a class's extension metadata asks for besides HTTP routes (WebSocket endpoints),
- * for classes given to RestBuilder.register and RestRouter.register alike. Returns true when it
- * registered something for the class.
- */
-export interface ClassRegistrar {
-  name: string;
-  register(rt: AppRuntime, resourceClass: Constructor, instance: object, classMeta: ClassMetadata): boolean;
-}
-
-const classRegistrars: ClassRegistrar[] = [];
-
-export function registerClassRegistrar(registrar: ClassRegistrar): void {
-  if (!classRegistrars.some((r) => r.name === registrar.name)) classRegistrars.push(registrar);
+  /** The compiled route's definition (what body streamers and tools read). */
+  definition: import('../metadata/route-definition').RouteDefinition;
 }
 
 const runtimes = new Set<WeakRef<AppRuntime>>();
-const setups: Array<(rt: AppRuntime) => void> = [];
-
-/** Runs `setup` on every runtime created from now on (uploads install `bodyStream` this way, for builder and RestRouter apps alike). */
-export function onRuntimeCreated(setup: (rt: AppRuntime) => void): void {
-  if (!setups.includes(setup)) setups.push(setup);
-}
-
 /** Every live runtime (RestRouter.clearCache empties their component caches). */
 export function liveRuntimes(): AppRuntime[] {
   const out: AppRuntime[] = [];
@@ -86,31 +60,82 @@ export class AppRuntime {
   private readonly byShape = new Map<string, RouteHolder>();
   private readonly registered = new Set<unknown>();
   private generation = registryGeneration.value;
-  private globalHandlers: BoundHandler[] = [];
+  /** One object, updated in place: compiled routes keep it and see later handlers and hooks. */
+  private readonly errors: { -readonly [K in keyof ErrorPolicy]: ErrorPolicy[K] };
+  /** Resources plugins register while the app's plugins are being set up (registered once all are). */
+  private deferred: Array<Array<Constructor | object>> | null = [];
   private notFoundEntries: Array<{ pattern?: RegExp; write: (ctx: RoutingContext) => unknown }> = [];
   private anyNeedsBody = false;
-  /**
-   * Runs before routing (CORS): returns true when it answered the request itself.
-   * Null when no extension needs it, so the request path pays nothing.
-   */
-  preRouting: ((ctx: RoutingContext) => boolean) | null = null;
-  /** Called for every request once the framework objects exist (request logging); null when off. */
-  onRequest: ((ctx: RoutingContext) => void) | null = null;
-  /**
-   * Streams a request body instead of buffering it (multipart uploads): returns a consumer when it
-   * takes this request's body, undefined to leave it to the buffering reader.
-   */
-  bodyStream: ((ctx: RoutingContext, routes: readonly RouteHolder[]) => BodyConsumer | undefined) | null = null;
+  /** What the app's plugins added, and the lifecycle hooks composed from it (read by the adapter). */
+  readonly hooks = new PluginHooks();
   /** Default response headers, flattened for the response's head writer (null when none). */
   defaultHeaders: readonly string[] | null = null;
+  private readonly endpoints: WebSocketEndpoint[] = [];
+  /** Told about every WebSocket endpoint added (the adapter gives it a uWebSockets.js route). */
+  onWebSocketAdded: ((endpoint: WebSocketEndpoint) => void) | null = null;
 
-  constructor(readonly app: unknown, settings: SettingsView, router?: Router<RouteHolder>) {
+  constructor(readonly app: unknown, settings: SettingsView, router?: Router<RouteHolder>, plugins: readonly RestPlugin[] = []) {
     this.settings = settings;
     this.router = router ?? new TrieRouter<RouteHolder>();
     this.components = new ComponentFactory(settings);
-    this.rebuildShared();
+    this.errors = this.errorPolicy();
     runtimes.add(new WeakRef(this));
-    for (const setup of setups) setup(this);
+    for (const plugin of plugins) this.apply(plugin);
+    this.rebuildShared();
+    const deferred = this.deferred!;
+    this.deferred = null;
+    for (const targets of deferred) this.register(...targets);
+  }
+
+  /** Registers what a plugin adds; while the app's first plugins are being set up, once they all are. */
+  registerFromPlugin(targets: Array<Constructor | object>): void {
+    if (this.deferred !== null) this.deferred.push(targets);
+    else this.register(...targets);
+  }
+
+  /**
+   * Adds a plugin: its setup runs now. A plugin of a name used before replaces that one's hooks
+   * (what it registered stays). Routes already compiled are compiled again with the new hooks.
+   */
+  use(plugin: RestPlugin): void {
+    this.apply(plugin);
+    this.rebuildShared();
+    this.recompileAll();
+  }
+
+  private apply(plugin: RestPlugin): void {
+    if (plugin === null || typeof plugin !== 'object' || typeof plugin.name !== 'string' || typeof plugin.setup !== 'function') {
+      throw new RegistrationError('use() takes a plugin: { name: string, setup(app) }', 'RU_ERR_PLUGIN');
+    }
+    this.hooks.forget(plugin.name);
+    try {
+      plugin.setup(pluginContext(this, plugin));
+    } catch (err) {
+      if (err instanceof RegistrationError) throw err;
+      throw new RegistrationError(`plugin ${plugin.name}: ${(err as Error)?.message ?? err}`, 'RU_ERR_PLUGIN');
+    }
+  }
+
+  /** A WebSocket endpoint a plugin declared: its upgrade compiled now, like a route. */
+  addWebSocket(route: WebSocketRoute): void {
+    const endpoint: WebSocketEndpoint = { route, upgrade: compileUpgrade(route, this.compileContext()) };
+    this.endpoints.push(endpoint);
+    if (this.onWebSocketAdded !== null) this.onWebSocketAdded(endpoint);
+  }
+
+  /** The app's WebSocket endpoints. */
+  webSocketEndpoints(): readonly WebSocketEndpoint[] {
+    return this.endpoints;
+  }
+
+  /** Who answers errors, inside routes and outside them (404, 405, 413, refused bodies). */
+  private errorPolicy(): ErrorPolicy {
+    return {
+      appHandlers: this.settings.exceptionHandlerEntries().map((e) => bindHandler(e.provider as Provided<ExceptionHandler<unknown>>, this.components, e.key)),
+      pluginHandlers: this.hooks.pluginHandlers(),
+      onError: this.hooks.onError,
+      logger: this.logger,
+    };
   }
 
   get logger(): Logger {
@@ -152,12 +177,14 @@ export class AppRuntime {
         const routePath = methodMeta.path === undefined ? classMeta.path! : joinPaths(classMeta.path, methodMeta.path);
         const pattern = compilePathPattern(classMeta.applicationPath ? joinPaths(classMeta.applicationPath, routePath) : routePath, where);
         const source: RouteSource = { resourceClass: ctor, instance: instance as object, classMeta, methodMeta, method, pattern };
-        const holder: RouteHolder = { source, compiled: this.compile(source), paramNames: pattern.paramNames };
+        const compiled = this.compile(source);
+        const holder: RouteHolder = { source, compiled, paramNames: pattern.paramNames, definition: compiled.definition };
         this.checkConflicts(holder, pendingShapes);
         added.push(holder);
         routes++;
       }
-      for (const registrar of classRegistrars) if (registrar.register(this, ctor, instance as object, classMeta)) routes++;
+      const scope = { resourceClass: ctor, instance: instance as object, extensions: classMeta.extensions, metadata: classMeta, settings: this.settings, components: this.components, logger: this.logger };
+      for (const handler of this.hooks.classHandlers()) if (handler(scope)) routes++;
       if (routes === 0 && classMeta.extensions.size === 0) {
         throw new RegistrationError(`${ctor.name} has no routes: decorate its methods with @GET/@POST... and @Path`, 'RU_ERR_NO_ROUTES');
       }
@@ -176,8 +203,21 @@ export class AppRuntime {
   /** Told about every route slot added (the adapter gives static paths a native uWebSockets.js route). */
   onSlotAdded: ((slot: RouteSlot<RouteHolder>) => void) | null = null;
 
+  private compileContext(): CompileContext {
+    return { settings: this.settings, components: this.components, logger: this.logger, app: this.app, hooks: this.hooks.routeHookFactories(), errors: this.errors };
+  }
+
   private compile(source: RouteSource): CompiledRoute {
-    return compileRoute(source, { settings: this.settings, components: this.components, logger: this.logger, app: this.app });
+    return compileRoute(source, this.compileContext());
+  }
+
+  /** Compiles every route and WebSocket upgrade again (plugins or global registries changed). */
+  private recompileAll(): void {
+    for (const h of this.holders) {
+      h.compiled = this.compile(h.source);
+      h.definition = h.compiled.definition;
+    }
+    for (const e of this.endpoints) e.upgrade = compileUpgrade(e.route, this.compileContext());
   }
 
   private checkConflicts(holder: RouteHolder, pending: Map<string, RouteHolder>): void {
@@ -202,7 +242,7 @@ export class AppRuntime {
     if (this.generation === registryGeneration.value) return;
     this.generation = registryGeneration.value;
     this.rebuildShared();
-    for (const h of this.holders) h.compiled = this.compile(h.source);
+    this.recompileAll();
   }
 
   /** Handlers and not-found writers used outside routes (404, 405, 413). */
@@ -210,7 +250,8 @@ export class AppRuntime {
     // Name, lower-case name, value: the response checks names against the lower-case one without lower-casing per request.
     const defaults = this.settings.defaultHeaders.flatMap(([name, value]) => [name, name.toLowerCase(), value]);
     this.defaultHeaders = defaults.length > 0 ? defaults : null;
-    this.globalHandlers = this.settings.exceptionHandlerEntries().map((e) => bindHandler(e.provider as Provided<ExceptionHandler<unknown>>, this.components, e.key));
+    this.hooks.compose();
+    Object.assign(this.errors, this.errorPolicy());
     const entries: NotFoundEntry[] = this.settings.notFoundEntries();
     // The most specific (longest pattern) first; the catch-all last.
     const sorted = [...entries].sort((a, b) => (b.pattern?.source.length ?? -1) - (a.pattern?.source.length ?? -1));
@@ -230,10 +271,10 @@ export class AppRuntime {
   }
 
   /** Runs routes with identical paths in order while the response stays untouched. */
-  runChain(routes: readonly RouteHolder[], ctx: RoutingContext, from = 0): void | Promise<void> {
+  runChain(routes: readonly RouteHolder[], ctx: Exchange, from = 0): void | Promise<void> {
     for (let i = from; i < routes.length; i++) {
       const holder = routes[i]!;
-      ctx._route = holder.compiled.definition;
+      ctx.enter(holder.compiled.definition);
       ctx.request._paramNames = holder.paramNames;
       const out = holder.compiled.handle(ctx);
       if (out !== undefined) return out.then(() => this.continueChain(routes, ctx, i + 1));
@@ -242,7 +283,7 @@ export class AppRuntime {
     this.finishChain(ctx);
   }
 
-  private continueChain(routes: readonly RouteHolder[], ctx: RoutingContext, next: number): void | Promise<void> {
+  private continueChain(routes: readonly RouteHolder[], ctx: Exchange, next: number): void | Promise<void> {
     if (ctx.response.ended() || ctx.response.aborted()) return;
     if (ctx.response.headersSent()) {
       ctx.response.end();
@@ -261,7 +302,7 @@ export class AppRuntime {
 
   /** Sends an error that happened outside any route through the global exception handlers. */
   fail(ctx: RoutingContext, error: unknown): void | Promise<void> {
-    return handleError(ctx, error, [], this.globalHandlers, this.logger);
+    return handleError(ctx, error, [], this.errors);
   }
 
   notFound(ctx: RoutingContext): void | Promise<void> {

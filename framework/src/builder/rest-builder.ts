@@ -8,8 +8,16 @@ import type { Constructor } from '../metadata/types';
 import { AppRuntime, type RouteHolder } from '../app/app-runtime';
 import { BODY_OPTIONS, RestSettings, type BodyHandlerOptions, SettingsView, type InjectionProvider, type NotFoundHandler } from '../settings/settings';
 import type { Router } from '../routing/router';
-import { notFoundEntry } from './rest-router';
+import { appPlugins, notFoundEntry } from './rest-router';
 import { loadUws } from '../adapter/load-uws';
+import type { HttpMethod } from '../metadata/types';
+import type { RestPlugin } from '../pipeline/plugin';
+import { cors, corsOptionsOf, type CorsOptions } from '../features/cors';
+import { checkProvider, GLOBAL_AUTHENTICATION, GLOBAL_AUTHORIZATION, type AuthorizationProvider, type RestAuthenticationProvider } from '../features/security';
+import { toValidator, VALIDATOR, type ClassValidatorOptions, type Validator } from '../features/validation';
+import { FileRoot, staticFolder, STATIC_ROOT, type FileResponseWriterOptions } from '../features/static';
+import { REQUEST_LOGGING, requestLoggingOptions, type RequestLoggingOptions } from '../features/logging';
+import { openApi, type OpenApiOptions } from '../features/openapi';
 import { newUwsApp } from '../adapter/new-app';
 
 export type { BodyHandlerOptions };
@@ -27,7 +35,7 @@ export class RestBuilder {
   /** @internal */
   readonly settings = new RestSettings(false);
   private readonly targets: Array<Constructor | object> = [];
-  private readonly configurers: Array<(app: TemplatedApp, runtime: AppRuntime) => void> = [];
+  private readonly plugins = new Map<string, RestPlugin>();
   private routerImpl: Router<RouteHolder> | undefined;
   private built: TemplatedApp | undefined;
 
@@ -115,10 +123,98 @@ export class RestBuilder {
     return this;
   }
 
-  /** @internal lets extensions (CORS, WebSockets, OpenAPI...) act on the built app. */
-  configure(fn: (app: TemplatedApp, runtime: AppRuntime) => void): this {
-    this.configurers.push(fn);
+  /**
+   * Adds a plugin (see docs/reference/plugins.md): hooks into the request lifecycle, routes, readers,
+   * writers, providers and settings. A plugin of a name already used replaces it. On a built app the
+   * plugin applies at once.
+   *
+   * ```ts
+   * new RestBuilder().use(cors({ origin: '*' })).use(myTracingPlugin)
+   * ```
+   */
+  use(plugin: RestPlugin): this {
+    if (plugin === null || typeof plugin !== 'object' || typeof plugin.name !== 'string' || typeof plugin.setup !== 'function') {
+      throw new RegistrationError('use() takes a plugin: { name: string, setup(app) }', 'RU_ERR_PLUGIN');
+    }
+    this.plugins.set(plugin.name, plugin);
+    if (this.built !== undefined) runtimeOf(this.built)!.use(plugin);
     return this;
+  }
+
+  /**
+   * Enables CORS for every route of the app (and its 404s): `originPattern` is a regular expression
+   * for the whole `Origin` (or `*`), empty `allowedHeaders`/`methods` mean all. Same as `use(cors(...))`.
+   *
+   * ```ts
+   * new RestBuilder().enableCors('https://(www\\.)?example\\.com', true, 600, ['Content-Type', 'Authorization'], ['GET', 'POST'])
+   * ```
+   */
+  enableCors(originPattern: string | RegExp, allowCredentials?: boolean, maxAgeSeconds?: number, allowedHeaders?: Iterable<string>, methods?: Iterable<HttpMethod | string>): this;
+  /** Enables CORS with options (also `exposedHeaders`). */
+  enableCors(options: CorsOptions): this;
+  enableCors(...args: unknown[]): this {
+    return this.use(cors(corsOptionsOf(args)));
+  }
+
+  /**
+   * The authentication provider of every route of this app that declares none with `@Authenticate`.
+   * Routes marked `@PermitAll` work without credentials.
+   */
+  authenticateWith(provider: Provided<RestAuthenticationProvider<any>>): this {
+    checkProvider(provider, 'authenticateWith');
+    this.settings.extensions.set(GLOBAL_AUTHENTICATION, provider);
+    return this;
+  }
+
+  /** The authorization provider of every route of this app that declares none with `@Authorize`. */
+  authorizeWith(provider: Provided<AuthorizationProvider>): this {
+    checkProvider(provider, 'authorizeWith');
+    this.settings.extensions.set(GLOBAL_AUTHORIZATION, provider);
+    return this;
+  }
+
+  /**
+   * The validator of `@Valid` arguments and parameter constraints: a `Validator`, or options for the
+   * ready `ClassValidator` (none: its defaults). With a validator configured, class-typed bodies read
+   * by the built-in JSON and form readers become real instances (class-transformer), nested types included.
+   */
+  validateWith(validator?: Validator | ClassValidatorOptions): this {
+    this.settings.extensions.set(VALIDATOR, toValidator(validator));
+    return this;
+  }
+
+  /** `staticFiles(root)`: the folder `@ResponseWriter(FileResponseWriter)` routes of this app serve from. */
+  staticFiles(root: string): this;
+  /** `staticFiles('/static', dir, options?)`: serves every file of `dir` under the URL prefix `/static`. */
+  staticFiles(urlPrefix: string, directory: string, options?: Omit<FileResponseWriterOptions, 'root'>): this;
+  staticFiles(rootOrPrefix: string, directory?: string, options?: Omit<FileResponseWriterOptions, 'root'>): this {
+    if (directory === undefined) {
+      this.settings.extensions.set(STATIC_ROOT, new FileRoot(rootOrPrefix, 'RestBuilder.staticFiles'));
+      return this;
+    }
+    return this.register(staticFolder(rootOrPrefix, directory, options));
+  }
+
+  /**
+   * Logs one line per request once it is answered: `{ method, path, status, durationMs }` with the
+   * message `request` (`aborted: true` when the client left first). Off unless called;
+   * `logRequests(false)` turns it off again.
+   *
+   * ```ts
+   * new RestBuilder().logger(createLogger({ level: 'info' })).logRequests({ level: 'info' })
+   * ```
+   */
+  logRequests(options?: RequestLoggingOptions | boolean): this {
+    this.settings.extensions.set(REQUEST_LOGGING, requestLoggingOptions(options));
+    return this;
+  }
+
+  /**
+   * Serves the app's OpenAPI 3.1 document as JSON at `path` (default `/openapi.json`), built from the
+   * decorators on first request. Same as `use(openApi(options))`.
+   */
+  openApi(options: OpenApiOptions): this {
+    return this.use(openApi(options));
   }
 
   /** Builds the app: every route compiled and checked now. Returns the uWebSockets.js app to listen on. */
@@ -127,8 +223,7 @@ export class RestBuilder {
     const uws = loadUws();
     const app = this.app ?? newUwsApp(uws);
     if (runtimeOf(app)) throw new RegistrationError('This app already has routes from RestRouter.register or another RestBuilder; build it with one RestBuilder', 'RU_ERR_APP_REUSED');
-    const runtime = new AppRuntime(app, new SettingsView(this.settings), this.routerImpl);
-    for (const configure of this.configurers) configure(app, runtime);
+    const runtime = new AppRuntime(app, new SettingsView(this.settings), this.routerImpl, [...appPlugins(), ...this.plugins.values()]);
     runtime.register(...this.targets);
     attachRuntime(app, runtime);
     this.built = app;

@@ -6,7 +6,16 @@ import { registryChanged } from '../io/generation';
 import type { MediaTypeRegistry, Provided } from '../io/registry';
 import type { Constructor } from '../metadata/types';
 import { AppRuntime, liveRuntimes } from '../app/app-runtime';
-import { globalSettings, RestSettings, SettingsView, type InjectionProvider, type NotFoundHandler } from '../settings/settings';
+import { BODY_OPTIONS, globalSettings, RestSettings, SettingsView, type BodyHandlerOptions, type InjectionProvider, type NotFoundHandler } from '../settings/settings';
+import type { HttpMethod } from '../metadata/types';
+import type { RestPlugin } from '../pipeline/plugin';
+import { cors, corsOptionsOf, type CorsOptions } from '../features/cors';
+import { checkProvider, GLOBAL_AUTHENTICATION, GLOBAL_AUTHORIZATION, type AuthorizationProvider, type RestAuthenticationProvider } from '../features/security';
+import { toValidator, VALIDATOR, type ClassValidatorOptions, type Validator } from '../features/validation';
+import { FileRoot, STATIC_ROOT } from '../features/static';
+import { REQUEST_LOGGING, requestLoggingOptions, type RequestLoggingOptions } from '../features/logging';
+import { checkGlobalBodyOptions } from '../features/uploads';
+import { BUILT_IN_PLUGINS } from './built-in-plugins';
 import { loadUws } from '../adapter/load-uws';
 import '../settings/built-ins';
 
@@ -70,11 +79,81 @@ export class RestRouter {
     RestRouter.clearCache();
   }
 
+  /**
+   * A plugin for every app: apps built from now on use it after the built-in ones, and apps already
+   * built take it at once. A plugin of a name already used globally replaces it.
+   */
+  static use(plugin: RestPlugin): void {
+    const i = globalPlugins.findIndex((p) => p.name === plugin?.name);
+    if (i >= 0) globalPlugins[i] = plugin;
+    else globalPlugins.push(plugin);
+    for (const rt of liveRuntimes()) rt.use(plugin);
+  }
+
+  /** Enables CORS on an app registered with `RestRouter.register` (same arguments as `RestBuilder.enableCors`). */
+  static enableCors(app: TemplatedApp, originPattern: string | RegExp, allowCredentials?: boolean, maxAgeSeconds?: number, allowedHeaders?: Iterable<string>, methods?: Iterable<HttpMethod | string>): void;
+  /** Enables CORS on an app with options. */
+  static enableCors(app: TemplatedApp, options: CorsOptions): void;
+  static enableCors(app: TemplatedApp, ...args: unknown[]): void {
+    if (app === null || typeof app !== 'object' || typeof (app as TemplatedApp).any !== 'function') {
+      throw new TypeError('rest.uws: RestRouter.enableCors takes the uWebSockets.js app first');
+    }
+    runtimeFor(app).use(cors(corsOptionsOf(args)));
+  }
+
+  /** The authentication provider of every app's routes that declare none (an app's own `authenticateWith` wins). */
+  static authenticateWith(provider: Provided<RestAuthenticationProvider<any>>): void {
+    checkProvider(provider, 'RestRouter.authenticateWith');
+    globalSettings.extensions.set(GLOBAL_AUTHENTICATION, provider);
+    registryChanged();
+  }
+
+  /** The authorization provider of every app's routes that declare none (an app's own `authorizeWith` wins). */
+  static authorizeWith(provider: Provided<AuthorizationProvider>): void {
+    checkProvider(provider, 'RestRouter.authorizeWith');
+    globalSettings.extensions.set(GLOBAL_AUTHORIZATION, provider);
+    registryChanged();
+  }
+
+  /** The validator of every app that configures none (see `RestBuilder.validateWith`). */
+  static validateWith(validator?: Validator | ClassValidatorOptions): void {
+    globalSettings.extensions.set(VALIDATOR, toValidator(validator));
+    registryChanged();
+  }
+
+  /** Request logging for apps built with `RestRouter.register` (a builder's own setting wins for its app). */
+  static logRequests(options?: RequestLoggingOptions | boolean): void {
+    globalSettings.extensions.set(REQUEST_LOGGING, requestLoggingOptions(options));
+  }
+
+  /** The folder `@ResponseWriter(FileResponseWriter)` routes serve from, for every app without its own `staticFiles(root)`. */
+  static staticFiles(root: string): void {
+    globalSettings.extensions.set(STATIC_ROOT, new FileRoot(root, 'RestRouter.staticFiles'));
+    registryChanged();
+  }
+
+  /** Body limits and upload settings for every app (an app's own `RestBuilder.bodyHandler` options win). */
+  static setBodyHandler(options: BodyHandlerOptions): void {
+    const merged = { ...(globalSettings.extensions.get(BODY_OPTIONS) as BodyHandlerOptions | undefined), ...options };
+    checkGlobalBodyOptions(merged);
+    if (options.maxBodySize !== undefined) globalSettings.bodyLimit = options.maxBodySize;
+    globalSettings.extensions.set(BODY_OPTIONS, merged);
+    registryChanged();
+  }
+
   /** Empties the caches of reader, writer, handler and provider instances (routes are rebuilt). */
   static clearCache(): void {
     for (const rt of liveRuntimes()) rt.components.clear();
     registryChanged();
   }
+}
+
+/** Plugins every app gets through `RestRouter.use`. */
+const globalPlugins: RestPlugin[] = [];
+
+/** The plugins a new app starts with: the built-in features, then the global plugins. */
+export function appPlugins(): RestPlugin[] {
+  return [...BUILT_IN_PLUGINS, ...globalPlugins];
 }
 
 export function notFoundEntry(pathOrHandler: string | RegExp | NotFoundHandler, handler?: NotFoundHandler) {
@@ -88,7 +167,7 @@ export function runtimeFor(app: TemplatedApp, settings?: RestSettings): AppRunti
   loadUws();
   let rt = runtimeOf(app);
   if (rt === undefined) {
-    rt = new AppRuntime(app, new SettingsView(settings ?? new RestSettings(false)));
+    rt = new AppRuntime(app, new SettingsView(settings ?? new RestSettings(false)), undefined, appPlugins());
     attachRuntime(app, rt);
   }
   return rt;

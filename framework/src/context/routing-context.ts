@@ -8,21 +8,8 @@ import type { User } from './user';
  * `put`/`get` values, the authenticated user, uploads. Inject it with `@Context() ctx: RoutingContext`.
  */
 export class RoutingContext {
-  /** @internal the route being run (changes while a chain of identical paths falls through) */
-  _route: RouteDefinition | null = null;
-  /** @internal arguments of the method being invoked */
-  _args: unknown[] | null = null;
-  /** @internal what the method returned */
-  _result: unknown = undefined;
-  /** @internal the media type negotiated for the response */
-  _contentType: string | undefined = undefined;
-  /**
-   * @internal where the body argument came from: `json`, JSON.parse's output as it is; `builtIn`, another
-   * built-in reader's (form fields, or the JSON reader's shallow instance); `other`, a reader of the app's own
-   */
-  _bodyOrigin: 'other' | 'builtIn' | 'json' = 'other';
-  /** @internal the uWebSockets.js app */
-  _app: unknown = null;
+  /** The route being run (changes while a chain of identical paths falls through); set by the pipeline. */
+  protected currentRoute: RouteDefinition | null = null;
   private _data: Map<unknown, unknown> | null = null;
   private _user: User | undefined = undefined;
 
@@ -66,7 +53,7 @@ export class RoutingContext {
 
   /** The definition of the route handling the request. */
   route(): RouteDefinition | null {
-    return this._route;
+    return this.currentRoute;
   }
 
   /** The path variables of the matched route, by name, decoded. */

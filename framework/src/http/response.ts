@@ -34,6 +34,8 @@ export class HttpServerResponse {
   private _closeConnection = false;
   /** @internal headers every response of the app carries unless set (name, lower-case name, value; repeated) */
   _defaults: readonly string[] | null = null;
+  /** @internal the app's send hooks for this response (null when none): run once, before the head is written */
+  _onSend: ((body: ResponseChunk | undefined) => ResponseChunk | undefined | void) | null = null;
 
   constructor(res: UwsResponse, isHead = false) {
     this._res = res;
@@ -313,6 +315,12 @@ export class HttpServerResponse {
   }
 
   private finish(body: ResponseChunk | undefined): void {
+    const send = this._onSend;
+    if (send !== null && !this._headSent) {
+      this._onSend = null;
+      const replaced = send(body);
+      if (replaced !== undefined) body = replaced;
+    }
     this.writeHead();
     if (this.isHead) this.finishHead(body);
     else this._res.end(body as RecognizedString, this._closeConnection);
@@ -331,6 +339,12 @@ export class HttpServerResponse {
 
   private writeHead(): void {
     if (this._headSent) return;
+    const send = this._onSend;
+    if (send !== null) {
+      // A streamed body: the hook may still change status and headers, not the body.
+      this._onSend = null;
+      send(undefined);
+    }
     this._headSent = true;
     const res = this._res;
     if (this._status !== 200) res.writeStatus(statusLine(this._status));

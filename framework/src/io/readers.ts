@@ -1,6 +1,7 @@
 import { Consumes } from '../decorators/routing';
 import { ArgumentException } from '../errors/http-errors';
 import { converterFor } from './value-conversion';
+import { MAX_JSON_DEPTH, tooDeep } from './json-depth';
 import type { ValueReader } from '../context/contracts';
 import { parseQueryString } from '../http/query-string';
 import { isPlainJsonType, plainToClassShallow } from './plain-to-instance';
@@ -25,6 +26,7 @@ export function parseJsonBody(value: string, type: Function | undefined): unknow
   } catch (err) {
     throw new ArgumentException(`Malformed JSON body: ${(err as Error).message}`, 'RU_ERR_MALFORMED_JSON');
   }
+  if (tooDeep(value, parsed)) throw new ArgumentException(`JSON body nested deeper than ${MAX_JSON_DEPTH} levels`, 'RU_ERR_JSON_TOO_DEEP');
   if (keepsParsedJson(type)) return parsed;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ArgumentException(`Expected a JSON object for ${type!.name}, got ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed}`, 'RU_ERR_BODY_TYPE');

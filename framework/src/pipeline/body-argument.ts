@@ -1,5 +1,6 @@
 import type { ValueReader } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
+import type { Exchange } from './exchange';
 import { ArgumentException, RegistrationError, UnsupportedMediaTypeException } from '../errors/http-errors';
 import { FormValueReader, GenericValueReader, JsonValueReader, keepsParsedJson, parseJsonBody } from '../io/readers';
 import { mediaEssence } from '../io/media-type';
@@ -76,17 +77,17 @@ export function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined
     const reader = fixedReader !== undefined ? fixedReader(ctx) : readerFor(ctx.request.getHeader('content-type'), ctx);
     const readerClass = reader.constructor;
     if (readerClass === JsonValueReader) {
-      ctx._bodyOrigin = parseOnly || plainJson ? 'json' : 'builtIn';
+      ctx.bodyOrigin = parseOnly || plainJson ? 'json' : 'builtIn';
       if (parseOnly) return parseJsonBody(body.toString('utf8'), t);
     } else {
-      ctx._bodyOrigin = readerClass === FormValueReader ? 'builtIn' : 'other';
+      ctx.bodyOrigin = readerClass === FormValueReader ? 'builtIn' : 'other';
     }
     return reader.read(body.toString('utf8'), t);
   };
 }
 
 /** Reads a body's `@DefaultValue`; without a fixed reader it is checked now, so a bad default fails registration. */
-function defaultBody(text: string, type: Function | undefined, fixedReader: ((ctx: RoutingContext) => ValueReader) | undefined, where: string): (ctx: RoutingContext) => unknown {
+function defaultBody(text: string, type: Function | undefined, fixedReader: ((ctx: RoutingContext) => ValueReader) | undefined, where: string): (ctx: Exchange) => unknown {
   if (fixedReader !== undefined) return (ctx) => fixedReader(ctx).read(text, type);
   const generic = new GenericValueReader();
   try {
@@ -95,7 +96,7 @@ function defaultBody(text: string, type: Function | undefined, fixedReader: ((ct
     throw new RegistrationError(`${where}: @DefaultValue(${JSON.stringify(text)}) of the body cannot be read: ${(err as Error).message}`, 'RU_ERR_DEFAULT_VALUE');
   }
   return (ctx) => {
-    ctx._bodyOrigin = 'builtIn';
+    ctx.bodyOrigin = 'builtIn';
     return generic.read(text, type);
   };
 }

@@ -1,6 +1,7 @@
 import { compileArgument, type ArgumentScope } from './arguments';
 import { isThenable, type ValueResolver } from './context-values';
 import type { RoutingContext } from '../context/routing-context';
+import type { Exchange } from './exchange';
 import type { Provided } from '../io/registry';
 import { designType, resolvedClassMetadata } from '../metadata/store';
 import type { Constructor } from '../metadata/types';
@@ -52,7 +53,8 @@ export function contextFieldFiller<T>(ctor: Constructor<T>, settings: SettingsVi
     let pending: Promise<unknown>[] | undefined;
     for (let i = 0; i < n; i++) {
       const [key, resolve] = fields[i]!;
-      const value = resolve(ctx);
+      // Components are made for requests the pipeline runs: the context is always its Exchange.
+      const value = resolve(ctx as Exchange);
       if (isThenable(value)) (pending ??= []).push(Promise.resolve(value).then((v) => { target[key] = v; }));
       else target[key] = value;
     }

@@ -1,5 +1,6 @@
 import type { ContextProvider } from '../context/contracts';
 import { RoutingContext } from '../context/routing-context';
+import type { Exchange } from './exchange';
 import { User } from '../context/user';
 import { UwsApp } from '../context/uws-app';
 import { ArgumentException } from '../errors/http-errors';
@@ -13,7 +14,7 @@ import type { ProviderRegistration, SettingsView } from '../settings/settings';
 import { isClass } from '../settings/components';
 
 /** Resolves one value for a request; may be async (providers, readers). */
-export type ValueResolver = (ctx: RoutingContext) => unknown;
+export type ValueResolver = (ctx: Exchange) => unknown;
 
 /** The built-in `@Context` types, resolved without any lookup. */
 const BUILT_IN = new Map<Function, ValueResolver>([
@@ -21,7 +22,7 @@ const BUILT_IN = new Map<Function, ValueResolver>([
   [HttpServerResponse, (ctx) => ctx.response],
   [RoutingContext, (ctx) => ctx],
   [RouteDefinition, (ctx) => ctx.route()],
-  [UwsApp, (ctx) => ctx._app],
+  [UwsApp, (ctx) => ctx.app],
   [User, (ctx) => ctx.user()],
 ]);
 

@@ -31,6 +31,15 @@ export function bindHandlers(list: readonly Constructor[] | undefined, component
   return (list ?? []).map((h) => bindHandler(h as Provided<ExceptionHandler<unknown>>, components));
 }
 
+/**
+ * A route's (or upgrade's) own handlers: the method's `@CatchWith`, then the class's; an empty method
+ * `@CatchWith()` leaves the class's out.
+ */
+export function routeHandlersOf(methodCatchWith: readonly Constructor[] | undefined, classCatchWith: readonly Constructor[] | undefined, components: ComponentFactory): BoundHandler[] {
+  const classHandlers = methodCatchWith !== undefined && methodCatchWith.length === 0 ? [] : bindHandlers(classCatchWith, components);
+  return [...bindHandlers(methodCatchWith, components), ...classHandlers];
+}
+
 /** The status an error maps to before any handler runs: its own for HTTP errors, else 500. */
 export function statusOf(error: unknown): number {
   if (error instanceof WebApplicationException) return error.status;
@@ -62,25 +71,33 @@ export class DefaultExceptionHandler implements ExceptionHandler<unknown> {
 
 const defaultHandler = new DefaultExceptionHandler();
 
-/**
- * Built-in handlers for particular error types (ConstraintException -> ConstraintExceptionHandler),
- * tried after the route's and the registered handlers, before the generic one.
- */
-const builtInHandlers: BoundHandler[] = [];
-
-/** Adds a built-in handler for an error type (features register theirs when loaded). */
-export function registerBuiltInExceptionHandler(type: Function, handler: ExceptionHandler<any>): void {
-  if (!builtInHandlers.some((h) => h.type === type)) builtInHandlers.push({ type, handler });
+/** Who answers an app's errors after a route's own `@CatchWith` handlers, decided when the app is built. */
+export interface ErrorPolicy {
+  /** The app's (then the global) registered handlers, in registration order. */
+  readonly appHandlers: readonly BoundHandler[];
+  /** Handlers plugins added for their own errors (ConstraintException...), tried after the app's. */
+  readonly pluginHandlers: readonly BoundHandler[];
+  /** The plugins' error hooks, composed (null when none). */
+  readonly onError: ((error: unknown, ctx: RoutingContext) => void) | null;
+  readonly logger: Logger;
 }
 
 /**
  * Sends an error through the first matching handler: the route's `@CatchWith` (method then class),
- * then the registered ones in registration order, then the built-in one. The status is set before
- * the handler runs, so a handler that sets none keeps it. A handler that fails falls back to the
- * built-in handler with 500.
+ * then the app's registered ones in registration order, then the plugins' ones, then the built-in one.
+ * The status is set before the handler runs, so a handler that sets none keeps it. A handler that fails
+ * falls back to the built-in handler with 500.
  */
-export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: readonly BoundHandler[], globalHandlers: readonly BoundHandler[], logger: Logger): void | Promise<void> {
+export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: readonly BoundHandler[], policy: ErrorPolicy): void | Promise<void> {
+  const { logger } = policy;
   const response = ctx.response;
+  if (policy.onError !== null) {
+    try {
+      policy.onError(error, ctx);
+    } catch (err) {
+      logger.error({ err }, 'error hook failed');
+    }
+  }
   if (response.aborted()) return;
   if (response.ended() || response.headersSent()) {
     logger.error({ err: error, path: ctx.request.path() }, 'error after the response was sent; closing the connection');
@@ -91,12 +108,12 @@ export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: 
   response.setStatusCode(status);
   if (error instanceof WebApplicationException) for (const [k, v] of Object.entries(error.headers)) response.putHeader(k, v);
   try {
-    const appHandler = pick(error, routeHandlers, ctx) ?? pick(error, globalHandlers, ctx);
+    const appHandler = pick(error, routeHandlers, ctx) ?? pick(error, policy.appHandlers, ctx);
     // An error the app's own handlers answer is theirs to log; only unexpected ones are logged here.
     if (appHandler === undefined && status >= 500 && !(error instanceof WebApplicationException)) {
       logger.error({ err: error, method: ctx.request.method(), path: ctx.request.path() }, 'unhandled error in route');
     }
-    const handler = appHandler ?? pick(error, builtInHandlers, ctx) ?? defaultHandler;
+    const handler = appHandler ?? pick(error, policy.pluginHandlers, ctx) ?? defaultHandler;
     const out = handler.write(error, ctx.request, response);
     if (isThenable(out)) {
       return Promise.resolve(out).then(

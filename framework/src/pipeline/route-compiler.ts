@@ -1,24 +1,25 @@
-import type { ExceptionHandler } from '../context/contracts';
-import type { RoutingContext } from '../context/routing-context';
-import { NotAcceptableException, RegistrationError } from '../errors/http-errors';
-import { bindHandler, bindHandlers, handleError, type BoundHandler } from './exception-handling';
-import { Response } from '../http/response-entity';
-import { HttpServerRequest } from '../http/request';
-import { negotiate } from '../io/media-type';
-import type { Provided } from '../io/registry';
-import type { Logger } from '../util/log';
-import { RouteDefinition, type ParameterDefinition } from '../metadata/route-definition';
-import { designParamTypes, designReturnType, resolvedClassMetadata } from '../metadata/store';
-import type { ClassMetadata, Constructor, HttpMethod, MethodMetadata, ParamMetadata } from '../metadata/types';
-import type { PathPattern } from '../routing/path-pattern';
-import type { ComponentFactory } from '../settings/components';
-import type { SettingsView } from '../settings/settings';
-import { argumentType, compileArgument, type ArgumentScope } from './arguments';
-import { isThenable, providerFunction, type ValueResolver } from './context-values';
-import { routeExtensions, type RouteStages, type Step } from './extensions';
+import { RegistrationError } from '../errors/http-errors';
+import type { RouteDefinition } from '../metadata/route-definition';
+import { designParamTypes } from '../metadata/store';
+import type { ParamMetadata } from '../metadata/types';
+import { compileArgument, type ArgumentScope } from './arguments';
+import type { CompileContext } from './compile-context';
+import type { ValueResolver } from './context-values';
 import { assertDecoratorMetadata } from './decorator-metadata';
-import { splitHeaders } from './header-lines';
-import { compileResultWriter } from './result-writer';
+import { defineRoute, readsBody, type RouteSource } from './define-route';
+import { routeHandlersOf } from './exception-handling';
+import type { Exchange } from './exchange';
+import { beforeHandlerSteps, onRequestSteps, routeHooksFor } from './stages/hooks';
+import { invokeStep } from './stages/invoke';
+import { negotiateStep } from './stages/negotiate';
+import { provideSteps } from './stages/provide';
+import { readArgumentsStep } from './stages/read-arguments';
+import { runRoute } from './stages/run-route';
+import type { Step } from './stages/step';
+import { compileResultWriter } from './stages/write-result';
+
+export type { CompileContext, RouteSource, Step };
+export { defineRoute };
 
 /** A route turned into one function, built once at registration. */
 export interface CompiledRoute {
@@ -26,81 +27,19 @@ export interface CompiledRoute {
   /** The route reads the request body: the adapter buffers it before `handle`. */
   needsBody: boolean;
   /** Runs the whole route; never throws (errors go to the exception handlers). */
-  handle(ctx: RoutingContext): void | Promise<void>;
+  handle(ctx: Exchange): void | Promise<void>;
 }
 
-export interface RouteSource {
-  resourceClass: Constructor;
-  instance: object;
-  classMeta: ClassMetadata;
-  methodMeta: MethodMetadata;
-  method: HttpMethod;
-  pattern: PathPattern;
-}
-
-/** Builds the RouteDefinition of a method: the merged view of class and method decorators. */
-export function defineRoute(src: RouteSource): RouteDefinition {
-  const { classMeta: c, methodMeta: m } = src;
-  const classHeaders = splitHeaders(c.headers);
-  const methodHeaders = splitHeaders(m.headers);
-  const consumes = methodHeaders.consumes ?? m.consumes ?? classHeaders.consumes ?? c.consumes ?? [];
-  // Method and class @Produces are merged, method first (the reference library does the same).
-  const produces = methodHeaders.produces ?? classHeaders.produces ?? unique([...(m.produces ?? []), ...(c.produces ?? [])]);
-  const headers = [...(c.headers ?? []), ...(m.headers ?? [])];
-  const proto = src.resourceClass.prototype;
-  const design = designParamTypes(proto, m.name) ?? [];
-  const count = Math.max(design.length, ...[...m.params.keys()].map((i) => i + 1), 0);
-  const parameters: ParameterDefinition[] = [];
-  for (let i = 0; i < count; i++) {
-    const p = m.params.get(i) ?? { source: 'body' as const };
-    parameters.push({
-      index: i,
-      source: p.source,
-      name: p.name,
-      type: argumentType(p, design[i]),
-      optional: p.optional === true || p.defaultValue !== undefined,
-      defaultValue: p.defaultValue,
-      raw: p.raw === true,
-    });
-  }
-  const extensions = new Map([...c.extensions, ...m.extensions]);
-  return new RouteDefinition(src.pattern.source, src.method, consumes, produces, m.order ?? 0, headers, src.resourceClass, String(m.name), parameters, designReturnType(proto, m.name), src.pattern.paramNames, extensions, c.extensions, c.applicationPath ?? '');
-}
-
-function unique<T>(list: T[]): T[] {
-  return [...new Set(list)];
-}
-
-/** Does any argument (bean fields included) read the body? */
-function readsBody(params: Iterable<ParamMetadata>, types: Array<Function | undefined>, seen = new Set<Function>()): boolean {
-  let i = 0;
-  for (const p of params) {
-    const t = typeof p.explicitType === 'function' ? p.explicitType : types[i];
-    i++;
-    if (p.source === 'body' || p.source === 'form') return true;
-    if (p.source === 'context' && t === HttpServerRequest) return true;
-    if (p.source === 'bean' && typeof t === 'function' && !seen.has(t)) {
-      seen.add(t);
-      const meta = resolvedClassMetadata(t);
-      if (readsBody([...meta.fields.values(), ...meta.constructorParams.values()], [], seen)) return true;
-    }
-  }
-  return false;
-}
-
-export interface CompileContext {
-  settings: SettingsView;
-  components: ComponentFactory;
-  logger: Logger;
-  app: unknown;
-}
-
-/** Compiles one route. Every check that can fail does so here, at registration. */
+/**
+ * Compiles one route into its stages, in the order they run: the app's request providers, the plugins'
+ * `onRequest` hooks (security), content negotiation, reading the arguments, the plugins' `beforeHandler`
+ * hooks (validation), the method, the writer; then, whatever happened, the plugins' `onResponse` hooks
+ * (events), with errors going to the exception handlers. Every check that can fail does so here.
+ */
 export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRoute {
   const definition = defineRoute(src);
-  const { settings, components, logger } = cc;
+  const { settings, components } = cc;
   const where = `${definition.label}()`;
-  const routeText = `${definition.method} ${definition.path}`;
   const m = src.methodMeta;
   const c = src.classMeta;
   const suppressCheck = m.suppressCheck === true || c.suppressCheck === true;
@@ -108,22 +47,16 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   if (typeof fn !== 'function') throw new RegistrationError(`${where}: not a method`, 'RU_ERR_NOT_A_METHOD');
   assertDecoratorMetadata(src.resourceClass.prototype, m.name, where);
 
-  // Arguments.
   const design = designParamTypes(src.resourceClass.prototype, m.name) ?? [];
   const undecorated = definition.parameters.filter((p) => !m.params.has(p.index));
   if (undecorated.length > 1) {
     throw new RegistrationError(`${where}: parameters ${undecorated.map((p) => p.index).join(', ')} have no decorator; only one parameter may be the body (use @BodyParam, @QueryParam, @Context...)`, 'RU_ERR_AMBIGUOUS_BODY');
   }
-  // Extensions (security, validation, events...): first, since what they do to arguments shapes how those are read.
-  const stages: RouteStages[] = [];
-  for (const ext of routeExtensions()) {
-    const s = ext.compile({ definition, classMeta: c, methodMeta: m, settings, components });
-    if (s) stages.push(s);
-  }
-
+  // The plugins' hooks first: what they do to arguments (validation) shapes how those are read.
+  const hooks = routeHooksFor(cc, definition, 'http', c, m);
   const scope: ArgumentScope = {
     label: definition.label,
-    routeText,
+    routeText: `${definition.method} ${definition.path}`,
     pathParamNames: definition.pathParamNames,
     consumes: definition.consumes,
     methodReader: m.reader ?? c.reader,
@@ -134,158 +67,20 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
     bodyInstantiated: false,
   };
   const instantiated = new Set<number>();
-  for (const s of stages) s.instantiatedBodies?.forEach((i) => instantiated.add(i));
-  const resolvers: ValueResolver[] = definition.parameters.map((p) =>
-    compileArgument(m.params.get(p.index) ?? { source: 'body' }, design[p.index], `${where} parameter ${p.index}`, instantiated.has(p.index) ? { ...scope, bodyInstantiated: true } : scope),
+  for (const h of hooks) h.instantiatedBodies?.forEach((i) => instantiated.add(i));
+  const params = definition.parameters.map((p) => m.params.get(p.index) ?? ({ source: 'body' } as ParamMetadata));
+  const resolvers: ValueResolver[] = definition.parameters.map((p, i) =>
+    compileArgument(params[i]!, design[p.index], `${where} parameter ${p.index}`, instantiated.has(p.index) ? { ...scope, bodyInstantiated: true } : scope),
   );
-  const allParams = definition.parameters.map((p) => m.params.get(p.index) ?? ({ source: 'body' } as ParamMetadata));
 
-  // Exception handlers.
-  // Method handlers before class handlers; an empty method @CatchWith() leaves the class's out.
-  const classHandlers = m.catchWith !== undefined && m.catchWith.length === 0 ? [] : bindHandlers(c.catchWith, components);
-  const routeHandlers: BoundHandler[] = [...bindHandlers(m.catchWith, components), ...classHandlers];
-  const globalHandlers: BoundHandler[] = settings.exceptionHandlerEntries().map((e) => bindHandler(e.provider as Provided<ExceptionHandler<unknown>>, components, e.key));
-
-  const steps: Step[] = [];
-  for (const provider of settings.requestProviders()) {
-    const provide = providerFunction(provider, components);
-    steps.push((ctx) => {
-      const out = provide(ctx.request, ctx);
-      const push = (v: unknown) => {
-        if (v !== null && v !== undefined) ctx.put((v as object).constructor, v);
-      };
-      if (isThenable(out)) return Promise.resolve(out).then(push);
-      push(out);
-    });
-  }
-  for (const s of stages) if (s.before) steps.push(s.before);
-
-  // Content negotiation before the method runs: a 406 has no side effects. An empty Accept says what no
-  // Accept says (any type), so the read never needs the scan that tells an absent header from an empty one.
-  const produces = definition.produces;
-  const negotiates = produces.length > 0;
-  if (negotiates) {
-    steps.push((ctx) => {
-      const chosen = negotiate(ctx.request._headerOrEmpty('accept'), produces);
-      if (chosen === undefined) {
-        throw new NotAcceptableException(`None of the acceptable media types is produced by ${routeText}; it produces ${produces.join(', ')}`);
-      }
-      ctx._contentType = chosen;
-    });
-  }
-
-  const argc = resolvers.length;
-  if (argc > 0) {
-    steps.push((ctx) => {
-      const args = new Array(argc);
-      let pending = false;
-      for (let i = 0; i < argc; i++) {
-        let v: unknown;
-        try {
-          v = resolvers[i]!(ctx);
-        } catch (error) {
-          // An earlier argument may still be waiting (an async provider): settle it first, so its
-          // rejection is never left unhandled and the first failing argument, in order, decides.
-          if (!pending) throw error;
-          args.length = i;
-          return settleInOrder(args).then(() => {
-            throw error;
-          });
-        }
-        if (isThenable(v)) pending = true;
-        args[i] = v;
-      }
-      ctx._args = args;
-      if (pending) {
-        return settleInOrder(args).then((resolved) => {
-          ctx._args = resolved;
-        });
-      }
-    });
-  }
-  for (const s of stages) if (s.afterArguments) steps.push(s.afterArguments);
-
-  const instance = src.instance;
-  const method = fn as (...args: unknown[]) => unknown;
-  const setResult = (ctx: RoutingContext, v: unknown) => {
-    ctx._result = v;
-  };
-  steps.push((ctx) => {
-    const out = argc === 0 ? method.call(instance) : argc === 1 ? method.call(instance, ctx._args![0]) : method.apply(instance, ctx._args!);
-    if (isThenable(out)) return Promise.resolve(out).then((v) => setResult(ctx, v));
-    ctx._result = out;
-  });
-
+  const steps: Step[] = [...provideSteps(settings, components), ...onRequestSteps(hooks)];
+  if (definition.produces.length > 0) steps.push(negotiateStep(definition.produces, scope.routeText));
+  if (resolvers.length > 0) steps.push(readArgumentsStep(resolvers));
+  steps.push(...beforeHandlerSteps(hooks));
+  steps.push(invokeStep(src.instance, fn as (...args: unknown[]) => unknown, resolvers.length));
   steps.push(compileResultWriter({ definition, writerClass: m.writer ?? c.writer, settings, components, suppressCheck, where }));
 
-  const afters = stages.filter((s) => s.after).map((s) => s.after!);
-  const handle = buildRunner(steps, afters, routeHandlers, globalHandlers, logger);
-  return { definition, needsBody: readsBody(allParams, design) || stages.some((s) => s.needsBody), handle };
+  const afters = hooks.filter((h) => h.onResponse).map((h) => h.onResponse!);
+  const handle = runRoute(steps, afters, routeHandlersOf(m.catchWith, c.catchWith, components), cc.errors);
+  return { definition, needsBody: readsBody(params, design) || hooks.some((h) => h.needsBody), handle };
 }
-
-/** Waits for every argument; rejects with the first failure in argument order (not in time order). */
-function settleInOrder(values: unknown[]): Promise<unknown[]> {
-  return Promise.allSettled(values).then((results) => {
-    for (const r of results) if (r.status === 'rejected') throw r.reason;
-    return results.map((r) => (r as PromiseFulfilledResult<unknown>).value);
-  });
-}
-
-/**
- * Runs the steps in order, synchronously while they are synchronous; switches to promises at the
- * first step that returns one. Errors go to the exception handlers; `after` stages always run.
- */
-function buildRunner(steps: Step[], afters: Array<NonNullable<RouteStages['after']>>, routeHandlers: BoundHandler[], globalHandlers: BoundHandler[], logger: Logger) {
-  const n = steps.length;
-  const runAfters = (ctx: RoutingContext, error: unknown): void | Promise<void> => {
-    if (afters.length === 0) return;
-    const entity = error === undefined ? (ctx._result instanceof Response ? ctx._result.entity : ctx._result) : undefined;
-    const pending: Promise<unknown>[] = [];
-    for (const after of afters) {
-      try {
-        const out = after(ctx, entity, error);
-        if (isThenable(out)) pending.push(Promise.resolve(out).catch((err) => logger.error({ err }, 'event failed')));
-      } catch (err) {
-        logger.error({ err }, 'event failed');
-      }
-    }
-    if (pending.length > 0) return Promise.all(pending).then(() => undefined);
-  };
-  const fail = (ctx: RoutingContext, error: unknown): void | Promise<void> => {
-    const handled = handleError(ctx, normalizeError(error), routeHandlers, globalHandlers, logger);
-    if (afters.length === 0) return handled;
-    if (isThenable(handled)) return handled.then(() => runAfters(ctx, error));
-    return runAfters(ctx, error);
-  };
-  const continueAsync = async (first: Promise<void>, from: number, ctx: RoutingContext): Promise<void> => {
-    try {
-      await first;
-      for (let i = from; i < n; i++) {
-        const out = steps[i]!(ctx);
-        if (out !== undefined) await out;
-      }
-    } catch (error) {
-      return fail(ctx, error);
-    }
-    return runAfters(ctx, undefined);
-  };
-  return (ctx: RoutingContext): void | Promise<void> => {
-    try {
-      for (let i = 0; i < n; i++) {
-        const out = steps[i]!(ctx);
-        if (out !== undefined) return continueAsync(out, i + 1, ctx);
-      }
-    } catch (error) {
-      return fail(ctx, error);
-    }
-    return runAfters(ctx, undefined);
-  };
-}
-
-/** Non-Error throws (strings, objects) become Errors so handlers can match types. */
-function normalizeError(error: unknown): unknown {
-  if (error instanceof Error) return error;
-  if (error !== null && typeof error === 'object') return error;
-  return new Error(String(error));
-}
-

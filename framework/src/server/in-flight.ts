@@ -1,7 +1,6 @@
 import type { RoutingContext } from '../context/routing-context';
 import type { HttpServerResponse } from '../http/response';
 import type { AppRuntime } from '../app/app-runtime';
-import { addRequestHook } from '../app/request-hooks';
 
 /** Answered responses are swept out of the list once it holds this many (or twice the open ones, if more). */
 const SWEEP_AT_LEAST = 64;
@@ -26,7 +25,8 @@ export class InFlightRequests {
   private idle: Array<() => void> = [];
 
   constructor(rt: AppRuntime) {
-    addRequestHook(rt, (ctx) => this.started(ctx));
+    // A plugin like any other: its request hook sees every request, answered by a route or not.
+    rt.use({ name: 'in-flight-requests', setup: (app) => app.onRequest((ctx) => void this.started(ctx)) });
   }
 
   /** Requests started and not yet answered (or abandoned by their client). */

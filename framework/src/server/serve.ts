@@ -37,12 +37,13 @@ export async function serve(buildApp: AppFactory, options: ServeOptions): Promis
 
   if (workers === 0) {
     const server = await startServer(await buildApp({ port: options.port, worker: 0 }), { port: options.port, host, shutdownTimeoutMs: timeoutMs, logger: options.logger });
-    logger.info({ port: server.port, host, workers: 0 }, 'listening');
     const shutdown = async () => {
       await server.shutdown(timeoutMs);
       await runShutdownHook(options.onShutdown, { port: server.port, worker: 0 }, logger);
     };
     if (options.handleSignals !== false) onSignals(shutdown, logger);
+    // Logged once the signals are handled: whoever waits for this line may stop the server at once.
+    logger.info({ port: server.port, host, workers: 0 }, 'listening');
     return { port: server.port, workers: 1, shutdown };
   }
 
@@ -51,10 +52,10 @@ export async function serve(buildApp: AppFactory, options: ServeOptions): Promis
   const port = options.port === 0 ? await freePort(host) : options.port;
   const pool = new WorkerPool(entry, workers, port, host, logger);
   await pool.start();
-  logger.info({ port, host, workers }, 'listening');
   let stopping: Promise<void> | null = null;
   const shutdown = () => (stopping ??= pool.stop(timeoutMs));
   if (options.handleSignals !== false) onSignals(shutdown, logger);
+  logger.info({ port, host, workers }, 'listening');
   return { port, workers, shutdown };
 }
 

@@ -3,7 +3,7 @@ import { runtimeOf } from '../adapter/uws-adapter';
 import { consoleLogger, type Logger } from '../util/log';
 import { RestBuilder } from '../builder/rest-builder';
 import { loadUws } from '../adapter/load-uws';
-import { closeAllWebSockets } from '../features/websocket/open-connections';
+import { closeAllWebSockets } from '../adapter/open-connections';
 import { InFlightRequests } from './in-flight';
 
 /** Where and how one server listens. */

@@ -2,21 +2,22 @@
  * Runs docs/getting-started.md, so the guide cannot rot. Its code blocks, in order:
  *   ```sh                 a command, run with bash in the current folder (a `cd` carries over); must succeed
  *   ```sh keep-running    a server command, started in the background and stopped at the end
- *   ```json|ts file=PATH  a file to write, as shown (and the same as the starter's file of that name)
+ *   ```json|ts file=PATH  a file the project has (npm create wrote it), exactly as shown
  *   ```text               the previous command's output, exactly
  *   ```text excerpt       lines that must all appear in the previous command's output
- * What the reader sets differs in two ways only: REST_UWS is the tarball `npm pack -w rest.uws` wrote, and the
- * guide's port 3000 becomes a free port (PORT in the environment, and in the commands and outputs).
+ * What the reader runs differs in two ways only: `npm create rest-uws@latest` runs the packed create-rest-uws with
+ * the packed rest.uws (neither is published yet: the guide says how to do the same by hand), and the guide's port
+ * 3000 becomes a free port (PORT in the environment, and in the commands and outputs).
  */
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { cleanEnvironment, frameworkDir, packFramework, repositoryDir, run, temporaryFolder, writeFile } from './support/adopter-project';
+import { cleanEnvironment, packFramework, packWorkspace, repositoryDir, run, temporaryFolder } from './support/adopter-project';
 
 const guideFile = path.join(repositoryDir, 'docs', 'getting-started.md');
-const starterDir = path.join(frameworkDir, 'examples', 'starter');
+const templateDir = path.join(repositoryDir, 'packages', 'create-rest-uws', 'template');
 const GUIDE_PORT = '3000';
 
 interface Block {
@@ -52,7 +53,7 @@ function freePort(): Promise<number> {
   });
 }
 
-test('the guide has under ten commands, and its files are the starter\'s', (t) => {
+test('the guide has under ten commands, and its files are create-rest-uws\'s template', (t) => {
   const blocks = codeBlocks(fs.readFileSync(guideFile, 'utf8'));
   const commands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.body.trim().split('\n'));
   t.true(commands.length < 10, `${commands.length} commands: ${commands.join(' | ')}`);
@@ -60,8 +61,7 @@ test('the guide has under ten commands, and its files are the starter\'s', (t) =
   t.true(files.length >= 7);
   for (const block of files) {
     const name = block.info.find((i) => i.startsWith('file='))!.slice('file='.length);
-    if (name === 'package.json') continue; // the guide's has no dependencies yet: npm install adds them
-    t.is(block.body, fs.readFileSync(path.join(starterDir, name), 'utf8'), `${name} (guide line ${block.line}) is the starter's ${name}`);
+    t.is(block.body, fs.readFileSync(path.join(templateDir, name), 'utf8'), `${name} (guide line ${block.line}) is the template's ${name}`);
   }
 });
 
@@ -71,9 +71,14 @@ test('following the guide gives a running, tested API', async (t) => {
   const servers: ChildProcess[] = [];
   try {
     const { tarball } = await packFramework(workspace);
+    const create = await packWorkspace('create-rest-uws', workspace);
     const port = String(await freePort());
-    const withPort = (text: string) => text.split(`:${GUIDE_PORT}`).join(`:${port}`);
-    const env = { REST_UWS: tarball, PORT: port, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+    const asRun = (text: string) =>
+      text
+        .split(`:${GUIDE_PORT}`)
+        .join(`:${port}`)
+        .replace(/^npm create rest-uws@latest (\S+)$/m, `npm exec --yes --package=${create.tarball} -- create-rest-uws $1 --rest-uws ${tarball}`);
+    const env = { PORT: port, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
     const home = path.join(workspace, 'reader');
     fs.mkdirSync(home);
     let cwd = home;
@@ -84,23 +89,24 @@ test('following the guide gives a running, tested API', async (t) => {
       const where = `guide line ${block.line}`;
       const file = block.info.find((i) => i.startsWith('file='));
       if (file) {
-        writeFile(path.join(cwd, file.slice('file='.length)), block.body);
+        const name = file.slice('file='.length);
+        t.is(fs.readFileSync(path.join(cwd, name), 'utf8'), block.body, `${where}: the project's ${name} is as shown`);
       } else if (block.lang === 'sh' && block.info.includes('keep-running')) {
-        const server = spawn('bash', ['-c', `exec ${withPort(block.body.trim())}`], { cwd, env: cleanEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const server = spawn('bash', ['-c', `exec ${asRun(block.body.trim())}`], { cwd, env: cleanEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
         servers.push(server);
         lastCommand = block.body.trim();
         lastOutput = await waitForOutput(server, /listening on /, 30_000, where);
       } else if (block.lang === 'sh') {
         lastCommand = block.body.trim();
         const marker = path.join(workspace, 'cwd');
-        const result = await run('bash', ['-e', '-c', `${withPort(block.body)}\npwd > ${JSON.stringify(marker)}`], cwd, env, 180_000);
+        const result = await run('bash', ['-e', '-c', `${asRun(block.body)}\npwd > ${JSON.stringify(marker)}`], cwd, env, 180_000);
         t.is(result.code, 0, `${where}: ${lastCommand}\n${result.output}`);
         if (result.code !== 0) return;
         cwd = fs.readFileSync(marker, 'utf8').trim();
         lastOutput = result.stdout;
       } else if (block.lang === 'text') {
         t.not(lastOutput, undefined, `${where}: an output block follows a command`);
-        const expected = withPort(block.body);
+        const expected = asRun(block.body);
         if (block.info.includes('excerpt')) {
           for (const line of expected.trim().split('\n')) t.true(lastOutput!.includes(line), `${where}: "${line}" in the output of ${lastCommand}:\n${lastOutput}`);
         } else {

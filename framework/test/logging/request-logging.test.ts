@@ -70,11 +70,11 @@ test('a request whose client leaves first is logged as aborted', async (t) => {
 });
 
 test('off unless asked, and off when the logger has the level disabled: no hook on the request path', (t) => {
-  t.is(runtimeOf(new RestBuilder().register(Pages).build())!.onRequest, null);
+  t.is(runtimeOf(new RestBuilder().register(Pages).build())!.hooks.onRequest, null);
   const quiet = createLogger({ level: 'warn' });
-  t.is(runtimeOf(new RestBuilder().logger(quiet).logRequests({ level: 'info' }).register(Pages).build())!.onRequest, null);
-  t.not(runtimeOf(new RestBuilder().logger(quiet).logRequests({ level: 'warn' }).register(Pages).build())!.onRequest, null);
-  t.is(runtimeOf(new RestBuilder().logRequests(true).logRequests(false).register(Pages).build())!.onRequest, null);
+  t.is(runtimeOf(new RestBuilder().logger(quiet).logRequests({ level: 'info' }).register(Pages).build())!.hooks.onRequest, null);
+  t.not(runtimeOf(new RestBuilder().logger(quiet).logRequests({ level: 'warn' }).register(Pages).build())!.hooks.onRequest, null);
+  t.is(runtimeOf(new RestBuilder().logRequests(true).logRequests(false).register(Pages).build())!.hooks.onRequest, null);
   t.throws(() => new RestBuilder().logRequests({ level: 'verbose' as any }), { message: /level must be error, warn, info or debug/ });
 });
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { GET, Path, PathParam, POST, RestBuilder } from '../../src/index';
+import { GET, Path, PathParam, POST, RestBuilder, WebSocket, type WebSocketConnection } from '../../src/index';
 import { listen, type RunningServer } from '../support/server';
 import { openRaw } from '../support/raw-http';
 
@@ -45,9 +45,17 @@ class Shop {
   }
 }
 
+@WebSocket('/live')
+class Live {
+  open(connection: WebSocketConnection) {
+    calls.push('websocket-open');
+    connection.send('hello');
+  }
+}
+
 let server: RunningServer;
 test.before(async () => {
-  server = await listen(new RestBuilder().register(Shop).build());
+  server = await listen(new RestBuilder().register(Shop, Live).build());
 });
 test.after.always(() => server.close());
 
@@ -86,10 +94,14 @@ const targets: Array<[string, string]> = [
   ['GET /hit/first', 'a native GET route with a variable'],
   ['GET /js/first', 'a JavaScript-router GET route'],
   ['GET /missing', 'no route (404)'],
+  ['GET /live', 'a WebSocket upgrade'],
 ];
 
+const upgradeHeaders = `Upgrade: websocket${CRLF}Connection: Upgrade${CRLF}Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==${CRLF}Sec-WebSocket-Version: 13${CRLF}`;
+
 function ambiguous(target: string, framing: string[], body: string): string {
-  return `${target} HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}${framing.map((h) => h + CRLF).join('')}${CRLF}${body}`;
+  const extra = target === 'GET /live' ? upgradeHeaders : '';
+  return `${target} HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}${extra}${framing.map((h) => h + CRLF).join('')}${CRLF}${body}`;
 }
 
 const STATUS_LINE = /^HTTP\/1\.1 (\d{3})/;
@@ -145,4 +157,13 @@ test.serial('smuggling: a clean request and a pipelined one after it both run (t
   connection.destroy();
   t.is((text.match(/HTTP\/1\.1 200/g) ?? []).length, 3);
   t.deepEqual(calls, ['order:visible', 'js-order:visible', 'ping']);
+});
+
+test.serial('smuggling: a clean WebSocket upgrade still opens (the check refuses only ambiguity)', async (t) => {
+  calls.length = 0;
+  const connection = openRaw(server.port, `GET /live HTTP/1.1${CRLF}Host: x${CRLF}${upgradeHeaders}${CRLF}`);
+  await connection.received((text) => text.includes('hello'));
+  connection.destroy();
+  t.regex(connection.text(), /^HTTP\/1\.1 101/);
+  t.deepEqual(calls, ['websocket-open']);
 });

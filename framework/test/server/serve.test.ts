@@ -87,6 +87,17 @@ test('SIGINT with a request longer than the deadline: it is cut at the deadline 
   t.truthy(server.logs.find((l) => l.msg === 'shutdown deadline passed; closing the connections of unfinished requests'));
 });
 
+for (const workers of ['0', '1']) {
+  test(`serve (workers: ${workers}): a signal sent the moment 'listening' is logged is handled (exit 0): the line comes after the handlers`, async (t) => {
+    const server = spawnChild({ WORKERS: workers, SHUTDOWN_MS: '2000' });
+    t.teardown(() => server.child.kill('SIGKILL'));
+    await server.waitForLog((l) => l.msg === 'listening');
+    server.child.kill('SIGTERM');
+    t.deepEqual(await server.exited, { code: 0, signal: null });
+    t.truthy(server.logs.find((l) => l.msg === 'shutting down gracefully'));
+  });
+}
+
 test('workers: 0 serves in the main thread and shuts down the same way', async (t) => {
   const server = await startChild({ WORKERS: '0', SHUTDOWN_MS: '2000' });
   t.teardown(() => server.child.kill('SIGKILL'));

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { readFlag, readServerConfig, type PostgresPoolOptions, type ServerConfig } from 'app-support';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { serverConfigFrom, type PostgresPoolOptions, type ServerConfig } from 'app-support';
 
 /** The embedded default: a SQLite file in the app's data folder (git-ignored). */
 export const DEFAULT_DATABASE_FILE = path.resolve(__dirname, '..', '..', 'data', 'booking.db');
@@ -31,17 +32,40 @@ export interface BookingConfig extends ServerConfig {
   postgresPool: Required<Pick<PostgresPoolOptions, 'max' | 'statementTimeoutMs' | 'connectionTimeoutMs'>>;
 }
 
+/** Every flag of the server (and of the keys CLI, which opens the same database): all take a value. */
+export const BOOKING_FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  database: { type: 'string' },
+  'public-url': { type: 'string' },
+  'db-pool-size': { type: 'string' },
+  'db-statement-timeout-ms': { type: 'string' },
+  'db-connect-timeout-ms': { type: 'string' },
+  workers: { type: 'string' },
+  'background-jobs': { type: 'string' },
+  'fulfilment-interval-ms': { type: 'string' },
+  'sweep-interval-ms': { type: 'string' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+export type BookingFlags = Partial<Record<keyof typeof BOOKING_FLAGS, string>>;
+
+/** The flags in `argv` (node:util parseArgs; an unknown flag or one without its value is an error); positionals only when allowed. */
+export function parseBookingFlags(argv: readonly string[], allowPositionals = false): { flags: BookingFlags; positionals: string[] } {
+  const { values, positionals } = parseArgs({ args: [...argv], options: BOOKING_FLAGS, strict: true, allowPositionals });
+  return { flags: values, positionals };
+}
+
 /** A whole number from a flag or an environment variable, within bounds, or the default. */
 function readInteger(
-  argv: readonly string[],
+  flags: BookingFlags,
   env: NodeJS.ProcessEnv,
-  flag: string,
+  flag: keyof BookingFlags,
   envName: string,
   fallback: number,
   min: number,
   max: number,
 ): number {
-  const fromFlag = readFlag(argv, flag);
+  const fromFlag = flags[flag];
   const [text, source] = fromFlag !== undefined ? [fromFlag, `--${flag}`] : [env[envName], envName];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
@@ -56,25 +80,30 @@ function readInteger(
  * PostgreSQL pool from --db-pool-size, --db-statement-timeout-ms, --db-connect-timeout-ms or BOOKING_DB_* (0 = no limit);
  * worker threads from --workers or BOOKING_WORKERS; background rounds from --fulfilment-interval-ms, --sweep-interval-ms
  * or BOOKING_FULFILMENT_INTERVAL_MS, BOOKING_SWEEP_INTERVAL_MS; --background-jobs off (BOOKING_BACKGROUND_JOBS=off) leaves
- * fulfilment and the timeout sweep to other instances.
+ * fulfilment and the timeout sweep to other instances. An unknown flag is an error.
  */
 export function readBookingConfig(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): BookingConfig {
-  const server = readServerConfig({ port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_FILE, envPrefix: 'BOOKING' }, argv, env);
-  const publicBaseUrl = readFlag(argv, 'public-url') ?? env.BOOKING_PUBLIC_BASE_URL ?? env.PUBLIC_BASE_URL;
+  return bookingConfigFrom(parseBookingFlags(argv).flags, env);
+}
+
+/** The configuration from flags already parsed (the keys CLI parses its command words with them). */
+export function bookingConfigFrom(flags: BookingFlags, env: NodeJS.ProcessEnv = process.env): BookingConfig {
+  const server = serverConfigFrom({ port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_FILE, envPrefix: 'BOOKING' }, flags, env);
+  const publicBaseUrl = flags['public-url'] ?? env.BOOKING_PUBLIC_BASE_URL ?? env.PUBLIC_BASE_URL;
   if (publicBaseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(publicBaseUrl)) {
     throw new Error(`Invalid public base URL "${publicBaseUrl}": expected http(s)://host[:port]`);
   }
   const postgresPool = {
-    max: readInteger(argv, env, 'db-pool-size', 'BOOKING_DB_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 1000),
-    statementTimeoutMs: readInteger(argv, env, 'db-statement-timeout-ms', 'BOOKING_DB_STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0, 3_600_000),
-    connectionTimeoutMs: readInteger(argv, env, 'db-connect-timeout-ms', 'BOOKING_DB_CONNECT_TIMEOUT_MS', DEFAULT_CONNECT_TIMEOUT_MS, 0, 3_600_000),
+    max: readInteger(flags, env, 'db-pool-size', 'BOOKING_DB_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 1000),
+    statementTimeoutMs: readInteger(flags, env, 'db-statement-timeout-ms', 'BOOKING_DB_STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0, 3_600_000),
+    connectionTimeoutMs: readInteger(flags, env, 'db-connect-timeout-ms', 'BOOKING_DB_CONNECT_TIMEOUT_MS', DEFAULT_CONNECT_TIMEOUT_MS, 0, 3_600_000),
   };
-  const workers = readInteger(argv, env, 'workers', 'BOOKING_WORKERS', 0, 0, 256);
-  const jobs = readFlag(argv, 'background-jobs') ?? env.BOOKING_BACKGROUND_JOBS ?? 'on';
+  const workers = readInteger(flags, env, 'workers', 'BOOKING_WORKERS', 0, 0, 256);
+  const jobs = flags['background-jobs'] ?? env.BOOKING_BACKGROUND_JOBS ?? 'on';
   if (jobs !== 'on' && jobs !== 'off') throw new Error(`Invalid background jobs setting "${jobs}": expected on or off`);
   const background = jobs === 'off' ? (false as const) : {
-    fulfilmentIntervalMs: readInteger(argv, env, 'fulfilment-interval-ms', 'BOOKING_FULFILMENT_INTERVAL_MS', DEFAULT_FULFILMENT_INTERVAL_MS, 10, 3_600_000),
-    sweepIntervalMs: readInteger(argv, env, 'sweep-interval-ms', 'BOOKING_SWEEP_INTERVAL_MS', DEFAULT_SWEEP_INTERVAL_MS, 10, 3_600_000),
+    fulfilmentIntervalMs: readInteger(flags, env, 'fulfilment-interval-ms', 'BOOKING_FULFILMENT_INTERVAL_MS', DEFAULT_FULFILMENT_INTERVAL_MS, 10, 3_600_000),
+    sweepIntervalMs: readInteger(flags, env, 'sweep-interval-ms', 'BOOKING_SWEEP_INTERVAL_MS', DEFAULT_SWEEP_INTERVAL_MS, 10, 3_600_000),
   };
   return { ...server, publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''), postgresPool, workers, background };
 }

@@ -43,7 +43,6 @@ async function main(): Promise<void> {
   const server = await start(config);
   // A serve() worker is stopped by its main thread, which prints for the whole server.
   if (isServeWorker()) return;
-  for (const line of [...server.lines, ...describePool(config)]) console.log(line);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -63,6 +62,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // Printed once the signals are handled: whoever waits for these lines may stop the server at once.
+  for (const line of [...server.lines, ...describePool(config)]) console.log(line);
 }
 
 main().catch((error) => {

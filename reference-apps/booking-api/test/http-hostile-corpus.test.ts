@@ -8,7 +8,6 @@ import {
   defaultRefusalMessage,
   extraRoute,
   formatCorpusReport,
-  FRAMEWORK_HOLES,
   headerOf,
   routesFromOpenApi,
   runCorpus,
@@ -99,12 +98,12 @@ test('booking-api: every route holds against the hostile-input corpus (SQLite)',
     port: server.port,
     cases,
     seed,
-    snapshot: () => snapshotDatabase(server.system.database.db),
+    snapshot: () => snapshotDatabase(server.system.database.db, { dialect: 'sqlite' }),
     refusalMessage,
     health: { method: 'GET', target: `${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`, headers: [['Authorization', `Bearer ${aliceKey}`]] },
   });
   t.log(formatCorpusReport(report));
-  const { unexpected, fixed, setAside } = sortFailures(report, [FRAMEWORK_HOLES.smuggling, FRAMEWORK_HOLES.deepValid]);
+  const { unexpected, fixed, setAside } = sortFailures(report, []);
   t.log(`${setAside} failure(s) set aside as pending framework holes`);
   t.deepEqual(unexpected.slice(0, 40), [], `${unexpected.length} failure(s)`);
   t.deepEqual(fixed, [], 'pending holes no longer found: remove them from the list, so the corpus guards the fix');

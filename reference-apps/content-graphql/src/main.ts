@@ -6,10 +6,11 @@ import { startContentServer } from './server';
 async function main(): Promise<void> {
   const { server: config, options } = readContentConfig(process.argv.slice(2), process.env);
   const server = await startContentServer(options);
-  console.log(describeServerConfig('content-graphql', config, server.port));
   const stop = () => { void server.close().then(() => process.exit(0)); };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Printed once the signals are handled: whoever waits for this line may stop the server at once.
+  console.log(describeServerConfig('content-graphql', config, server.port));
 }
 
 main().catch((error: unknown) => {

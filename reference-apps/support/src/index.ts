@@ -16,6 +16,6 @@ export { findFreePort } from './postgres/free-port';
 export { PostgresNoticeListener, type NoticeHandlers, type NoticeListenerOptions } from './postgres/notice-listener';
 export { generateKey, hashSecret, verifySecret } from './secrets/secrets';
 export { readFlag } from './config/command-line-flags';
-export { readServerConfig, describeServerConfig, type ServerConfig, type ServerConfigDefaults } from './config/server-config';
+export { readServerConfig, serverConfigFrom, describeServerConfig, type ServerConfig, type ServerConfigDefaults, type ServerFlags } from './config/server-config';
 export { systemClock, ManualClock, type Clock } from './time/clock';
 export { runKeysCommand, runKeysCommandAsMain, keysUsage, keyState, type KeysCommandSpec, type KeysCommandStore } from './cli/keys-command';

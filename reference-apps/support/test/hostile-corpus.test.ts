@@ -1,9 +1,12 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { openDatabase } from '../src/index';
-import { buildCorpus, RawHttpConnection, routesFromOpenApi, runCorpus, snapshotDatabase, type CorpusRoute } from '../src/testing/index';
+import { buildCorpus, changedTables, RawHttpConnection, routesFromOpenApi, runCorpus, snapshotDatabase, type CorpusRoute } from '../src/testing/index';
 
 // The corpus machinery itself: the raw client reads answers right, the cases are deterministic and cover every part
 // of a route, and the judge catches each way an app can fail (5xx, accepting bad input, a refusal without a message,
@@ -169,4 +172,29 @@ test('the judge catches a 5xx, accepted bad input, a refusal without a message a
   t.true(bare.failures.some((line) => line.includes('malformed') && line.includes('without a message')), bare.failures.join('\n'));
   const store = await corpusAgainst({ storeWhenRefusing: true });
   t.true(store.failures.some((line) => line.includes('refused, yet stored data changed (item)')), store.failures.join('\n'));
+});
+
+test('a SQLite snapshot sees every change, made through its own connection or another, and only then reads the tables again', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'corpus-snapshot-'));
+  const file = path.join(dir, 'snap.db');
+  const app = await openDatabase<{ item: { name: string } }>(file);
+  const reader = await openDatabase<{ item: { name: string } }>(file);
+  t.teardown(async () => {
+    await app.destroy();
+    await reader.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  await app.db.schema.createTable('item').addColumn('name', 'text').execute();
+  const own = () => snapshotDatabase(app.db, { dialect: 'sqlite' });
+  const other = () => snapshotDatabase(reader.db, { dialect: 'sqlite' });
+  const [ownBefore, otherBefore] = [await own(), await other()];
+  t.is(await own(), ownBefore, 'nothing written: the same snapshot, tables not read again');
+  await app.db.insertInto('item').values({ name: 'a' }).execute();
+  t.deepEqual(changedTables(ownBefore, await own()), ['item']);
+  t.deepEqual(changedTables(otherBefore, await other()), ['item']);
+  // A write that leaves the rows as they were moves the counters, but is no change.
+  const [ownNow, otherNow] = [await own(), await other()];
+  await app.db.updateTable('item').set({ name: 'a' }).execute();
+  t.deepEqual(changedTables(ownNow, await own()), []);
+  t.deepEqual(changedTables(otherNow, await other()), []);
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
+import BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { migrateToLatest, openDatabase, postgresForTests, type AppMigration, type TestPostgresDatabase } from '../src/index';
 
@@ -132,4 +133,25 @@ test('SQLite statements are reused by SQL text, streaming still works, and past 
   const plain = await database.db.selectFrom('item').select('id').where('id', '<=', 3).orderBy('id').execute();
   t.deepEqual(plain.map((row) => row.id), [1, 2, 3]);
   await database.destroy();
+});
+
+test('SQLite rows are plain objects holding what better-sqlite3 itself gives, whatever the column names', async (t) => {
+  const database = await openDatabase<any>('sqlite::memory:');
+  t.teardown(() => database.destroy());
+  const own = new BetterSqlite3(':memory:');
+  t.teardown(() => own.close());
+  const statements = [
+    `select 1 as a, 'x' as b, 2 as a`,
+    `select null as absent, 1.5 as half, x'00ff' as bytes, 'é€' as text, 9007199254740991 as big`,
+    `select value as v, value * 2 as "two words", '' as " " from json_each('[1,2,3]')`,
+    `select 1 as "__proto__", 2 as "constructor"`,
+    `select 1 as one where 0`,
+  ];
+  for (const text of statements) {
+    const rows = (await sql.raw(text).execute(database.db)).rows as object[];
+    const expected = own.prepare(text).all() as object[];
+    t.deepEqual(rows, expected, text);
+    t.deepEqual(rows.map((row) => Object.keys(row)), expected.map((row) => Object.keys(row)), `${text}: same keys in the same order`);
+    if (!text.includes('__proto__')) t.true(rows.every((row) => Object.getPrototypeOf(row) === Object.prototype), `${text}: plain objects`);
+  }
 });

@@ -2,7 +2,8 @@ import { resolvedClassMetadata, designParamTypes, designType } from '../../metad
 import type { ParameterDefinition, RouteDefinition } from '../../metadata/route-definition';
 import type { ArgumentType, ParamMetadata } from '../../metadata/types';
 import { Response } from '../../http/response-entity';
-import type { AppRuntime } from '../../app/app-runtime';
+import type { ComponentFactory } from '../../settings/components';
+import type { SettingsView } from '../../settings/settings';
 import { PARAMETER_CONSTRAINTS } from '../validation/constraints';
 import type { JsonSchema } from './constraint-keywords';
 import { API_EXCLUDE, API_OPERATION, API_RESPONSES, API_TAGS, type ApiOperationOptions, type ApiResponseOptions } from './openapi-decorators';
@@ -43,15 +44,25 @@ const IN: Partial<Record<ParamMetadata['source'], string>> = { path: 'path', que
  * their types and constraints, request bodies and responses from classes and their class-validator
  * constraints, and security from the auth decorators.
  */
-export function buildOpenApiDocument(rt: AppRuntime, options: OpenApiOptions): JsonSchema {
+/** What a document is built from: an app's routes, settings and components (a plugin's view of the app). */
+export interface OpenApiSource {
+  /** The routes to document. */
+  routes(): readonly RouteDefinition[];
+  /** The app's settings (its authentication providers, for security schemes). */
+  readonly settings: SettingsView;
+  /** Makes the providers whose security schemes are described. */
+  readonly components: Pick<ComponentFactory, 'get'>;
+}
+
+/** The OpenAPI 3.1 document of the routes `source` gives (a plugin's view of an app, or an app's own). */
+export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions): JsonSchema {
   const schemas = new SchemaRegistry();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const securitySchemes: Record<string, JsonSchema> = {};
   const operationIds = new Set<string>();
   let usesErrors = false;
 
-  for (const holder of rt.routes()) {
-    const d = holder.compiled.definition;
+  for (const d of rt.routes()) {
     if (d.extensions.get(API_EXCLUDE) === true) continue;
     const { template, patterns } = pathTemplate(d.path);
     const item = (paths[template] ??= {});

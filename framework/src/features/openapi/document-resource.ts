@@ -1,7 +1,7 @@
 import { Context } from '../../decorators/arguments';
 import { GET, Path } from '../../decorators/routing';
 import { HttpServerResponse } from '../../http/response';
-import type { AppRuntime } from '../../app/app-runtime';
+import type { OpenApiSource } from './document-builder';
 import { PermitAll } from '../security/decorators';
 import { buildOpenApiDocument, type OpenApiOptions } from './document-builder';
 import { ApiExclude } from './openapi-decorators';
@@ -14,16 +14,16 @@ import { ApiExclude } from './openapi-decorators';
 export class OpenApiDocumentResource {
   private cached: { routes: number; json: string } | undefined;
 
-  constructor(private readonly runtime: AppRuntime, private readonly options: OpenApiOptions) {}
+  constructor(private readonly source: OpenApiSource, private readonly options: OpenApiOptions) {}
 
   @GET
   @Path('/')
   @PermitAll
   @ApiExclude
   document(@Context() response: HttpServerResponse): void {
-    const routes = this.runtime.routes().length;
+    const routes = this.source.routes().length;
     if (this.cached === undefined || this.cached.routes !== routes) {
-      this.cached = { routes, json: JSON.stringify(buildOpenApiDocument(this.runtime, this.options)) };
+      this.cached = { routes, json: JSON.stringify(buildOpenApiDocument(this.source, this.options)) };
     }
     response.putHeader('content-type', 'application/json');
     response.end(this.cached.json);
@@ -31,8 +31,8 @@ export class OpenApiDocumentResource {
 }
 
 /** The document route of one app, at `options.path` (default `/openapi.json`). */
-export function documentResourceFor(runtime: AppRuntime, options: OpenApiOptions): OpenApiDocumentResource {
+export function documentResourceFor(source: OpenApiSource, options: OpenApiOptions): OpenApiDocumentResource {
   class OpenApiDocument extends OpenApiDocumentResource {}
   Path(options.path ?? '/openapi.json')(OpenApiDocument);
-  return new OpenApiDocument(runtime, options);
+  return new OpenApiDocument(source, options);
 }

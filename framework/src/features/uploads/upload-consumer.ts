@@ -6,7 +6,7 @@ import { FORM_FIELDS } from '../../pipeline/arguments';
 import type { RoutingContext } from '../../context/routing-context';
 import { PayloadTooLargeException } from '../../errors/http-errors';
 import type { Logger } from '../../util/log';
-import type { BodyConsumer } from '../../app/app-runtime';
+import type { BodyConsumer } from '../../pipeline/plugin';
 import { FileUpload } from './file-upload';
 import { MultipartParser, type MultipartEvents } from './multipart-parser';
 import { parsePartHeaders, type PartInfo } from './part-headers';

@@ -1,6 +1,5 @@
 import type { ExceptionHandler } from '../../context/contracts';
 import { Handles } from '../../decorators/binding';
-import { registerBuiltInExceptionHandler } from '../../pipeline/exception-handling';
 import type { HttpServerRequest } from '../../http/request';
 import type { HttpServerResponse } from '../../http/response';
 import { ConstraintException } from './constraint-exception';
@@ -26,5 +25,3 @@ export class ConstraintExceptionHandler implements ExceptionHandler<ConstraintEx
     response.end(JSON.stringify({ status: 400, error: 'Bad Request', message: error.message, code: error.code, violations: error.violations }));
   }
 }
-
-registerBuiltInExceptionHandler(ConstraintException, new ConstraintExceptionHandler());

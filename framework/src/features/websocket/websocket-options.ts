@@ -1,38 +1,7 @@
-import type { CompressOptions, WebSocketBehavior } from 'uWebSockets.js';
 import { RegistrationError } from '../../errors/http-errors';
-import type { UwsModule } from '../../adapter/load-uws';
+import type { WebSocketOptions } from '../../pipeline/websocket-route';
 
-/**
- * Per-endpoint settings of a `@WebSocket` class. Unset values keep uWebSockets.js's defaults
- * (shown in brackets).
- */
-export interface WebSocketOptions {
-  /** Largest message accepted, in bytes [16 KiB]; uWebSockets.js drops a connection that sends a larger one without a close frame (the client sees 1006, the `close` handler gets 1006 "Received too big message"). */
-  maxPayloadLength?: number;
-  /** Seconds without any message before the connection is closed; 0 disables; otherwise at least 8 [120]. */
-  idleTimeout?: number;
-  /**
-   * permessage-deflate: `false` [default], `true` or `'shared'` (shared compressor and decompressor,
-   * no memory per socket), `'dedicated'` (32 KiB sliding windows per socket each way: better ratio, more memory),
-   * or a number combining uWebSockets.js's `*_COMPRESSOR`/`*_DECOMPRESSOR` constants.
-   */
-  compression?: boolean | 'shared' | 'dedicated' | number;
-  /** Bytes a socket may have buffered for sending before messages are dropped [64 KiB]. */
-  maxBackpressure?: number;
-  /** Close the socket (instead of dropping the message) when a send passes `maxBackpressure` [false]. */
-  closeOnBackpressureLimit?: boolean;
-  /** Minutes after which a connection is closed whatever happens; 0 disables, at most 239 [0]. */
-  maxLifetime?: number;
-  /** Send pings so that `idleTimeout` does not close a quiet but healthy connection [true]. */
-  sendPingsAutomatically?: boolean;
-  /**
-   * Subprotocols this endpoint speaks, preferred first. The first one the client offers (in the
-   * client's order) is selected; a client offering protocols of which none is spoken gets 400.
-   */
-  protocols?: readonly string[];
-}
-
-type UwsLimits = Pick<WebSocketBehavior<unknown>, 'maxPayloadLength' | 'idleTimeout' | 'compression' | 'maxBackpressure' | 'closeOnBackpressureLimit' | 'maxLifetime' | 'sendPingsAutomatically'>;
+export type { WebSocketOptions };
 
 const KNOWN = new Set(['maxPayloadLength', 'idleTimeout', 'compression', 'maxBackpressure', 'closeOnBackpressureLimit', 'maxLifetime', 'sendPingsAutomatically', 'protocols']);
 
@@ -67,36 +36,4 @@ export function checkWebSocketOptions(options: WebSocketOptions, where: string):
     if (!Array.isArray(options.protocols) || options.protocols.length === 0) fail('protocols must be a non-empty list of subprotocol names');
     for (const p of options.protocols) if (typeof p !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(p)) fail(`invalid subprotocol name ${JSON.stringify(p)}`);
   }
-}
-
-/** The uWebSockets.js behaviour fields for the options (only those set). */
-export function uwsLimits(options: WebSocketOptions, uws: UwsModule): UwsLimits {
-  const out: UwsLimits = {};
-  if (options.maxPayloadLength !== undefined) out.maxPayloadLength = options.maxPayloadLength;
-  if (options.idleTimeout !== undefined) out.idleTimeout = options.idleTimeout;
-  if (options.maxBackpressure !== undefined) out.maxBackpressure = options.maxBackpressure;
-  // v20.30's typings say number, v20.57's boolean; both native sides read a boolean.
-  if (options.closeOnBackpressureLimit !== undefined) Object.assign(out, { closeOnBackpressureLimit: options.closeOnBackpressureLimit });
-  if (options.maxLifetime !== undefined) out.maxLifetime = options.maxLifetime;
-  if (options.sendPingsAutomatically !== undefined) out.sendPingsAutomatically = options.sendPingsAutomatically;
-  if (options.compression !== undefined) out.compression = compressionFlags(options.compression, uws);
-  return out;
-}
-
-function compressionFlags(c: NonNullable<WebSocketOptions['compression']>, uws: UwsModule): CompressOptions {
-  if (typeof c === 'number') return c;
-  if (c === false) return uws.DISABLED;
-  if (c === 'dedicated') return uws.DEDICATED_COMPRESSOR_32KB | uws.DEDICATED_DECOMPRESSOR;
-  return uws.SHARED_COMPRESSOR | uws.SHARED_DECOMPRESSOR;
-}
-
-/** The subprotocol to answer with: the client's first offer the endpoint speaks; '' when the client offered none. */
-export function chooseProtocol(offered: string, spoken: readonly string[] | undefined): string | undefined {
-  if (offered.trim() === '') return '';
-  if (spoken === undefined) return '';
-  for (const p of offered.split(',')) {
-    const name = p.trim();
-    if (spoken.includes(name)) return name;
-  }
-  return undefined;
 }

@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { thisMachine, uwsBuildFor } from '../../../src/adapter/uws-builds';
 
 /** framework/ (the tests run from framework/dist/test/adoption). */
 export const frameworkDir = path.resolve(__dirname, '..', '..', '..', '..');
@@ -9,9 +10,11 @@ export const repositoryDir = path.resolve(frameworkDir, '..');
 /** The adopter fixtures, read from the sources (they are not part of the framework's build). */
 export const fixturesDir = path.join(frameworkDir, 'test', 'adoption', 'fixtures');
 
-/** The uWebSockets.js build rest.uws is tested with, under its usual name. */
-export const UWS_DEPENDENCY = 'uWebSockets.js@npm:@trufflesuite/uws-js-unofficial@20.30.0-unofficial.0';
-export const TYPESCRIPT_DEPENDENCIES = ['typescript@~5.9.3', '@types/node@^20.19.0'];
+/** The uWebSockets.js build for the Node and platform running the tests (v20.30 on Node 20, v20.57 on 22+). */
+export const UWS_SPEC = uwsBuildFor(thisMachine()).spec!;
+export const UWS_DEPENDENCY = `uWebSockets.js@${UWS_SPEC}`;
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+export const TYPESCRIPT_DEPENDENCIES = ['typescript@~5.9.3', nodeMajor > 20 ? `@types/node@^${nodeMajor}.0.0` : '@types/node@^20.19.0'];
 
 export interface CommandResult {
   code: number;
@@ -67,12 +70,15 @@ export interface PackedFramework {
   files: string[];
 }
 
-/** `npm pack -w rest.uws` into `destination`: the tarball and the files it holds. */
-export async function packFramework(destination: string): Promise<PackedFramework> {
-  const result = await runOk('npm', ['pack', '-w', 'rest.uws', '--pack-destination', destination, '--json', '--loglevel=error'], repositoryDir);
+/** `npm pack -w <workspace>` into `destination` (its prepack builds it): the tarball and the files it holds. */
+export async function packWorkspace(workspace: 'rest.uws' | 'create-rest-uws', destination: string): Promise<PackedFramework> {
+  const result = await runOk('npm', ['pack', '-w', workspace, '--pack-destination', destination, '--json', '--loglevel=error'], repositoryDir);
   const [entry] = JSON.parse(result.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   return { tarball: path.join(destination, entry!.filename), files: entry!.files.map((f) => f.path) };
 }
+
+/** `npm pack -w rest.uws` into `destination`. */
+export const packFramework = (destination: string) => packWorkspace('rest.uws', destination);
 
 /** Writes a file, creating its folders. */
 export function writeFile(file: string, content: string): void {

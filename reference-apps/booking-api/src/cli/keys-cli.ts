@@ -4,16 +4,18 @@
  *   npm run -w booking-api keys -- create <partner name>   prints a new key once (only its hash is stored)
  *   npm run -w booking-api keys -- list                    partners, key ids, hints, revoked or not
  *   npm run -w booking-api keys -- revoke <key id>
- * The database comes from --database or DATABASE_URL (default: the app's SQLite file).
+ * The database comes from --database or DATABASE_URL (default: the app's SQLite file); the server's other flags are
+ * accepted, an unknown one is a usage error (node:util parseArgs).
  */
 import { keyState, redactDatabaseUrl, runKeysCommand as runSharedKeysCommand, runKeysCommandAsMain, type KeysCommandSpec } from 'app-support';
 import { openBookingSystem } from '../booking-system';
-import { readBookingConfig } from '../config';
+import { BOOKING_FLAGS, bookingConfigFrom, parseBookingFlags } from '../config';
 
 const PARTNER_KEYS: KeysCommandSpec = {
   createArgument: 'partner name',
+  flags: BOOKING_FLAGS,
   async open(argv) {
-    const config = readBookingConfig(argv, process.env);
+    const config = bookingConfigFrom(parseBookingFlags(argv, true).flags, process.env);
     const system = await openBookingSystem({
       databaseUrl: config.databaseUrl,
       publicBaseUrl: config.publicBaseUrl ?? 'http://localhost',

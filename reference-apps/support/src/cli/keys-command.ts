@@ -1,3 +1,5 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
 /**
  * The `keys` command every reference app ships (create / list / revoke API keys), with the app's own store
  * and wording plugged in:
@@ -19,6 +21,11 @@ export interface KeysCommandStore {
 export interface KeysCommandSpec {
   /** What `create` takes, as the usage names it: "partner name", "label". */
   readonly createArgument: string;
+  /**
+   * The flags the command takes, read with node:util parseArgs (an unknown one is a usage error). Without them,
+   * words starting with `--` and their values are skipped.
+   */
+  readonly flags?: NonNullable<ParseArgsConfig['options']>;
   /** Opens the app's store on the database the flags and environment name. */
   open(argv: readonly string[]): Promise<KeysCommandStore>;
 }
@@ -27,7 +34,7 @@ export function keysUsage(spec: KeysCommandSpec): string {
   return `usage: keys create <${spec.createArgument}> | keys list | keys revoke <key id>  [--database <url>]`;
 }
 
-/** Words that are not flags or flag values (`--database x` and `--database=x` are skipped). */
+/** Words that are not flags or flag values (`--database x` and `--database=x` are skipped), for specs without `flags`. */
 function positional(argv: readonly string[]): string[] {
   const result: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
@@ -48,7 +55,14 @@ export async function runKeysCommand(
   err: (line: string) => void,
 ): Promise<number> {
   const usage = keysUsage(spec);
-  const [command, ...rest] = positional(argv);
+  let words: string[];
+  try {
+    words = spec.flags ? parseArgs({ args: [...argv], options: spec.flags, strict: true, allowPositionals: true }).positionals : positional(argv);
+  } catch (error) {
+    err(`keys: ${(error as Error).message}\n${usage}`);
+    return 2;
+  }
+  const [command, ...rest] = words;
   if (!command || !['create', 'list', 'revoke'].includes(command)) {
     err(usage);
     return 2;

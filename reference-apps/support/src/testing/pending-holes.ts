@@ -4,15 +4,4 @@ import type { PendingHole } from './corpus-runner';
  * Holes in rest.uws itself that the apps' corpora find and engineer `security` is fixing (issue 17). An app's corpus
  * test lists those it meets; once fixed, the test fails until the entry is removed here, so the corpus then guards the fix.
  */
-export const FRAMEWORK_HOLES = {
-  /** Issue 17 item 1: two lengths, length with chunked, two Transfer-Encodings, bad lengths are not all 400 and closed. */
-  smuggling: {
-    issue: 'issue 17 item 1 (request smuggling: ambiguous framing must get 400 and a closed connection)',
-    matches: (failure: string) => failure.startsWith('framing |'),
-  },
-  /** Issue 17 item 3: JSON nested thousands deep into a @Valid body answers 500 (a recursive walk overflows). */
-  deepValid: {
-    issue: 'issue 17 item 3 (deep JSON into a @Valid body answers 500)',
-    matches: (failure: string) => /^(deep|fields) \|.*deep.*answered 500/.test(failure),
-  },
-} satisfies Record<string, PendingHole>;
+export const FRAMEWORK_HOLES = {} satisfies Record<string, PendingHole>;

@@ -1,0 +1,80 @@
+import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, ValueReader } from '../context/contracts';
+import { RegistrationError } from '../errors/http-errors';
+import type { Provided } from '../io/registry';
+import { bindHandler } from '../pipeline/exception-handling';
+import type { PluginContext, RestPlugin } from '../pipeline/plugin';
+import type { AppRuntime } from './app-runtime';
+
+function checkFunction(value: unknown, what: string, plugin: RestPlugin): void {
+  if (typeof value !== 'function') throw new RegistrationError(`plugin ${plugin.name}: ${what} takes a function`, 'RU_ERR_PLUGIN');
+}
+
+/**
+ * What one plugin may do to one app. Hooks are recorded with the plugin's name (a plugin used again
+ * replaces its own); registrations go to the app's own settings, as RestBuilder's would.
+ */
+export function pluginContext(rt: AppRuntime, plugin: RestPlugin): PluginContext {
+  const local = rt.settings.local;
+  const hooks = rt.hooks;
+  return {
+    settings: rt.settings,
+    get logger() {
+      return rt.logger;
+    },
+    components: rt.components,
+    app: rt.app,
+    onRequest(hook) {
+      checkFunction(hook, 'onRequest', plugin);
+      hooks.addRequestHook(plugin, hook);
+    },
+    onResponse(hook) {
+      checkFunction(hook, 'onResponse', plugin);
+      hooks.addResponseHook(plugin, hook);
+    },
+    onError(hook) {
+      checkFunction(hook, 'onError', plugin);
+      hooks.addErrorHook(plugin, hook);
+    },
+    onSend(hook) {
+      checkFunction(hook, 'onSend', plugin);
+      hooks.addSendHook(plugin, hook);
+    },
+    route(factory) {
+      checkFunction(factory, 'route', plugin);
+      hooks.addRouteFactory(plugin, factory);
+    },
+    register(...resources) {
+      rt.registerFromPlugin(resources);
+    },
+    reader(typeOrMediaType: Function | string | Provided<ValueReader>, reader?: Provided<ValueReader>) {
+      local.readers.register(typeOrMediaType as any, reader);
+    },
+    writer(typeOrMediaType: Function | string | Provided<HttpResponseWriter>, writer?: Provided<HttpResponseWriter>) {
+      local.writers.register(typeOrMediaType as any, writer);
+    },
+    errorHandler(errorType: Function, handler: Provided<ExceptionHandler<any>>) {
+      checkFunction(errorType, 'errorHandler', plugin);
+      hooks.addHandler(plugin, bindHandler(handler as Provided<ExceptionHandler<unknown>>, rt.components, errorType));
+    },
+    addProvider<T>(type: Function, provider: Provided<ContextProvider<T>> | ContextProviderFunction<T>) {
+      local.contextProviders.set(type, provider as any);
+    },
+    bodyStreamer(streamer) {
+      checkFunction(streamer, 'bodyStreamer', plugin);
+      hooks.setBodyStreamer(plugin, streamer);
+    },
+    classHandler(handler) {
+      checkFunction(handler, 'classHandler', plugin);
+      hooks.addClassHandler(plugin, handler);
+    },
+    webSocket(route) {
+      rt.addWebSocket(route);
+    },
+    routes() {
+      return rt.routes().map((h) => h.definition);
+    },
+    fail(ctx, error) {
+      return rt.fail(ctx, error);
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import type { RoutingContext } from '../context/routing-context';
+import type { ResponseChunk } from '../http/response';
+import type { BodyStreamer, ClassHandler, ErrorHook, RequestHook, ResponseHook, RestPlugin, RouteHookFactory, SendHook } from '../pipeline/plugin';
+import type { BoundHandler } from '../pipeline/exception-handling';
+
+/** One hook and the plugin that added it (a plugin used again replaces its hooks). */
+interface Owned<T> {
+  plugin: string;
+  value: T;
+}
+
+/**
+ * What an app's plugins added, by lifecycle point, and the hooks composed from it. A point no plugin
+ * uses composes to null, so the request path pays one null check for it.
+ */
+export class PluginHooks {
+  private readonly names: string[] = [];
+  private requestHooks: Owned<RequestHook>[] = [];
+  private responseHooks: Owned<ResponseHook>[] = [];
+  private errorHooks: Owned<ErrorHook>[] = [];
+  private sendHooks: Owned<SendHook>[] = [];
+  private routeFactories: Owned<RouteHookFactory>[] = [];
+  private handlers: Owned<BoundHandler>[] = [];
+  private classHandlerList: Owned<ClassHandler>[] = [];
+  private streamer: Owned<BodyStreamer> | null = null;
+
+  /** Runs before routing; true when a hook answered. */
+  onRequest: ((ctx: RoutingContext) => boolean) | null = null;
+  onResponse: ResponseHook | null = null;
+  onError: ErrorHook | null = null;
+  onSend: SendHook | null = null;
+  bodyStreamer: BodyStreamer | null = null;
+
+  /** The plugins used, in order. */
+  plugins(): readonly string[] {
+    return this.names;
+  }
+
+  has(name: string): boolean {
+    return this.names.includes(name);
+  }
+
+  /** Forgets what a plugin added before (it is being used again). */
+  forget(name: string): void {
+    const keep = <T>(list: Owned<T>[]) => list.filter((o) => o.plugin !== name);
+    this.requestHooks = keep(this.requestHooks);
+    this.responseHooks = keep(this.responseHooks);
+    this.errorHooks = keep(this.errorHooks);
+    this.sendHooks = keep(this.sendHooks);
+    this.routeFactories = keep(this.routeFactories);
+    this.handlers = keep(this.handlers);
+    this.classHandlerList = keep(this.classHandlerList);
+    if (this.streamer?.plugin === name) this.streamer = null;
+    if (!this.names.includes(name)) this.names.push(name);
+  }
+
+  addRequestHook(plugin: RestPlugin, hook: RequestHook): void {
+    this.requestHooks.push({ plugin: plugin.name, value: hook });
+  }
+  addResponseHook(plugin: RestPlugin, hook: ResponseHook): void {
+    this.responseHooks.push({ plugin: plugin.name, value: hook });
+  }
+  addErrorHook(plugin: RestPlugin, hook: ErrorHook): void {
+    this.errorHooks.push({ plugin: plugin.name, value: hook });
+  }
+  addSendHook(plugin: RestPlugin, hook: SendHook): void {
+    this.sendHooks.push({ plugin: plugin.name, value: hook });
+  }
+  addRouteFactory(plugin: RestPlugin, factory: RouteHookFactory): void {
+    this.routeFactories.push({ plugin: plugin.name, value: factory });
+  }
+  addHandler(plugin: RestPlugin, handler: BoundHandler): void {
+    this.handlers.push({ plugin: plugin.name, value: handler });
+  }
+  addClassHandler(plugin: RestPlugin, handler: ClassHandler): void {
+    this.classHandlerList.push({ plugin: plugin.name, value: handler });
+  }
+  setBodyStreamer(plugin: RestPlugin, streamer: BodyStreamer): void {
+    if (this.streamer !== null && this.streamer.plugin !== plugin.name) {
+      throw new TypeError(`rest.uws: plugin ${plugin.name} streams request bodies, but ${this.streamer.plugin} already does (one body streamer per app)`);
+    }
+    this.streamer = { plugin: plugin.name, value: streamer };
+  }
+
+  routeHookFactories(): RouteHookFactory[] {
+    return this.routeFactories.map((o) => o.value);
+  }
+  pluginHandlers(): BoundHandler[] {
+    return this.handlers.map((o) => o.value);
+  }
+  classHandlers(): ClassHandler[] {
+    return this.classHandlerList.map((o) => o.value);
+  }
+
+  /** Composes each lifecycle point into one function, or null when no plugin uses it. */
+  compose(): void {
+    this.onRequest = composeRequestHooks(this.requestHooks.map((o) => o.value));
+    this.onResponse = composeAll(this.responseHooks.map((o) => o.value));
+    this.onError = composeAll(this.errorHooks.map((o) => o.value));
+    this.onSend = composeSendHooks(this.sendHooks.map((o) => o.value));
+    this.bodyStreamer = this.streamer?.value ?? null;
+  }
+}
+
+function composeRequestHooks(hooks: RequestHook[]): ((ctx: RoutingContext) => boolean) | null {
+  if (hooks.length === 0) return null;
+  if (hooks.length === 1) {
+    const only = hooks[0]!;
+    return (ctx) => only(ctx) === true;
+  }
+  return (ctx) => {
+    for (let i = 0; i < hooks.length; i++) if (hooks[i]!(ctx) === true) return true;
+    return false;
+  };
+}
+
+function composeAll<A extends unknown[]>(hooks: Array<(...args: A) => void>): ((...args: A) => void) | null {
+  if (hooks.length === 0) return null;
+  if (hooks.length === 1) return hooks[0]!;
+  return (...args) => {
+    for (let i = 0; i < hooks.length; i++) hooks[i]!(...args);
+  };
+}
+
+function composeSendHooks(hooks: SendHook[]): SendHook | null {
+  if (hooks.length === 0) return null;
+  if (hooks.length === 1) return hooks[0]!;
+  return (ctx, body) => {
+    let current: ResponseChunk | undefined = body;
+    for (let i = 0; i < hooks.length; i++) {
+      const out = hooks[i]!(ctx, current);
+      if (out !== undefined) current = out;
+    }
+    return current;
+  };
+}

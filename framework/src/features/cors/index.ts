@@ -1,0 +1,3 @@
+/** Cross-origin resource sharing as a plugin. */
+export { cors, corsOptionsOf } from './cors-plugin';
+export type { CorsOptions } from './cors-options';

@@ -1,0 +1,72 @@
+import type { RoutingContext } from '../../context/routing-context';
+import type { Logger } from '../../util/log';
+import type { RestPlugin } from '../../pipeline/plugin';
+
+/** Levels a request line can be written at (the `Logger` methods). */
+export type RequestLogLevel = 'error' | 'warn' | 'info' | 'debug';
+
+/** How requests are logged. */
+export interface RequestLoggingOptions {
+  /** Level of the per-request line (default `info`). Nothing is installed when the logger has it disabled. */
+  level?: RequestLogLevel;
+  /** Where lines go; default the app's logger (`RestBuilder.logger`). */
+  logger?: Logger;
+  /** Add the client's address (`remoteAddress`) to each line (default false: it costs a native call). */
+  remoteAddress?: boolean;
+}
+
+/** Settings key of the request logging options. */
+export const REQUEST_LOGGING = Symbol('rest.uws:request-logging');
+
+/** Checks and copies the options of `logRequests` (false: off). */
+export function requestLoggingOptions(options: RequestLoggingOptions | boolean | undefined): RequestLoggingOptions | false {
+  if (options === false) return false;
+  const o = options === true || options === undefined ? {} : options;
+  if (o.level !== undefined && !['error', 'warn', 'info', 'debug'].includes(o.level)) {
+    throw new TypeError(`rest.uws: logRequests level must be error, warn, info or debug, got ${JSON.stringify(o.level)}`);
+  }
+  return { ...o };
+}
+
+/**
+ * Request logging: one line per request once it is answered (`logRequests` on the app, or
+ * `RestRouter.logRequests` for every app): `{ method, path, status, durationMs }` with the message
+ * `request` (`aborted: true` when the client left first). Nothing is installed while it is off or
+ * its level is disabled.
+ */
+export const requestLoggingPlugin: RestPlugin = {
+  name: 'request-logging',
+  setup(app) {
+    const options = app.settings.extension<RequestLoggingOptions | false>(REQUEST_LOGGING);
+    if (options === undefined || options === false) return;
+    const level = options.level ?? 'info';
+    const explicit = options.logger;
+    const probe = explicit ?? app.logger;
+    // A pino logger says whether the level is on; when it is off, nothing is installed at all.
+    const enabled = (probe as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled;
+    if (typeof enabled === 'function' && !enabled.call(probe, level)) return;
+    const withAddress = options.remoteAddress === true;
+    app.onRequest((ctx: RoutingContext) => {
+      const start = performance.now();
+      // Read now: after the response ends uWebSockets.js no longer knows the connection.
+      const remoteAddress = withAddress ? ctx.request.remoteAddress() : undefined;
+      let done = false;
+      const write = (aborted: boolean) => {
+        if (done) return;
+        done = true;
+        const line: Record<string, unknown> = {
+          method: ctx.request.method(),
+          path: ctx.request.path(),
+          status: ctx.response.getStatusCode(),
+          durationMs: Math.round((performance.now() - start) * 1000) / 1000,
+        };
+        if (aborted) line.aborted = true;
+        if (remoteAddress !== undefined) line.remoteAddress = remoteAddress;
+        // Looked up per line: the app's logger may be configured after the app is built.
+        (explicit ?? app.logger)[level](line, 'request');
+      };
+      ctx.response.onEnd(() => write(false));
+      ctx.response.onAborted(() => write(true));
+    });
+  },
+};

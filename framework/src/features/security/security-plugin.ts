@@ -1,0 +1,103 @@
+import { isThenable } from '../../pipeline/context-values';
+import type { RestPlugin } from '../../pipeline/plugin';
+import type { RoutingContext } from '../../context/routing-context';
+import { User } from '../../context/user';
+import { ForbiddenException, UnauthorizedException } from '../../errors/http-errors';
+import { componentAccessor, type ComponentAccessor } from '../../pipeline/component-access';
+import type { Provided } from '../../io/registry';
+import { GLOBAL_AUTHENTICATION, GLOBAL_AUTHORIZATION } from './app-security';
+import type { AuthorizationProvider, RestAuthenticationProvider } from './contracts';
+import { routeSecurity, type AccessRule } from './decorators';
+
+/** Runs `fn` on a value now, or once it settles: keeps synchronous providers synchronous. */
+function then<T>(value: T | Promise<T>, fn: (v: T) => void | Promise<void>): void | Promise<void> {
+  return isThenable(value) ? Promise.resolve(value).then(fn) : fn(value as T);
+}
+
+function unauthorized(provider: RestAuthenticationProvider<unknown> | undefined, rejected: boolean, message: string, code: string): UnauthorizedException {
+  const challenge = provider?.challenge?.(rejected);
+  return new UnauthorizedException(message, { code, headers: challenge ? { 'WWW-Authenticate': challenge } : {} });
+}
+
+/**
+ * Compiles a route's security into one `before` step: authenticate (route provider, else the app's),
+ * then the authorization provider, then `@RolesAllowed`. `@DenyAll` refuses before anything runs;
+ * `@PermitAll` makes credentials optional and skips authorization.
+ * Routes without any security get no step at all.
+ */
+function compileSecurity(route: ReturnType<typeof routeSecurity>, globalAuthn: unknown, globalAuthz: unknown, label: string,
+  access: (p: Provided<unknown>) => ComponentAccessor<unknown>): ((ctx: RoutingContext) => void | Promise<void>) | undefined {
+  const rule: AccessRule | undefined = route.access;
+  const authnProvided = (route.authenticate ?? globalAuthn) as Provided<RestAuthenticationProvider<unknown>> | undefined;
+  const authzProvided = (route.authorize ?? globalAuthz) as Provided<AuthorizationProvider> | undefined;
+  if (authnProvided === undefined && authzProvided === undefined && rule === undefined) return undefined;
+
+  const permitAll = rule?.kind === 'permitAll';
+  const denyAll = rule?.kind === 'denyAll';
+  const roles = rule?.kind === 'roles' ? rule.roles : undefined;
+  const authn = authnProvided !== undefined ? (access(authnProvided) as ComponentAccessor<RestAuthenticationProvider<unknown>>) : undefined;
+  const authz = authzProvided !== undefined && !permitAll ? (access(authzProvided) as ComponentAccessor<AuthorizationProvider>) : undefined;
+
+  const checkRoles = (ctx: RoutingContext, user: User): void => {
+    if (roles === undefined) return;
+    for (let i = 0; i < roles.length; i++) if (user.hasRole(roles[i]!)) return;
+    throw new ForbiddenException(`${label} requires one of the roles: ${roles.join(', ')}`, { code: 'RU_ERR_ROLE_REQUIRED' });
+  };
+
+  const authorize = (ctx: RoutingContext, provider: RestAuthenticationProvider<unknown> | undefined): void | Promise<void> => {
+    if (permitAll) return;
+    const user = ctx.user();
+    if (user === undefined) throw unauthorized(provider, false, 'Authentication required', 'RU_ERR_NO_CREDENTIALS');
+    if (authz === undefined) return checkRoles(ctx, user);
+    return then(authz(ctx), (authorizer) =>
+      then(authorizer.getAuthorizations(user, ctx), (allowed) => {
+        if (allowed !== true) throw new ForbiddenException(`${label} is not allowed for this user by ${authorizer.getId()}`, { code: 'RU_ERR_NOT_AUTHORIZED' });
+        checkRoles(ctx, user);
+      }),
+    );
+  };
+
+  if (denyAll) {
+    return () => {
+      throw new ForbiddenException(`${label} is not available to anyone (@DenyAll)`, { code: 'RU_ERR_DENY_ALL' });
+    };
+  }
+  if (authn === undefined) return (ctx) => authorize(ctx, undefined);
+
+  return (ctx) =>
+    then(authn(ctx), (provider) =>
+      then(provider.provideCredentials(ctx), (credentials) => {
+        if (credentials === null || credentials === undefined) {
+          if (permitAll) return;
+          throw unauthorized(provider, false, 'Authentication required', 'RU_ERR_NO_CREDENTIALS');
+        }
+        return then(provider.authenticate(credentials, ctx), (user) => {
+          if (user === null || user === undefined) throw unauthorized(provider, true, 'Invalid credentials', 'RU_ERR_BAD_CREDENTIALS');
+          if (!(user instanceof User)) throw new TypeError(`${provider.constructor.name}.authenticate() must yield a User (or null), not ${typeof user}`);
+          ctx.setUser(user);
+          return authorize(ctx, provider);
+        });
+      }),
+    );
+}
+
+/**
+ * Authentication and authorization (`@Authenticate`, `@Authorize`, `@RolesAllowed`, `@PermitAll`,
+ * `@DenyAll`, and the app's providers): each secured route gets one `onRequest` hook; routes without any
+ * security get none. Runs on WebSocket upgrades too.
+ */
+export const securityPlugin: RestPlugin = {
+  name: 'security',
+  setup(app) {
+    app.route((route) => {
+      const onRequest = compileSecurity(
+        routeSecurity(route.definition),
+        route.settings.extension(GLOBAL_AUTHENTICATION),
+        route.settings.extension(GLOBAL_AUTHORIZATION),
+        route.definition.label,
+        (p) => componentAccessor(p, route.components, route.settings),
+      );
+      return onRequest ? { onRequest } : undefined;
+    });
+  },
+};

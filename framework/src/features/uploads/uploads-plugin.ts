@@ -1,0 +1,106 @@
+import { RoutingContext } from '../../context/routing-context';
+import { RegistrationError } from '../../errors/http-errors';
+import { registryGeneration } from '../../io/generation';
+import { mediaEssence } from '../../io/media-type';
+import type { RouteDefinition } from '../../metadata/route-definition';
+import type { BodyConsumer, RestPlugin } from '../../pipeline/plugin';
+import { BODY_OPTIONS, SettingsView, RestSettings, type BodyHandlerOptions } from '../../settings/settings';
+import type { FileUpload } from './file-upload';
+import { boundaryOf, malformed } from './multipart-parser';
+import { FILE_UPLOADS, UploadConsumer } from './upload-consumer';
+import { resolveUploadOptions, type UploadOptions } from './upload-options';
+
+declare module '../../context/routing-context' {
+  interface RoutingContext {
+    /** Files uploaded with this multipart/form-data request, in the order they came (empty for other requests). */
+    fileUploads(): readonly FileUpload[];
+  }
+}
+
+const NO_UPLOADS: readonly FileUpload[] = Object.freeze([]);
+
+RoutingContext.prototype.fileUploads = function fileUploads(this: RoutingContext): readonly FileUpload[] {
+  return this.get<FileUpload[]>(FILE_UPLOADS) ?? NO_UPLOADS;
+};
+
+/**
+ * Checks body handler options before they become the global ones (`RestRouter.setBodyHandler`):
+ * throws a RegistrationError for a bad value.
+ */
+export function checkGlobalBodyOptions(options: BodyHandlerOptions): void {
+  if (options.maxBodySize !== undefined && (!Number.isInteger(options.maxBodySize) || options.maxBodySize < 0)) {
+    throw new RegistrationError('setBodyHandler: maxBodySize must be a whole number of bytes', 'RU_ERR_BODY_OPTIONS');
+  }
+  const settings = new RestSettings(false);
+  settings.extensions.set(BODY_OPTIONS, options);
+  resolveUploadOptions(new SettingsView(settings, new RestSettings(true)));
+}
+
+/** Cheap first look at a Content-Type: only one starting with "m" (or with blanks) can be multipart/form-data. */
+function mayBeMultipart(type: string): boolean {
+  const first = type.charCodeAt(0);
+  return first === 0x6d || first === 0x4d || first === 0x20 || first === 0x09;
+}
+
+/** Does a route take multipart bodies (no `@Consumes`, or one that names multipart/form-data)? */
+function takesMultipart(route: { readonly definition: RouteDefinition }): boolean {
+  const consumes = route.definition.consumes;
+  if (consumes.length === 0) return true;
+  return consumes.some((c) => {
+    const m = mediaEssence(c);
+    return m === 'multipart/form-data' || m === 'multipart/*' || m === '*/*';
+  });
+}
+
+/** A consumer that refuses the body with `error` (configuration problems found at request time). */
+function refusingConsumer(error: unknown, limit: number): BodyConsumer {
+  return {
+    limit,
+    write() {
+      throw error;
+    },
+    end() {
+      throw error;
+    },
+    abort() {},
+  };
+}
+
+/**
+ * Uploads: multipart/form-data bodies are streamed to an UploadConsumer (files to the uploads folder);
+ * other bodies stay with the buffering reader. Routes that may read uploads without a body or form
+ * argument still read the body: those that declare @Consumes('multipart/form-data') and those that take
+ * the RoutingContext (ctx.fileUploads()).
+ */
+export const uploadsPlugin: RestPlugin = {
+  name: 'uploads',
+  setup(app) {
+    const settings = app.settings;
+    let cached: { generation: number; options: UploadOptions } | undefined;
+    const current = (): UploadOptions => {
+      if (cached === undefined || cached.generation !== registryGeneration.value) cached = { generation: registryGeneration.value, options: resolveUploadOptions(settings) };
+      return cached.options;
+    };
+    current(); // bad options fail the build, not the first upload
+    app.bodyStreamer((ctx, routes) => {
+      const type = ctx.request.getHeader('content-type');
+      if (type === undefined || !mayBeMultipart(type) || mediaEssence(type) !== 'multipart/form-data' || !routes.some(takesMultipart)) return undefined;
+      try {
+        const boundary = boundaryOf(type);
+        if (boundary === undefined) return refusingConsumer(malformed('the Content-Type has no valid boundary parameter'), settings.bodyLimit);
+        return new UploadConsumer(ctx, boundary, current(), settings.bodyLimit, app.logger);
+      } catch (err) {
+        return refusingConsumer(err, settings.bodyLimit);
+      }
+    });
+    app.route((route) => {
+      if (route.kind !== 'http') return undefined;
+      const multipart = route.definition.consumes.some((c) => {
+        const m = mediaEssence(c);
+        return m === 'multipart/form-data' || m === 'multipart/*';
+      });
+      const takesContext = route.definition.parameters.some((p) => p.source === 'context' && p.type === RoutingContext);
+      return multipart || takesContext ? { needsBody: true } : undefined;
+    });
+  },
+};

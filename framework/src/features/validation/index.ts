@@ -1,0 +1,8 @@
+/** Validation of bodies, beans and parameters: decorators, validators, and the plugin that applies them. */
+export { validationPlugin } from './validation-plugin';
+export { VALIDATOR, toValidator } from './validate-with';
+export { Valid } from './valid-decorator';
+export { Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, type ConstraintDecorator, type ConstraintOptions } from './constraints';
+export { ConstraintException, type ConstraintViolation } from './constraint-exception';
+export { ConstraintExceptionHandler } from './constraint-exception-handler';
+export { ClassValidator, type Validator, type ClassValidatorOptions, type Compilation, type CompilationMode, type CompiledMode, type NotCompiledMode } from './validator';

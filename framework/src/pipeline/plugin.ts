@@ -1,0 +1,154 @@
+import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, ValueReader } from '../context/contracts';
+import type { RoutingContext } from '../context/routing-context';
+import type { ResponseChunk } from '../http/response';
+import type { Provided } from '../io/registry';
+import type { RouteDefinition } from '../metadata/route-definition';
+import type { ClassMetadata, Constructor, MethodMetadata } from '../metadata/types';
+import type { ComponentFactory } from '../settings/components';
+import type { SettingsView } from '../settings/settings';
+import type { Logger } from '../util/log';
+import type { RouteHooks } from './route-hooks';
+import type { WebSocketRoute } from './websocket-route';
+
+/**
+ * A plugin: a name and a `setup` that adds to an app's lifecycle points, routes, readers, writers,
+ * providers, exception handlers and settings. Built-in features (security, validation, events, CORS,
+ * static files, uploads, OpenAPI, request logging, WebSocket endpoints) are plugins too.
+ *
+ * ```ts
+ * const timing: RestPlugin = {
+ *   name: 'timing',
+ *   setup(app) {
+ *     app.onRequest((ctx) => void ctx.put(START, performance.now()));
+ *     app.onSend((ctx) => ctx.response.putHeader('Server-Timing', `app;dur=${performance.now() - ctx.get<number>(START)!}`));
+ *   },
+ * };
+ * new RestBuilder().use(timing)
+ * ```
+ */
+export interface RestPlugin {
+  /** Names the plugin in errors and logs; an app takes a plugin of one name once (a second `use` replaces the first). */
+  readonly name: string;
+  /** Called once per app, when the app is built (or at once on an app already built). */
+  setup(app: PluginContext): void;
+}
+
+/** A hook run for every request before routing; returns true when it answered the request itself. */
+export type RequestHook = (ctx: RoutingContext) => boolean | void;
+/** A hook run once per request when its response ended or its client left (`ctx.response.aborted()`). */
+export type ResponseHook = (ctx: RoutingContext) => void;
+/** A hook told about every error on its way to the exception handlers (it observes; the handlers answer). */
+export type ErrorHook = (error: unknown, ctx: RoutingContext) => void;
+/**
+ * A hook run when the response head is about to be written with its first body bytes (or with an empty
+ * body): it may change status and headers, and return a replacement for `body` (a complete body only:
+ * streamed writes pass `undefined` and cannot be replaced).
+ */
+export type SendHook = (ctx: RoutingContext, body: ResponseChunk | undefined) => ResponseChunk | undefined | void;
+
+/** Takes a streamed request body chunk by chunk (chunks are copies, safe to keep). */
+export interface BodyConsumer {
+  /** Largest body accepted; over it the request gets 413 and `abort` is called. */
+  limit: number;
+  /** The next chunk of the body (a copy: safe to keep). A throw refuses the body. */
+  write(chunk: Buffer): void;
+  /** The body is complete: finish (e.g. flush files), then the routes run. A rejection goes to the exception handlers. */
+  end(): void | Promise<void>;
+  /** The client went away or the body was refused: clean up (e.g. delete partial files). */
+  abort(): void;
+  /** The request is over (routes, writer and events done, or the client left after the body): release what the body left (e.g. uploaded files). */
+  finished?(): void;
+}
+
+/** Decides whether a request's body is streamed to a consumer (uploads) rather than buffered. */
+export type BodyStreamer = (ctx: RoutingContext, routes: ReadonlyArray<{ readonly definition: RouteDefinition }>) => BodyConsumer | undefined;
+
+/** What a plugin sees of one route while deciding the route's hooks, once, at registration. */
+export interface RouteScope {
+  /** The route's definition: path, method, media types, parameters, and every decorator's metadata (`extensions`). */
+  readonly definition: RouteDefinition;
+  /** `'http'` for routes; `'websocket'` for the upgrade of a WebSocket endpoint (which has no body, writer or events). */
+  readonly kind: 'http' | 'websocket';
+  /** @internal decorators' raw records, for the built-in features */
+  readonly classMeta: ClassMetadata;
+  /** @internal */
+  readonly methodMeta: MethodMetadata;
+  /** The app's settings over the global ones. */
+  readonly settings: SettingsView;
+  /** Creates (and caches) components: providers, readers, writers, handlers. */
+  readonly components: ComponentFactory;
+  /** The app's logger. */
+  readonly logger: Logger;
+}
+
+/** What a plugin sees of a registered class that is no REST class of routes (WebSocket endpoints). */
+export interface ClassScope {
+  /** The registered class. */
+  readonly resourceClass: Constructor;
+  /** Its instance (the one given, or made by the app's injection provider). */
+  readonly instance: object;
+  /** Every class decorator's metadata, by the decorator's key (`SetMetadata`). */
+  readonly extensions: ReadonlyMap<symbol, unknown>;
+  /** @internal decorators' raw records, for the built-in features */
+  readonly metadata: ClassMetadata;
+  /** The app's settings over the global ones. */
+  readonly settings: SettingsView;
+  /** Creates (and caches) components: providers, readers, writers, handlers. */
+  readonly components: ComponentFactory;
+  /** The app's logger. */
+  readonly logger: Logger;
+}
+
+/** Decides a route's hooks (or none: the route then pays nothing for the plugin). */
+export type RouteHookFactory = (route: RouteScope) => RouteHooks | undefined;
+/** Registers what a class's metadata asks for besides HTTP routes; returns true when it took the class. */
+export type ClassHandler = (scope: ClassScope) => boolean;
+
+/** What `setup` may do to an app. Hooks run in the order plugins were added, built-in features first. */
+export interface PluginContext {
+  /** The app's settings layered over the global ones (read a plugin's own settings with `settings.extension(key)`). */
+  readonly settings: SettingsView;
+  /** The app's logger. */
+  readonly logger: Logger;
+  /** Creates (and caches) the app's components: providers, readers, writers, handlers. */
+  readonly components: ComponentFactory;
+  /** The uWebSockets.js app (for plugins that talk to it directly; most never need it). */
+  readonly app: unknown;
+
+  /** Runs for every request before routing (404s included); a hook that answers returns true and no later hook or route runs. */
+  onRequest(hook: RequestHook): void;
+  /** Runs once per request after its response ended, or its client left. */
+  onResponse(hook: ResponseHook): void;
+  /** Told about every error before the exception handlers answer it. */
+  onError(hook: ErrorHook): void;
+  /** Runs just before the response head and first body bytes are written. */
+  onSend(hook: SendHook): void;
+  /** Adds per-route hooks, decided once per route at registration (compiled into the route, never looped over). */
+  route(factory: RouteHookFactory): void;
+
+  /** Registers REST classes or instances. */
+  register(...resources: Array<Constructor | object>): void;
+  /** A reader for a class type or media type. */
+  reader(typeOrMediaType: Function | string | Provided<ValueReader>, reader?: Provided<ValueReader>): void;
+  /** A writer for a class type or media type. */
+  writer(typeOrMediaType: Function | string | Provided<HttpResponseWriter>, writer?: Provided<HttpResponseWriter>): void;
+  /**
+   * An exception handler tried after the app's own handlers and before the built-in one (a plugin's
+   * errors keep their own answer unless the app overrides it).
+   */
+  errorHandler(errorType: Function, handler: Provided<ExceptionHandler<any>>): void;
+  /** A provider for `@Context` arguments of `type`. */
+  addProvider<T>(type: Function, provider: Provided<ContextProvider<T>> | ContextProviderFunction<T>): void;
+  /** Streams request bodies it takes (uploads); others are buffered. One streamer per app. */
+  bodyStreamer(streamer: BodyStreamer): void;
+  /** Handles registered classes that declare no routes of their own (WebSocket endpoints). */
+  classHandler(handler: ClassHandler): void;
+  /** Gives a WebSocket endpoint a route on the server. */
+  webSocket(route: WebSocketRoute): void;
+
+  /** The definitions of every route registered so far (OpenAPI). */
+  routes(): readonly RouteDefinition[];
+  /** Answers a request through the app's exception handlers (for hooks that refuse a request). */
+  fail(ctx: RoutingContext, error: unknown): void | Promise<void>;
+}
+

@@ -1,0 +1,32 @@
+import type { RouteDefinition } from '../../metadata/route-definition';
+import type { ClassMetadata, MethodMetadata } from '../../metadata/types';
+import type { CompileContext } from '../compile-context';
+import type { RouteHooks } from '../route-hooks';
+import type { Step } from './step';
+
+/** The hooks the app's plugins give one route (or upgrade), decided now, in plugin order. */
+export function routeHooksFor(cc: CompileContext, definition: RouteDefinition, kind: 'http' | 'websocket', classMeta: ClassMetadata, methodMeta: MethodMetadata): RouteHooks[] {
+  const hooks: RouteHooks[] = [];
+  for (const factory of cc.hooks) {
+    const h = factory({ definition, kind, classMeta, methodMeta, settings: cc.settings, components: cc.components, logger: cc.logger });
+    if (h) hooks.push(h);
+  }
+  return hooks;
+}
+
+/** The plugins' `onRequest` hooks as steps (security, before the arguments). */
+export function onRequestSteps(hooks: readonly RouteHooks[]): Step[] {
+  const steps: Step[] = [];
+  for (const h of hooks) if (h.onRequest) steps.push(h.onRequest);
+  return steps;
+}
+
+/** The plugins' `beforeHandler` hooks as steps, each given the arguments read (validation). */
+export function beforeHandlerSteps(hooks: readonly RouteHooks[]): Step[] {
+  const steps: Step[] = [];
+  for (const h of hooks) {
+    const beforeHandler = h.beforeHandler;
+    if (beforeHandler) steps.push((ctx) => beforeHandler(ctx, ctx.args ?? (ctx.args = [])));
+  }
+  return steps;
+}

@@ -1,0 +1,157 @@
+/**
+ * create-rest-uws as an adopter meets it: `npm pack -w create-rest-uws` run with `npm exec` (what
+ * `npm create rest-uws` does once it is published), in a fresh folder outside this repository, with the
+ * packed rest.uws as its rest.uws; the project it writes installed, built, tested, started and requested,
+ * as CommonJS and as ES modules, and its dev script seen recompiling and restarting.
+ */
+import test from 'ava';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { UWS_CURRENT_PACKAGE, UWS_NODE20_PACKAGE, uwsBuildFor, type Machine } from '../../src/adapter/uws-builds';
+import { cleanEnvironment, npmInstall, packFramework, packWorkspace, run, startApp, temporaryFolder, UWS_SPEC, type PackedFramework } from './support/adopter-project';
+
+const SLOW = 240_000;
+
+let workspace = '';
+let restUws: PackedFramework;
+let create: PackedFramework;
+
+test.before(async (t) => {
+  t.timeout(SLOW);
+  workspace = temporaryFolder('create-rest-uws');
+  restUws = await packFramework(workspace);
+  create = await packWorkspace('create-rest-uws', workspace);
+});
+
+test.after.always(() => {
+  if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
+});
+
+/** `npm create rest-uws <args>`, from the packed create-rest-uws. */
+const createProject = (args: string[], cwd = workspace) => run('npm', ['exec', '--yes', `--package=${create.tarball}`, '--', 'create-rest-uws', ...args], cwd);
+
+test.serial('the create-rest-uws tarball holds its command and the template, no sources or tests', (t) => {
+  const files = create.files.slice().sort();
+  t.true(files.includes('dist/src/cli.js'));
+  t.true(files.includes('template/src/todo-resource.ts'));
+  t.true(files.includes('template/gitignore'));
+  t.deepEqual(files.filter((f) => !/^(dist\/src\/[\w-]+\.js|template\/.+|package\.json|README\.md|LICENSE)$/.test(f)), []);
+});
+
+for (const esm of [false, true]) {
+  const kind = esm ? 'ES modules (--esm)' : 'CommonJS';
+  test.serial(`${kind}: the generated project installs, builds, passes its tests, starts and answers`, async (t) => {
+    t.timeout(SLOW);
+    const name = esm ? 'esm-api' : 'cjs-api';
+    const created = await createProject([name, ...(esm ? ['--esm'] : []), '--rest-uws', restUws.tarball]);
+    t.is(created.code, 0, created.output);
+    t.true(created.stdout.includes(`Next:\n  cd ${name}\n  npm install\n  npm run dev\n`), created.stdout);
+    const project = path.join(workspace, name);
+    const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
+    t.is(manifest.type, esm ? 'module' : 'commonjs');
+    t.is(manifest.dependencies['uWebSockets.js'], UWS_SPEC, 'the build for this Node and platform');
+    t.deepEqual(Object.keys(manifest.scripts).sort(), ['build', 'dev', 'start', 'test']);
+    const tsconfig = JSON.parse(fs.readFileSync(path.join(project, 'tsconfig.json'), 'utf8'));
+    t.true(tsconfig.compilerOptions.experimentalDecorators && tsconfig.compilerOptions.emitDecoratorMetadata);
+    t.true(fs.existsSync(path.join(project, '.gitignore')));
+
+    await npmInstall(project, []);
+    const built = await run('npm', ['run', 'build'], project);
+    t.is(built.code, 0, built.output);
+    t.is(/^import .* from 'rest\.uws';$/m.test(fs.readFileSync(path.join(project, 'dist', 'src', 'main.js'), 'utf8')), esm, 'ES imports stay ES imports, CommonJS requires');
+    const tested = await run('npm', ['test'], project);
+    t.is(tested.code, 0, tested.output);
+    t.regex(tested.output, /ℹ pass 3\nℹ fail 0/);
+
+    // npm start, run as its script says (npm does not pass the stop signal on to the server).
+    t.is(manifest.scripts.start, 'node dist/src/main.js');
+    const app = await startApp(process.execPath, ['dist/src/main.js'], project, { PORT: '0' });
+    try {
+      const created = await fetch(`${app.url}/todos`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Ship it' }) });
+      t.is(created.status, 201);
+      t.is(created.headers.get('location'), '/todos/1');
+      t.deepEqual(await created.json(), { id: 1, title: 'Ship it', done: false });
+      const invalid = await fetch(`${app.url}/todos`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 42 }) });
+      t.is(invalid.status, 400);
+      t.is(((await invalid.json()) as { violations: Array<{ path: string }> }).violations[0]!.path, 'title');
+      const missing = await fetch(`${app.url}/todos/9`);
+      t.is(missing.status, 404);
+      t.deepEqual(await missing.json(), { status: 404, message: 'No todo 9' });
+    } finally {
+      t.is(await app.stop(), 0, app.output());
+    }
+    t.notRegex(app.output(), /unhandled error/);
+  });
+}
+
+test.serial('npm run dev serves, and a changed source is recompiled and served again', async (t) => {
+  t.timeout(SLOW);
+  const project = path.join(workspace, 'cjs-api');
+  const dev = spawn('npm', ['run', 'dev'], { cwd: project, env: cleanEnvironment({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  const seen = (pattern: RegExp, timeoutMs = 60_000) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+      const check = () => {
+        if (!pattern.test(output)) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      dev.stdout!.on('data', check);
+      dev.stderr!.on('data', check);
+      check();
+    });
+  dev.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  dev.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  try {
+    await seen(/listening on http:\/\/127\.0\.0\.1:\d+\/todos/);
+    const main = path.join(project, 'src', 'main.ts');
+    fs.writeFileSync(main, fs.readFileSync(main, 'utf8').replace('console.log(`listening on', 'console.log(`listening again on'));
+    await seen(/listening again on (http:\/\/127\.0\.0\.1:\d+)\/todos/);
+    const url = /listening again on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
+    t.is((await fetch(`${url}/todos`)).status, 200, 'the restarted server answers');
+  } finally {
+    if (dev.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, 'SIGINT');
+    await new Promise((resolve) => (dev.exitCode !== null ? resolve(undefined) : dev.once('exit', resolve)));
+  }
+});
+
+test.serial('a folder that is taken, or an unknown option: exit 1 with the reason, nothing written', async (t) => {
+  const taken = path.join(workspace, 'taken');
+  fs.mkdirSync(taken);
+  fs.writeFileSync(path.join(taken, 'notes.txt'), 'mine');
+  const refused = await createProject(['taken']);
+  t.is(refused.code, 1);
+  t.regex(refused.stderr, /create-rest-uws: taken already exists and is not an empty folder: choose another name\./);
+  t.deepEqual(fs.readdirSync(taken), ['notes.txt']);
+  const unknown = await createProject(['other', '--typescript-please']);
+  t.is(unknown.code, 1);
+  t.regex(unknown.stderr, /unexpected argument --typescript-please/);
+  t.false(fs.existsSync(path.join(workspace, 'other')));
+});
+
+test('create-rest-uws picks the build rest.uws recommends, on every kind of machine', (t) => {
+  // The package is compiled beside the framework in this repository; its module is loaded from there.
+  const { pickUws } = require(path.resolve(__dirname, '..', '..', '..', '..', 'packages', 'create-rest-uws', 'dist', 'src', 'uws-build.js')) as {
+    pickUws(machine: Machine): { spec: string; warning?: string };
+  };
+  const machines: Machine[] = [];
+  for (const nodeVersion of ['18.20.0', '20.19.0', '22.20.0', '24.12.0', '25.1.0', '26.0.0']) {
+    for (const glibc of ['2.31', '2.36', '2.38', '2.41', undefined]) machines.push({ nodeVersion, platform: 'linux', arch: 'x64', glibc });
+    machines.push({ nodeVersion, platform: 'linux', arch: 'arm64', glibc: '2.39' });
+    for (const arch of ['x64', 'arm64']) machines.push({ nodeVersion, platform: 'darwin', arch, glibc: undefined }, { nodeVersion, platform: 'win32', arch, glibc: undefined });
+  }
+  for (const machine of machines) {
+    const recommended = uwsBuildFor(machine);
+    const picked = pickUws(machine);
+    const label = JSON.stringify(machine);
+    if (recommended.spec !== undefined) {
+      t.is(picked.spec, recommended.spec, label);
+      t.is(picked.warning, undefined, label);
+    } else {
+      t.true([UWS_NODE20_PACKAGE, UWS_CURRENT_PACKAGE].includes(picked.spec), label);
+      t.truthy(picked.warning, `${label}: no build loads there, and the user is told`);
+    }
+  }
+});

@@ -1,0 +1,105 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pickUws, type Machine } from './uws-build';
+
+/** The template: the files every new project gets (package.json is written from the options). */
+export const templateDir = path.resolve(__dirname, '..', '..', 'template');
+
+export interface ProjectOptions {
+  /** The folder to create (must not exist, or be empty). */
+  folder: string;
+  /** ES modules ("type": "module") instead of CommonJS. */
+  esm: boolean;
+  /** The rest.uws dependency: a version range, or a tarball path (made a file: spec). */
+  restUws: string;
+  /** The machine the uWebSockets.js build is picked for. */
+  machine: Machine;
+}
+
+export interface CreatedProject {
+  folder: string;
+  name: string;
+  files: string[];
+  uws: string;
+  /** Why the picked uWebSockets.js build will not load on this machine, when it will not. */
+  warning?: string;
+}
+
+/** Thrown for what the user can fix (the folder is taken, the name is unusable): printed without a stack. */
+export class UsageError extends Error {}
+
+/** Writes the project; writes nothing when the folder is taken. */
+export function createProject(options: ProjectOptions): CreatedProject {
+  const folder = path.resolve(options.folder);
+  if (fs.existsSync(folder) && (!fs.statSync(folder).isDirectory() || fs.readdirSync(folder).length > 0)) {
+    throw new UsageError(`${options.folder} already exists and is not an empty folder: choose another name.`);
+  }
+  const name = packageName(path.basename(folder));
+  const uws = pickUws(options.machine);
+  const files: string[] = [];
+  const write = (relative: string, content: string | Buffer) => {
+    const target = path.join(folder, relative);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, content);
+    files.push(relative.split(path.sep).join('/'));
+  };
+  for (const relative of listFiles(templateDir)) {
+    // npm leaves .gitignore files out of packages: the template keeps it as "gitignore".
+    write(relative === 'gitignore' ? '.gitignore' : relative, fs.readFileSync(path.join(templateDir, relative)));
+  }
+  write('package.json', `${JSON.stringify(manifest(name, options, uws.spec), null, 2)}\n`);
+  return { folder, name, files: files.sort(), uws: uws.spec, ...(uws.warning !== undefined ? { warning: uws.warning } : {}) };
+}
+
+function manifest(name: string, options: ProjectOptions, uwsSpec: string): object {
+  const major = Number(options.machine.nodeVersion.split('.')[0]);
+  return {
+    name,
+    version: '0.1.0',
+    private: true,
+    type: options.esm ? 'module' : 'commonjs',
+    engines: { node: '>=20.19' },
+    scripts: {
+      build: 'tsc',
+      start: 'node dist/src/main.js',
+      // The shell expands the pattern (Node 20's runner takes no patterns; Node 22+ also expands it itself);
+      // the spec reporter is Node 24's default, named so that Node 20 and 22 print the same.
+      test: 'tsc && node --test --test-reporter=spec dist/test/*.test.js',
+      dev: 'node scripts/dev.mjs',
+    },
+    dependencies: {
+      'class-transformer': '^0.5.1',
+      'class-validator': '^0.15.1',
+      'reflect-metadata': '^0.2.2',
+      'rest.uws': restUwsSpec(options.restUws),
+      'uWebSockets.js': uwsSpec,
+    },
+    devDependencies: {
+      '@types/node': major > 20 ? `^${major}.0.0` : '^20.19.0',
+      typescript: '~5.9.3',
+    },
+  };
+}
+
+/** A path to a tarball or a folder becomes a file: spec (npm would read a bare path relative to the project). */
+function restUwsSpec(spec: string): string {
+  if (/\.tgz$/.test(spec) || spec.startsWith('.') || path.isAbsolute(spec)) return `file:${path.resolve(spec)}`;
+  return spec;
+}
+
+/** The folder's name as an npm package name. */
+function packageName(base: string): string {
+  const name = base.toLowerCase().replace(/[^a-z0-9._~-]+/g, '-').replace(/^[._-]+/, '').replace(/-+$/, '');
+  if (name === '') throw new UsageError(`cannot make a package name of "${base}": choose a folder name with letters or digits.`);
+  return name.slice(0, 214);
+}
+
+function listFiles(dir: string, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
+    const relative = path.join(prefix, entry.name);
+    if (entry.isDirectory()) out.push(...listFiles(dir, relative));
+    else out.push(relative);
+  }
+  return out;
+}

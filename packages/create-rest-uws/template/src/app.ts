@@ -1,0 +1,9 @@
+import { RestBuilder } from 'rest.uws';
+import { TodoStore } from './todo.js';
+import { TodoNotFoundHandler } from './todo-not-found-handler.js';
+import { TodoResource } from './todo-resource.js';
+
+/** The whole app, built the same way by main.ts and by the tests. */
+export function buildApp(store = new TodoStore()): RestBuilder {
+  return new RestBuilder().register(new TodoResource(store)).errorHandler(TodoNotFoundHandler);
+}
