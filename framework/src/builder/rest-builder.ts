@@ -1,6 +1,7 @@
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, ValueReader } from '../context/contracts';
 import { RegistrationError } from '../errors/http-errors';
+import { assertSendableHeader } from '../http/response';
 import { attachRuntime, runtimeOf } from '../adapter/uws-adapter';
 import type { Provided } from '../io/registry';
 import type { Logger } from '../util/log';
@@ -91,6 +92,7 @@ export class RestBuilder {
 
   /** Request body limits (and, with uploads, where files go). */
   bodyHandler(options: BodyHandlerOptions): this {
+    if (options.chunkedBodies !== undefined && typeof options.chunkedBodies !== 'boolean') throw new RegistrationError('bodyHandler: chunkedBodies must be true or false', 'RU_ERR_BODY_OPTIONS');
     if (options.maxBodySize !== undefined) {
       if (!Number.isInteger(options.maxBodySize) || options.maxBodySize < 0) throw new RegistrationError('bodyHandler: maxBodySize must be a whole number of bytes');
       this.settings.bodyLimit = options.maxBodySize;
@@ -113,6 +115,8 @@ export class RestBuilder {
 
   /** Headers added to every response unless the route sets them; default `X-Content-Type-Options: nosniff`. */
   defaultHeaders(headers: Record<string, string>): this {
+    // Checked now: they are written as they are on every response (a CR or LF would split it).
+    for (const [name, value] of Object.entries(headers)) assertSendableHeader(name, value);
     this.settings.defaultHeaders = Object.entries(headers);
     return this;
   }

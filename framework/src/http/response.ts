@@ -370,6 +370,11 @@ export function isRepeatable(lower: string): boolean {
   return REPEATABLE.has(lower);
 }
 
+/** Throws a TypeError unless `name: value` is a header the server may send (see `checkHeader`); for configured headers. */
+export function assertSendableHeader(name: string, value: string): void {
+  checkHeader(name, value, lowerCaseName(name));
+}
+
 function checkHeader(name: string, value: string, lower: string): void {
   if (name.length === 0 || INVALID_HEADER_NAME.test(name)) throw new TypeError(`rest.uws: invalid header name ${JSON.stringify(name)}`);
   if (INVALID_HEADER_VALUE.test(value)) throw new TypeError(`rest.uws: header ${name} has a CR, LF or NUL in its value`);

@@ -106,8 +106,9 @@ export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: 
   }
   const status = statusOf(error);
   response.setStatusCode(status);
-  if (error instanceof WebApplicationException) for (const [k, v] of Object.entries(error.headers)) response.putHeader(k, v);
   try {
+    // Inside the try: a header the response refuses (a CR or LF from the request, say) falls back to a 500.
+    if (error instanceof WebApplicationException) for (const [k, v] of Object.entries(error.headers)) response.putHeader(k, v);
     const appHandler = pick(error, routeHandlers, ctx) ?? pick(error, policy.appHandlers, ctx);
     // An error the app's own handlers answer is theirs to log; only unexpected ones are logged here.
     if (appHandler === undefined && status >= 500 && !(error instanceof WebApplicationException)) {

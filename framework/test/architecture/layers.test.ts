@@ -27,6 +27,10 @@ const LADDER: readonly (readonly string[])[] = [
 const FEATURE_DEPENDENCIES: Record<string, readonly string[]> = {
   // The document describes the routes' security schemes and validation constraints.
   openapi: ['security', 'validation'],
+  // A request's log lines (its RequestLogger's and its access log line) carry the request's id.
+  logging: ['request-id'],
+  // Health checks and probes are left out of the access log.
+  health: ['logging'],
 };
 
 const SRC = path.resolve(__dirname, '../../../src');

@@ -86,6 +86,26 @@ test('arbitrary request paths give a route, nothing, or a 400 for bad encoding: 
   t.pass();
 });
 
+test('paths made of percent signs, hex digits and other characters give a route, nothing, or a 400 for bad encoding: never another error', (t) => {
+  // Binary strings almost never hold a '%' followed by a bad escape: this alphabet makes bad escapes common.
+  const trie = new TrieRouter<string>();
+  for (const p of ['/a/{x}', '/users/{id:\\d+}/b', '/s/{rest:.+}', '/']) trie.add('GET', compilePathPattern(p), p, 0);
+  let refused = 0;
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom('%', '2', 'F', 'f', 'C', '0', 'E', 'D', '8', 'z', '/', 'a', 's', '\u00e9'), maxLength: 24 }), (s) => {
+      try {
+        trie.find('GET', '/' + s);
+        return true;
+      } catch (err) {
+        refused++;
+        return err instanceof BadRequestException && err.status === 400;
+      }
+    }),
+    { numRuns: 3000, seed: 17 },
+  );
+  t.true(refused > 100, `only ${refused} bad encodings were generated`);
+});
+
 test('the pattern compiler accepts or refuses with RegistrationError, never anything else', (t) => {
   fc.assert(
     fc.property(fc.string({ unit: fc.constantFrom('/', '{', '}', ':', 'a', 'b', '\\', '.', '*', '(', ')', '[', ']', '+', '?', 'd'), maxLength: 24 }), (s) => {
