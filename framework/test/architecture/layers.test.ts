@@ -27,6 +27,8 @@ const LADDER: readonly (readonly string[])[] = [
 const FEATURE_DEPENDENCIES: Record<string, readonly string[]> = {
   // The document describes the routes' security schemes and validation constraints.
   openapi: ['security', 'validation'],
+  // Swagger UI's routes are public and left out of the document it shows.
+  'swagger-ui': ['security', 'openapi'],
 };
 
 const SRC = path.resolve(__dirname, '../../../src');
