@@ -23,6 +23,7 @@ const CODES = {
 
   // Requests: what was wrong, precisely.
   RU_ERR_BODY_FRAMING: { status: 400, title: 'Ambiguous body framing (Content-Length / Transfer-Encoding); the connection is closed' },
+  RU_ERR_CHUNKED_REFUSED: { status: 411, title: 'A chunked body where the app accepts none (bodyHandler({ chunkedBodies: false })); the connection is closed' },
   RU_ERR_BAD_PATH: { status: 400, title: 'The path cannot be decoded' },
   RU_ERR_ARGUMENT: { status: 400, title: 'An argument is missing or cannot be converted' },
   RU_ERR_MISSING_ARGUMENT: { status: 400, title: 'A required path, query, header, cookie, matrix or form value is missing' },
@@ -46,6 +47,8 @@ const CODES = {
   RU_ERR_UPLOAD_TOO_LARGE: { status: 413, title: 'An upload passes a file, field or count limit' },
   RU_ERR_RANGE_NOT_SATISFIABLE: { status: 416, title: 'The Range lies outside the file' },
   RU_ERR_STATIC_ROOT: { status: 500, title: 'A file route has no root folder (also refused at registration)' },
+  RU_ERR_RATE_LIMITED: { status: 429, title: "Over the route's rate limit (see Retry-After and RateLimit-Reset)" },
+  RU_ERR_RATE_LIMIT_STORE: { status: 503, title: 'The rate limit store failed (its database is down); retry shortly' },
   RU_ERR_WEBSOCKET_PROTOCOL: { status: 400, title: 'None of the offered WebSocket subprotocols is spoken' },
 
   // Registration: thrown when the app is built, with what to fix.

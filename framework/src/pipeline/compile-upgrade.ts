@@ -8,7 +8,7 @@ import type { ValueResolver } from './context-values';
 import type { CompileContext } from './compile-context';
 import { defineRoute } from './define-route';
 import { handleError, routeHandlersOf } from './exception-handling';
-import { beforeHandlerSteps, onRequestSteps, routeHooksFor } from './stages/hooks';
+import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor } from './stages/hooks';
 import { normalizeError } from './stages/run-route';
 import { provideSteps } from './stages/provide';
 import { readArgumentsStep } from './stages/read-arguments';
@@ -73,7 +73,7 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
 
   // The same stages as a route's, up to the method: providers, hooks, arguments; `open` runs once the socket is.
   const hooks = routeHooksFor(cc, definition, 'websocket', classMeta, methodMeta);
-  const steps: Step[] = [...provideSteps(settings, components), ...onRequestSteps(hooks)];
+  const steps: Step[] = [...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
   if (argc > 0) steps.push(readArgumentsStep(resolvers));
   steps.push(...beforeHandlerSteps(hooks));
   const run = runSteps(steps);

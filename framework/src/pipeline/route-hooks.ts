@@ -5,6 +5,11 @@ import type { RoutingContext } from '../context/routing-context';
  * a hook returns a promise only when it really waits (synchronous routes stay synchronous).
  */
 export interface RouteHooks {
+  /**
+   * First of all, as soon as the route is matched: before the app's request providers and every plugin's
+   * `onRequest` (authentication). For cheap refusals that must not wait for costlier checks (rate limits); throw to refuse.
+   */
+  onMatch?: (ctx: RoutingContext) => void | Promise<void>;
   /** Before the arguments are read (authentication, authorization, a route's rate limit): throw to refuse. */
   onRequest?: (ctx: RoutingContext) => void | Promise<void>;
   /**

@@ -14,6 +14,13 @@ export function routeHooksFor(cc: CompileContext, definition: RouteDefinition, k
   return hooks;
 }
 
+/** The plugins' `onMatch` hooks as steps (rate limits, first of all). */
+export function onMatchSteps(hooks: readonly RouteHooks[]): Step[] {
+  const steps: Step[] = [];
+  for (const h of hooks) if (h.onMatch) steps.push(h.onMatch);
+  return steps;
+}
+
 /** The plugins' `onRequest` hooks as steps (security, before the arguments). */
 export function onRequestSteps(hooks: readonly RouteHooks[]): Step[] {
   const steps: Step[] = [];

@@ -1,0 +1,8 @@
+/** Rate limiting as a plugin: token buckets per key, in memory or in PostgreSQL. */
+export { rateLimit, type RateLimitOptions } from './rate-limit-plugin';
+export { RateLimit, SkipRateLimit, RATE_LIMIT, SKIP_RATE_LIMIT, type RateLimitRule } from './rate-limit-rule';
+export { byAddress, byHeader, byUser, type RateLimitKey } from './rate-limit-keys';
+export type { RateLimitStore } from './store';
+export type { RateLimitState, RateLimitWindow } from './gcra';
+export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './memory-store';
+export { PostgresRateLimitStore, type PostgresRateLimitStoreOptions, type SqlQueryable } from './postgres-store';

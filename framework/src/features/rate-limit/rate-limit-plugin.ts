@@ -1,0 +1,158 @@
+import type { RoutingContext } from '../../context/routing-context';
+import { ServiceUnavailableException, TooManyRequestsException } from '../../errors/http-errors';
+import type { HttpServerResponse } from '../../http/response';
+import { isThenable } from '../../pipeline/context-values';
+import type { RestPlugin, RouteScope } from '../../pipeline/plugin';
+import type { Logger } from '../../util/log';
+import type { RateLimitState, RateLimitWindow } from './gcra';
+import { MemoryRateLimitStore } from './memory-store';
+import { byAddress, byUser, requestKey, type RateLimitKey } from './rate-limit-keys';
+import { checkRule, RATE_LIMIT, SKIP_RATE_LIMIT, windowOf, type RateLimitRule } from './rate-limit-rule';
+import type { RateLimitStore } from './store';
+
+export interface RateLimitOptions {
+  /** Where hits are counted (default: a `MemoryRateLimitStore` of this app). */
+  store?: RateLimitStore;
+  /** Whose requests count together, for rules without their own `key` (default `byAddress`). */
+  key?: RateLimitKey;
+  /** A rule for every route and WebSocket upgrade of the app, except those marked `@SkipRateLimit()`. */
+  global?: RateLimitRule;
+  /** Send `RateLimit-Limit`, `-Remaining` and `-Reset` on allowed answers too (default true; 429s always have them). */
+  headers?: boolean;
+  /**
+   * When the store fails (its database is down): `'refuse'` answers 503 (default), `'allow'` lets the request
+   * through. Either way the failure is logged.
+   */
+  onStoreError?: 'refuse' | 'allow';
+}
+
+/** A rule as one route runs it. */
+interface RouteRule {
+  bucket: string;
+  key: RateLimitKey;
+  window: RateLimitWindow;
+  windowSeconds: number;
+  afterAuthentication: boolean;
+}
+
+/**
+ * Rate limiting: a token bucket per key (client address, API key, user, or a function of the request),
+ * for the routes marked `@RateLimit(...)` and, with `global`, for every route. A request over the limit
+ * gets 429 with `Retry-After`; answers carry `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
+ * (seconds until the bucket is full again). Routes without a rule get no hook and pay nothing.
+ *
+ * ```ts
+ * new RestBuilder().use(rateLimit({ key: byHeader('X-Api-Key'), global: { limit: 600, windowSeconds: 60 } }))
+ * ```
+ */
+export function rateLimit(options: RateLimitOptions = {}): RestPlugin {
+  if (options === null || typeof options !== 'object') throw new TypeError('rest.uws: rateLimit takes an options object');
+  const global = options.global === undefined ? undefined : checkRule(options.global, 'rateLimit global');
+  const defaultKey = options.key ?? byAddress;
+  if (typeof defaultKey !== 'function') throw new TypeError('rest.uws: rateLimit key must be a function of the request (byAddress, byHeader(name), byUser or your own)');
+  const store = options.store ?? new MemoryRateLimitStore();
+  if (store === null || typeof store !== 'object' || typeof store.hit !== 'function') throw new TypeError('rest.uws: rateLimit store must have a hit(key, window) method');
+  const onStoreError = options.onStoreError ?? 'refuse';
+  if (onStoreError !== 'refuse' && onStoreError !== 'allow') throw new TypeError(`rest.uws: rateLimit onStoreError must be 'refuse' or 'allow', got ${JSON.stringify(onStoreError)}`);
+  const sendHeaders = options.headers !== false;
+
+  const compile = (rule: RateLimitRule, bucket: string): RouteRule => {
+    const key = rule.key ?? defaultKey;
+    return {
+      bucket: `${rule.bucket ?? bucket}\u0000`,
+      key,
+      window: windowOf(rule),
+      windowSeconds: rule.windowSeconds,
+      afterAuthentication: rule.afterAuthentication ?? key === byUser,
+    };
+  };
+  const globalRule = global === undefined ? undefined : compile(global, 'global');
+
+  const rulesOf = (route: RouteScope): RouteRule[] => {
+    const { definition } = route;
+    const rules: RouteRule[] = [];
+    if (globalRule !== undefined && definition.extensions.get(SKIP_RATE_LIMIT) !== true) rules.push(globalRule);
+    const own = definition.extensions.get(RATE_LIMIT) as RateLimitRule | undefined;
+    if (own !== undefined) {
+      const onClass = definition.classExtensions.get(RATE_LIMIT) === own;
+      rules.push(compile(own, onClass ? `class ${definition.resourceClass.name}` : `${definition.method} ${definition.path}`));
+    }
+    return rules;
+  };
+
+  return {
+    name: 'rate-limit',
+    setup(app) {
+      app.route((route) => {
+        const rules = rulesOf(route);
+        if (rules.length === 0) return undefined;
+        const early = rules.filter((r) => !r.afterAuthentication);
+        const late = rules.filter((r) => r.afterAuthentication);
+        return {
+          onMatch: early.length > 0 ? limiter(early, store, sendHeaders, onStoreError, app.logger) : undefined,
+          onRequest: late.length > 0 ? limiter(late, store, sendHeaders, onStoreError, app.logger) : undefined,
+        };
+      });
+    },
+  };
+}
+
+/**
+ * A route's check: each rule in turn (the global one first); the first refusal answers 429 and counts
+ * nothing further. With a synchronous store (memory) it stays synchronous.
+ */
+function limiter(rules: readonly RouteRule[], store: RateLimitStore, sendHeaders: boolean, onStoreError: 'refuse' | 'allow', logger: Logger): (ctx: RoutingContext) => void | Promise<void> {
+  const storeFailed = (err: unknown): undefined => {
+    logger.error({ err }, 'rate limit store failed');
+    if (onStoreError === 'allow') return undefined;
+    throw new ServiceUnavailableException('The rate limit cannot be checked right now; retry shortly', { code: 'RU_ERR_RATE_LIMIT_STORE', headers: { 'Retry-After': '1' } });
+  };
+  const run = (ctx: RoutingContext, from: number, tightest: RateLimitState | undefined): void | Promise<void> => {
+    for (let i = from; i < rules.length; i++) {
+      const rule = rules[i]!;
+      const key = rule.bucket + requestKey(rule.key, ctx);
+      let out: RateLimitState | Promise<RateLimitState>;
+      try {
+        out = store.hit(key, rule.window);
+      } catch (err) {
+        storeFailed(err);
+        continue;
+      }
+      if (isThenable(out)) {
+        return Promise.resolve(out).then(
+          (state) => run(ctx, i + 1, judge(ctx.response, rule, state, tightest)),
+          (err) => {
+            storeFailed(err);
+            return run(ctx, i + 1, tightest);
+          },
+        );
+      }
+      tightest = judge(ctx.response, rule, out, tightest);
+    }
+    if (sendHeaders && tightest !== undefined) putHeaders(ctx.response, tightest);
+  };
+  return (ctx) => run(ctx, 0, undefined);
+}
+
+/** Refuses when the state says so; otherwise returns the state with the fewest requests left. */
+function judge(response: HttpServerResponse, rule: RouteRule, state: RateLimitState, tightest: RateLimitState | undefined): RateLimitState {
+  if (!state.allowed) {
+    putHeaders(response, state);
+    const retryAfter = Math.max(1, Math.ceil(state.retryAfterMs / 1000));
+    throw new TooManyRequestsException(`Rate limit exceeded: ${rule.window.limit} requests per ${rule.windowSeconds} s; retry in ${retryAfter} s`, {
+      code: 'RU_ERR_RATE_LIMITED',
+      headers: { 'Retry-After': String(retryAfter) },
+    });
+  }
+  return tightest === undefined || state.remaining < tightest.remaining ? state : tightest;
+}
+
+/** The headers of the tightest rule: a later check (after authentication) replaces them only when it leaves fewer requests. */
+function putHeaders(response: HttpServerResponse, state: RateLimitState): void {
+  const current = response.getHeader('RateLimit-Remaining');
+  if (state.allowed && current !== undefined && Number(current) <= state.remaining) return;
+  response
+    .putHeader('RateLimit-Limit', state.limit)
+    .putHeader('RateLimit-Remaining', state.remaining)
+    .putHeader('RateLimit-Reset', Math.ceil(state.resetMs / 1000));
+}

@@ -1,0 +1,65 @@
+import { SetMetadata } from '../../decorators/set-metadata';
+import type { RateLimitWindow } from './gcra';
+import type { RateLimitKey } from './rate-limit-keys';
+
+/** A limit: `limit` requests per `windowSeconds` for each key (a token bucket: bursts up to `limit`). */
+export interface RateLimitRule {
+  /** Requests allowed per window (and the largest burst). A whole number, at least 1. */
+  limit: number;
+  /** The window, in seconds (fractions allowed). */
+  windowSeconds: number;
+  /** Whose requests count together (default: the plugin's `key`, else the client address). */
+  key?: RateLimitKey;
+  /**
+   * Routes naming the same bucket share its counts. Default: each decorated method has its own, a
+   * decorated class one for all its routes, and the global rule one for the whole app.
+   */
+  bucket?: string;
+  /**
+   * Count after authentication instead of before it (default: only for `byUser`, which needs the user). Counting
+   * first refuses floods before they cost a credential check, and counts requests that fail authentication too.
+   */
+  afterAuthentication?: boolean;
+}
+
+/** Metadata key of `@RateLimit`. */
+export const RATE_LIMIT = Symbol('rest.uws:rate-limit');
+/** Metadata key of `@SkipRateLimit`. */
+export const SKIP_RATE_LIMIT = Symbol('rest.uws:skip-rate-limit');
+
+/** Checks a rule where it is written (a decorator, the plugin's options): mistakes fail at startup. */
+export function checkRule(rule: RateLimitRule, where: string): RateLimitRule {
+  if (rule === null || typeof rule !== 'object') throw new TypeError(`rest.uws: ${where} takes { limit, windowSeconds }`);
+  const { limit, windowSeconds, key, bucket, afterAuthentication } = rule;
+  if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`rest.uws: ${where}: limit must be a whole number of requests, at least 1 (got ${limit})`);
+  if (typeof windowSeconds !== 'number' || !Number.isFinite(windowSeconds) || windowSeconds <= 0) {
+    throw new TypeError(`rest.uws: ${where}: windowSeconds must be a positive number of seconds (got ${windowSeconds})`);
+  }
+  if (key !== undefined && typeof key !== 'function') throw new TypeError(`rest.uws: ${where}: key must be a function of the request (byAddress, byHeader(name), byUser or your own)`);
+  if (bucket !== undefined && (typeof bucket !== 'string' || bucket.length === 0)) throw new TypeError(`rest.uws: ${where}: bucket must be a non-empty name`);
+  if (afterAuthentication !== undefined && typeof afterAuthentication !== 'boolean') throw new TypeError(`rest.uws: ${where}: afterAuthentication must be true or false`);
+  return rule;
+}
+
+/** The numbers the stores use. */
+export function windowOf(rule: RateLimitRule): RateLimitWindow {
+  return { limit: rule.limit, windowMs: rule.windowSeconds * 1000 };
+}
+
+/**
+ * Limits a route, or every route of a class (one bucket for the class), to `limit` requests per
+ * `windowSeconds` per key. Takes effect in apps that use the `rateLimit()` plugin.
+ *
+ * ```ts
+ * @POST @Path('/login') @RateLimit({ limit: 5, windowSeconds: 60 })
+ * login(body: Credentials) { ... }
+ * ```
+ */
+export function RateLimit(rule: RateLimitRule): ClassDecorator & MethodDecorator {
+  return SetMetadata(RATE_LIMIT, checkRule(rule, '@RateLimit'));
+}
+
+/** Exempts a route (or a class) from the plugin's global rule; its own `@RateLimit` still applies. */
+export function SkipRateLimit(): ClassDecorator & MethodDecorator {
+  return SetMetadata(SKIP_RATE_LIMIT, true);
+}
