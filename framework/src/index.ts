@@ -61,7 +61,7 @@ export { inject, type InjectOptions, type InjectResponse } from './testing/injec
 export { loadUws, ALLOW_FALLBACK_ENV } from './adapter/load-uws';
 
 // Plugins: the public API every feature is built on (docs/reference/plugins.md).
-export type { RestPlugin, PluginContext, RouteScope, ClassScope, RequestHook, ResponseHook, ErrorHook, SendHook, BodyConsumer, BodyStreamer, RouteHookFactory, ClassHandler } from './pipeline/plugin';
+export type { RestPlugin, PluginContext, RouteScope, ClassScope, RequestHook, ResponseHook, ErrorHook, SendHook, ShutdownHook, BodyConsumer, BodyStreamer, RouteHookFactory, ClassHandler } from './pipeline/plugin';
 export type { RouteHooks } from './pipeline/route-hooks';
 export type { WebSocketRoute, WebSocketHandler, WebSocketHandlerName } from './pipeline/websocket-route';
 export { SetMetadata } from './decorators/set-metadata';
@@ -101,7 +101,13 @@ export { closeAllWebSockets, openConnections } from './adapter/open-connections'
 export { serve, isServeWorker } from './server/serve';
 export type { AppFactory, ServeContext, ServeOptions, ServeHandle } from './server/serve-types';
 export { startServer, type ListenOptions, type Server, type ShutdownReport } from './server/start-server';
-export { requestLoggingPlugin, REQUEST_LOGGING, createLogger, type RequestLoggingOptions, type RequestLogLevel, type CreateLoggerOptions, type LogDestination, type PinoLogger } from './features/logging';
+export { requestLoggingPlugin, REQUEST_LOGGING, createLogger, excludeFromAccessLog, RequestLogger, BufferedDestination, type RequestLoggingOptions, type RequestLogLevel, type CreateLoggerOptions, type LogDestination, type PinoLogger, type BufferedDestinationOptions } from './features/logging';
+
+// Health and readiness: GET /health, GET /ready with the app's checks (503 while one fails or shutting down).
+export { health, type HealthOptions, type ReadinessCheck } from './features/health';
+
+// Request ids: X-Request-Id taken when well formed, generated otherwise, sent back and logged.
+export { requestId, requestIdOf, type RequestIdOptions } from './features/request-id';
 
 // Uploads: multipart/form-data streamed to the uploads folder, ctx.fileUploads(), RestRouter.setBodyHandler.
 export { uploadsPlugin, FileUpload, DEFAULT_UPLOADS_DIRECTORY } from './features/uploads';
@@ -110,6 +116,7 @@ export { uploadsPlugin, FileUpload, DEFAULT_UPLOADS_DIRECTORY } from './features
 export { openApi, buildOpenApiDocument, ApiOperation, ApiResponse, ApiTags, ApiExclude, API_OPERATION, API_RESPONSES, API_TAGS, API_EXCLUDE } from './features/openapi';
 export type { OpenApiOptions, OpenApiSource, ApiOperationOptions, ApiResponseOptions, OpenApiSecurityScheme, JsonSchema } from './features/openapi';
 export { openApiDocument } from './builder/open-api-document';
+export { swaggerUi, type SwaggerUiOptions } from './features/swagger-ui';
 
 // Adoption (issue 9): types the API reference (npm run -w rest.uws docs) links to from public members.
 export type { ParamSource } from './metadata/types';

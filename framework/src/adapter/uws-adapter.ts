@@ -1,7 +1,8 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
 import type { RoutingContext } from '../context/routing-context';
 import { Exchange } from '../pipeline/exchange';
-import { PayloadTooLargeException } from '../errors/http-errors';
+import { PayloadTooLargeException, WebApplicationException } from '../errors/http-errors';
+import { BODY_OPTIONS, type BodyHandlerOptions } from '../settings/settings';
 import type { HttpMethod } from '../metadata/types';
 import type { AppRuntime, RouteHolder } from '../app/app-runtime';
 import { LinearRouter } from '../routing/linear-router';
@@ -76,6 +77,11 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   // Before any plugin: an ambiguous request is refused and its connection closed whatever a hook would do.
   const framed = length !== '' || encoding !== '';
   if ((framed || isBodyMethod(method)) && refusedFraming(rt, res, ctx)) return;
+  if (encoding !== '' && refusesChunked(rt)) {
+    request.detach();
+    refuseLater(res, response, () => rt.fail(ctx, new WebApplicationException('Bodies sent with Transfer-Encoding: chunked are not accepted here; send a Content-Length', 411, { code: 'RU_ERR_CHUNKED_REFUSED' })));
+    return;
+  }
   if (hooks.onRequest !== null && answeredBeforeRouting(rt, hooks.onRequest, ctx)) {
     response._live = false;
     if (!response.ended()) {
@@ -145,6 +151,12 @@ function needsBody(routes: readonly RouteHolder[]): boolean {
 /** POST, PUT and PATCH nearly always carry a body: their headers are copied in any case. */
 function isBodyMethod(method: HttpMethod): boolean {
   return method === 'POST' || method === 'PUT' || method === 'PATCH';
+}
+
+/** `chunkedBodies: false` in the app's bodyHandler options, else in the global ones (option by option). */
+function refusesChunked(rt: AppRuntime): boolean {
+  const own = (rt.settings.local.extensions.get(BODY_OPTIONS) as BodyHandlerOptions | undefined)?.chunkedBodies;
+  return (own ?? (rt.settings.global.extensions.get(BODY_OPTIONS) as BodyHandlerOptions | undefined)?.chunkedBodies) === false;
 }
 
 /** Judges the framing on every header (copied now); refuses an ambiguous request, and then returns true. */

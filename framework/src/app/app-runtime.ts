@@ -66,6 +66,7 @@ export class AppRuntime {
   private deferred: Array<Array<Constructor | object>> | null = [];
   private notFoundEntries: Array<{ pattern?: RegExp; write: (ctx: RoutingContext) => unknown }> = [];
   private anyNeedsBody = false;
+  private shuttingDown = false;
   /** What the app's plugins added, and the lifecycle hooks composed from it (read by the adapter). */
   readonly hooks = new PluginHooks();
   /** Default response headers, flattened for the response's head writer (null when none). */
@@ -298,6 +299,13 @@ export class AppRuntime {
     if (response.ended()) return;
     if (!response.headersSent() && !response.statusWasSet()) response.setStatusCode(204);
     response.end();
+  }
+
+  /** The server serving the app began a graceful shutdown: the plugins' shutdown hooks run (once). */
+  beginShutdown(): void {
+    if (this.shuttingDown) return;
+    this.shuttingDown = true;
+    for (const { plugin, err } of this.hooks.shutdown()) this.logger.error({ err, plugin }, 'shutdown hook failed');
   }
 
   /** Sends an error that happened outside any route through the global exception handlers. */

@@ -43,6 +43,10 @@ export function pluginContext(rt: AppRuntime, plugin: RestPlugin): PluginContext
       checkFunction(factory, 'route', plugin);
       hooks.addRouteFactory(plugin, factory);
     },
+    onShutdown(hook) {
+      checkFunction(hook, 'onShutdown', plugin);
+      hooks.addShutdownHook(plugin, hook);
+    },
     register(...resources) {
       rt.registerFromPlugin(resources);
     },

@@ -1,6 +1,6 @@
 import type { RoutingContext } from '../context/routing-context';
 import type { ResponseChunk } from '../http/response';
-import type { BodyStreamer, ClassHandler, ErrorHook, RequestHook, ResponseHook, RestPlugin, RouteHookFactory, SendHook } from '../pipeline/plugin';
+import type { BodyStreamer, ClassHandler, ErrorHook, RequestHook, ResponseHook, RestPlugin, RouteHookFactory, SendHook, ShutdownHook } from '../pipeline/plugin';
 import type { BoundHandler } from '../pipeline/exception-handling';
 
 /** One hook and the plugin that added it (a plugin used again replaces its hooks). */
@@ -22,6 +22,7 @@ export class PluginHooks {
   private routeFactories: Owned<RouteHookFactory>[] = [];
   private handlers: Owned<BoundHandler>[] = [];
   private classHandlerList: Owned<ClassHandler>[] = [];
+  private shutdownHooks: Owned<ShutdownHook>[] = [];
   private streamer: Owned<BodyStreamer> | null = null;
 
   /** Runs before routing; true when a hook answered. */
@@ -50,6 +51,7 @@ export class PluginHooks {
     this.routeFactories = keep(this.routeFactories);
     this.handlers = keep(this.handlers);
     this.classHandlerList = keep(this.classHandlerList);
+    this.shutdownHooks = keep(this.shutdownHooks);
     if (this.streamer?.plugin === name) this.streamer = null;
     if (!this.names.includes(name)) this.names.push(name);
   }
@@ -75,6 +77,9 @@ export class PluginHooks {
   addClassHandler(plugin: RestPlugin, handler: ClassHandler): void {
     this.classHandlerList.push({ plugin: plugin.name, value: handler });
   }
+  addShutdownHook(plugin: RestPlugin, hook: ShutdownHook): void {
+    this.shutdownHooks.push({ plugin: plugin.name, value: hook });
+  }
   setBodyStreamer(plugin: RestPlugin, streamer: BodyStreamer): void {
     if (this.streamer !== null && this.streamer.plugin !== plugin.name) {
       throw new TypeError(`rest.uws: plugin ${plugin.name} streams request bodies, but ${this.streamer.plugin} already does (one body streamer per app)`);
@@ -90,6 +95,18 @@ export class PluginHooks {
   }
   classHandlers(): ClassHandler[] {
     return this.classHandlerList.map((o) => o.value);
+  }
+  /** Tells every plugin that the server is shutting down; returns what failed, by plugin, for the server to log. */
+  shutdown(): Array<{ plugin: string; err: unknown }> {
+    const failed: Array<{ plugin: string; err: unknown }> = [];
+    for (const { plugin, value } of this.shutdownHooks) {
+      try {
+        value();
+      } catch (err) {
+        failed.push({ plugin, err });
+      }
+    }
+    return failed;
   }
 
   /** Composes each lifecycle point into one function, or null when no plugin uses it. */

@@ -92,6 +92,7 @@ export class RestBuilder {
 
   /** Request body limits (and, with uploads, where files go). */
   bodyHandler(options: BodyHandlerOptions): this {
+    if (options.chunkedBodies !== undefined && typeof options.chunkedBodies !== 'boolean') throw new RegistrationError('bodyHandler: chunkedBodies must be true or false', 'RU_ERR_BODY_OPTIONS');
     if (options.maxBodySize !== undefined) {
       if (!Number.isInteger(options.maxBodySize) || options.maxBodySize < 0) throw new RegistrationError('bodyHandler: maxBodySize must be a whole number of bytes');
       this.settings.bodyLimit = options.maxBodySize;

@@ -2,6 +2,7 @@ import type { TemplatedApp } from 'uWebSockets.js';
 import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, NotFoundResponseWriter, ValueReader } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
 import { attachRuntime, runtimeOf } from '../adapter/uws-adapter';
+import { RegistrationError } from '../errors/http-errors';
 import { registryChanged } from '../io/generation';
 import type { MediaTypeRegistry, Provided } from '../io/registry';
 import type { Constructor } from '../metadata/types';
@@ -134,6 +135,7 @@ export class RestRouter {
 
   /** Body limits and upload settings for every app (an app's own `RestBuilder.bodyHandler` options win). */
   static setBodyHandler(options: BodyHandlerOptions): void {
+    if (options.chunkedBodies !== undefined && typeof options.chunkedBodies !== 'boolean') throw new RegistrationError('setBodyHandler: chunkedBodies must be true or false', 'RU_ERR_BODY_OPTIONS');
     const merged = { ...(globalSettings.extensions.get(BODY_OPTIONS) as BodyHandlerOptions | undefined), ...options };
     checkGlobalBodyOptions(merged);
     if (options.maxBodySize !== undefined) globalSettings.bodyLimit = options.maxBodySize;

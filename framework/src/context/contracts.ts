@@ -1,5 +1,6 @@
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
+import type { RoutingContext } from './routing-context';
 
 /** Converts a string (a body, a path, query, cookie or header value) to a typed value. */
 export interface ValueReader<T = unknown> {
@@ -31,5 +32,5 @@ export interface ContextProvider<T = unknown> {
   provide(request: HttpServerRequest): T | null | undefined | Promise<T | null | undefined>;
 }
 
-/** A context provider given as a plain function. */
-export type ContextProviderFunction<T = unknown> = (request: HttpServerRequest) => T | null | undefined | Promise<T | null | undefined>;
+/** A context provider given as a plain function; `ctx` is the request's routing context (what earlier stages put there). */
+export type ContextProviderFunction<T = unknown> = (request: HttpServerRequest, ctx: RoutingContext) => T | null | undefined | Promise<T | null | undefined>;

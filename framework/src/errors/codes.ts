@@ -23,6 +23,7 @@ const CODES = {
 
   // Requests: what was wrong, precisely.
   RU_ERR_BODY_FRAMING: { status: 400, title: 'Ambiguous body framing (Content-Length / Transfer-Encoding); the connection is closed' },
+  RU_ERR_CHUNKED_REFUSED: { status: 411, title: 'A chunked body where the app accepts none (bodyHandler({ chunkedBodies: false })); the connection is closed' },
   RU_ERR_BAD_PATH: { status: 400, title: 'The path cannot be decoded' },
   RU_ERR_ARGUMENT: { status: 400, title: 'An argument is missing or cannot be converted' },
   RU_ERR_MISSING_ARGUMENT: { status: 400, title: 'A required path, query, header, cookie, matrix or form value is missing' },

@@ -32,7 +32,7 @@ export function isBuiltInContextType(type: Function | undefined): boolean {
 
 /** Turns a provider registration (class, instance or function) into a function of the request. */
 export function providerFunction(reg: ProviderRegistration, components: ComponentFactory): (request: HttpServerRequest, ctx: RoutingContext) => unknown {
-  if (typeof reg === 'function' && !isClass(reg)) return (request) => (reg as (r: HttpServerRequest) => unknown)(request);
+  if (typeof reg === 'function' && !isClass(reg)) return reg as (request: HttpServerRequest, ctx: RoutingContext) => unknown;
   if (typeof reg === 'function' && components.isPerRequest(reg)) {
     const provider = components.accessor(reg as Provided<ContextProvider>);
     return (request, ctx) => provider(ctx).provide(request);

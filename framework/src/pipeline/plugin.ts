@@ -46,6 +46,9 @@ export type ErrorHook = (error: unknown, ctx: RoutingContext) => void;
  */
 export type SendHook = (ctx: RoutingContext, body: ResponseChunk | undefined) => ResponseChunk | undefined | void;
 
+/** A hook told that the server began a graceful shutdown (it stops taking connections and drains). */
+export type ShutdownHook = () => void;
+
 /** Takes a streamed request body chunk by chunk (chunks are copies, safe to keep). */
 export interface BodyConsumer {
   /** Largest body accepted; over it the request gets 413 and `abort` is called. */
@@ -125,6 +128,11 @@ export interface PluginContext {
   onSend(hook: SendHook): void;
   /** Adds per-route hooks, decided once per route at registration (compiled into the route, never looped over). */
   route(factory: RouteHookFactory): void;
+  /**
+   * Told once when the server serving the app (`startServer`, `serve`) begins a graceful shutdown, before it
+   * drains the requests in flight: readiness checks answer 503 from then on.
+   */
+  onShutdown(hook: ShutdownHook): void;
 
   /** Registers REST classes or instances. */
   register(...resources: Array<Constructor | object>): void;

@@ -72,6 +72,8 @@ export function startServer(appOrBuilder: TemplatedApp | RestBuilder, options: L
         listenSocket = null;
       };
       const shutdown = async (timeoutMs: number): Promise<ShutdownReport> => {
+        // Plugins first (readiness answers 503 from now on), then no new connections.
+        rt?.beginShutdown();
         stopListening();
         const webSockets = closeAllWebSockets(app, 1001, 'Server shutting down');
         const started = inFlight?.size ?? 0;

@@ -76,6 +76,12 @@ export interface BodyHandlerOptions {
   maxFields?: number;
   /** Largest plain field value in bytes; fields are kept in memory (413 above it). Default 1 MiB. */
   maxFieldSize?: number;
+  /**
+   * Accept bodies sent with `Transfer-Encoding: chunked` (default true). `false` answers them `411 Length
+   * Required` and closes the connection: for servers behind a proxy that forwards chunked bodies as it got
+   * them, since uWebSockets.js decodes chunk syntax that RFC 9112 refuses (docs/security.md, Request framing).
+   */
+  chunkedBodies?: boolean;
 }
 
 /** An app's settings layered over the global ones: what the compiler reads. */

@@ -124,7 +124,10 @@ for (const [target, where] of targets) {
   }
 }
 
-/** uWebSockets.js 20.30 closes these connections itself, without an answer, once the request was dispatched (or before). */
+/**
+ * uWebSockets.js closes these connections itself before any route runs: 20.30 without an answer, 20.57 after its own
+ * "400 Bad Request" page with Connection: close.
+ */
 const refusedByUws = new Set(['a Content-Length list', 'Content-Length and Transfer-Encoding', 'an invalid Content-Length']);
 
 for (const [name, framing, body] of [...framings, ...hiddenFramings]) {
@@ -135,7 +138,7 @@ for (const [name, framing, body] of [...framings, ...hiddenFramings]) {
     const text = connection.text();
     if (refusedByUws.has(name)) {
       t.true(closed);
-      t.is(text, '');
+      t.true(text === '' || /^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\n\r\n<h1>Bad Request<\/h1>/.test(text), text.slice(0, 300));
     } else {
       t.true(closed, `the connection stayed open; received ${JSON.stringify(text.slice(0, 300))}`);
       t.is(STATUS_LINE.exec(text)?.[1], '400', text.slice(0, 300));
@@ -166,4 +169,19 @@ test.serial('smuggling: a clean WebSocket upgrade still opens (the check refuses
   connection.destroy();
   t.regex(connection.text(), /^HTTP\/1\.1 101/);
   t.deepEqual(calls, ['websocket-open']);
+});
+
+test.serial('bodyHandler({ chunkedBodies: false }): a chunked body gets 411 and a closed connection, the handler does not run; a Content-Length body is served', async (t) => {
+  calls.length = 0;
+  const strict = await listen(new RestBuilder().register(Shop).bodyHandler({ chunkedBodies: false }).build());
+  t.teardown(() => strict.close());
+  const chunked = `POST /orders HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}Transfer-Encoding: chunked${CRLF}${CRLF}${visibleBody.length.toString(16)}${CRLF}${visibleBody}${CRLF}0${CRLF}${CRLF}`;
+  const refused = openRaw(strict.port, chunked);
+  t.true(await refused.closed);
+  t.regex(refused.text(), /^HTTP\/1\.1 411 /);
+  t.regex(refused.text(), /RU_ERR_CHUNKED_REFUSED/);
+  t.deepEqual(calls, []);
+  const res = await fetch(`${strict.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: visibleBody });
+  t.is(res.status, 200);
+  t.deepEqual(calls, ['order:visible']);
 });

@@ -1,6 +1,8 @@
 import type { RoutingContext } from '../../context/routing-context';
 import type { Logger } from '../../util/log';
 import type { RestPlugin } from '../../pipeline/plugin';
+import { requestIdOf } from '../request-id';
+import { RequestLogger } from './request-logger';
 
 /** Levels a request line can be written at (the `Logger` methods). */
 export type RequestLogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -18,6 +20,14 @@ export interface RequestLoggingOptions {
 /** Settings key of the request logging options. */
 export const REQUEST_LOGGING = Symbol('rest.uws:request-logging');
 
+/** Marks a request whose access log line is left out (health checks). */
+const UNLOGGED = Symbol('rest.uws:unlogged');
+
+/** Leaves this request out of the access log (`logRequests`): health checks and probes call it. */
+export function excludeFromAccessLog(ctx: RoutingContext): void {
+  ctx.put(UNLOGGED, true);
+}
+
 /** Checks and copies the options of `logRequests` (false: off). */
 export function requestLoggingOptions(options: RequestLoggingOptions | boolean | undefined): RequestLoggingOptions | false {
   if (options === false) return false;
@@ -31,12 +41,17 @@ export function requestLoggingOptions(options: RequestLoggingOptions | boolean |
 /**
  * Request logging: one line per request once it is answered (`logRequests` on the app, or
  * `RestRouter.logRequests` for every app): `{ method, path, status, durationMs }` with the message
- * `request` (`aborted: true` when the client left first). Nothing is installed while it is off or
- * its level is disabled.
+ * `request` (`aborted: true` when the client left first, `reqId` when the app uses `requestId()`).
+ * Nothing is installed while it is off or its level is disabled. Every app can also give its routes a
+ * `RequestLogger` (`@Context() log: RequestLogger`): the app's logger with the request's id on each line.
  */
 export const requestLoggingPlugin: RestPlugin = {
   name: 'request-logging',
   setup(app) {
+    // A provider costs nothing on routes that do not ask for it; an app's own provider for the type wins.
+    if (app.settings.contextProvider(RequestLogger) === undefined) {
+      app.addProvider(RequestLogger, (_request, ctx) => new RequestLogger(app.logger, requestIdOf(ctx)));
+    }
     const options = app.settings.extension<RequestLoggingOptions | false>(REQUEST_LOGGING);
     if (options === undefined || options === false) return;
     const level = options.level ?? 'info';
@@ -54,12 +69,15 @@ export const requestLoggingPlugin: RestPlugin = {
       const write = (aborted: boolean) => {
         if (done) return;
         done = true;
+        if (ctx.has(UNLOGGED)) return;
         const line: Record<string, unknown> = {
           method: ctx.request.method(),
           path: ctx.request.path(),
           status: ctx.response.getStatusCode(),
           durationMs: Math.round((performance.now() - start) * 1000) / 1000,
         };
+        const reqId = requestIdOf(ctx);
+        if (reqId !== undefined) line.reqId = reqId;
         if (aborted) line.aborted = true;
         if (remoteAddress !== undefined) line.remoteAddress = remoteAddress;
         // Looked up per line: the app's logger may be configured after the app is built.
