@@ -63,6 +63,10 @@ export function pluginContext(rt: AppRuntime, plugin: RestPlugin): PluginContext
     addProvider<T>(type: Function, provider: Provided<ContextProvider<T>> | ContextProviderFunction<T>) {
       local.contextProviders.set(type, provider as any);
     },
+    resolveOrigin(resolver) {
+      checkFunction(resolver, 'resolveOrigin', plugin);
+      hooks.setOriginResolver(plugin, resolver);
+    },
     bodyStreamer(streamer) {
       checkFunction(streamer, 'bodyStreamer', plugin);
       hooks.setBodyStreamer(plugin, streamer);
