@@ -119,6 +119,7 @@ export { uploadsPlugin, FileUpload, DEFAULT_UPLOADS_DIRECTORY } from './features
 export { openApi, buildOpenApiDocument, ApiOperation, ApiResponse, ApiTags, ApiExclude, API_OPERATION, API_RESPONSES, API_TAGS, API_EXCLUDE } from './features/openapi';
 export type { OpenApiOptions, OpenApiSource, ApiOperationOptions, ApiResponseOptions, OpenApiSecurityScheme, JsonSchema } from './features/openapi';
 export { openApiDocument } from './builder/open-api-document';
+export { swaggerUi, type SwaggerUiOptions } from './features/swagger-ui';
 
 // Adoption (issue 9): types the API reference (npm run -w rest.uws docs) links to from public members.
 export type { ParamSource } from './metadata/types';

@@ -54,6 +54,18 @@ test('one line per request with method, path, status and duration, at the chosen
   t.true(requests[0]!.obj.durationMs < 50);
 });
 
+test('request lines carry no credentials: not the Authorization or Cookie headers, not the query string', async (t) => {
+  const logger = recordingLogger();
+  const server = await listen(new RestBuilder().logger(logger).logRequests({ level: 'debug' }).register(Pages).build());
+  t.teardown(server.close);
+  const res = await fetch(`${server.url}/hello?token=secret-in-query`, { headers: { authorization: 'Bearer secret-in-header', cookie: 'session=secret-in-cookie', 'x-api-key': 'secret-in-key' } });
+  t.is(res.status, 200);
+  const requests = logger.lines.filter((l) => l.msg === 'request');
+  t.is(requests.length, 1);
+  t.deepEqual(Object.keys(requests[0]!.obj).sort(), ['durationMs', 'method', 'path', 'status']);
+  t.false(JSON.stringify(logger.lines).includes('secret-in'));
+});
+
 test('a request whose client leaves first is logged as aborted', async (t) => {
   const logger = recordingLogger();
   const server = await listen(new RestBuilder().logger(logger).logRequests().register(Pages).build());

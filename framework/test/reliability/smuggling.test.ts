@@ -124,7 +124,10 @@ for (const [target, where] of targets) {
   }
 }
 
-/** uWebSockets.js 20.30 closes these connections itself, without an answer, once the request was dispatched (or before). */
+/**
+ * uWebSockets.js closes these connections itself before any route runs: 20.30 without an answer, 20.57 after its own
+ * "400 Bad Request" page with Connection: close.
+ */
 const refusedByUws = new Set(['a Content-Length list', 'Content-Length and Transfer-Encoding', 'an invalid Content-Length']);
 
 for (const [name, framing, body] of [...framings, ...hiddenFramings]) {
@@ -135,7 +138,7 @@ for (const [name, framing, body] of [...framings, ...hiddenFramings]) {
     const text = connection.text();
     if (refusedByUws.has(name)) {
       t.true(closed);
-      t.is(text, '');
+      t.true(text === '' || /^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\n\r\n<h1>Bad Request<\/h1>/.test(text), text.slice(0, 300));
     } else {
       t.true(closed, `the connection stayed open; received ${JSON.stringify(text.slice(0, 300))}`);
       t.is(STATUS_LINE.exec(text)?.[1], '400', text.slice(0, 300));

@@ -12,7 +12,7 @@ import { requireEnginePackages } from './support/system-packages';
 
 const SEED = 23;
 /** The subset's WER measured with the shipped settings (docs/voice-stream.md) is BASELINE; REGRESSION above fails. */
-const BASELINE = 0.556;
+const BASELINE = 0.577;
 const REGRESSION = 0.08;
 
 test.before(() => requireEnginePackages(['sox']));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,16 +19,17 @@ export const POCKETSPHINX_INSTALL_COMMAND = 'apt-get install -y libpocketsphinx3
 const NARROWBAND_CMN_INIT = '45.5,25.0,-22.6,59.3,-20.2,20.6,3.3,-15.8,3.4,-18.3,15.9,-2.9,4.3';
 
 /**
- * The model's feat.params always overrides `-cmninit` given on the command line, so the narrowband set-up
- * is a copy of feat.params with another initial mean, passed with `-featparams`.
+ * The model's feat.params always overrides `-cmninit` given on the command line, so another initial mean is
+ * a copy of feat.params with that mean, passed with `-featparams` (one file per mean, made once).
  */
-function narrowbandFeatureParameters(acousticModel: string): string {
-  const file = path.join(tmpdir(), `voice-stream-pocketsphinx-narrowband-${process.pid}.params`);
+function featureParametersWith(acousticModel: string, cmnInit: string): string {
+  const key = createHash('sha1').update(`${acousticModel}\0${cmnInit}`).digest('hex').slice(0, 12);
+  const file = path.join(tmpdir(), `voice-stream-pocketsphinx-${key}-${process.pid}.params`);
   if (!existsSync(file)) {
     const original = readFileSync(path.join(acousticModel, 'feat.params'), 'utf8');
     const changed = /^-cmninit .*$/m.test(original)
-      ? original.replace(/^-cmninit .*$/m, `-cmninit ${NARROWBAND_CMN_INIT}`)
-      : `${original.trimEnd()}\n-cmninit ${NARROWBAND_CMN_INIT}\n`;
+      ? original.replace(/^-cmninit .*$/m, `-cmninit ${cmnInit}`)
+      : `${original.trimEnd()}\n-cmninit ${cmnInit}\n`;
     writeFileSync(`${file}.part`, changed);
     renameSync(`${file}.part`, file);
   }
@@ -35,13 +37,15 @@ function narrowbandFeatureParameters(acousticModel: string): string {
 }
 
 /**
- * Search settings for live use, measured on 5 flite sentences (same transcripts as the defaults):
- * - no second "flat" pass and no lattice best path: ps_end_utt drops from 90-245 ms to 5-24 ms, which
- *   is the time between the end of a phrase and its concluded segment;
- * - narrower beams (HMMs/words per frame): RTF 0.17 -> 0.11, so more sessions fit on two cores;
- * - 0.3 s of silence ends an utterance (default 0.5 s): 200 ms sooner to the concluded segment.
+ * Search settings for live use. Measured with the recognition evaluation (`npm run eval`, tuning sentences,
+ * docs/voice-stream.md "Recognition across voices"): the second "flat" pass and the lattice best path with the
+ * default beam (30000 HMMs, 20 words per frame) took the mean WER of five voices from 0.43 to 0.36, no voice
+ * worse (flite rms 0.10 -> 0.00, slt 0.22 -> 0.09, espeak-ng en-gb 0.86 -> 0.76). Before, both passes were off
+ * and the beam narrowed to 3000/5 for speed (ps_end_utt 90-245 ms -> 5-24 ms, RTF 0.17 -> 0.11): accuracy
+ * counts more; the end of an utterance now costs about 0.1-0.25 s more before its concluded segment.
+ * 0.3 s of silence ends an utterance (default 0.5 s): 200 ms sooner to the concluded segment.
  */
-const LIVE_SEARCH_ARGUMENTS = ['-fwdflat', 'no', '-bestpath', 'no', '-maxhmmpf', '3000', '-maxwpf', '5', '-vad_postspeech', '30'];
+const LIVE_SEARCH_ARGUMENTS = ['-fwdflat', 'yes', '-bestpath', 'yes', '-maxhmmpf', '30000', '-maxwpf', '20', '-vad_postspeech', '30'];
 
 /** One recognised word, in 10 ms frames counted since the decoder was created. */
 export interface DecodedWord {
@@ -128,9 +132,11 @@ export class PocketSphinxDecoder {
       for (let index = 0; index + 1 < pairs.length; index += 2) settings.set(pairs[index], pairs[index + 1]);
     };
     take(['-hmm', acoustic, '-lm', languageModel, '-dict', dictionary, '-logfn', '/dev/null', ...LIVE_SEARCH_ARGUMENTS]);
-    if (profile === 'narrowband') take(['-featparams', narrowbandFeatureParameters(acoustic)]);
     // PocketSphinx refuses a setting given twice: the extra ones replace the live ones.
     take(extraArguments);
+    const cmnInit = settings.get('-cmninit') ?? (profile === 'narrowband' ? NARROWBAND_CMN_INIT : undefined);
+    settings.delete('-cmninit');
+    if (cmnInit !== undefined) settings.set('-featparams', featureParametersWith(acoustic, cmnInit));
     const argv = [...settings].flat();
     const config = this.lib.parseArguments(null, this.lib.psArgs(), argv.length, argv, 1);
     if (!config) throw new Error('PocketSphinx rejected its configuration');
