@@ -82,6 +82,10 @@ export function pluginContext(rt: PluginTarget, plugin: RestPlugin): PluginConte
     addProvider<T>(type: Function, provider: Provided<ContextProvider<T>> | ContextProviderFunction<T>) {
       local.contextProviders.set(type, provider as any);
     },
+    resolveOrigin(resolver) {
+      checkFunction(resolver, 'resolveOrigin', plugin);
+      hooks.setOriginResolver(plugin, resolver);
+    },
     bodyStreamer(streamer) {
       checkFunction(streamer, 'bodyStreamer', plugin);
       hooks.setBodyStreamer(plugin, streamer);
