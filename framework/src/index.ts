@@ -106,6 +106,9 @@ export { requestLoggingPlugin, REQUEST_LOGGING, createLogger, excludeFromAccessL
 // Health and readiness: GET /health, GET /ready with the app's checks (503 while one fails or shutting down).
 export { health, type HealthOptions, type ReadinessCheck } from './features/health';
 
+// Behind proxies: remoteAddress(), protocol() and host() from trusted proxies' Forwarded / X-Forwarded-* headers.
+export { trustProxy, type TrustProxyOptions, type TrustSetting, type ForwardingHeaders } from './features/trust-proxy';
+
 // Request ids: X-Request-Id taken when well formed, generated otherwise, sent back and logged.
 export { requestId, requestIdOf, type RequestIdOptions } from './features/request-id';
 
