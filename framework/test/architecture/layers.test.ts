@@ -27,6 +27,8 @@ const LADDER: readonly (readonly string[])[] = [
 const FEATURE_DEPENDENCIES: Record<string, readonly string[]> = {
   // The document describes the routes' security schemes and validation constraints.
   openapi: ['security', 'validation'],
+  // Swagger UI's routes are public and left out of the document it shows.
+  'swagger-ui': ['security', 'openapi'],
   // A request's log lines (its RequestLogger's and its access log line) carry the request's id.
   logging: ['request-id'],
   // Health checks and probes are left out of the access log.
