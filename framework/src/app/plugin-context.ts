@@ -77,6 +77,12 @@ export function pluginContext(rt: AppRuntime, plugin: RestPlugin): PluginContext
     routes() {
       return rt.routes().map((h) => h.definition);
     },
+    routeAnswers(route) {
+      return rt.routeAnswers(route);
+    },
+    errorHandlers() {
+      return rt.errorHandlers();
+    },
     fail(ctx, error) {
       return rt.fail(ctx, error);
     },

@@ -1,6 +1,7 @@
 import { hitAt, type RateLimitState, type RateLimitWindow } from './gcra';
 import type { RateLimitStore } from './store';
 
+/** Options of `MemoryRateLimitStore`. */
 export interface MemoryRateLimitStoreOptions {
   /**
    * Keys remembered at most (default 100,000, a few MB). Past it the key seen least recently is forgotten,

@@ -4,9 +4,14 @@ import type { RateLimitStore } from './store';
 
 /** What the store needs of a PostgreSQL client: `query(text, values)`. A `pg` Pool or Client has it. */
 export interface SqlQueryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  /** Runs one statement with its parameters (`$1`, `$2`...). */
+  query(text: string, values?: unknown[]): Promise<{
+    /** The rows the statement returned. */
+    rows: any[];
+  }>;
 }
 
+/** Options of `PostgresRateLimitStore`. */
 export interface PostgresRateLimitStoreOptions {
   /** A `pg` Pool (or anything with the same `query`); the store never loads `pg` itself. */
   pool: SqlQueryable;
