@@ -83,7 +83,7 @@ export { cors, type CorsOptions } from './features/cors';
 
 // Rate limiting: token buckets per key, in memory or PostgreSQL.
 export { rateLimit, RateLimit, SkipRateLimit, byAddress, byHeader, byUser, MemoryRateLimitStore, PostgresRateLimitStore } from './features/rate-limit';
-export type { RateLimitOptions, RateLimitRule, RateLimitKey, RateLimitStore, RateLimitState, RateLimitWindow, MemoryRateLimitStoreOptions, PostgresRateLimitStoreOptions, SqlQueryable } from './features/rate-limit';
+export type { RateLimitOptions, RateLimitRule, RateLimitKey, RateLimitStore, RateLimitState, RateLimitWindow, MemoryRateLimitStoreOptions, PostgresRateLimitStoreOptions, SqlQueryable, SqlResult } from './features/rate-limit';
 
 // Validation.
 export { validationPlugin, Valid, Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, ConstraintException, ConstraintExceptionHandler, ClassValidator } from './features/validation';
@@ -105,6 +105,9 @@ export { requestLoggingPlugin, REQUEST_LOGGING, createLogger, excludeFromAccessL
 
 // Health and readiness: GET /health, GET /ready with the app's checks (503 while one fails or shutting down).
 export { health, type HealthOptions, type ReadinessCheck } from './features/health';
+
+// Behind proxies: remoteAddress(), protocol() and host() from trusted proxies' Forwarded / X-Forwarded-* headers.
+export { trustProxy, type TrustProxyOptions, type TrustSetting, type ForwardingHeaders } from './features/trust-proxy';
 
 // Request ids: X-Request-Id taken when well formed, generated otherwise, sent back and logged.
 export { requestId, requestIdOf, type RequestIdOptions } from './features/request-id';

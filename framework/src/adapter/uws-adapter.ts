@@ -68,9 +68,10 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   const response = new HttpServerResponse(res, method === 'HEAD');
   response._defaults = rt.defaultHeaders;
   request._response = response;
+  const hooks = rt.hooks;
+  request._originResolver = hooks.originResolver;
   const ctx = new Exchange(request, response, rt.app);
 
-  const hooks = rt.hooks;
   if (hooks.onResponse !== null || hooks.onSend !== null) watch(hooks, ctx);
   // All headers are judged when the native reads show a framing header, and always on body methods: an
   // empty first header hides the next ones from those reads (GET and the rest keep their headers uncopied).

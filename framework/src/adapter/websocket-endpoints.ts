@@ -130,6 +130,7 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
   const response = new HttpServerResponse(res, false);
   response._defaults = rt.defaultHeaders;
   request._response = response;
+  request._originResolver = rt.hooks.originResolver;
   const ctx = new Exchange(request, response, rt.app);
   ctx.enter(compiled.definition);
   request._paramNames = route.pattern.paramNames;

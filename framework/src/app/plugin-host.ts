@@ -1,4 +1,5 @@
 import type { RoutingContext } from '../context/routing-context';
+import type { OriginResolver } from '../http/client-origin';
 import type { ResponseChunk } from '../http/response';
 import type { BodyStreamer, ClassHandler, ErrorHook, RequestHook, ResponseHook, RestPlugin, RouteHookFactory, SendHook, ShutdownHook } from '../pipeline/plugin';
 import type { BoundHandler } from '../pipeline/exception-handling';
@@ -24,6 +25,7 @@ export class PluginHooks {
   private classHandlerList: Owned<ClassHandler>[] = [];
   private shutdownHooks: Owned<ShutdownHook>[] = [];
   private streamer: Owned<BodyStreamer> | null = null;
+  private resolver: Owned<OriginResolver> | null = null;
 
   /** Runs before routing; true when a hook answered. */
   onRequest: ((ctx: RoutingContext) => boolean) | null = null;
@@ -31,6 +33,8 @@ export class PluginHooks {
   onError: ErrorHook | null = null;
   onSend: SendHook | null = null;
   bodyStreamer: BodyStreamer | null = null;
+  /** How requests read their client's origin behind proxies (null: from the connection). */
+  originResolver: OriginResolver | null = null;
 
   /** The plugins used, in order. */
   plugins(): readonly string[] {
@@ -53,6 +57,7 @@ export class PluginHooks {
     this.classHandlerList = keep(this.classHandlerList);
     this.shutdownHooks = keep(this.shutdownHooks);
     if (this.streamer?.plugin === name) this.streamer = null;
+    if (this.resolver?.plugin === name) this.resolver = null;
     if (!this.names.includes(name)) this.names.push(name);
   }
 
@@ -87,6 +92,13 @@ export class PluginHooks {
     this.streamer = { plugin: plugin.name, value: streamer };
   }
 
+  setOriginResolver(plugin: RestPlugin, resolver: OriginResolver): void {
+    if (this.resolver !== null && this.resolver.plugin !== plugin.name) {
+      throw new TypeError(`rest.uws: plugin ${plugin.name} reads the client's origin, but ${this.resolver.plugin} already does (one per app)`);
+    }
+    this.resolver = { plugin: plugin.name, value: resolver };
+  }
+
   routeHookFactories(): RouteHookFactory[] {
     return this.routeFactories.map((o) => o.value);
   }
@@ -116,6 +128,7 @@ export class PluginHooks {
     this.onError = composeAll(this.errorHooks.map((o) => o.value));
     this.onSend = composeSendHooks(this.sendHooks.map((o) => o.value));
     this.bodyStreamer = this.streamer?.value ?? null;
+    this.originResolver = this.resolver?.value ?? null;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uWebSockets.js';
+import type { ClientOrigin, OriginResolver } from './client-origin';
 import { lowerCaseName } from './header-name';
 import { decodeComponent, parseCookies, parseQueryString, type ParsedQuery } from './query-string';
 
@@ -33,6 +34,9 @@ export class HttpServerRequest {
   private _parsedQuery: ParsedQuery | null = null;
   private _cookies: Map<string, string> | null = null;
   private _remote: string | undefined;
+  /** @internal reads the origin behind trusted proxies (`trustProxy`); null: the connection's own */
+  _originResolver: OriginResolver | null = null;
+  private _origin: ClientOrigin | undefined;
 
   constructor(req: UwsRequest | null, res: UwsResponse | null, method: string, path: string, query?: string, headers?: Record<string, string>) {
     this._req = req;
@@ -150,12 +154,31 @@ export class HttpServerRequest {
   }
 
   /**
-   * The client's address as text (IPv4 or IPv6). Known while the request is being answered, and afterwards
-   * once read; empty when first asked after the response ended (uWebSockets.js forgets the connection then).
-   * Reading it costs a native call, so nothing reads it unless asked (the request logger with
-   * `remoteAddress: true` and WebSocket connections take it up front).
+   * The client's address as text (IPv4 or IPv6). With `trustProxy`, the address the trusted proxies forwarded
+   * (`Forwarded` / `X-Forwarded-For`); otherwise, and when the peer is no trusted proxy, the peer's
+   * (`peerAddress()`). Reading it costs a native call, so nothing reads it unless asked (the request logger with
+   * `remoteAddress: true`, rate limiting by address, and WebSocket connections take it up front).
    */
   remoteAddress(): string {
+    return this._originResolver === null ? this.peerAddress() : this.origin().address;
+  }
+
+  /** The protocol the client used, lower case: `http`, or what trusted proxies forwarded (`https`). */
+  protocol(): string {
+    return this._originResolver === null ? 'http' : this.origin().protocol;
+  }
+
+  /** The host (and port) the client asked for: the `Host` header, or what trusted proxies forwarded. */
+  host(): string | undefined {
+    return this._originResolver === null ? this.getHeader('host') : this.origin().host;
+  }
+
+  /**
+   * The address of the connection's other end (the client, or the nearest proxy). Known while the request is
+   * being answered, and afterwards once read; empty when first asked after the response ended (uWebSockets.js
+   * forgets the connection then).
+   */
+  peerAddress(): string {
     if (this._remote === undefined) {
       let text = '';
       const answering = this._response === null || (!this._response.ended() && !this._response.aborted());
@@ -170,6 +193,23 @@ export class HttpServerRequest {
       this._remote = text;
     }
     return this._remote;
+  }
+
+  private origin(): ClientOrigin {
+    if (this._origin === undefined) {
+      const direct: ClientOrigin = { address: this.peerAddress(), protocol: 'http', host: this.getHeader('host') };
+      // Every line of a repeated header counts (a proxy may add its own line rather than extend the first).
+      this._origin = this._originResolver!((name) => this.getHeaderLines(name), direct);
+    }
+    return this._origin;
+  }
+
+  /** A header's lines joined with ", ", repeats included (uWebSockets.js's own lookup sees only the first). */
+  private getHeaderLines(name: string): string | undefined {
+    if (this._headers !== null || this._headerList !== null) return this.getHeader(name);
+    if (this._req === null) return undefined;
+    this._headerList = listHeaders(this._req);
+    return findHeader(this._headerList, lowerCaseName(name));
   }
 
   /** The body bytes, when the route read the body (undefined otherwise). */

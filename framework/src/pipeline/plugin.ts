@@ -1,5 +1,6 @@
 import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, ValueReader } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
+import type { OriginResolver } from '../http/client-origin';
 import type { ResponseChunk } from '../http/response';
 import type { Provided } from '../io/registry';
 import type { RouteDefinition } from '../metadata/route-definition';
@@ -147,6 +148,11 @@ export interface PluginContext {
   errorHandler(errorType: Function, handler: Provided<ExceptionHandler<any>>): void;
   /** A provider for `@Context` arguments of `type`. */
   addProvider<T>(type: Function, provider: Provided<ContextProvider<T>> | ContextProviderFunction<T>): void;
+  /**
+   * Reads every request's client address, protocol and host behind proxies (`trustProxy`): `remoteAddress()`,
+   * `protocol()` and `host()` call it once, when first asked. One per app; WebSocket upgrades use it too.
+   */
+  resolveOrigin(resolver: OriginResolver): void;
   /** Streams request bodies it takes (uploads); others are buffered. One streamer per app. */
   bodyStreamer(streamer: BodyStreamer): void;
   /** Handles registered classes that declare no routes of their own (WebSocket endpoints). */

@@ -1,6 +1,7 @@
 import test from 'ava';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BufferedDestination, createLogger } from '../../src/index';
@@ -32,6 +33,7 @@ test('past maxBufferBytes the lines are written at once; flush() writes the rest
   await new Promise<void>((resolve, reject) => logger.flush((err?: Error) => (err ? reject(err) : resolve())));
   t.is(read(file).trim().split('\n').length, 5);
   t.throws(() => new BufferedDestination({ maxBufferBytes: -1 }), { message: /maxBufferBytes/ });
+  t.throws(() => new BufferedDestination({ maxHeldBytes: 1.5 }), { message: /maxHeldBytes/ });
 });
 
 /** Runs the fixture and returns the JSON lines of its stdout. */
@@ -52,6 +54,35 @@ for (const [how, code] of [['exit', 0], ['throw', 1], ['end', 0]] as const) {
     if (how === 'throw') t.regex(result.stderr, /crash after logging/);
   });
 }
+
+test('a full pipe never stalls the event loop: lines are held while its reader lags, then all written in order', async (t) => {
+  // stdout is a named pipe (as under a container runtime), not read until the child says it logged everything:
+  // with a blocking write the child would wait for this reader forever (the test then fails on its timeout).
+  const fifo = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rest-uws-fifo-')), 'stdout');
+  execFileSync('mkfifo', [fifo]);
+  const readEnd = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  const writeEnd = fs.openSync(fifo, fs.constants.O_WRONLY);
+  const child = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'exit-logger.js')], { env: { ...process.env, EXIT_WITH: 'full-pipe' }, stdio: ['ignore', writeEnd, 'pipe'] });
+  fs.closeSync(writeEnd);
+  let err = '';
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.includes('logged')) resolve();
+    });
+    void closed.then(() => reject(new Error(`exited before logging everything: ${err}`)));
+  });
+  const reader = new net.Socket({ fd: readEnd, readable: true, writable: false });
+  let out = '';
+  reader.on('data', (d: Buffer) => (out += d.toString()));
+  const drained = new Promise((resolve) => reader.on('end', resolve));
+  t.is(await closed, 0, err);
+  await drained;
+  const numbers = out.trim().split('\n').map((l) => JSON.parse(l).n as number);
+  t.is(numbers.length, 20_000);
+  t.true(numbers.every((n, i) => n === i), 'every line, in order');
+});
 
 test("createLogger's buffered stdout loses no line when a worker thread calls process.exit", async (t) => {
   const result = await runFixture('worker');

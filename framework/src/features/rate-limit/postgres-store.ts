@@ -4,14 +4,17 @@ import type { RateLimitStore } from './store';
 
 /** What the store needs of a PostgreSQL client: `query(text, values)`. A `pg` Pool or Client has it. */
 export interface SqlQueryable {
-  /** Runs one statement with its parameters (`$1`, `$2`...). */
-  query(text: string, values?: unknown[]): Promise<{
-    /** The rows the statement returned. */
-    rows: any[];
-  }>;
+  /** Runs one statement with `$1`-style parameters and resolves to its rows. */
+  query(text: string, values?: unknown[]): Promise<SqlResult>;
 }
 
-/** Options of `PostgresRateLimitStore`. */
+/** What a query resolves to (a `pg` result has more; only the rows are read). */
+export interface SqlResult {
+  /** The statement's result rows. */
+  rows: any[];
+}
+
+/** Settings of the PostgreSQL store: the pool it queries, its table, how often it sweeps. */
 export interface PostgresRateLimitStoreOptions {
   /** A `pg` Pool (or anything with the same `query`); the store never loads `pg` itself. */
   pool: SqlQueryable;

@@ -11,7 +11,7 @@ import { byAddress, byUser, requestKey, type RateLimitKey } from './rate-limit-k
 import { checkRule, RATE_LIMIT, SKIP_RATE_LIMIT, windowOf, type RateLimitRule } from './rate-limit-rule';
 import type { RateLimitStore } from './store';
 
-/** Options of `rateLimit()`. */
+/** How `rateLimit()` counts: the store, the default key, a global rule, the headers, what a failing store does. */
 export interface RateLimitOptions {
   /** Where hits are counted (default: a `MemoryRateLimitStore` of this app). */
   store?: RateLimitStore;

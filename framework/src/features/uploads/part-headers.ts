@@ -87,5 +87,7 @@ function decodeExtended(value: string): string | undefined {
 /** The client's file name is metadata only: keep its last component (old browsers send a full path). */
 function baseName(name: string): string {
   const cut = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
-  return (cut >= 0 ? name.slice(cut + 1) : name).replace(/[\0-\x1f\x7f]/g, '');
+  const last = (cut >= 0 ? name.slice(cut + 1) : name).replace(/[\0-\x1f\x7f]/g, '');
+  // "." and ".." name no file: such a part counts as a file input left empty, as busboy reads it.
+  return last === '.' || last === '..' ? '' : last;
 }

@@ -125,6 +125,10 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       '-c full_page_writes=off',
       // Several test files (each with its own pool) share one cluster in CI.
       '-c max_connections=300',
+      // Dynamic shared memory in files of the data folder, not /dev/shm: a cluster of its own is then immune to
+      // whatever cleans /dev/shm (seen on a shared machine: another process's clean-up removed a running
+      // cluster's segments and it shut down mid-suite).
+      '-c dynamic_shared_memory_type=mmap',
     ].join(' ');
   const startOn = (candidate: number) => run(pgCtl, ['-D', dataDir, '-o', serverOptions(candidate), '-l', logFile, '-w', '-t', '30', 'start']);
 
