@@ -25,12 +25,14 @@ export interface OpenApiErrorBody {
   schema?: JsonSchema;
 }
 
-/** The exception handlers after a route's own, in the order they are tried. */
+/** The exception handlers of a route, in the order they are tried (its own `@CatchWith`, the app's, the plugins'). */
 export type ErrorHandlerList = ReadonlyArray<{
   /** The error class it takes. */
   readonly type: Function;
   /** The handler, whose `errorBody` is read (undefined when one is made per request). */
   readonly handler: object | undefined;
+  /** The route's own (`@CatchWith`): not asked for errors raised before the route runs. */
+  readonly own?: true;
 }>;
 
 /** The built-in handlers' body: `DefaultExceptionHandler`, and `ConstraintExceptionHandler` with the violations. */
@@ -66,6 +68,11 @@ export interface ErrorAnswer {
   description: string;
   /** The error class thrown for it: which handler writes the body depends on it. */
   error: Function;
+  /**
+   * Where it is raised: in the route (its own `@CatchWith` handlers answer first), before the route runs (the
+   * router's 404, a path that cannot be decoded, a body over the limit: the app's handlers only), or either.
+   */
+  raised?: 'route' | 'outside' | 'both';
   headers?: Readonly<Record<string, string>>;
 }
 
@@ -98,11 +105,27 @@ export function fromRouteAnswer(a: RouteAnswer): ErrorAnswer {
  * handler's `Error` schema.
  */
 export class ErrorBodies {
-  constructor(private readonly handlers: ErrorHandlerList, private readonly schemas: SchemaRegistry) {}
+  constructor(
+    private readonly handlers: ErrorHandlerList,
+    private readonly schemas: SchemaRegistry,
+    /** The app answers unmatched paths with a not-found writer of its own, whose body is not described. */
+    private readonly ownNotFound = false,
+  ) {}
 
-  /** The `content` of the answer to an error of class `error`, or undefined when the handler does not describe its body. */
-  contentFor(error: Function): JsonSchema | undefined {
-    const taker = this.handlers.find((h) => h.type === Error || h.type === error || error.prototype instanceof h.type);
+  /** The `content` of an error answer, or undefined when a handler that may write it does not describe its body. */
+  contentOf(answer: ErrorAnswer): JsonSchema | undefined {
+    const raised = answer.raised ?? 'route';
+    if (raised !== 'route' && answer.status === 404 && this.ownNotFound) return undefined;
+    const inRoute = raised === 'outside' ? undefined : this.contentFor(answer.error, this.handlers);
+    const outside = raised === 'route' ? undefined : this.contentFor(answer.error, this.handlers.filter((h) => h.own !== true));
+    if (raised === 'route') return inRoute;
+    if (raised === 'outside') return outside;
+    if (inRoute === undefined || outside === undefined) return undefined;
+    return mergeContent(inRoute, outside);
+  }
+
+  private contentFor(error: Function, handlers: ErrorHandlerList): JsonSchema | undefined {
+    const taker = handlers.find((h) => h.type === Error || h.type === error || error.prototype instanceof h.type);
     if (taker === undefined) {
       this.schemas.components.Error ??= ERROR_SCHEMA;
       return { 'application/json': { schema: { $ref: '#/components/schemas/Error' } }, 'text/plain': { schema: { type: 'string' } } };
@@ -117,6 +140,17 @@ export class ErrorBodies {
     } else schema = body.schema!;
     return { [body.mediaType ?? 'application/json']: { schema } };
   }
+}
+
+/** Two possible bodies: every media type of either; one media type with two schemas takes either schema. */
+function mergeContent(a: JsonSchema, b: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...a };
+  for (const [type, media] of Object.entries(b)) {
+    const mine = out[type] as JsonSchema | undefined;
+    if (mine === undefined) out[type] = media;
+    else if (JSON.stringify(mine.schema) !== JSON.stringify((media as JsonSchema).schema)) out[type] = { schema: { anyOf: [mine.schema, (media as JsonSchema).schema] } };
+  }
+  return out;
 }
 
 function declaredBody(handler: object | undefined): OpenApiErrorBody | undefined {
