@@ -62,7 +62,7 @@ export { loadUws, ALLOW_FALLBACK_ENV } from './adapter/load-uws';
 
 // Plugins: the public API every feature is built on (docs/reference/plugins.md).
 export type { RestPlugin, PluginContext, RouteScope, ClassScope, RequestHook, ResponseHook, ErrorHook, SendHook, ShutdownHook, BodyConsumer, BodyStreamer, RouteHookFactory, ClassHandler } from './pipeline/plugin';
-export type { RouteHooks } from './pipeline/route-hooks';
+export type { RouteHooks, RouteAnswer } from './pipeline/route-hooks';
 export type { WebSocketRoute, WebSocketHandler, WebSocketHandlerName } from './pipeline/websocket-route';
 export { SetMetadata } from './decorators/set-metadata';
 
@@ -83,7 +83,7 @@ export { cors, type CorsOptions } from './features/cors';
 
 // Rate limiting: token buckets per key, in memory or PostgreSQL.
 export { rateLimit, RateLimit, SkipRateLimit, byAddress, byHeader, byUser, MemoryRateLimitStore, PostgresRateLimitStore } from './features/rate-limit';
-export type { RateLimitOptions, RateLimitRule, RateLimitKey, RateLimitStore, RateLimitState, RateLimitWindow, MemoryRateLimitStoreOptions, PostgresRateLimitStoreOptions, SqlQueryable } from './features/rate-limit';
+export type { RateLimitOptions, RateLimitRule, RateLimitKey, RateLimitStore, RateLimitState, RateLimitWindow, MemoryRateLimitStoreOptions, PostgresRateLimitStoreOptions, SqlQueryable, SqlResult } from './features/rate-limit';
 
 // Validation.
 export { validationPlugin, Valid, Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, ConstraintException, ConstraintExceptionHandler, ClassValidator } from './features/validation';
@@ -122,7 +122,7 @@ export { uploadsPlugin, FileUpload, DEFAULT_UPLOADS_DIRECTORY } from './features
 
 // OpenAPI 3.1 documents.
 export { openApi, buildOpenApiDocument, ApiOperation, ApiResponse, ApiTags, ApiExclude, API_OPERATION, API_RESPONSES, API_TAGS, API_EXCLUDE } from './features/openapi';
-export type { OpenApiOptions, OpenApiSource, ApiOperationOptions, ApiResponseOptions, OpenApiSecurityScheme, JsonSchema } from './features/openapi';
+export type { OpenApiOptions, OpenApiSource, ApiOperationOptions, ApiResponseOptions, OpenApiSecurityScheme, OpenApiErrorBody, ErrorHandlerList, JsonSchema } from './features/openapi';
 export { openApiDocument } from './builder/open-api-document';
 export { swaggerUi, type SwaggerUiOptions } from './features/swagger-ui';
 

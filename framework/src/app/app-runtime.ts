@@ -1,6 +1,8 @@
 import { compileRoute, type CompiledRoute, type RouteSource } from '../pipeline/route-compiler';
 import type { ErrorPolicy } from '../pipeline/exception-handling';
 import type { RestPlugin } from '../pipeline/plugin';
+import type { RouteAnswer } from '../pipeline/route-hooks';
+import type { RouteDefinition } from '../metadata/route-definition';
 import { compileUpgrade } from '../pipeline/compile-upgrade';
 import type { CompileContext } from '../pipeline/compile-context';
 import type { WebSocketEndpoint, WebSocketRoute } from '../pipeline/websocket-route';
@@ -32,7 +34,7 @@ export interface RouteHolder {
   /** The path variables' names, in pattern order. */
   paramNames: readonly string[];
   /** The compiled route's definition (what body streamers and tools read). */
-  definition: import('../metadata/route-definition').RouteDefinition;
+  definition: RouteDefinition;
 }
 
 const runtimes = new Set<WeakRef<AppRuntime>>();
@@ -347,6 +349,17 @@ export class AppRuntime {
   /** Every registered route's definition (OpenAPI, diagnostics). */
   routes(): RouteHolder[] {
     return [...this.holders];
+  }
+
+  /** What the plugins' hooks may answer on a route instead of the route (API documents). */
+  routeAnswers(definition: RouteDefinition): readonly RouteAnswer[] {
+    return this.holders.find((h) => h.definition === definition)?.compiled.answers ?? [];
+  }
+
+  /** The app's exception handlers, then the plugins', in the order they are tried (API documents). */
+  errorHandlers(): Array<{ type: Function; handler: object | undefined }> {
+    const policy = this.errorPolicy();
+    return [...policy.appHandlers, ...policy.pluginHandlers].map((h) => ({ type: h.type, handler: h.handler as object | undefined }));
   }
 
   slots(): Iterable<RouteSlot<RouteHolder>> {

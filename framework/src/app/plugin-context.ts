@@ -3,7 +3,29 @@ import { RegistrationError } from '../errors/http-errors';
 import type { Provided } from '../io/registry';
 import { bindHandler } from '../pipeline/exception-handling';
 import type { PluginContext, RestPlugin } from '../pipeline/plugin';
-import type { AppRuntime } from './app-runtime';
+import type { RouteAnswer } from '../pipeline/route-hooks';
+import type { RoutingContext } from '../context/routing-context';
+import type { Constructor } from '../metadata/types';
+import type { WebSocketRoute } from '../pipeline/websocket-route';
+import type { ComponentFactory } from '../settings/components';
+import type { SettingsView } from '../settings/settings';
+import type { Logger } from '../util/log';
+import type { PluginHooks } from './plugin-host';
+
+/** What a plugin's context needs of its app (the AppRuntime gives it). */
+export interface PluginTarget {
+  readonly settings: SettingsView;
+  readonly logger: Logger;
+  readonly components: ComponentFactory;
+  readonly app: unknown;
+  readonly hooks: PluginHooks;
+  registerFromPlugin(targets: Array<Constructor | object>): void;
+  addWebSocket(route: WebSocketRoute): void;
+  routes(): ReadonlyArray<{ readonly definition: import('../metadata/route-definition').RouteDefinition }>;
+  routeAnswers(definition: import('../metadata/route-definition').RouteDefinition): readonly RouteAnswer[];
+  errorHandlers(): Array<{ type: Function; handler: object | undefined }>;
+  fail(ctx: RoutingContext, error: unknown): void | Promise<void>;
+}
 
 function checkFunction(value: unknown, what: string, plugin: RestPlugin): void {
   if (typeof value !== 'function') throw new RegistrationError(`plugin ${plugin.name}: ${what} takes a function`, 'RU_ERR_PLUGIN');
@@ -13,7 +35,7 @@ function checkFunction(value: unknown, what: string, plugin: RestPlugin): void {
  * What one plugin may do to one app. Hooks are recorded with the plugin's name (a plugin used again
  * replaces its own); registrations go to the app's own settings, as RestBuilder's would.
  */
-export function pluginContext(rt: AppRuntime, plugin: RestPlugin): PluginContext {
+export function pluginContext(rt: PluginTarget, plugin: RestPlugin): PluginContext {
   const local = rt.settings.local;
   const hooks = rt.hooks;
   return {
@@ -80,6 +102,12 @@ export function pluginContext(rt: AppRuntime, plugin: RestPlugin): PluginContext
     },
     routes() {
       return rt.routes().map((h) => h.definition);
+    },
+    routeAnswers(route) {
+      return rt.routeAnswers(route);
+    },
+    errorHandlers() {
+      return rt.errorHandlers();
     },
     fail(ctx, error) {
       return rt.fail(ctx, error);

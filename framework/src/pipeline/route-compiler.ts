@@ -9,6 +9,7 @@ import { assertDecoratorMetadata } from './decorator-metadata';
 import { defineRoute, readsBody, type RouteSource } from './define-route';
 import { routeHandlersOf } from './exception-handling';
 import type { Exchange } from './exchange';
+import type { RouteAnswer } from './route-hooks';
 import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor } from './stages/hooks';
 import { invokeStep } from './stages/invoke';
 import { negotiateStep } from './stages/negotiate';
@@ -26,6 +27,8 @@ export interface CompiledRoute {
   definition: RouteDefinition;
   /** The route reads the request body: the adapter buffers it before `handle`. */
   needsBody: boolean;
+  /** What the plugins' hooks may answer instead of the route (their `answers`), for the API document. */
+  answers: readonly RouteAnswer[];
   /** Runs the whole route; never throws (errors go to the exception handlers). */
   handle(ctx: Exchange): void | Promise<void>;
 }
@@ -82,5 +85,6 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
 
   const afters = hooks.filter((h) => h.onResponse).map((h) => h.onResponse!);
   const handle = runRoute(steps, afters, routeHandlersOf(m.catchWith, c.catchWith, components), cc.errors);
-  return { definition, needsBody: readsBody(params, design) || hooks.some((h) => h.needsBody), handle };
+  const answers = hooks.flatMap((h) => h.answers ?? []);
+  return { definition, needsBody: readsBody(params, design) || hooks.some((h) => h.needsBody), answers, handle };
 }

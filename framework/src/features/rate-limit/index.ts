@@ -5,4 +5,4 @@ export { byAddress, byHeader, byUser, type RateLimitKey } from './rate-limit-key
 export type { RateLimitStore } from './store';
 export type { RateLimitState, RateLimitWindow } from './gcra';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './memory-store';
-export { PostgresRateLimitStore, type PostgresRateLimitStoreOptions, type SqlQueryable } from './postgres-store';
+export { PostgresRateLimitStore, type PostgresRateLimitStoreOptions, type SqlQueryable, type SqlResult } from './postgres-store';

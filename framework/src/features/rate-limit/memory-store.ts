@@ -1,6 +1,7 @@
 import { hitAt, type RateLimitState, type RateLimitWindow } from './gcra';
 import type { RateLimitStore } from './store';
 
+/** Settings of the in-memory store: how many keys it remembers, and its clock. */
 export interface MemoryRateLimitStoreOptions {
   /**
    * Keys remembered at most (default 100,000, a few MB). Past it the key seen least recently is forgotten,

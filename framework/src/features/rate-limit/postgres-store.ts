@@ -4,9 +4,17 @@ import type { RateLimitStore } from './store';
 
 /** What the store needs of a PostgreSQL client: `query(text, values)`. A `pg` Pool or Client has it. */
 export interface SqlQueryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  /** Runs one statement with `$1`-style parameters and resolves to its rows. */
+  query(text: string, values?: unknown[]): Promise<SqlResult>;
 }
 
+/** What a query resolves to (a `pg` result has more; only the rows are read). */
+export interface SqlResult {
+  /** The statement's result rows. */
+  rows: any[];
+}
+
+/** Settings of the PostgreSQL store: the pool it queries, its table, how often it sweeps. */
 export interface PostgresRateLimitStoreOptions {
   /** A `pg` Pool (or anything with the same `query`); the store never loads `pg` itself. */
   pool: SqlQueryable;

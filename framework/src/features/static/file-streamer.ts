@@ -125,7 +125,9 @@ export function streamFileBody(response: HttpServerResponse, file: FileHandle, s
         const base = response.getWriteOffset();
         const [ok, done] = response.tryEnd(chunk, length);
         if (done) return false;
-        return ok || drained(chunk, base);
+        // Awaited here, not returned: the buffer goes back to the pool (finally) only once its unsent tail is out.
+        // Returned un-awaited, another transfer could read its file into the buffer while this tail still waits.
+        return ok || (await drained(chunk, base));
       } finally {
         giveBack(buffer, chunkSize);
       }
