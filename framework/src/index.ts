@@ -17,7 +17,7 @@ export { RoutingContext } from './context/routing-context';
 export { User } from './context/user';
 export { UwsApp } from './context/uws-app';
 export { RouteDefinition, type ParameterDefinition } from './metadata/route-definition';
-export type { ArgumentOptions, ArgumentType, Constructor, HttpMethod } from './metadata/types';
+export type { ArgumentOptions, ArgumentType, Constructor, CookieParamOptions, HttpMethod } from './metadata/types';
 
 export { HttpServerRequest } from './http/request';
 export { HttpServerResponse, type ResponseChunk } from './http/response';
@@ -108,6 +108,11 @@ export { health, type HealthOptions, type ReadinessCheck } from './features/heal
 
 // Behind proxies: remoteAddress(), protocol() and host() from trusted proxies' Forwarded / X-Forwarded-* headers.
 export { trustProxy, type TrustProxyOptions, type TrustSetting, type ForwardingHeaders } from './features/trust-proxy';
+export type { ClientOrigin, OriginResolver } from './http/client-origin';
+
+// Cookies: Set-Cookie with every attribute, signed cookies (HMAC-SHA256, key rotation), @CookieParam(name, { signed: true }).
+export { cookies, Cookies, CookieSigner, serializeCookie, setCookie, clearCookie, type CookiesOptions, type SetCookieOptions, type CookieOptions } from './features/cookies';
+export { SignedCookieVerifier } from './context/signed-cookies';
 
 // Request ids: X-Request-Id taken when well formed, generated otherwise, sent back and logged.
 export { requestId, requestIdOf, type RequestIdOptions } from './features/request-id';
