@@ -2,6 +2,7 @@ import test from 'ava';
 import { IsInt, IsString } from 'class-validator';
 import {
   CatchWith,
+  DefaultExceptionHandler,
   GET,
   Handles,
   NotFoundException,
@@ -150,4 +151,25 @@ test("a route's own @CatchWith handler answers the errors raised in the route; t
     'application/json': { schema: { $ref: '#/components/schemas/ApiErrorDto' } },
   });
   t.deepEqual(Object.keys(document.paths['/pages/{name}/raw'].get.responses['400'].content), ['application/json'], 'only the router can refuse a string path variable');
+});
+
+/** HTML on the pages, rest.uws's own body elsewhere: the body depends on the route. */
+class PerRouteHandler implements ExceptionHandler<unknown> {
+  private readonly builtIn = new DefaultExceptionHandler();
+  errorBody(route: { path: string }) {
+    return route.path.startsWith('/pages') ? { mediaType: 'text/html', schema: { type: 'string' } } : this.builtIn.errorBody;
+  }
+  write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
+    this.builtIn.write(error, request, response);
+  }
+}
+
+test('errorBody(route) describes a body that depends on the route; a handler that hands errors to the built-in one reuses its errorBody', (t) => {
+  const document = doc(new RestBuilder().register(ItemResource, PageResource).errorHandler(PerRouteHandler));
+  t.deepEqual(Object.keys(document.paths['/pages/{name}/raw'].get.responses['400'].content), ['text/html']);
+  t.deepEqual(document.paths['/items/{id}'].get.responses['400'].content, {
+    'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+    'text/plain': { schema: { type: 'string' } },
+  });
+  t.truthy(document.components.schemas.Error.properties.violations);
 });

@@ -88,7 +88,7 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
     const errorBodies = new ErrorBodies(rt.errorHandlers?.(d) ?? [], schemas, rt.settings.notFoundEntries().length > 0);
     for (const e of errors) {
       const key = String(e.status);
-      if (responses[key] === undefined) responses[key] = responseObject(e.description, errorBodies.contentOf(e), e.headers);
+      if (responses[key] === undefined) responses[key] = responseObject(e.description, errorBodies.contentOf(e, d), e.headers);
     }
     operation.responses = responses;
     item[method] = operation;
