@@ -43,7 +43,7 @@ export {
   RegistrationError,
 } from './errors/http-errors';
 export { ERROR_CODES, describeErrorCode, type ErrorCode, type ErrorCodeInfo } from './errors/codes';
-export { DefaultExceptionHandler } from './pipeline/exception-handling';
+export { DefaultExceptionHandler, summarizeError, type ErrorSummary } from './pipeline/exception-handling';
 
 export { JsonValueReader, TextValueReader, FormValueReader, GenericValueReader } from './io/readers';
 export { JsonResponseWriter, PlainResponseWriter, GenericResponseWriter } from './io/writers';
@@ -113,6 +113,9 @@ export type { ClientOrigin, OriginResolver } from './http/client-origin';
 // Cookies: Set-Cookie with every attribute, signed cookies (HMAC-SHA256, key rotation), @CookieParam(name, { signed: true }).
 export { cookies, Cookies, CookieSigner, serializeCookie, setCookie, clearCookie, type CookiesOptions, type SetCookieOptions, type CookieOptions } from './features/cookies';
 export { SignedCookieVerifier } from './context/signed-cookies';
+
+// Problem details: every framework error as RFC 9457 application/problem+json (off unless used).
+export { problemDetails, ProblemDetailsHandler, type ProblemDetailsOptions } from './features/problem-details';
 
 // Request ids: X-Request-Id taken when well formed, generated otherwise, sent back and logged.
 export { requestId, requestIdOf, type RequestIdOptions } from './features/request-id';

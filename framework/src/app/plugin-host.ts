@@ -102,8 +102,13 @@ export class PluginHooks {
   routeHookFactories(): RouteHookFactory[] {
     return this.routeFactories.map((o) => o.value);
   }
+  /**
+   * The plugins' exception handlers, those of the plugin used last first (in the order each plugin added its own):
+   * a plugin can answer errors an earlier one answers (problem details answers validation's failures).
+   */
   pluginHandlers(): BoundHandler[] {
-    return this.handlers.map((o) => o.value);
+    const rank = (o: Owned<BoundHandler>) => this.names.indexOf(o.plugin);
+    return [...this.handlers].sort((a, b) => rank(b) - rank(a)).map((o) => o.value);
   }
   classHandlers(): ClassHandler[] {
     return this.classHandlerList.map((o) => o.value);

@@ -33,6 +33,8 @@ const FEATURE_DEPENDENCIES: Record<string, readonly string[]> = {
   logging: ['request-id'],
   // Health checks and probes are left out of the access log.
   health: ['logging'],
+  // A problem lists validation's violations, and documents them with validation's schema.
+  'problem-details': ['validation'],
 };
 
 const SRC = path.resolve(__dirname, '../../../src');

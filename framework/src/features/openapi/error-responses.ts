@@ -1,5 +1,6 @@
 import * as httpErrors from '../../errors/http-errors';
 import type { RouteAnswer } from '../../pipeline/route-hooks';
+import { VIOLATIONS_SCHEMA } from '../validation';
 import type { JsonSchema } from './constraint-keywords';
 import type { SchemaRegistry } from './schema-registry';
 
@@ -42,20 +43,7 @@ export const ERROR_SCHEMA: JsonSchema = {
     error: { type: 'string', description: 'Its reason phrase.' },
     message: { type: 'string', description: 'What went wrong, for people.' },
     code: { type: 'string', description: 'A stable code (RU_ERR_...), for programs.' },
-    violations: {
-      type: 'array',
-      description: 'Every broken constraint, when validation failed (RU_ERR_VALIDATION).',
-      items: {
-        type: 'object',
-        properties: {
-          in: { type: 'string', description: 'Where the value came from: body, query, path, header, cookie...' },
-          path: { type: 'string', description: 'The property path in that value, or the parameter name.' },
-          constraint: { type: 'string', description: 'The constraint broken (isEmail, min...).' },
-          message: { type: 'string' },
-        },
-        required: ['path', 'constraint', 'message'],
-      },
-    },
+    violations: VIOLATIONS_SCHEMA,
   },
   required: ['status', 'error', 'message', 'code'],
 };
