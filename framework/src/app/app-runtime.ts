@@ -1,5 +1,5 @@
 import { compileRoute, type CompiledRoute, type RouteSource } from '../pipeline/route-compiler';
-import type { ErrorPolicy } from '../pipeline/exception-handling';
+import type { BoundHandler, ErrorPolicy } from '../pipeline/exception-handling';
 import type { RestPlugin } from '../pipeline/plugin';
 import type { RouteAnswer } from '../pipeline/route-hooks';
 import type { RouteDefinition } from '../metadata/route-definition';
@@ -356,10 +356,12 @@ export class AppRuntime {
     return this.holders.find((h) => h.definition === definition)?.compiled.answers ?? [];
   }
 
-  /** The app's exception handlers, then the plugins', in the order they are tried (API documents). */
-  errorHandlers(): Array<{ type: Function; handler: object | undefined }> {
+  /** The exception handlers in the order they are tried: a route's own (given one), the app's, the plugins' (API documents). */
+  errorHandlers(definition?: RouteDefinition): Array<{ type: Function; handler: object | undefined; own?: true }> {
     const policy = this.errorPolicy();
-    return [...policy.appHandlers, ...policy.pluginHandlers].map((h) => ({ type: h.type, handler: h.handler as object | undefined }));
+    const own = definition === undefined ? [] : (this.holders.find((h) => h.definition === definition)?.compiled.handlers ?? []);
+    const entry = (h: BoundHandler) => ({ type: h.type, handler: h.handler as object | undefined });
+    return [...own.map((h) => ({ ...entry(h), own: true as const })), ...policy.appHandlers.map(entry), ...policy.pluginHandlers.map(entry)];
   }
 
   slots(): Iterable<RouteSlot<RouteHolder>> {

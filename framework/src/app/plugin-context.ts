@@ -23,7 +23,7 @@ export interface PluginTarget {
   addWebSocket(route: WebSocketRoute): void;
   routes(): ReadonlyArray<{ readonly definition: import('../metadata/route-definition').RouteDefinition }>;
   routeAnswers(definition: import('../metadata/route-definition').RouteDefinition): readonly RouteAnswer[];
-  errorHandlers(): Array<{ type: Function; handler: object | undefined }>;
+  errorHandlers(definition?: import('../metadata/route-definition').RouteDefinition): Array<{ type: Function; handler: object | undefined; own?: true }>;
   fail(ctx: RoutingContext, error: unknown): void | Promise<void>;
 }
 
@@ -106,8 +106,8 @@ export function pluginContext(rt: PluginTarget, plugin: RestPlugin): PluginConte
     routeAnswers(route) {
       return rt.routeAnswers(route);
     },
-    errorHandlers() {
-      return rt.errorHandlers();
+    errorHandlers(route) {
+      return rt.errorHandlers(route);
     },
     fail(ctx, error) {
       return rt.fail(ctx, error);

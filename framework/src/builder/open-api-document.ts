@@ -14,7 +14,7 @@ export function openApiDocument(app: TemplatedApp, options: OpenApiOptions): Jso
       settings: rt.settings,
       components: rt.components,
       routeAnswers: (route) => rt.routeAnswers(route),
-      errorHandlers: () => rt.errorHandlers(),
+      errorHandlers: (route) => rt.errorHandlers(route),
     },
     options,
   );

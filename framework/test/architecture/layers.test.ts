@@ -33,7 +33,7 @@ const FEATURE_DEPENDENCIES: Record<string, readonly string[]> = {
   logging: ['request-id'],
   // Health checks and probes are left out of the access log.
   health: ['logging'],
-  // A problem lists validation's violations, and documents them with validation's schema.
+  // A problem lists a validation failure's violations.
   'problem-details': ['validation'],
 };
 

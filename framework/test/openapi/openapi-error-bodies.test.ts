@@ -1,11 +1,14 @@
 import test from 'ava';
 import { IsInt, IsString } from 'class-validator';
 import {
+  CatchWith,
+  DefaultExceptionHandler,
   GET,
   Handles,
   NotFoundException,
   Path,
   PathParam,
+  QueryParam,
   RestBuilder,
   WebApplicationException,
   openApi,
@@ -116,4 +119,57 @@ test("a plugin's route hooks tell the document what they may answer instead of t
   t.is(answer.description, 'Payment required: the free quota is spent');
   t.deepEqual(answer.headers, { 'X-Quota-Reset': { description: 'When the quota is full again', schema: { type: 'string' } } });
   t.is(answer.content['application/json'].schema.$ref, '#/components/schemas/Error');
+});
+
+/** A page's errors as HTML. */
+class HtmlErrorPage implements ExceptionHandler<unknown> {
+  errorBody = { mediaType: 'text/html', schema: { type: 'string' } };
+  write(_error: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
+    response.putHeader('content-type', 'text/html').end('<p>Sorry</p>');
+  }
+}
+
+@Path('/pages')
+@CatchWith(HtmlErrorPage)
+class PageResource {
+  @GET @Path('/{name}')
+  page(@PathParam('name') name: string, @QueryParam('lang') lang: string): string {
+    return `${name} ${lang}`;
+  }
+
+  @GET @Path('/{name}/raw')
+  raw(@PathParam('name') name: string): string {
+    return name;
+  }
+}
+
+test("a route's own @CatchWith handler answers the errors raised in the route; the app's those raised before it", (t) => {
+  const document = doc(new RestBuilder().register(ItemResource, PageResource).errorHandler(EnvelopeHandler));
+  // A missing ?lang is refused in the route (the page's handler); an undecodable {name} by the router (the app's).
+  t.deepEqual(document.paths['/pages/{name}'].get.responses['400'].content, {
+    'text/html': { schema: { type: 'string' } },
+    'application/json': { schema: { $ref: '#/components/schemas/ApiErrorDto' } },
+  });
+  t.deepEqual(Object.keys(document.paths['/pages/{name}/raw'].get.responses['400'].content), ['application/json'], 'only the router can refuse a string path variable');
+});
+
+/** HTML on the pages, rest.uws's own body elsewhere: the body depends on the route. */
+class PerRouteHandler implements ExceptionHandler<unknown> {
+  private readonly builtIn = new DefaultExceptionHandler();
+  errorBody(route: { path: string }) {
+    return route.path.startsWith('/pages') ? { mediaType: 'text/html', schema: { type: 'string' } } : this.builtIn.errorBody;
+  }
+  write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
+    this.builtIn.write(error, request, response);
+  }
+}
+
+test('errorBody(route) describes a body that depends on the route; a handler that hands errors to the built-in one reuses its errorBody', (t) => {
+  const document = doc(new RestBuilder().register(ItemResource, PageResource).errorHandler(PerRouteHandler));
+  t.deepEqual(Object.keys(document.paths['/pages/{name}/raw'].get.responses['400'].content), ['text/html']);
+  t.deepEqual(document.paths['/items/{id}'].get.responses['400'].content, {
+    'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+    'text/plain': { schema: { type: 'string' } },
+  });
+  t.truthy(document.components.schemas.Error.properties.violations);
 });

@@ -1,3 +1,5 @@
+// The framework's copy of the answer checker the reference apps have in app-support/testing (openapi-conformance.ts):
+// the framework's tests depend on no app package.
 import Ajv2020 from 'ajv/dist/2020';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -45,8 +45,8 @@ export interface OpenApiSource {
   readonly components: Pick<ComponentFactory, 'get'>;
   /** What the plugins' hooks may answer on a route instead of the route (a rate limit's 429). */
   routeAnswers?(route: RouteDefinition): readonly RouteAnswer[];
-  /** The exception handlers after a route's own, in order: what error bodies look like. */
-  errorHandlers?(): ErrorHandlerList;
+  /** The exception handlers in the order they are tried for a route (its own `@CatchWith` first): what error bodies look like. */
+  errorHandlers?(route: RouteDefinition): ErrorHandlerList;
 }
 
 /** The OpenAPI 3.1 document of the routes `source` gives (a plugin's view of an app, or an app's own). */
@@ -55,7 +55,6 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const securitySchemes: Record<string, JsonSchema> = {};
   const operationIds = new Set<string>();
-  const errorBodies = new ErrorBodies(rt.errorHandlers?.() ?? [], schemas);
 
   for (const d of rt.routes()) {
     if (d.extensions.get(API_EXCLUDE) === true) continue;
@@ -86,9 +85,10 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
     const responses = successResponses(d, hints, schemas);
     const facts = { parameters, readsBody: body !== undefined, secured: security.secured, mayForbid: security.mayForbid, bodyLimit: rt.settings.bodyLimit };
     const errors = [...frameworkErrors(d, facts, hints), ...(rt.routeAnswers?.(d) ?? []).map(fromRouteAnswer)];
+    const errorBodies = new ErrorBodies(rt.errorHandlers?.(d) ?? [], schemas, rt.settings.notFoundEntries().length > 0);
     for (const e of errors) {
       const key = String(e.status);
-      if (responses[key] === undefined) responses[key] = responseObject(e.description, errorBodies.contentFor(e.error), e.headers);
+      if (responses[key] === undefined) responses[key] = responseObject(e.description, errorBodies.contentOf(e, d), e.headers);
     }
     operation.responses = responses;
     item[method] = operation;

@@ -1,12 +1,14 @@
 import * as httpErrors from '../../errors/http-errors';
+import type { RouteDefinition } from '../../metadata/route-definition';
+import { DefaultExceptionHandler } from '../../pipeline/exception-handling';
 import type { RouteAnswer } from '../../pipeline/route-hooks';
-import { VIOLATIONS_SCHEMA } from '../validation';
 import type { JsonSchema } from './constraint-keywords';
 import type { SchemaRegistry } from './schema-registry';
 
 /**
- * How an exception handler's answers appear in the OpenAPI document: an `errorBody` property (or method) of the
- * handler. Without one, the document says nothing of the body of the errors the handler answers.
+ * How an exception handler's answers appear in the OpenAPI document: an `errorBody` property of the handler, or
+ * a method `errorBody(route)` when the body depends on the route; a list when it writes several media types.
+ * Without one, the document says nothing of the body of the errors the handler answers.
  *
  * ```ts
  * class ApiErrorHandler implements ExceptionHandler<unknown> {
@@ -14,6 +16,8 @@ import type { SchemaRegistry } from './schema-registry';
  *   write(error, request, response) { ... }
  * }
  * ```
+ *
+ * A handler that hands some errors to rest.uws's `DefaultExceptionHandler` can say so with its `errorBody`.
  */
 export interface OpenApiErrorBody {
   /** Key in `components.schemas` for `schema` (a `type` is listed under its class name). */
@@ -26,27 +30,15 @@ export interface OpenApiErrorBody {
   schema?: JsonSchema;
 }
 
-/** The exception handlers after a route's own, in the order they are tried. */
+/** The exception handlers of a route, in the order they are tried (its own `@CatchWith`, the app's, the plugins'). */
 export type ErrorHandlerList = ReadonlyArray<{
   /** The error class it takes. */
   readonly type: Function;
   /** The handler, whose `errorBody` is read (undefined when one is made per request). */
   readonly handler: object | undefined;
+  /** The route's own (`@CatchWith`): not asked for errors raised before the route runs. */
+  readonly own?: true;
 }>;
-
-/** The built-in handlers' body: `DefaultExceptionHandler`, and `ConstraintExceptionHandler` with the violations. */
-export const ERROR_SCHEMA: JsonSchema = {
-  type: 'object',
-  description: "rest.uws's error body (JSON when the client accepts it, else the message as text/plain).",
-  properties: {
-    status: { type: 'integer', description: 'The HTTP status.' },
-    error: { type: 'string', description: 'Its reason phrase.' },
-    message: { type: 'string', description: 'What went wrong, for people.' },
-    code: { type: 'string', description: 'A stable code (RU_ERR_...), for programs.' },
-    violations: VIOLATIONS_SCHEMA,
-  },
-  required: ['status', 'error', 'message', 'code'],
-};
 
 /** An error answer of an operation, before its body is known. */
 export interface ErrorAnswer {
@@ -54,6 +46,11 @@ export interface ErrorAnswer {
   description: string;
   /** The error class thrown for it: which handler writes the body depends on it. */
   error: Function;
+  /**
+   * Where it is raised: in the route (its own `@CatchWith` handlers answer first), before the route runs (the
+   * router's 404, a path that cannot be decoded, a body over the limit: the app's handlers only), or either.
+   */
+  raised?: 'route' | 'outside' | 'both';
   headers?: Readonly<Record<string, string>>;
 }
 
@@ -86,31 +83,64 @@ export function fromRouteAnswer(a: RouteAnswer): ErrorAnswer {
  * handler's `Error` schema.
  */
 export class ErrorBodies {
-  constructor(private readonly handlers: ErrorHandlerList, private readonly schemas: SchemaRegistry) {}
+  constructor(
+    private readonly handlers: ErrorHandlerList,
+    private readonly schemas: SchemaRegistry,
+    /** The app answers unmatched paths with a not-found writer of its own, whose body is not described. */
+    private readonly ownNotFound = false,
+  ) {}
 
-  /** The `content` of the answer to an error of class `error`, or undefined when the handler does not describe its body. */
-  contentFor(error: Function): JsonSchema | undefined {
-    const taker = this.handlers.find((h) => h.type === Error || h.type === error || error.prototype instanceof h.type);
-    if (taker === undefined) {
-      this.schemas.components.Error ??= ERROR_SCHEMA;
-      return { 'application/json': { schema: { $ref: '#/components/schemas/Error' } }, 'text/plain': { schema: { type: 'string' } } };
+  /** The `content` of an error answer, or undefined when a handler that may write it does not describe its body. */
+  contentOf(answer: ErrorAnswer, route: RouteDefinition): JsonSchema | undefined {
+    const raised = answer.raised ?? 'route';
+    if (raised !== 'route' && answer.status === 404 && this.ownNotFound) return undefined;
+    const inRoute = raised === 'outside' ? undefined : this.contentFor(answer.error, this.handlers, route);
+    const outside = raised === 'route' ? undefined : this.contentFor(answer.error, this.handlers.filter((h) => h.own !== true), route);
+    if (raised === 'route') return inRoute;
+    if (raised === 'outside') return outside;
+    if (inRoute === undefined || outside === undefined) return undefined;
+    return mergeContent(inRoute, outside);
+  }
+
+  private contentFor(error: Function, handlers: ErrorHandlerList, route: RouteDefinition): JsonSchema | undefined {
+    const taker = handlers.find((h) => h.type === Error || h.type === error || error.prototype instanceof h.type);
+    // No handler of the app's takes it: the built-in one, which describes itself.
+    const bodies = declaredBodies(taker === undefined ? BUILT_IN : taker.handler, route);
+    if (bodies === undefined) return undefined;
+    const content: JsonSchema = {};
+    for (const body of bodies) {
+      let schema: JsonSchema;
+      if (body.type !== undefined) schema = this.schemas.schemaFor(body.type);
+      else if (body.name !== undefined) {
+        // A copy: a document is the app's to change (booking-api's nullable optionals), the handler's schema is not.
+        this.schemas.components[body.name] ??= structuredClone(body.schema!);
+        schema = { $ref: `#/components/schemas/${body.name}` };
+      } else schema = structuredClone(body.schema!);
+      content[body.mediaType ?? 'application/json'] = { schema };
     }
-    const body = declaredBody(taker.handler);
-    if (body === undefined) return undefined;
-    let schema: JsonSchema;
-    if (body.type !== undefined) schema = this.schemas.schemaFor(body.type);
-    else if (body.name !== undefined) {
-      this.schemas.components[body.name] ??= body.schema!;
-      schema = { $ref: `#/components/schemas/${body.name}` };
-    } else schema = body.schema!;
-    return { [body.mediaType ?? 'application/json']: { schema } };
+    return content;
   }
 }
 
-function declaredBody(handler: object | undefined): OpenApiErrorBody | undefined {
+const BUILT_IN = new DefaultExceptionHandler();
+
+/** Two possible bodies: every media type of either; one media type with two schemas takes either schema. */
+function mergeContent(a: JsonSchema, b: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...a };
+  for (const [type, media] of Object.entries(b)) {
+    const mine = out[type] as JsonSchema | undefined;
+    if (mine === undefined) out[type] = media;
+    else if (JSON.stringify(mine.schema) !== JSON.stringify((media as JsonSchema).schema)) out[type] = { schema: { anyOf: [mine.schema, (media as JsonSchema).schema] } };
+  }
+  return out;
+}
+
+/** A handler's `errorBody` for a route, as a list; undefined when it has none (or a malformed one). */
+function declaredBodies(handler: object | undefined, route: RouteDefinition): OpenApiErrorBody[] | undefined {
   const own = (handler as { errorBody?: unknown } | undefined)?.errorBody;
-  const body = typeof own === 'function' ? (own as () => unknown).call(handler) : own;
-  if (body === null || typeof body !== 'object') return undefined;
-  const b = body as OpenApiErrorBody;
-  return typeof b.type === 'function' || (b.schema !== null && typeof b.schema === 'object') ? b : undefined;
+  const declared = typeof own === 'function' ? (own as (route: RouteDefinition) => unknown).call(handler, route) : own;
+  const list = Array.isArray(declared) ? declared : [declared];
+  const valid = (b: unknown): b is OpenApiErrorBody =>
+    b !== null && typeof b === 'object' && (typeof (b as OpenApiErrorBody).type === 'function' || ((b as OpenApiErrorBody).schema !== null && typeof (b as OpenApiErrorBody).schema === 'object'));
+  return list.length > 0 && list.every(valid) ? list : undefined;
 }

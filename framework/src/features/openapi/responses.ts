@@ -93,18 +93,28 @@ export interface RouteFacts {
  */
 export function frameworkErrors(d: RouteDefinition, facts: RouteFacts, hints: SourceHints): ErrorAnswer[] {
   const out: ErrorAnswer[] = [];
-  const add = (status: number, description: string) => out.push({ status, description, error: hints.thrown.get(status) ?? errorClassOf(status) });
-  if (facts.parameters.length > 0 || facts.readsBody) add(400, 'Bad request: a missing or invalid argument');
+  const add = (status: number, description: string, raised: ErrorAnswer['raised'] = 'route') => out.push({ status, description, error: hints.thrown.get(status) ?? errorClassOf(status), raised });
+  const inPath = facts.parameters.filter((p) => p.in === 'path');
+  // A path variable that cannot be decoded is refused by the router; a value that fails conversion, a
+  // constraint or a missing one, by the route.
+  const failsInRoute = facts.readsBody || hints.thrown.has(400) || facts.parameters.some((p) => p.in !== 'path' || isCheckedInRoute(p.schema as JsonSchema));
+  if (inPath.length > 0 || failsInRoute) add(400, 'Bad request: a missing or invalid argument', inPath.length === 0 ? 'route' : failsInRoute ? 'both' : 'outside');
   if (facts.secured) add(401, 'Unauthorized: no or invalid credentials');
   if (facts.mayForbid) add(403, 'Forbidden: the user may not do this');
-  const patterned = facts.parameters.filter((p) => p.in === 'path' && typeof (p.schema as JsonSchema | undefined)?.pattern === 'string');
-  if (hints.thrown.has(404)) add(404, 'Not found');
-  else if (patterned.length > 0) add(404, `Not found: ${patterned.map((p) => `{${p.name}}`).join(', ')} does not match its pattern`);
+  const patterned = inPath.filter((p) => typeof (p.schema as JsonSchema | undefined)?.pattern === 'string');
+  if (hints.thrown.has(404)) add(404, 'Not found', patterned.length > 0 ? 'both' : 'route');
+  else if (patterned.length > 0) add(404, `Not found: ${patterned.map((p) => `{${p.name}}`).join(', ')} does not match its pattern`, 'outside');
   if (d.produces.length > 0) add(406, 'Not acceptable: none of the Accept types is produced');
   if (facts.readsBody) {
-    add(413, `Payload too large: the body is over ${facts.bodyLimit} bytes`);
+    add(413, `Payload too large: the body is over ${facts.bodyLimit} bytes`, 'outside');
     add(415, "Unsupported media type: the body's Content-Type cannot be read");
   }
   for (const [status] of hints.thrown) if (!out.some((e) => e.status === status)) add(status, statusText(status));
   return out;
+}
+
+/** A path variable the route itself checks: converted to another type than a string, or constrained. */
+function isCheckedInRoute(schema: JsonSchema | undefined): boolean {
+  if (schema === undefined) return false;
+  return schema.type !== 'string' || Object.keys(schema).some((k) => k !== 'type' && k !== 'pattern');
 }

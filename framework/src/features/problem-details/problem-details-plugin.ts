@@ -24,8 +24,11 @@ const MEDIA_TYPE = 'application/problem+json';
  * CORS refusals, server errors) as an RFC 9457 problem.
  */
 export class ProblemDetailsHandler implements ExceptionHandler<unknown> {
-  /** How the OpenAPI document shows the answers of this handler. */
-  readonly errorBody = { name: 'Problem', mediaType: MEDIA_TYPE, schema: PROBLEM_SCHEMA };
+  /** What the OpenAPI document shows for the answers of this handler: `Problem`, or the message as text. */
+  readonly errorBody: ReadonlyArray<{ name?: string; mediaType: string; schema: Record<string, unknown> }> = [
+    { name: 'Problem', mediaType: MEDIA_TYPE, schema: PROBLEM_SCHEMA },
+    { mediaType: 'text/plain', schema: { type: 'string' } },
+  ];
 
   constructor(private readonly typeOf: (status: number, code: string | undefined) => string) {}
 

@@ -5,5 +5,4 @@ export { Valid } from './valid-decorator';
 export { Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, type ConstraintDecorator, type ConstraintOptions } from './constraints';
 export { ConstraintException, type ConstraintViolation } from './constraint-exception';
 export { ConstraintExceptionHandler } from './constraint-exception-handler';
-export { VIOLATIONS_SCHEMA } from './violations-schema';
 export { ClassValidator, type Validator, type ClassValidatorOptions, type Compilation, type CompilationMode, type CompiledMode, type NotCompiledMode } from './validator';
