@@ -18,7 +18,10 @@ export const STREAMED_BODY: SentBody = Object.freeze({ streamed: true, length: u
 export interface PipeTarget {
   /** Writes transformed bytes to the client; false when the socket backs up. */
   writeOut(chunk: Buffer): boolean;
-  /** Calls `listener` once the socket can take more. */
+  /**
+   * Calls `listener` once the socket can take more, after uWebSockets.js's writable callback returned: writes made
+   * from within it (a microtask it runs) registered an onWritable that uWebSockets.js then never called.
+   */
   whenWritable(listener: () => void): void;
   /** Ends the response after the last transformed bytes. */
   endOut(): void;

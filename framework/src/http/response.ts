@@ -291,7 +291,8 @@ export class HttpServerResponse {
         this.run(() => void (ok = this._res.write(chunk)));
         return ok;
       },
-      whenWritable: (listener) => void this._res.onWritable(() => (listener(), true)),
+      // The listener runs after uWebSockets.js's writable callback, not inside it (see BodyPipe).
+      whenWritable: (listener) => void this._res.onWritable(() => (setImmediate(listener), true)),
       endOut: () => {
         this.run(() => this._res.end(undefined, this._closeConnection));
         this.emitEnd();
