@@ -25,6 +25,9 @@ const METHODS: Record<string, HttpMethod> = {
   get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', patch: 'PATCH', head: 'HEAD', options: 'OPTIONS',
 };
 
+/** The methods a route can have. */
+const ROUTABLE: ReadonlySet<string> = new Set(Object.values(METHODS));
+
 const runtimeOfApp = new WeakMap<object, AppRuntime>();
 
 /** The runtime attached to an app, if any. */
@@ -78,6 +81,14 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   // Before any plugin: an ambiguous request is refused and its connection closed whatever a hook would do.
   const framed = length !== '' || encoding !== '';
   if ((framed || isBodyMethod(method)) && refusedFraming(rt, res, ctx)) return;
+  // uWebSockets.js v20.57 hands over any method token ("junkGET" included), v20.30 closes on those it does not
+  // know: either way, a method no route can have is answered as routing answers it (405 with Allow, or 404),
+  // and its connection closed, so nothing pipelined behind it runs.
+  if (known === undefined && ROUTABLE.has(method) === false) {
+    request.detach();
+    refuseLater(res, response, () => answerUnroutable(rt, ctx, method, url));
+    return;
+  }
   if (encoding !== '' && refusesChunked(rt)) {
     request.detach();
     refuseLater(res, response, () => rt.fail(ctx, new WebApplicationException('Bodies sent with Transfer-Encoding: chunked are not accepted here; send a Content-Length', 411, { code: 'RU_ERR_CHUNKED_REFUSED' })));
@@ -152,6 +163,16 @@ function needsBody(routes: readonly RouteHolder[]): boolean {
 /** POST, PUT and PATCH nearly always carry a body: their headers are copied in any case. */
 function isBodyMethod(method: HttpMethod): boolean {
   return method === 'POST' || method === 'PUT' || method === 'PATCH';
+}
+
+function answerUnroutable(rt: AppRuntime, ctx: RoutingContext, method: HttpMethod, url: string): void | Promise<void> {
+  let match: RouteMatch<RouteHolder> | { allowed: readonly string[] } | null;
+  try {
+    match = rt.router.find(method, url);
+  } catch (err) {
+    return rt.fail(ctx, err);
+  }
+  return match !== null && 'allowed' in match ? rt.methodNotAllowed(ctx, match.allowed) : rt.notFound(ctx);
 }
 
 /** `chunkedBodies: false` in the app's bodyHandler options, else in the global ones (option by option). */

@@ -47,11 +47,44 @@ export function statusOf(error: unknown): number {
   return typeof s === 'number' && Number.isInteger(s) && s >= 400 && s <= 599 ? s : 500;
 }
 
+/** The built-in handlers' JSON body: `DefaultExceptionHandler`'s, and `ConstraintExceptionHandler`'s with the violations. */
+const ERROR_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  description: "rest.uws's error body (JSON when the client accepts it, else the message as text/plain).",
+  properties: {
+    status: { type: 'integer', description: 'The HTTP status.' },
+    error: { type: 'string', description: 'Its reason phrase.' },
+    message: { type: 'string', description: 'What went wrong, for people.' },
+    code: { type: 'string', description: 'A stable code (RU_ERR_...), for programs.' },
+    violations: {
+      type: 'array',
+      description: 'Every broken constraint, when validation failed (RU_ERR_VALIDATION).',
+      items: {
+        type: 'object',
+        properties: {
+          in: { type: 'string', description: 'Where the value came from: body, query, path, header, cookie...' },
+          path: { type: 'string', description: 'The property path in that value, or the parameter name.' },
+          constraint: { type: 'string', description: 'The constraint broken (isEmail, min...).' },
+          message: { type: 'string' },
+        },
+        required: ['path', 'constraint', 'message'],
+      },
+    },
+  },
+  required: ['status', 'error', 'message', 'code'],
+};
+
 /**
  * The built-in handler: a JSON body when the client takes JSON, text otherwise. Server errors that
  * are not HTTP errors get a generic message: a body never carries a stack trace or internals.
  */
 export class DefaultExceptionHandler implements ExceptionHandler<unknown> {
+  /** What the OpenAPI document shows for the answers this handler writes: `Error` as JSON, or the message as text. */
+  readonly errorBody: ReadonlyArray<{ name?: string; mediaType: string; schema: Record<string, unknown> }> = [
+    { name: 'Error', mediaType: 'application/json', schema: ERROR_SCHEMA },
+    { mediaType: 'text/plain', schema: { type: 'string' } },
+  ];
+
   /** Writes the error as `{ status, error, message, code }` JSON, or as plain text when the client does not take JSON. */
   write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
     const status = response.getStatusCode() >= 400 ? response.getStatusCode() : statusOf(error);

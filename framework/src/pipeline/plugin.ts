@@ -9,7 +9,7 @@ import type { ClassMetadata, Constructor, MethodMetadata } from '../metadata/typ
 import type { ComponentFactory } from '../settings/components';
 import type { SettingsView } from '../settings/settings';
 import type { Logger } from '../util/log';
-import type { RouteHooks } from './route-hooks';
+import type { RouteAnswer, RouteHooks } from './route-hooks';
 import type { WebSocketRoute } from './websocket-route';
 
 /**
@@ -164,6 +164,20 @@ export interface PluginContext {
 
   /** The definitions of every route registered so far (OpenAPI). */
   routes(): readonly RouteDefinition[];
+  /** What the plugins' hooks may answer on a route instead of the route itself (their `answers`), for API documents. */
+  routeAnswers(route: RouteDefinition): readonly RouteAnswer[];
+  /**
+   * The exception handlers in the order they are tried: the route's own `@CatchWith` (given a route), the app's,
+   * then the plugins' (`handler` is undefined for a handler made per request). API documents read what bodies they write.
+   */
+  errorHandlers(route?: RouteDefinition): ReadonlyArray<{
+    /** The error class it takes (`@Handles`, or the type it was registered for). */
+    readonly type: Function;
+    /** The handler (undefined when one is made per request). */
+    readonly handler: object | undefined;
+    /** The route's own (`@CatchWith`): it answers errors of the route, not those raised before the route is found (404, a bad path, 413). */
+    readonly own?: true;
+  }>;
   /** Answers a request through the app's exception handlers (for hooks that refuse a request). */
   fail(ctx: RoutingContext, error: unknown): void | Promise<void>;
 }
