@@ -85,6 +85,14 @@ export { cors, type CorsOptions } from './features/cors';
 export { rateLimit, RateLimit, SkipRateLimit, byAddress, byHeader, byUser, MemoryRateLimitStore, PostgresRateLimitStore } from './features/rate-limit';
 export type { RateLimitOptions, RateLimitRule, RateLimitKey, RateLimitStore, RateLimitState, RateLimitWindow, MemoryRateLimitStoreOptions, PostgresRateLimitStoreOptions, SqlQueryable, SqlResult } from './features/rate-limit';
 
+// Compression: brotli and gzip from Accept-Encoding, for complete and streamed bodies.
+export { compression, NoCompression, isCompressibleType, type CompressionOptions, type Coding } from './features/compression';
+export type { SentBody } from './http/body-pipe';
+
+// Server-sent events: event stream routes (async iterables or a push API), disconnect signals.
+export { serverSentEventsPlugin, ServerSentEvents, ServerSentEvent, EventStream, EventStreamWriter } from './features/sse';
+export type { ServerSentEventFields, EventStreamOptions, EventStreamSettings, EventSource } from './features/sse';
+
 // Validation.
 export { validationPlugin, Valid, Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, ConstraintException, ConstraintExceptionHandler, ClassValidator } from './features/validation';
 export type { ConstraintDecorator, ConstraintOptions, ConstraintViolation, Validator, ClassValidatorOptions, Compilation, CompilationMode, CompiledMode, NotCompiledMode } from './features/validation';

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { IsInt, IsString } from 'class-validator';
 import {
+  ApiResponse,
   CatchWith,
   DefaultExceptionHandler,
   GET,
@@ -172,4 +173,31 @@ test('errorBody(route) describes a body that depends on the route; a handler tha
     'text/plain': { schema: { type: 'string' } },
   });
   t.truthy(document.components.schemas.Error.properties.violations);
+});
+
+class TakenError extends Error {}
+
+/** Answers its own error type, without describing what it writes. */
+@Handles(TakenError)
+class TakenHandler implements ExceptionHandler<TakenError> {
+  write(_error: TakenError, _request: HttpServerRequest, response: HttpServerResponse): void {
+    response.setStatusCode(409).end('taken');
+  }
+}
+
+@Path('/names')
+class NameResource {
+  @GET @Path('/{name}/claim')
+  @ApiResponse(409, 'The name is taken')
+  claim(@PathParam('name') name: string): string {
+    if (name === 'ada') throw new TakenError();
+    return name;
+  }
+}
+
+test('an error declared without a body gets the body of the handler that takes every error, unless a narrower handler may answer it unseen', (t) => {
+  const declared = (builder: RestBuilder) => doc(builder.register(NameResource)).paths['/names/{name}/claim'].get.responses['409'];
+  t.deepEqual(declared(new RestBuilder().errorHandler(EnvelopeHandler)).content, { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorDto' } } });
+  t.deepEqual(Object.keys(declared(new RestBuilder()).content), ['application/json', 'text/plain'], 'the built-in body (and validation\'s, the same JSON)');
+  t.deepEqual(declared(new RestBuilder().errorHandler(TakenHandler)), { description: 'The name is taken' }, 'TakenHandler may write it, and says nothing of its body');
 });

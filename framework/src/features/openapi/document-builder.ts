@@ -86,6 +86,14 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
     const facts = { parameters, readsBody: body !== undefined, secured: security.secured, mayForbid: security.mayForbid, bodyLimit: rt.settings.bodyLimit };
     const errors = [...frameworkErrors(d, facts, hints), ...(rt.routeAnswers?.(d) ?? []).map(fromRouteAnswer)];
     const errorBodies = new ErrorBodies(rt.errorHandlers?.(d) ?? [], schemas, rt.settings.notFoundEntries().length > 0);
+    // An error the route declares without a body (`@ApiResponse(404, 'No such todo')`): the body of the handler
+    // that takes every error, when there is one; otherwise which handler answers it is not known.
+    for (const [status, r] of Object.entries(responses)) {
+      if (Number(status) >= 400 && r.content === undefined) {
+        const content = errorBodies.catchAllContent(d);
+        if (content !== undefined) r.content = content;
+      }
+    }
     for (const e of errors) {
       const key = String(e.status);
       if (responses[key] === undefined) responses[key] = responseObject(e.description, errorBodies.contentOf(e, d), e.headers);

@@ -102,6 +102,23 @@ export class ErrorBodies {
     return mergeContent(inRoute, outside);
   }
 
+  /**
+   * The body of an error the route declares without saying which (`@ApiResponse(404, 'No such todo')`): the
+   * body of the handler that takes every error (one registered for `Error`, else the built-in one), with the
+   * bodies of the handlers of narrower types tried before it; undefined when one of those does not describe its body.
+   */
+  catchAllContent(route: RouteDefinition): JsonSchema | undefined {
+    const last = this.handlers.findIndex((h) => h.type === Error);
+    const narrower = last < 0 ? this.handlers : this.handlers.slice(0, last);
+    let content = this.contentFor(Error, last < 0 ? [] : [this.handlers[last]!], route);
+    for (const h of narrower) {
+      const own = this.contentFor(h.type, [h], route);
+      if (own === undefined || content === undefined) return undefined;
+      content = mergeContent(content, own);
+    }
+    return content;
+  }
+
   private contentFor(error: Function, handlers: ErrorHandlerList, route: RouteDefinition): JsonSchema | undefined {
     const taker = handlers.find((h) => h.type === Error || h.type === error || error.prototype instanceof h.type);
     // No handler of the app's takes it: the built-in one, which describes itself.
