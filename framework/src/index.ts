@@ -43,7 +43,7 @@ export {
   RegistrationError,
 } from './errors/http-errors';
 export { ERROR_CODES, describeErrorCode, type ErrorCode, type ErrorCodeInfo } from './errors/codes';
-export { DefaultExceptionHandler } from './pipeline/exception-handling';
+export { DefaultExceptionHandler, summarizeError, type ErrorSummary } from './pipeline/exception-handling';
 
 export { JsonValueReader, TextValueReader, FormValueReader, GenericValueReader } from './io/readers';
 export { JsonResponseWriter, PlainResponseWriter, GenericResponseWriter } from './io/writers';
@@ -85,6 +85,14 @@ export { cors, type CorsOptions } from './features/cors';
 export { rateLimit, RateLimit, SkipRateLimit, byAddress, byHeader, byUser, MemoryRateLimitStore, PostgresRateLimitStore } from './features/rate-limit';
 export type { RateLimitOptions, RateLimitRule, RateLimitKey, RateLimitStore, RateLimitState, RateLimitWindow, MemoryRateLimitStoreOptions, PostgresRateLimitStoreOptions, SqlQueryable, SqlResult } from './features/rate-limit';
 
+// Compression: brotli and gzip from Accept-Encoding, for complete and streamed bodies.
+export { compression, NoCompression, isCompressibleType, type CompressionOptions, type Coding } from './features/compression';
+export type { SentBody } from './http/body-pipe';
+
+// Server-sent events: event stream routes (async iterables or a push API), disconnect signals.
+export { serverSentEventsPlugin, ServerSentEvents, ServerSentEvent, EventStream, EventStreamWriter } from './features/sse';
+export type { ServerSentEventFields, EventStreamOptions, EventStreamSettings, EventSource } from './features/sse';
+
 // Validation.
 export { validationPlugin, Valid, Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, ConstraintException, ConstraintExceptionHandler, ClassValidator } from './features/validation';
 export type { ConstraintDecorator, ConstraintOptions, ConstraintViolation, Validator, ClassValidatorOptions, Compilation, CompilationMode, CompiledMode, NotCompiledMode } from './features/validation';
@@ -113,6 +121,9 @@ export type { ClientOrigin, OriginResolver } from './http/client-origin';
 // Cookies: Set-Cookie with every attribute, signed cookies (HMAC-SHA256, key rotation), @CookieParam(name, { signed: true }).
 export { cookies, Cookies, CookieSigner, serializeCookie, setCookie, clearCookie, type CookiesOptions, type SetCookieOptions, type CookieOptions } from './features/cookies';
 export { SignedCookieVerifier } from './context/signed-cookies';
+
+// Problem details: every framework error as RFC 9457 application/problem+json (off unless used).
+export { problemDetails, ProblemDetailsHandler, type ProblemDetailsOptions } from './features/problem-details';
 
 // Request ids: X-Request-Id taken when well formed, generated otherwise, sent back and logged.
 export { requestId, requestIdOf, type RequestIdOptions } from './features/request-id';

@@ -1,5 +1,6 @@
 import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, ValueReader } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
+import type { SentBody } from '../http/body-pipe';
 import type { OriginResolver } from '../http/client-origin';
 import type { ResponseChunk } from '../http/response';
 import type { Provided } from '../io/registry';
@@ -43,9 +44,10 @@ export type ErrorHook = (error: unknown, ctx: RoutingContext) => void;
 /**
  * A hook run when the response head is about to be written with its first body bytes (or with an empty
  * body): it may change status and headers, and return a replacement for `body` (a complete body only:
- * streamed writes pass `undefined` and cannot be replaced).
+ * streamed writes pass `undefined`, with `sent.streamed` true, and cannot be replaced). Either kind may be
+ * sent through a transform instead: `ctx.response.streamBodyThrough(transform)` (compression does).
  */
-export type SendHook = (ctx: RoutingContext, body: ResponseChunk | undefined) => ResponseChunk | undefined | void;
+export type SendHook = (ctx: RoutingContext, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void;
 
 /** A hook told that the server began a graceful shutdown (it stops taking connections and drains). */
 export type ShutdownHook = () => void;

@@ -10,7 +10,7 @@ import { defineRoute, readsBody, type RouteSource } from './define-route';
 import { routeHandlersOf, type BoundHandler } from './exception-handling';
 import type { Exchange } from './exchange';
 import type { RouteAnswer } from './route-hooks';
-import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor } from './stages/hooks';
+import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor, sendHookSteps } from './stages/hooks';
 import { invokeStep } from './stages/invoke';
 import { negotiateStep } from './stages/negotiate';
 import { provideSteps } from './stages/provide';
@@ -78,7 +78,7 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
     compileArgument(params[i]!, design[p.index], `${where} parameter ${p.index}`, instantiated.has(p.index) ? { ...scope, bodyInstantiated: true } : scope),
   );
 
-  const steps: Step[] = [...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
+  const steps: Step[] = [...sendHookSteps(hooks), ...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
   if (definition.produces.length > 0) steps.push(negotiateStep(definition.produces, scope.routeText));
   if (resolvers.length > 0) steps.push(readArgumentsStep(resolvers));
   steps.push(...beforeHandlerSteps(hooks));

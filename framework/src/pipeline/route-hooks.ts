@@ -1,4 +1,5 @@
 import type { RoutingContext } from '../context/routing-context';
+import type { SendHook } from './plugin';
 
 /**
  * An answer a plugin's hooks may give a route instead of the route's own (a 429 from a rate limit), told to
@@ -40,6 +41,11 @@ export interface RouteHooks {
    * logged and never reach the client. Not run for WebSocket upgrades.
    */
   onResponse?: (ctx: RoutingContext, entity: unknown, error: unknown) => void | Promise<void>;
+  /**
+   * When this route's answer (or its error's) is about to be written, after the app's `onSend` hooks: as `app.onSend`,
+   * for this route only (compression). Not run for WebSocket upgrades.
+   */
+  onSend?: SendHook;
   /** The route reads the request body even without a body argument (it streams uploads, say). */
   needsBody?: boolean;
   /**

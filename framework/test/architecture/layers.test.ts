@@ -35,6 +35,8 @@ const FEATURE_DEPENDENCIES: Record<string, readonly string[]> = {
   logging: ['request-id'],
   // Health checks and probes are left out of the access log.
   health: ['logging'],
+  // A problem lists a validation failure's violations.
+  'problem-details': ['validation'],
 };
 
 const SRC = path.resolve(__dirname, '../../../src');
