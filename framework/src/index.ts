@@ -17,7 +17,7 @@ export { RoutingContext } from './context/routing-context';
 export { User } from './context/user';
 export { UwsApp } from './context/uws-app';
 export { RouteDefinition, type ParameterDefinition } from './metadata/route-definition';
-export type { ArgumentOptions, ArgumentType, Constructor, HttpMethod } from './metadata/types';
+export type { ArgumentOptions, ArgumentType, Constructor, CookieParamOptions, HttpMethod } from './metadata/types';
 
 export { HttpServerRequest } from './http/request';
 export { HttpServerResponse, type ResponseChunk } from './http/response';
@@ -43,7 +43,7 @@ export {
   RegistrationError,
 } from './errors/http-errors';
 export { ERROR_CODES, describeErrorCode, type ErrorCode, type ErrorCodeInfo } from './errors/codes';
-export { DefaultExceptionHandler } from './pipeline/exception-handling';
+export { DefaultExceptionHandler, summarizeError, type ErrorSummary } from './pipeline/exception-handling';
 
 export { JsonValueReader, TextValueReader, FormValueReader, GenericValueReader } from './io/readers';
 export { JsonResponseWriter, PlainResponseWriter, GenericResponseWriter } from './io/writers';
@@ -62,7 +62,7 @@ export { loadUws, ALLOW_FALLBACK_ENV } from './adapter/load-uws';
 
 // Plugins: the public API every feature is built on (docs/reference/plugins.md).
 export type { RestPlugin, PluginContext, RouteScope, ClassScope, RequestHook, ResponseHook, ErrorHook, SendHook, ShutdownHook, BodyConsumer, BodyStreamer, RouteHookFactory, ClassHandler } from './pipeline/plugin';
-export type { RouteHooks } from './pipeline/route-hooks';
+export type { RouteHooks, RouteAnswer } from './pipeline/route-hooks';
 export type { WebSocketRoute, WebSocketHandler, WebSocketHandlerName } from './pipeline/websocket-route';
 export { SetMetadata } from './decorators/set-metadata';
 
@@ -84,6 +84,14 @@ export { cors, type CorsOptions } from './features/cors';
 // Rate limiting: token buckets per key, in memory or PostgreSQL.
 export { rateLimit, RateLimit, SkipRateLimit, byAddress, byHeader, byUser, MemoryRateLimitStore, PostgresRateLimitStore } from './features/rate-limit';
 export type { RateLimitOptions, RateLimitRule, RateLimitKey, RateLimitStore, RateLimitState, RateLimitWindow, MemoryRateLimitStoreOptions, PostgresRateLimitStoreOptions, SqlQueryable, SqlResult } from './features/rate-limit';
+
+// Compression: brotli and gzip from Accept-Encoding, for complete and streamed bodies.
+export { compression, NoCompression, isCompressibleType, type CompressionOptions, type Coding } from './features/compression';
+export type { SentBody } from './http/body-pipe';
+
+// Server-sent events: event stream routes (async iterables or a push API), disconnect signals.
+export { serverSentEventsPlugin, ServerSentEvents, ServerSentEvent, EventStream, EventStreamWriter } from './features/sse';
+export type { ServerSentEventFields, EventStreamOptions, EventStreamSettings, EventSource } from './features/sse';
 
 // Validation.
 export { validationPlugin, Valid, Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, ConstraintException, ConstraintExceptionHandler, ClassValidator } from './features/validation';
@@ -108,6 +116,14 @@ export { health, type HealthOptions, type ReadinessCheck } from './features/heal
 
 // Behind proxies: remoteAddress(), protocol() and host() from trusted proxies' Forwarded / X-Forwarded-* headers.
 export { trustProxy, type TrustProxyOptions, type TrustSetting, type ForwardingHeaders } from './features/trust-proxy';
+export type { ClientOrigin, OriginResolver } from './http/client-origin';
+
+// Cookies: Set-Cookie with every attribute, signed cookies (HMAC-SHA256, key rotation), @CookieParam(name, { signed: true }).
+export { cookies, Cookies, CookieSigner, serializeCookie, setCookie, clearCookie, type CookiesOptions, type SetCookieOptions, type CookieOptions } from './features/cookies';
+export { SignedCookieVerifier } from './context/signed-cookies';
+
+// Problem details: every framework error as RFC 9457 application/problem+json (off unless used).
+export { problemDetails, ProblemDetailsHandler, type ProblemDetailsOptions } from './features/problem-details';
 
 // Request ids: X-Request-Id taken when well formed, generated otherwise, sent back and logged.
 export { requestId, requestIdOf, type RequestIdOptions } from './features/request-id';
@@ -117,7 +133,7 @@ export { uploadsPlugin, FileUpload, DEFAULT_UPLOADS_DIRECTORY } from './features
 
 // OpenAPI 3.1 documents.
 export { openApi, buildOpenApiDocument, ApiOperation, ApiResponse, ApiTags, ApiExclude, API_OPERATION, API_RESPONSES, API_TAGS, API_EXCLUDE } from './features/openapi';
-export type { OpenApiOptions, OpenApiSource, ApiOperationOptions, ApiResponseOptions, OpenApiSecurityScheme, JsonSchema } from './features/openapi';
+export type { OpenApiOptions, OpenApiSource, ApiOperationOptions, ApiResponseOptions, OpenApiSecurityScheme, OpenApiErrorBody, ErrorHandlerList, JsonSchema } from './features/openapi';
 export { openApiDocument } from './builder/open-api-document';
 export { swaggerUi, type SwaggerUiOptions } from './features/swagger-ui';
 

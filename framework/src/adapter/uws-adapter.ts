@@ -133,7 +133,7 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
 /** Gives the request's response the app's send and response hooks. */
 function watch(hooks: AppRuntime['hooks'], ctx: RoutingContext): void {
   const { onResponse, onSend } = hooks;
-  if (onSend !== null) ctx.response._onSend = (body) => onSend(ctx, body);
+  if (onSend !== null) ctx.response._onSend = (body, sent) => onSend(ctx, body, sent);
   if (onResponse === null) return;
   let done = false;
   const finished = () => {

@@ -1,6 +1,8 @@
 import { compileRoute, type CompiledRoute, type RouteSource } from '../pipeline/route-compiler';
-import type { ErrorPolicy } from '../pipeline/exception-handling';
+import type { BoundHandler, ErrorPolicy } from '../pipeline/exception-handling';
 import type { RestPlugin } from '../pipeline/plugin';
+import type { RouteAnswer } from '../pipeline/route-hooks';
+import type { RouteDefinition } from '../metadata/route-definition';
 import { compileUpgrade } from '../pipeline/compile-upgrade';
 import type { CompileContext } from '../pipeline/compile-context';
 import type { WebSocketEndpoint, WebSocketRoute } from '../pipeline/websocket-route';
@@ -32,7 +34,7 @@ export interface RouteHolder {
   /** The path variables' names, in pattern order. */
   paramNames: readonly string[];
   /** The compiled route's definition (what body streamers and tools read). */
-  definition: import('../metadata/route-definition').RouteDefinition;
+  definition: RouteDefinition;
 }
 
 const runtimes = new Set<WeakRef<AppRuntime>>();
@@ -347,6 +349,19 @@ export class AppRuntime {
   /** Every registered route's definition (OpenAPI, diagnostics). */
   routes(): RouteHolder[] {
     return [...this.holders];
+  }
+
+  /** What the plugins' hooks may answer on a route instead of the route (API documents). */
+  routeAnswers(definition: RouteDefinition): readonly RouteAnswer[] {
+    return this.holders.find((h) => h.definition === definition)?.compiled.answers ?? [];
+  }
+
+  /** The exception handlers in the order they are tried: a route's own (given one), the app's, the plugins' (API documents). */
+  errorHandlers(definition?: RouteDefinition): Array<{ type: Function; handler: object | undefined; own?: true }> {
+    const policy = this.errorPolicy();
+    const own = definition === undefined ? [] : (this.holders.find((h) => h.definition === definition)?.compiled.handlers ?? []);
+    const entry = (h: BoundHandler) => ({ type: h.type, handler: h.handler as object | undefined });
+    return [...own.map((h) => ({ ...entry(h), own: true as const })), ...policy.appHandlers.map(entry), ...policy.pluginHandlers.map(entry)];
   }
 
   slots(): Iterable<RouteSlot<RouteHolder>> {

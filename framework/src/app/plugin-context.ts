@@ -3,6 +3,7 @@ import { RegistrationError } from '../errors/http-errors';
 import type { Provided } from '../io/registry';
 import { bindHandler } from '../pipeline/exception-handling';
 import type { PluginContext, RestPlugin } from '../pipeline/plugin';
+import type { RouteAnswer } from '../pipeline/route-hooks';
 import type { RoutingContext } from '../context/routing-context';
 import type { Constructor } from '../metadata/types';
 import type { WebSocketRoute } from '../pipeline/websocket-route';
@@ -21,6 +22,8 @@ export interface PluginTarget {
   registerFromPlugin(targets: Array<Constructor | object>): void;
   addWebSocket(route: WebSocketRoute): void;
   routes(): ReadonlyArray<{ readonly definition: import('../metadata/route-definition').RouteDefinition }>;
+  routeAnswers(definition: import('../metadata/route-definition').RouteDefinition): readonly RouteAnswer[];
+  errorHandlers(definition?: import('../metadata/route-definition').RouteDefinition): Array<{ type: Function; handler: object | undefined; own?: true }>;
   fail(ctx: RoutingContext, error: unknown): void | Promise<void>;
 }
 
@@ -99,6 +102,12 @@ export function pluginContext(rt: PluginTarget, plugin: RestPlugin): PluginConte
     },
     routes() {
       return rt.routes().map((h) => h.definition);
+    },
+    routeAnswers(route) {
+      return rt.routeAnswers(route);
+    },
+    errorHandlers(route) {
+      return rt.errorHandlers(route);
     },
     fail(ctx, error) {
       return rt.fail(ctx, error);

@@ -1,8 +1,8 @@
 import type { RoutingContext } from '../context/routing-context';
 import type { OriginResolver } from '../http/client-origin';
-import type { ResponseChunk } from '../http/response';
 import type { BodyStreamer, ClassHandler, ErrorHook, RequestHook, ResponseHook, RestPlugin, RouteHookFactory, SendHook, ShutdownHook } from '../pipeline/plugin';
 import type { BoundHandler } from '../pipeline/exception-handling';
+import { composeSendHooks } from '../pipeline/send-hooks';
 
 /** One hook and the plugin that added it (a plugin used again replaces its hooks). */
 interface Owned<T> {
@@ -102,8 +102,13 @@ export class PluginHooks {
   routeHookFactories(): RouteHookFactory[] {
     return this.routeFactories.map((o) => o.value);
   }
+  /**
+   * The plugins' exception handlers, those of the plugin used last first (in the order each plugin added its own):
+   * a plugin can answer errors an earlier one answers (problem details answers validation's failures).
+   */
   pluginHandlers(): BoundHandler[] {
-    return this.handlers.map((o) => o.value);
+    const rank = (o: Owned<BoundHandler>) => this.names.indexOf(o.plugin);
+    return [...this.handlers].sort((a, b) => rank(b) - rank(a)).map((o) => o.value);
   }
   classHandlers(): ClassHandler[] {
     return this.classHandlerList.map((o) => o.value);
@@ -149,18 +154,5 @@ function composeAll<A extends unknown[]>(hooks: Array<(...args: A) => void>): ((
   if (hooks.length === 1) return hooks[0]!;
   return (...args) => {
     for (let i = 0; i < hooks.length; i++) hooks[i]!(...args);
-  };
-}
-
-function composeSendHooks(hooks: SendHook[]): SendHook | null {
-  if (hooks.length === 0) return null;
-  if (hooks.length === 1) return hooks[0]!;
-  return (ctx, body) => {
-    let current: ResponseChunk | undefined = body;
-    for (let i = 0; i < hooks.length; i++) {
-      const out = hooks[i]!(ctx, current);
-      if (out !== undefined) current = out;
-    }
-    return current;
   };
 }

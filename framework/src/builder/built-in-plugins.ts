@@ -1,6 +1,7 @@
 import { eventsPlugin } from '../features/events';
 import { requestLoggingPlugin } from '../features/logging';
 import { securityPlugin } from '../features/security';
+import { serverSentEventsPlugin } from '../features/sse';
 import { staticFilesPlugin } from '../features/static';
 import { uploadsPlugin } from '../features/uploads';
 import { validationPlugin } from '../features/validation';
@@ -10,7 +11,7 @@ import type { RestPlugin } from '../pipeline/plugin';
 /**
  * The features every app has, as plugins, in the order their route hooks run: uploads (which routes
  * read bodies), security (before the arguments), validation (after them), events (after the answer),
- * static files, WebSocket endpoints, request logging. Their decorators may appear on any route, so
+ * static files, server-sent events, WebSocket endpoints, request logging. Their decorators may appear on any route, so
  * every app uses them; each costs nothing on a route that uses none of its decorators.
  */
-export const BUILT_IN_PLUGINS: readonly RestPlugin[] = [uploadsPlugin, securityPlugin, validationPlugin, eventsPlugin, staticFilesPlugin, webSocketPlugin, requestLoggingPlugin];
+export const BUILT_IN_PLUGINS: readonly RestPlugin[] = [uploadsPlugin, securityPlugin, validationPlugin, eventsPlugin, staticFilesPlugin, serverSentEventsPlugin, webSocketPlugin, requestLoggingPlugin];

@@ -8,5 +8,14 @@ export function openApiDocument(app: TemplatedApp, options: OpenApiOptions): Jso
   checkOpenApiOptions(options);
   const rt = runtimeOf(app);
   if (rt === undefined) throw new RegistrationError('openApiDocument: this app has no rest.uws routes', 'RU_ERR_OPENAPI');
-  return buildOpenApiDocument({ routes: () => rt.routes().map((h) => h.definition), settings: rt.settings, components: rt.components }, options);
+  return buildOpenApiDocument(
+    {
+      routes: () => rt.routes().map((h) => h.definition),
+      settings: rt.settings,
+      components: rt.components,
+      routeAnswers: (route) => rt.routeAnswers(route),
+      errorHandlers: (route) => rt.errorHandlers(route),
+    },
+    options,
+  );
 }

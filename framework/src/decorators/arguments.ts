@@ -1,12 +1,12 @@
 import { paramMetadata } from '../metadata/store';
-import type { ArgumentOptions, ArgumentType, ParamSource } from '../metadata/types';
+import type { ArgumentOptions, ArgumentType, CookieParamOptions, ParamSource } from '../metadata/types';
 import { isDecoratorCall, marker } from './decorator-forms';
 
 /** Decorates a method parameter, a constructor parameter (of a bean) or a field (of a bean). */
 export type ArgumentDecorator = (target: object, key: string | symbol | undefined, index?: number) => void;
 
-function named(source: ParamSource, decorator: string) {
-  return (name: string, options: ArgumentOptions = {}): ArgumentDecorator => {
+function named<O extends ArgumentOptions = ArgumentOptions>(source: ParamSource, decorator: string) {
+  return (name: string, options: O = {} as O): ArgumentDecorator => {
     if (typeof name !== 'string' || name.length === 0) {
       throw new TypeError(`rest.uws: @${decorator} takes the name of the value, e.g. @${decorator}("id")`);
     }
@@ -16,6 +16,7 @@ function named(source: ParamSource, decorator: string) {
       p.name = name;
       if (options.optional !== undefined) p.optional = options.optional;
       if (options.type !== undefined) p.explicitType = options.type;
+      if ((options as CookieParamOptions).signed === true) p.signed = true;
     };
   };
 }
@@ -26,8 +27,8 @@ export const PathParam = named('path', 'PathParam');
 export const QueryParam = named('query', 'QueryParam');
 /** A matrix parameter of a path segment: `/cars;color=red`. */
 export const MatrixParam = named('matrix', 'MatrixParam');
-/** A cookie value. */
-export const CookieParam = named('cookie', 'CookieParam');
+/** A cookie value; `{ signed: true }` takes it only when its signature checks (see `cookies()`). */
+export const CookieParam = named<CookieParamOptions>('cookie', 'CookieParam');
 /** A request header value (case-insensitive name). */
 export const HeaderParam = named('header', 'HeaderParam');
 /** A field of an `application/x-www-form-urlencoded` (or multipart) body. */

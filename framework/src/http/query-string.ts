@@ -61,17 +61,3 @@ export function findQueryValue(query: string, name: string): string | undefined 
   return undefined;
 }
 
-/** Parses a Cookie header into name -> value (first occurrence wins). */
-export function parseCookies(header: string): Map<string, string> {
-  const cookies = new Map<string, string>();
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim();
-    if (name.length === 0 || cookies.has(name)) continue;
-    let value = part.slice(eq + 1).trim();
-    if (value.length >= 2 && value.charCodeAt(0) === 34 && value.charCodeAt(value.length - 1) === 34) value = value.slice(1, -1);
-    cookies.set(name, decodeComponent(value));
-  }
-  return cookies;
-}

@@ -1,7 +1,8 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uWebSockets.js';
 import type { ClientOrigin, OriginResolver } from './client-origin';
+import { parseCookieHeader } from './cookie-header';
 import { lowerCaseName } from './header-name';
-import { decodeComponent, parseCookies, parseQueryString, type ParsedQuery } from './query-string';
+import { decodeComponent, parseQueryString, type ParsedQuery } from './query-string';
 
 const textDecoder = new TextDecoder();
 
@@ -32,7 +33,7 @@ export class HttpServerRequest {
   /** undefined until read: most routes never look at the query string */
   private _query: string | undefined;
   private _parsedQuery: ParsedQuery | null = null;
-  private _cookies: Map<string, string> | null = null;
+  private _cookies: Record<string, string | undefined> | null = null;
   private _remote: string | undefined;
   /** @internal reads the origin behind trusted proxies (`trustProxy`); null: the connection's own */
   _originResolver: OriginResolver | null = null;
@@ -147,10 +148,13 @@ export class HttpServerRequest {
     return this._parsedQuery;
   }
 
-  /** The value of a request cookie, undefined when the request has none of that name. */
+  /**
+   * The value of a request cookie (unquoted, percent-decoded; `+` stays `+`), undefined when the request has none
+   * of that name; of a name sent twice, the first. Parsed once per request.
+   */
   getCookie(name: string): string | undefined {
-    if (this._cookies === null) this._cookies = parseCookies(this._headerOrEmpty('cookie'));
-    return this._cookies.get(name);
+    if (this._cookies === null) this._cookies = parseCookieHeader(this._headerOrEmpty('cookie'));
+    return this._cookies[name];
   }
 
   /**

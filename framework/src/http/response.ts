@@ -1,9 +1,11 @@
 import type { HttpResponse as UwsResponse, RecognizedString } from 'uWebSockets.js';
 import { lowerCaseName } from './header-name';
 import { statusLine } from '../errors/http-status';
+import type { Duplex } from 'node:stream';
+import { BodyPipe, COMPLETE_BODY, STREAMED_BODY, type SentBody } from './body-pipe';
+import { addDistinctHeader, checkHeader, hasName, headerValues, isRepeatable, replaceHeader, sameName } from './header-rules';
 
-const INVALID_HEADER_NAME = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
-const INVALID_HEADER_VALUE = /[\r\n\0]/;
+export { assertSendableHeader, isRepeatable } from './header-rules';
 
 /** What `write` and `end` take: text (sent as UTF-8) or bytes. */
 export type ResponseChunk = string | Buffer | Uint8Array | ArrayBuffer;
@@ -35,7 +37,13 @@ export class HttpServerResponse {
   /** @internal headers every response of the app carries unless set (name, lower-case name, value; repeated) */
   _defaults: readonly string[] | null = null;
   /** @internal the app's send hooks for this response (null when none): run once, before the head is written */
-  _onSend: ((body: ResponseChunk | undefined) => ResponseChunk | undefined | void) | null = null;
+  _onSend: ((body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
+  /** @internal the route's send hooks (`RouteHooks.onSend`), run after the app's with `_sendContext` */
+  _routeSend: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
+  /** @internal the routing context given to the route's send hooks */
+  _sendContext: unknown = null;
+  /** The body goes out through a transform (`streamBodyThrough`). */
+  private _pipe: BodyPipe | null = null;
 
   constructor(res: UwsResponse, isHead = false) {
     this._res = res;
@@ -71,14 +79,14 @@ export class HttpServerResponse {
     if (typeof value === 'string' || typeof value === 'number') {
       const v = typeof value === 'number' ? String(value) : value;
       checkHeader(name, v, lower);
-      if (isRepeatable(lower)) this.addDistinct(name, lower, v);
-      else this.replace(name, lower, v);
+      if (isRepeatable(lower)) addDistinctHeader(this.list(), name, lower, v);
+      else replaceHeader(this.list(), name, lower, v);
       return this;
     }
     const values = value.map(String);
     for (const v of values) checkHeader(name, v, lower);
     if (!isRepeatable(lower)) this.removeHeader(name);
-    for (const v of values) this.addDistinct(name, lower, v);
+    for (const v of values) addDistinctHeader(this.list(), name, lower, v);
     return this;
   }
 
@@ -96,14 +104,14 @@ export class HttpServerResponse {
    */
   _putTrustedHeader(name: string, value: string): void {
     const lower = lowerCaseName(name);
-    if (isRepeatable(lower)) this.addDistinct(name, lower, value);
+    if (isRepeatable(lower)) addDistinctHeader(this.list(), name, lower, value);
     else if (!this.hasName(lower)) (this._headers ?? (this._headers = [])).push(name, value);
   }
 
   /** @internal `_putTrustedHeader` for several values of one name (`@Header('Link: <a>', 'Link: <b>')` sends both) */
   _putTrustedHeaderValues(name: string, lower: string, values: readonly string[]): void {
     if (isRepeatable(lower)) {
-      for (let i = 0; i < values.length; i++) this.addDistinct(name, lower, values[i]!);
+      for (let i = 0; i < values.length; i++) addDistinctHeader(this.list(), name, lower, values[i]!);
       return;
     }
     if (this.hasName(lower)) return;
@@ -111,22 +119,8 @@ export class HttpServerResponse {
     for (let i = 0; i < values.length; i++) headers.push(name, values[i]!);
   }
 
-  private replace(name: string, lower: string, value: string): void {
-    const headers = this._headers ?? (this._headers = []);
-    let at = -1;
-    for (let i = headers.length - 2; i >= 0; i -= 2) {
-      if (!sameName(headers[i]!, lower)) continue;
-      if (at >= 0) headers.splice(at, 2);
-      at = i;
-    }
-    if (at >= 0) headers[at + 1] = value;
-    else headers.push(name, value);
-  }
-
-  private addDistinct(name: string, lower: string, value: string): void {
-    const headers = this._headers ?? (this._headers = []);
-    for (let i = 0; i < headers.length; i += 2) if (headers[i + 1] === value && sameName(headers[i]!, lower)) return;
-    headers.push(name, value);
+  private list(): string[] {
+    return this._headers ?? (this._headers = []);
   }
 
   private hasName(lower: string): boolean {
@@ -144,12 +138,7 @@ export class HttpServerResponse {
 
   /** Every value of a response header set so far, in order (Set-Cookie and the like may have several). */
   getHeaderValues(name: string): string[] {
-    const out: string[] = [];
-    const headers = this._headers;
-    if (headers === null) return out;
-    const lower = lowerCaseName(name);
-    for (let i = 0; i < headers.length; i += 2) if (sameName(headers[i]!, lower)) out.push(headers[i + 1]!);
-    return out;
+    return this._headers === null ? [] : headerValues(this._headers, lowerCaseName(name));
   }
 
   /** Whether a response header of that name is set. */
@@ -211,8 +200,9 @@ export class HttpServerResponse {
     if (this._ended || this._aborted) return false;
     let ok = true;
     this.run(() => {
-      this.writeHead();
+      this.writeHead(STREAMED_BODY);
       if (this.isHead) this._headStreamed = true;
+      else if (this._pipe !== null) ok = this._pipe.write(chunk);
       else ok = this._res.write(chunk as RecognizedString);
     });
     return ok;
@@ -225,7 +215,8 @@ export class HttpServerResponse {
     if (this._aborted) return;
     if (this._live) this.finish(body);
     else this._res.cork(() => this.finish(body));
-    this.emitEnd();
+    // A piped body ends when its last transformed bytes are out.
+    if (this._pipe === null) this.emitEnd();
   }
 
   /**
@@ -238,7 +229,7 @@ export class HttpServerResponse {
     this._ended = true;
     if (this._aborted) return;
     this.run(() => {
-      this.writeHead();
+      this.writeHead(COMPLETE_BODY);
       if (contentLength !== undefined) this._res.writeHeader('Content-Length', String(contentLength));
       this._res.endWithoutBody();
     });
@@ -253,31 +244,67 @@ export class HttpServerResponse {
     if (this._ended || this._aborted) return [false, true];
     let result: [boolean, boolean] = [false, false];
     this.run(() => {
-      this.writeHead();
+      if (!this._headSent) this.writeHead({ streamed: true, length: totalSize });
       if (this.isHead) {
         this._res.writeHeader('Content-Length', String(totalSize));
         this._res.endWithoutBody();
         result = [true, true];
+      } else if (this._pipe !== null) {
+        result = this._pipe.tryEnd(chunk, totalSize);
       } else {
         result = this._res.tryEnd(chunk as RecognizedString, totalSize);
       }
     });
     if (result[1]) {
       this._ended = true;
-      this.emitEnd();
+      if (this._pipe === null) this.emitEnd();
     }
     return result;
   }
 
   /** Bytes of the body written so far (for resuming after backpressure). */
   getWriteOffset(): number {
+    if (this._pipe !== null) return this._pipe.offset();
     return this._aborted ? 0 : this._res.getWriteOffset();
   }
 
   /** Called when the socket can take more after backpressure; return true when the handler wrote. */
   onWritable(handler: (offset: number) => boolean): this {
-    if (!this._aborted && !this._ended) this._res.onWritable(handler);
+    if (this._aborted || this._ended) return this;
+    if (this._pipe !== null) this._pipe.onWritable(handler);
+    else this._res.onWritable(handler);
     return this;
+  }
+
+  /**
+   * Sends the body through `transform` (a zlib stream): for send hooks, before the head is written. The body goes
+   * out chunked (no Content-Length), with backpressure end to end (`getWriteOffset` counts the bytes given). False,
+   * and the body untouched, on HEAD, once the head is written, or when already piped (docs/reference/plugins.md).
+   */
+  streamBodyThrough(transform: Duplex): boolean {
+    if (this._headSent || this.isHead || this._aborted || this._pipe !== null) return false;
+    // The answer now outlives the request callback even for a synchronous route: uWebSockets.js needs onAborted.
+    this._res.onAborted(() => this._abort());
+    this._pipe = new BodyPipe(transform, {
+      writeOut: (chunk) => {
+        let ok = true;
+        this.run(() => void (ok = this._res.write(chunk)));
+        return ok;
+      },
+      // The listener runs after uWebSockets.js's writable callback, not inside it (see BodyPipe).
+      whenWritable: (listener) => void this._res.onWritable(() => (setImmediate(listener), true)),
+      endOut: () => {
+        this.run(() => this._res.end(undefined, this._closeConnection));
+        this.emitEnd();
+      },
+      fail: () => {
+        if (this._aborted) return;
+        this._res.close();
+        this._abort();
+      },
+      gone: () => this._aborted,
+    });
+    return true;
   }
 
   /** Asks for the connection to be closed once this response is sent (e.g. after refusing a body unread). */
@@ -288,8 +315,10 @@ export class HttpServerResponse {
 
   /** Closes the connection at once (no more response). */
   close(): void {
-    if (this._ended || this._aborted) return;
+    if (this._aborted) return;
+    if (this._ended && this._pipe === null) return;
     this._ended = true;
+    this._pipe?.destroy();
     this._res.close();
   }
 
@@ -304,6 +333,7 @@ export class HttpServerResponse {
   _abort(): void {
     if (this._aborted) return;
     this._aborted = true;
+    this._pipe?.destroy();
     const listeners = this._abortListeners;
     this._abortListeners = null;
     if (listeners) for (const l of listeners) safely(l);
@@ -315,15 +345,28 @@ export class HttpServerResponse {
   }
 
   private finish(body: ResponseChunk | undefined): void {
-    const send = this._onSend;
-    if (send !== null && !this._headSent) {
-      this._onSend = null;
-      const replaced = send(body);
-      if (replaced !== undefined) body = replaced;
-    }
-    this.writeHead();
+    if (!this._headSent && (this._onSend !== null || this._routeSend !== null)) body = this.runSendHooks(body, COMPLETE_BODY);
+    this.writeHead(COMPLETE_BODY);
     if (this.isHead) this.finishHead(body);
+    else if (this._pipe !== null) this._pipe.end(body);
     else this._res.end(body as RecognizedString, this._closeConnection);
+  }
+
+  /** The app's send hooks, then the route's, once: each may change the head, and replace a complete body. */
+  private runSendHooks(body: ResponseChunk | undefined, sent: SentBody): ResponseChunk | undefined {
+    const app = this._onSend;
+    const route = this._routeSend;
+    this._onSend = null;
+    this._routeSend = null;
+    if (app !== null) {
+      const replaced = app(body, sent);
+      if (replaced !== undefined && !sent.streamed) body = replaced;
+    }
+    if (route !== null) {
+      const replaced = route(this._sendContext, body, sent);
+      if (replaced !== undefined && !sent.streamed) body = replaced;
+    }
+    return body;
   }
 
   /**
@@ -337,14 +380,10 @@ export class HttpServerResponse {
     this._res.endWithoutBody();
   }
 
-  private writeHead(): void {
+  private writeHead(sent: SentBody): void {
     if (this._headSent) return;
-    const send = this._onSend;
-    if (send !== null) {
-      // A streamed body: the hook may still change status and headers, not the body.
-      this._onSend = null;
-      send(undefined);
-    }
+    // A streamed body (a complete one ran them in finish): the hooks may change status and headers, not the body.
+    if (this._onSend !== null || this._routeSend !== null) this.runSendHooks(undefined, sent);
     this._headSent = true;
     const res = this._res;
     if (this._status !== 200) res.writeStatus(statusLine(this._status));
@@ -362,41 +401,10 @@ export class HttpServerResponse {
   }
 }
 
-/** Header names a response may carry more than once, each line a value of its own (RFC 9110 5.3; Set-Cookie: RFC 6265 3). */
-const REPEATABLE = new Set(['set-cookie', 'vary', 'link', 'www-authenticate', 'proxy-authenticate']);
-
-/** Is `lower` (a lower-case header name) one a response may repeat? */
-export function isRepeatable(lower: string): boolean {
-  return REPEATABLE.has(lower);
-}
-
-/** Throws a TypeError unless `name: value` is a header the server may send (see `checkHeader`); for configured headers. */
-export function assertSendableHeader(name: string, value: string): void {
-  checkHeader(name, value, lowerCaseName(name));
-}
-
-function checkHeader(name: string, value: string, lower: string): void {
-  if (name.length === 0 || INVALID_HEADER_NAME.test(name)) throw new TypeError(`rest.uws: invalid header name ${JSON.stringify(name)}`);
-  if (INVALID_HEADER_VALUE.test(value)) throw new TypeError(`rest.uws: header ${name} has a CR, LF or NUL in its value`);
-  if (lower === 'content-length' || lower === 'transfer-encoding') {
-    throw new TypeError(`rest.uws: ${name} is set by the server from the body; use endWithoutBody(length) for HEAD-style answers`);
-  }
-}
-
 function safely(fn: () => void): void {
   try {
     fn();
   } catch (err) {
     process.emitWarning(`rest.uws: a response listener threw: ${(err as Error)?.message ?? err}`);
   }
-}
-
-function hasName(headers: readonly string[], lower: string): boolean {
-  for (let i = 0; i < headers.length; i += 2) if (sameName(headers[i]!, lower)) return true;
-  return false;
-}
-
-/** Case-insensitive header name match against a lower-case name; the length test spares most lower-casing. */
-function sameName(name: string, lower: string): boolean {
-  return name === lower || (name.length === lower.length && name.toLowerCase() === lower);
 }

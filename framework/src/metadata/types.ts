@@ -23,6 +23,16 @@ export interface ArgumentOptions {
   type?: ArgumentType;
 }
 
+/** Options of `@CookieParam`. */
+export interface CookieParamOptions extends ArgumentOptions {
+  /**
+   * The cookie is signed (set with `cookies.set(name, value, { signed: true })`): its value is given only when the
+   * signature checks with one of the app's keys (`use(cookies({ keys }))`); a missing or forged signature reads
+   * as no cookie at all.
+   */
+  signed?: boolean;
+}
+
 /** What a parameter (or a bean field) decorator recorded. */
 export interface ParamMetadata {
   source: ParamSource;
@@ -33,6 +43,8 @@ export interface ParamMetadata {
   optional?: boolean;
   /** Explicit type from the decorator options, or `@Context(Type)`. */
   explicitType?: ArgumentType;
+  /** `@CookieParam(name, { signed: true })`: the value only when its signature checks. */
+  signed?: boolean;
   /** A `@RequestReader` bound to this parameter. */
   reader?: Constructor;
   /** A `@ContextReader` bound to this parameter. */

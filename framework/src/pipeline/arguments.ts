@@ -10,7 +10,8 @@ import type { ArgumentType, Constructor, ParamMetadata } from '../metadata/types
 import type { ProviderRegistration } from '../settings/settings';
 import { checkReaderType, type ArgumentScope } from './argument-scope';
 import { bodyResolver } from './body-argument';
-import { contextResolver, isThenable, thenOrNow, type ValueResolver } from './context-values';
+import { contextResolver, isThenable, providerFunction, thenOrNow, type ValueResolver } from './context-values';
+import { SignedCookieVerifier } from '../context/signed-cookies';
 import { converterFor, emptyMeansAbsent, isArrayType, typeName } from '../io/value-conversion';
 
 /** Form fields of the request, parsed once (urlencoded here; the multipart parser fills the same key). */
@@ -96,7 +97,7 @@ function rawSource(meta: ParamMetadata, many: boolean, scope: ArgumentScope, whe
         : (ctx) => ctx.request.getHeader(lower);
     }
     case 'cookie':
-      return (ctx) => ctx.request.getCookie(name);
+      return meta.signed === true ? signedCookie(name, scope, where) : (ctx) => ctx.request.getCookie(name);
     case 'matrix':
       return (ctx) => {
         const values = matrixParams(ctx).get(name);
@@ -111,6 +112,19 @@ function rawSource(meta: ParamMetadata, many: boolean, scope: ArgumentScope, whe
     default:
       throw new RegistrationError(`${where}: unsupported argument source ${meta.source}`);
   }
+}
+
+/** A signed cookie's value: checked by the app's `SignedCookieVerifier`; a bad signature reads as no cookie. */
+function signedCookie(name: string, scope: ArgumentScope, where: string): RawSource {
+  const registered = scope.settings.contextProvider(SignedCookieVerifier);
+  if (registered === undefined) {
+    throw new RegistrationError(`${where}: @CookieParam("${name}", { signed: true }) needs the app's signing keys: use(cookies({ keys: [...] }))`, 'RU_ERR_SIGNED_COOKIE_KEYS');
+  }
+  const provide = providerFunction(registered, scope.components);
+  return (ctx) => {
+    const raw = ctx.request.getCookie(name);
+    return raw === undefined ? undefined : (provide(ctx.request, ctx) as SignedCookieVerifier).verify(name, raw);
+  };
 }
 
 function valueResolver(meta: ParamMetadata, type: ArgumentType | undefined, decorator: string, where: string, scope: ArgumentScope): ValueResolver {

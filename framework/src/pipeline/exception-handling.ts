@@ -47,21 +47,77 @@ export function statusOf(error: unknown): number {
   return typeof s === 'number' && Number.isInteger(s) && s >= 400 && s <= 599 ? s : 500;
 }
 
+/** What an error answer may tell the client: its status, and its message and code when they are the client's to see. */
+export interface ErrorSummary {
+  status: number;
+  /** The error's message when exposed, else the status's reason phrase. */
+  message: string;
+  /** The error's stable code, when exposed and it has one. */
+  code: string | undefined;
+  /** HTTP errors, and 4xx errors whose status is their own, are exposed; anything else is internal. */
+  exposed: boolean;
+}
+
+/**
+ * The built-in handlers' rule for what an error answer tells: the status set on the response (or the error's),
+ * and, for exposed errors only, their message and code: a body never carries internals of a server error.
+ */
+export function summarizeError(error: unknown, response: HttpServerResponse): ErrorSummary {
+  const status = response.getStatusCode() >= 400 ? response.getStatusCode() : statusOf(error);
+  const exposed = error instanceof WebApplicationException || (status < 500 && statusOf(error) === status);
+  const message = exposed && (error as Error)?.message ? (error as Error).message : statusText(status);
+  const code = exposed ? (error as { code?: unknown })?.code : undefined;
+  return { status, message, code: typeof code === 'string' ? code : undefined, exposed };
+}
+
+/** The JSON Schema of an error body's `violations` (every `ConstraintViolation` of a validation failure), for API documents. */
+export const VIOLATIONS_SCHEMA: Record<string, unknown> = {
+  type: 'array',
+  description: 'Every broken constraint, when validation failed (RU_ERR_VALIDATION).',
+  items: {
+    type: 'object',
+    properties: {
+      in: { type: 'string', description: 'Where the value came from: body, query, path, header, cookie...' },
+      path: { type: 'string', description: 'The property path in that value, or the parameter name.' },
+      constraint: { type: 'string', description: 'The constraint broken (isEmail, min...).' },
+      message: { type: 'string' },
+    },
+    required: ['path', 'constraint', 'message'],
+  },
+};
+
+/** The built-in handlers' JSON body: `DefaultExceptionHandler`'s, and `ConstraintExceptionHandler`'s with the violations. */
+const ERROR_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  description: "rest.uws's error body (JSON when the client accepts it, else the message as text/plain).",
+  properties: {
+    status: { type: 'integer', description: 'The HTTP status.' },
+    error: { type: 'string', description: 'Its reason phrase.' },
+    message: { type: 'string', description: 'What went wrong, for people.' },
+    code: { type: 'string', description: 'A stable code (RU_ERR_...), for programs.' },
+    violations: VIOLATIONS_SCHEMA,
+  },
+  required: ['status', 'error', 'message', 'code'],
+};
+
 /**
  * The built-in handler: a JSON body when the client takes JSON, text otherwise. Server errors that
  * are not HTTP errors get a generic message: a body never carries a stack trace or internals.
  */
 export class DefaultExceptionHandler implements ExceptionHandler<unknown> {
+  /** What the OpenAPI document shows for the answers this handler writes: `Error` as JSON, or the message as text. */
+  readonly errorBody: ReadonlyArray<{ name?: string; mediaType: string; schema: Record<string, unknown> }> = [
+    { name: 'Error', mediaType: 'application/json', schema: ERROR_SCHEMA },
+    { mediaType: 'text/plain', schema: { type: 'string' } },
+  ];
+
   /** Writes the error as `{ status, error, message, code }` JSON, or as plain text when the client does not take JSON. */
   write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
-    const status = response.getStatusCode() >= 400 ? response.getStatusCode() : statusOf(error);
-    const exposed = error instanceof WebApplicationException || (status < 500 && statusOf(error) === status);
-    const message = exposed && (error as Error)?.message ? (error as Error).message : statusText(status);
-    const code = exposed ? ((error as { code?: unknown })?.code as string | undefined) : undefined;
+    const { status, message, code } = summarizeError(error, response);
     response.setStatusCode(status);
     if (accepts(request._headerOrEmpty('accept'), 'application/json')) {
       response.putHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ status, error: statusText(status), message, ...(typeof code === 'string' ? { code } : {}) }));
+      response.end(JSON.stringify({ status, error: statusText(status), message, ...(code !== undefined ? { code } : {}) }));
     } else {
       response.putHeader('content-type', 'text/plain; charset=utf-8');
       response.end(message);

@@ -30,6 +30,8 @@ export class Exchange extends RoutingContext {
   /** The route now running (a chain of identical paths moves on to the next). */
   enter(route: RouteDefinition): void {
     this.currentRoute = route;
+    // The previous route of a chain fell through: its send hooks are not this route's.
+    if (this.response._routeSend !== null) this.response._routeSend = null;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, ValueReader } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
+import type { SentBody } from '../http/body-pipe';
 import type { OriginResolver } from '../http/client-origin';
 import type { ResponseChunk } from '../http/response';
 import type { Provided } from '../io/registry';
@@ -8,7 +9,7 @@ import type { ClassMetadata, Constructor, MethodMetadata } from '../metadata/typ
 import type { ComponentFactory } from '../settings/components';
 import type { SettingsView } from '../settings/settings';
 import type { Logger } from '../util/log';
-import type { RouteHooks } from './route-hooks';
+import type { RouteAnswer, RouteHooks } from './route-hooks';
 import type { WebSocketRoute } from './websocket-route';
 
 /**
@@ -43,9 +44,10 @@ export type ErrorHook = (error: unknown, ctx: RoutingContext) => void;
 /**
  * A hook run when the response head is about to be written with its first body bytes (or with an empty
  * body): it may change status and headers, and return a replacement for `body` (a complete body only:
- * streamed writes pass `undefined` and cannot be replaced).
+ * streamed writes pass `undefined`, with `sent.streamed` true, and cannot be replaced). Either kind may be
+ * sent through a transform instead: `ctx.response.streamBodyThrough(transform)` (compression does).
  */
-export type SendHook = (ctx: RoutingContext, body: ResponseChunk | undefined) => ResponseChunk | undefined | void;
+export type SendHook = (ctx: RoutingContext, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void;
 
 /** A hook told that the server began a graceful shutdown (it stops taking connections and drains). */
 export type ShutdownHook = () => void;
@@ -162,6 +164,20 @@ export interface PluginContext {
 
   /** The definitions of every route registered so far (OpenAPI). */
   routes(): readonly RouteDefinition[];
+  /** What the plugins' hooks may answer on a route instead of the route itself (their `answers`), for API documents. */
+  routeAnswers(route: RouteDefinition): readonly RouteAnswer[];
+  /**
+   * The exception handlers in the order they are tried: the route's own `@CatchWith` (given a route), the app's,
+   * then the plugins' (`handler` is undefined for a handler made per request). API documents read what bodies they write.
+   */
+  errorHandlers(route?: RouteDefinition): ReadonlyArray<{
+    /** The error class it takes (`@Handles`, or the type it was registered for). */
+    readonly type: Function;
+    /** The handler (undefined when one is made per request). */
+    readonly handler: object | undefined;
+    /** The route's own (`@CatchWith`): it answers errors of the route, not those raised before the route is found (404, a bad path, 413). */
+    readonly own?: true;
+  }>;
   /** Answers a request through the app's exception handlers (for hooks that refuse a request). */
   fail(ctx: RoutingContext, error: unknown): void | Promise<void>;
 }

@@ -7,9 +7,10 @@ import type { CompileContext } from './compile-context';
 import type { ValueResolver } from './context-values';
 import { assertDecoratorMetadata } from './decorator-metadata';
 import { defineRoute, readsBody, type RouteSource } from './define-route';
-import { routeHandlersOf } from './exception-handling';
+import { routeHandlersOf, type BoundHandler } from './exception-handling';
 import type { Exchange } from './exchange';
-import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor } from './stages/hooks';
+import type { RouteAnswer } from './route-hooks';
+import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor, sendHookSteps } from './stages/hooks';
 import { invokeStep } from './stages/invoke';
 import { negotiateStep } from './stages/negotiate';
 import { provideSteps } from './stages/provide';
@@ -26,6 +27,10 @@ export interface CompiledRoute {
   definition: RouteDefinition;
   /** The route reads the request body: the adapter buffers it before `handle`. */
   needsBody: boolean;
+  /** What the plugins' hooks may answer instead of the route (their `answers`), for the API document. */
+  answers: readonly RouteAnswer[];
+  /** The route's own exception handlers (`@CatchWith`, method then class), tried before the app's. */
+  handlers: readonly BoundHandler[];
   /** Runs the whole route; never throws (errors go to the exception handlers). */
   handle(ctx: Exchange): void | Promise<void>;
 }
@@ -73,7 +78,7 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
     compileArgument(params[i]!, design[p.index], `${where} parameter ${p.index}`, instantiated.has(p.index) ? { ...scope, bodyInstantiated: true } : scope),
   );
 
-  const steps: Step[] = [...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
+  const steps: Step[] = [...sendHookSteps(hooks), ...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
   if (definition.produces.length > 0) steps.push(negotiateStep(definition.produces, scope.routeText));
   if (resolvers.length > 0) steps.push(readArgumentsStep(resolvers));
   steps.push(...beforeHandlerSteps(hooks));
@@ -81,6 +86,8 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   steps.push(compileResultWriter({ definition, writerClass: m.writer ?? c.writer, settings, components, suppressCheck, where }));
 
   const afters = hooks.filter((h) => h.onResponse).map((h) => h.onResponse!);
-  const handle = runRoute(steps, afters, routeHandlersOf(m.catchWith, c.catchWith, components), cc.errors);
-  return { definition, needsBody: readsBody(params, design) || hooks.some((h) => h.needsBody), handle };
+  const handlers = routeHandlersOf(m.catchWith, c.catchWith, components);
+  const handle = runRoute(steps, afters, handlers, cc.errors);
+  const answers = hooks.flatMap((h) => h.answers ?? []);
+  return { definition, needsBody: readsBody(params, design) || hooks.some((h) => h.needsBody), answers, handlers, handle };
 }

@@ -1,4 +1,23 @@
 import type { RoutingContext } from '../context/routing-context';
+import type { SendHook } from './plugin';
+
+/**
+ * An answer a plugin's hooks may give a route instead of the route's own (a 429 from a rate limit), told to
+ * the API document (OpenAPI). It describes; it never runs.
+ */
+export interface RouteAnswer {
+  /** The HTTP status. */
+  status: number;
+  /** What it means, for people reading the document. */
+  description: string;
+  /** Response headers sent with it, by name, each with what it says. */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * The error the hook throws to give this answer (`TooManyRequestsException`): the document shows the body the
+   * app's exception handlers write for it. Default: the HTTP error class of `status`.
+   */
+  error?: Function;
+}
 
 /**
  * What a plugin adds to one route, decided once per route at registration. Every part is optional;
@@ -22,8 +41,18 @@ export interface RouteHooks {
    * logged and never reach the client. Not run for WebSocket upgrades.
    */
   onResponse?: (ctx: RoutingContext, entity: unknown, error: unknown) => void | Promise<void>;
+  /**
+   * When this route's answer (or its error's) is about to be written, after the app's `onSend` hooks: as `app.onSend`,
+   * for this route only (compression). Not run for WebSocket upgrades.
+   */
+  onSend?: SendHook;
   /** The route reads the request body even without a body argument (it streams uploads, say). */
   needsBody?: boolean;
+  /**
+   * The answers these hooks may give instead of the route's own (a rate limit's 429), for the OpenAPI document:
+   * decided with the hooks, so the document says what the route really does.
+   */
+  answers?: readonly RouteAnswer[];
   /**
    * @internal Indexes of class-typed body parameters this plugin makes instances of when a built-in
    * reader read them (validation): the JSON reader then leaves its shallow copy out.

@@ -29,10 +29,14 @@ const FEATURE_DEPENDENCIES: Record<string, readonly string[]> = {
   openapi: ['security', 'validation'],
   // Swagger UI's routes are public and left out of the document it shows.
   'swagger-ui': ['security', 'openapi'],
+  // A static folder's routes serve files, not API operations: left out of the OpenAPI document.
+  static: ['openapi'],
   // A request's log lines (its RequestLogger's and its access log line) carry the request's id.
   logging: ['request-id'],
   // Health checks and probes are left out of the access log.
   health: ['logging'],
+  // A problem lists a validation failure's violations.
+  'problem-details': ['validation'],
 };
 
 const SRC = path.resolve(__dirname, '../../../src');

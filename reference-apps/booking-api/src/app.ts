@@ -1,4 +1,4 @@
-import { ClassValidator, RestBuilder, TsyringeInjectionProvider, type Logger } from 'rest.uws';
+import { ClassValidator, RestBuilder, swaggerUi, TsyringeInjectionProvider, type Logger } from 'rest.uws';
 import { container as rootContainer } from 'tsyringe';
 import { BookingService } from './domain/booking-service';
 import { CatalogueService } from './domain/catalogue-service';
@@ -19,6 +19,8 @@ import { openApiResourceAt } from './http/openapi-resource';
 export const MAX_BODY_BYTES = 256 * 1024;
 /** Where the OpenAPI document of the API is served (public, like the partner API's docs). */
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+/** Where Swagger UI shows that document (public too): partners read the API and try it with their key. */
+export const DOCS_PATH = '/docs';
 export const API_VERSION = '1.0.0';
 
 /** The services the HTTP layer calls (a BookingSystem has them). */
@@ -71,5 +73,6 @@ export function bookingApp(services: BookingServices, options: BookingAppOptions
           'read it until fulfilment makes it COMPLETED with tickets and a voucher. Errors: {status, error: {code, message}}.',
         ...(options.publicBaseUrl ? { servers: [{ url: options.publicBaseUrl }] } : {}),
       }),
-    );
+    )
+    .use(swaggerUi({ path: DOCS_PATH, url: OPENAPI_PATH, title: 'Booking API' }));
 }

@@ -1,4 +1,4 @@
-import { RestBuilder } from 'rest.uws';
+import { openApi, RestBuilder } from 'rest.uws';
 import type { ApiKeyStore } from './storage/api-key-store';
 import { capabilitiesOf, type VoiceEngines } from './engines/voice-engines';
 import type { SessionLimits } from './domain/session/session-limits';
@@ -11,6 +11,8 @@ import { StreamTicket, VoiceStreamEndpoint } from './http/voice-stream-endpoint'
 
 /** Session requests are small JSON objects. */
 export const MAX_BODY_BYTES = 16 * 1024;
+/** Where the OpenAPI document of the session API is served (public). */
+export const OPENAPI_PATH = '/openapi.json';
 
 export interface VoiceAppServices {
   readonly engines: VoiceEngines;
@@ -45,5 +47,15 @@ export function voiceApp(services: VoiceAppServices, settings: SessionResourceSe
       }
     })
     .errorHandler(VoiceExceptionHandler)
-    .bodyHandler({ maxBodySize: MAX_BODY_BYTES });
+    .bodyHandler({ maxBodySize: MAX_BODY_BYTES })
+    .use(
+      openApi({
+        title: 'Voice stream',
+        version: '1.0.0',
+        path: OPENAPI_PATH,
+        description:
+          'Request a voice session (POST /v3/voice/realtime with `Authorization: DeepL-Auth-Key <key>`), then stream audio ' +
+          'over the WebSocket at streaming_url?token=<token>; GET /v3/voice/realtime?token= reconnects. Errors: {message, code}.',
+      }),
+    );
 }

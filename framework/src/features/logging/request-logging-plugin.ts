@@ -28,6 +28,21 @@ export function excludeFromAccessLog(ctx: RoutingContext): void {
   ctx.put(UNLOGGED, true);
 }
 
+/** The fields of one access log line. */
+function accessLine(ctx: RoutingContext, start: number, remoteAddress: string | undefined): Record<string, unknown> {
+  const line: Record<string, unknown> = {
+    method: ctx.request.method(),
+    path: ctx.request.path(),
+    status: ctx.response.getStatusCode(),
+    durationMs: Math.round((performance.now() - start) * 1000) / 1000,
+  };
+  const reqId = requestIdOf(ctx);
+  if (reqId !== undefined) line.reqId = reqId;
+  if (ctx.response.aborted()) line.aborted = true;
+  if (remoteAddress !== undefined) line.remoteAddress = remoteAddress;
+  return line;
+}
+
 /** Checks and copies the options of `logRequests` (false: off). */
 export function requestLoggingOptions(options: RequestLoggingOptions | boolean | undefined): RequestLoggingOptions | false {
   if (options === false) return false;
@@ -66,25 +81,15 @@ export const requestLoggingPlugin: RestPlugin = {
       // Read now: after the response ends uWebSockets.js no longer knows the connection.
       const remoteAddress = withAddress ? ctx.request.remoteAddress() : undefined;
       let done = false;
-      const write = (aborted: boolean) => {
+      // One listener for both ends (answered, or the client left first): one closure per request.
+      const finish = (): void => {
         if (done) return;
         done = true;
-        if (ctx.has(UNLOGGED)) return;
-        const line: Record<string, unknown> = {
-          method: ctx.request.method(),
-          path: ctx.request.path(),
-          status: ctx.response.getStatusCode(),
-          durationMs: Math.round((performance.now() - start) * 1000) / 1000,
-        };
-        const reqId = requestIdOf(ctx);
-        if (reqId !== undefined) line.reqId = reqId;
-        if (aborted) line.aborted = true;
-        if (remoteAddress !== undefined) line.remoteAddress = remoteAddress;
         // Looked up per line: the app's logger may be configured after the app is built.
-        (explicit ?? app.logger)[level](line, 'request');
+        if (!ctx.has(UNLOGGED)) (explicit ?? app.logger)[level](accessLine(ctx, start, remoteAddress), 'request');
       };
-      ctx.response.onEnd(() => write(false));
-      ctx.response.onAborted(() => write(true));
+      ctx.response.onEnd(finish);
+      ctx.response.onAborted(finish);
     });
   },
 };

@@ -1,13 +1,16 @@
 import { resolvedClassMetadata, designParamTypes, designType } from '../../metadata/store';
 import type { ParameterDefinition, RouteDefinition } from '../../metadata/route-definition';
 import type { ArgumentType, ParamMetadata } from '../../metadata/types';
-import { Response } from '../../http/response-entity';
+import type { RouteAnswer } from '../../pipeline/route-hooks';
 import type { ComponentFactory } from '../../settings/components';
 import type { SettingsView } from '../../settings/settings';
 import { PARAMETER_CONSTRAINTS } from '../validation/constraints';
 import type { JsonSchema } from './constraint-keywords';
-import { API_EXCLUDE, API_OPERATION, API_RESPONSES, API_TAGS, type ApiOperationOptions, type ApiResponseOptions } from './openapi-decorators';
+import { ErrorBodies, fromRouteAnswer, type ErrorHandlerList } from './error-responses';
+import { readMethodSource } from './method-source';
+import { API_EXCLUDE, API_OPERATION, API_TAGS, type ApiOperationOptions } from './openapi-decorators';
 import { pathTemplate } from './path-template';
+import { frameworkErrors, responseObject, successResponses } from './responses';
 import { SchemaRegistry } from './schema-registry';
 import { routeSecurityDoc } from './security-schemes';
 
@@ -30,28 +33,20 @@ export interface OpenApiOptions {
   }>;
 }
 
-const ERROR_SCHEMA: JsonSchema = {
-  type: 'object',
-  description: "The framework's error body (the built-in exception handler, JSON when the client accepts it).",
-  properties: { status: { type: 'integer' }, error: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } },
-  required: ['status', 'error', 'message'],
-};
-
 const IN: Partial<Record<ParamMetadata['source'], string>> = { path: 'path', query: 'query', header: 'header', cookie: 'cookie' };
 
-/**
- * Builds an OpenAPI 3.1 document from an app's compiled routes: paths, methods, parameters with
- * their types and constraints, request bodies and responses from classes and their class-validator
- * constraints, and security from the auth decorators.
- */
 /** What a document is built from: an app's routes, settings and components (a plugin's view of the app). */
 export interface OpenApiSource {
   /** The routes to document. */
   routes(): readonly RouteDefinition[];
-  /** The app's settings (its authentication providers, for security schemes). */
+  /** The app's settings (its authentication providers, for security schemes; its body limit). */
   readonly settings: SettingsView;
   /** Makes the providers whose security schemes are described. */
   readonly components: Pick<ComponentFactory, 'get'>;
+  /** What the plugins' hooks may answer on a route instead of the route (a rate limit's 429). */
+  routeAnswers?(route: RouteDefinition): readonly RouteAnswer[];
+  /** The exception handlers in the order they are tried for a route (its own `@CatchWith` first): what error bodies look like. */
+  errorHandlers?(route: RouteDefinition): ErrorHandlerList;
 }
 
 /** The OpenAPI 3.1 document of the routes `source` gives (a plugin's view of an app, or an app's own). */
@@ -60,7 +55,6 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const securitySchemes: Record<string, JsonSchema> = {};
   const operationIds = new Set<string>();
-  let usesErrors = false;
 
   for (const d of rt.routes()) {
     if (d.extensions.get(API_EXCLUDE) === true) continue;
@@ -87,25 +81,28 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
     if (security.requirement !== undefined) operation.security = security.requirement;
     Object.assign(securitySchemes, security.schemes);
 
-    const responses = describeResponses(d, schemas);
-    const canFail400 = parameters.length > 0 || body !== undefined; // conversion and validation failures
-    const errors: Array<[string, string]> = [];
-    if (canFail400) errors.push(['400', 'Bad request: a missing or invalid argument']);
-    if (security.secured) errors.push(['401', 'Unauthorized: no or invalid credentials']);
-    if (security.mayForbid) errors.push(['403', 'Forbidden: the user may not do this']);
-    if (d.produces.length > 0) errors.push(['406', 'Not acceptable: none of the Accept types is produced']);
-    if (body !== undefined && d.consumes.length > 0) errors.push(['415', 'Unsupported media type']);
-    for (const [status, description] of errors) {
-      if (responses[status] !== undefined) continue;
-      responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-      usesErrors = true;
+    const hints = readMethodSource((d.resourceClass.prototype as Record<string, Function>)[d.methodName] ?? (() => undefined));
+    const responses = successResponses(d, hints, schemas);
+    const facts = { parameters, readsBody: body !== undefined, secured: security.secured, mayForbid: security.mayForbid, bodyLimit: rt.settings.bodyLimit };
+    const errors = [...frameworkErrors(d, facts, hints), ...(rt.routeAnswers?.(d) ?? []).map(fromRouteAnswer)];
+    const errorBodies = new ErrorBodies(rt.errorHandlers?.(d) ?? [], schemas, rt.settings.notFoundEntries().length > 0);
+    // An error the route declares without a body (`@ApiResponse(404, 'No such todo')`): the body of the handler
+    // that takes every error, when there is one; otherwise which handler answers it is not known.
+    for (const [status, r] of Object.entries(responses)) {
+      if (Number(status) >= 400 && r.content === undefined) {
+        const content = errorBodies.catchAllContent(d);
+        if (content !== undefined) r.content = content;
+      }
+    }
+    for (const e of errors) {
+      const key = String(e.status);
+      if (responses[key] === undefined) responses[key] = responseObject(e.description, errorBodies.contentOf(e, d), e.headers);
     }
     operation.responses = responses;
     item[method] = operation;
   }
 
   const components: JsonSchema = {};
-  if (usesErrors) schemas.components.Error ??= ERROR_SCHEMA;
   if (Object.keys(schemas.components).length > 0) components.schemas = schemas.components;
   if (Object.keys(securitySchemes).length > 0) components.securitySchemes = securitySchemes;
   const info: JsonSchema = { title: options.title, version: options.version };
@@ -189,38 +186,4 @@ function describeBody(d: RouteDefinition, schemas: SchemaRegistry): JsonSchema |
     return { required: required.length > 0, content };
   }
   return undefined;
-}
-
-function describeResponses(d: RouteDefinition, schemas: SchemaRegistry): Record<string, JsonSchema> {
-  const declared: Array<[number | 'default', ApiResponseOptions]> = [];
-  const classLevel = d.classExtensions.get(API_RESPONSES) as Array<[number | 'default', ApiResponseOptions]> | undefined;
-  const merged = d.extensions.get(API_RESPONSES) as Array<[number | 'default', ApiResponseOptions]> | undefined;
-  if (merged !== undefined && merged !== classLevel) declared.push(...merged);
-  if (classLevel !== undefined) declared.push(...classLevel);
-  const produced = d.produces.length > 0 ? d.produces : ['application/json'];
-  const responses: Record<string, JsonSchema> = {};
-  for (const [status, o] of declared) {
-    const key = String(status);
-    if (responses[key] !== undefined) continue;
-    const r: JsonSchema = { description: o.description ?? defaultDescription(status) };
-    if (o.type !== undefined) {
-      const item = schemas.schemaFor(o.type);
-      r.content = { [o.mediaType ?? produced[0]!]: { schema: o.isArray ? { type: 'array', items: item } : item } };
-    }
-    responses[key] = r;
-  }
-  if (Object.keys(responses).some((k) => k.startsWith('2'))) return responses;
-  // Nothing declared for success: what the return type says.
-  const rt = d.returnType;
-  if (rt === undefined && d.produces.length === 0) responses['204'] = { description: 'No content' };
-  else if (rt === Response || rt === Promise || rt === Object || rt === undefined) responses['200'] = { description: 'OK', content: { [produced[0]!]: { schema: {} } } };
-  else responses['200'] = { description: 'OK', content: { [produced[0]!]: { schema: schemas.schemaFor(rt) } } };
-  return responses;
-}
-
-function defaultDescription(status: number | 'default'): string {
-  if (status === 'default') return 'Any other answer';
-  if (status < 300) return 'Success';
-  if (status < 400) return 'Redirect';
-  return status < 500 ? 'Client error' : 'Server error';
 }

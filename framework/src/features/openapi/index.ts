@@ -3,4 +3,5 @@ export { openApi, checkOpenApiOptions } from './openapi-plugin';
 export { buildOpenApiDocument, type OpenApiOptions, type OpenApiSource } from './document-builder';
 export { ApiOperation, ApiResponse, ApiTags, ApiExclude, API_OPERATION, API_RESPONSES, API_TAGS, API_EXCLUDE, type ApiOperationOptions, type ApiResponseOptions } from './openapi-decorators';
 export type { OpenApiSecurityScheme } from './security-schemes';
+export type { OpenApiErrorBody, ErrorHandlerList } from './error-responses';
 export type { JsonSchema } from './constraint-keywords';

@@ -3,6 +3,7 @@ import { ServiceUnavailableException, TooManyRequestsException } from '../../err
 import type { HttpServerResponse } from '../../http/response';
 import { isThenable } from '../../pipeline/context-values';
 import type { RestPlugin, RouteScope } from '../../pipeline/plugin';
+import type { RouteAnswer } from '../../pipeline/route-hooks';
 import type { Logger } from '../../util/log';
 import type { RateLimitState, RateLimitWindow } from './gcra';
 import { MemoryRateLimitStore } from './memory-store';
@@ -92,10 +93,26 @@ export function rateLimit(options: RateLimitOptions = {}): RestPlugin {
         return {
           onMatch: early.length > 0 ? limiter(early, store, sendHeaders, onStoreError, app.logger) : undefined,
           onRequest: late.length > 0 ? limiter(late, store, sendHeaders, onStoreError, app.logger) : undefined,
+          answers: answersOf(rules, onStoreError),
         };
       });
     },
   };
+}
+
+const LIMIT_HEADERS = {
+  'Retry-After': 'Seconds until a request will be allowed again',
+  'RateLimit-Limit': 'Requests allowed per window',
+  'RateLimit-Remaining': 'Requests left now',
+  'RateLimit-Reset': 'Seconds until the bucket is full again',
+};
+
+/** What a limited route may answer instead of itself, for the API document. */
+function answersOf(rules: readonly RouteRule[], onStoreError: 'refuse' | 'allow'): RouteAnswer[] {
+  const limits = rules.map((r) => `${r.window.limit} requests per ${r.windowSeconds} s`).join(', then ');
+  const answers: RouteAnswer[] = [{ status: 429, description: `Too many requests: over the rate limit (${limits})`, headers: LIMIT_HEADERS, error: TooManyRequestsException }];
+  if (onStoreError === 'refuse') answers.push({ status: 503, description: 'The rate limit cannot be checked right now (its store failed); retry shortly', headers: { 'Retry-After': 'Seconds to wait' }, error: ServiceUnavailableException });
+  return answers;
 }
 
 /**

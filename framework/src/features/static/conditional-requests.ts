@@ -10,10 +10,11 @@ export interface FileValidators {
   lastModified: string;
 }
 
-export function validatorsOf(stats: Stats): FileValidators {
+/** The validators of a file; a precompressed variant's entity tag names its coding too (`"…-br"`). */
+export function validatorsOf(stats: Stats, coding?: string): FileValidators {
   const ms = Math.floor(stats.mtimeMs);
   return {
-    etag: `"${ms.toString(16)}-${stats.size.toString(16)}"`,
+    etag: `"${ms.toString(16)}-${stats.size.toString(16)}${coding === undefined ? '' : `-${coding}`}"`,
     modifiedSeconds: Math.floor(ms / 1000),
     lastModified: new Date(ms).toUTCString(),
   };

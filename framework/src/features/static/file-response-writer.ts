@@ -5,6 +5,7 @@ import { Handles } from '../../decorators/binding';
 import { ForbiddenException, InternalServerErrorException, WebApplicationException } from '../../errors/http-errors';
 import type { HttpServerRequest } from '../../http/request';
 import type { HttpServerResponse } from '../../http/response';
+import { chooseCodings } from '../../io/content-coding';
 import { parseRange } from './byte-range';
 import { evaluatePreconditions, ifRangeHolds, validatorsOf } from './conditional-requests';
 import { DEFAULT_CHUNK_SIZE, streamFileBody } from './file-streamer';
@@ -37,6 +38,22 @@ export interface FileResponseWriterOptions {
   redirectFolders?: boolean;
   /** Bytes read per step while streaming (default 256 KiB; one buffer of at most this size per transfer). */
   chunkSize?: number;
+  /**
+   * Serve `name.br` or `name.gz` beside a file instead of it when present and the client accepts that coding
+   * (`Content-Encoding`, the original's Content-Type, `Vary: Accept-Encoding`). Default false: each request then
+   * costs a look for the variants.
+   */
+  precompressed?: boolean;
+}
+
+/** Precompressed variants, in the server's order of preference, and their file name suffixes. */
+const VARIANTS: readonly string[] = ['br', 'gzip'];
+const SUFFIX: Readonly<Record<string, string>> = { br: '.br', gzip: '.gz' };
+
+/** A precompressed file sent in place of the requested one. */
+interface Variant {
+  file: string;
+  coding: string;
 }
 
 /**
@@ -103,20 +120,22 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
       stats = await statOf(real);
     }
     if (!stats.isFile()) throw notFound();
-    await this.send(real, request, response);
+    const variant = this.options.precompressed === true ? await precompressedVariant(root, real, request, response) : undefined;
+    await this.send(real, variant, request, response);
   }
 
-  private async send(real: string, request: HttpServerRequest, response: HttpServerResponse): Promise<void> {
+  private async send(real: string, variant: Variant | undefined, request: HttpServerRequest, response: HttpServerResponse): Promise<void> {
     // Open first, then describe what was opened: the answer matches the bytes sent even if the file is replaced meanwhile.
     // O_NOFOLLOW: the checked path must not have become a link; O_NONBLOCK: a FIFO put there meanwhile cannot hang the open.
-    const file = await fs.promises.open(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK).catch((err) => {
+    const file = await fs.promises.open(variant?.file ?? real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK).catch((err) => {
       throw fileError(err);
     });
     try {
       const stats = await file.stat();
       if (!stats.isFile()) throw notFound();
       const size = stats.size;
-      const validators = validatorsOf(stats);
+      const validators = validatorsOf(stats, variant?.coding);
+      if (variant !== undefined) response.putHeader('Content-Encoding', variant.coding);
       const isHead = request.method() === 'HEAD';
       response.putHeader('ETag', validators.etag).putHeader('Last-Modified', validators.lastModified);
       if (this.options.cacheControl !== false) response.putHeader('Cache-Control', this.options.cacheControl ?? 'public, max-age=0');
@@ -162,6 +181,23 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
       await file.close().catch(() => undefined);
     }
   }
+}
+
+/**
+ * The precompressed file to send for `real`, if any: the best coding the client accepts whose file exists, is a
+ * regular file and stays under the root. The answer varies by Accept-Encoding whichever is sent.
+ */
+async function precompressedVariant(root: FileRoot, real: string, request: HttpServerRequest, response: HttpServerResponse): Promise<Variant | undefined> {
+  response.putHeader('Vary', 'Accept-Encoding');
+  for (const coding of chooseCodings(request.getHeader('accept-encoding'), VARIANTS).codings) {
+    try {
+      const file = await realPathUnderRoot(root, real + SUFFIX[coding]);
+      if ((await fs.promises.stat(file)).isFile()) return { file, coding };
+    } catch {
+      // Absent, unreadable or a link out of the root: the next coding, or the file itself.
+    }
+  }
+  return undefined;
 }
 
 /** Stats of a checked path; a file that vanished since the check is 404. */

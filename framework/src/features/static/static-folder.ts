@@ -2,6 +2,7 @@ import { PathParam } from '../../decorators/arguments';
 import { ResponseWriter } from '../../decorators/binding';
 import { GET, Path } from '../../decorators/routing';
 import type { Constructor } from '../../metadata/types';
+import { ApiExclude } from '../openapi/openapi-decorators';
 import { FileResponseWriter, type FileResponseWriterOptions } from './file-response-writer';
 
 /**
@@ -9,13 +10,16 @@ import { FileResponseWriter, type FileResponseWriterOptions } from './file-respo
  * `GET /static/app.js` sends `<directory>/app.js`, `GET /static/` its `index.html`. Register it like
  * any REST class (`RestRouter.register(app, staticFolder('/static', dir))`) or use
  * `RestBuilder.staticFiles('/static', dir)`. The URL path is decoded once by the router and then
- * checked like any returned path: traversal attempts get 403, unknown files 404.
+ * checked like any returned path: traversal attempts get 403, unknown files 404. Its routes are not listed in
+ * the OpenAPI document.
  */
 export function staticFolder(urlPrefix: string, directory: string, options: Omit<FileResponseWriterOptions, 'root'> = {}): Constructor {
   if (typeof urlPrefix !== 'string' || !urlPrefix.startsWith('/')) throw new TypeError(`rest.uws: staticFolder's URL prefix must start with "/" (got ${JSON.stringify(urlPrefix)})`);
   const Writer = FileResponseWriter.under(directory, { redirectFolders: true, ...options });
 
+  // Files, not API operations: left out of the OpenAPI document.
   @Path(urlPrefix)
+  @ApiExclude
   class StaticFolder {
     /** The folder itself: its index file. */
     @GET

@@ -4,6 +4,7 @@ import type { RestPlugin } from '../../pipeline/plugin';
 import { SwaggerUiDist } from './swagger-ui-assets';
 import { SwaggerUiResource } from './swagger-ui-resource';
 
+/** Options of `swaggerUi()`. */
 export interface SwaggerUiOptions {
   /** Where the page is served (default `/docs`): letters, digits and `._~-` segments. */
   path?: string;

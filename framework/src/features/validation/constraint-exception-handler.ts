@@ -1,5 +1,6 @@
 import type { ExceptionHandler } from '../../context/contracts';
 import { Handles } from '../../decorators/binding';
+import { DefaultExceptionHandler } from '../../pipeline/exception-handling';
 import type { HttpServerRequest } from '../../http/request';
 import type { HttpServerResponse } from '../../http/response';
 import { ConstraintException } from './constraint-exception';
@@ -17,6 +18,9 @@ import { ConstraintException } from './constraint-exception';
  */
 @Handles(ConstraintException)
 export class ConstraintExceptionHandler implements ExceptionHandler<ConstraintException> {
+  /** What the OpenAPI document shows for its answers: the built-in handler's JSON body (always JSON). */
+  readonly errorBody = new DefaultExceptionHandler().errorBody.filter((body) => body.mediaType === 'application/json');
+
   /** Writes the 400 answer listing every violation. */
   write(error: ConstraintException, _request: HttpServerRequest, response: HttpServerResponse): void {
     response.setStatusCode(400);

@@ -2,6 +2,7 @@ import type { RouteDefinition } from '../../metadata/route-definition';
 import type { ClassMetadata, MethodMetadata } from '../../metadata/types';
 import type { CompileContext } from '../compile-context';
 import type { RouteHooks } from '../route-hooks';
+import { composeSendHooks } from '../send-hooks';
 import type { Step } from './step';
 
 /** The hooks the app's plugins give one route (or upgrade), decided now, in plugin order. */
@@ -12,6 +13,18 @@ export function routeHooksFor(cc: CompileContext, definition: RouteDefinition, k
     if (h) hooks.push(h);
   }
   return hooks;
+}
+
+/** The plugins' `onSend` hooks of the route, given to each response as its first step (none when no plugin has one). */
+export function sendHookSteps(hooks: readonly RouteHooks[]): Step[] {
+  const send = composeSendHooks(hooks.filter((h) => h.onSend !== undefined).map((h) => h.onSend!));
+  if (send === null) return [];
+  return [
+    (ctx) => {
+      ctx.response._routeSend = send;
+      ctx.response._sendContext = ctx;
+    },
+  ];
 }
 
 /** The plugins' `onMatch` hooks as steps (rate limits, first of all). */

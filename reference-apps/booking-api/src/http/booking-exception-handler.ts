@@ -3,6 +3,7 @@ import { Inject, type ExceptionHandler, type HttpServerRequest, type HttpServerR
 import { LOGGER } from './app-logger';
 import { DatabaseOutageLog } from './database-outage-log';
 import { errorResponse } from './error-response';
+import { ApiErrorDto } from './dto/api-error.dto';
 
 /**
  * Every error of the API as the partner API's JSON envelope `{status, error: {code, message}}`:
@@ -13,6 +14,9 @@ import { errorResponse } from './error-response';
  */
 @Inject
 export class BookingExceptionHandler implements ExceptionHandler<unknown> {
+  /** What the OpenAPI document shows for every error answer this handler writes. */
+  readonly errorBody = { type: ApiErrorDto };
+
   constructor(
     @inject(LOGGER) private readonly logger: Logger,
     private readonly outages: DatabaseOutageLog,

@@ -8,6 +8,9 @@ import { errorResponse } from './error-response';
 /** Errors of the customer pages as a page (customers open them in a browser), with the same status as the API's. */
 @Inject
 export class CustomerPageErrorHandler implements ExceptionHandler<unknown> {
+  /** What the OpenAPI document shows for the pages' error answers: a page. */
+  readonly errorBody = { mediaType: 'text/html', schema: { type: 'string' } };
+
   constructor(
     @inject(LOGGER) private readonly logger: Logger,
     private readonly outages: DatabaseOutageLog,

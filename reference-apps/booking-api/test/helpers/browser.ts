@@ -13,3 +13,16 @@ export function renderedDom(url: string): Promise<string> {
     });
   });
 }
+
+/**
+ * Debian's Chromium driven by playwright-core, headless as root on a closed network: no sandbox, and none of
+ * Chromium's own background connections, so every request a page makes is one the test sees.
+ */
+export function launchChromium(): Promise<import('playwright-core').Browser> {
+  return import('playwright-core').then(({ chromium }) =>
+    chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    }),
+  );
+}

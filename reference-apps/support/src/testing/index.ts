@@ -1,5 +1,6 @@
 // Test machinery shared by the reference apps (import from 'app-support/testing'): the hostile-input corpus that
-// attacks every route of an app over real HTTP, the raw HTTP/1.1 client it sends with, and database snapshots.
+// attacks every route of an app over real HTTP, the raw HTTP/1.1 client it sends with, database snapshots, and the
+// check that an app's answers are the ones its OpenAPI document describes.
 export { RawHttpConnection, encodeRequest, headerOf, type RawAnswer, type RawExchange, type RawHeader, type RawRequest } from './raw-http';
 export { routesFromOpenApi, extraRoute, exampleFromSchema, type CorpusRoute } from './corpus-routes';
 export { toRequest, type AuthProfile, type CorpusCase, type CorpusPlan, type Expectation, type RequestParts, type RouteSample } from './corpus-case';
@@ -9,3 +10,4 @@ export { snapshotDatabase, changedTables, type DatabaseSnapshot } from './databa
 export { SeededRandom, hostileStrings, percentEncode, wrongTypes, deepArray, deepObject, type Named } from './hostile-values';
 export { corpusSeed } from './corpus-seed';
 export { FRAMEWORK_HOLES } from './pending-holes';
+export { openApiValidator, answerChecker, documentedAnswers, type SeenAnswer } from './openapi-conformance';

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { GET, Path, Produces } from 'rest.uws';
+import { ApiExclude, GET, Path, Produces } from 'rest.uws';
 
 /** The web page's folder (index.html, app.js, the AudioWorklet), next to src/ in the package. */
 export const PUBLIC_DIRECTORY = path.resolve(__dirname, '..', '..', '..', 'public');
 
 /** `GET /`: the live-caption page (its scripts and styles are served under /app/). */
 @Path('/')
+@ApiExclude
 export class PageResource {
   private readonly page = readFileSync(path.join(PUBLIC_DIRECTORY, 'index.html'), 'utf8');
 

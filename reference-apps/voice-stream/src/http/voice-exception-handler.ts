@@ -20,6 +20,16 @@ const CODE_BY_STATUS: Record<number, string> = {
  * `{message, code}`. Unexpected errors answer 500 with a fixed message, never internals.
  */
 export class VoiceExceptionHandler implements ExceptionHandler<unknown> {
+  /** What the OpenAPI document shows for every error answer: the API's `ErrorResponse`. */
+  readonly errorBody = {
+    name: 'ErrorResponse',
+    schema: {
+      type: 'object',
+      properties: { message: { type: 'string', description: 'What went wrong, for people' }, code: { type: 'string', description: 'A machine code: invalid_request, unauthorized, forbidden, too_many_sessions, server_busy...' } },
+      required: ['message', 'code'],
+    },
+  };
+
   write(error: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
     let status = 500;
     let body = { message: 'Internal error; the request was not completed', code: 'internal_error' };

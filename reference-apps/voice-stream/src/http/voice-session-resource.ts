@@ -1,4 +1,4 @@
-import { BodyParam, Consumes, Context, GET, HeaderParam, HttpServerRequest, Path, POST, Produces, QueryParam } from 'rest.uws';
+import { ApiOperation, ApiResponse, ApiTags, BodyParam, Consumes, Context, GET, HeaderParam, HttpServerRequest, Path, POST, Produces, QueryParam } from 'rest.uws';
 import type { ApiKeyOwner, ApiKeyStore } from '../storage/api-key-store';
 import { readAuthKey } from './deepl-authorization';
 import { validateSessionRequest, type VoiceCapabilities } from '../domain/session/session-request';
@@ -20,9 +20,24 @@ export interface SessionResourceSettings {
   readonly fallbackHost: () => string;
 }
 
+/** The OpenAPI schema of `VoiceStreamingResponse` (an interface: TypeScript keeps nothing of it at run time). */
+const STREAMING_RESPONSE = {
+  type: 'object',
+  properties: {
+    streaming_url: { type: 'string', description: 'The WebSocket to stream audio to, with ?token=<token>' },
+    token: { type: 'string', description: 'Opens one connection; reconnect for a new one' },
+    session_id: { type: 'string' },
+  },
+  required: ['streaming_url', 'token', 'session_id'],
+};
+
 /** `POST /v3/voice/realtime` (session request) and `GET /v3/voice/realtime?token=` (reconnection). */
 @Path('/v3/voice')
 @Produces('application/json')
+@ApiTags('Voice sessions')
+@ApiResponse(401, 'No Authorization header, or not "DeepL-Auth-Key <key>" (unauthorized)')
+@ApiResponse(403, 'The API key is unknown or revoked (forbidden); on reconnection also an unknown or outdated token')
+@ApiResponse(503, { description: 'The key or session store is unavailable (service_unavailable), or the server is full (server_busy)', headers: { 'Retry-After': 'Seconds to wait, when the server is full' } })
 export class VoiceSessionResource {
   constructor(
     private readonly keys: ApiKeyStore,
@@ -35,6 +50,10 @@ export class VoiceSessionResource {
   @POST
   @Path('/realtime')
   @Consumes('application/json')
+  @ApiOperation({ summary: 'Requests a voice session: its streaming URL and first token' })
+  @ApiResponse(200, { schema: STREAMING_RESPONSE })
+  @ApiResponse(400, 'The body is missing, not JSON, or not a valid session request (invalid_request and the field codes)')
+  @ApiResponse(429, 'This API key already has its maximum of open sessions (too_many_sessions)')
   async requestSession(
     @HeaderParam('authorization', { optional: true }) authorization: string | undefined,
     @Context() request: HttpServerRequest,
@@ -53,6 +72,9 @@ export class VoiceSessionResource {
 
   @GET
   @Path('/realtime')
+  @ApiOperation({ summary: 'Reconnects a session: a new token for the latest one' })
+  @ApiResponse(200, { schema: STREAMING_RESPONSE })
+  @ApiResponse(400, 'The token query parameter is missing (missing_parameter)')
   async requestReconnection(
     @HeaderParam('authorization', { optional: true }) authorization: string | undefined,
     @Context() request: HttpServerRequest,
