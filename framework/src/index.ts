@@ -43,7 +43,7 @@ export {
   RegistrationError,
 } from './errors/http-errors';
 export { ERROR_CODES, describeErrorCode, type ErrorCode, type ErrorCodeInfo } from './errors/codes';
-export { DefaultExceptionHandler, summarizeError, type ErrorSummary } from './pipeline/exception-handling';
+export { DefaultExceptionHandler, summarizeError, type ErrorSummary, type HandlerErrorBody } from './pipeline/exception-handling';
 
 export { JsonValueReader, TextValueReader, FormValueReader, GenericValueReader } from './io/readers';
 export { JsonResponseWriter, PlainResponseWriter, GenericResponseWriter } from './io/writers';

@@ -49,6 +49,7 @@ export function statusOf(error: unknown): number {
 
 /** What an error answer may tell the client: its status, and its message and code when they are the client's to see. */
 export interface ErrorSummary {
+  /** The status to answer: the one already set on the response, else the error's own, else 500. */
   status: number;
   /** The error's message when exposed, else the status's reason phrase. */
   message: string;
@@ -100,13 +101,23 @@ const ERROR_SCHEMA: Record<string, unknown> = {
   required: ['status', 'error', 'message', 'code'],
 };
 
+/** One body a built-in handler writes, as the OpenAPI document shows it (an app's handlers may use `OpenApiErrorBody`). */
+export interface HandlerErrorBody {
+  /** Key in `components.schemas` for `schema`; without one the schema is written inline. */
+  name?: string;
+  /** The body's media type. */
+  mediaType: string;
+  /** The body's JSON Schema. */
+  schema: Record<string, unknown>;
+}
+
 /**
  * The built-in handler: a JSON body when the client takes JSON, text otherwise. Server errors that
  * are not HTTP errors get a generic message: a body never carries a stack trace or internals.
  */
 export class DefaultExceptionHandler implements ExceptionHandler<unknown> {
   /** What the OpenAPI document shows for the answers this handler writes: `Error` as JSON, or the message as text. */
-  readonly errorBody: ReadonlyArray<{ name?: string; mediaType: string; schema: Record<string, unknown> }> = [
+  readonly errorBody: ReadonlyArray<HandlerErrorBody> = [
     { name: 'Error', mediaType: 'application/json', schema: ERROR_SCHEMA },
     { mediaType: 'text/plain', schema: { type: 'string' } },
   ];

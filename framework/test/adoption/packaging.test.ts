@@ -85,7 +85,7 @@ test.serial('the tarball holds compiled JavaScript, declarations, source maps, R
   const stale = files.filter((f) => f.endsWith('.js') && f.startsWith('dist/src/') && !fs.existsSync(path.join(frameworkDir, f.replace(/^dist\//, '').replace(/\.js$/, '.ts'))));
   t.deepEqual(stale, [], 'every compiled file has its source (no output left from a deleted one)');
   const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', 'rest.uws', 'package.json'), 'utf8'));
-  t.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe', 'uWebSockets.js']);
+  t.deepEqual(Object.keys(manifest.peerDependencies).sort(), ['class-transformer', 'class-validator', 'reflect-metadata', 'swagger-ui-dist', 'tsyringe', 'uWebSockets.js']);
   t.is(fs.lstatSync(path.join(project, 'node_modules', 'rest.uws')).isSymbolicLink(), false, 'installed from the tarball, not linked');
 });
 

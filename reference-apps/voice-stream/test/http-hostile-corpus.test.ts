@@ -23,7 +23,7 @@ import {
   type RouteSample,
 } from 'app-support/testing';
 import { ApiKeyStore } from '../src/storage/api-key-store';
-import { MAX_BODY_BYTES, voiceApp } from '../src/app';
+import { MAX_BODY_BYTES, OPENAPI_PATH, voiceApp } from '../src/app';
 import { STREAM_PATH } from '../src/http/streaming-url';
 import { startVoiceServer } from '../src/server';
 import { requireEnginePackages } from './support/system-packages';
@@ -79,9 +79,10 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
     voiceApp({ engines: server.engines, keys: store, registry: server.registry, capacity: server.capacity }, { publicBaseUrl: undefined, fallbackHost: () => 'localhost' }, new RestBuilder()).build(),
     { title: 'voice-stream', version: '1' },
   );
-  // The WebSocket upgrade is no REST route: the document leaves it out, the corpus does not.
+  // The WebSocket upgrade is no REST route, and the page, its static files and the document itself are not
+  // operations of the API: the document leaves them out, the corpus does not.
   const upgrade = extraRoute('GET', STREAM_PATH, { queryParams: ['token'] });
-  const routes = routesFromOpenApi(document, [upgrade]);
+  const routes = routesFromOpenApi(document, [upgrade, extraRoute('GET', '/'), extraRoute('GET', '/app/{path}'), extraRoute('GET', OPENAPI_PATH)]);
   const samples: Record<string, RouteSample> = {
     'POST /v3/voice/realtime': { body: { source_media_content_type: PCM_16K, target_languages: ['es', 'fr'], target_media_languages: ['es'], message_format: 'json' } },
     'GET /v3/voice/realtime': { query: { token: FRESH_TOKEN } },

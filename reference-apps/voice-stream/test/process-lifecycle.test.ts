@@ -78,7 +78,7 @@ test.serial('a flood of 40 half-open sessions costs no decoder memory; SIGTERM d
   t.true(during - before < 60, `RSS rose from ${before.toFixed(0)} to ${during.toFixed(0)} MB for 40 idle sessions`);
 
   const { exit, ms } = await terminate(instance);
-  t.is(exit, 0);
+  t.is(exit, 0, instance.output().slice(-3000));
   t.true(ms < 10_000, `stopped after ${ms} ms (stated: at most 10 s)`);
   for (const stream of streams) t.is((await stream.closed).code, 1001);
   t.regex(instance.output(), /SIGTERM received, stopping \(at most 10 s\)[\s\S]*voice-stream: stopped/);
@@ -95,7 +95,7 @@ test.serial('SIGTERM while 12 sessions decode speech ends the process within its
   await waitFor('12 recognition workers', () => (threadCount(instance.pid) >= threadsBefore + 12 ? true : undefined), 30_000);
 
   const { exit, ms } = await terminate(instance);
-  t.is(exit, 0);
+  t.is(exit, 0, instance.output().slice(-3000));
   t.true(ms < 3_000 + 1_000, `stopped after ${ms} ms (stated: at most 3 s)`);
   for (const stream of streams) t.is((await stream.closed).code, 1001);
 });

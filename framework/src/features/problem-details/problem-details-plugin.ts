@@ -3,7 +3,7 @@ import { statusText } from '../../errors/http-status';
 import type { HttpServerRequest } from '../../http/request';
 import type { HttpServerResponse } from '../../http/response';
 import { accepts } from '../../io/media-type';
-import { summarizeError } from '../../pipeline/exception-handling';
+import { summarizeError, type HandlerErrorBody } from '../../pipeline/exception-handling';
 import type { RestPlugin } from '../../pipeline/plugin';
 import { ConstraintException } from '../validation';
 import { PROBLEM_SCHEMA } from './problem-schema';
@@ -25,7 +25,7 @@ const MEDIA_TYPE = 'application/problem+json';
  */
 export class ProblemDetailsHandler implements ExceptionHandler<unknown> {
   /** What the OpenAPI document shows for the answers of this handler: `Problem`, or the message as text. */
-  readonly errorBody: ReadonlyArray<{ name?: string; mediaType: string; schema: Record<string, unknown> }> = [
+  readonly errorBody: ReadonlyArray<HandlerErrorBody> = [
     { name: 'Problem', mediaType: MEDIA_TYPE, schema: PROBLEM_SCHEMA },
     { mediaType: 'text/plain', schema: { type: 'string' } },
   ];

@@ -59,7 +59,9 @@ export class SignalStop {
     server.close().then(
       () => {
         this.log(`${this.options.name}: stopped`);
-        process.exit(0);
+        // Everything is closed and written: end without Node's own teardown of native addons, which once
+        // aborted (SIGABRT) after a clean close under CI's load, with recognition threads just gone.
+        exitImmediately(0);
       },
       (error: unknown) => {
         this.logError(`${this.options.name}: error while stopping: ${(error as Error).message}`);
