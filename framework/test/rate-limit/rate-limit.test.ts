@@ -135,8 +135,9 @@ test('keys: byHeader counts each API key apart, and requests without one by addr
   t.is((await get(server, '/limited')).status, 429);
   // A key that is the address as text does not share the address's bucket.
   t.is((await get(server, '/limited', { 'X-Api-Key': '127.0.0.1' })).status, 200);
-  // Very long keys are kept as hashes, apart from each other.
-  const long = 'k'.repeat(5000);
+  // Very long keys (over 128 characters) are kept as hashes, apart from each other. 2,000 characters: within the
+  // header size both uWebSockets.js builds take (v20.57 answers 431 itself to a header of 4 KB or more).
+  const long = 'k'.repeat(2000);
   for (let i = 0; i < 3; i++) t.is((await get(server, '/limited', { 'X-Api-Key': long })).status, 200);
   t.is((await get(server, '/limited', { 'X-Api-Key': long })).status, 429);
   t.is((await get(server, '/limited', { 'X-Api-Key': long + 'x' })).status, 200);
