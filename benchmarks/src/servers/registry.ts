@@ -16,6 +16,7 @@ export const SERVERS: ServerDefinition[] = [
   { id: 'raw-uws', label: 'uWebSockets.js (raw)', file: 'raw-uws.js' },
   { id: 'rest-uws', label: 'rest.uws', file: 'rest-uws.js' },
   { id: 'rest-uws-idiomatic', label: 'rest.uws (idiomatic)', file: 'rest-uws-idiomatic.js' },
+  { id: 'rest-uws-plugins', label: 'rest.uws (every plugin, unused)', file: 'rest-uws-plugins.js' },
   { id: 'fastify', label: 'Fastify 5', file: 'fastify.js' },
   { id: 'express', label: 'Express 5', file: 'express.js' },
   { id: 'nest-express', label: 'NestJS 11 (Express)', file: 'nest-express.js' },
