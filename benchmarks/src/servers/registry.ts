@@ -33,6 +33,8 @@ export const REST_UWS_SERVER_ID = 'rest-uws';
 /** rest.uws written from the getting-started guide, `@Produces` on every route (issue 21). */
 export const IDIOMATIC_SERVER_ID = 'rest-uws-idiomatic';
 export const FASTIFY_SERVER_ID = 'fastify';
+/** The bench app with every production plugin registered and unused by its routes (issue 20). */
+export const PLUGINS_SERVER_ID = 'rest-uws-plugins';
 
 export function serverEntryPath(server: ServerDefinition): string {
   return path.resolve(__dirname, server.file);
