@@ -1,6 +1,6 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
 import type { RoutingContext } from '../context/routing-context';
-import { Exchange } from '../pipeline/exchange';
+import type { Exchange } from '../pipeline/exchange';
 import { PayloadTooLargeException, WebApplicationException } from '../errors/http-errors';
 import { BODY_OPTIONS, type BodyHandlerOptions } from '../settings/settings';
 import type { HttpMethod } from '../metadata/types';
@@ -12,8 +12,7 @@ import { copyChunk } from './copy-chunk';
 import { NativeRoutes } from './native-routes';
 import { addWebSocketRoute } from './websocket-endpoints';
 import type { BodyConsumer } from '../pipeline/plugin';
-import { HttpServerRequest } from '../http/request';
-import { HttpServerResponse } from '../http/response';
+import { answeredByRequestHooks, leaveCallback, openExchange } from './request-setup';
 import { judgeFraming, refuseLater } from './request-framing';
 
 /**
@@ -67,15 +66,8 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   // Two native reads on every request tell whether it announces a body (see refusedFraming below).
   const length = req.getHeader('content-length');
   const encoding = req.getHeader('transfer-encoding');
-  const request = new HttpServerRequest(req, res, method, url);
-  const response = new HttpServerResponse(res, method === 'HEAD');
-  response._defaults = rt.defaultHeaders;
-  request._response = response;
-  const hooks = rt.hooks;
-  request._originResolver = hooks.originResolver;
-  const ctx = new Exchange(request, response, rt.app);
-
-  if (hooks.onResponse !== null || hooks.onSend !== null) watch(hooks, ctx);
+  const ctx = openExchange(rt, res, req, method, url);
+  const { request, response } = ctx;
   // All headers are judged when the native reads show a framing header, and always on body methods: an
   // empty first header hides the next ones from those reads (GET and the rest keep their headers uncopied).
   // Before any plugin: an ambiguous request is refused and its connection closed whatever a hook would do.
@@ -94,14 +86,7 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
     refuseLater(res, response, () => rt.fail(ctx, new WebApplicationException('Bodies sent with Transfer-Encoding: chunked are not accepted here; send a Content-Length', 411, { code: 'RU_ERR_CHUNKED_REFUSED' })));
     return;
   }
-  if (hooks.onRequest !== null && answeredBeforeRouting(rt, hooks.onRequest, ctx)) {
-    response._live = false;
-    if (!response.ended()) {
-      request.detach();
-      res.onAborted(() => response._abort());
-    }
-    return;
-  }
+  if (answeredByRequestHooks(rt, res, ctx)) return;
   let pending: void | Promise<void> = undefined;
   let match: RouteMatch<RouteHolder> | { allowed: readonly string[] } | null | undefined;
   try {
@@ -123,36 +108,7 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
     }
     pending = rt.runChain(routes, ctx);
   }
-  response._live = false;
-  if (pending !== undefined) {
-    request.detach();
-    if (!response.ended()) res.onAborted(() => response._abort());
-  }
-}
-
-/** Gives the request's response the app's send and response hooks. */
-function watch(hooks: AppRuntime['hooks'], ctx: RoutingContext): void {
-  const { onResponse, onSend } = hooks;
-  if (onSend !== null) ctx.response._onSend = (body, sent) => onSend(ctx, body, sent);
-  if (onResponse === null) return;
-  let done = false;
-  const finished = () => {
-    if (done) return;
-    done = true;
-    onResponse(ctx);
-  };
-  ctx.response.onEnd(finished);
-  ctx.response.onAborted(finished);
-}
-
-/** Runs the app's request hooks; a hook that throws has its error answered through the exception handlers. */
-function answeredBeforeRouting(rt: AppRuntime, onRequest: (ctx: RoutingContext) => boolean, ctx: RoutingContext): boolean {
-  try {
-    return onRequest(ctx);
-  } catch (err) {
-    void rt.fail(ctx, err);
-    return true;
-  }
+  leaveCallback(res, ctx, pending !== undefined);
 }
 
 function needsBody(routes: readonly RouteHolder[]): boolean {

@@ -339,6 +339,22 @@ export class HttpServerResponse {
     if (listeners) for (const l of listeners) safely(l);
   }
 
+  /**
+   * @internal the adapter upgraded the connection to a WebSocket (uWebSockets.js wrote the 101): the response is
+   * over, with status 101, and its end listeners (the app's response hooks) are told; send hooks do not run, as
+   * no body follows
+   */
+  _upgraded(): void {
+    if (this._ended) return;
+    this._status = 101;
+    this._statusSet = true;
+    this._headSent = true;
+    this._ended = true;
+    this._onSend = null;
+    this._routeSend = null;
+    this.emitEnd();
+  }
+
   private run(fn: () => void): void {
     if (this._live) fn();
     else this._res.cork(fn);
