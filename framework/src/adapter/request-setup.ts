@@ -4,6 +4,7 @@ import type { RoutingContext } from '../context/routing-context';
 import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
 import { Exchange } from '../pipeline/exchange';
+import { kAbort, kAnsweredBy, kAppSend, kDefaultHeaders, kLive, kOriginResolver } from '../http/internal';
 
 /**
  * What every request the adapter takes starts and ends with, HTTP routes and WebSocket upgrades alike: the
@@ -20,10 +21,10 @@ import { Exchange } from '../pipeline/exchange';
 export function openExchange(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: string, url: string, query?: string): Exchange {
   const request = new HttpServerRequest(req, res, method, url, query);
   const response = new HttpServerResponse(res, method === 'HEAD');
-  response._defaults = rt.defaultHeaders;
-  request._response = response;
+  response[kDefaultHeaders] = rt.defaultHeaders;
+  request[kAnsweredBy] = response;
   const hooks = rt.hooks;
-  request._originResolver = hooks.originResolver;
+  request[kOriginResolver] = hooks.originResolver;
   const ctx = new Exchange(request, response, rt.app);
   if (hooks.onResponse !== null || hooks.onSend !== null) watch(hooks, ctx);
   return ctx;
@@ -32,7 +33,7 @@ export function openExchange(rt: AppRuntime, res: UwsResponse, req: UwsRequest, 
 /** Gives the request's response the app's send and response hooks. */
 function watch(hooks: AppRuntime['hooks'], ctx: RoutingContext): void {
   const { onResponse, onSend } = hooks;
-  if (onSend !== null) ctx.response._onSend = (body, sent) => onSend(ctx, body, sent);
+  if (onSend !== null) ctx.response[kAppSend] = (body, sent) => onSend(ctx, body, sent);
   if (onResponse === null) return;
   let done = false;
   const finished = () => {
@@ -69,8 +70,8 @@ export function answeredByRequestHooks(rt: AppRuntime, res: UwsResponse, ctx: Ex
  */
 export function leaveCallback(res: UwsResponse, ctx: Exchange, pending: boolean): void {
   const response = ctx.response;
-  response._live = false;
+  response[kLive] = false;
   if (!pending) return;
   ctx.request.detach();
-  if (!response.ended()) res.onAborted(() => response._abort());
+  if (!response.ended()) res.onAborted(() => response[kAbort]());
 }

@@ -14,6 +14,7 @@ import { addWebSocketRoute } from './websocket-endpoints';
 import type { BodyConsumer } from '../pipeline/plugin';
 import { answeredByRequestHooks, leaveCallback, openExchange } from './request-setup';
 import { judgeFraming, refuseLater } from './request-framing';
+import { kAbort, kBody, kLive, kParamValues } from '../http/internal';
 
 /**
  * The only place that speaks uWebSockets.js's request protocol: read the request synchronously,
@@ -99,7 +100,7 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   if (match === null) pending = rt.notFound(ctx);
   else if (match !== undefined && 'allowed' in match) pending = rt.methodNotAllowed(ctx, match.allowed);
   else if (match !== undefined) {
-    request._paramValues = match.values;
+    request[kParamValues] = match.values;
     const routes = match.slot.routes;
     if (framed && length !== '0' && rt.needsBodies && needsBody(routes)) {
       // The framing was judged above, and the headers copied: the body is read after this callback returns.
@@ -156,18 +157,18 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: reado
   if (declared !== '' && !(Number(declared) <= limit)) {
     response.closeConnectionAfter();
     const pending = rt.fail(ctx, new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`));
-    response._live = false;
-    if (pending !== undefined && !response.ended()) res.onAborted(() => response._abort());
+    response[kLive] = false;
+    if (pending !== undefined && !response.ended()) res.onAborted(() => response[kAbort]());
     return;
   }
-  response._live = false;
+  response[kLive] = false;
   const streamer = rt.hooks.bodyStreamer;
   const stream = streamer !== null ? streamer(ctx, routes) : undefined;
   if (stream !== undefined) {
     streamBody(rt, res, ctx, routes, stream);
     return;
   }
-  res.onAborted(() => response._abort());
+  res.onAborted(() => response[kAbort]());
   let chunks: Buffer[] = [];
   let size = 0;
   let done = false;
@@ -180,11 +181,11 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: reado
       response.closeConnectionAfter();
       // uWebSockets.js corks its data callbacks (as it does the request callback): what is written before
       // this returns needs no cork of its own; later writes (after an await) cork again.
-      response._live = true;
+      response[kLive] = true;
       try {
         void rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes`));
       } finally {
-        response._live = false;
+        response[kLive] = false;
       }
       return;
     }
@@ -192,15 +193,15 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: reado
     if (chunk.byteLength > 0) chunks.push(copyChunk(chunk));
     if (!isLast) return;
     done = true;
-    request._body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    request[kBody] = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
     chunks = [];
-    response._live = true;
+    response[kLive] = true;
     try {
       void rt.runChain(routes, ctx);
     } catch (err) {
       void rt.fail(ctx, err);
     } finally {
-      response._live = false;
+      response[kLive] = false;
     }
   });
 }
@@ -215,10 +216,15 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: rea
   // once, so a client still sending would see a broken pipe instead of the answer.
   let refused: { error: unknown } | undefined;
   res.onAborted(() => {
-    response._abort();
+    response[kAbort]();
     if (!done && refused === undefined) consumer.abort();
     done = true;
   });
+  // uWebSockets.js pauses a body's reading (a build without pause/resume: the consumer takes the body as it comes).
+  if (consumer.takeFlow !== undefined && typeof res.pause === 'function' && typeof res.resume === 'function') {
+    const open = () => !response.aborted() && !response.ended();
+    consumer.takeFlow({ pause: () => void (open() && res.pause()), resume: () => void (open() && res.resume()) });
+  }
   res.onData((chunk, isLast) => {
     if (done) return;
     size += chunk.byteLength;

@@ -3,7 +3,7 @@ import type { AppRuntime } from '../app/app-runtime';
 import type { User } from '../context/user';
 import { BadRequestException, RegistrationError } from '../errors/http-errors';
 import type { HttpServerRequest } from '../http/request';
-import { WebSocketCloseException, WebSocketConnection } from '../context/websocket-connection';
+import { kSocketClosed, WebSocketCloseException, WebSocketConnection } from '../context/websocket-connection';
 import { isThenable } from '../pipeline/context-values';
 import type { WebSocketEndpoint } from '../pipeline/websocket-route';
 import { pathSegments } from '../routing/path-segments';
@@ -12,6 +12,7 @@ import { judgeFraming, refuseLater } from './request-framing';
 import { answeredByRequestHooks, leaveCallback, openExchange } from './request-setup';
 import { trackConnection, untrackConnection } from './open-connections';
 import { chooseProtocol, uwsLimits } from './websocket-limits';
+import { kParamNames, kParamValues, kReleaseNative, kUpgraded } from '../http/internal';
 
 /** What travels from a successful upgrade to `open`, as the socket's user data. */
 interface UpgradeData {
@@ -87,7 +88,7 @@ export function addWebSocketRoute(rt: AppRuntime, endpoint: WebSocketEndpoint): 
     close: (ws, code, message) => {
       const connection = (ws.getUserData() as UpgradeData).connection;
       if (connection === null) return;
-      connection._closed(code);
+      connection[kSocketClosed](code);
       untrackConnection(app, connection);
       const reason = Buffer.from(message).toString('utf8');
       if (handlers.close) call(connection, 'close', () => handlers.close!(connection, code, reason));
@@ -128,8 +129,8 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
   const ctx = openExchange(rt, res, req, 'GET', url, q === undefined ? '' : q);
   const { request, response } = ctx;
   ctx.enter(compiled.definition);
-  request._paramNames = route.pattern.paramNames;
-  request._paramValues = values ?? [];
+  request[kParamNames] = route.pattern.paramNames;
+  request[kParamValues] = values ?? [];
 
   let live = true;
   const fail = (error: unknown): void | Promise<void> => compiled.fail(ctx, error);
@@ -151,7 +152,7 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
     // The connection keeps the request: read the address while the upgrade request still has it.
     request.remoteAddress();
     request.detach();
-    request._res = null;
+    request[kReleaseNative]();
     const data: UpgradeData = { request, user: ctx.user(), protocol, args, connection: null };
     const headers = response.headers();
     if (headers.length > 0) {
@@ -170,7 +171,7 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
     // callback" line on stderr per asynchronous upgrade. Headers alone are safe to cork.
     res.upgrade(data, key, protocol, extensions, context);
     // The answer was the 101: the app's response hooks hear of it (status 101) as of any other answer.
-    response._upgraded();
+    response[kUpgraded]();
   };
 
   let pending: void | Promise<void>;

@@ -3,6 +3,7 @@ import { lowerCaseName } from './header-name';
 import { statusLine } from '../errors/http-status';
 import type { Duplex } from 'node:stream';
 import { BodyPipe, COMPLETE_BODY, STREAMED_BODY, type SentBody } from './body-pipe';
+import { kAbort, kAppSend, kDefaultHeaders, kLive, kPutTrustedHeader, kPutTrustedHeaderValues, kRouteSend, kSendContext, kUpgraded } from './internal';
 import { addDistinctHeader, checkHeader, hasName, headerValues, isRepeatable, replaceHeader, sameName } from './header-rules';
 
 export { assertSendableHeader, isRepeatable } from './header-rules';
@@ -16,10 +17,9 @@ export type ResponseChunk = string | Buffer | Uint8Array | ArrayBuffer;
  * is ever written to an aborted or ended uWebSockets.js response.
  */
 export class HttpServerResponse {
-  /** @internal */
-  _res: UwsResponse;
+  private readonly _res: UwsResponse;
   /** @internal true while the uWebSockets.js callback runs (writes are corked by uWebSockets.js itself) */
-  _live = true;
+  [kLive] = true;
   private _status = 200;
   private _statusSet = false;
   /** header names and values, alternating */
@@ -35,13 +35,13 @@ export class HttpServerResponse {
   private _headStreamed = false;
   private _closeConnection = false;
   /** @internal headers every response of the app carries unless set (name, lower-case name, value; repeated) */
-  _defaults: readonly string[] | null = null;
+  [kDefaultHeaders]: readonly string[] | null = null;
   /** @internal the app's send hooks for this response (null when none): run once, before the head is written */
-  _onSend: ((body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
-  /** @internal the route's send hooks (`RouteHooks.onSend`), run after the app's with `_sendContext` */
-  _routeSend: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
+  [kAppSend]: ((body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
+  /** @internal the route's send hooks (`RouteHooks.onSend`), run after the app's with `kSendContext` */
+  [kRouteSend]: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
   /** @internal the routing context given to the route's send hooks */
-  _sendContext: unknown = null;
+  [kSendContext]: unknown = null;
   /** The body goes out through a transform (`streamBodyThrough`). */
   private _pipe: BodyPipe | null = null;
 
@@ -102,14 +102,14 @@ export class HttpServerResponse {
    * @internal adds headers known valid (checked at registration) without the per-call checks: all the
    * values of a name the response does not have yet; of a repeatable name, the values it does not have yet
    */
-  _putTrustedHeader(name: string, value: string): void {
+  [kPutTrustedHeader](name: string, value: string): void {
     const lower = lowerCaseName(name);
     if (isRepeatable(lower)) addDistinctHeader(this.list(), name, lower, value);
     else if (!this.hasName(lower)) (this._headers ?? (this._headers = [])).push(name, value);
   }
 
-  /** @internal `_putTrustedHeader` for several values of one name (`@Header('Link: <a>', 'Link: <b>')` sends both) */
-  _putTrustedHeaderValues(name: string, lower: string, values: readonly string[]): void {
+  /** @internal `kPutTrustedHeader` for several values of one name (`@Header('Link: <a>', 'Link: <b>')` sends both) */
+  [kPutTrustedHeaderValues](name: string, lower: string, values: readonly string[]): void {
     if (isRepeatable(lower)) {
       for (let i = 0; i < values.length; i++) addDistinctHeader(this.list(), name, lower, values[i]!);
       return;
@@ -213,7 +213,7 @@ export class HttpServerResponse {
     if (this._ended) return;
     this._ended = true;
     if (this._aborted) return;
-    if (this._live) this.finish(body);
+    if (this[kLive]) this.finish(body);
     else this._res.cork(() => this.finish(body));
     // A piped body ends when its last transformed bytes are out.
     if (this._pipe === null) this.emitEnd();
@@ -284,7 +284,7 @@ export class HttpServerResponse {
   streamBodyThrough(transform: Duplex): boolean {
     if (this._headSent || this.isHead || this._aborted || this._pipe !== null) return false;
     // The answer now outlives the request callback even for a synchronous route: uWebSockets.js needs onAborted.
-    this._res.onAborted(() => this._abort());
+    this._res.onAborted(() => this[kAbort]());
     this._pipe = new BodyPipe(transform, {
       writeOut: (chunk) => {
         let ok = true;
@@ -300,7 +300,7 @@ export class HttpServerResponse {
       fail: () => {
         if (this._aborted) return;
         this._res.close();
-        this._abort();
+        this[kAbort]();
       },
       gone: () => this._aborted,
     });
@@ -330,7 +330,7 @@ export class HttpServerResponse {
   }
 
   /** @internal the adapter calls this from uWebSockets.js's onAborted */
-  _abort(): void {
+  [kAbort](): void {
     if (this._aborted) return;
     this._aborted = true;
     this._pipe?.destroy();
@@ -344,24 +344,24 @@ export class HttpServerResponse {
    * over, with status 101, and its end listeners (the app's response hooks) are told; send hooks do not run, as
    * no body follows
    */
-  _upgraded(): void {
+  [kUpgraded](): void {
     if (this._ended) return;
     this._status = 101;
     this._statusSet = true;
     this._headSent = true;
     this._ended = true;
-    this._onSend = null;
-    this._routeSend = null;
+    this[kAppSend] = null;
+    this[kRouteSend] = null;
     this.emitEnd();
   }
 
   private run(fn: () => void): void {
-    if (this._live) fn();
+    if (this[kLive]) fn();
     else this._res.cork(fn);
   }
 
   private finish(body: ResponseChunk | undefined): void {
-    if (!this._headSent && (this._onSend !== null || this._routeSend !== null)) body = this.runSendHooks(body, COMPLETE_BODY);
+    if (!this._headSent && (this[kAppSend] !== null || this[kRouteSend] !== null)) body = this.runSendHooks(body, COMPLETE_BODY);
     this.writeHead(COMPLETE_BODY);
     if (this.isHead) this.finishHead(body);
     else if (this._pipe !== null) this._pipe.end(body);
@@ -370,16 +370,16 @@ export class HttpServerResponse {
 
   /** The app's send hooks, then the route's, once: each may change the head, and replace a complete body. */
   private runSendHooks(body: ResponseChunk | undefined, sent: SentBody): ResponseChunk | undefined {
-    const app = this._onSend;
-    const route = this._routeSend;
-    this._onSend = null;
-    this._routeSend = null;
+    const app = this[kAppSend];
+    const route = this[kRouteSend];
+    this[kAppSend] = null;
+    this[kRouteSend] = null;
     if (app !== null) {
       const replaced = app(body, sent);
       if (replaced !== undefined && !sent.streamed) body = replaced;
     }
     if (route !== null) {
-      const replaced = route(this._sendContext, body, sent);
+      const replaced = route(this[kSendContext], body, sent);
       if (replaced !== undefined && !sent.streamed) body = replaced;
     }
     return body;
@@ -399,13 +399,13 @@ export class HttpServerResponse {
   private writeHead(sent: SentBody): void {
     if (this._headSent) return;
     // A streamed body (a complete one ran them in finish): the hooks may change status and headers, not the body.
-    if (this._onSend !== null || this._routeSend !== null) this.runSendHooks(undefined, sent);
+    if (this[kAppSend] !== null || this[kRouteSend] !== null) this.runSendHooks(undefined, sent);
     this._headSent = true;
     const res = this._res;
     if (this._status !== 200) res.writeStatus(statusLine(this._status));
     const h = this._headers;
     if (h !== null) for (let i = 0; i < h.length; i += 2) res.writeHeader(h[i]!, h[i + 1]!);
-    const d = this._defaults;
+    const d = this[kDefaultHeaders];
     if (d !== null) for (let i = 0; i < d.length; i += 3) if (h === null || !hasName(h, d[i + 1]!)) res.writeHeader(d[i]!, d[i + 2]!);
   }
 

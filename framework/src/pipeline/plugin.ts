@@ -52,6 +52,14 @@ export type SendHook = (ctx: RoutingContext, body: ResponseChunk | undefined, se
 /** A hook told that the server began a graceful shutdown (it stops taking connections and drains). */
 export type ShutdownHook = () => void;
 
+/** Pauses and resumes the reading of a streamed request body, for a consumer that writes it slower than it comes. */
+export interface BodyFlow {
+  /** Stops reading the body from the client until `resume` (the client's sends then block on TCP). */
+  pause(): void;
+  /** Reads the body again. */
+  resume(): void;
+}
+
 /** Takes a streamed request body chunk by chunk (chunks are copies, safe to keep). */
 export interface BodyConsumer {
   /** Largest body accepted; over it the request gets 413 and `abort` is called. */
@@ -64,6 +72,11 @@ export interface BodyConsumer {
   abort(): void;
   /** The request is over (routes, writer and events done, or the client left after the body): release what the body left (e.g. uploaded files). */
   finished?(): void;
+  /**
+   * Given once, before the first chunk, when the server can pause reading the body: a consumer that falls behind
+   * (uploads waiting for the disk) pauses it, and resumes it once caught up. Calls after the request ended are ignored.
+   */
+  takeFlow?(flow: BodyFlow): void;
 }
 
 /** Decides whether a request's body is streamed to a consumer (uploads) rather than buffered. */

@@ -1,6 +1,7 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SRC, sourceFiles } from './source-files';
 
 /**
  * The ladder of docs/architecture.md, bottom first: a folder of framework/src imports only folders on a
@@ -39,17 +40,6 @@ const FEATURE_DEPENDENCIES: Record<string, readonly string[]> = {
   'problem-details': ['validation'],
 };
 
-const SRC = path.resolve(__dirname, '../../../src');
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(full));
-    else if (entry.name.endsWith('.ts')) out.push(full);
-  }
-  return out;
-}
 
 /** Relative module specifiers of a file: imports, re-exports, `declare module`, `import(...)`. */
 function specifiers(text: string): string[] {
