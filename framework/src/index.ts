@@ -61,7 +61,7 @@ export { inject, type InjectOptions, type InjectResponse } from './testing/injec
 export { loadUws, ALLOW_FALLBACK_ENV } from './adapter/load-uws';
 
 // Plugins: the public API every feature is built on (docs/reference/plugins.md).
-export type { RestPlugin, PluginContext, RouteScope, ClassScope, RequestHook, ResponseHook, ErrorHook, SendHook, ShutdownHook, BodyConsumer, BodyFlow, BodyStreamer, RouteHookFactory, ClassHandler } from './pipeline/plugin';
+export type { RestPlugin, PluginContext, RouteScope, ClassScope, RequestHook, ResponseHook, ErrorHook, SendHook, ShutdownHook, BodyConsumer, BodyFlow, BodyStreamer, RouteHookFactory, ClassHandler, ComponentFill, ComponentFiller } from './pipeline/plugin';
 export type { RouteHooks, RouteAnswer } from './pipeline/route-hooks';
 export type { WebSocketRoute, WebSocketHandler, WebSocketHandlerName } from './pipeline/websocket-route';
 export { SetMetadata } from './decorators/set-metadata';

@@ -81,7 +81,7 @@ export class AppRuntime {
   constructor(readonly app: unknown, settings: SettingsView, router?: Router<RouteHolder>, plugins: readonly RestPlugin[] = []) {
     this.settings = settings;
     this.router = router ?? new TrieRouter<RouteHolder>();
-    this.components = new ComponentFactory(settings);
+    this.components = new ComponentFactory(settings, () => this.hooks.componentFiller());
     this.errors = this.errorPolicy();
     runtimes.add(new WeakRef(this));
     for (const plugin of plugins) this.apply(plugin);

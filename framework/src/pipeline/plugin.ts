@@ -6,11 +6,13 @@ import type { ResponseChunk } from '../http/response';
 import type { Provided } from '../io/registry';
 import type { RouteDefinition } from '../metadata/route-definition';
 import type { ClassMetadata, Constructor, MethodMetadata } from '../metadata/types';
-import type { ComponentFactory } from '../settings/components';
+import type { ComponentFactory, ComponentFiller } from '../settings/components';
 import type { SettingsView } from '../settings/settings';
 import type { Logger } from '../util/log';
 import type { RouteAnswer, RouteHooks } from './route-hooks';
 import type { WebSocketRoute } from './websocket-route';
+
+export type { ComponentFill, ComponentFiller } from '../settings/components';
 
 /**
  * A plugin: a name and a `setup` that adds to an app's lifecycle points, routes, readers, writers,
@@ -170,6 +172,13 @@ export interface PluginContext {
   resolveOrigin(resolver: OriginResolver): void;
   /** Streams request bodies it takes (uploads); others are buffered. One streamer per app. */
   bodyStreamer(streamer: BodyStreamer): void;
+  /**
+   * Fills the fields of components made per request (readers, writers, exception handlers, providers and events
+   * with `@Context` fields, or marked `@NoCache`): `filler(type)` is asked once per class, when it is bound at
+   * registration, and returns what fills a new instance from the request, or undefined. One per app: the built-in
+   * injection plugin's fills `@Context` fields.
+   */
+  fillComponents(filler: ComponentFiller): void;
   /** Handles registered classes that declare no routes of their own (WebSocket endpoints). */
   classHandler(handler: ClassHandler): void;
   /** Gives a WebSocket endpoint a route on the server. */

@@ -25,6 +25,10 @@ import {
   type ExceptionHandler,
   type HttpServerRequest,
   type HttpServerResponse,
+  type HttpResponseWriter,
+  NoCache,
+  Produces,
+  ResponseWriter,
   type RestPlugin,
   type RoutingContext,
 } from '../../src/index';
@@ -351,4 +355,41 @@ test('a header given to a route hook is read like the route\'s own arguments', a
   const reader: RestPlugin = { name: 'reader', setup: (app) => app.route(() => ({ beforeHandler: (ctx, args) => void seen.push(ctx.request.getHeader('x-a'), String(args[0])) })) };
   await inject(new RestBuilder().use(reader).register(H), { url: '/h', headers: { 'x-a': 'one' } });
   t.deepEqual(seen, ['one', 'one']);
+});
+
+/** A writer made per request, whose `stamp` field a plugin fills. */
+@NoCache @Produces('text/plain')
+class StampedWriter implements HttpResponseWriter<string> {
+  stamp = 'unfilled';
+  write(data: string, _req: HttpServerRequest, res: HttpServerResponse): void {
+    res.end(`${data} stamped ${this.stamp}`);
+  }
+}
+
+@Path('/stamped')
+class Stamped {
+  @GET @ResponseWriter(StampedWriter)
+  get(): string {
+    return 'answer';
+  }
+}
+
+test.serial('fillComponents: a plugin fills the fields of components made per request; one plugin per app does', async (t) => {
+  const asked: string[] = [];
+  // Named as the built-in injection plugin, it replaces it (as any plugin used again under its name does).
+  const stamping: RestPlugin = {
+    name: 'injection',
+    setup: (app) => app.fillComponents((type) => {
+      asked.push(type.name);
+      return type === StampedWriter ? (instance: StampedWriter, ctx) => void (instance.stamp = ctx.request.getHeader('x-stamp') ?? 'none') : undefined;
+    }),
+  };
+  const app = new RestBuilder().use(stamping).register(Stamped);
+  t.is((await inject(app, { url: '/stamped', headers: { 'x-stamp': 'one' } })).body, 'answer stamped one');
+  const compiled = asked.length;
+  t.is((await inject(app, { url: '/stamped', headers: { 'x-stamp': 'two' } })).body, 'answer stamped two');
+  t.is(asked.length, compiled, 'asked when the route is compiled, not per request');
+  t.deepEqual([...new Set(asked)], ['StampedWriter']);
+  const second: RestPlugin = { name: 'second-filler', setup: (app) => app.fillComponents(() => undefined) };
+  t.throws(() => new RestBuilder().use(second).register(Stamped).build(), { message: /plugin second-filler fills components, but injection already does \(one per app\)/ });
 });

@@ -95,7 +95,7 @@ export const securityPlugin: RestPlugin = {
         route.settings.extension(GLOBAL_AUTHENTICATION),
         route.settings.extension(GLOBAL_AUTHORIZATION),
         route.definition.label,
-        (p) => componentAccessor(p, route.components, route.settings),
+        (p) => componentAccessor(p, route.components),
       );
       return onRequest ? { onRequest } : undefined;
     });

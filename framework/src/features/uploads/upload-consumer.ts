@@ -7,13 +7,11 @@ import type { RoutingContext } from '../../context/routing-context';
 import { PayloadTooLargeException } from '../../errors/http-errors';
 import type { Logger } from '../../util/log';
 import type { BodyConsumer, BodyFlow } from '../../pipeline/plugin';
-import { FileUpload } from './file-upload';
+import { FILE_UPLOADS, FileUpload } from '../../context/file-upload';
 import { MultipartParser, type MultipartEvents } from './multipart-parser';
 import { parsePartHeaders, type PartInfo } from './part-headers';
 import type { UploadOptions } from './upload-options';
 
-/** Key of the request's uploaded files in the routing context (read by `ctx.fileUploads()`). */
-export const FILE_UPLOADS = Symbol('rest.uws:file-uploads');
 
 /** Bytes handed to the disk but not yet written above which the client is paused, and below which it resumes. */
 const PAUSE_ABOVE = 4 * 1024 * 1024;
