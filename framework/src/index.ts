@@ -72,8 +72,7 @@ export type { RestAuthenticationProvider, AuthorizationProvider, RouteSecurity, 
 
 // Injection and caching.
 export { NoCache } from './decorators/no-cache';
-export { Inject } from './decorators/inject';
-export { TsyringeInjectionProvider } from './features/injection/tsyringe-provider';
+export { injectionPlugin, Inject, TsyringeInjectionProvider } from './features/injection';
 
 // Events.
 export { eventsPlugin, Event, EVENTS, type RestEvent, type EventOptions, type EventBinding } from './features/events';

@@ -1,5 +1,5 @@
 import { eventsPlugin } from '../features/events';
-import { injectionPlugin } from '../features/injection/injection-plugin';
+import { injectionPlugin } from '../features/injection';
 import { requestLoggingPlugin } from '../features/logging';
 import { securityPlugin } from '../features/security';
 import { serverSentEventsPlugin } from '../features/sse';

@@ -129,6 +129,19 @@ test('no two top-level folders of framework/src import each other, directly or t
   t.deepEqual(inCycle, [], `folders in an import cycle: ${inCycle.join(', ')}`);
 });
 
+test('every feature folder has the same face: an index.ts, through which the rest of framework/src reaches it', (t) => {
+  const features = fs.readdirSync(path.join(SRC, 'features'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  t.true(features.length >= 15);
+  const withoutIndex = features.filter((name) => !fs.existsSync(path.join(SRC, 'features', name, 'index.ts')));
+  t.deepEqual(withoutIndex, [], 'feature folders without an index.ts');
+  // Outside features/, a feature is imported as a whole (its index), never by one of its inner files.
+  const inner = edges()
+    .filter((e) => !e.from.startsWith('features/') && e.to.startsWith('features/'))
+    .filter((e) => path.relative(path.join(SRC, e.to), resolveImport(path.join(SRC, e.file), e.spec)) !== 'index.ts')
+    .map((e) => `${e.file} imports ${e.spec}`);
+  t.deepEqual(inner, [], 'imports of a feature\'s inner files from outside features/');
+});
+
 test('the ladder test itself sees an import that points up', (t) => {
   // A guard against a checker that passes because it reads nothing.
   t.true(edges().length > 100);
