@@ -41,6 +41,8 @@ export {
   ServiceUnavailableException,
   ArgumentException,
   RegistrationError,
+  type CheckedErrorCode,
+  type HttpErrorOptions,
 } from './errors/http-errors';
 export { ERROR_CODES, describeErrorCode, type ErrorCode, type ErrorCodeInfo } from './errors/codes';
 export { DefaultExceptionHandler, summarizeError, type ErrorSummary, type HandlerErrorBody } from './pipeline/exception-handling';
