@@ -3,6 +3,7 @@ import type { HttpResponseWriter } from '../context/contracts';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import { mediaEssence } from './media-type';
+import { kPutTrustedHeader } from '../http/internal';
 
 export const JSON_CONTENT_TYPE = 'application/json';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
@@ -11,7 +12,7 @@ export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 @Produces('application/json')
 export class JsonResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
-    if (!response.hasHeader('content-type')) response._putTrustedHeader('content-type', JSON_CONTENT_TYPE);
+    if (!response.hasHeader('content-type')) response[kPutTrustedHeader]('content-type', JSON_CONTENT_TYPE);
     response.end(data === undefined ? 'null' : JSON.stringify(data));
   }
 }
@@ -20,7 +21,7 @@ export class JsonResponseWriter implements HttpResponseWriter<unknown> {
 @Produces('text/plain')
 export class PlainResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
-    if (!response.hasHeader('content-type')) response._putTrustedHeader('content-type', TEXT_CONTENT_TYPE);
+    if (!response.hasHeader('content-type')) response[kPutTrustedHeader]('content-type', TEXT_CONTENT_TYPE);
     response.end(isBytes(data) ? data : data === undefined || data === null ? '' : String(data));
   }
 }
@@ -33,17 +34,17 @@ export class GenericResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
     const contentType = response.getHeader('content-type');
     if (isBytes(data)) {
-      if (contentType === undefined) response._putTrustedHeader('content-type', 'application/octet-stream');
+      if (contentType === undefined) response[kPutTrustedHeader]('content-type', 'application/octet-stream');
       response.end(data);
       return;
     }
     const essence = contentType === undefined ? undefined : mediaEssence(contentType);
     if (essence === undefined) {
       if (typeof data === 'string') {
-        response._putTrustedHeader('content-type', TEXT_CONTENT_TYPE);
+        response[kPutTrustedHeader]('content-type', TEXT_CONTENT_TYPE);
         response.end(data);
       } else {
-        response._putTrustedHeader('content-type', JSON_CONTENT_TYPE);
+        response[kPutTrustedHeader]('content-type', JSON_CONTENT_TYPE);
         response.end(JSON.stringify(data ?? null));
       }
       return;

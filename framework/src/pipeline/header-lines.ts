@@ -2,6 +2,7 @@ import { RegistrationError } from '../errors/http-errors';
 import { lowerCaseName } from '../http/header-name';
 import type { HttpServerResponse } from '../http/response';
 import { splitMediaTypes } from '../util/media-type-list';
+import { kPutTrustedHeaderValues } from '../http/internal';
 
 /** Response headers of one name from `@Header` lines, in order: every value is sent. */
 export interface HeaderGroup {
@@ -54,6 +55,6 @@ export function groupHeaders(lines: ReadonlyArray<readonly [string, string]>): H
 export function addHeaderGroups(response: HttpServerResponse, groups: readonly HeaderGroup[]): void {
   for (let i = 0; i < groups.length; i++) {
     const g = groups[i]!;
-    response._putTrustedHeaderValues(g.name, g.lower, g.values);
+    response[kPutTrustedHeaderValues](g.name, g.lower, g.values);
   }
 }

@@ -13,6 +13,7 @@ import type { SettingsView } from '../../settings/settings';
 import { isThenable } from '../context-values';
 import type { Step } from './step';
 import { addHeaderGroups, groupHeaders, splitHeaders, type HeaderGroup } from '../header-lines';
+import { kPutTrustedHeader } from '../../http/internal';
 
 /** A writer as the write step uses it: how to get it for a request, and what its class declares. */
 interface WriterEntry {
@@ -117,7 +118,7 @@ export function compileResultWriter(scope: ResultWriterScope): Step {
     const entry = writerFor(value, contentType);
     addHeaderGroups(response, routeHeaders);
     const type = contentType ?? entry.contentType;
-    if (type !== undefined && type !== '*/*') response._putTrustedHeader('content-type', type);
+    if (type !== undefined && type !== '*/*') response[kPutTrustedHeader]('content-type', type);
     if (entry.headers.length > 0) addHeaderGroups(response, entry.headers);
     const out = entry.access(ctx).write(value, ctx.request, response);
     if (isThenable(out)) {
