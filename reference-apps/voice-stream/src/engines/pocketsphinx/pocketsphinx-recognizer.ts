@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { RecognitionListener, RecognitionOptions, RecognitionStream, SpeechRecognizer } from '../speech-recognizer';
 import { DEFAULT_MODEL_DIRECTORY } from './pocketsphinx-library';
-import { ControlSlot, type AcousticProfile, type FromRecognitionWorker, type RecognitionWorkerData, type ToRecognitionWorker } from './worker-protocol';
+import { ControlSlot, type StreamProfile, type FromRecognitionWorker, type RecognitionWorkerData, type ToRecognitionWorker } from './worker-protocol';
 
 export interface PocketSphinxRecognizerOptions {
   readonly modelDirectory?: string;
@@ -127,7 +127,10 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
     worker.ready = false;
     worker.worker.ref();
     this.busy.add(worker);
-    const profile: AcousticProfile = (options.sourceSampleRate ?? this.sampleRate) <= 8000 ? 'narrowband' : 'wideband';
+    // A declared rate decides; a compressed stream (Opus, MP3...) is heard first (8 kHz Opus lost each session's
+    // first sentence with the wideband profile: docs/voice-stream.md).
+    const rate = options.sourceSampleRate;
+    const profile: StreamProfile = rate === undefined ? 'auto' : rate <= 8000 ? 'narrowband' : 'wideband';
     return new PocketSphinxStream(worker, listener, profile, (done) => this.release(done));
   }
 
@@ -190,7 +193,7 @@ class PocketSphinxStream implements RecognitionStream {
   constructor(
     private readonly worker: RecognitionWorker,
     private readonly listener: RecognitionListener,
-    profile: AcousticProfile,
+    profile: StreamProfile,
     private readonly release: (worker: RecognitionWorker) => void,
   ) {
     worker.handler = (message) => this.onMessage(message);
