@@ -234,6 +234,57 @@ test('an asynchronous store is waited for', async (t) => {
   t.is(refused.headers.get('retry-after'), '20');
 });
 
+@Path('/named')
+class NamedRules {
+  @GET @Path('search') @RateLimit('search')
+  search() {
+    return 'search';
+  }
+
+  @GET @Path('suggest') @RateLimit('search')
+  suggest() {
+    return 'suggest';
+  }
+
+  @GET @Path('export') @RateLimit('export')
+  export() {
+    return 'export';
+  }
+}
+
+test('a named rule takes its numbers from the plugin: the routes naming it share one bucket', async (t) => {
+  const clock = manualClock();
+  const rules = { search: { limit: 3, windowSeconds: 60 }, export: { limit: 1, windowSeconds: 3600 } };
+  const server = await serve({ store: new MemoryRateLimitStore({ now: clock.now }), rules }, NamedRules);
+  t.teardown(() => server.close());
+  t.is((await get(server, '/named/search')).headers.get('ratelimit-remaining'), '2');
+  t.is((await get(server, '/named/suggest')).headers.get('ratelimit-remaining'), '1');
+  t.is((await get(server, '/named/search')).status, 200);
+  const refused = await get(server, '/named/suggest');
+  t.is(refused.status, 429);
+  t.is(refused.headers.get('ratelimit-limit'), '3');
+  t.is(refused.headers.get('retry-after'), '20');
+  // Another rule, another bucket, its own numbers.
+  const exported = await get(server, '/named/export');
+  t.is(exported.status, 200);
+  t.is(exported.headers.get('ratelimit-limit'), '1');
+  t.is((await get(server, '/named/export')).headers.get('retry-after'), '3600');
+
+  // Other numbers at startup, the same classes: another app counts 10.
+  const other = await serve({ store: new MemoryRateLimitStore({ now: clock.now }), rules: { search: { limit: 10, windowSeconds: 60 }, export: { limit: 1, windowSeconds: 60 } } }, NamedRules);
+  t.teardown(() => other.close());
+  t.is((await get(other, '/named/search')).headers.get('ratelimit-limit'), '10');
+});
+
+test('a rule name the plugin does not define fails when the app is built; bad names fail where written', (t) => {
+  const builder = () => new RestBuilder().use(rateLimit({ rules: { search: { limit: 3, windowSeconds: 60 } } })).register(NamedRules).build();
+  t.throws(builder, { message: /@RateLimit\("export"\), a rule the rateLimit plugin's rules do not define \(defined: search\)/ });
+  t.throws(() => RateLimit('has space'), { message: /a rule name is 1 to 64 letters/ });
+  t.throws(() => rateLimit({ rules: { search: { limit: 0, windowSeconds: 60 } } }), { message: /rule "search": limit must be a whole number/ });
+  // Without the plugin, a named rule does nothing (as any @RateLimit).
+  t.notThrows(() => new RestBuilder().register(NamedRules).build());
+});
+
 test('options are checked when the app is set up', (t) => {
   t.throws(() => rateLimit({ global: { limit: 0, windowSeconds: 60 } }), { message: /limit must be a whole number/ });
   t.throws(() => rateLimit({ global: { limit: 10, windowSeconds: -1 } }), { message: /windowSeconds must be a positive number/ });

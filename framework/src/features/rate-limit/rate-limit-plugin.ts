@@ -8,7 +8,7 @@ import type { Logger } from '../../util/log';
 import type { RateLimitState, RateLimitWindow } from './gcra';
 import { MemoryRateLimitStore } from './memory-store';
 import { byAddress, byUser, requestKey, type RateLimitKey } from './rate-limit-keys';
-import { checkRule, RATE_LIMIT, SKIP_RATE_LIMIT, windowOf, type RateLimitRule } from './rate-limit-rule';
+import { checkRule, checkRuleName, RATE_LIMIT, SKIP_RATE_LIMIT, windowOf, type NamedRateLimitRule, type RateLimitRule } from './rate-limit-rule';
 import type { RateLimitStore } from './store';
 
 /** How `rateLimit()` counts: the store, the default key, a global rule, the headers, what a failing store does. */
@@ -19,6 +19,12 @@ export interface RateLimitOptions {
   key?: RateLimitKey;
   /** A rule for every route and WebSocket upgrade of the app, except those marked `@SkipRateLimit()`. */
   global?: RateLimitRule;
+  /**
+   * Rules by name, for the routes marked `@RateLimit('name')`: the numbers set at startup (a flag, an
+   * environment variable) while the decorator says where. The routes naming one rule share its bucket
+   * (unless the rule names its own `bucket`).
+   */
+  rules?: Readonly<Record<string, RateLimitRule>>;
   /** Send `RateLimit-Limit`, `-Remaining` and `-Reset` on allowed answers too (default true; 429s always have them). */
   headers?: boolean;
   /**
@@ -57,6 +63,11 @@ export function rateLimit(options: RateLimitOptions = {}): RestPlugin {
   const onStoreError = options.onStoreError ?? 'refuse';
   if (onStoreError !== 'refuse' && onStoreError !== 'allow') throw new TypeError(`rest.uws: rateLimit onStoreError must be 'refuse' or 'allow', got ${JSON.stringify(onStoreError)}`);
   const sendHeaders = options.headers !== false;
+  const named = new Map<string, RateLimitRule>();
+  if (options.rules !== undefined) {
+    if (options.rules === null || typeof options.rules !== 'object') throw new TypeError('rest.uws: rateLimit rules must be an object of rules by name');
+    for (const [name, rule] of Object.entries(options.rules)) named.set(checkRuleName(name, 'rateLimit rules'), checkRule(rule, `rateLimit rule ${JSON.stringify(name)}`));
+  }
 
   const compile = (rule: RateLimitRule, bucket: string): RouteRule => {
     const key = rule.key ?? defaultKey;
@@ -74,8 +85,16 @@ export function rateLimit(options: RateLimitOptions = {}): RestPlugin {
     const { definition } = route;
     const rules: RouteRule[] = [];
     if (globalRule !== undefined && definition.extensions.get(SKIP_RATE_LIMIT) !== true) rules.push(globalRule);
-    const own = definition.extensions.get(RATE_LIMIT) as RateLimitRule | undefined;
-    if (own !== undefined) {
+    const own = definition.extensions.get(RATE_LIMIT) as RateLimitRule | NamedRateLimitRule | undefined;
+    if (own === undefined) return rules;
+    if ('name' in own) {
+      const rule = named.get(own.name);
+      if (rule === undefined) {
+        const known = named.size > 0 ? `defined: ${[...named.keys()].join(', ')}` : 'it defines none';
+        throw new TypeError(`rest.uws: ${definition.method} ${definition.path} is limited by @RateLimit(${JSON.stringify(own.name)}), a rule the rateLimit plugin's rules do not define (${known})`);
+      }
+      rules.push(compile(rule, `rule ${own.name}`));
+    } else {
       const onClass = definition.classExtensions.get(RATE_LIMIT) === own;
       rules.push(compile(own, onClass ? `class ${definition.resourceClass.name}` : `${definition.method} ${definition.path}`));
     }
