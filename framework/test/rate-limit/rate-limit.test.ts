@@ -223,6 +223,30 @@ test('a failing store answers 503 (RU_ERR_RATE_LIMIT_STORE), or lets requests th
   t.is(allowed.headers.get('ratelimit-limit'), null);
 });
 
+test('a store that fails for a while is logged once when it starts failing and once when it works again, not per request', async (t) => {
+  const memory = new MemoryRateLimitStore({ now: manualClock().now });
+  let down = false;
+  const flaky: RateLimitStore = { hit: (key, window) => (down ? Promise.reject(new Error('connection refused')) : Promise.resolve(memory.hit(key, window))) };
+  const lines: Array<{ level: string; fields: any; msg?: string }> = [];
+  const at = (level: string) => (fields: unknown, msg?: string) => void lines.push({ level, fields, msg });
+  const builder = new RestBuilder().logger({ error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') }).use(rateLimit({ store: flaky })).register(Api);
+  const server = await listen(builder.build());
+  t.teardown(() => server.close());
+  t.is((await get(server, '/limited')).status, 200);
+  down = true;
+  for (let i = 0; i < 5; i++) t.is((await get(server, '/limited')).status, 503);
+  t.deepEqual(lines.map((l) => [l.level, l.msg]), [['error', 'rate limit store failed']]);
+  t.is(lines[0]!.fields.err.message, 'connection refused');
+  down = false;
+  t.is((await get(server, '/limited')).status, 200);
+  t.is((await get(server, '/limited')).status, 200);
+  t.deepEqual(lines.slice(1).map((l) => [l.level, l.msg, l.fields.failedHits]), [['info', 'rate limit store works again', 5]]);
+  // A new outage is a new line.
+  down = true;
+  t.is((await get(server, '/limited')).status, 503);
+  t.is(lines.filter((l) => l.level === 'error').length, 2);
+});
+
 test('an asynchronous store is waited for', async (t) => {
   const memory = new MemoryRateLimitStore({ now: manualClock().now });
   const later: RateLimitStore = { hit: (key, window) => new Promise((resolve) => setImmediate(() => resolve(memory.hit(key, window)))) };

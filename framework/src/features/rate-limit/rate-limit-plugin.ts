@@ -104,14 +104,15 @@ export function rateLimit(options: RateLimitOptions = {}): RestPlugin {
   return {
     name: 'rate-limit',
     setup(app) {
+      const health = new StoreHealth(() => app.logger);
       app.route((route) => {
         const rules = rulesOf(route);
         if (rules.length === 0) return undefined;
         const early = rules.filter((r) => !r.afterAuthentication);
         const late = rules.filter((r) => r.afterAuthentication);
         return {
-          onMatch: early.length > 0 ? limiter(early, store, sendHeaders, onStoreError, app.logger) : undefined,
-          onRequest: late.length > 0 ? limiter(late, store, sendHeaders, onStoreError, app.logger) : undefined,
+          onMatch: early.length > 0 ? limiter(early, store, sendHeaders, onStoreError, health) : undefined,
+          onRequest: late.length > 0 ? limiter(late, store, sendHeaders, onStoreError, health) : undefined,
           answers: answersOf(rules, onStoreError),
         };
       });
@@ -135,12 +136,33 @@ function answersOf(rules: readonly RouteRule[], onStoreError: 'refuse' | 'allow'
 }
 
 /**
+ * Logs the store's changes of state, not every failed hit: while its database is down every limited request
+ * fails, and a line per request would bury the one that matters. One error when it starts failing, one info
+ * line (with how many hits failed) once it works again.
+ */
+class StoreHealth {
+  private failures = 0;
+
+  constructor(private readonly logger: () => Logger) {}
+
+  failed(err: unknown): void {
+    if (this.failures++ === 0) this.logger().error({ err }, 'rate limit store failed');
+  }
+
+  worked(): void {
+    if (this.failures === 0) return;
+    this.logger().info({ failedHits: this.failures }, 'rate limit store works again');
+    this.failures = 0;
+  }
+}
+
+/**
  * A route's check: each rule in turn (the global one first); the first refusal answers 429 and counts
  * nothing further. With a synchronous store (memory) it stays synchronous.
  */
-function limiter(rules: readonly RouteRule[], store: RateLimitStore, sendHeaders: boolean, onStoreError: 'refuse' | 'allow', logger: Logger): (ctx: RoutingContext) => void | Promise<void> {
+function limiter(rules: readonly RouteRule[], store: RateLimitStore, sendHeaders: boolean, onStoreError: 'refuse' | 'allow', health: StoreHealth): (ctx: RoutingContext) => void | Promise<void> {
   const storeFailed = (err: unknown): undefined => {
-    logger.error({ err }, 'rate limit store failed');
+    health.failed(err);
     if (onStoreError === 'allow') return undefined;
     throw new ServiceUnavailableException('The rate limit cannot be checked right now; retry shortly', { code: 'RU_ERR_RATE_LIMIT_STORE', headers: { 'Retry-After': '1' } });
   };
@@ -157,13 +179,17 @@ function limiter(rules: readonly RouteRule[], store: RateLimitStore, sendHeaders
       }
       if (isThenable(out)) {
         return Promise.resolve(out).then(
-          (state) => run(ctx, i + 1, judge(ctx.response, rule, state, tightest)),
+          (state) => {
+            health.worked();
+            return run(ctx, i + 1, judge(ctx.response, rule, state, tightest));
+          },
           (err) => {
             storeFailed(err);
             return run(ctx, i + 1, tightest);
           },
         );
       }
+      health.worked();
       tightest = judge(ctx.response, rule, out, tightest);
     }
     if (sendHeaders && tightest !== undefined) putHeaders(ctx.response, tightest);
