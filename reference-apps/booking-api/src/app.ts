@@ -1,4 +1,20 @@
-import { ClassValidator, RestBuilder, swaggerUi, TsyringeInjectionProvider, type Logger } from 'rest.uws';
+import {
+  ClassValidator,
+  compression,
+  health,
+  MemoryRateLimitStore,
+  rateLimit,
+  requestId,
+  RestBuilder,
+  swaggerUi,
+  trustProxy,
+  TsyringeInjectionProvider,
+  type Logger,
+  type RateLimitKey,
+  type RateLimitOptions,
+  type ReadinessCheck,
+} from 'rest.uws';
+import type { TrustProxySetting } from 'app-support';
 import { container as rootContainer } from 'tsyringe';
 import { BookingService } from './domain/booking-service';
 import { CatalogueService } from './domain/catalogue-service';
@@ -8,6 +24,8 @@ import { defaultLogger, LOGGER } from './http/app-logger';
 import { BookingExceptionHandler } from './http/booking-exception-handler';
 import { DatabaseOutageLog } from './http/database-outage-log';
 import { PartnerApiKeyAuthentication } from './http/partner-authentication';
+import { readApiKey } from './http/api-key-credentials';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './config';
 import { PublicBaseUrl } from './http/public-base-url';
 import { BookingResource } from './http/booking-resource';
 import { CustomerPagesResource } from './http/customer-pages-resource';
@@ -23,6 +41,23 @@ export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = '/docs';
 export const API_VERSION = '1.0.0';
 
+/** How the partner API is rate limited: `limit` requests per `windowSeconds` per API key (a token bucket). */
+export interface BookingRateLimit {
+  limit: number;
+  /** Default 60: `limit` is per minute. */
+  windowSeconds?: number;
+  /** Where requests are counted (default: memory, this process); PostgreSQL shares the limits between instances. */
+  store?: RateLimitOptions['store'];
+  /** What a failing store does (default 'refuse': 503 with Retry-After: 1; with the memory store, which cannot fail, 'allow'). */
+  onStoreError?: RateLimitOptions['onStoreError'];
+}
+
+/**
+ * Whose requests count together: the partner's API key (as the authentication reads it); requests without one
+ * (401s, key guessing with no key) count by the client's address.
+ */
+export const byPartnerKey: RateLimitKey = (ctx) => readApiKey((name) => ctx.request.getHeader(name));
+
 /** The services the HTTP layer calls (a BookingSystem has them). */
 export interface BookingServices {
   bookings: BookingService;
@@ -37,6 +72,12 @@ export interface BookingAppOptions {
   fallbackBaseUrl: () => string;
   /** Where unexpected errors go (a pino logger fits); default: warnings and errors as JSON lines on stderr. */
   logger?: Logger;
+  /** Which proxies' X-Forwarded-* headers count (links' https and host, client address): default off. */
+  trustProxy?: TrustProxySetting;
+  /** The partner API's rate limit (default 600 per minute per API key, in memory); false: none. */
+  rateLimit?: BookingRateLimit | false;
+  /** What `/ready` checks (the database); none: ready while not shutting down. */
+  readiness?: readonly ReadinessCheck[];
 }
 
 /**
@@ -55,8 +96,15 @@ export function bookingApp(services: BookingServices, options: BookingAppOptions
   container.register(LOGGER, { useValue: logger });
   container.registerInstance(DatabaseOutageLog, new DatabaseOutageLog(logger));
 
-  return new RestBuilder()
+  const limit = options.rateLimit ?? { limit: DEFAULT_RATE_LIMIT_PER_MINUTE };
+  const builder = new RestBuilder()
     .logger(logger)
+    // Before health: the probes' answers carry an id too. The access log (info) carries it on every line.
+    .use(requestId())
+    .use(trustProxy(options.trustProxy ?? false))
+    .use(health({ checks: options.readiness ?? [] }))
+    .use(compression())
+    .logRequests()
     .injectWith(new TsyringeInjectionProvider(container))
     .register(BookingResource, ProductResource, InventoryResource, CustomerPagesResource)
     .authenticateWith(PartnerApiKeyAuthentication)
@@ -75,4 +123,14 @@ export function bookingApp(services: BookingServices, options: BookingAppOptions
       }),
     )
     .use(swaggerUi({ path: DOCS_PATH, url: OPENAPI_PATH, title: 'Booking API' }));
+  if (limit === false) return builder;
+  // Every route but the customer pages and the OpenAPI document (@SkipRateLimit): one bucket per API key.
+  return builder.use(
+    rateLimit({
+      key: byPartnerKey,
+      global: { limit: limit.limit, windowSeconds: limit.windowSeconds ?? 60 },
+      // Memory (the default) cannot fail: no 503 to document for it.
+      ...(limit.store === undefined ? { store: new MemoryRateLimitStore(), onStoreError: 'allow' as const } : { store: limit.store, onStoreError: limit.onStoreError ?? 'refuse' }),
+    }),
+  );
 }

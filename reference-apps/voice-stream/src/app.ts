@@ -1,4 +1,19 @@
-import { openApi, RestBuilder } from 'rest.uws';
+import {
+  compression,
+  health,
+  MemoryRateLimitStore,
+  openApi,
+  rateLimit,
+  requestId,
+  RestBuilder,
+  trustProxy,
+  type RateLimitKey,
+  type RateLimitOptions,
+  type ReadinessCheck,
+} from 'rest.uws';
+import type { TrustProxySetting } from 'app-support';
+import { readAuthKey } from './http/deepl-authorization';
+import { DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE } from './config';
 import type { ApiKeyStore } from './storage/api-key-store';
 import { capabilitiesOf, type VoiceEngines } from './engines/voice-engines';
 import type { SessionLimits } from './domain/session/session-limits';
@@ -6,7 +21,7 @@ import type { SessionRegistry } from './domain/registry/session-registry';
 import { PageResource, PUBLIC_DIRECTORY } from './http/page-resource';
 import type { SessionCapacity } from './domain/session-capacity';
 import { VoiceExceptionHandler } from './http/voice-exception-handler';
-import { VoiceSessionResource, type SessionResourceSettings } from './http/voice-session-resource';
+import { SESSION_REQUEST_RULE, VoiceSessionResource, type SessionResourceSettings } from './http/voice-session-resource';
 import { StreamTicket, VoiceStreamEndpoint } from './http/voice-stream-endpoint';
 
 /** Session requests are small JSON objects. */
@@ -23,11 +38,58 @@ export interface VoiceAppServices {
   readonly limits?: Partial<SessionLimits>;
 }
 
+/** How session requests are rate limited: `limit` per `windowSeconds` per API key (a token bucket). */
+export interface SessionRateLimit {
+  readonly limit: number;
+  /** Default 60: `limit` is per minute. */
+  readonly windowSeconds?: number;
+  /** Where requests are counted (default: memory, this process); PostgreSQL shares the limits between instances. */
+  readonly store?: RateLimitOptions['store'];
+  /** What a failing store does (default 'refuse': 503; with the memory store, which cannot fail, 'allow'). */
+  readonly onStoreError?: RateLimitOptions['onStoreError'];
+}
+
+/** How the app is run: trust proxy, the session request's rate limit, what `/ready` checks. */
+export interface VoiceOperations {
+  /** Which proxies' X-Forwarded-* headers count: default off. */
+  readonly trustProxy?: TrustProxySetting;
+  /** Default 60 session requests per minute per API key, in memory; false: none. */
+  readonly sessionRateLimit?: SessionRateLimit | false;
+  /** What `/ready` checks (the database); none: ready while not shutting down. */
+  readonly readiness?: readonly ReadinessCheck[];
+}
+
+/** Whose session requests count together: the API key of `Authorization: DeepL-Auth-Key <key>`; without one, the address. */
+export const byDeepLKey: RateLimitKey = (ctx) => {
+  const read = readAuthKey(ctx.request.getHeader('authorization'));
+  return 'key' in read ? read.key : undefined;
+};
+
 /**
  * The voice API on rest.uws: the session request resource, the stream endpoint, `{message, code}` errors,
- * and the live-caption page at `/`.
+ * and the live-caption page at `/`; request ids with the access log, `/health` and `/ready`, compression, trust
+ * proxy and the session request's rate limit per API key.
  */
-export function voiceApp(services: VoiceAppServices, settings: SessionResourceSettings, builder = new RestBuilder()): RestBuilder {
+export function voiceApp(services: VoiceAppServices, settings: SessionResourceSettings, builder = new RestBuilder(), operations: VoiceOperations = {}): RestBuilder {
+  builder
+    // Before health: the probes' answers carry an id too. The access log (info) carries it on every line.
+    .use(requestId())
+    .use(trustProxy(operations.trustProxy ?? false))
+    .use(health({ checks: operations.readiness ?? [] }))
+    .use(compression())
+    .logRequests();
+  const limit = operations.sessionRateLimit ?? { limit: DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE };
+  // Without the plugin (false), @RateLimit(SESSION_REQUEST_RULE) does nothing.
+  if (limit !== false) {
+    builder.use(
+      rateLimit({
+        key: byDeepLKey,
+        rules: { [SESSION_REQUEST_RULE]: { limit: limit.limit, windowSeconds: limit.windowSeconds ?? 60 } },
+        // Memory (the default) cannot fail: no 503 to document for it.
+        ...(limit.store === undefined ? { store: new MemoryRateLimitStore(), onStoreError: 'allow' as const } : { store: limit.store, onStoreError: limit.onStoreError ?? 'refuse' }),
+      }),
+    );
+  }
   return builder
     .register(
       new VoiceSessionResource(services.keys, services.registry, services.capacity, capabilitiesOf(services.engines), settings),

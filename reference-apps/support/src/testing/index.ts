@@ -11,3 +11,4 @@ export { SeededRandom, hostileStrings, percentEncode, wrongTypes, deepArray, dee
 export { corpusSeed } from './corpus-seed';
 export { FRAMEWORK_HOLES } from './pending-holes';
 export { openApiValidator, answerChecker, documentedAnswers, type SeenAnswer } from './openapi-conformance';
+export { cutOffDatabase, type DatabaseOutage } from './database-outage';
