@@ -2,7 +2,7 @@ import test from 'ava';
 import * as diagnostics from 'node:diagnostics_channel';
 import fc from 'fast-check';
 import pino from 'pino';
-import { AccessLineWriter, type AccessLineLevel } from '../../src/features/logging/access-line';
+import { AccessLineWriter, type RequestLogLevel } from '../../src/features/logging/access-line';
 import type { Logger } from '../../src/util/log';
 
 // The access line writer serialises a plain pino logger's lines itself. These properties hold it to pino's own
@@ -10,7 +10,7 @@ import type { Logger } from '../../src/util/log';
 // the calls of pino's serialiser (`asJson`, on the prototype every logger of this pino shares).
 
 const S = pino.symbols as unknown as Record<string, symbol>;
-const LEVELS: AccessLineLevel[] = ['error', 'warn', 'info', 'debug'];
+const LEVELS: RequestLogLevel[] = ['error', 'warn', 'info', 'debug'];
 
 interface Fields {
   method: string;
@@ -115,7 +115,7 @@ function countPinoSerialisations(): { count(): number; restore(): void } {
 }
 
 /** What pino itself writes for the line (the plugin's fields, `durationMs` in milliseconds). */
-function pinoLine(logger: Logger, level: AccessLineLevel, f: Fields): void {
+function pinoLine(logger: Logger, level: RequestLogLevel, f: Fields): void {
   const obj: Record<string, unknown> = { method: f.method, path: f.path, status: f.status, durationMs: f.micros / 1000 };
   if (f.reqId !== undefined) obj.reqId = f.reqId;
   if (f.aborted) obj.aborted = true;
@@ -133,7 +133,7 @@ function writeLine(writer: AccessLineWriter, logger: Logger, f: Fields): void {
 }
 
 /** Writes `f` through the writer and through pino at one fixed time; returns both outputs and the serialisations pino did. */
-function bothLines(logger: Logger, stream: Sink, writer: AccessLineWriter, level: AccessLineLevel, f: Fields, counter: { count(): number }, now: number): { fast: string[]; own: string[]; serialised: number } {
+function bothLines(logger: Logger, stream: Sink, writer: AccessLineWriter, level: RequestLogLevel, f: Fields, counter: { count(): number }, now: number): { fast: string[]; own: string[]; serialised: number } {
   const realNow = Date.now;
   Date.now = () => now;
   try {

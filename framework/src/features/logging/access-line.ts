@@ -2,11 +2,11 @@ import * as diagnostics from 'node:diagnostics_channel';
 import pino from 'pino';
 import type { Logger } from '../../util/log';
 
-/** Levels an access line can be written at (the `Logger` methods). */
-export type AccessLineLevel = 'error' | 'warn' | 'info' | 'debug';
+/** Levels a request's access line can be written at (the `Logger` methods). */
+export type RequestLogLevel = 'error' | 'warn' | 'info' | 'debug';
 
 /** pino's number for each level an access line takes (its standard levels). */
-const LEVEL_NUMBERS: Readonly<Record<AccessLineLevel, number>> = { error: 50, warn: 40, info: 30, debug: 20 };
+const LEVEL_NUMBERS: Readonly<Record<RequestLogLevel, number>> = { error: 50, warn: 40, info: 30, debug: 20 };
 /** The fields of an access line, in the order they are written. */
 const FIELDS = ['method', 'path', 'status', 'durationMs', 'reqId', 'aborted', 'remoteAddress'] as const;
 /** The message of every access line. */
@@ -62,7 +62,7 @@ export class AccessLineWriter {
   private tail = '';
   private stream: { write(line: string): unknown } | null = null;
 
-  constructor(private readonly level: AccessLineLevel) {
+  constructor(private readonly level: RequestLogLevel) {
     this.levelNumber = LEVEL_NUMBERS[level];
   }
 

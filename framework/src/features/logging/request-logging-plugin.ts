@@ -3,11 +3,10 @@ import type { RoutingContext } from '../../context/routing-context';
 import type { Logger } from '../../util/log';
 import type { RestPlugin } from '../../pipeline/plugin';
 import { requestIdOf } from '../request-id';
-import { AccessLineWriter, type AccessLineLevel } from './access-line';
+import { AccessLineWriter, type RequestLogLevel } from './access-line';
 import { RequestLogger } from './request-logger';
 
-/** Levels a request line can be written at (the `Logger` methods). */
-export type RequestLogLevel = AccessLineLevel;
+export type { RequestLogLevel };
 
 /** How requests are logged. */
 export interface RequestLoggingOptions {
