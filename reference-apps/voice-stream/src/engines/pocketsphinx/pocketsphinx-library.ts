@@ -171,7 +171,10 @@ function limitedDictionary(lib: PocketSphinxFunctions, dictionaryFile: string, l
   lib.silenceLog(null);
   const logMath = lib.logMathInit(1.0001, 0, 0);
   const model = lib.readLanguageModel(null, languageModelFile, 0, logMath);
-  if (!model) throw new Error(`PocketSphinx could not read the language model ${languageModelFile}`);
+  if (!model) {
+    lib.logMathFree(logMath);
+    throw new Error(`PocketSphinx could not read the language model ${languageModelFile}`);
+  }
   const scores = new Map<string, number>();
   try {
     for (const word of new Set(lines.map(headword))) {
@@ -227,10 +230,11 @@ export class PocketSphinxDecoder {
     if (cmnInit !== undefined) settings.set('-featparams', featureParametersWith(acoustic, cmnInit));
     // Settings of ours (not PocketSphinx's): the domain model and its weight in the mix.
     const domainSetting = settings.get('-domainlm') ?? 'everyday';
-    const domainWeight = Number(settings.get('-domainweight') ?? DOMAIN_WEIGHT);
+    const weightSetting = settings.get('-domainweight');
+    const domainWeight = Number(weightSetting ?? DOMAIN_WEIGHT);
     settings.delete('-domainlm');
     settings.delete('-domainweight');
-    if (!(domainWeight >= 0 && domainWeight <= 1)) throw new Error(`-domainweight must be between 0 and 1, not ${settings.get('-domainweight')}`);
+    if (!(domainWeight >= 0 && domainWeight <= 1)) throw new Error(`-domainweight must be between 0 and 1, not ${weightSetting}`);
     const domainModel = domainSetting === 'everyday' ? everydayLanguageModelFile(settings.get('-dict')!) : domainSetting;
     const generalModel = settings.get('-lm')!;
     const mixed = domainSetting !== 'none' && domainWeight > 0 && domainWeight < 1;
