@@ -1,20 +1,5 @@
-import {
-  ClassValidator,
-  compression,
-  health,
-  MemoryRateLimitStore,
-  rateLimit,
-  requestId,
-  RestBuilder,
-  swaggerUi,
-  trustProxy,
-  TsyringeInjectionProvider,
-  type Logger,
-  type RateLimitKey,
-  type RateLimitOptions,
-  type ReadinessCheck,
-} from 'rest.uws';
-import type { TrustProxySetting } from 'app-support';
+import { ClassValidator, rateLimit, RestBuilder, swaggerUi, TsyringeInjectionProvider, type Logger, type RateLimitKey } from 'rest.uws';
+import { rateLimitStoreOptions, useOperations, type AppRateLimit, type OperationsOptions } from 'app-support';
 import { container as rootContainer } from 'tsyringe';
 import { BookingService } from './domain/booking-service';
 import { CatalogueService } from './domain/catalogue-service';
@@ -41,16 +26,8 @@ export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = '/docs';
 export const API_VERSION = '1.0.0';
 
-/** How the partner API is rate limited: `limit` requests per `windowSeconds` per API key (a token bucket). */
-export interface BookingRateLimit {
-  limit: number;
-  /** Default 60: `limit` is per minute. */
-  windowSeconds?: number;
-  /** Where requests are counted (default: memory, this process); PostgreSQL shares the limits between instances. */
-  store?: RateLimitOptions['store'];
-  /** What a failing store does (default 'refuse': 503 with Retry-After: 1; with the memory store, which cannot fail, 'allow'). */
-  onStoreError?: RateLimitOptions['onStoreError'];
-}
+/** How the partner API is rate limited: `limit` requests per `windowSeconds` (default 60) per API key. */
+export type BookingRateLimit = AppRateLimit;
 
 /**
  * Whose requests count together: the partner's API key (as the authentication reads it); requests without one
@@ -65,19 +42,15 @@ export interface BookingServices {
   partnerKeys: PartnerKeys;
 }
 
-export interface BookingAppOptions {
+export interface BookingAppOptions extends OperationsOptions {
   /** Base of absolute links; when unset, each request's Host decides (see PublicBaseUrl). */
   publicBaseUrl?: string;
   /** The server's own address, for requests without a usable Host header. */
   fallbackBaseUrl: () => string;
   /** Where unexpected errors go (a pino logger fits); default: warnings and errors as JSON lines on stderr. */
   logger?: Logger;
-  /** Which proxies' X-Forwarded-* headers count (links' https and host, client address): default off. */
-  trustProxy?: TrustProxySetting;
   /** The partner API's rate limit (default 600 per minute per API key, in memory); false: none. */
   rateLimit?: BookingRateLimit | false;
-  /** What `/ready` checks (the database); none: ready while not shutting down. */
-  readiness?: readonly ReadinessCheck[];
 }
 
 /**
@@ -97,14 +70,8 @@ export function bookingApp(services: BookingServices, options: BookingAppOptions
   container.registerInstance(DatabaseOutageLog, new DatabaseOutageLog(logger));
 
   const limit = options.rateLimit ?? { limit: DEFAULT_RATE_LIMIT_PER_MINUTE };
-  const builder = new RestBuilder()
-    .logger(logger)
-    // Before health: the probes' answers carry an id too. The access log (info) carries it on every line.
-    .use(requestId())
-    .use(trustProxy(options.trustProxy ?? false))
-    .use(health({ checks: options.readiness ?? [] }))
-    .use(compression())
-    .logRequests()
+  // Request ids, trust proxy, /health and /ready, compression, the access log (app-support's useOperations).
+  const builder = useOperations(new RestBuilder().logger(logger), options)
     .injectWith(new TsyringeInjectionProvider(container))
     .register(BookingResource, ProductResource, InventoryResource, CustomerPagesResource)
     .authenticateWith(PartnerApiKeyAuthentication)
@@ -129,8 +96,7 @@ export function bookingApp(services: BookingServices, options: BookingAppOptions
     rateLimit({
       key: byPartnerKey,
       global: { limit: limit.limit, windowSeconds: limit.windowSeconds ?? 60 },
-      // Memory (the default) cannot fail: no 503 to document for it.
-      ...(limit.store === undefined ? { store: new MemoryRateLimitStore(), onStoreError: 'allow' as const } : { store: limit.store, onStoreError: limit.onStoreError ?? 'refuse' }),
+      ...rateLimitStoreOptions(limit),
     }),
   );
 }

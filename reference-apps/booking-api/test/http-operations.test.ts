@@ -1,8 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import test from 'ava';
 import { sql } from 'kysely';
-import { RawHttpConnection, cutOffDatabase, headerOf, type RawAnswer } from 'app-support/testing';
-import type { Logger } from 'rest.uws';
+import { RawHttpConnection, cutOffDatabase, expectedProbeRound, headerOf, probesAroundOutage, recordingLogger, requestOnce, type LoggedLine, type RawAnswer } from 'app-support/testing';
 import { startBookingServer } from '../src/server';
 import { API, ApiClient } from './helpers/api-client';
 import { assertError } from './helpers/assert-error';
@@ -19,50 +18,22 @@ const engines = useEngines('http_operations');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** One request on a connection of its own, as sent (no decompression, no header added but Host). */
-async function raw(url: string, target: string, headers: Array<[string, string]> = [], method = 'GET'): Promise<RawAnswer> {
-  const { hostname, port } = new URL(url);
-  const exchange = await RawHttpConnection.once(hostname, Number(port), { method, target, headers });
-  if (exchange.answer === undefined) throw new Error(`no answer to ${method} ${target}`);
-  return exchange.answer;
-}
+const raw = (url: string, target: string, headers: Array<[string, string]> = [], method = 'GET') => requestOnce(Number(new URL(url).port), method, target, headers);
 
 const json = (answer: RawAnswer) => JSON.parse(answer.body.toString('utf8'));
-
-/** A logger that keeps every line (at every level), for the access log. */
-function recordingLogger(lines: Array<{ level: string; fields: any; message?: string }>): Logger {
-  const at = (level: string) => (fields: unknown, message?: string) => void lines.push({ level, fields, message });
-  return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
-}
 
 for (const engine of engines) {
   test(`${engine.name}: /health answers while the process runs; /ready checks the database and answers 503 naming it once it is gone`, async (t) => {
     const url = await engine.freshUrl();
     const { server } = await startHttpFixture(url);
     t.teardown(() => server.close());
-    const health = await raw(server.url, '/health');
-    t.is(health.status, 200);
-    t.deepEqual(json(health), { status: 'ok' });
-    t.is(headerOf(health, 'cache-control'), 'no-store');
-    const ready = await raw(server.url, '/ready');
-    t.is(ready.status, 200);
-    t.deepEqual(json(ready), { status: 'ok', checks: { database: 'ok' } });
+    t.is(headerOf(await raw(server.url, '/health'), 'cache-control'), 'no-store');
     // No key needed: the probes come before authentication.
     t.is((await raw(server.url, '/ready', [], 'HEAD')).status, 200);
-
-    // The database goes away: PostgreSQL refuses connections (the open ones cut); SQLite's handle is closed.
-    const outage = engine.name === 'PostgreSQL' ? await cutOffDatabase(await engine.adminUrl(), url) : undefined;
-    if (outage) t.teardown(() => outage.restore());
-    else await server.system.database.destroy();
-    const down = await raw(server.url, '/ready');
-    t.is(down.status, 503);
-    t.deepEqual(json(down), { status: 'unavailable', failed: ['database'], checks: { database: 'failed' } });
-    t.is((await raw(server.url, '/health')).status, 200, 'liveness does not depend on the database');
-    if (outage) {
-      // Back: ready again without a restart.
-      await outage.restore();
-      const again = await eventually(() => raw(server.url, '/ready'), (answer) => answer.status === 200, 10_000);
-      t.deepEqual(json(again), { status: 'ok', checks: { database: 'ok' } });
-    }
+    // PostgreSQL refuses connections (the open ones cut) until restored; SQLite's handle is closed.
+    const postgres = engine.name === 'PostgreSQL';
+    const takeAway = async () => (postgres ? (await cutOffDatabase(await engine.adminUrl(), url)).restore : void (await server.system.database.destroy()));
+    t.deepEqual(await probesAroundOutage(server.port, takeAway), expectedProbeRound(postgres));
   });
 }
 
@@ -89,7 +60,7 @@ test('PostgreSQL: /ready answers 503 "shutting down" from the moment a stop begi
 });
 
 test('request ids: a well-formed X-Request-Id comes back, anything else is replaced by a new one; the access log line carries it', async (t) => {
-  const lines: Array<{ level: string; fields: any; message?: string }> = [];
+  const lines: LoggedLine[] = [];
   const { server, aliceKey } = await startHttpFixture(await engines[0]!.freshUrl(), { logger: recordingLogger(lines) });
   t.teardown(() => server.close());
   const auth: [string, string] = ['Authorization', `Bearer ${aliceKey}`];

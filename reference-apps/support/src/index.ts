@@ -29,3 +29,4 @@ export {
   type LogLevel,
 } from './operations/operations-settings';
 export { databaseReadinessCheck, appRateLimitStore, DATABASE_CHECK_TIMEOUT_MS, type AppRateLimitStore } from './operations/database-operations';
+export { useOperations, rateLimitStoreOptions, type OperationsOptions, type AppRateLimit } from './operations/operations-plugins';

@@ -1,17 +1,5 @@
-import {
-  compression,
-  health,
-  MemoryRateLimitStore,
-  openApi,
-  rateLimit,
-  requestId,
-  RestBuilder,
-  trustProxy,
-  type RateLimitKey,
-  type RateLimitOptions,
-  type ReadinessCheck,
-} from 'rest.uws';
-import type { TrustProxySetting } from 'app-support';
+import { openApi, rateLimit, RestBuilder, type RateLimitKey } from 'rest.uws';
+import { rateLimitStoreOptions, useOperations, type AppRateLimit, type OperationsOptions } from 'app-support';
 import { readAuthKey } from './http/deepl-authorization';
 import { DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE } from './config';
 import type { ApiKeyStore } from './storage/api-key-store';
@@ -38,25 +26,13 @@ export interface VoiceAppServices {
   readonly limits?: Partial<SessionLimits>;
 }
 
-/** How session requests are rate limited: `limit` per `windowSeconds` per API key (a token bucket). */
-export interface SessionRateLimit {
-  readonly limit: number;
-  /** Default 60: `limit` is per minute. */
-  readonly windowSeconds?: number;
-  /** Where requests are counted (default: memory, this process); PostgreSQL shares the limits between instances. */
-  readonly store?: RateLimitOptions['store'];
-  /** What a failing store does (default 'refuse': 503; with the memory store, which cannot fail, 'allow'). */
-  readonly onStoreError?: RateLimitOptions['onStoreError'];
-}
+/** How session requests are rate limited: `limit` per `windowSeconds` (default 60) per API key. */
+export type SessionRateLimit = AppRateLimit;
 
-/** How the app is run: trust proxy, the session request's rate limit, what `/ready` checks. */
-export interface VoiceOperations {
-  /** Which proxies' X-Forwarded-* headers count: default off. */
-  readonly trustProxy?: TrustProxySetting;
+/** How the app is run: trust proxy and what `/ready` checks (app-support's `useOperations`), the session request's rate limit. */
+export interface VoiceOperations extends OperationsOptions {
   /** Default 60 session requests per minute per API key, in memory; false: none. */
   readonly sessionRateLimit?: SessionRateLimit | false;
-  /** What `/ready` checks (the database); none: ready while not shutting down. */
-  readonly readiness?: readonly ReadinessCheck[];
 }
 
 /** Whose session requests count together: the API key of `Authorization: DeepL-Auth-Key <key>`; without one, the address. */
@@ -71,13 +47,8 @@ export const byDeepLKey: RateLimitKey = (ctx) => {
  * proxy and the session request's rate limit per API key.
  */
 export function voiceApp(services: VoiceAppServices, settings: SessionResourceSettings, builder = new RestBuilder(), operations: VoiceOperations = {}): RestBuilder {
-  builder
-    // Before health: the probes' answers carry an id too. The access log (info) carries it on every line.
-    .use(requestId())
-    .use(trustProxy(operations.trustProxy ?? false))
-    .use(health({ checks: operations.readiness ?? [] }))
-    .use(compression())
-    .logRequests();
+  // Request ids, trust proxy, /health and /ready, compression, the access log.
+  useOperations(builder, operations);
   const limit = operations.sessionRateLimit ?? { limit: DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE };
   // Without the plugin (false), @RateLimit(SESSION_REQUEST_RULE) does nothing.
   if (limit !== false) {
@@ -85,8 +56,7 @@ export function voiceApp(services: VoiceAppServices, settings: SessionResourceSe
       rateLimit({
         key: byDeepLKey,
         rules: { [SESSION_REQUEST_RULE]: { limit: limit.limit, windowSeconds: limit.windowSeconds ?? 60 } },
-        // Memory (the default) cannot fail: no 503 to document for it.
-        ...(limit.store === undefined ? { store: new MemoryRateLimitStore(), onStoreError: 'allow' as const } : { store: limit.store, onStoreError: limit.onStoreError ?? 'refuse' }),
+        ...rateLimitStoreOptions(limit),
       }),
     );
   }

@@ -5,8 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import test from 'ava';
 import pg from 'pg';
 import { postgresForTests, type TestPostgresDatabase } from 'app-support';
-import { RawHttpConnection, cutOffDatabase, headerOf, type RawAnswer, type RawHeader } from 'app-support/testing';
-import type { Logger } from 'rest.uws';
+import { RawHttpConnection, cutOffDatabase, expectedProbeRound, headerOf, probesAroundOutage, recordingLogger, requestOnce, type LoggedLine, type RawAnswer, type RawHeader } from 'app-support/testing';
 import { OPENAPI_PATH } from '../src/app';
 import { readVoiceConfig } from '../src/config';
 import { createOfflineEngines, type VoiceEngines } from '../src/engines/voice-engines';
@@ -45,20 +44,11 @@ async function start(t: { teardown(fn: () => unknown): void }, options: VoiceSer
 }
 
 /** One request on a connection of its own, as sent (no decompression, no header added but Host and Content-Length). */
-async function raw(server: VoiceServer, method: string, target: string, headers: RawHeader[] = [], body?: string): Promise<RawAnswer> {
-  const exchange = await RawHttpConnection.once('127.0.0.1', server.port, { method, target, headers, body: body === undefined ? undefined : Buffer.from(body) });
-  if (exchange.answer === undefined) throw new Error(`no answer to ${method} ${target}`);
-  return exchange.answer;
-}
+const raw = (server: { port: number }, method: string, target: string, headers: RawHeader[] = [], body?: string) => requestOnce(server.port, method, target, headers, body);
 
 const json = (answer: RawAnswer) => JSON.parse(answer.body.toString('utf8'));
 const auth = (key: string): RawHeader => ['Authorization', `DeepL-Auth-Key ${key}`];
 const jsonType: RawHeader = ['Content-Type', 'application/json'];
-
-function recordingLogger(lines: Array<{ level: string; fields: any; message?: string }>): Logger {
-  const at = (level: string) => (fields: unknown, message?: string) => void lines.push({ level, fields, message });
-  return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
-}
 
 test('configuration: trust proxy, session rate limit and log level from flags or VOICE_* variables', (t) => {
   t.like(readVoiceConfig([], {}), { trustProxy: false, sessionRateLimitPerMinute: 60, logLevel: 'info' });
@@ -72,21 +62,9 @@ for (const engine of ['SQLite', 'PostgreSQL'] as const) {
   test(`${engine}: /health answers while the process runs; /ready checks the database and answers 503 naming it once it is gone`, async (t) => {
     const url = engine === 'PostgreSQL' ? await postgres.freshDatabase('voice_ready') : path.join(folder, `ready-${++files}.db`);
     const server = await start(t, { databaseUrl: url });
-    const health = await raw(server, 'GET', '/health');
-    t.is(health.status, 200);
-    t.deepEqual(json(health), { status: 'ok' });
-    const ready = await raw(server, 'GET', '/ready');
-    t.is(ready.status, 200);
-    t.deepEqual(json(ready), { status: 'ok', checks: { database: 'ok' } });
-
-    const outage = engine === 'PostgreSQL' ? await cutOffDatabase(postgres.url, url) : undefined;
-    if (outage) t.teardown(() => outage.restore());
-    else await server.database.destroy();
-    const down = await raw(server, 'GET', '/ready');
-    t.is(down.status, 503);
-    t.deepEqual(json(down), { status: 'unavailable', failed: ['database'], checks: { database: 'failed' } });
-    t.is((await raw(server, 'GET', '/health')).status, 200);
-    if (outage) await outage.restore();
+    // PostgreSQL refuses connections (the open ones cut) until restored; SQLite's handle is closed.
+    const takeAway = async () => (engine === 'PostgreSQL' ? (await cutOffDatabase(postgres.url, url)).restore : void (await server.database.destroy()));
+    t.deepEqual(await probesAroundOutage(server.port, takeAway), expectedProbeRound(engine === 'PostgreSQL'));
   });
 }
 
@@ -119,7 +97,7 @@ test('PostgreSQL: /ready answers 503 "shutting down" from the moment the server 
 });
 
 test('request ids: a well-formed X-Request-Id comes back, anything else is replaced; the access line and the request logger carry it', async (t) => {
-  const lines: Array<{ level: string; fields: any; message?: string }> = [];
+  const lines: LoggedLine[] = [];
   const server = await start(t, { logger: recordingLogger(lines) });
   const key = await server.createApiKey('ids');
   const given = await raw(server, 'POST', SESSIONS, [auth(key), jsonType, ['X-Request-Id', 'client-4711']], SESSION_BODY);
