@@ -83,6 +83,7 @@ export const VIOLATIONS_SCHEMA: Record<string, unknown> = {
       path: { type: 'string', description: 'The property path in that value, or the parameter name.' },
       constraint: { type: 'string', description: 'The constraint broken (isEmail, min...).' },
       message: { type: 'string' },
+      context: { type: 'object', description: "The constraint's context option (an error code of the API...), when it has one." },
     },
     required: ['path', 'constraint', 'message'],
   },

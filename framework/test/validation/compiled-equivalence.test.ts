@@ -1,7 +1,7 @@
 /**
  * The compiled validator against class-validator itself: for thousands of generated bodies (right
  * types, wrong types, missing fields, nulls, nested arrays), turned into instances by class-transformer,
- * the violations (path, constraint, message) and their order must be identical, under every option
+ * the violations (path, constraint, message, context) and their order must be identical, under every option
  * that changes the generated code, for class-validator 0.15 (rest.uws's) and 0.14 (the benchmarks').
  */
 import test from 'ava';
@@ -20,7 +20,7 @@ import * as dtos from './support/equivalence-dtos';
 const CLASSES: Record<string, new () => object> = {
   Tag: dtos.Tag, Address: dtos.Address, Everything: dtos.Everything, Messages: dtos.Messages, Grouped: dtos.Grouped, Conditional: dtos.Conditional,
   RestUwsFields: dtos.RestUwsFields, Custom: dtos.Custom, Base: dtos.Base, Derived: dtos.Derived, Tree: dtos.Tree, Allowed: dtos.Allowed, Grid: dtos.Grid,
-  Twice: dtos.Twice, Empty: dtos.Empty,
+  Twice: dtos.Twice, Empty: dtos.Empty, Contexts: dtos.Contexts,
 };
 
 const OPTION_SETS: [string, ValidatorOptions][] = [
@@ -121,6 +121,24 @@ if (v14?.minor === 14) {
   });
 }
 
+test("a constraint's context option comes with its violation, merged per constraint type, compiled as by class-validator", (t) => {
+  const compiled = CompiledValidation.create({ forbidUnknownValues: false }, false, v15)!;
+  const body = { a: 'longer', b: 'y', c: 5, tags: [7, { name: 'ok' }], d: [2, 1.5], e: null, f: 'no' };
+  const expected = [
+    { path: 'a', constraint: 'maxLength', message: 'a must be shorter than or equal to 4 characters', context: { code: 'too_long' } },
+    { path: 'b', constraint: 'isIn', message: 'b must be one of the following values: x', context: { code: 'not_in', level: 2 } },
+    { path: 'c', constraint: 'isDivisibleBy', message: 'c must be divisible by 3' },
+    { path: 'c', constraint: 'isEven', message: 'c must be even (offset $constraint1)', context: { code: 'odd' } },
+    { path: 'tags[0]', constraint: 'nestedValidation', message: 'each value in nested property tags must be either object or array', context: { code: 'bad_tag' } },
+    { path: 'd', constraint: 'isInt', message: 'each value in d must be an integer number', context: { code: 'whole' } },
+    { path: 'd', constraint: 'min', message: 'd must not be less than 2', context: { code: 'small' } },
+    { path: 'e', constraint: 'isDefined', message: 'e should not be null or undefined', context: { code: 'silent' } },
+    { path: 'f', constraint: 'isBoolean', message: 'f must be a boolean value', context: { code: 'flag' } },
+  ];
+  t.deepEqual(compiled.validate(plainToInstance(dtos.Contexts, body) as object), expected);
+  t.deepEqual(flattenErrors(v15.module.validateSync(plainToInstance(dtos.Contexts, body) as object, { forbidUnknownValues: false })), expected);
+});
+
 /** Values no JSON body has: Sets, Maps, Dates, boxed primitives, null-prototype objects, functions. */
 const exotic: fc.Arbitrary<unknown> = fc.oneof(
   wild,
@@ -138,7 +156,7 @@ const exotic: fc.Arbitrary<unknown> = fc.oneof(
 test('same violations as class-validator for instances holding Sets, Maps, Dates and boxed values (each, nested)', (t) => {
   for (const [label, options] of OPTION_SETS.slice(0, 5)) {
     const compiled = CompiledValidation.create(options, false, v15)!;
-    for (const cls of [dtos.Everything, dtos.Messages, dtos.Grid, dtos.Tree, dtos.RestUwsFields, dtos.Custom, dtos.Twice]) {
+    for (const cls of [dtos.Everything, dtos.Messages, dtos.Grid, dtos.Tree, dtos.RestUwsFields, dtos.Custom, dtos.Twice, dtos.Contexts]) {
       fc.assert(
         fc.property(fc.dictionary(fc.constantFrom(...Object.keys(new cls()), 'tags', 'rows', 'children', 'strings', 'ints'), exotic, { maxKeys: 6 }), (values) => {
           const a = Object.assign(new cls(), values);

@@ -287,6 +287,34 @@ test('constraint messages can be replaced; $property, $value and $constraint1 ar
   ]);
 });
 
+test("a constraint's context (an error code of the API) comes with its violation: body fields, arguments, @Constraint", async (t) => {
+  class Order {
+    @IsIn(['json', 'msgpack'], { context: { code: 'invalid_format' } }) format!: string;
+    @Max(5, { context: { code: 'too_many' } }) count!: number;
+    @IsString() note!: string;
+  }
+  @Path('/orders')
+  class OrderResource {
+    @POST @Path('/')
+    create(@Valid order: Order,
+           @QueryParam('n', { type: Number }) @Min(1, { context: { code: 'too_small' } }) n: number,
+           @QueryParam('sort', { optional: true }) @Constraint(IsIn(['asc'], { context: { code: 'bad_sort' } })) sort: string | undefined): string {
+      return `${order.format} ${n} ${sort ?? '-'}`;
+    }
+  }
+  const server = await serve(new RestBuilder().register(OrderResource), t);
+  t.is(await (await post(`${server.url}/orders?n=2`, { format: 'json', count: 5, note: '' })).text(), 'json 2 -');
+  const res = await post(`${server.url}/orders?n=0&sort=desc`, { format: 'xml', count: 6, note: 1 });
+  t.is(res.status, 400);
+  t.deepEqual(((await res.json()) as ErrorBody).violations, [
+    { in: 'body', path: 'format', constraint: 'isIn', message: 'format must be one of the following values: json, msgpack', context: { code: 'invalid_format' } },
+    { in: 'body', path: 'count', constraint: 'max', message: 'count must not be greater than 5', context: { code: 'too_many' } },
+    { in: 'body', path: 'note', constraint: 'isString', message: 'note must be a string' },
+    { in: 'query', path: 'n', constraint: 'min', message: 'n must not be less than 1', context: { code: 'too_small' } },
+    { in: 'query', path: 'sort', constraint: 'isIn', message: 'sort must be one of the following values: asc', context: { code: 'bad_sort' } },
+  ]);
+});
+
 test('@Valid on a method validates all its body and bean arguments', async (t) => {
   @Path('/whole')
   class WholeMethodResource {

@@ -10,6 +10,12 @@ export interface ConstraintViolation {
   constraint: string;
   /** What is wrong, for people (class-validator's message, or the constraint's own). */
   message: string;
+  /**
+   * The constraint's `context` option (class-validator's `ValidationError.contexts[constraint]`), such as an
+   * error code of the API: `@IsIn(['json', 'msgpack'], { context: { code: 'invalid_format' } })`. Absent when the
+   * constraint has none.
+   */
+  context?: Record<string, unknown>;
 }
 
 /**

@@ -33,6 +33,8 @@ export interface ConstraintOptions {
   groups?: string[];
   /** On an array field, check each element. */
   each?: boolean;
+  /** Given with the violation (`ConstraintViolation.context`), e.g. an error code of the API (class-validator's `context`). */
+  context?: Record<string, unknown>;
 }
 
 /** Records property decorators for a method parameter, or applies them to a field. */
@@ -81,7 +83,7 @@ function standard(name: string, constraints: unknown[], test: (value: unknown) =
           defaultMessage: cv.buildMessage((each) => `${each}${message}`, { each: options.each }),
         },
       },
-      { message: options.message, groups: options.groups, each: options.each },
+      { message: options.message, groups: options.groups, each: options.each, context: options.context },
     );
     return (target: object, key: string | symbol) => {
       decorator(target, key);

@@ -20,7 +20,10 @@ let defaultValidator: Validator | undefined;
 type ArgumentCheck = (ctx: RoutingContext, args: unknown[], out: ConstraintViolation[]) => void | Promise<void>;
 
 function prefixed(violations: readonly ConstraintViolation[], where: string, prefix: string): ConstraintViolation[] {
-  return violations.map((v) => ({ in: where, path: prefix === '' ? v.path : v.path === '' ? prefix : v.path.startsWith('[') ? `${prefix}${v.path}` : `${prefix}.${v.path}`, constraint: v.constraint, message: v.message }));
+  return violations.map((v) => {
+    const path = prefix === '' ? v.path : v.path === '' ? prefix : v.path.startsWith('[') ? `${prefix}${v.path}` : `${prefix}.${v.path}`;
+    return v.context === undefined ? { in: where, path, constraint: v.constraint, message: v.message } : { in: where, path, constraint: v.constraint, message: v.message, context: v.context };
+  });
 }
 
 /** Collects violations now, or once the validator's promise settles. */
@@ -110,7 +113,9 @@ function parameterCheck(p: ParameterDefinition, factories: PropertyDecoratorFact
       if (absent && !requires) return;
       for (const d of directs) {
         if (absent ? d.nullPasses : d.test(value)) continue;
-        out.push({ in: where, path: property, constraint: d.name, message: formatMessage(d.options.message ?? d.message, property, value, d.constraints, label) });
+        const message = formatMessage(d.options.message ?? d.message, property, value, d.constraints, label);
+        const context = d.options.context;
+        out.push(context === undefined ? { in: where, path: property, constraint: d.name, message } : { in: where, path: property, constraint: d.name, message, context: { ...context } });
       }
     };
   }

@@ -94,4 +94,7 @@ export const PLAIN_OBJECTS: Record<string, fc.Arbitrary<Record<string, unknown>>
   Grid: plainObject({ rows: fc.array(fc.oneof(fc.array(fc.oneof(tag, scalar), { maxLength: 3 }), tag, scalar), { maxLength: 3 }) }),
   Twice: plainObject({ x: scalar, y: numbers, z: fc.oneof(numbers, edgeStrings) }),
   Empty: plainObject({ anything: wild }),
+  Contexts: plainObject({
+    a: fc.oneof(edgeStrings, fc.constant('skip')), b: fc.constantFrom('x', 'y', 'z', null), c: numbers, tags: fc.oneof(tags, tag, scalar), d: fc.oneof(numbers, numberList), e: scalar, f: fc.boolean(),
+  }),
 };

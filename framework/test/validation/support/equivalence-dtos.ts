@@ -178,3 +178,14 @@ export class Twice {
 }
 
 export class Empty {}
+
+/** Contexts (error codes of an API) on every kind of metadata: mapped per constraint type, merged when two share one. */
+export class Contexts {
+  @IsDefined({ context: { code: 'missing' } }) @IsString({ context: { code: 'not_text', level: 1 } }) @MaxLength(4, { context: { code: 'too_long' } }) a!: string;
+  @IsOptional() @IsIn(['x', 'y'], { context: { code: 'not_in' } }) @IsIn(['x'], { context: { level: 2 } }) b?: string;
+  @Validate(IsEvenConstraint, { context: { code: 'odd' } }) @IsDivisibleBy(3) c!: number;
+  @ValidateNested({ each: true, context: { code: 'bad_tag' } }) @Type(() => Tag) @IsArray({ context: { code: 'not_list' } }) tags!: Tag[];
+  @RuMin(2, { context: { code: 'small' } }) @IsInt({ each: true, context: { code: 'whole' } }) d!: number | number[];
+  @IsDefined({ message: '', context: { code: 'silent' } }) e!: unknown;
+  @ValidateIf((o: Contexts) => o.a !== 'skip', { context: { code: 'condition' } }) @IsBoolean({ context: { code: 'flag' } }) f!: boolean;
+}

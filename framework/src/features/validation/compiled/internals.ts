@@ -20,6 +20,8 @@ export interface ValidationMetadataRecord {
   always?: boolean;
   each?: boolean;
   validateIf?: (object: object, value: unknown) => boolean;
+  /** The `context` option: given with the violation. */
+  context?: Record<string, unknown>;
 }
 
 /** A registered constraint class (`instance` is resolved through class-validator's container). */

@@ -16,8 +16,17 @@ export function pathOf(path: string, index: number | undefined): string {
   return index === undefined ? path : `${path}[${index}]`;
 }
 
-/** A constraint's broken-constraint record: `constraints[type] = message`, in class-validator's order. */
-export type Broken = Record<string, string>;
+/** Where a broken-constraint record keeps the contexts of its constraints (a symbol: `Object.keys` lists only the constraints). */
+const CONTEXTS = Symbol('rest.uws:contexts');
+
+/**
+ * A property's broken-constraint record: `constraints[type] = message`, in class-validator's order, and the
+ * contexts of those constraints (`ValidationError.contexts`) once `contexts` has mapped them.
+ */
+export type Broken = Record<string, string> & { [CONTEXTS]?: Record<string, Record<string, unknown>> };
+
+/** A property's `context` options to map, as `[constraint type, context]` in class-validator's order. */
+export type ContextPlan = ReadonlyArray<readonly [string, Record<string, unknown>]>;
 
 /** A constraint metadata as generated code sees it (`M[i]`). */
 export interface CheckSite {
@@ -94,9 +103,26 @@ export class ValidationRuntime {
     return out;
   };
 
-  /** Adds one property's broken constraints as violations. */
+  /** Adds one property's broken constraints as violations, each with its context when it has one. */
   readonly flush = (out: ConstraintViolation[], path: string, broken: Broken): void => {
-    for (const constraint of Object.keys(broken)) out.push({ path, constraint, message: broken[constraint]! });
+    const contexts = broken[CONTEXTS];
+    for (const constraint of Object.keys(broken)) {
+      const context = contexts?.[constraint];
+      out.push(context === undefined ? { path, constraint, message: broken[constraint]! } : { path, constraint, message: broken[constraint]!, context });
+    }
+  };
+
+  /**
+   * class-validator's `mapContexts`: the context of every metadata whose constraint type is broken (its message
+   * not empty) is merged into that type's context, in the plan's order.
+   */
+  readonly contexts = (broken: Broken, plan: ContextPlan): Broken => {
+    for (const [type, context] of plan) {
+      if (!broken[type]) continue;
+      const all = (broken[CONTEXTS] ??= {});
+      all[type] = Object.assign(all[type] || {}, context);
+    }
+    return broken;
   };
 
   /** A constraint evaluated by its own `validate` (class-validator's `customValidations`, for one constraint class). */
@@ -186,7 +212,11 @@ export class ValidationRuntime {
     if (sub === null && o.skipNullProperties) return;
     if ((sub === null || sub === undefined) && o.skipMissingProperties) return;
     const broken = this.nested(sub, undefined, out, path, index, site);
-    if (broken !== undefined) this.flush(out, pathOf(path, index), broken);
+    if (broken === undefined) return;
+    // The element's own performValidations maps the nested metadata's context.
+    const context = site.metadata.context;
+    if (context) this.contexts(broken, [[site.metadata.type, context]]);
+    this.flush(out, pathOf(path, index), broken);
   }
 
   /** `execute` for a nested object: the validator of its class, remembered in the site's cell. */
@@ -213,7 +243,7 @@ export class ValidationRuntime {
 
   /** Helpers generated code destructures once. */
   helpers(): Record<string, unknown> {
-    return { fail: this.fail, flush: this.flush, custom: this.custom, whitelist: this.whitelist, nested: this.nested, pathOf, toArray, lengthWithin, isIn, isEnum };
+    return { fail: this.fail, flush: this.flush, contexts: this.contexts, custom: this.custom, whitelist: this.whitelist, nested: this.nested, pathOf, toArray, lengthWithin, isIn, isEnum };
   }
 }
 

@@ -4,7 +4,7 @@ import type { ClassValidatorInternals, ConstraintMetadataRecord, ValidationMetad
 import { ConstantTable, stringLiteral } from './js-code';
 import { KNOWN_CONSTRAINTS, isEnum, isIn, type TestEmitter } from './known-constraints';
 import { lengthWithin } from './string-length';
-import type { CheckSite, NestedSite, ObjectValidator, ValidationRuntime } from './validation-runtime';
+import type { CheckSite, ContextPlan, NestedSite, ObjectValidator, ValidationRuntime } from './validation-runtime';
 import { childPathCode } from './violation-paths';
 
 /** The object's own path, built the first time a violation or a nested value needs it. */
@@ -75,7 +75,7 @@ export function compileClassValidator(ctor: Function, env: CompileEnvironment): 
   const name = `validate_${(ctor.name || 'anonymous').replace(/[^A-Za-z0-9_$]/g, '_')}`;
   const source = [
     '"use strict";',
-    'const fail = H.fail, flush = H.flush, custom = H.custom, whitelist = H.whitelist, nested = H.nested, pathOf = H.pathOf, toArray = H.toArray, lengthWithin = H.lengthWithin, isIn = H.isIn, isEnum = H.isEnum;',
+    'const fail = H.fail, flush = H.flush, contexts = H.contexts, custom = H.custom, whitelist = H.whitelist, nested = H.nested, pathOf = H.pathOf, toArray = H.toArray, lengthWithin = H.lengthWithin, isIn = H.isIn, isEnum = H.isEnum;',
     `return function ${name}(o, out, path, index) {`,
     '  let v, c, here;',
     ...lines.map((l) => `  ${l}`),
@@ -106,17 +106,35 @@ function propertyCode(ctor: Function, property: string, metadatas: ValidationMet
     out.push(`  if (!(true && ${names.join(' && ')})) break ${label};`);
   }
   for (const m of defined) out.push(...constraintCode(ctor, m, env, k).map((l) => `  ${l}`));
+  // class-validator maps the contexts of the isDefined checks at once, the others' at the end (twice for custom ones).
+  const definedContexts = contextPlan(defined, env);
+  const otherContexts = contextPlan([...others, ...customs], env);
+  if (definedContexts.length > 0) out.push(`  if (c !== undefined) contexts(c, ${k.ref(definedContexts)});`);
   const o = env.options;
   if (o.skipUndefinedProperties === true) out.push(`  if (v === undefined) break ${label};`);
   if (o.skipNullProperties === true) out.push(`  if (v === null) break ${label};`);
   if (o.skipMissingProperties === true) out.push(`  if (v === null || v === undefined) break ${label};`);
   for (const m of customs) out.push(...constraintCode(ctor, m, env, k).map((l) => `  ${l}`));
+  // Mapped before nested validation too: it flushes the property's constraints before its children's.
+  const mapOthers = otherContexts.length > 0 ? [`  if (c !== undefined) contexts(c, ${k.ref(otherContexts)});`] : [];
+  out.push(...mapOthers);
   if (nesteds.length === 1) {
     const site: NestedSite = { metadata: nesteds[0]!, cell: { ctor: undefined, fn: undefined } };
-    out.push(`  c = nested(v, c, out, ${path}, undefined, ${k.ref(site)});`);
+    out.push(`  c = nested(v, c, out, ${path}, undefined, ${k.ref(site)});`, ...mapOthers);
   }
   out.push('}', `if (c !== undefined) flush(out, ${path}, c);`);
   return out;
+}
+
+/** The `[type, context]` pairs of the metadatas that have a context, typed as class-validator's `getConstraintType`. */
+function contextPlan(metadatas: readonly ValidationMetadataRecord[], env: CompileEnvironment): ContextPlan {
+  const plan: Array<readonly [string, Record<string, unknown>]> = [];
+  for (const m of metadatas) {
+    if (!m.context) continue;
+    const first = m.type === CUSTOM && m.constraintCls !== undefined ? env.internals.storage.getTargetValidatorConstraints(m.constraintCls)[0] : undefined;
+    plan.push([first && first.name ? first.name : m.type, m.context]);
+  }
+  return plan;
 }
 
 /** A condition (`@IsOptional` inline when it behaves as the built-in one, else the function itself). */
