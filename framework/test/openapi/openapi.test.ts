@@ -1,7 +1,7 @@
 import test from 'ava';
 import Ajv2020 from 'ajv/dist/2020';
 import { Type } from 'class-transformer';
-import { ArrayMinSize, IsEmail, IsEnum, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMinSize, IsDefined, IsEmail, IsEnum, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import {
   ApiExclude,
   ApiOperation,
@@ -33,6 +33,7 @@ import {
   RestRouter,
   RolesAllowed,
   User,
+  Valid,
 } from '../../src/index';
 import { oasValidator } from '../support/openapi-validator';
 import { listen } from '../support/server';
@@ -230,6 +231,21 @@ test('request bodies and responses come from the classes and their class-validat
   t.deepEqual(doc.paths['/bookings'].get.responses['200'].content['application/json'].schema, { type: 'array', items: { $ref: '#/components/schemas/BookingView' } });
   t.deepEqual(doc.paths['/bookings/{id}'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/BookingView' }, 'from the declared return type');
   t.deepEqual(doc.paths['/bookings/{id}'].delete.responses['204'], { description: 'No Content' });
+});
+
+test('a property under @ValidateIf is not required: its constraints run only when the condition holds', (t) => {
+  class Leave {
+    @IsIn(['sick', 'other']) kind!: string;
+    @ValidateIf((leave: Leave) => leave.kind === 'other') @IsDefined() @IsNotEmpty() @IsString() reason?: string;
+  }
+  @Path('/leaves')
+  class LeaveResource {
+    @POST create(@Valid leave: Leave): string {
+      return leave.kind;
+    }
+  }
+  const doc: any = openApiDocument(new RestBuilder().register(LeaveResource).build(), { title: 'Leaves', version: '1' });
+  t.deepEqual(doc.components.schemas.Leave, { type: 'object', properties: { kind: { type: 'string', enum: ['sick', 'other'] }, reason: { type: 'string', minLength: 1 } }, required: ['kind'] });
 });
 
 test('parameters: path variables with their regex, query defaults, enums and constraints, bean fields, headers, forms', (t) => {

@@ -22,6 +22,8 @@ const CLASS_VALIDATOR_CHECK = /^(is(?!Optional$)[A-Z]\w*|matches|minLength|maxLe
 
 /** Whether a property with these constraints must be present. */
 export function isRequired(records: readonly ConstraintRecord[]): boolean {
+  // @ValidateIf: its constraints (@IsDefined too) run only when the condition holds, which the document cannot know.
+  if (records.some((r) => r.type === 'conditionalValidation' && r.name !== 'isOptional')) return false;
   if (records.some((r) => r.type === 'conditionalValidation' && r.name === 'isOptional')) return records.some((r) => REQUIRED_MARKERS.has(r.name ?? ''));
   // @ValidateNested rejects a missing object too ("must be either object or array").
   return records.some((r) => REQUIRED_MARKERS.has(r.name ?? '') || (r.type === 'customValidation' && CLASS_VALIDATOR_CHECK.test(r.name ?? '')) || r.type === 'isDefined' || r.type === 'nestedValidation');
