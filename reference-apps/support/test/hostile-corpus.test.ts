@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { openDatabase } from '../src/index';
-import { buildCorpus, changedTables, RawHttpConnection, routesFromOpenApi, runCorpus, snapshotDatabase, type CorpusRoute } from '../src/testing/index';
+import { buildCorpus, changedTables, RawHttpConnection, routesFromOpenApi, runCorpus, snapshotDatabase, type CorpusRoute, type RawRequest } from '../src/testing/index';
 
 // The corpus machinery itself: the raw client reads answers right, the cases are deterministic and cover every part
 // of a route, and the judge catches each way an app can fail (5xx, accepting bad input, a refusal without a message,
@@ -96,6 +96,28 @@ test('the corpus is the same for the same seed, covers every part of every route
   t.true(named('POST /items', 'name: NUL inside'));
   t.true(named('POST /items', 'body: __proto__ key'));
   t.true(named('GET /items', 'limit: encoded NUL'));
+});
+
+test('the headers a route reads credentials from are attacked like its header parameters, in place of the valid credentials', (t) => {
+  const document = {
+    openapi: '3.1.0',
+    paths: {
+      '/a': { get: { security: [{ key: [] }] } },
+      '/b': { get: { security: [{ bearer: [] }], parameters: [{ name: 'X-Trace', in: 'header' }] } },
+      '/c': { get: {} },
+    },
+    components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' }, bearer: { type: 'http', scheme: 'bearer' } } },
+  };
+  const routes = routesFromOpenApi(document);
+  t.deepEqual(routes.map((route) => [route.key, route.headerParams]), [['GET /a', ['x-api-key']], ['GET /b', ['x-trace', 'authorization']], ['GET /c', []]]);
+  const plan = { routes, document, sample: () => undefined, auth: { valid: [['X-Api-Key', 'k_123456'] as const] }, bodyLimit: 4096, seed: 7 };
+  const attacks = buildCorpus(plan).filter((entry) => entry.route === 'GET /a' && entry.kind === 'headers' && entry.name.startsWith('x-api-key: '));
+  t.true(attacks.length > 10, `${attacks.length} attacks`);
+  for (const attack of attacks) {
+    const text = (attack.request as RawRequest).headers.filter(([name]) => name.toLowerCase() === 'x-api-key');
+    t.is(text.length, 1, `${attack.name}: one X-Api-Key, the hostile one`);
+    t.not(String(text[0]![1]), 'k_123456');
+  }
 });
 
 /**

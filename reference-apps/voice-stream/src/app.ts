@@ -1,13 +1,16 @@
-import { openApi, rateLimit, RestBuilder, type RateLimitKey } from 'rest.uws';
+// rest.uws first: it loads reflect-metadata, which tsyringe needs before it loads.
+import { openApi, rateLimit, RestBuilder, TsyringeInjectionProvider } from 'rest.uws';
+import { container as rootContainer } from 'tsyringe';
 import { rateLimitStoreOptions, useOperations, type AppRateLimit, type OperationsOptions } from 'app-support';
-import { readAuthKey } from './http/deepl-authorization';
 import { DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE } from './config';
-import type { ApiKeyStore } from './storage/api-key-store';
+import { ApiKeyStore } from './storage/api-key-store';
 import { capabilitiesOf, type VoiceEngines } from './engines/voice-engines';
 import type { SessionLimits } from './domain/session/session-limits';
 import type { SessionRegistry } from './domain/registry/session-registry';
+import { SessionCapacity } from './domain/session-capacity';
+import { byDeepLKey } from './http/deepl-authorization';
+import { SESSION_LIMITS, SESSION_REGISTRY, SESSION_RESOURCE_SETTINGS, VOICE_CAPABILITIES, VOICE_ENGINES } from './http/injection-tokens';
 import { PageResource, PUBLIC_DIRECTORY } from './http/page-resource';
-import type { SessionCapacity } from './domain/session-capacity';
 import { VoiceExceptionHandler } from './http/voice-exception-handler';
 import { SESSION_REQUEST_RULE, VoiceSessionResource, type SessionResourceSettings } from './http/voice-session-resource';
 import { StreamTicket, VoiceStreamEndpoint } from './http/voice-stream-endpoint';
@@ -35,18 +38,23 @@ export interface VoiceOperations extends OperationsOptions {
   readonly sessionRateLimit?: SessionRateLimit | false;
 }
 
-/** Whose session requests count together: the API key of `Authorization: DeepL-Auth-Key <key>`; without one, the address. */
-export const byDeepLKey: RateLimitKey = (ctx) => {
-  const read = readAuthKey(ctx.request.getHeader('authorization'));
-  return 'key' in read ? read.key : undefined;
-};
-
 /**
- * The voice API on rest.uws: the session request resource, the stream endpoint, `{message, code}` errors,
- * and the live-caption page at `/`; request ids with the access log, `/health` and `/ready`, compression, trust
- * proxy and the session request's rate limit per API key.
+ * The voice API on rest.uws: the session request resource (behind the API key, DeepLKeyAuthentication; its body a
+ * @Valid SessionRequestDto checked by class-validator), the stream endpoint, `{message, code}` errors, and the
+ * live-caption page at `/`; request ids with the access log, `/health` and `/ready`, compression, trust proxy and the
+ * session request's rate limit per API key. The HTTP classes are made by tsyringe from the services given here.
  */
 export function voiceApp(services: VoiceAppServices, settings: SessionResourceSettings, builder = new RestBuilder(), operations: VoiceOperations = {}): RestBuilder {
+  // One container per app: two servers in one process (tests, scale-out) keep their own services.
+  const container = rootContainer.createChildContainer();
+  container.registerInstance(ApiKeyStore, services.keys);
+  container.registerInstance(SessionCapacity, services.capacity);
+  container.register(SESSION_REGISTRY, { useValue: services.registry });
+  container.register(VOICE_ENGINES, { useValue: services.engines });
+  container.register(VOICE_CAPABILITIES, { useValue: capabilitiesOf(services.engines) });
+  container.register(SESSION_LIMITS, { useValue: services.limits ?? {} });
+  container.register(SESSION_RESOURCE_SETTINGS, { useValue: settings });
+
   // Request ids, trust proxy, /health and /ready, compression, the access log.
   useOperations(builder, operations);
   const limit = operations.sessionRateLimit ?? { limit: DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE };
@@ -61,11 +69,10 @@ export function voiceApp(services: VoiceAppServices, settings: SessionResourceSe
     );
   }
   return builder
-    .register(
-      new VoiceSessionResource(services.keys, services.registry, services.capacity, capabilitiesOf(services.engines), settings),
-      new VoiceStreamEndpoint(services.engines, services.registry, services.limits),
-      new PageResource(),
-    )
+    .injectWith(new TsyringeInjectionProvider(container))
+    // Unknown fields of a session request are violations (unknown_parameter), not silently dropped.
+    .validateWith({ validator: { whitelist: true, forbidNonWhitelisted: true } })
+    .register(VoiceSessionResource, VoiceStreamEndpoint, PageResource)
     .staticFiles('/app', PUBLIC_DIRECTORY)
     // Capacity, then the token, are checked during the upgrade: a refusal answers HTTP and no socket opens.
     // A full server refuses before the token is used, so the client may retry with it.

@@ -6,7 +6,7 @@ import { capabilitiesOf, createOfflineEngines, type VoiceEngines } from './engin
 import { openSessionRegistry } from './storage/open-session-registry';
 import type { PostgresRegistryOptions } from './storage/postgres-session-registry';
 import type { SessionRegistry } from './domain/registry/session-registry';
-import { validateSessionRequest } from './domain/session/session-request';
+import { sessionConfigOf, type SessionRequest } from './domain/session/session-request';
 import type { SessionLimits } from './domain/session/session-limits';
 import { openVoiceDatabase } from './storage/open-voice-database';
 import { defaultMaxSessions, SessionCapacity } from './domain/session-capacity';
@@ -80,8 +80,9 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
       database,
       location.dialect === 'postgres' ? location.connectionString : undefined,
       (body) => {
-        // A session accepted by another instance: this one must be able to run it too (identical instances).
-        const result = validateSessionRequest(body, capabilities);
+        // A session accepted by another instance (its request checked there): this one must be able to run it too
+        // (identical instances).
+        const result = sessionConfigOf(body as SessionRequest, capabilities);
         if ('error' in result) throw new Error(`${result.error.code}: ${result.error.message}`);
         return result.config;
       },

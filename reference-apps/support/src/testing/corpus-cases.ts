@@ -144,7 +144,9 @@ function headerCases(route: CorpusRoute, strings: Named<string>[], base: Request
   for (const param of route.headerParams) {
     for (const hostile of strings.filter((entry) => fitsHeader(entry.value))) {
       add('headers', `${param}: ${hostile.name}`, 'any', (parts) => {
+        // In place of the valid value, credentials included (a credential header is one of these: see routesFromOpenApi).
         parts.headers = [...parts.headers.filter(([name]) => name.toLowerCase() !== param), [param, hostile.value]];
+        parts.auth = parts.auth.filter(([name]) => name.toLowerCase() !== param);
       }, { mayClose: true });
     }
   }

@@ -10,7 +10,7 @@ export interface CorpusRoute {
   readonly template: string;
   readonly pathParams: readonly string[];
   readonly queryParams: readonly string[];
-  /** Header parameters the route declares (lower case). */
+  /** Header parameters the route declares, and the headers its security schemes read credentials from (lower case). */
   readonly headerParams: readonly string[];
   /** Media types the route reads its body as; undefined when it takes no body. */
   readonly body?: { readonly mediaTypes: readonly string[]; readonly schema?: Json };
@@ -36,19 +36,33 @@ export function routesFromOpenApi(document: Json, extra: readonly CorpusRoute[] 
       const names = (where: string) => parameters.filter((parameter) => parameter.in === where).map((parameter) => String(parameter.name));
       const content = operation.requestBody ? resolve(document, operation.requestBody).content ?? {} : undefined;
       const mediaTypes = content ? Object.keys(content) : [];
+      const security: Json[] | undefined = operation.security ?? document.security;
       routes.push({
         method: method.toUpperCase(),
         template,
         pathParams: names('path'),
         queryParams: names('query'),
-        headerParams: names('header').map((name) => name.toLowerCase()),
+        headerParams: [...new Set([...names('header'), ...credentialHeaders(document, security)].map((name) => name.toLowerCase()))],
         body: content ? { mediaTypes, schema: mediaTypes.length > 0 ? resolve(document, content[mediaTypes[0]].schema) : undefined } : undefined,
-        secured: Array.isArray(operation.security ?? document.security) && (operation.security ?? document.security).length > 0,
+        secured: Array.isArray(security) && security.length > 0,
         key: `${method.toUpperCase()} ${template}`,
       });
     }
   }
   return [...routes, ...extra];
+}
+
+/** The headers the security requirements of a route read credentials from: `Authorization` (http schemes), an apiKey's header. */
+function credentialHeaders(document: Json, security: Json[] | undefined): string[] {
+  const headers: string[] = [];
+  for (const requirement of Array.isArray(security) ? security : []) {
+    for (const name of Object.keys(requirement ?? {})) {
+      const scheme = resolve(document, document.components?.securitySchemes?.[name]);
+      if (scheme?.type === 'http') headers.push('authorization');
+      else if (scheme?.type === 'apiKey' && scheme.in === 'header' && typeof scheme.name === 'string') headers.push(scheme.name);
+    }
+  }
+  return headers;
 }
 
 /** A route the document does not list, described by hand. */

@@ -1,11 +1,15 @@
-import { ApiOperation, ApiResponse, ApiTags, BodyParam, Consumes, Context, GET, HeaderParam, HttpServerRequest, Path, POST, Produces, QueryParam, RateLimit, RequestLogger } from 'rest.uws';
-import type { ApiKeyOwner, ApiKeyStore } from '../storage/api-key-store';
-import { readAuthKey } from './deepl-authorization';
-import { validateSessionRequest, type VoiceCapabilities } from '../domain/session/session-request';
+import {
+  ApiOperation, ApiResponse, ApiTags, Authenticate, BodyParam, Consumes, Context, GET, HttpServerRequest, Inject, NotEmpty, Path, POST, Produces, QueryParam, RateLimit, Valid,
+} from 'rest.uws';
+import { inject } from 'tsyringe';
+import { sessionConfigOf, type VoiceCapabilities } from '../domain/session/session-request';
 import type { SessionRegistry } from '../domain/registry/session-registry';
-import type { SessionCapacity } from '../domain/session-capacity';
-import { streamingUrl } from './streaming-url';
+import { SessionCapacity } from '../domain/session-capacity';
 import { VoiceApiError } from '../domain/voice-api-error';
+import { AuthenticatedKey, DeepLKeyAuthentication } from './deepl-authorization';
+import { SessionRequestDto } from './dto/session-request.dto';
+import { SESSION_REGISTRY, SESSION_RESOURCE_SETTINGS, VOICE_CAPABILITIES } from './injection-tokens';
+import { streamingUrl } from './streaming-url';
 
 /** The rate limit rule of the session request (its numbers are the app's configuration: see app.ts). */
 export const SESSION_REQUEST_RULE = 'session-request';
@@ -34,20 +38,25 @@ const STREAMING_RESPONSE = {
   required: ['streaming_url', 'token', 'session_id'],
 };
 
-/** `POST /v3/voice/realtime` (session request) and `GET /v3/voice/realtime?token=` (reconnection). */
+/**
+ * `POST /v3/voice/realtime` (session request) and `GET /v3/voice/realtime?token=` (reconnection). rest.uws checks the
+ * API key first (DeepLKeyAuthentication: 401, 403, 503), then the request (the body's form: SessionRequestDto), and
+ * counts the session requests per key (the rate limit); the methods apply the engines' capabilities and the registry.
+ */
 @Path('/v3/voice')
 @Produces('application/json')
+@Authenticate(DeepLKeyAuthentication)
 @ApiTags('Voice sessions')
 @ApiResponse(401, 'No Authorization header, or not "DeepL-Auth-Key <key>" (unauthorized)')
 @ApiResponse(403, 'The API key is unknown or revoked (forbidden); on reconnection also an unknown or outdated token')
 @ApiResponse(503, { description: 'The key or session store is unavailable (service_unavailable), or the server is full (server_busy)', headers: { 'Retry-After': 'Seconds to wait, when the server is full' } })
+@Inject
 export class VoiceSessionResource {
   constructor(
-    private readonly keys: ApiKeyStore,
-    private readonly registry: SessionRegistry,
+    @inject(SESSION_REGISTRY) private readonly registry: SessionRegistry,
     private readonly capacity: SessionCapacity,
-    private readonly capabilities: VoiceCapabilities,
-    private readonly settings: SessionResourceSettings,
+    @inject(VOICE_CAPABILITIES) private readonly capabilities: VoiceCapabilities,
+    @inject(SESSION_RESOURCE_SETTINGS) private readonly settings: SessionResourceSettings,
   ) {}
 
   @POST
@@ -67,20 +76,12 @@ export class VoiceSessionResource {
     },
   })
   @RateLimit(SESSION_REQUEST_RULE)
-  async requestSession(
-    @HeaderParam('authorization', { optional: true }) authorization: string | undefined,
-    @Context() request: HttpServerRequest,
-    @BodyParam({ optional: true }) body: object | undefined,
-    @Context() log: RequestLogger,
-  ): Promise<VoiceStreamingResponse> {
-    // The key is checked before the body, so a client without one learns that first (401/403).
-    const owner = await this.authenticate(authorization, log);
-    if (body === undefined) throw new VoiceApiError(400, 'invalid_request', 'The request body must be a JSON object with at least source_media_content_type');
-    const result = validateSessionRequest(body, this.capabilities);
+  async requestSession(@Context() key: AuthenticatedKey, @Context() request: HttpServerRequest, @Valid @BodyParam body: SessionRequestDto): Promise<VoiceStreamingResponse> {
+    const result = sessionConfigOf(body, this.capabilities);
     if ('error' in result) throw new VoiceApiError(400, result.error.code, result.error.message);
     // A full server says so before handing out a token (the upgrade checks again: streams may start meanwhile).
     this.capacity.check();
-    const created = await this.registry.create(owner.id, { body, config: result.config });
+    const created = await this.registry.create(key.id, { body, config: result.config });
     return { streaming_url: this.url(request), token: created.token, session_id: created.sessionId };
   }
 
@@ -90,30 +91,15 @@ export class VoiceSessionResource {
   @ApiResponse(200, { schema: STREAMING_RESPONSE })
   @ApiResponse(400, 'The token query parameter is missing (missing_parameter)')
   async requestReconnection(
-    @HeaderParam('authorization', { optional: true }) authorization: string | undefined,
+    @Context() key: AuthenticatedKey,
     @Context() request: HttpServerRequest,
-    @QueryParam('token', { optional: true }) token: string | undefined,
-    @Context() log: RequestLogger,
+    // Optional for rest.uws, so that the constraint answers a missing token in the API's words.
+    @QueryParam('token', { optional: true })
+    @NotEmpty({ message: 'The token query parameter (the latest token of the session) is required', context: { code: 'missing_parameter' } })
+    token: string,
   ): Promise<VoiceStreamingResponse> {
-    const owner = await this.authenticate(authorization, log);
-    if (!token) throw new VoiceApiError(400, 'missing_parameter', 'The token query parameter (the latest token of the session) is required');
-    const rotated = await this.registry.rotate(owner.id, token);
+    const rotated = await this.registry.rotate(key.id, token);
     return { streaming_url: this.url(request), token: rotated.token, session_id: rotated.sessionId };
-  }
-
-  private async authenticate(authorization: string | undefined, log: RequestLogger): Promise<ApiKeyOwner> {
-    const read = readAuthKey(authorization);
-    if ('problem' in read) throw new VoiceApiError(401, 'unauthorized', read.problem);
-    let owner: ApiKeyOwner | undefined;
-    try {
-      owner = await this.keys.verify(read.key);
-    } catch (error) {
-      // The request's logger: the line carries its id (reqId), as the answer's X-Request-Id does.
-      log.error({ err: error }, 'key store error: answered 503');
-      throw new VoiceApiError(503, 'service_unavailable', 'The key store (database) is unavailable; retry shortly');
-    }
-    if (!owner) throw new VoiceApiError(403, 'forbidden', 'The API key is unknown or revoked');
-    return owner;
   }
 
   private url(request: HttpServerRequest): string {

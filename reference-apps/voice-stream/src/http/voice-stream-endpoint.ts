@@ -1,10 +1,12 @@
 import { Context, WebSocket, WebSocketConnection } from 'rest.uws';
+import { inject } from 'tsyringe';
 import type { VoiceEngines } from '../engines/voice-engines';
 import type { ErrorPayload } from '../domain/protocol/messages';
 import type { SessionLimits } from '../domain/session/session-limits';
 import { VoiceSession } from '../domain/session/voice-session';
 import type { AttachedStream, ClaimedSession, SessionRegistry } from '../domain/registry/session-registry';
 import type { CapacityReservation } from '../domain/session-capacity';
+import { SESSION_LIMITS, SESSION_REGISTRY, VOICE_ENGINES } from './injection-tokens';
 import { STREAM_PATH } from './streaming-url';
 
 /** The session a valid token opens; provided during the upgrade, so an invalid token never upgrades. */
@@ -51,9 +53,9 @@ export const NOT_READING_CLOSE_CODE = 4429;
 })
 export class VoiceStreamEndpoint {
   constructor(
-    private readonly engines: VoiceEngines,
-    private readonly registry: SessionRegistry,
-    private readonly limits: Partial<SessionLimits> = {},
+    @inject(VOICE_ENGINES) private readonly engines: VoiceEngines,
+    @inject(SESSION_REGISTRY) private readonly registry: SessionRegistry,
+    @inject(SESSION_LIMITS) private readonly limits: Partial<SessionLimits>,
   ) {}
 
   open(connection: WebSocketConnection, @Context() ticket: StreamTicket): void {

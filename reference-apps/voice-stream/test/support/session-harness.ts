@@ -3,7 +3,7 @@ import type { VoiceEngines } from '../../src/engines/voice-engines';
 import { capabilitiesOf } from '../../src/engines/voice-engines';
 import type { MessageFormat } from '../../src/domain/protocol/message-codec';
 import { ManualScheduler } from '../../src/domain/session/scheduler';
-import { validateSessionRequest } from '../../src/domain/session/session-request';
+import { sessionConfigOf, type SessionRequest } from '../../src/domain/session/session-request';
 import { VoiceSession, type VoiceSessionOptions } from '../../src/domain/session/voice-session';
 
 /** A server message as a client decodes it from the wire (JSON: base64 strings; MessagePack: bytes). */
@@ -26,9 +26,9 @@ export interface OpenSession {
   closed: boolean;
 }
 
-/** Validates `request` like the REST endpoint and opens a session whose frames are decoded as a client would. */
+/** Makes the config of a (valid) `request` as the REST endpoint does and opens a session whose frames are decoded as a client would. */
 export function openSession(engines: VoiceEngines, request: Record<string, unknown>, options: VoiceSessionOptions = {}): OpenSession {
-  const result = validateSessionRequest(request, capabilitiesOf(engines));
+  const result = sessionConfigOf(request as unknown as SessionRequest, capabilitiesOf(engines));
   if ('error' in result) throw new Error(`session request refused: ${result.error.code}: ${result.error.message}`);
   const received: Received[] = [];
   const frameTypes: boolean[] = [];

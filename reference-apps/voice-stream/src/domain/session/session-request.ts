@@ -2,8 +2,28 @@ import type { VoiceGender } from '../../engines/speech-synthesizer';
 import type { Formality } from '../../engines/translator';
 import { resolveSourceFormat } from '../media/source-formats';
 import { resolveTargetFormat } from '../media/target-formats';
-import { API_SOURCE_LANGUAGES, API_TARGET_LANGUAGES, canonicalLanguage } from './languages';
+import type { MessageFormat } from '../protocol/message-codec';
+import { API_TARGET_LANGUAGES, canonicalLanguage } from './languages';
 import type { SessionConfig } from './session-config';
+
+/**
+ * The body of `POST /v3/voice/realtime` once its form is checked (the HTTP layer's `SessionRequestDto` does that):
+ * known fields only, enumerations within their values, media types this server reads or writes, language tags that
+ * are tags, lists within their sizes. Absent fields (undefined or null) take the documented defaults.
+ */
+export interface SessionRequest {
+  readonly message_format?: MessageFormat | null;
+  readonly source_media_content_type: string;
+  readonly source_language?: string | null;
+  readonly source_language_mode?: SourceLanguageMode | null;
+  readonly target_languages?: readonly string[] | null;
+  readonly target_media_languages?: readonly string[] | null;
+  readonly target_media_content_type?: string | null;
+  readonly target_media_voice?: VoiceGender | null;
+  readonly formality?: Formality | null;
+}
+
+export type SourceLanguageMode = 'auto' | 'fixed';
 
 /** What the installed engines can do; the request is checked against it. */
 export interface VoiceCapabilities {
@@ -24,59 +44,32 @@ export type SessionRequestResult = { readonly config: SessionConfig } | { readon
 
 export const MAX_TARGET_LANGUAGES = 5;
 export const MAX_TARGET_MEDIA_LANGUAGES = 1;
-const FORMALITIES: readonly Formality[] = ['default', 'formal', 'more', 'informal', 'less'];
-const VOICES: readonly VoiceGender[] = ['male', 'female'];
-const KNOWN_FIELDS = [
-  'message_format', 'source_media_content_type', 'source_language', 'source_language_mode', 'target_languages',
-  'target_media_languages', 'target_media_content_type', 'target_media_voice', 'formality', 'glossary_id', 'spoken_terms_id',
-];
+export const MESSAGE_FORMATS: readonly MessageFormat[] = ['json', 'msgpack'];
+export const SOURCE_LANGUAGE_MODES: readonly SourceLanguageMode[] = ['auto', 'fixed'];
+export const FORMALITIES: readonly Formality[] = ['default', 'formal', 'more', 'informal', 'less'];
+export const VOICES: readonly VoiceGender[] = ['male', 'female'];
 
 function refuse(code: string, message: string): SessionRequestResult {
   return { error: { code, message } };
 }
 
 /**
- * Validates the body of `POST /v3/voice/realtime` and normalises it into a SessionConfig, or returns the
- * first problem as `{message, code}`.
+ * What this server makes of a checked session request: the defaults filled in, tags canonical, duplicates merged,
+ * and the rules that depend on the installed engines (a recognisable source language, translatable targets, a voice
+ * for the spoken one), plus the total of at most 5 targets with the spoken one. Returns the config, or the first
+ * problem as `{message, code}`.
  */
-export function validateSessionRequest(body: unknown, capabilities: VoiceCapabilities): SessionRequestResult {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return refuse('invalid_request', 'The request body must be a JSON object');
-  }
-  const fields = body as Record<string, unknown>;
-  const unknown = Object.keys(fields).filter((name) => !KNOWN_FIELDS.includes(name));
-  if (unknown.length > 0) return refuse('unknown_parameter', `Unknown parameter(s): ${unknown.join(', ')}`);
-  for (const unsupported of ['glossary_id', 'spoken_terms_id']) {
-    if (fields[unsupported] !== undefined && fields[unsupported] !== null) {
-      return refuse('unsupported_parameter', `${unsupported} is not supported by this server (no glossaries or spoken terms offline)`);
-    }
-  }
-
-  const messageFormat = fields.message_format ?? 'json';
-  if (messageFormat !== 'json' && messageFormat !== 'msgpack') {
-    return refuse('invalid_message_format', `message_format must be "json" or "msgpack", got ${describe(messageFormat)}`);
-  }
-
-  if (fields.source_media_content_type === undefined || fields.source_media_content_type === null) {
-    return refuse('missing_parameter', 'source_media_content_type is required');
-  }
-  const source = resolveSourceFormat(fields.source_media_content_type);
+export function sessionConfigOf(request: SessionRequest, capabilities: VoiceCapabilities): SessionRequestResult {
+  const source = resolveSourceFormat(request.source_media_content_type);
   if ('error' in source) return refuse('invalid_content_type', source.error);
-
-  const mode = fields.source_language_mode ?? 'auto';
-  if (mode !== 'auto' && mode !== 'fixed') {
-    return refuse('invalid_source_language_mode', `source_language_mode must be "auto" or "fixed", got ${describe(mode)}`);
-  }
-  const sourceLanguage = resolveSourceLanguage(fields.source_language, mode, capabilities);
+  const mode = request.source_language_mode ?? 'auto';
+  const sourceLanguage = recognisedLanguage(request.source_language, capabilities);
   if (typeof sourceLanguage !== 'string') return sourceLanguage;
 
-  const targets = languageList(fields.target_languages, 'target_languages', MAX_TARGET_LANGUAGES);
-  if ('error' in targets) return targets;
-  const media = languageList(fields.target_media_languages, 'target_media_languages', MAX_TARGET_MEDIA_LANGUAGES);
-  if ('error' in media) return media;
-
+  const targets = canonicalList(request.target_languages);
+  const media = canonicalList(request.target_media_languages);
   const reachable = capabilities.targetsFor(sourceLanguage);
-  for (const language of [...targets.languages, ...media.languages]) {
+  for (const language of [...targets, ...media]) {
     if (!(API_TARGET_LANGUAGES as readonly string[]).includes(language) && !reachable.includes(language)) {
       return refuse('invalid_target_language', `"${language}" is not a target language of this API`);
     }
@@ -87,55 +80,41 @@ export function validateSessionRequest(body: unknown, capabilities: VoiceCapabil
       );
     }
   }
-  for (const language of media.languages) {
+  for (const language of media) {
     if (!capabilities.mediaLanguages.includes(language)) {
       const spoken = capabilities.mediaLanguages.filter((candidate) => reachable.includes(candidate));
       return refuse('unsupported_target_media_language', `No voice for "${language}" on this server; spoken languages: ${spoken.join(', ')}`);
     }
   }
-  const allTargets = [...new Set([...targets.languages, ...media.languages])];
+  const allTargets = [...new Set([...targets, ...media])];
   if (allTargets.length > MAX_TARGET_LANGUAGES) {
     return refuse('too_many_target_languages', `At most ${MAX_TARGET_LANGUAGES} target languages, target_media_languages included (got ${allTargets.length})`);
   }
-
-  const target = resolveTargetFormat(fields.target_media_content_type);
+  const target = resolveTargetFormat(request.target_media_content_type);
   if ('error' in target) return refuse('invalid_content_type', target.error);
-
-  const voice = fields.target_media_voice;
-  if (voice !== undefined && voice !== null && !VOICES.includes(voice as VoiceGender)) {
-    return refuse('invalid_target_media_voice', `target_media_voice must be "male" or "female", got ${describe(voice)}`);
-  }
-  const formality = fields.formality ?? 'default';
-  if (!FORMALITIES.includes(formality as Formality)) {
-    return refuse('invalid_formality', `formality must be one of ${FORMALITIES.join(', ')}, got ${describe(formality)}`);
-  }
 
   return {
     config: {
-      messageFormat,
+      messageFormat: request.message_format ?? 'json',
       source: source.format,
       sourceLanguage,
       sourceLanguageMode: mode,
       targetLanguages: allTargets,
-      targetMediaLanguages: media.languages,
+      targetMediaLanguages: media,
       targetMedia: target.format,
-      targetMediaVoice: (voice ?? undefined) as VoiceGender | undefined,
-      formality: formality as Formality,
+      targetMediaVoice: request.target_media_voice ?? undefined,
+      formality: request.formality ?? 'default',
     },
   };
 }
 
-function resolveSourceLanguage(value: unknown, mode: 'auto' | 'fixed', capabilities: VoiceCapabilities): string | { error: SessionRequestError } {
+/** The source language the recogniser hears: the one asked for, if it is installed; none asked for: the only one there is. */
+function recognisedLanguage(value: string | null | undefined, capabilities: VoiceCapabilities): string | { error: SessionRequestError } {
   const supported = capabilities.sourceLanguages;
-  if (value === undefined || value === null || value === '') {
-    if (mode === 'fixed') return { error: { code: 'missing_parameter', message: 'source_language_mode "fixed" needs source_language' } };
-    // No detection offline: the only recognised language is assumed.
-    return supported[0];
-  }
+  // No detection offline: without a language (mode "auto"), the only recognised language is assumed.
+  if (isBlank(value)) return supported[0];
   const language = canonicalLanguage(value);
-  if (!language || !(API_SOURCE_LANGUAGES as readonly string[]).includes(language)) {
-    return { error: { code: 'invalid_source_language', message: `source_language ${describe(value)} is not a source language of this API` } };
-  }
+  if (language === undefined) return { error: { code: 'invalid_source_language', message: `source_language ${describeValue(value)} is not a source language of this API` } };
   if (!supported.includes(language)) {
     return {
       error: {
@@ -147,24 +126,26 @@ function resolveSourceLanguage(value: unknown, mode: 'auto' | 'fixed', capabilit
   return language;
 }
 
-function languageList(value: unknown, field: string, max: number): { languages: string[] } | { error: SessionRequestError } {
-  if (value === undefined || value === null) return { languages: [] };
-  if (!Array.isArray(value)) return { error: { code: 'invalid_request', message: `${field} must be an array of language tags` } };
-  if (value.length > max) return { error: { code: 'too_many_target_languages', message: `${field} allows at most ${max} language(s), got ${value.length}` } };
+/** Canonical tags in request order, duplicates merged (entries that are no tag are left out: the request's check refuses them). */
+function canonicalList(value: readonly string[] | null | undefined): string[] {
   const languages: string[] = [];
-  for (const entry of value) {
+  for (const entry of value ?? []) {
     const language = canonicalLanguage(entry);
-    if (!language) return { error: { code: 'invalid_target_language', message: `${field} contains ${describe(entry)}, which is not a language tag` } };
-    if (!languages.includes(language)) languages.push(language);
+    if (language !== undefined && !languages.includes(language)) languages.push(language);
   }
-  return { languages };
+  return languages;
+}
+
+/** Absent, null or the empty string: a field left out. */
+export function isBlank(value: unknown): value is undefined | null | '' {
+  return value === undefined || value === null || value === '';
 }
 
 /**
  * A client's value as an error message shows it: strings quoted and cut at 40 characters, lists and objects named,
  * never serialised whole (a list nested 5,000 deep overflowed JSON.stringify's stack: a 500 found by the hostile corpus).
  */
-function describe(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
   if (Array.isArray(value)) return 'a list';
   if (value !== null && typeof value === 'object') return 'an object';
