@@ -3,16 +3,17 @@ import type { HttpResponseWriter } from '../context/contracts';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import { mediaEssence } from './media-type';
+import { toJsonText } from './json-text';
 
 export const JSON_CONTENT_TYPE = 'application/json';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
-/** application/json: JSON.stringify of the result. */
+/** application/json: JSON.stringify's text of the result (class instances through compiled code, see json-text.ts). */
 @Produces('application/json')
 export class JsonResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
     if (!response.hasHeader('content-type')) response._putTrustedHeader('content-type', JSON_CONTENT_TYPE);
-    response.end(data === undefined ? 'null' : JSON.stringify(data));
+    response.end(data === undefined ? 'null' : toJsonText(data));
   }
 }
 
@@ -44,11 +45,11 @@ export class GenericResponseWriter implements HttpResponseWriter<unknown> {
         response.end(data);
       } else {
         response._putTrustedHeader('content-type', JSON_CONTENT_TYPE);
-        response.end(JSON.stringify(data ?? null));
+        response.end(toJsonText(data ?? null));
       }
       return;
     }
-    if (essence === 'application/json' || essence.endsWith('+json')) response.end(JSON.stringify(data ?? null));
+    if (essence === 'application/json' || essence.endsWith('+json')) response.end(toJsonText(data ?? null));
     else response.end(data === undefined || data === null ? '' : typeof data === 'string' ? data : typeof data === 'object' ? JSON.stringify(data) : String(data));
   }
 }
