@@ -4,15 +4,18 @@ import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import { mediaEssence } from './media-type';
 import { toJsonText } from './json-text';
+import { keepHeaderTexts } from '../http/header-bytes';
 
 export const JSON_CONTENT_TYPE = 'application/json';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
+keepHeaderTexts('content-type', JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, 'application/octet-stream');
 
 /** application/json: JSON.stringify's text of the result (class instances through compiled code, see json-text.ts). */
 @Produces('application/json')
 export class JsonResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
-    if (!response.hasHeader('content-type')) response._putTrustedHeader('content-type', JSON_CONTENT_TYPE);
+    // Added only when the response has no Content-Type yet (the route's negotiated one is usually there).
+    response._putTrustedHeader('content-type', JSON_CONTENT_TYPE);
     response.end(data === undefined ? 'null' : toJsonText(data));
   }
 }
@@ -21,7 +24,7 @@ export class JsonResponseWriter implements HttpResponseWriter<unknown> {
 @Produces('text/plain')
 export class PlainResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
-    if (!response.hasHeader('content-type')) response._putTrustedHeader('content-type', TEXT_CONTENT_TYPE);
+    response._putTrustedHeader('content-type', TEXT_CONTENT_TYPE);
     response.end(isBytes(data) ? data : data === undefined || data === null ? '' : String(data));
   }
 }

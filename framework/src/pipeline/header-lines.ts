@@ -1,5 +1,6 @@
 import { RegistrationError } from '../errors/http-errors';
 import { lowerCaseName } from '../http/header-name';
+import { keepHeaderTexts } from '../http/header-bytes';
 import type { HttpServerResponse } from '../http/response';
 import { splitMediaTypes } from '../util/media-type-list';
 
@@ -43,6 +44,7 @@ export function groupHeaders(lines: ReadonlyArray<readonly [string, string]>): H
     const group = groups.find((g) => g.lower === lower);
     if (group) group.values.push(value);
     else groups.push({ name, lower, values: [value] });
+    keepHeaderTexts(name, value);
   }
   return groups;
 }
