@@ -77,7 +77,7 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
 test('unknown options and servers are refused with a message naming them', async (t) => {
   const unknownServer = await runHarness(['--servers', 'raw-uws,koa']);
   t.is(unknownServer.code, 2);
-  t.regex(unknownServer.stderr, /unknown server "koa"; known: raw-uws, rest-uws, rest-uws-idiomatic, fastify/);
+  t.regex(unknownServer.stderr, /unknown server "koa"; known: raw-uws, rest-uws, rest-uws-idiomatic, rest-uws-plugins, fastify/);
   const unknownOption = await runHarness(['--fast']);
   t.is(unknownOption.code, 2);
   t.regex(unknownOption.stderr, /unknown option "--fast"/);

@@ -51,6 +51,25 @@ test('the ratio to raw is the median of per-round ratios, so a slow round for bo
   t.is(row.ratioToRaw, 0.9);
 });
 
+test('issue 20 and 21 targets: scenario 3 at 90% plain and 85% pipelined, every plugin unused within 3% of rest.uws', (t) => {
+  const measurements = [
+    measurement('raw-uws', 3, 'plain', 1, 40_000),
+    measurement('rest-uws', 3, 'plain', 1, 36_400),
+    measurement('raw-uws', 3, 'pipelined', 1, 100_000),
+    measurement('rest-uws', 3, 'pipelined', 1, 84_000),
+    measurement('rest-uws', 1, 'plain', 1, 100_000),
+    measurement('rest-uws-plugins', 1, 'plain', 1, 97_500),
+    measurement('rest-uws', 1, 'pipelined', 1, 400_000),
+    measurement('rest-uws-plugins', 1, 'pipelined', 1, 380_000),
+  ];
+  const byName = new Map(evaluateTargets(run(measurements)).map((result) => [result.target, result]));
+  t.is(byName.get('plain #3 >= 90% of raw uWS req/s (issue 21)')?.status, 'PASS');
+  t.is(byName.get('pipelined #3 >= 85% of raw uWS req/s (issue 21)')?.status, 'FAIL');
+  t.is(byName.get('every plugin unused, plain #1 >= 97% of rest.uws req/s (issue 20)')?.status, 'PASS');
+  t.is(byName.get('every plugin unused, plain #1 >= 97% of rest.uws req/s (issue 20)')?.detail, '0.97x rest-uws');
+  t.is(byName.get('every plugin unused, pipelined #1 >= 97% of rest.uws req/s (issue 20)')?.status, 'FAIL');
+});
+
 test('targets pass and fail on the thresholds of issue 8, and are skipped when rest.uws was not measured', (t) => {
   const measurements = [
     measurement('raw-uws', 1, 'plain', 1, 100_000, { p99Ms: 2 }),
@@ -70,6 +89,7 @@ test('targets pass and fail on the thresholds of issue 8, and are skipped when r
   t.is(byName.get('pipelined #1 >= 60% of raw uWS req/s')?.status, 'PASS');
   t.is(byName.get('plain #1 p99 <= 1.25x raw uWS p99')?.status, 'FAIL');
   t.is(byName.get('server RSS under load < 120 MB')?.status, 'FAIL');
+  t.is(byName.get('pipelined #3 >= 85% of raw uWS req/s (issue 21)')?.status, 'SKIP');
 
   const withoutRestUws = evaluateTargets(run(measurements.filter((m) => m.server !== 'rest-uws')));
   t.true(withoutRestUws.every((result) => result.status === 'SKIP'));

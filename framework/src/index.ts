@@ -41,6 +41,8 @@ export {
   ServiceUnavailableException,
   ArgumentException,
   RegistrationError,
+  type CheckedErrorCode,
+  type HttpErrorOptions,
 } from './errors/http-errors';
 export { ERROR_CODES, describeErrorCode, type ErrorCode, type ErrorCodeInfo } from './errors/codes';
 export { DefaultExceptionHandler, summarizeError, type ErrorSummary, type HandlerErrorBody } from './pipeline/exception-handling';
@@ -61,7 +63,7 @@ export { inject, type InjectOptions, type InjectResponse } from './testing/injec
 export { loadUws, ALLOW_FALLBACK_ENV } from './adapter/load-uws';
 
 // Plugins: the public API every feature is built on (docs/reference/plugins.md).
-export type { RestPlugin, PluginContext, RouteScope, ClassScope, RequestHook, ResponseHook, ErrorHook, SendHook, ShutdownHook, BodyConsumer, BodyStreamer, RouteHookFactory, ClassHandler } from './pipeline/plugin';
+export type { RestPlugin, PluginContext, RouteScope, ClassScope, RequestHook, ResponseHook, ErrorHook, SendHook, ShutdownHook, BodyConsumer, BodyFlow, BodyStreamer, RouteHookFactory, ClassHandler, ComponentFill, ComponentFiller } from './pipeline/plugin';
 export type { RouteHooks, RouteAnswer } from './pipeline/route-hooks';
 export type { WebSocketRoute, WebSocketHandler, WebSocketHandlerName } from './pipeline/websocket-route';
 export { SetMetadata } from './decorators/set-metadata';
@@ -72,8 +74,7 @@ export type { RestAuthenticationProvider, AuthorizationProvider, RouteSecurity, 
 
 // Injection and caching.
 export { NoCache } from './decorators/no-cache';
-export { Inject } from './decorators/inject';
-export { TsyringeInjectionProvider } from './features/injection/tsyringe-provider';
+export { injectionPlugin, Inject, TsyringeInjectionProvider } from './features/injection';
 
 // Events.
 export { eventsPlugin, Event, EVENTS, type RestEvent, type EventOptions, type EventBinding } from './features/events';

@@ -1,10 +1,11 @@
 /**
- * Issue 8's targets for rest.uws, and issue 21's for the idiomatic server (written from the getting-started guide),
- * checked against a run: each prints PASS, FAIL, or SKIP (with why).
+ * Issue 8's targets for rest.uws; issue 21's for the idiomatic server (written from the getting-started guide) and
+ * for scenario 3; issue 20's for the server with every plugin registered and unused (within 3% of the bench app's
+ * server on scenario 1): checked against a run, each prints PASS, FAIL, or SKIP (with why).
  */
 import type { BenchmarkRun, Mode } from '../runner/results';
 import type { ScenarioId } from '../scenarios/scenario';
-import { FASTIFY_SERVER_ID, IDIOMATIC_SERVER_ID, RAW_SERVER_ID, REST_UWS_SERVER_ID } from '../servers/registry';
+import { FASTIFY_SERVER_ID, IDIOMATIC_SERVER_ID, PLUGINS_SERVER_ID, RAW_SERVER_ID, REST_UWS_SERVER_ID } from '../servers/registry';
 import { maximum } from './statistics';
 import { pairedRatio } from './summarize';
 
@@ -39,6 +40,11 @@ export function evaluateTargets(run: BenchmarkRun): TargetResult[] {
   for (const scenario of [1, 2] as ScenarioId[]) results.push(ratioTarget(run, `pipelined #${scenario} >= 60% of raw uWS req/s`, RAW_SERVER_ID, scenario, 'pipelined', 0.6));
   for (const scenario of [1, 2] as ScenarioId[]) {
     results.push(ratioTarget(run, `idiomatic plain #${scenario} >= 90% of raw uWS req/s (issue 21)`, RAW_SERVER_ID, scenario, 'plain', 0.9, IDIOMATIC_SERVER_ID));
+  }
+  results.push(ratioTarget(run, 'plain #3 >= 90% of raw uWS req/s (issue 21)', RAW_SERVER_ID, 3, 'plain', 0.9));
+  results.push(ratioTarget(run, 'pipelined #3 >= 85% of raw uWS req/s (issue 21)', RAW_SERVER_ID, 3, 'pipelined', 0.85));
+  for (const mode of ['plain', 'pipelined'] as Mode[]) {
+    results.push(ratioTarget(run, `every plugin unused, ${mode} #1 >= 97% of rest.uws req/s (issue 20)`, REST_UWS_SERVER_ID, 1, mode, 0.97, PLUGINS_SERVER_ID));
   }
 
   const p99Target = 'plain #1 p99 <= 1.25x raw uWS p99';

@@ -16,6 +16,7 @@ export const SERVERS: ServerDefinition[] = [
   { id: 'raw-uws', label: 'uWebSockets.js (raw)', file: 'raw-uws.js' },
   { id: 'rest-uws', label: 'rest.uws', file: 'rest-uws.js' },
   { id: 'rest-uws-idiomatic', label: 'rest.uws (idiomatic)', file: 'rest-uws-idiomatic.js' },
+  { id: 'rest-uws-plugins', label: 'rest.uws (every plugin, unused)', file: 'rest-uws-plugins.js' },
   { id: 'fastify', label: 'Fastify 5', file: 'fastify.js' },
   { id: 'express', label: 'Express 5', file: 'express.js' },
   { id: 'nest-express', label: 'NestJS 11 (Express)', file: 'nest-express.js' },
@@ -32,6 +33,8 @@ export const REST_UWS_SERVER_ID = 'rest-uws';
 /** rest.uws written from the getting-started guide, `@Produces` on every route (issue 21). */
 export const IDIOMATIC_SERVER_ID = 'rest-uws-idiomatic';
 export const FASTIFY_SERVER_ID = 'fastify';
+/** The bench app with every production plugin registered and unused by its routes (issue 20). */
+export const PLUGINS_SERVER_ID = 'rest-uws-plugins';
 
 export function serverEntryPath(server: ServerDefinition): string {
   return path.resolve(__dirname, server.file);

@@ -2,6 +2,7 @@ import type { HttpResponse as UwsResponse } from 'uWebSockets.js';
 import { BadRequestException } from '../errors/http-errors';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
+import { kAbort, kLive, kReceivedHeaders } from '../http/internal';
 
 /**
  * How a request's body is delimited, judged strictly (RFC 9112 6.1 and 6.3), since a proxy in front may
@@ -58,7 +59,7 @@ function isDecimalLength(text: string): boolean {
 /** Copies the request's headers (it is then detached) and judges its framing on all of them. */
 export function judgeFraming(request: HttpServerRequest): BadRequestException | undefined {
   request.detach();
-  return framingError(request._headerList ?? []);
+  return framingError(request[kReceivedHeaders]());
 }
 
 /**
@@ -74,8 +75,8 @@ export function judgeFraming(request: HttpServerRequest): BadRequestException | 
  */
 export function refuseLater(res: UwsResponse, response: HttpServerResponse, answer: () => unknown): void {
   response.closeConnectionAfter();
-  response._live = false;
-  res.onAborted(() => response._abort());
+  response[kLive] = false;
+  res.onAborted(() => response[kAbort]());
   setImmediate(() => {
     if (!response.aborted()) answer();
   });

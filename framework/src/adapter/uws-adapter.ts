@@ -1,6 +1,6 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
 import type { RoutingContext } from '../context/routing-context';
-import { Exchange } from '../pipeline/exchange';
+import type { Exchange } from '../pipeline/exchange';
 import { PayloadTooLargeException, WebApplicationException } from '../errors/http-errors';
 import { BODY_OPTIONS, type BodyHandlerOptions } from '../settings/settings';
 import type { HttpMethod } from '../metadata/types';
@@ -12,9 +12,9 @@ import { copyChunk } from './copy-chunk';
 import { NativeRoutes } from './native-routes';
 import { addWebSocketRoute } from './websocket-endpoints';
 import type { BodyConsumer } from '../pipeline/plugin';
-import { HttpServerRequest } from '../http/request';
-import { HttpServerResponse } from '../http/response';
+import { answeredByRequestHooks, leaveCallback, openExchange } from './request-setup';
 import { judgeFraming, refuseLater } from './request-framing';
+import { kAbort, kBody, kLive, kParamValues } from '../http/internal';
 
 /**
  * The only place that speaks uWebSockets.js's request protocol: read the request synchronously,
@@ -71,15 +71,8 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   // Two native reads on every request tell whether it announces a body (see refusedFraming below).
   const length = req.getHeader(CONTENT_LENGTH);
   const encoding = req.getHeader(TRANSFER_ENCODING);
-  const request = new HttpServerRequest(req, res, method, url);
-  const response = new HttpServerResponse(res, method === 'HEAD');
-  response._defaults = rt.defaultHeaders;
-  request._response = response;
-  const hooks = rt.hooks;
-  request._originResolver = hooks.originResolver;
-  const ctx = new Exchange(request, response, rt.app);
-
-  if (hooks.onResponse !== null || hooks.onSend !== null) watch(hooks, ctx);
+  const ctx = openExchange(rt, res, req, method, url);
+  const { request, response } = ctx;
   // All headers are judged when the native reads show a framing header, and always on body methods: an
   // empty first header hides the next ones from those reads (GET and the rest keep their headers uncopied).
   // Before any plugin: an ambiguous request is refused and its connection closed whatever a hook would do.
@@ -98,14 +91,7 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
     refuseLater(res, response, () => rt.fail(ctx, new WebApplicationException('Bodies sent with Transfer-Encoding: chunked are not accepted here; send a Content-Length', 411, { code: 'RU_ERR_CHUNKED_REFUSED' })));
     return;
   }
-  if (hooks.onRequest !== null && answeredBeforeRouting(rt, hooks.onRequest, ctx)) {
-    response._live = false;
-    if (!response.ended()) {
-      request.detach();
-      res.onAborted(() => response._abort());
-    }
-    return;
-  }
+  if (answeredByRequestHooks(rt, res, ctx)) return;
   let pending: void | Promise<void> = undefined;
   let match: RouteMatch<RouteHolder> | { allowed: readonly string[] } | null | undefined;
   try {
@@ -118,7 +104,7 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   if (match === null) pending = rt.notFound(ctx);
   else if (match !== undefined && 'allowed' in match) pending = rt.methodNotAllowed(ctx, match.allowed);
   else if (match !== undefined) {
-    request._paramValues = match.values;
+    request[kParamValues] = match.values;
     const routes = match.slot.routes;
     if (framed && length !== '0' && rt.needsBodies && needsBody(routes)) {
       // The framing was judged above, and the headers copied: the body is read after this callback returns.
@@ -127,36 +113,7 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
     }
     pending = rt.runChain(routes, ctx);
   }
-  response._live = false;
-  if (pending !== undefined) {
-    request.detach();
-    if (!response.ended()) res.onAborted(() => response._abort());
-  }
-}
-
-/** Gives the request's response the app's send and response hooks. */
-function watch(hooks: AppRuntime['hooks'], ctx: RoutingContext): void {
-  const { onResponse, onSend } = hooks;
-  if (onSend !== null) ctx.response._onSend = (body, sent) => onSend(ctx, body, sent);
-  if (onResponse === null) return;
-  let done = false;
-  const finished = () => {
-    if (done) return;
-    done = true;
-    onResponse(ctx);
-  };
-  ctx.response.onEnd(finished);
-  ctx.response.onAborted(finished);
-}
-
-/** Runs the app's request hooks; a hook that throws has its error answered through the exception handlers. */
-function answeredBeforeRouting(rt: AppRuntime, onRequest: (ctx: RoutingContext) => boolean, ctx: RoutingContext): boolean {
-  try {
-    return onRequest(ctx);
-  } catch (err) {
-    void rt.fail(ctx, err);
-    return true;
-  }
+  leaveCallback(res, ctx, pending !== undefined);
 }
 
 function needsBody(routes: readonly RouteHolder[]): boolean {
@@ -204,18 +161,18 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: reado
   if (declared !== '' && !(Number(declared) <= limit)) {
     response.closeConnectionAfter();
     const pending = rt.fail(ctx, new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`));
-    response._live = false;
-    if (pending !== undefined && !response.ended()) res.onAborted(() => response._abort());
+    response[kLive] = false;
+    if (pending !== undefined && !response.ended()) res.onAborted(() => response[kAbort]());
     return;
   }
-  response._live = false;
+  response[kLive] = false;
   const streamer = rt.hooks.bodyStreamer;
   const stream = streamer !== null ? streamer(ctx, routes) : undefined;
   if (stream !== undefined) {
     streamBody(rt, res, ctx, routes, stream);
     return;
   }
-  res.onAborted(() => response._abort());
+  res.onAborted(() => response[kAbort]());
   let chunks: Buffer[] = [];
   let size = 0;
   let done = false;
@@ -228,11 +185,11 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: reado
       response.closeConnectionAfter();
       // uWebSockets.js corks its data callbacks (as it does the request callback): what is written before
       // this returns needs no cork of its own; later writes (after an await) cork again.
-      response._live = true;
+      response[kLive] = true;
       try {
         void rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes`));
       } finally {
-        response._live = false;
+        response[kLive] = false;
       }
       return;
     }
@@ -240,15 +197,15 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: reado
     if (chunk.byteLength > 0) chunks.push(copyChunk(chunk));
     if (!isLast) return;
     done = true;
-    request._body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    request[kBody] = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
     chunks = [];
-    response._live = true;
+    response[kLive] = true;
     try {
       void rt.runChain(routes, ctx);
     } catch (err) {
       void rt.fail(ctx, err);
     } finally {
-      response._live = false;
+      response[kLive] = false;
     }
   });
 }
@@ -263,10 +220,15 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: rea
   // once, so a client still sending would see a broken pipe instead of the answer.
   let refused: { error: unknown } | undefined;
   res.onAborted(() => {
-    response._abort();
+    response[kAbort]();
     if (!done && refused === undefined) consumer.abort();
     done = true;
   });
+  // uWebSockets.js pauses a body's reading (a build without pause/resume: the consumer takes the body as it comes).
+  if (consumer.takeFlow !== undefined && typeof res.pause === 'function' && typeof res.resume === 'function') {
+    const open = () => !response.aborted() && !response.ended();
+    consumer.takeFlow({ pause: () => void (open() && res.pause()), resume: () => void (open() && res.resume()) });
+  }
   res.onData((chunk, isLast) => {
     if (done) return;
     size += chunk.byteLength;

@@ -1,18 +1,18 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp, us_socket_context_t, WebSocket as UwsWebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import type { AppRuntime } from '../app/app-runtime';
-import { Exchange } from '../pipeline/exchange';
 import type { User } from '../context/user';
 import { BadRequestException, RegistrationError } from '../errors/http-errors';
-import { HttpServerRequest } from '../http/request';
-import { HttpServerResponse } from '../http/response';
-import { WebSocketCloseException, WebSocketConnection } from '../context/websocket-connection';
+import type { HttpServerRequest } from '../http/request';
+import { kSocketClosed, WebSocketCloseException, WebSocketConnection } from '../context/websocket-connection';
 import { isThenable } from '../pipeline/context-values';
 import type { WebSocketEndpoint } from '../pipeline/websocket-route';
 import { pathSegments } from '../routing/path-segments';
 import { loadUws } from './load-uws';
 import { judgeFraming, refuseLater } from './request-framing';
+import { answeredByRequestHooks, leaveCallback, openExchange } from './request-setup';
 import { trackConnection, untrackConnection } from './open-connections';
 import { chooseProtocol, uwsLimits } from './websocket-limits';
+import { kParamNames, kParamValues, kReleaseNative, kUpgraded } from '../http/internal';
 
 /** What travels from a successful upgrade to `open`, as the socket's user data. */
 interface UpgradeData {
@@ -88,7 +88,7 @@ export function addWebSocketRoute(rt: AppRuntime, endpoint: WebSocketEndpoint): 
     close: (ws, code, message) => {
       const connection = (ws.getUserData() as UpgradeData).connection;
       if (connection === null) return;
-      connection._closed(code);
+      connection[kSocketClosed](code);
       untrackConnection(app, connection);
       const reason = Buffer.from(message).toString('utf8');
       if (handlers.close) call(connection, 'close', () => handlers.close!(connection, code, reason));
@@ -126,24 +126,22 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
   const offered = req.getHeader('sec-websocket-protocol');
   const extensions = req.getHeader('sec-websocket-extensions');
   const q = req.getQuery();
-  const request = new HttpServerRequest(req, res, 'GET', url, q === undefined ? '' : q);
-  const response = new HttpServerResponse(res, false);
-  response._defaults = rt.defaultHeaders;
-  request._response = response;
-  request._originResolver = rt.hooks.originResolver;
-  const ctx = new Exchange(request, response, rt.app);
+  const ctx = openExchange(rt, res, req, 'GET', url, q === undefined ? '' : q);
+  const { request, response } = ctx;
   ctx.enter(compiled.definition);
-  request._paramNames = route.pattern.paramNames;
-  request._paramValues = values ?? [];
+  request[kParamNames] = route.pattern.paramNames;
+  request[kParamValues] = values ?? [];
 
   let live = true;
   const fail = (error: unknown): void | Promise<void> => compiled.fail(ctx, error);
-  // An upgrade whose framing is ambiguous is refused like any request (docs/security.md, Request framing).
+  // An upgrade whose framing is ambiguous is refused like any request (docs/security.md, Request framing),
+  // before any plugin; then the app's request hooks run, as they do before routing an HTTP request.
   const framingError = length !== '' || encoding !== '' ? judgeFraming(request) : undefined;
   if (framingError !== undefined) {
     refuseLater(res, response, () => fail(framingError));
     return;
   }
+  if (answeredByRequestHooks(rt, res, ctx)) return;
   const complete = (args: unknown[]): void => {
     if (response.aborted() || response.ended()) return;
     const protocol = chooseProtocol(offered, route.options.protocols);
@@ -154,7 +152,7 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
     // The connection keeps the request: read the address while the upgrade request still has it.
     request.remoteAddress();
     request.detach();
-    request._res = null;
+    request[kReleaseNative]();
     const data: UpgradeData = { request, user: ctx.user(), protocol, args, connection: null };
     const headers = response.headers();
     if (headers.length > 0) {
@@ -172,6 +170,8 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
     // #1929, in builds that need a newer glibc). The price: one "writes must be made from within a corked
     // callback" line on stderr per asynchronous upgrade. Headers alone are safe to cork.
     res.upgrade(data, key, protocol, extensions, context);
+    // The answer was the 101: the app's response hooks hear of it (status 101) as of any other answer.
+    response[kUpgraded]();
   };
 
   let pending: void | Promise<void>;
@@ -185,9 +185,5 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
     }
   }
   live = false;
-  response._live = false;
-  if (pending !== undefined && !response.ended()) {
-    request.detach();
-    res.onAborted(() => response._abort());
-  }
+  leaveCallback(res, ctx, pending !== undefined);
 }

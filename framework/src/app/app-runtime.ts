@@ -24,6 +24,7 @@ import { TrieRouter } from '../routing/trie-router';
 import { ComponentFactory, isClass } from '../settings/components';
 import { SettingsView, type NotFoundEntry } from '../settings/settings';
 import { isThenable } from '../pipeline/context-values';
+import { kParamNames } from '../http/internal';
 
 /** A registered route and its compiled form, rebuilt when global registries change. */
 export interface RouteHolder {
@@ -80,7 +81,7 @@ export class AppRuntime {
   constructor(readonly app: unknown, settings: SettingsView, router?: Router<RouteHolder>, plugins: readonly RestPlugin[] = []) {
     this.settings = settings;
     this.router = router ?? new TrieRouter<RouteHolder>();
-    this.components = new ComponentFactory(settings);
+    this.components = new ComponentFactory(settings, () => this.hooks.componentFiller());
     this.errors = this.errorPolicy();
     runtimes.add(new WeakRef(this));
     for (const plugin of plugins) this.apply(plugin);
@@ -278,7 +279,7 @@ export class AppRuntime {
     for (let i = from; i < routes.length; i++) {
       const holder = routes[i]!;
       ctx.enter(holder.compiled.definition);
-      ctx.request._paramNames = holder.paramNames;
+      ctx.request[kParamNames] = holder.paramNames;
       const out = holder.compiled.handle(ctx);
       if (out !== undefined) return out.then(() => this.continueChain(routes, ctx, i + 1));
       if (ctx.response.ended() || ctx.response.headersSent()) return;

@@ -93,6 +93,10 @@ export function pluginContext(rt: PluginTarget, plugin: RestPlugin): PluginConte
       checkFunction(streamer, 'bodyStreamer', plugin);
       hooks.setBodyStreamer(plugin, streamer);
     },
+    fillComponents(filler) {
+      checkFunction(filler, 'fillComponents', plugin);
+      hooks.setComponentFiller(plugin, filler);
+    },
     classHandler(handler) {
       checkFunction(handler, 'classHandler', plugin);
       hooks.addClassHandler(plugin, handler);

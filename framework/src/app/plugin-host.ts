@@ -1,6 +1,6 @@
 import type { RoutingContext } from '../context/routing-context';
 import type { OriginResolver } from '../http/client-origin';
-import type { BodyStreamer, ClassHandler, ErrorHook, RequestHook, ResponseHook, RestPlugin, RouteHookFactory, SendHook, ShutdownHook } from '../pipeline/plugin';
+import type { BodyStreamer, ClassHandler, ComponentFiller, ErrorHook, RequestHook, ResponseHook, RestPlugin, RouteHookFactory, SendHook, ShutdownHook } from '../pipeline/plugin';
 import type { BoundHandler } from '../pipeline/exception-handling';
 import { composeSendHooks } from '../pipeline/send-hooks';
 
@@ -26,6 +26,7 @@ export class PluginHooks {
   private shutdownHooks: Owned<ShutdownHook>[] = [];
   private streamer: Owned<BodyStreamer> | null = null;
   private resolver: Owned<OriginResolver> | null = null;
+  private filler: Owned<ComponentFiller> | null = null;
 
   /** Runs before routing; true when a hook answered. */
   onRequest: ((ctx: RoutingContext) => boolean) | null = null;
@@ -58,6 +59,7 @@ export class PluginHooks {
     this.shutdownHooks = keep(this.shutdownHooks);
     if (this.streamer?.plugin === name) this.streamer = null;
     if (this.resolver?.plugin === name) this.resolver = null;
+    if (this.filler?.plugin === name) this.filler = null;
     if (!this.names.includes(name)) this.names.push(name);
   }
 
@@ -97,6 +99,18 @@ export class PluginHooks {
       throw new TypeError(`rest.uws: plugin ${plugin.name} reads the client's origin, but ${this.resolver.plugin} already does (one per app)`);
     }
     this.resolver = { plugin: plugin.name, value: resolver };
+  }
+
+  setComponentFiller(plugin: RestPlugin, filler: ComponentFiller): void {
+    if (this.filler !== null && this.filler.plugin !== plugin.name) {
+      throw new TypeError(`rest.uws: plugin ${plugin.name} fills components, but ${this.filler.plugin} already does (one per app)`);
+    }
+    this.filler = { plugin: plugin.name, value: filler };
+  }
+
+  /** What fills per-request components' fields: set at once (plugins set up after it bind components with it). */
+  componentFiller(): ComponentFiller | null {
+    return this.filler?.value ?? null;
   }
 
   routeHookFactories(): RouteHookFactory[] {

@@ -1,11 +1,12 @@
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import type { RouteDefinition } from '../metadata/route-definition';
+import { FILE_UPLOADS, type FileUpload } from './file-upload';
 import type { User } from './user';
 
 /**
  * Per-request data shared by the route's stages (providers, authentication, the method, events):
- * `put`/`get` values, the authenticated user, uploads. Inject it with `@Context() ctx: RoutingContext`.
+ * `put`/`get` values, the authenticated user, uploaded files. Inject it with `@Context() ctx: RoutingContext`.
  */
 export class RoutingContext {
   /** The route being run (changes while a chain of identical paths falls through); set by the pipeline. */
@@ -60,4 +61,14 @@ export class RoutingContext {
   pathParams(): Record<string, string> {
     return this.request.pathParams();
   }
+
+  /**
+   * Files uploaded with this multipart/form-data request, in the order they came (empty for other requests, and
+   * before the body was read). The built-in uploads plugin stores them as it streams the body.
+   */
+  fileUploads(): readonly FileUpload[] {
+    return this.get<readonly FileUpload[]>(FILE_UPLOADS) ?? NO_UPLOADS;
+  }
 }
+
+const NO_UPLOADS: readonly FileUpload[] = Object.freeze([]);

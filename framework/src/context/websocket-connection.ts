@@ -29,6 +29,9 @@ export class WebSocketCloseException extends Error {
   }
 }
 
+/** @internal Key of the adapter's call telling a connection its native socket closed (not exported by index.ts). */
+export const kSocketClosed: unique symbol = Symbol('rest.uws.connection.closed');
+
 /**
  * One open WebSocket of a `@WebSocket` endpoint. Valid from `open` until `close`; afterwards sends
  * return `closed` and nothing throws.
@@ -142,7 +145,7 @@ export class WebSocketConnection {
   }
 
   /** @internal the native socket closed: no call may reach it any more */
-  _closed(code: number): void {
+  [kSocketClosed](code: number): void {
     this._ws = null;
     this._closeCode = code;
   }

@@ -3,6 +3,7 @@ import type { ClientOrigin, OriginResolver } from './client-origin';
 import { parseCookieHeader } from './cookie-header';
 import { lowerCaseName } from './header-name';
 import { keptBytes } from './header-bytes';
+import { kAnsweredBy, kBody, kHeaderOrEmpty, kOriginResolver, kParamNames, kParamValues, kReceivedHeaders, kReleaseNative } from './internal';
 import { decodeComponent, parseQueryString, type ParsedQuery } from './query-string';
 
 const textDecoder = new TextDecoder();
@@ -13,22 +14,22 @@ const textDecoder = new TextDecoder();
  * calls `detach()` before the callback returns, which copies what could still be read later.
  */
 export class HttpServerRequest {
-  /** @internal the native request, only while the uWebSockets.js callback runs */
-  _req: UwsRequest | null;
-  /** @internal */
-  _res: UwsResponse | null;
-  /** @internal all headers by lower-case name, built when first asked for (or given by a test client) */
-  _headers: Record<string, string> | null = null;
-  /** @internal the headers copied at detach: lower-case names and values, alternating, as received */
-  _headerList: string[] | null = null;
+  /** the native request, only while the uWebSockets.js callback runs */
+  private _req: UwsRequest | null;
+  /** the native response, to read the client's address from */
+  private _res: UwsResponse | null;
+  /** all headers by lower-case name, built when first asked for (or given by a test client) */
+  private _headers: Record<string, string> | null = null;
+  /** the headers copied at detach: lower-case names and values, alternating, as received */
+  private _headerList: string[] | null = null;
   /** @internal names of the route's path variables */
-  _paramNames: readonly string[] = EMPTY;
+  [kParamNames]: readonly string[] = EMPTY;
   /** @internal values of the path variables, by position */
-  _paramValues: readonly string[] = EMPTY;
+  [kParamValues]: readonly string[] = EMPTY;
   /** @internal the response answering this request (the address can be read from uWebSockets.js until it ends) */
-  _response: { ended(): boolean; aborted(): boolean } | null = null;
+  [kAnsweredBy]: { ended(): boolean; aborted(): boolean } | null = null;
   /** @internal the complete body, once read */
-  _body: Buffer | undefined = undefined;
+  [kBody]: Buffer | undefined = undefined;
   private readonly _method: string;
   private readonly _path: string;
   /** undefined until read: most routes never look at the query string */
@@ -37,7 +38,7 @@ export class HttpServerRequest {
   private _cookies: Record<string, string | undefined> | null = null;
   private _remote: string | undefined;
   /** @internal reads the origin behind trusted proxies (`trustProxy`); null: the connection's own */
-  _originResolver: OriginResolver | null = null;
+  [kOriginResolver]: OriginResolver | null = null;
   private _origin: ClientOrigin | undefined;
 
   constructor(req: UwsRequest | null, res: UwsResponse | null, method: string, path: string, query?: string, headers?: Record<string, string>) {
@@ -88,7 +89,7 @@ export class HttpServerRequest {
    * the same as none (Accept, Authorization, Origin, Cookie). uWebSockets.js answers '' for both, and telling
    * them apart takes a scan of every header (`getHeader` does it when a header reads ''); this never scans.
    */
-  _headerOrEmpty(name: string): string {
+  [kHeaderOrEmpty](name: string): string {
     const key = lowerCaseName(name);
     if (this._headers !== null) return this._headers[key] ?? '';
     if (this._headerList !== null) return findHeader(this._headerList, key) ?? '';
@@ -121,15 +122,17 @@ export class HttpServerRequest {
 
   /** A path variable, else a query value (decoded), else undefined. */
   getParam(name: string): string | undefined {
-    const i = this._paramNames.indexOf(name);
-    if (i >= 0) return this._paramValues[i];
+    const i = this[kParamNames].indexOf(name);
+    if (i >= 0) return this[kParamValues][i];
     return this.getQueryParam(name);
   }
 
   /** Path variables by name (decoded). */
   pathParams(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (let i = 0; i < this._paramNames.length; i++) out[this._paramNames[i]!] = this._paramValues[i]!;
+    const names = this[kParamNames];
+    const values = this[kParamValues];
+    for (let i = 0; i < names.length; i++) out[names[i]!] = values[i]!;
     return out;
   }
 
@@ -154,7 +157,7 @@ export class HttpServerRequest {
    * of that name; of a name sent twice, the first. Parsed once per request.
    */
   getCookie(name: string): string | undefined {
-    if (this._cookies === null) this._cookies = parseCookieHeader(this._headerOrEmpty('cookie'));
+    if (this._cookies === null) this._cookies = parseCookieHeader(this[kHeaderOrEmpty]('cookie'));
     return this._cookies[name];
   }
 
@@ -165,17 +168,17 @@ export class HttpServerRequest {
    * `remoteAddress: true`, rate limiting by address, and WebSocket connections take it up front).
    */
   remoteAddress(): string {
-    return this._originResolver === null ? this.peerAddress() : this.origin().address;
+    return this[kOriginResolver] === null ? this.peerAddress() : this.origin().address;
   }
 
   /** The protocol the client used, lower case: `http`, or what trusted proxies forwarded (`https`). */
   protocol(): string {
-    return this._originResolver === null ? 'http' : this.origin().protocol;
+    return this[kOriginResolver] === null ? 'http' : this.origin().protocol;
   }
 
   /** The host (and port) the client asked for: the `Host` header, or what trusted proxies forwarded. */
   host(): string | undefined {
-    return this._originResolver === null ? this.getHeader('host') : this.origin().host;
+    return this[kOriginResolver] === null ? this.getHeader('host') : this.origin().host;
   }
 
   /**
@@ -186,7 +189,8 @@ export class HttpServerRequest {
   peerAddress(): string {
     if (this._remote === undefined) {
       let text = '';
-      const answering = this._response === null || (!this._response.ended() && !this._response.aborted());
+      const response = this[kAnsweredBy];
+      const answering = response === null || (!response.ended() && !response.aborted());
       if (this._res !== null && answering) {
         try {
           text = addressOf(this._res);
@@ -204,7 +208,7 @@ export class HttpServerRequest {
     if (this._origin === undefined) {
       const direct: ClientOrigin = { address: this.peerAddress(), protocol: 'http', host: this.getHeader('host') };
       // Every line of a repeated header counts (a proxy may add its own line rather than extend the first).
-      this._origin = this._originResolver!((name) => this.getHeaderLines(name), direct);
+      this._origin = this[kOriginResolver]!((name) => this.getHeaderLines(name), direct);
     }
     return this._origin;
   }
@@ -219,12 +223,13 @@ export class HttpServerRequest {
 
   /** The body bytes, when the route read the body (undefined otherwise). */
   body(): Buffer | undefined {
-    return this._body;
+    return this[kBody];
   }
 
   /** The body decoded as UTF-8 (empty when the route did not read the body). */
   bodyAsString(): string {
-    return this._body === undefined ? '' : this._body.toString('utf8');
+    const body = this[kBody];
+    return body === undefined ? '' : body.toString('utf8');
   }
 
   /** The path with percent-escapes decoded. */
@@ -242,6 +247,16 @@ export class HttpServerRequest {
     if (this._headers === null && this._headerList === null) this._headerList = listHeaders(this._req);
     this.query();
     this._req = null;
+  }
+
+  /** @internal the headers as received (lower-case names and values, alternating), once `detach()` copied them; empty when given as an object (a test client's) */
+  [kReceivedHeaders](): readonly string[] {
+    return this._headerList ?? EMPTY;
+  }
+
+  /** @internal forgets the native response: the connection was upgraded, and the request outlives the response (its address read before) */
+  [kReleaseNative](): void {
+    this._res = null;
   }
 }
 

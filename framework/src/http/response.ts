@@ -1,10 +1,11 @@
 import type { HttpResponse as UwsResponse, RecognizedString } from 'uWebSockets.js';
-import { lowerCaseName } from './header-name';
 import { statusLine } from '../errors/http-status';
 import type { Duplex } from 'node:stream';
 import { BodyPipe, COMPLETE_BODY, STREAMED_BODY, type SentBody } from './body-pipe';
-import { addDistinctHeader, checkHeader, hasName, headerValues, isRepeatable, replaceHeader, sameName } from './header-rules';
 import { keptBytes, sendable } from './header-bytes';
+import { kAbort, kAppSend, kDefaultHeaders, kLive, kRouteSend, kSendContext, kUpgraded } from './internal';
+import { hasName } from './header-rules';
+import { ResponseHead } from './response-head';
 
 export { assertSendableHeader, isRepeatable } from './header-rules';
 
@@ -12,19 +13,14 @@ export { assertSendableHeader, isRepeatable } from './header-rules';
 export type ResponseChunk = string | Buffer | Uint8Array | ArrayBuffer;
 
 /**
- * The framework's response. Status and headers are buffered in JavaScript and flushed with the
- * first body bytes, in one cork; every write checks that the client is still there, so nothing
+ * The framework's response. Status and headers are buffered in JavaScript (`ResponseHead`, http/response-head.ts) and
+ * flushed with the first body bytes, in one cork; every write checks that the client is still there, so nothing
  * is ever written to an aborted or ended uWebSockets.js response.
  */
-export class HttpServerResponse {
-  /** @internal */
-  _res: UwsResponse;
+export class HttpServerResponse extends ResponseHead {
+  private readonly _res: UwsResponse;
   /** @internal true while the uWebSockets.js callback runs (writes are corked by uWebSockets.js itself) */
-  _live = true;
-  private _status = 200;
-  private _statusSet = false;
-  /** header names and values, alternating */
-  private _headers: string[] | null = null;
+  [kLive] = true;
   private _headSent = false;
   private _ended = false;
   private _aborted = false;
@@ -36,132 +32,20 @@ export class HttpServerResponse {
   private _headStreamed = false;
   private _closeConnection = false;
   /** @internal headers every response of the app carries unless set (name, lower-case name, value; repeated) */
-  _defaults: readonly string[] | null = null;
+  [kDefaultHeaders]: readonly string[] | null = null;
   /** @internal the app's send hooks for this response (null when none): run once, before the head is written */
-  _onSend: ((body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
-  /** @internal the route's send hooks (`RouteHooks.onSend`), run after the app's with `_sendContext` */
-  _routeSend: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
+  [kAppSend]: ((body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
+  /** @internal the route's send hooks (`RouteHooks.onSend`), run after the app's with `kSendContext` */
+  [kRouteSend]: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
   /** @internal the routing context given to the route's send hooks */
-  _sendContext: unknown = null;
+  [kSendContext]: unknown = null;
   /** The body goes out through a transform (`streamBodyThrough`). */
   private _pipe: BodyPipe | null = null;
 
   constructor(res: UwsResponse, isHead = false) {
+    super();
     this._res = res;
     this.isHead = isHead;
-  }
-
-  /** Sets the status (100 to 999); throws RangeError otherwise. */
-  setStatusCode(code: number): this {
-    if (!Number.isInteger(code) || code < 100 || code > 999) throw new RangeError(`rest.uws: invalid HTTP status ${code}`);
-    this._status = code;
-    this._statusSet = true;
-    return this;
-  }
-
-  /** The status to be sent (200 unless set). */
-  getStatusCode(): number {
-    return this._status;
-  }
-
-  /** Whether a status was set explicitly (otherwise it is the default 200). */
-  statusWasSet(): boolean {
-    return this._statusSet;
-  }
-
-  /**
-   * Sets a header, replacing any of the same name (case-insensitive); an array sends one header per value.
-   * Headers a response may carry several times (Set-Cookie, Vary, Link, WWW-Authenticate, Proxy-Authenticate)
-   * are added instead, once per distinct value: replacing them would silently drop a cookie, or CORS's
-   * `Vary: Origin` (use `removeHeader` first to replace them).
-   */
-  putHeader(name: string, value: string | number | ReadonlyArray<string | number>): this {
-    const lower = lowerCaseName(name);
-    if (typeof value === 'string' || typeof value === 'number') {
-      const v = typeof value === 'number' ? String(value) : value;
-      checkHeader(name, v, lower);
-      if (isRepeatable(lower)) addDistinctHeader(this.list(), name, lower, v);
-      else replaceHeader(this.list(), name, lower, v);
-      return this;
-    }
-    const values = value.map(String);
-    for (const v of values) checkHeader(name, v, lower);
-    if (!isRepeatable(lower)) this.removeHeader(name);
-    for (const v of values) addDistinctHeader(this.list(), name, lower, v);
-    return this;
-  }
-
-  /** Adds a header even when one of the same name exists (Vert.x's `headers().add`, Node's `appendHeader`). */
-  appendHeader(name: string, value: string | number): this {
-    const v = String(value);
-    checkHeader(name, v, lowerCaseName(name));
-    (this._headers ?? (this._headers = [])).push(name, v);
-    return this;
-  }
-
-  /**
-   * @internal adds headers known valid (checked at registration) without the per-call checks: all the
-   * values of a name the response does not have yet; of a repeatable name, the values it does not have yet
-   */
-  _putTrustedHeader(name: string, value: string): void {
-    const lower = lowerCaseName(name);
-    if (isRepeatable(lower)) addDistinctHeader(this.list(), name, lower, value);
-    else if (!this.hasName(lower)) (this._headers ?? (this._headers = [])).push(name, value);
-  }
-
-  /** @internal `_putTrustedHeader` for several values of one name (`@Header('Link: <a>', 'Link: <b>')` sends both) */
-  _putTrustedHeaderValues(name: string, lower: string, values: readonly string[]): void {
-    if (isRepeatable(lower)) {
-      for (let i = 0; i < values.length; i++) addDistinctHeader(this.list(), name, lower, values[i]!);
-      return;
-    }
-    if (this.hasName(lower)) return;
-    const headers = this._headers ?? (this._headers = []);
-    for (let i = 0; i < values.length; i++) headers.push(name, values[i]!);
-  }
-
-  private list(): string[] {
-    return this._headers ?? (this._headers = []);
-  }
-
-  private hasName(lower: string): boolean {
-    return this._headers !== null && hasName(this._headers, lower);
-  }
-
-  /** The (first) value of a response header set so far (case-insensitive name), undefined when unset. */
-  getHeader(name: string): string | undefined {
-    const headers = this._headers;
-    if (headers === null) return undefined;
-    const lower = lowerCaseName(name);
-    for (let i = 0; i < headers.length; i += 2) if (sameName(headers[i]!, lower)) return headers[i + 1];
-    return undefined;
-  }
-
-  /** Every value of a response header set so far, in order (Set-Cookie and the like may have several). */
-  getHeaderValues(name: string): string[] {
-    return this._headers === null ? [] : headerValues(this._headers, lowerCaseName(name));
-  }
-
-  /** Whether a response header of that name is set. */
-  hasHeader(name: string): boolean {
-    return this.getHeader(name) !== undefined;
-  }
-
-  /** Removes every response header of that name (before the head is sent). */
-  removeHeader(name: string): this {
-    const headers = this._headers;
-    if (headers === null) return this;
-    const lower = lowerCaseName(name);
-    for (let i = headers.length - 2; i >= 0; i -= 2) if (sameName(headers[i]!, lower)) headers.splice(i, 2);
-    return this;
-  }
-
-  /** Headers set so far as [name, value] pairs. */
-  headers(): Array<[string, string]> {
-    const out: Array<[string, string]> = [];
-    const h = this._headers;
-    if (h) for (let i = 0; i < h.length; i += 2) out.push([h[i]!, h[i + 1]!]);
-    return out;
   }
 
   /** Status and headers were sent: they can no longer change. */
@@ -182,14 +66,17 @@ export class HttpServerResponse {
   /** Called once if the client goes away before the response ends. */
   onAborted(listener: () => void): this {
     if (this._aborted) listener();
-    else (this._abortListeners ?? (this._abortListeners = [])).push(listener);
+    // A list made with its first listener: an empty one would grow to 17 slots on its first push.
+    else if (this._abortListeners === null) this._abortListeners = [listener];
+    else this._abortListeners.push(listener);
     return this;
   }
 
   /** Called once when the response has been ended (not when aborted). */
   onEnd(listener: () => void): this {
     if (this._ended && !this._aborted) listener();
-    else (this._endListeners ?? (this._endListeners = [])).push(listener);
+    else if (this._endListeners === null) this._endListeners = [listener];
+    else this._endListeners.push(listener);
     return this;
   }
 
@@ -214,7 +101,7 @@ export class HttpServerResponse {
     if (this._ended) return;
     this._ended = true;
     if (this._aborted) return;
-    if (this._live) this.finish(body);
+    if (this[kLive]) this.finish(body);
     else this._res.cork(() => this.finish(body));
     // A piped body ends when its last transformed bytes are out.
     if (this._pipe === null) this.emitEnd();
@@ -285,7 +172,7 @@ export class HttpServerResponse {
   streamBodyThrough(transform: Duplex): boolean {
     if (this._headSent || this.isHead || this._aborted || this._pipe !== null) return false;
     // The answer now outlives the request callback even for a synchronous route: uWebSockets.js needs onAborted.
-    this._res.onAborted(() => this._abort());
+    this._res.onAborted(() => this[kAbort]());
     this._pipe = new BodyPipe(transform, {
       writeOut: (chunk) => {
         let ok = true;
@@ -301,7 +188,7 @@ export class HttpServerResponse {
       fail: () => {
         if (this._aborted) return;
         this._res.close();
-        this._abort();
+        this[kAbort]();
       },
       gone: () => this._aborted,
     });
@@ -331,7 +218,7 @@ export class HttpServerResponse {
   }
 
   /** @internal the adapter calls this from uWebSockets.js's onAborted */
-  _abort(): void {
+  [kAbort](): void {
     if (this._aborted) return;
     this._aborted = true;
     this._pipe?.destroy();
@@ -340,13 +227,29 @@ export class HttpServerResponse {
     if (listeners) for (const l of listeners) safely(l);
   }
 
+  /**
+   * @internal the adapter upgraded the connection to a WebSocket (uWebSockets.js wrote the 101): the response is
+   * over, with status 101, and its end listeners (the app's response hooks) are told; send hooks do not run, as
+   * no body follows
+   */
+  [kUpgraded](): void {
+    if (this._ended) return;
+    this._status = 101;
+    this._statusSet = true;
+    this._headSent = true;
+    this._ended = true;
+    this[kAppSend] = null;
+    this[kRouteSend] = null;
+    this.emitEnd();
+  }
+
   private run(fn: () => void): void {
-    if (this._live) fn();
+    if (this[kLive]) fn();
     else this._res.cork(fn);
   }
 
   private finish(body: ResponseChunk | undefined): void {
-    if (!this._headSent && (this._onSend !== null || this._routeSend !== null)) body = this.runSendHooks(body, COMPLETE_BODY);
+    if (!this._headSent && (this[kAppSend] !== null || this[kRouteSend] !== null)) body = this.runSendHooks(body, COMPLETE_BODY);
     this.writeHead(COMPLETE_BODY);
     if (this.isHead) this.finishHead(body);
     else if (this._pipe !== null) this._pipe.end(body);
@@ -355,16 +258,16 @@ export class HttpServerResponse {
 
   /** The app's send hooks, then the route's, once: each may change the head, and replace a complete body. */
   private runSendHooks(body: ResponseChunk | undefined, sent: SentBody): ResponseChunk | undefined {
-    const app = this._onSend;
-    const route = this._routeSend;
-    this._onSend = null;
-    this._routeSend = null;
+    const app = this[kAppSend];
+    const route = this[kRouteSend];
+    this[kAppSend] = null;
+    this[kRouteSend] = null;
     if (app !== null) {
       const replaced = app(body, sent);
       if (replaced !== undefined && !sent.streamed) body = replaced;
     }
     if (route !== null) {
-      const replaced = route(this._sendContext, body, sent);
+      const replaced = route(this[kSendContext], body, sent);
       if (replaced !== undefined && !sent.streamed) body = replaced;
     }
     return body;
@@ -384,14 +287,14 @@ export class HttpServerResponse {
   private writeHead(sent: SentBody): void {
     if (this._headSent) return;
     // A streamed body (a complete one ran them in finish): the hooks may change status and headers, not the body.
-    if (this._onSend !== null || this._routeSend !== null) this.runSendHooks(undefined, sent);
+    if (this[kAppSend] !== null || this[kRouteSend] !== null) this.runSendHooks(undefined, sent);
     this._headSent = true;
     const res = this._res;
     // Constant texts go as bytes (header-bytes.ts): a string costs uWebSockets.js a copy per call.
     if (this._status !== 200) res.writeStatus(keptBytes(statusLine(this._status)));
     const h = this._headers;
     if (h !== null) for (let i = 0; i < h.length; i += 2) res.writeHeader(sendable(h[i]!), sendable(h[i + 1]!));
-    const d = this._defaults;
+    const d = this[kDefaultHeaders];
     if (d !== null) for (let i = 0; i < d.length; i += 3) if (h === null || !hasName(h, d[i + 1]!)) res.writeHeader(keptBytes(d[i]!), keptBytes(d[i + 2]!));
   }
 

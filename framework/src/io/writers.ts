@@ -5,6 +5,7 @@ import type { HttpServerResponse } from '../http/response';
 import { mediaEssence } from './media-type';
 import { toJsonText } from './json-text';
 import { keepHeaderTexts } from '../http/header-bytes';
+import { kPutTrustedHeader } from '../http/internal';
 
 export const JSON_CONTENT_TYPE = 'application/json';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
@@ -15,7 +16,7 @@ keepHeaderTexts('content-type', JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, 'applicati
 export class JsonResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
     // Added only when the response has no Content-Type yet (the route's negotiated one is usually there).
-    response._putTrustedHeader('content-type', JSON_CONTENT_TYPE);
+    response[kPutTrustedHeader]('content-type', JSON_CONTENT_TYPE);
     response.end(data === undefined ? 'null' : toJsonText(data));
   }
 }
@@ -24,7 +25,7 @@ export class JsonResponseWriter implements HttpResponseWriter<unknown> {
 @Produces('text/plain')
 export class PlainResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
-    response._putTrustedHeader('content-type', TEXT_CONTENT_TYPE);
+    response[kPutTrustedHeader]('content-type', TEXT_CONTENT_TYPE);
     response.end(isBytes(data) ? data : data === undefined || data === null ? '' : String(data));
   }
 }
@@ -37,17 +38,17 @@ export class GenericResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
     const contentType = response.getHeader('content-type');
     if (isBytes(data)) {
-      if (contentType === undefined) response._putTrustedHeader('content-type', 'application/octet-stream');
+      if (contentType === undefined) response[kPutTrustedHeader]('content-type', 'application/octet-stream');
       response.end(data);
       return;
     }
     const essence = contentType === undefined ? undefined : mediaEssence(contentType);
     if (essence === undefined) {
       if (typeof data === 'string') {
-        response._putTrustedHeader('content-type', TEXT_CONTENT_TYPE);
+        response[kPutTrustedHeader]('content-type', TEXT_CONTENT_TYPE);
         response.end(data);
       } else {
-        response._putTrustedHeader('content-type', JSON_CONTENT_TYPE);
+        response[kPutTrustedHeader]('content-type', JSON_CONTENT_TYPE);
         response.end(toJsonText(data ?? null));
       }
       return;

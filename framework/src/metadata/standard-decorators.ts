@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../errors/codes';
+
 /**
  * rest.uws decorators are TypeScript's "experimental" decorators. Without `experimentalDecorators`,
  * TypeScript (and esbuild) emit standard ECMAScript decorators instead, which pass a context object
@@ -14,6 +16,7 @@ export function standardDecoratorError(): TypeError {
       'Set "experimentalDecorators": true and "emitDecoratorMetadata": true in the compilerOptions of your tsconfig.json and build with tsc ' +
       '(esbuild and tsx read experimentalDecorators from tsconfig.json but never emit decorator metadata).',
   );
-  (error as TypeError & { code: string }).code = 'RU_ERR_STANDARD_DECORATORS';
+  const code: ErrorCode = 'RU_ERR_STANDARD_DECORATORS';
+  (error as TypeError & { code: string }).code = code;
   return error;
 }

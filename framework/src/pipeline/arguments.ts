@@ -13,6 +13,7 @@ import { bodyResolver } from './body-argument';
 import { contextResolver, isThenable, providerFunction, thenOrNow, type ValueResolver } from './context-values';
 import { SignedCookieVerifier } from '../context/signed-cookies';
 import { converterFor, emptyMeansAbsent, isArrayType, typeName } from '../io/value-conversion';
+import { kParamValues } from '../http/internal';
 
 /** Form fields of the request, parsed once (urlencoded here; the multipart parser fills the same key). */
 export const FORM_FIELDS = Symbol('rest.uws:form-fields');
@@ -77,7 +78,7 @@ function rawSource(meta: ParamMetadata, many: boolean, scope: ArgumentScope, whe
       if (index < 0) {
         throw new RegistrationError(`${where}: @PathParam("${name}") names no variable of the path ${scope.routeText}`, 'RU_ERR_UNKNOWN_PATH_PARAM');
       }
-      return (ctx) => ctx.request._paramValues[index];
+      return (ctx) => ctx.request[kParamValues][index];
     }
     case 'query':
       if (many) return (ctx) => (meta.raw ? ctx.request.parsedQuery().raw : ctx.request.parsedQuery().decoded).get(name);

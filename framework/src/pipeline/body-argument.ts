@@ -8,6 +8,7 @@ import type { Provided } from '../io/registry';
 import type { ArgumentType, ParamMetadata } from '../metadata/types';
 import { checkReaderType, type ArgumentScope } from './argument-scope';
 import type { ValueResolver } from './context-values';
+import { kBody } from '../http/internal';
 
 /**
  * The request body: the parameter's `@RequestReader`, the method's (or class's), a reader registered for its
@@ -67,7 +68,7 @@ export function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined
   const plainJson = keepsParsedJson(t);
   const readDefault = meta.defaultValue !== undefined ? defaultBody(meta.defaultValue, t, fixedReader, where) : undefined;
   return (ctx) => {
-    const body = ctx.request._body;
+    const body = ctx.request[kBody];
     if (body === undefined || body.length === 0) {
       if (readDefault !== undefined) return readDefault(ctx);
       if (optional) return undefined;

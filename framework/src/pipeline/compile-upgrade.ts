@@ -8,7 +8,7 @@ import type { ValueResolver } from './context-values';
 import type { CompileContext } from './compile-context';
 import { defineRoute } from './define-route';
 import { handleError, routeHandlersOf } from './exception-handling';
-import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor } from './stages/hooks';
+import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor, sendHookSteps } from './stages/hooks';
 import { normalizeError } from './stages/run-route';
 import { provideSteps } from './stages/provide';
 import { readArgumentsStep } from './stages/read-arguments';
@@ -17,10 +17,11 @@ import type { Step } from './stages/step';
 import type { CompiledUpgrade, WebSocketRoute } from './websocket-route';
 
 /**
- * The HTTP half of a WebSocket endpoint, compiled like a route from the same stages: request providers,
- * the plugins' `onRequest` hooks (authentication, authorization), the `open` method's arguments, and the
- * plugins' `beforeHandler` hooks (validation). Any failure is an HTTP error answer from the endpoint's
- * `@CatchWith` handlers and the app's.
+ * The HTTP half of a WebSocket endpoint, compiled like a route from the same stages: the plugins' `onSend`
+ * hooks for a refusal (compression), their `onMatch` hooks (rate limits), request providers, the plugins'
+ * `onRequest` hooks (authentication, authorization), the `open` method's arguments, and the plugins'
+ * `beforeHandler` hooks (validation). Any failure is an HTTP error answer from the endpoint's `@CatchWith`
+ * handlers and the app's.
  */
 export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): CompiledUpgrade {
   const { endpointClass, classMeta } = route;
@@ -73,7 +74,8 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
 
   // The same stages as a route's, up to the method: providers, hooks, arguments; `open` runs once the socket is.
   const hooks = routeHooksFor(cc, definition, 'websocket', classMeta, methodMeta);
-  const steps: Step[] = [...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
+  // A refusal is an HTTP answer like a route's: the route's send hooks (compression) see it; a 101 has no body and none.
+  const steps: Step[] = [...sendHookSteps(hooks), ...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
   if (argc > 0) steps.push(readArgumentsStep(resolvers));
   steps.push(...beforeHandlerSteps(hooks));
   const run = runSteps(steps);

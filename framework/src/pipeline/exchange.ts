@@ -2,6 +2,7 @@ import { RoutingContext } from '../context/routing-context';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import type { RouteDefinition } from '../metadata/route-definition';
+import { kRouteSend } from '../http/internal';
 
 /**
  * Where the body argument came from: `json`, JSON.parse's output as it is; `builtIn`, another built-in
@@ -31,7 +32,7 @@ export class Exchange extends RoutingContext {
   enter(route: RouteDefinition): void {
     this.currentRoute = route;
     // The previous route of a chain fell through: its send hooks are not this route's.
-    if (this.response._routeSend !== null) this.response._routeSend = null;
+    if (this.response[kRouteSend] !== null) this.response[kRouteSend] = null;
   }
 }
 

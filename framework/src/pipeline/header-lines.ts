@@ -3,6 +3,7 @@ import { lowerCaseName } from '../http/header-name';
 import { keepHeaderTexts } from '../http/header-bytes';
 import type { HttpServerResponse } from '../http/response';
 import { splitMediaTypes } from '../util/media-type-list';
+import { kPutTrustedHeaderValues } from '../http/internal';
 
 /** Response headers of one name from `@Header` lines, in order: every value is sent. */
 export interface HeaderGroup {
@@ -56,6 +57,6 @@ export function groupHeaders(lines: ReadonlyArray<readonly [string, string]>): H
 export function addHeaderGroups(response: HttpServerResponse, groups: readonly HeaderGroup[]): void {
   for (let i = 0; i < groups.length; i++) {
     const g = groups[i]!;
-    response._putTrustedHeaderValues(g.name, g.lower, g.values);
+    response[kPutTrustedHeaderValues](g.name, g.lower, g.values);
   }
 }

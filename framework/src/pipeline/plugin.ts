@@ -6,11 +6,13 @@ import type { ResponseChunk } from '../http/response';
 import type { Provided } from '../io/registry';
 import type { RouteDefinition } from '../metadata/route-definition';
 import type { ClassMetadata, Constructor, MethodMetadata } from '../metadata/types';
-import type { ComponentFactory } from '../settings/components';
+import type { ComponentFactory, ComponentFiller } from '../settings/components';
 import type { SettingsView } from '../settings/settings';
 import type { Logger } from '../util/log';
 import type { RouteAnswer, RouteHooks } from './route-hooks';
 import type { WebSocketRoute } from './websocket-route';
+
+export type { ComponentFill, ComponentFiller } from '../settings/components';
 
 /**
  * A plugin: a name and a `setup` that adds to an app's lifecycle points, routes, readers, writers,
@@ -52,6 +54,14 @@ export type SendHook = (ctx: RoutingContext, body: ResponseChunk | undefined, se
 /** A hook told that the server began a graceful shutdown (it stops taking connections and drains). */
 export type ShutdownHook = () => void;
 
+/** Pauses and resumes the reading of a streamed request body, for a consumer that writes it slower than it comes. */
+export interface BodyFlow {
+  /** Stops reading the body from the client until `resume` (the client's sends then block on TCP). */
+  pause(): void;
+  /** Reads the body again. */
+  resume(): void;
+}
+
 /** Takes a streamed request body chunk by chunk (chunks are copies, safe to keep). */
 export interface BodyConsumer {
   /** Largest body accepted; over it the request gets 413 and `abort` is called. */
@@ -64,6 +74,11 @@ export interface BodyConsumer {
   abort(): void;
   /** The request is over (routes, writer and events done, or the client left after the body): release what the body left (e.g. uploaded files). */
   finished?(): void;
+  /**
+   * Given once, before the first chunk, when the server can pause reading the body: a consumer that falls behind
+   * (uploads waiting for the disk) pauses it, and resumes it once caught up. Calls after the request ended are ignored.
+   */
+  takeFlow?(flow: BodyFlow): void;
 }
 
 /** Decides whether a request's body is streamed to a consumer (uploads) rather than buffered. */
@@ -157,6 +172,13 @@ export interface PluginContext {
   resolveOrigin(resolver: OriginResolver): void;
   /** Streams request bodies it takes (uploads); others are buffered. One streamer per app. */
   bodyStreamer(streamer: BodyStreamer): void;
+  /**
+   * Fills the fields of components made per request (readers, writers, exception handlers, providers and events
+   * with `@Context` fields, or marked `@NoCache`): `filler(type)` is asked once per class, when it is bound at
+   * registration, and returns what fills a new instance from the request, or undefined. One per app: the built-in
+   * injection plugin's fills `@Context` fields.
+   */
+  fillComponents(filler: ComponentFiller): void;
   /** Handles registered classes that declare no routes of their own (WebSocket endpoints). */
   classHandler(handler: ClassHandler): void;
   /** Gives a WebSocket endpoint a route on the server. */

@@ -43,7 +43,7 @@ export interface RouteHooks {
   onResponse?: (ctx: RoutingContext, entity: unknown, error: unknown) => void | Promise<void>;
   /**
    * When this route's answer (or its error's) is about to be written, after the app's `onSend` hooks: as `app.onSend`,
-   * for this route only (compression). Not run for WebSocket upgrades.
+   * for this route only (compression). On a WebSocket upgrade, for a refusal's answer (a 101 has no body).
    */
   onSend?: SendHook;
   /** The route reads the request body even without a body argument (it streams uploads, say). */

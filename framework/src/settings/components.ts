@@ -6,16 +6,14 @@ import type { Constructor } from '../metadata/types';
 import type { SettingsView } from './settings';
 import type { RoutingContext } from '../context/routing-context';
 
-/** Marker read by the component factory: `@NoCache` classes are created for every request. */
+/** Fills a new per-request component's fields from the request; returns a promise only when a value waits. */
+export type ComponentFill = (instance: any, ctx: RoutingContext) => void | Promise<void>;
 
-/** Makes the function that fills a per-request component's `@Context` fields (installed by injection/, which compiles them like arguments). */
-export type ContextFieldFillerFactory = (ctor: Constructor, settings: SettingsView, components: ComponentFactory) => (instance: any, ctx: RoutingContext) => unknown;
-let contextFieldFiller: ContextFieldFillerFactory | null = null;
-
-/** Installs the `@Context` field filler (done once by the injection module). */
-export function setContextFieldFiller(factory: ContextFieldFillerFactory): void {
-  contextFieldFiller = factory;
-}
+/**
+ * Makes a class's `ComponentFill` (asked once per class, when it is bound at registration), or undefined when it
+ * fills nothing. A plugin gives the app one (`app.fillComponents`): the built-in injection plugin fills `@Context` fields.
+ */
+export type ComponentFiller = (type: Constructor) => ComponentFill | undefined;
 
 /**
  * Creates readers, writers, handlers, providers and REST classes: through the injection provider
@@ -25,7 +23,16 @@ export function setContextFieldFiller(factory: ContextFieldFillerFactory): void 
 export class ComponentFactory {
   private readonly cache = new Map<Function, unknown>();
 
-  constructor(private readonly settings: SettingsView) {}
+  /**
+   * @param settings the app's settings (its injection provider)
+   * @param filler the app's component filler, when a plugin gave one (read when a class is bound)
+   */
+  constructor(private readonly settings: SettingsView, private readonly filler: () => ComponentFiller | null = () => null) {}
+
+  /** What fills a per-request class's fields from the request, or undefined when nothing does. */
+  fillFor(ctor: Constructor): ComponentFill | undefined {
+    return this.filler()?.(ctor);
+  }
 
   /** Is this component made per request? */
   isPerRequest(provided: Provided<unknown>): boolean {
@@ -59,7 +66,7 @@ export class ComponentFactory {
       return () => instance;
     }
     const ctor = provided as Constructor<T>;
-    const fill = contextFieldFiller?.(ctor, this.settings, this);
+    const fill = this.fillFor(ctor);
     return (ctx) => {
       const instance = this.create(ctor);
       if (fill === undefined) return instance;

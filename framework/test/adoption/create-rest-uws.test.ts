@@ -57,6 +57,12 @@ for (const esm of [false, true]) {
     t.true(fs.existsSync(path.join(project, '.gitignore')));
 
     await npmInstall(project, []);
+    // ws comes with the v20.30 build, pinned at 8.13.0 (a published denial-of-service advisory, fixed in 8.17.1).
+    const ws = path.join(project, 'node_modules', 'ws', 'package.json');
+    if (fs.existsSync(ws)) {
+      const [wsMajor, wsMinor] = (JSON.parse(fs.readFileSync(ws, 'utf8')).version as string).split('.').map(Number);
+      t.true(wsMajor! > 8 || (wsMajor === 8 && wsMinor! >= 17), 'ws is past the advisory (>= 8.17.1)');
+    }
     const built = await run('npm', ['run', 'build'], project);
     t.is(built.code, 0, built.output);
     t.is(/^import .* from 'rest\.uws';$/m.test(fs.readFileSync(path.join(project, 'dist', 'src', 'main.js'), 'utf8')), esm, 'ES imports stay ES imports, CommonJS requires');

@@ -1,6 +1,7 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SRC, sourceFiles } from './source-files';
 
 /**
  * The ladder of docs/architecture.md, bottom first: a folder of framework/src imports only folders on a
@@ -39,17 +40,6 @@ const FEATURE_DEPENDENCIES: Record<string, readonly string[]> = {
   'problem-details': ['validation'],
 };
 
-const SRC = path.resolve(__dirname, '../../../src');
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(full));
-    else if (entry.name.endsWith('.ts')) out.push(full);
-  }
-  return out;
-}
 
 /** Relative module specifiers of a file: imports, re-exports, `declare module`, `import(...)`. */
 function specifiers(text: string): string[] {
@@ -137,6 +127,19 @@ test('no two top-level folders of framework/src import each other, directly or t
     }
   }
   t.deepEqual(inCycle, [], `folders in an import cycle: ${inCycle.join(', ')}`);
+});
+
+test('every feature folder has the same face: an index.ts, through which the rest of framework/src reaches it', (t) => {
+  const features = fs.readdirSync(path.join(SRC, 'features'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  t.true(features.length >= 15);
+  const withoutIndex = features.filter((name) => !fs.existsSync(path.join(SRC, 'features', name, 'index.ts')));
+  t.deepEqual(withoutIndex, [], 'feature folders without an index.ts');
+  // Outside features/, a feature is imported as a whole (its index), never by one of its inner files.
+  const inner = edges()
+    .filter((e) => !e.from.startsWith('features/') && e.to.startsWith('features/'))
+    .filter((e) => path.relative(path.join(SRC, e.to), resolveImport(path.join(SRC, e.file), e.spec)) !== 'index.ts')
+    .map((e) => `${e.file} imports ${e.spec}`);
+  t.deepEqual(inner, [], 'imports of a feature\'s inner files from outside features/');
 });
 
 test('the ladder test itself sees an import that points up', (t) => {

@@ -3,9 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { Context, GET, HttpServerResponse, NoCompression, Path, Produces, Response, RestBuilder, compression, type CompressionOptions } from '../../src/index';
+import { Context, GET, HttpServerResponse, NoCompression, Path, Produces, QueryParam, Response, RestBuilder, WebSocket, WebSocketConnection, compression, type CompressionOptions } from '../../src/index';
 import { listen, type RunningServer } from '../support/server';
 import { getRaw } from './http-get';
+import { connect, refusedUpgrade } from '../websocket/ws-client';
 
 /** About 40 KB of JSON: over the default threshold, under the default synchronous limit. */
 const ITEMS = Array.from({ length: 400 }, (_, i) => ({ id: i, name: `item number ${i}`, tags: ['alpha', 'beta', 'gamma'], price: i * 1.25 }));
@@ -194,4 +195,37 @@ test('options: threshold, encodings, compressible; mistakes refused at startup',
   t.throws(() => compression({ encodings: ['deflate' as 'gzip'] }), { message: /encodings must be 'br' and\/or 'gzip'/ });
   t.throws(() => compression({ gzipLevel: 10 }), { message: /gzipLevel must be a whole number from 1 to 9/ });
   t.throws(() => compression({ threshold: -1 }), { message: /threshold/ });
+});
+
+@WebSocket('/ws/feed')
+class FeedEndpoint {
+  open(connection: WebSocketConnection, @QueryParam('topic') topic: string) {
+    connection.send(`subscribed to ${topic}`);
+  }
+}
+
+@Path('/http/feed')
+class FeedRoute {
+  @GET
+  get(@QueryParam('topic') topic: string) {
+    return `subscribed to ${topic}`;
+  }
+}
+
+test('a refused WebSocket upgrade has its answer compressed as a route\'s is; an accepted one is a plain 101', async (t) => {
+  const feed = await listen(new RestBuilder().use(compression({ threshold: 16 })).register(FeedEndpoint, FeedRoute).build());
+  t.teardown(feed.close);
+  const headers = { 'accept-encoding': 'gzip', accept: 'application/json' };
+  const http = await getRaw(`${feed.url}/http/feed`, headers);
+  const ws = await refusedUpgrade(`ws://127.0.0.1:${feed.port}/ws/feed`, headers);
+  t.is(http.status, 400);
+  t.is(ws.status, 400);
+  t.is(http.headers['content-encoding'], 'gzip');
+  t.is(ws.headers['content-encoding'], 'gzip');
+  t.is(ws.headers['vary'], 'Accept-Encoding');
+  const message = (raw: Buffer) => JSON.parse(zlib.gunzipSync(raw).toString('utf8')).message.replace(/GET \/http|WebSocket \/ws/, 'ROUTE');
+  t.is(message(ws.raw), message(http.body));
+  const client = await connect(`ws://127.0.0.1:${feed.port}/ws/feed?topic=news`, { headers });
+  t.is((await client.next()).data, 'subscribed to news');
+  client.socket.close();
 });

@@ -4,8 +4,8 @@
  */
 import test from 'ava';
 import {
-  Context, Get, GET, Handles, Header, HttpResponseWriter, HttpServerRequest, HttpServerResponse, Path, Produces, Response, ResponseWriter, RestBuilder,
-  UnauthorizedException, inject,
+  Consumes, Context, Get, GET, Handles, Header, HttpResponseWriter, HttpServerRequest, HttpServerResponse, Path, POST, Post, Produces, Response, ResponseWriter,
+  RestBuilder, UnauthorizedException, inject,
 } from '../../src/index';
 import { listen } from '../support/server';
 
@@ -88,6 +88,12 @@ class Headers {
   }
   @Get('/short', 'application/json, text/plain', 'application/json, text/plain') short() {
     return { shorthand: true };
+  }
+  @Post('/short-consumes', 'application/json, text/plain', 'application/json') shortConsumes(body: unknown) {
+    return { got: body };
+  }
+  @POST @Path('/consumes-list') @Consumes('application/json, text/plain') consumesList(body: unknown) {
+    return { got: body };
   }
   @GET @Path('/produces-list') @Produces('text/csv, application/json') producesList() {
     return 'x,y';
@@ -197,6 +203,22 @@ test('item 10: a comma list of media types is split, in the shorthand, @Produces
   const registered = await inject(new RestBuilder().register(Headers).writer('text/csv, text/x-csv', CsvWriter), '/h/x-csv');
   t.is(registered.headers['content-type'], 'text/x-csv');
   t.is(registered.headers['x-writer'], 'csv');
+});
+
+test('item 10: a comma list in @Consumes and in the shorthand\'s consumes takes each type; another type is 415', async (t) => {
+  for (const url of ['/h/short-consumes', '/h/consumes-list']) {
+    const json = await inject(app(), { method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    t.is(json.statusCode, 200, url);
+    t.deepEqual(json.json(), { got: { a: 1 } }, url);
+    const text = await inject(app(), { method: 'POST', url, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'hello' });
+    t.is(text.statusCode, 200, url);
+    t.deepEqual(text.json(), { got: 'hello' }, url);
+    const csv = await inject(app(), { method: 'POST', url, headers: { 'content-type': 'text/csv' }, body: 'a,b' });
+    t.is(csv.statusCode, 415, url);
+    // The list itself is no media type a client can send.
+    const list = await inject(app(), { method: 'POST', url, headers: { 'content-type': 'application/json, text/plain' }, body: '{}' });
+    t.is(list.statusCode, 415, url);
+  }
 });
 
 test('item 11: asking for a charset variant gets it; a plain request gets the plain type', async (t) => {

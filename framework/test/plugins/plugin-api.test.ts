@@ -25,6 +25,10 @@ import {
   type ExceptionHandler,
   type HttpServerRequest,
   type HttpServerResponse,
+  type HttpResponseWriter,
+  NoCache,
+  Produces,
+  ResponseWriter,
   type RestPlugin,
   type RoutingContext,
 } from '../../src/index';
@@ -250,8 +254,31 @@ function sameWords(message: string): string {
   return message.replace(/RoomResource\.join|RoomEndpoint\.open/g, 'ROUTE').replace(/(GET|WebSocket) \/(http|ws)\/rooms\//g, 'PATH/');
 }
 
-test('HTTP routes and WebSocket upgrades follow the same rules to the same outcome (security, arguments, validation, providers, plugin hooks, handlers)', async (t) => {
+/** The app's hooks, as a plugin sees every request: a gate before routing, a header on every answer, what ended how. */
+function gatePlugin(): { plugin: RestPlugin; ended: string[]; errors: string[] } {
+  const ended: string[] = [];
+  const errors: string[] = [];
+  const plugin: RestPlugin = {
+    name: 'gate',
+    setup(app) {
+      app.onRequest((ctx) => {
+        if (ctx.request.getHeader('x-banned') !== undefined) throw new ForbiddenException('banned at the gate', { code: 'TEST_BANNED' });
+        if (ctx.request.getHeader('x-flood') === undefined) return false;
+        ctx.response.setStatusCode(429).putHeader('content-type', 'text/plain').end('slow down');
+        return true;
+      });
+      app.onSend((ctx) => void ctx.response.putHeader('x-sent-by', `gate ${ctx.response.getStatusCode()}`));
+      app.onResponse((ctx) => void ended.push(`${ctx.request.path().split('/')[1]} ${ctx.response.getStatusCode()}`));
+      app.onError((error, ctx) => void errors.push(`${ctx.request.path().split('/')[1]} ${(error as Error).message}`));
+    },
+  };
+  return { plugin, ended, errors };
+}
+
+test('HTTP routes and WebSocket upgrades follow the same rules to the same outcome (security, arguments, validation, providers, plugin hooks, the app\'s hooks, handlers)', async (t) => {
+  const gate = gatePlugin();
   const app = new RestBuilder()
+    .use(gate.plugin)
     .use(roomPolicy)
     .addProvider(Tenant, (request: HttpServerRequest) => (request.getHeader('x-tenant') === undefined ? null : new Tenant(request.getHeader('x-tenant')!)))
     .register(RoomResource, RoomEndpoint)
@@ -277,12 +304,36 @@ test('HTTP routes and WebSocket upgrades follow the same rules to the same outco
     t.is(ws.headers['x-handled-by'], 'RoomErrors', `${c.name}: the endpoint's handler answered the upgrade`);
     t.is(http.headers.get('x-handled-by'), 'RoomErrors', `${c.name}: the route's handler answered`);
     t.is(sameWords(JSON.parse(ws.body).message), sameWords(JSON.parse(httpBody).message), `${c.name}: same message`);
+    // The app's send hook wrote its header on both answers, and its response hook saw both statuses.
+    t.is(ws.headers['x-sent-by'], `gate ${http.status}`, `${c.name}: the app's onSend ran on the refused upgrade`);
+    t.is(http.headers.get('x-sent-by'), `gate ${http.status}`, `${c.name}: the app's onSend ran on the route's answer`);
+    t.deepEqual(gate.ended.splice(0), [`http ${http.status}`, `ws ${http.status}`], `${c.name}: the app's onResponse saw both`);
+    t.deepEqual(gate.errors.splice(0).map((e) => e.split(' ')[0]), ['http', 'ws'], `${c.name}: the app's onError saw both errors`);
   }
+  // The app's request hooks run before either: one that throws refuses both alike (its error through the app's
+  // handlers, since no route was reached), one that answers answers both; neither reaches the route's stages.
+  for (const [name, headers, status] of [['a request hook throws', { ...member, 'x-banned': '1' }, 403], ['a request hook answers', { ...member, 'x-flood': '1' }, 429]] as const) {
+    const http = await fetch(`${server.url}/http/rooms/7?nick=ann`, { headers: { ...headers, accept: 'application/json' } });
+    const ws = await refusedUpgrade(`ws://127.0.0.1:${server.port}/ws/rooms/7?nick=ann`, { ...headers, accept: 'application/json' });
+    const httpBody = await http.text();
+    t.is(http.status, status, `${name}: HTTP`);
+    t.is(ws.status, status, `${name}: WebSocket`);
+    t.is(ws.body, httpBody, `${name}: same body`);
+    t.is(ws.headers['x-handled-by'], undefined, `${name}: the endpoint's handler did not run`);
+    t.is(ws.headers['x-sent-by'], `gate ${status}`, `${name}: the app's onSend ran on the refused upgrade`);
+    t.is(http.headers.get('x-sent-by'), `gate ${status}`, `${name}: the app's onSend ran on the route's answer`);
+    t.deepEqual(gate.ended.splice(0), [`http ${status}`, `ws ${status}`], `${name}: the app's onResponse saw both`);
+  }
+  t.deepEqual(gate.errors.splice(0), ['http banned at the gate', 'ws banned at the gate']);
   const ok = await fetch(`${server.url}/http/rooms/7?nick=ann`, { headers: member });
   t.deepEqual(await ok.json(), { room: 7, nick: 'ann', tenant: 'acme' });
   const client = await connect(`ws://127.0.0.1:${server.port}/ws/rooms/7?nick=ann`, { headers: member });
-  t.deepEqual(JSON.parse(String((await client.next()).data)), { room: 7, nick: 'ann', tenant: 'acme' });
+  const opened = JSON.parse(String((await client.next()).data));
   client.socket.close();
+  t.deepEqual(opened, { room: 7, nick: 'ann', tenant: 'acme' });
+  // An accepted upgrade's answer is the 101: the app's response hook hears of it; no send hook runs (no body follows).
+  t.deepEqual(gate.ended.splice(0), ['http 200', 'ws 101']);
+  t.deepEqual(gate.errors, []);
 });
 
 test('the routing context a hook sees is the request\'s own', async (t) => {
@@ -304,4 +355,41 @@ test('a header given to a route hook is read like the route\'s own arguments', a
   const reader: RestPlugin = { name: 'reader', setup: (app) => app.route(() => ({ beforeHandler: (ctx, args) => void seen.push(ctx.request.getHeader('x-a'), String(args[0])) })) };
   await inject(new RestBuilder().use(reader).register(H), { url: '/h', headers: { 'x-a': 'one' } });
   t.deepEqual(seen, ['one', 'one']);
+});
+
+/** A writer made per request, whose `stamp` field a plugin fills. */
+@NoCache @Produces('text/plain')
+class StampedWriter implements HttpResponseWriter<string> {
+  stamp = 'unfilled';
+  write(data: string, _req: HttpServerRequest, res: HttpServerResponse): void {
+    res.end(`${data} stamped ${this.stamp}`);
+  }
+}
+
+@Path('/stamped')
+class Stamped {
+  @GET @ResponseWriter(StampedWriter)
+  get(): string {
+    return 'answer';
+  }
+}
+
+test.serial('fillComponents: a plugin fills the fields of components made per request; one plugin per app does', async (t) => {
+  const asked: string[] = [];
+  // Named as the built-in injection plugin, it replaces it (as any plugin used again under its name does).
+  const stamping: RestPlugin = {
+    name: 'injection',
+    setup: (app) => app.fillComponents((type) => {
+      asked.push(type.name);
+      return type === StampedWriter ? (instance: StampedWriter, ctx) => void (instance.stamp = ctx.request.getHeader('x-stamp') ?? 'none') : undefined;
+    }),
+  };
+  const app = new RestBuilder().use(stamping).register(Stamped);
+  t.is((await inject(app, { url: '/stamped', headers: { 'x-stamp': 'one' } })).body, 'answer stamped one');
+  const compiled = asked.length;
+  t.is((await inject(app, { url: '/stamped', headers: { 'x-stamp': 'two' } })).body, 'answer stamped two');
+  t.is(asked.length, compiled, 'asked when the route is compiled, not per request');
+  t.deepEqual([...new Set(asked)], ['StampedWriter']);
+  const second: RestPlugin = { name: 'second-filler', setup: (app) => app.fillComponents(() => undefined) };
+  t.throws(() => new RestBuilder().use(second).register(Stamped).build(), { message: /plugin second-filler fills components, but injection already does \(one per app\)/ });
 });

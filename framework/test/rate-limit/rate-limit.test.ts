@@ -135,8 +135,9 @@ test('keys: byHeader counts each API key apart, and requests without one by addr
   t.is((await get(server, '/limited')).status, 429);
   // A key that is the address as text does not share the address's bucket.
   t.is((await get(server, '/limited', { 'X-Api-Key': '127.0.0.1' })).status, 200);
-  // Very long keys are kept as hashes, apart from each other.
-  const long = 'k'.repeat(5000);
+  // Very long keys (over 128 characters) are kept as hashes, apart from each other. 2,000 characters: within the
+  // header size both uWebSockets.js builds take (v20.57 answers 431 itself to a header of 4 KB or more).
+  const long = 'k'.repeat(2000);
   for (let i = 0; i < 3; i++) t.is((await get(server, '/limited', { 'X-Api-Key': long })).status, 200);
   t.is((await get(server, '/limited', { 'X-Api-Key': long })).status, 429);
   t.is((await get(server, '/limited', { 'X-Api-Key': long + 'x' })).status, 200);
@@ -223,6 +224,30 @@ test('a failing store answers 503 (RU_ERR_RATE_LIMIT_STORE), or lets requests th
   t.is(allowed.headers.get('ratelimit-limit'), null);
 });
 
+test('a store that fails for a while is logged once when it starts failing and once when it works again, not per request', async (t) => {
+  const memory = new MemoryRateLimitStore({ now: manualClock().now });
+  let down = false;
+  const flaky: RateLimitStore = { hit: (key, window) => (down ? Promise.reject(new Error('connection refused')) : Promise.resolve(memory.hit(key, window))) };
+  const lines: Array<{ level: string; fields: any; msg?: string }> = [];
+  const at = (level: string) => (fields: unknown, msg?: string) => void lines.push({ level, fields, msg });
+  const builder = new RestBuilder().logger({ error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') }).use(rateLimit({ store: flaky })).register(Api);
+  const server = await listen(builder.build());
+  t.teardown(() => server.close());
+  t.is((await get(server, '/limited')).status, 200);
+  down = true;
+  for (let i = 0; i < 5; i++) t.is((await get(server, '/limited')).status, 503);
+  t.deepEqual(lines.map((l) => [l.level, l.msg]), [['error', 'rate limit store failed']]);
+  t.is(lines[0]!.fields.err.message, 'connection refused');
+  down = false;
+  t.is((await get(server, '/limited')).status, 200);
+  t.is((await get(server, '/limited')).status, 200);
+  t.deepEqual(lines.slice(1).map((l) => [l.level, l.msg, l.fields.failedHits]), [['info', 'rate limit store works again', 5]]);
+  // A new outage is a new line.
+  down = true;
+  t.is((await get(server, '/limited')).status, 503);
+  t.is(lines.filter((l) => l.level === 'error').length, 2);
+});
+
 test('an asynchronous store is waited for', async (t) => {
   const memory = new MemoryRateLimitStore({ now: manualClock().now });
   const later: RateLimitStore = { hit: (key, window) => new Promise((resolve) => setImmediate(() => resolve(memory.hit(key, window)))) };
@@ -232,6 +257,57 @@ test('an asynchronous store is waited for', async (t) => {
   const refused = await get(server, '/limited');
   t.is(refused.status, 429);
   t.is(refused.headers.get('retry-after'), '20');
+});
+
+@Path('/named')
+class NamedRules {
+  @GET @Path('search') @RateLimit('search')
+  search() {
+    return 'search';
+  }
+
+  @GET @Path('suggest') @RateLimit('search')
+  suggest() {
+    return 'suggest';
+  }
+
+  @GET @Path('export') @RateLimit('export')
+  export() {
+    return 'export';
+  }
+}
+
+test('a named rule takes its numbers from the plugin: the routes naming it share one bucket', async (t) => {
+  const clock = manualClock();
+  const rules = { search: { limit: 3, windowSeconds: 60 }, export: { limit: 1, windowSeconds: 3600 } };
+  const server = await serve({ store: new MemoryRateLimitStore({ now: clock.now }), rules }, NamedRules);
+  t.teardown(() => server.close());
+  t.is((await get(server, '/named/search')).headers.get('ratelimit-remaining'), '2');
+  t.is((await get(server, '/named/suggest')).headers.get('ratelimit-remaining'), '1');
+  t.is((await get(server, '/named/search')).status, 200);
+  const refused = await get(server, '/named/suggest');
+  t.is(refused.status, 429);
+  t.is(refused.headers.get('ratelimit-limit'), '3');
+  t.is(refused.headers.get('retry-after'), '20');
+  // Another rule, another bucket, its own numbers.
+  const exported = await get(server, '/named/export');
+  t.is(exported.status, 200);
+  t.is(exported.headers.get('ratelimit-limit'), '1');
+  t.is((await get(server, '/named/export')).headers.get('retry-after'), '3600');
+
+  // Other numbers at startup, the same classes: another app counts 10.
+  const other = await serve({ store: new MemoryRateLimitStore({ now: clock.now }), rules: { search: { limit: 10, windowSeconds: 60 }, export: { limit: 1, windowSeconds: 60 } } }, NamedRules);
+  t.teardown(() => other.close());
+  t.is((await get(other, '/named/search')).headers.get('ratelimit-limit'), '10');
+});
+
+test('a rule name the plugin does not define fails when the app is built; bad names fail where written', (t) => {
+  const builder = () => new RestBuilder().use(rateLimit({ rules: { search: { limit: 3, windowSeconds: 60 } } })).register(NamedRules).build();
+  t.throws(builder, { message: /@RateLimit\("export"\), a rule the rateLimit plugin's rules do not define \(defined: search\)/ });
+  t.throws(() => RateLimit('has space'), { message: /a rule name is 1 to 64 letters/ });
+  t.throws(() => rateLimit({ rules: { search: { limit: 0, windowSeconds: 60 } } }), { message: /rule "search": limit must be a whole number/ });
+  // Without the plugin, a named rule does nothing (as any @RateLimit).
+  t.notThrows(() => new RestBuilder().register(NamedRules).build());
 });
 
 test('options are checked when the app is set up', (t) => {

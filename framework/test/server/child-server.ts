@@ -17,8 +17,14 @@ const FIXTURE = path.join(__dirname, 'fixtures', 'serve-app.js');
 /** Runs the fixture app in a child process and waits until it listens. */
 export async function startChild(env: Record<string, string>): Promise<ChildServer> {
   const server = spawnChild(env);
-  const listening = await server.waitForLog((l) => l.msg === 'listening');
-  return { ...server, port: listening.port };
+  try {
+    const listening = await server.waitForLog((l) => l.msg === 'listening');
+    return { ...server, port: listening.port };
+  } catch (error) {
+    // A child that never got up must not outlive its test (its pipes would keep the test worker alive).
+    server.child.kill('SIGKILL');
+    throw error;
+  }
 }
 
 /** Runs the fixture app in a child process. */
@@ -50,7 +56,8 @@ export function spawnChild(env: Record<string, string>): Omit<ChildServer, 'port
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   // 'close', not 'exit': it comes after the last output was read.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  const waitForLog = (match: (l: any) => boolean, timeoutMs = 15_000) =>
+  // Generous: a child and its workers each load the framework, which takes seconds on a loaded 2-core machine.
+  const waitForLog = (match: (l: any) => boolean, timeoutMs = 45_000) =>
     new Promise<any>((resolve, reject) => {
       const found = logs.find(match);
       if (found) return resolve(found);

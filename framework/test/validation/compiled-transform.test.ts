@@ -9,7 +9,7 @@ import { deepStrictEqual } from 'node:assert';
 import fc from 'fast-check';
 import { plainToInstance } from 'class-transformer';
 import { CompiledTransform } from '../../src/features/validation/compiled/compiled-transform';
-import { ClassValidator } from '../../src/features/validation/validator';
+import { ClassValidator, kToInstanceOfJson } from '../../src/features/validation/validator';
 import { scalar, wild } from './support/arbitraries';
 import * as dtos from './support/transform-dtos';
 
@@ -94,7 +94,7 @@ test('same instances as class-transformer for JSON bodies (through ClassValidato
         // The route's path for JSON.parse's own output (no object checked for its prototype).
         const text = JSON.stringify(plain);
         if (text !== undefined) {
-          deepStrictEqual(outcome(() => compiled._toInstanceOfJson(cls, JSON.parse(text))), outcome(() => reference.toInstance(cls, JSON.parse(text))), `${cls.name} from JSON: ${text}`);
+          deepStrictEqual(outcome(() => compiled[kToInstanceOfJson](cls, JSON.parse(text))), outcome(() => reference.toInstance(cls, JSON.parse(text))), `${cls.name} from JSON: ${text}`);
         }
       }),
       { numRuns: 1000 },
@@ -200,7 +200,7 @@ test('same instances as class-transformer around the depth where dropping protot
       t.deepEqual(outcome(() => compiled.toInstance(dtos.Branch, shifted)), outcome(() => reference.toInstance(dtos.Branch, shifted)), `Branch shifted depth ${depth} twist ${twist}`);
       t.deepEqual(outcome(() => compiled.toInstance(dtos.Warehouse, { shelves: [plain] })), outcome(() => reference.toInstance(dtos.Warehouse, { shelves: [plain] })));
       const text = JSON.stringify({ name: 'json', children: [plain, [plain]] });
-      t.deepEqual(outcome(() => compiled._toInstanceOfJson(dtos.Branch, JSON.parse(text))), outcome(() => reference.toInstance(dtos.Branch, JSON.parse(text))), `Branch from JSON depth ${depth} twist ${twist}`);
+      t.deepEqual(outcome(() => compiled[kToInstanceOfJson](dtos.Branch, JSON.parse(text))), outcome(() => reference.toInstance(dtos.Branch, JSON.parse(text))), `Branch from JSON depth ${depth} twist ${twist}`);
     }
   }
 });

@@ -47,8 +47,8 @@ export function connect(url: string, options: WebSocket.ClientOptions & { protoc
   });
 }
 
-/** Attempts an upgrade expected to be refused; resolves with the HTTP answer. */
-export function refusedUpgrade(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: IncomingMessage['headers'] }> {
+/** Attempts an upgrade expected to be refused; resolves with the HTTP answer (`raw`: its body as sent, not decompressed). */
+export function refusedUpgrade(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; raw: Buffer; headers: IncomingMessage['headers'] }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers });
     socket.once('open', () => {
@@ -58,7 +58,10 @@ export function refusedUpgrade(url: string, headers: Record<string, string> = {}
     socket.once('unexpected-response', (_req, res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, body: raw.toString('utf8'), raw, headers: res.headers });
+      });
     });
     socket.once('error', (err) => {
       if (!/Unexpected server response/.test(err.message)) reject(err);

@@ -78,6 +78,8 @@ function manifest(name: string, options: ProjectOptions, uwsSpec: string): objec
       '@types/node': major > 20 ? `^${major}.0.0` : '^20.19.0',
       typescript: '~5.9.3',
     },
+    // The v20.30 build pins ws 8.13.0, inside a header-flood denial-of-service advisory fixed in 8.17.1.
+    overrides: { ws: '^8.18.3' },
   };
 }
 

@@ -1,4 +1,5 @@
-import { ClassValidator, RestBuilder, swaggerUi, TsyringeInjectionProvider, type Logger } from 'rest.uws';
+import { ClassValidator, rateLimit, RestBuilder, swaggerUi, TsyringeInjectionProvider, type Logger, type RateLimitKey } from 'rest.uws';
+import { rateLimitStoreOptions, useOperations, type AppRateLimit, type OperationsOptions } from 'app-support';
 import { container as rootContainer } from 'tsyringe';
 import { BookingService } from './domain/booking-service';
 import { CatalogueService } from './domain/catalogue-service';
@@ -8,6 +9,8 @@ import { defaultLogger, LOGGER } from './http/app-logger';
 import { BookingExceptionHandler } from './http/booking-exception-handler';
 import { DatabaseOutageLog } from './http/database-outage-log';
 import { PartnerApiKeyAuthentication } from './http/partner-authentication';
+import { readApiKey } from './http/api-key-credentials';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './config';
 import { PublicBaseUrl } from './http/public-base-url';
 import { BookingResource } from './http/booking-resource';
 import { CustomerPagesResource } from './http/customer-pages-resource';
@@ -23,6 +26,15 @@ export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 export const DOCS_PATH = '/docs';
 export const API_VERSION = '1.0.0';
 
+/** How the partner API is rate limited: `limit` requests per `windowSeconds` (default 60) per API key. */
+export type BookingRateLimit = AppRateLimit;
+
+/**
+ * Whose requests count together: the partner's API key (as the authentication reads it); requests without one
+ * (401s, key guessing with no key) count by the client's address.
+ */
+export const byPartnerKey: RateLimitKey = (ctx) => readApiKey((name) => ctx.request.getHeader(name));
+
 /** The services the HTTP layer calls (a BookingSystem has them). */
 export interface BookingServices {
   bookings: BookingService;
@@ -30,13 +42,15 @@ export interface BookingServices {
   partnerKeys: PartnerKeys;
 }
 
-export interface BookingAppOptions {
+export interface BookingAppOptions extends OperationsOptions {
   /** Base of absolute links; when unset, each request's Host decides (see PublicBaseUrl). */
   publicBaseUrl?: string;
   /** The server's own address, for requests without a usable Host header. */
   fallbackBaseUrl: () => string;
   /** Where unexpected errors go (a pino logger fits); default: warnings and errors as JSON lines on stderr. */
   logger?: Logger;
+  /** The partner API's rate limit (default 600 per minute per API key, in memory); false: none. */
+  rateLimit?: BookingRateLimit | false;
 }
 
 /**
@@ -55,8 +69,9 @@ export function bookingApp(services: BookingServices, options: BookingAppOptions
   container.register(LOGGER, { useValue: logger });
   container.registerInstance(DatabaseOutageLog, new DatabaseOutageLog(logger));
 
-  return new RestBuilder()
-    .logger(logger)
+  const limit = options.rateLimit ?? { limit: DEFAULT_RATE_LIMIT_PER_MINUTE };
+  // Request ids, trust proxy, /health and /ready, compression, the access log (app-support's useOperations).
+  const builder = useOperations(new RestBuilder().logger(logger), options)
     .injectWith(new TsyringeInjectionProvider(container))
     .register(BookingResource, ProductResource, InventoryResource, CustomerPagesResource)
     .authenticateWith(PartnerApiKeyAuthentication)
@@ -75,4 +90,13 @@ export function bookingApp(services: BookingServices, options: BookingAppOptions
       }),
     )
     .use(swaggerUi({ path: DOCS_PATH, url: OPENAPI_PATH, title: 'Booking API' }));
+  if (limit === false) return builder;
+  // Every route but the customer pages and the OpenAPI document (@SkipRateLimit): one bucket per API key.
+  return builder.use(
+    rateLimit({
+      key: byPartnerKey,
+      global: { limit: limit.limit, windowSeconds: limit.windowSeconds ?? 60 },
+      ...rateLimitStoreOptions(limit),
+    }),
+  );
 }

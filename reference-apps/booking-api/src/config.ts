@@ -1,6 +1,15 @@
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { serverConfigFrom, type PostgresPoolOptions, type ServerConfig } from 'app-support';
+import {
+  parseLogLevel,
+  parseRequestsPerMinute,
+  parseTrustProxy,
+  serverConfigFrom,
+  type LogLevel,
+  type PostgresPoolOptions,
+  type ServerConfig,
+  type TrustProxySetting,
+} from 'app-support';
 
 /** The embedded default: a SQLite file in the app's data folder (git-ignored). */
 export const DEFAULT_DATABASE_FILE = path.resolve(__dirname, '..', '..', 'data', 'booking.db');
@@ -15,6 +24,9 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 /** How often the fulfilment worker looks for captured bookings it was not told about (other instances, restarts). */
 export const DEFAULT_FULFILMENT_INTERVAL_MS = 1000;
+/** Requests a partner API key may send per minute (a token bucket: bursts up to this many), unless --rate-limit says otherwise. */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+
 /** How often overdue UNCAPTURED bookings are written CAPTURE_TIMEOUT (reads see the timeout at once anyway). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 30_000;
 
@@ -30,6 +42,12 @@ export interface BookingConfig extends ServerConfig {
   background: false | { fulfilmentIntervalMs: number; sweepIntervalMs: number };
   /** PostgreSQL pool settings, per thread (ignored on SQLite). */
   postgresPool: Required<Pick<PostgresPoolOptions, 'max' | 'statementTimeoutMs' | 'connectionTimeoutMs'>>;
+  /** Which proxies' X-Forwarded-* headers count (client address, https, host): off unless --trust-proxy says. */
+  trustProxy: TrustProxySetting;
+  /** Requests per minute per API key, or false for no limit. */
+  rateLimitPerMinute: number | false;
+  /** Level of the JSON log on stdout: info writes one access line per request (with its request id). */
+  logLevel: LogLevel;
 }
 
 /** Every flag of the server (and of the keys CLI, which opens the same database): all take a value. */
@@ -45,6 +63,9 @@ export const BOOKING_FLAGS = {
   'background-jobs': { type: 'string' },
   'fulfilment-interval-ms': { type: 'string' },
   'sweep-interval-ms': { type: 'string' },
+  'trust-proxy': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'log-level': { type: 'string' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
 export type BookingFlags = Partial<Record<keyof typeof BOOKING_FLAGS, string>>;
@@ -80,7 +101,9 @@ function readInteger(
  * PostgreSQL pool from --db-pool-size, --db-statement-timeout-ms, --db-connect-timeout-ms or BOOKING_DB_* (0 = no limit);
  * worker threads from --workers or BOOKING_WORKERS; background rounds from --fulfilment-interval-ms, --sweep-interval-ms
  * or BOOKING_FULFILMENT_INTERVAL_MS, BOOKING_SWEEP_INTERVAL_MS; --background-jobs off (BOOKING_BACKGROUND_JOBS=off) leaves
- * fulfilment and the timeout sweep to other instances. An unknown flag is an error.
+ * fulfilment and the timeout sweep to other instances; --trust-proxy (BOOKING_TRUST_PROXY: off, a hop count, or
+ * addresses and ranges), --rate-limit (BOOKING_RATE_LIMIT: requests per minute per API key, or off) and --log-level
+ * (BOOKING_LOG_LEVEL: error, warn, info, debug). An unknown flag is an error.
  */
 export function readBookingConfig(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): BookingConfig {
   return bookingConfigFrom(parseBookingFlags(argv).flags, env);
@@ -105,5 +128,10 @@ export function bookingConfigFrom(flags: BookingFlags, env: NodeJS.ProcessEnv = 
     fulfilmentIntervalMs: readInteger(flags, env, 'fulfilment-interval-ms', 'BOOKING_FULFILMENT_INTERVAL_MS', DEFAULT_FULFILMENT_INTERVAL_MS, 10, 3_600_000),
     sweepIntervalMs: readInteger(flags, env, 'sweep-interval-ms', 'BOOKING_SWEEP_INTERVAL_MS', DEFAULT_SWEEP_INTERVAL_MS, 10, 3_600_000),
   };
-  return { ...server, publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''), postgresPool, workers, background };
+  const pick = (flag: 'trust-proxy' | 'rate-limit' | 'log-level', envName: string): [string | undefined, string] =>
+    flags[flag] !== undefined ? [flags[flag], `--${flag}`] : [env[envName], envName];
+  const trustProxy = parseTrustProxy(...pick('trust-proxy', 'BOOKING_TRUST_PROXY'));
+  const rateLimitPerMinute = parseRequestsPerMinute(...pick('rate-limit', 'BOOKING_RATE_LIMIT'), DEFAULT_RATE_LIMIT_PER_MINUTE);
+  const logLevel = parseLogLevel(...pick('log-level', 'BOOKING_LOG_LEVEL'), 'info');
+  return { ...server, publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''), postgresPool, workers, background, trustProxy, rateLimitPerMinute, logLevel };
 }

@@ -1,8 +1,9 @@
-import { findFreePort, parseDatabaseUrl, redactDatabaseUrl } from 'app-support';
+import { appRateLimitStore, databaseReadinessCheck, findFreePort, parseDatabaseUrl, redactDatabaseUrl } from 'app-support';
 import { isServeWorker, serve, type ServeHandle } from 'rest.uws';
 import { bookingApp } from './app';
 import type { BookingConfig } from './config';
 import { openBookingSystem } from './booking-system';
+import { bookingLogger } from './http/app-logger';
 
 /** The port the main thread chose, handed to the workers (which run main.js again) through their environment. */
 const SERVE_PORT_VARIABLE = 'BOOKING_SERVE_PORT';
@@ -36,7 +37,16 @@ export async function serveBookingWorkers(config: BookingConfig): Promise<ServeH
         postgresPool: config.postgresPool,
         background: config.background,
       });
-      return bookingApp(system, { publicBaseUrl: config.publicBaseUrl, fallbackBaseUrl: linkBase });
+      // Each worker counts in the shared database: the limits hold for the whole server (and other instances).
+      const limits = config.rateLimitPerMinute === false ? undefined : await appRateLimitStore(system.database);
+      return bookingApp(system, {
+        publicBaseUrl: config.publicBaseUrl,
+        fallbackBaseUrl: linkBase,
+        logger: bookingLogger(config),
+        trustProxy: config.trustProxy,
+        rateLimit: limits === undefined ? false : { limit: config.rateLimitPerMinute as number, windowSeconds: 60, ...limits.options },
+        readiness: [databaseReadinessCheck(system.database)],
+      });
     },
     { port, host: config.host, workers: config.workers, handleSignals: false },
   );

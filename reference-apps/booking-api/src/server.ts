@@ -1,7 +1,8 @@
 import { startServer, type Logger } from 'rest.uws';
-import type { Clock } from 'app-support';
+import { appRateLimitStore, databaseReadinessCheck, type Clock, type TrustProxySetting } from 'app-support';
 import { openBookingSystem, type BookingSystem, type BookingSystemOptions } from './booking-system';
-import { bookingApp } from './app';
+import { bookingApp, type BookingRateLimit } from './app';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './config';
 
 export interface BookingServerOptions {
   /** Default 0: a free port chosen by the kernel (read it back from `port`). */
@@ -21,6 +22,13 @@ export interface BookingServerOptions {
   shutdownTimeoutMs?: number;
   /** Where unexpected errors are logged (a pino logger fits); default: JSON lines on stderr. */
   logger?: Logger;
+  /** Which proxies' X-Forwarded-* headers count: default off (see rest.uws trustProxy). */
+  trustProxy?: TrustProxySetting;
+  /**
+   * The partner API's limit per API key: default 600 per 60 s; false: none. Counted in memory on SQLite and in the
+   * database on PostgreSQL (shared by every instance on it).
+   */
+  rateLimit?: Pick<BookingRateLimit, 'limit' | 'windowSeconds'> | false;
 }
 
 export interface BookingServer {
@@ -29,6 +37,8 @@ export interface BookingServer {
   url: string;
   /** Base of the links the server hands out. */
   publicBaseUrl: string;
+  /** True when the rate limits are counted in PostgreSQL, shared with the other instances on the database. */
+  sharedRateLimits: boolean;
   system: BookingSystem;
   /** Issues an API key for a new partner (what `keys create` does): tests and benchmarks use it. */
   createPartnerKey(partnerName: string): Promise<string>;
@@ -55,8 +65,19 @@ export async function startBookingServer(options: BookingServerOptions = {}): Pr
     postgresPool: options.postgresPool,
   });
   let server;
+  let sharedRateLimits = false;
   try {
-    const builder = bookingApp(system, { publicBaseUrl: options.publicBaseUrl, fallbackBaseUrl: linkBase, logger: options.logger });
+    const limit = options.rateLimit ?? { limit: DEFAULT_RATE_LIMIT_PER_MINUTE };
+    const store = limit === false ? undefined : await appRateLimitStore(system.database);
+    sharedRateLimits = store?.shared ?? false;
+    const builder = bookingApp(system, {
+      publicBaseUrl: options.publicBaseUrl,
+      fallbackBaseUrl: linkBase,
+      logger: options.logger,
+      trustProxy: options.trustProxy,
+      rateLimit: limit === false ? false : { ...limit, ...store!.options },
+      readiness: [databaseReadinessCheck(system.database)],
+    });
     server = await startServer(builder, { port, host, shutdownTimeoutMs: options.shutdownTimeoutMs });
   } catch (error) {
     await system.close();
@@ -70,6 +91,7 @@ export async function startBookingServer(options: BookingServerOptions = {}): Pr
     port,
     url: `http://${clientHost}:${port}`,
     publicBaseUrl: linkBase(),
+    sharedRateLimits,
     system,
     createPartnerKey: async (partnerName) => (await system.partnerKeys.issueKey(partnerName)).key,
     close: () =>

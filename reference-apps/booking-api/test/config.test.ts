@@ -11,6 +11,17 @@ test('defaults apply when nothing is given', (t) => {
   t.like(config, { port: 8081, host: '0.0.0.0', databaseUrl: DEFAULT_DATABASE_FILE, publicBaseUrl: undefined, workers: 0 });
   t.deepEqual(config.postgresPool, { max: 10, statementTimeoutMs: 10_000, connectionTimeoutMs: 5_000 });
   t.deepEqual(config.background, { fulfilmentIntervalMs: 1000, sweepIntervalMs: 30_000 });
+  t.like(config, { trustProxy: false, rateLimitPerMinute: 600, logLevel: 'info' });
+});
+
+test('operations: trust proxy, rate limit and log level from flags or BOOKING_* variables', (t) => {
+  const env = { BOOKING_TRUST_PROXY: '10.0.0.0/8', BOOKING_RATE_LIMIT: '1200', BOOKING_LOG_LEVEL: 'warn' };
+  t.like(readBookingConfig([], env), { trustProxy: '10.0.0.0/8', rateLimitPerMinute: 1200, logLevel: 'warn' });
+  t.like(readBookingConfig(['--trust-proxy', '1', '--rate-limit', 'off', '--log-level', 'debug'], env), { trustProxy: 1, rateLimitPerMinute: false, logLevel: 'debug' });
+  t.like(readBookingConfig(['--trust-proxy', 'off'], env), { trustProxy: false });
+  t.throws(() => readBookingConfig(['--trust-proxy', '10.0.0.0/40'], {}), { message: /^Invalid --trust-proxy "10\.0\.0\.0\/40"/ });
+  t.throws(() => readBookingConfig([], { BOOKING_RATE_LIMIT: '0' }), { message: /^Invalid BOOKING_RATE_LIMIT "0": expected requests per minute/ });
+  t.throws(() => readBookingConfig(['--log-level', 'loud'], {}), { message: /^Invalid --log-level "loud"/ });
 });
 
 test('flags win over BOOKING_* variables, which win over generic ones; both flag spellings are read', (t) => {

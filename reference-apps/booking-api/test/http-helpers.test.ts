@@ -30,13 +30,14 @@ test('domain errors keep their status and code; anything else is a 500 without i
   t.is(logged.length, 1, 'the real cause goes to the log');
 });
 
-test('link base: configured URL, else the Host header when it is a plain host', (t) => {
-  t.is(requestBaseUrl('https://api.example.com/', 'evil.test', undefined, 'http://localhost:8081'), 'https://api.example.com');
-  t.is(requestBaseUrl(undefined, '127.0.0.1:8081', undefined, 'x'), 'http://127.0.0.1:8081');
-  t.is(requestBaseUrl(undefined, 'api.example.com', 'https, http', 'x'), 'https://api.example.com');
-  t.is(requestBaseUrl(undefined, '[::1]:8081', undefined, 'x'), 'http://[::1]:8081');
-  t.is(requestBaseUrl(undefined, 'evil.test/"><script>', undefined, 'http://localhost:8081'), 'http://localhost:8081');
-  t.is(requestBaseUrl(undefined, undefined, undefined, 'http://localhost:8081'), 'http://localhost:8081');
+test('link base: configured URL, else the request host when it is a plain host, with its protocol', (t) => {
+  t.is(requestBaseUrl('https://api.example.com/', 'evil.test', 'http', 'http://localhost:8081'), 'https://api.example.com');
+  t.is(requestBaseUrl(undefined, '127.0.0.1:8081', 'http', 'x'), 'http://127.0.0.1:8081');
+  t.is(requestBaseUrl(undefined, 'api.example.com', 'https', 'x'), 'https://api.example.com');
+  t.is(requestBaseUrl(undefined, 'api.example.com', 'gopher', 'x'), 'http://api.example.com');
+  t.is(requestBaseUrl(undefined, '[::1]:8081', 'http', 'x'), 'http://[::1]:8081');
+  t.is(requestBaseUrl(undefined, 'evil.test/"><script>', 'http', 'http://localhost:8081'), 'http://localhost:8081');
+  t.is(requestBaseUrl(undefined, undefined, 'http', 'http://localhost:8081'), 'http://localhost:8081');
 });
 
 test('a database that is down, restarting, overloaded or locked is a 503 with Retry-After; other database errors stay 500', (t) => {

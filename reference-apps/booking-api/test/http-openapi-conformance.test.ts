@@ -1,4 +1,5 @@
 import test from 'ava';
+import { sql } from 'kysely';
 import { answerChecker, documentedAnswers, openApiValidator } from 'app-support/testing';
 import { API } from './helpers/api-client';
 import { useEngines } from './helpers/engines';
@@ -18,6 +19,8 @@ interface Sample {
   headers?: Record<string, string>;
   /** Without the partner's key. */
   anonymous?: boolean;
+  /** Sent by the partner whose requests are over the rate limit. */
+  limited?: boolean;
 }
 
 const BOOKING = `${API}/booking`;
@@ -84,10 +87,31 @@ function samples(ids: { booking: string; voucher: string; ticket: string }): Sam
   ];
 }
 
+/** One request per operation of the partner API (every one is rate limited): the 429 and store-failure samples. */
+function partnerRequests(ids: { booking: string }): Array<Omit<Sample, 'status'>> {
+  return [
+    { operation: `GET ${API}/product`, path: `${API}/product` },
+    { operation: `GET ${API}/product/{id}`, path: `${API}/product/p-walk` },
+    { operation: `GET ${API}/inventory`, path: `${API}/inventory?variantId=${VARIANT_ID}` },
+    { operation: `POST ${BOOKING}`, path: BOOKING, method: 'POST', body: createBody(1, 0) },
+    { operation: `POST ${BOOKING}/create`, path: `${BOOKING}/create`, method: 'POST', body: createBody(1, 0) },
+    { operation: `GET ${BOOKING}`, path: BOOKING },
+    { operation: `GET ${BOOKING}/{id}`, path: `${BOOKING}/${ids.booking}` },
+    { operation: `PUT ${BOOKING}/{id}`, path: `${BOOKING}/${ids.booking}`, method: 'PUT', body: { status: 'PENDING', partnerReferenceId: 'CONF-1' } },
+  ];
+}
+
+/** The limit of the test's server: far above what the samples send with Alice's key, reached by Carol's. */
+const LIMIT = 400;
+
 for (const engine of engines) {
   test(`${engine.name}: every documented answer of every operation is what the API sends for a sample request`, async (t) => {
-    const { server, alice, anonymous } = await startHttpFixture(await engine.freshUrl(), { background: { fulfilmentIntervalMs: 50 } });
+    const { server, alice, anonymous } = await startHttpFixture(await engine.freshUrl(), {
+      background: { fulfilmentIntervalMs: 50 },
+      rateLimit: { limit: LIMIT, windowSeconds: 86_400 },
+    });
     t.teardown(() => server.close());
+    const carol = alice.withHeaders({ Authorization: `Bearer ${await server.createPartnerKey('Carol Over-the-limit')}` });
     const document = (await anonymous.get(`${API}/openapi.json`)).body;
     const validate = openApiValidator();
     t.true(validate(document), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
@@ -100,14 +124,32 @@ for (const engine of engines) {
     const ticket = new URL(completed.body.tickets[0].url).pathname.split('/').pop()!;
     const booking = (await alice.post(BOOKING, createBody(1, 0))).body.bookingId;
     const table = samples({ booking, voucher, ticket });
+    const overTheLimit = partnerRequests({ booking }).map((s) => ({ ...s, status: 429, limited: true }));
+    // On PostgreSQL the limits are counted in the database: with its table gone, every partner operation answers 503.
+    const storeFailures = server.sharedRateLimits ? partnerRequests({ booking }).map((s) => ({ ...s, status: 503 })) : [];
 
-    t.deepEqual([...new Set(table.map((s) => `${s.operation} ${s.status}`))].sort(), documentedAnswers(document).sort(), 'a sample for every documented answer, and no answer left undocumented');
+    t.deepEqual([...new Set([...table, ...overTheLimit, ...storeFailures].map((s) => `${s.operation} ${s.status}`))].sort(), documentedAnswers(document).sort(), 'a sample for every documented answer, and no answer left undocumented');
     const check = answerChecker(document);
-    for (const sample of table) {
-      const client = sample.anonymous ? anonymous : alice;
+    const send = async (sample: Sample) => {
+      const client = sample.anonymous ? anonymous : sample.limited ? carol : alice;
       const answer = await client.request(sample.method ?? 'GET', sample.path, sample.body, sample.headers);
       t.is(answer.status, sample.status, `${sample.operation} ${sample.path}: ${answer.text.slice(0, 300)}`);
       t.deepEqual(check(sample.operation, { status: answer.status, headers: answer.headers, body: answer.text }), [], `${sample.operation} ${sample.status}`);
+    };
+    for (const sample of table) await send(sample);
+    // Carol spends her whole bucket (a day's worth): each of her requests is then refused with 429.
+    for (let sent = 0; sent < LIMIT; sent += 50) {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => carol.get(`${API}/product/p-walk`)));
+      t.deepEqual([...new Set(answers.map((answer) => answer.status))], [200]);
+    }
+    for (const sample of overTheLimit) await send(sample);
+    if (storeFailures.length > 0) {
+      await sql`alter table rest_uws_rate_limits rename to rest_uws_rate_limits_away`.execute(server.system.database.db);
+      try {
+        for (const sample of storeFailures) await send(sample);
+      } finally {
+        await sql`alter table rest_uws_rate_limits_away rename to rest_uws_rate_limits`.execute(server.system.database.db);
+      }
     }
   });
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { readServerConfig, type ServerConfig } from 'app-support';
+import { parseLogLevel, parseRequestsPerMinute, parseTrustProxy, readServerConfig, type LogLevel, type ServerConfig } from 'app-support';
 import type { ExecutorKind } from './graphql/query-executor';
 import type { ContentServerOptions } from './server';
 
@@ -8,6 +8,8 @@ import type { ContentServerOptions } from './server';
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/content-graphql.db';
 export const DEFAULT_ASSETS_DIR = './data/assets';
 export const DEFAULT_PORT = 4000;
+/** GraphQL requests a token (or, without one, a client address) may send per minute, unless --rate-limit says otherwise. */
+export const DEFAULT_GRAPHQL_RATE_LIMIT_PER_MINUTE = 600;
 
 /** The flags every command takes: where the database and the asset files are. */
 export const LOCATION_OPTIONS = {
@@ -25,15 +27,27 @@ export function assetsDirFrom(flags: Locations, env: NodeJS.ProcessEnv): string 
   return resolve(flags.assets ?? env.ASSETS_DIR ?? DEFAULT_ASSETS_DIR);
 }
 
+/** What main.ts needs beside the server's options: the log level of its logger. */
+export interface ContentRunConfig {
+  /** Level of the JSON log on stdout: info writes one access line per request (with its request id). */
+  logLevel: LogLevel;
+}
+
 /**
- * The server's configuration from its flags (`--port`, `--host`, `--database`, `--assets`; anything else is an
- * error) and environment: PORT (4000), HOST, DATABASE_URL, ASSETS_DIR, GRAPHQL_PATH (/api), PUBLIC_URL,
- * CONTENT_GRAPHQL_ADMIN_KEY, CONTENT_GRAPHQL_PG_POOL_SIZE (10), CONTENT_GRAPHQL_MAX_REQUEST_BYTES (262144),
- * CONTENT_GRAPHQL_CHANGE_POLL_MS (1000), CONTENT_GRAPHQL_EXECUTOR (jit), and the GraphQL limits.
+ * The server's configuration from its flags (`--port`, `--host`, `--database`, `--assets`, `--trust-proxy`,
+ * `--rate-limit`, `--log-level`; anything else is an error) and environment: PORT (4000), HOST, DATABASE_URL,
+ * ASSETS_DIR, GRAPHQL_PATH (/api), PUBLIC_URL, CONTENT_GRAPHQL_ADMIN_KEY, CONTENT_GRAPHQL_PG_POOL_SIZE (10),
+ * CONTENT_GRAPHQL_MAX_REQUEST_BYTES (262144), CONTENT_GRAPHQL_CHANGE_POLL_MS (1000), CONTENT_GRAPHQL_EXECUTOR (jit),
+ * the GraphQL limits, and the operations: CONTENT_GRAPHQL_TRUST_PROXY (off, a hop count, or addresses and ranges),
+ * CONTENT_GRAPHQL_RATE_LIMIT (GraphQL requests per minute per token, or off; default 600), CONTENT_GRAPHQL_LOG_LEVEL.
  */
-export function readContentConfig(argv: readonly string[], env: NodeJS.ProcessEnv): { server: ServerConfig; options: ContentServerOptions } {
-  const flags = parseArgs({ args: [...argv], options: { ...LOCATION_OPTIONS, port: { type: 'string' }, host: { type: 'string' } }, strict: true }).values;
+export function readContentConfig(argv: readonly string[], env: NodeJS.ProcessEnv): { server: ServerConfig; options: ContentServerOptions; run: ContentRunConfig } {
+  const operationFlags = { 'trust-proxy': { type: 'string' }, 'rate-limit': { type: 'string' }, 'log-level': { type: 'string' } } as const;
+  const flags = parseArgs({ args: [...argv], options: { ...LOCATION_OPTIONS, port: { type: 'string' }, host: { type: 'string' }, ...operationFlags }, strict: true }).values;
   const server = readServerConfig({ port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_URL, envPrefix: 'CONTENT_GRAPHQL' }, argv, env);
+  const pick = (flag: keyof typeof operationFlags, envName: string): [string | undefined, string] =>
+    flags[flag] !== undefined ? [flags[flag], `--${flag}`] : [env[envName], envName];
+  const rateLimit = parseRequestsPerMinute(...pick('rate-limit', 'CONTENT_GRAPHQL_RATE_LIMIT'), DEFAULT_GRAPHQL_RATE_LIMIT_PER_MINUTE);
   const number = (name: string, fallback: number, zeroAllowed = false) => positiveInteger(env, name, fallback, zeroAllowed);
   return {
     server,
@@ -41,6 +55,8 @@ export function readContentConfig(argv: readonly string[], env: NodeJS.ProcessEn
       host: server.host, port: server.port, databaseUrl: server.databaseUrl, assetsRoot: assetsDirFrom(flags, env),
       graphqlPath: env.GRAPHQL_PATH ?? '/api', publicUrl: env.PUBLIC_URL,
       adminKey: env.CONTENT_GRAPHQL_ADMIN_KEY ?? null,
+      trustProxy: parseTrustProxy(...pick('trust-proxy', 'CONTENT_GRAPHQL_TRUST_PROXY')),
+      rateLimit: rateLimit === false ? false : { limit: rateLimit, windowSeconds: 60 },
       postgresPoolSize: number('CONTENT_GRAPHQL_PG_POOL_SIZE', 10),
       maxRequestBytes: number('CONTENT_GRAPHQL_MAX_REQUEST_BYTES', 256 * 1024),
       settings: {
@@ -56,6 +72,7 @@ export function readContentConfig(argv: readonly string[], env: NodeJS.ProcessEn
         executor: executorKind(env.CONTENT_GRAPHQL_EXECUTOR),
       },
     },
+    run: { logLevel: parseLogLevel(...pick('log-level', 'CONTENT_GRAPHQL_LOG_LEVEL'), 'info') },
   };
 }
 

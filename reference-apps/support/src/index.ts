@@ -19,3 +19,14 @@ export { readFlag } from './config/command-line-flags';
 export { readServerConfig, serverConfigFrom, describeServerConfig, type ServerConfig, type ServerConfigDefaults, type ServerFlags } from './config/server-config';
 export { systemClock, ManualClock, type Clock } from './time/clock';
 export { runKeysCommand, runKeysCommandAsMain, keysUsage, keyState, type KeysCommandSpec, type KeysCommandStore } from './cli/keys-command';
+export {
+  parseTrustProxy,
+  describeTrustProxy,
+  parseRequestsPerMinute,
+  parseLogLevel,
+  MAX_REQUESTS_PER_MINUTE,
+  type TrustProxySetting,
+  type LogLevel,
+} from './operations/operations-settings';
+export { databaseReadinessCheck, appRateLimitStore, DATABASE_CHECK_TIMEOUT_MS, type AppRateLimitStore } from './operations/database-operations';
+export { useOperations, rateLimitStoreOptions, type OperationsOptions, type AppRateLimit } from './operations/operations-plugins';

@@ -1,4 +1,7 @@
-import { openApi, RestBuilder } from 'rest.uws';
+import { openApi, rateLimit, RestBuilder, type RateLimitKey } from 'rest.uws';
+import { rateLimitStoreOptions, useOperations, type AppRateLimit, type OperationsOptions } from 'app-support';
+import { readAuthKey } from './http/deepl-authorization';
+import { DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE } from './config';
 import type { ApiKeyStore } from './storage/api-key-store';
 import { capabilitiesOf, type VoiceEngines } from './engines/voice-engines';
 import type { SessionLimits } from './domain/session/session-limits';
@@ -6,7 +9,7 @@ import type { SessionRegistry } from './domain/registry/session-registry';
 import { PageResource, PUBLIC_DIRECTORY } from './http/page-resource';
 import type { SessionCapacity } from './domain/session-capacity';
 import { VoiceExceptionHandler } from './http/voice-exception-handler';
-import { VoiceSessionResource, type SessionResourceSettings } from './http/voice-session-resource';
+import { SESSION_REQUEST_RULE, VoiceSessionResource, type SessionResourceSettings } from './http/voice-session-resource';
 import { StreamTicket, VoiceStreamEndpoint } from './http/voice-stream-endpoint';
 
 /** Session requests are small JSON objects. */
@@ -23,11 +26,40 @@ export interface VoiceAppServices {
   readonly limits?: Partial<SessionLimits>;
 }
 
+/** How session requests are rate limited: `limit` per `windowSeconds` (default 60) per API key. */
+export type SessionRateLimit = AppRateLimit;
+
+/** How the app is run: trust proxy and what `/ready` checks (app-support's `useOperations`), the session request's rate limit. */
+export interface VoiceOperations extends OperationsOptions {
+  /** Default 60 session requests per minute per API key, in memory; false: none. */
+  readonly sessionRateLimit?: SessionRateLimit | false;
+}
+
+/** Whose session requests count together: the API key of `Authorization: DeepL-Auth-Key <key>`; without one, the address. */
+export const byDeepLKey: RateLimitKey = (ctx) => {
+  const read = readAuthKey(ctx.request.getHeader('authorization'));
+  return 'key' in read ? read.key : undefined;
+};
+
 /**
  * The voice API on rest.uws: the session request resource, the stream endpoint, `{message, code}` errors,
- * and the live-caption page at `/`.
+ * and the live-caption page at `/`; request ids with the access log, `/health` and `/ready`, compression, trust
+ * proxy and the session request's rate limit per API key.
  */
-export function voiceApp(services: VoiceAppServices, settings: SessionResourceSettings, builder = new RestBuilder()): RestBuilder {
+export function voiceApp(services: VoiceAppServices, settings: SessionResourceSettings, builder = new RestBuilder(), operations: VoiceOperations = {}): RestBuilder {
+  // Request ids, trust proxy, /health and /ready, compression, the access log.
+  useOperations(builder, operations);
+  const limit = operations.sessionRateLimit ?? { limit: DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE };
+  // Without the plugin (false), @RateLimit(SESSION_REQUEST_RULE) does nothing.
+  if (limit !== false) {
+    builder.use(
+      rateLimit({
+        key: byDeepLKey,
+        rules: { [SESSION_REQUEST_RULE]: { limit: limit.limit, windowSeconds: limit.windowSeconds ?? 60 } },
+        ...rateLimitStoreOptions(limit),
+      }),
+    );
+  }
   return builder
     .register(
       new VoiceSessionResource(services.keys, services.registry, services.capacity, capabilitiesOf(services.engines), settings),

@@ -3,10 +3,13 @@
  * Runs the voice stream API: `npm start -w voice-stream [-- --port 8083 --database <url> --max-sessions N
  * --shutdown-timeout S]`. Port, host and database also come from VOICE_PORT/PORT, HOST,
  * VOICE_DATABASE_URL/DATABASE_URL, the limits from VOICE_MAX_SESSIONS and VOICE_SHUTDOWN_TIMEOUT;
- * VOICE_PUBLIC_URL sets the base of the streaming_url handed out. SIGTERM or SIGINT stops it gracefully,
- * within the shutdown timeout (default 10 s).
+ * VOICE_PUBLIC_URL sets the base of the streaming_url handed out; --trust-proxy, --session-rate-limit and
+ * --log-level (VOICE_TRUST_PROXY, VOICE_SESSION_RATE_LIMIT, VOICE_LOG_LEVEL) the operations. Logs are JSON lines on
+ * stdout (an access line per request at info). SIGTERM or SIGINT stops it gracefully, within the shutdown timeout
+ * (default 10 s).
  */
-import { describeServerConfig } from 'app-support';
+import { describeServerConfig, describeTrustProxy } from 'app-support';
+import { createLogger } from 'rest.uws';
 import { readVoiceConfig } from './config';
 import { limitMallocArenas } from './engines/pocketsphinx/native-memory';
 import { SignalStop } from './cli/stop-on-signals';
@@ -16,13 +19,17 @@ import { startVoiceServer } from './server';
 async function main(): Promise<void> {
   const config = readVoiceConfig();
   limitMallocArenas();
-  const stop = new SignalStop({ name: 'voice-stream', timeoutMs: config.shutdownTimeoutMs });
+  const logger = createLogger({ level: config.logLevel, name: 'voice-stream', base: null });
+  const stop = new SignalStop({ name: 'voice-stream', timeoutMs: config.shutdownTimeoutMs, flush: () => logger.flush() });
   const server = await startVoiceServer({
     port: config.port,
     host: config.host,
     databaseUrl: config.databaseUrl,
     publicBaseUrl: process.env.VOICE_PUBLIC_URL,
     maxSessions: config.maxSessions,
+    logger,
+    trustProxy: config.trustProxy,
+    sessionRateLimit: config.sessionRateLimitPerMinute === false ? false : { limit: config.sessionRateLimitPerMinute, windowSeconds: 60 },
   });
   stop.serving(server);
   console.log(describeServerConfig('voice-stream', config, server.port));
@@ -33,6 +40,10 @@ async function main(): Promise<void> {
   );
   console.log(`voice-stream: at most ${config.maxSessions} concurrent sessions (--max-sessions); stops within ${config.shutdownTimeoutMs / 1000} s of SIGTERM`);
   console.log(`voice-stream: session requests at ${server.url}/v3/voice/realtime (create a key: npm run -w voice-stream keys -- create <label>)`);
+  const limit = config.sessionRateLimitPerMinute === false
+    ? 'session requests not rate limited (--session-rate-limit off)'
+    : `at most ${config.sessionRateLimitPerMinute} session requests per minute per API key (${server.sharedRateLimits ? 'counted in PostgreSQL, shared by every instance' : 'counted in this process'})`;
+  console.log(`voice-stream: ${limit}; trust proxy ${describeTrustProxy(config.trustProxy)}; health at /health, readiness at /ready; log level ${config.logLevel}`);
 }
 
 main().catch((error: unknown) => {

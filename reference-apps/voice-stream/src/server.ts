@@ -1,6 +1,6 @@
-import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
-import { closeAllWebSockets, loadUws, RestBuilder } from 'rest.uws';
-import { parseDatabaseUrl } from 'app-support';
+import { RestBuilder, startServer, type Logger, type Server } from 'rest.uws';
+import { appRateLimitStore, databaseReadinessCheck, parseDatabaseUrl, type Database, type TrustProxySetting } from 'app-support';
+import type { VoiceSchema } from './storage/voice-schema';
 import { ApiKeyStore } from './storage/api-key-store';
 import { capabilitiesOf, createOfflineEngines, type VoiceEngines } from './engines/voice-engines';
 import { openSessionRegistry } from './storage/open-session-registry';
@@ -10,7 +10,8 @@ import { validateSessionRequest } from './domain/session/session-request';
 import type { SessionLimits } from './domain/session/session-limits';
 import { openVoiceDatabase } from './storage/open-voice-database';
 import { defaultMaxSessions, SessionCapacity } from './domain/session-capacity';
-import { voiceApp } from './app';
+import { voiceApp, type SessionRateLimit } from './app';
+import { DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE } from './config';
 
 export interface VoiceServerOptions {
   /** Default 0: a free port chosen by the kernel (read it back from `port`). */
@@ -30,6 +31,17 @@ export interface VoiceServerOptions {
   readonly registry?: Partial<PostgresRegistryOptions>;
   /** Concurrent sessions of this instance (default: sized for the machine, `defaultMaxSessions()`); more get 503. */
   readonly maxSessions?: number;
+  /** Where the log goes (a pino logger fits; main.ts logs JSON on stdout); default: rest.uws's console logger. */
+  readonly logger?: Logger;
+  /** Which proxies' X-Forwarded-* headers count: default off (see rest.uws trustProxy). */
+  readonly trustProxy?: TrustProxySetting;
+  /**
+   * Session requests per API key: default 60 per 60 s; false: none. Counted in memory on SQLite and in the
+   * database on PostgreSQL (shared by every instance on it).
+   */
+  readonly sessionRateLimit?: Pick<SessionRateLimit, 'limit' | 'windowSeconds'> | false;
+  /** How long a stop waits for HTTP requests in flight (default 10 s). */
+  readonly shutdownTimeoutMs?: number;
 }
 
 export interface VoiceServer {
@@ -39,15 +51,21 @@ export interface VoiceServer {
   readonly engines: VoiceEngines;
   readonly registry: SessionRegistry;
   readonly capacity: SessionCapacity;
+  /** True when the rate limits are counted in PostgreSQL, shared with the other instances on the database. */
+  readonly sharedRateLimits: boolean;
+  /** The database (API keys; on PostgreSQL also sessions and rate limits), closed by `close`. */
+  readonly database: Database<VoiceSchema>;
   /** Issues an API key (what `keys create` does): tests and benchmarks use it. */
   createApiKey(label: string): Promise<string>;
-  /** Stops listening, ends every stream (1001), stops the engines and closes the database. */
+  /**
+   * Stops gracefully: `/ready` answers 503 from now on, no new connections, every stream ends (1001), HTTP requests in
+   * flight finish; then the engines stop and the database closes.
+   */
   close(): Promise<void>;
 }
 
 /** Opens the key database, starts the engines and serves the voice API on one port. */
 export async function startVoiceServer(options: VoiceServerOptions = {}): Promise<VoiceServer> {
-  const uws = loadUws();
   const capacity = new SessionCapacity(options.maxSessions ?? defaultMaxSessions());
   const host = options.host ?? '127.0.0.1';
   const database = await openVoiceDatabase(options.databaseUrl);
@@ -75,23 +93,28 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
     throw error;
   }
   let port = options.port ?? 0;
-  let app: TemplatedApp;
-  let socket: us_listen_socket;
+  let server: Server;
+  let sharedRateLimits = false;
   try {
-    app = voiceApp({ engines, keys, registry, capacity, limits: options.limits }, { publicBaseUrl: options.publicBaseUrl, fallbackHost: () => `${host}:${port}` }, new RestBuilder()).build();
-    socket = await new Promise<us_listen_socket>((resolve, reject) => {
-      app.listen(host, port, (listening) => {
-        if (listening) resolve(listening);
-        else reject(new Error(`voice-stream: cannot listen on ${host}:${port} (in use, or not an address of this machine)`));
-      });
+    const limit = options.sessionRateLimit ?? { limit: DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE };
+    const store = limit === false ? undefined : await appRateLimitStore(database);
+    sharedRateLimits = store?.shared ?? false;
+    const builder = new RestBuilder();
+    if (options.logger) builder.logger(options.logger);
+    voiceApp({ engines, keys, registry, capacity, limits: options.limits }, { publicBaseUrl: options.publicBaseUrl, fallbackHost: () => `${host}:${port}` }, builder, {
+      trustProxy: options.trustProxy,
+      sessionRateLimit: limit === false ? false : { ...limit, ...store!.options },
+      readiness: [databaseReadinessCheck(database)],
     });
+    server = await startServer(builder, { port, host, shutdownTimeoutMs: options.shutdownTimeoutMs });
   } catch (error) {
     await registry.close();
     if (ownEngines) await engines.close();
     await database.destroy();
+    if (/cannot listen on/.test((error as Error).message)) throw new Error(`voice-stream: cannot listen on ${host}:${port} (in use, or not an address of this machine)`, { cause: error });
     throw error;
   }
-  port = uws.us_socket_local_port(socket as never);
+  port = server.port;
   const clientHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
   return {
@@ -100,14 +123,15 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
     engines,
     registry,
     capacity,
+    sharedRateLimits,
+    database,
     createApiKey: async (label) => (await keys.create(label)).key,
     close: () =>
       (closing ??= (async () => {
-        uws.us_listen_socket_close(socket);
+        // The server first (readiness 503, no new connections, streams closed with 1001, requests in flight
+        // answered), then what the streams used: the registry records their ends, the engines and the database stop.
+        await server.shutdown();
         await registry.close();
-        closeAllWebSockets(app);
-        // uWebSockets.js 20.30 has App.close() (closes kept-alive connections); its typings lack it.
-        (app as TemplatedApp & { close?: () => void }).close?.();
         if (ownEngines) await engines.close();
         await database.destroy();
       })()),

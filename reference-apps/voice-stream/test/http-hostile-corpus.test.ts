@@ -49,9 +49,9 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
   const dir = await mkdtemp(join(tmpdir(), 'voice-corpus-'));
   const databaseUrl = join(dir, 'voice.db');
   let now = Date.now();
-  // Limits far above the sessions the corpus opens (each case that needs a token opens one); the registry's clock is
-  // the test's, so a token can be made to expire.
-  const server = await startVoiceServer({ databaseUrl, maxSessions: 100_000, registry: { maxSessionsPerKey: 100_000, now: () => now } });
+  // Limits far above the sessions the corpus opens (each case that needs a token opens one; the session rate limit as
+  // shipped, but high); the registry's clock is the test's, so a token can be made to expire.
+  const server = await startVoiceServer({ databaseUrl, maxSessions: 100_000, registry: { maxSessionsPerKey: 100_000, now: () => now }, sessionRateLimit: { limit: 1_000_000 } });
   const keys = await openDatabase(databaseUrl);
   t.teardown(async () => {
     await keys.destroy();

@@ -11,14 +11,17 @@ import { requireEnginePackages } from './support/system-packages';
 // margin for differences between machines. The full evaluation is the command.
 
 const SEED = 23;
-/** The subset's WER measured with the shipped settings (docs/voice-stream.md) is BASELINE; REGRESSION above fails. */
-const BASELINE = 0.577;
+/**
+ * The subset's WER measured with the shipped settings (docs/voice-stream.md) is BASELINE; REGRESSION above fails.
+ * 0.577 with the general language model; 0.520 with the mixed everyday model and bandwidth detection (issue 23).
+ */
+const BASELINE = 0.52;
 const REGRESSION = 0.08;
 
 test.before(() => requireEnginePackages(['sox']));
 
 test('recognition on a seeded subset of the evaluation set does not regress', async (t) => {
-  t.timeout(300_000);
+  t.timeout(900_000);
   const conditions = seededSample(evalConditions(), 4, SEED);
   const sentences = seededSample(EVALUATION_SENTENCES, 5, SEED);
   const results = await runEvaluation({ conditions, sentences });

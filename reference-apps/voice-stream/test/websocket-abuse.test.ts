@@ -25,8 +25,9 @@ let server: VoiceServer;
 let key: string;
 test.before(async () => {
   requireEnginePackages();
-  // Abused connections leave sessions waiting for a reconnection: allow many.
-  server = await startVoiceServer({ limits: { idleTimeoutMs: IDLE_MS }, registry: { maxSessionsPerKey: 10_000 } });
+  // Abused connections leave sessions waiting for a reconnection: allow many (and many session requests of the key:
+  // its rate limit is tested in http-operations).
+  server = await startVoiceServer({ limits: { idleTimeoutMs: IDLE_MS }, registry: { maxSessionsPerKey: 10_000 }, sessionRateLimit: { limit: 1_000_000 } });
   key = await server.createApiKey('abuse tests');
 });
 test.after.always(() => server?.close());

@@ -76,7 +76,9 @@ export const bookingApi: SoakTarget = {
     }
     const server = await startAppProcess({
       name: 'booking-api',
-      args: [MAIN, '--host', '127.0.0.1', '--port', '0', '--database', database],
+      // The rate limit stays on (its memory is part of what a soak watches), far above the load's requests per key;
+      // the access log off (a line per request would measure the pipe).
+      args: [MAIN, '--host', '127.0.0.1', '--port', '0', '--database', database, '--rate-limit', '10000000', '--log-level', 'warn'],
       nodeFlags: context.nodeFlags,
       cwd: context.serverCwd,
       cpu: context.serverCpu,

@@ -87,7 +87,9 @@ export const voiceStream: SoakTarget = {
     const server = await startAppProcess({
       name: 'voice-stream',
       // The app's own session limit (3 per core by default) must not refuse the soak's streams.
-      args: [MAIN, '--host', '127.0.0.1', '--port', '0', '--database', database, '--max-sessions', String(sessions + 4)],
+      // The session rate limit stays on (its memory is part of what a soak watches), far above the sessions the load
+      // asks for; the access log off (a line per request would measure the pipe).
+      args: [MAIN, '--host', '127.0.0.1', '--port', '0', '--database', database, '--max-sessions', String(sessions + 4), '--session-rate-limit', '10000000', '--log-level', 'warn'],
       // Flags given to the soak come after the app's own, so they win.
       nodeFlags: [...shippedNodeFlags(), ...context.nodeFlags],
       cwd: context.serverCwd,

@@ -114,7 +114,8 @@ export function compression(options: CompressionOptions = {}): RestPlugin {
   return {
     name: 'compression',
     setup(app) {
-      app.route((route) => (route.kind === 'http' && route.definition.extensions.get(NO_COMPRESSION) !== true ? { onSend } : undefined));
+      // WebSocket upgrades too: a refused upgrade's answer is compressed like any other (a 101 has no body).
+      app.route((route) => (route.definition.extensions.get(NO_COMPRESSION) !== true ? { onSend } : undefined));
     },
   };
 }

@@ -2,6 +2,7 @@ import type { RoutingContext } from '../../context/routing-context';
 import { ForbiddenException } from '../../errors/http-errors';
 import type { RestPlugin } from '../../pipeline/plugin';
 import { corsPolicy, type CorsOptions, type CorsPolicy } from './cors-options';
+import { kHeaderOrEmpty } from '../../http/internal';
 
 /**
  * The pre-routing step of CORS. Requests without `Origin` pass untouched. A preflight (OPTIONS with
@@ -33,7 +34,7 @@ export function corsHandler(policy: CorsPolicy, fail: (ctx: RoutingContext, erro
   return (ctx) => {
     const request = ctx.request;
     // An empty Origin names no origin: treated as none, so same-origin requests read one native header and stop.
-    const origin = request._headerOrEmpty('origin');
+    const origin = request[kHeaderOrEmpty]('origin');
     if (origin === '') return false;
     const requestedMethod = request.method() === 'OPTIONS' ? request.getHeader('access-control-request-method') : undefined;
 

@@ -55,7 +55,7 @@ function compileEvents(scope: RouteScope): RouteHooks | undefined {
   if (bindings === undefined || bindings.length === 0) return undefined;
   const logger = scope.logger;
   const label = scope.definition.label;
-  const events = bindings.map((b) => compileEvent(b, (x) => componentAccessor(x.event, scope.components, scope.settings) as ComponentAccessor<RestEvent<unknown>>));
+  const events = bindings.map((b) => compileEvent(b, (x) => componentAccessor(x.event, scope.components) as ComponentAccessor<RestEvent<unknown>>));
 
   const report = (event: CompiledEvent, err: unknown) => logger.error({ err, event: event.name, route: label }, 'event failed');
   const runOne = (event: CompiledEvent, entity: unknown, ctx: RoutingContext): void | Promise<void> => {

@@ -1,11 +1,12 @@
+import { performance } from 'node:perf_hooks';
 import type { RoutingContext } from '../../context/routing-context';
 import type { Logger } from '../../util/log';
 import type { RestPlugin } from '../../pipeline/plugin';
 import { requestIdOf } from '../request-id';
+import { AccessLineWriter, type RequestLogLevel } from './access-line';
 import { RequestLogger } from './request-logger';
 
-/** Levels a request line can be written at (the `Logger` methods). */
-export type RequestLogLevel = 'error' | 'warn' | 'info' | 'debug';
+export type { RequestLogLevel };
 
 /** How requests are logged. */
 export interface RequestLoggingOptions {
@@ -26,21 +27,6 @@ const UNLOGGED = Symbol('rest.uws:unlogged');
 /** Leaves this request out of the access log (`logRequests`): health checks and probes call it. */
 export function excludeFromAccessLog(ctx: RoutingContext): void {
   ctx.put(UNLOGGED, true);
-}
-
-/** The fields of one access log line. */
-function accessLine(ctx: RoutingContext, start: number, remoteAddress: string | undefined): Record<string, unknown> {
-  const line: Record<string, unknown> = {
-    method: ctx.request.method(),
-    path: ctx.request.path(),
-    status: ctx.response.getStatusCode(),
-    durationMs: Math.round((performance.now() - start) * 1000) / 1000,
-  };
-  const reqId = requestIdOf(ctx);
-  if (reqId !== undefined) line.reqId = reqId;
-  if (ctx.response.aborted()) line.aborted = true;
-  if (remoteAddress !== undefined) line.remoteAddress = remoteAddress;
-  return line;
 }
 
 /** Checks and copies the options of `logRequests` (false: off). */
@@ -76,6 +62,7 @@ export const requestLoggingPlugin: RestPlugin = {
     const enabled = (probe as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled;
     if (typeof enabled === 'function' && !enabled.call(probe, level)) return;
     const withAddress = options.remoteAddress === true;
+    const writer = new AccessLineWriter(level);
     app.onRequest((ctx: RoutingContext) => {
       const start = performance.now();
       // Read now: after the response ends uWebSockets.js no longer knows the connection.
@@ -86,7 +73,10 @@ export const requestLoggingPlugin: RestPlugin = {
         if (done) return;
         done = true;
         // Looked up per line: the app's logger may be configured after the app is built.
-        if (!ctx.has(UNLOGGED)) (explicit ?? app.logger)[level](accessLine(ctx, start, remoteAddress), 'request');
+        if (ctx.has(UNLOGGED)) return;
+        const { request, response } = ctx;
+        const micros = Math.round((performance.now() - start) * 1000);
+        writer.write(explicit ?? app.logger, request.method(), request.path(), response.getStatusCode(), micros, requestIdOf(ctx), response.aborted(), remoteAddress);
       };
       ctx.response.onEnd(finish);
       ctx.response.onAborted(finish);

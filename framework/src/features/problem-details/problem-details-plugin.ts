@@ -7,6 +7,7 @@ import { summarizeError, type HandlerErrorBody } from '../../pipeline/exception-
 import type { RestPlugin } from '../../pipeline/plugin';
 import { ConstraintException } from '../validation';
 import { PROBLEM_SCHEMA } from './problem-schema';
+import { kHeaderOrEmpty } from '../../http/internal';
 
 /** Options of `problemDetails()`. */
 export interface ProblemDetailsOptions {
@@ -36,7 +37,7 @@ export class ProblemDetailsHandler implements ExceptionHandler<unknown> {
   write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
     const { status, message, code, exposed } = summarizeError(error, response);
     response.setStatusCode(status);
-    const accept = request._headerOrEmpty('accept');
+    const accept = request[kHeaderOrEmpty]('accept');
     if (!accepts(accept, MEDIA_TYPE) && !accepts(accept, 'application/json')) {
       response.putHeader('content-type', 'text/plain; charset=utf-8');
       response.end(message);

@@ -1,6 +1,6 @@
 /** Rate limiting as a plugin: token buckets per key, in memory or in PostgreSQL. */
 export { rateLimit, type RateLimitOptions } from './rate-limit-plugin';
-export { RateLimit, SkipRateLimit, RATE_LIMIT, SKIP_RATE_LIMIT, type RateLimitRule } from './rate-limit-rule';
+export { RateLimit, SkipRateLimit, RATE_LIMIT, SKIP_RATE_LIMIT, type RateLimitRule, type NamedRateLimitRule } from './rate-limit-rule';
 export { byAddress, byHeader, byUser, type RateLimitKey } from './rate-limit-keys';
 export type { RateLimitStore } from './store';
 export type { RateLimitState, RateLimitWindow } from './gcra';

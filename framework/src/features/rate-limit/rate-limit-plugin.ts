@@ -8,7 +8,7 @@ import type { Logger } from '../../util/log';
 import type { RateLimitState, RateLimitWindow } from './gcra';
 import { MemoryRateLimitStore } from './memory-store';
 import { byAddress, byUser, requestKey, type RateLimitKey } from './rate-limit-keys';
-import { checkRule, RATE_LIMIT, SKIP_RATE_LIMIT, windowOf, type RateLimitRule } from './rate-limit-rule';
+import { checkRule, checkRuleName, RATE_LIMIT, SKIP_RATE_LIMIT, windowOf, type NamedRateLimitRule, type RateLimitRule } from './rate-limit-rule';
 import type { RateLimitStore } from './store';
 
 /** How `rateLimit()` counts: the store, the default key, a global rule, the headers, what a failing store does. */
@@ -19,6 +19,12 @@ export interface RateLimitOptions {
   key?: RateLimitKey;
   /** A rule for every route and WebSocket upgrade of the app, except those marked `@SkipRateLimit()`. */
   global?: RateLimitRule;
+  /**
+   * Rules by name, for the routes marked `@RateLimit('name')`: the numbers set at startup (a flag, an
+   * environment variable) while the decorator says where. The routes naming one rule share its bucket
+   * (unless the rule names its own `bucket`).
+   */
+  rules?: Readonly<Record<string, RateLimitRule>>;
   /** Send `RateLimit-Limit`, `-Remaining` and `-Reset` on allowed answers too (default true; 429s always have them). */
   headers?: boolean;
   /**
@@ -57,6 +63,11 @@ export function rateLimit(options: RateLimitOptions = {}): RestPlugin {
   const onStoreError = options.onStoreError ?? 'refuse';
   if (onStoreError !== 'refuse' && onStoreError !== 'allow') throw new TypeError(`rest.uws: rateLimit onStoreError must be 'refuse' or 'allow', got ${JSON.stringify(onStoreError)}`);
   const sendHeaders = options.headers !== false;
+  const named = new Map<string, RateLimitRule>();
+  if (options.rules !== undefined) {
+    if (options.rules === null || typeof options.rules !== 'object') throw new TypeError('rest.uws: rateLimit rules must be an object of rules by name');
+    for (const [name, rule] of Object.entries(options.rules)) named.set(checkRuleName(name, 'rateLimit rules'), checkRule(rule, `rateLimit rule ${JSON.stringify(name)}`));
+  }
 
   const compile = (rule: RateLimitRule, bucket: string): RouteRule => {
     const key = rule.key ?? defaultKey;
@@ -74,8 +85,16 @@ export function rateLimit(options: RateLimitOptions = {}): RestPlugin {
     const { definition } = route;
     const rules: RouteRule[] = [];
     if (globalRule !== undefined && definition.extensions.get(SKIP_RATE_LIMIT) !== true) rules.push(globalRule);
-    const own = definition.extensions.get(RATE_LIMIT) as RateLimitRule | undefined;
-    if (own !== undefined) {
+    const own = definition.extensions.get(RATE_LIMIT) as RateLimitRule | NamedRateLimitRule | undefined;
+    if (own === undefined) return rules;
+    if ('name' in own) {
+      const rule = named.get(own.name);
+      if (rule === undefined) {
+        const known = named.size > 0 ? `defined: ${[...named.keys()].join(', ')}` : 'it defines none';
+        throw new TypeError(`rest.uws: ${definition.method} ${definition.path} is limited by @RateLimit(${JSON.stringify(own.name)}), a rule the rateLimit plugin's rules do not define (${known})`);
+      }
+      rules.push(compile(rule, `rule ${own.name}`));
+    } else {
       const onClass = definition.classExtensions.get(RATE_LIMIT) === own;
       rules.push(compile(own, onClass ? `class ${definition.resourceClass.name}` : `${definition.method} ${definition.path}`));
     }
@@ -85,14 +104,15 @@ export function rateLimit(options: RateLimitOptions = {}): RestPlugin {
   return {
     name: 'rate-limit',
     setup(app) {
+      const health = new StoreHealth(() => app.logger);
       app.route((route) => {
         const rules = rulesOf(route);
         if (rules.length === 0) return undefined;
         const early = rules.filter((r) => !r.afterAuthentication);
         const late = rules.filter((r) => r.afterAuthentication);
         return {
-          onMatch: early.length > 0 ? limiter(early, store, sendHeaders, onStoreError, app.logger) : undefined,
-          onRequest: late.length > 0 ? limiter(late, store, sendHeaders, onStoreError, app.logger) : undefined,
+          onMatch: early.length > 0 ? limiter(early, store, sendHeaders, onStoreError, health) : undefined,
+          onRequest: late.length > 0 ? limiter(late, store, sendHeaders, onStoreError, health) : undefined,
           answers: answersOf(rules, onStoreError),
         };
       });
@@ -116,12 +136,33 @@ function answersOf(rules: readonly RouteRule[], onStoreError: 'refuse' | 'allow'
 }
 
 /**
+ * Logs the store's changes of state, not every failed hit: while its database is down every limited request
+ * fails, and a line per request would bury the one that matters. One error when it starts failing, one info
+ * line (with how many hits failed) once it works again.
+ */
+class StoreHealth {
+  private failures = 0;
+
+  constructor(private readonly logger: () => Logger) {}
+
+  failed(err: unknown): void {
+    if (this.failures++ === 0) this.logger().error({ err }, 'rate limit store failed');
+  }
+
+  worked(): void {
+    if (this.failures === 0) return;
+    this.logger().info({ failedHits: this.failures }, 'rate limit store works again');
+    this.failures = 0;
+  }
+}
+
+/**
  * A route's check: each rule in turn (the global one first); the first refusal answers 429 and counts
  * nothing further. With a synchronous store (memory) it stays synchronous.
  */
-function limiter(rules: readonly RouteRule[], store: RateLimitStore, sendHeaders: boolean, onStoreError: 'refuse' | 'allow', logger: Logger): (ctx: RoutingContext) => void | Promise<void> {
+function limiter(rules: readonly RouteRule[], store: RateLimitStore, sendHeaders: boolean, onStoreError: 'refuse' | 'allow', health: StoreHealth): (ctx: RoutingContext) => void | Promise<void> {
   const storeFailed = (err: unknown): undefined => {
-    logger.error({ err }, 'rate limit store failed');
+    health.failed(err);
     if (onStoreError === 'allow') return undefined;
     throw new ServiceUnavailableException('The rate limit cannot be checked right now; retry shortly', { code: 'RU_ERR_RATE_LIMIT_STORE', headers: { 'Retry-After': '1' } });
   };
@@ -138,13 +179,17 @@ function limiter(rules: readonly RouteRule[], store: RateLimitStore, sendHeaders
       }
       if (isThenable(out)) {
         return Promise.resolve(out).then(
-          (state) => run(ctx, i + 1, judge(ctx.response, rule, state, tightest)),
+          (state) => {
+            health.worked();
+            return run(ctx, i + 1, judge(ctx.response, rule, state, tightest));
+          },
           (err) => {
             storeFailed(err);
             return run(ctx, i + 1, tightest);
           },
         );
       }
+      health.worked();
       tightest = judge(ctx.response, rule, out, tightest);
     }
     if (sendHeaders && tightest !== undefined) putHeaders(ctx.response, tightest);

@@ -46,16 +46,37 @@ export function windowOf(rule: RateLimitRule): RateLimitWindow {
   return { limit: rule.limit, windowMs: rule.windowSeconds * 1000 };
 }
 
+/** A rule's name as `@RateLimit('name')` gives it: the numbers come from the plugin's `rules` (set at startup). */
+export interface NamedRateLimitRule {
+  readonly name: string;
+}
+
+/** Checks a rule's name where it is written: letters, digits and `._:-`, 1 to 64 characters. */
+export function checkRuleName(name: string, where: string): string {
+  if (typeof name !== 'string' || !/^[A-Za-z0-9._:-]{1,64}$/.test(name)) {
+    throw new TypeError(`rest.uws: ${where}: a rule name is 1 to 64 letters, digits and ._:- (got ${JSON.stringify(name)})`);
+  }
+  return name;
+}
+
 /**
  * Limits a route, or every route of a class (one bucket for the class), to `limit` requests per
  * `windowSeconds` per key. Takes effect in apps that use the `rateLimit()` plugin.
  *
+ * With a name instead of a rule, the numbers come from the plugin's `rules` option, so they can be set at
+ * startup (a flag, an environment variable); every route naming the rule shares one bucket unless the rule
+ * names its own `bucket`. A name the plugin does not define fails when the app is built.
+ *
  * ```ts
  * @POST @Path('/login') @RateLimit({ limit: 5, windowSeconds: 60 })
  * login(body: Credentials) { ... }
+ *
+ * @POST @Path('/exports') @RateLimit('exports')       // rateLimit({ rules: { exports: { limit: config.exportsPerMinute, windowSeconds: 60 } } })
+ * createExport(body: ExportRequest) { ... }
  * ```
  */
-export function RateLimit(rule: RateLimitRule): ClassDecorator & MethodDecorator {
+export function RateLimit(rule: RateLimitRule | string): ClassDecorator & MethodDecorator {
+  if (typeof rule === 'string') return SetMetadata<NamedRateLimitRule>(RATE_LIMIT, { name: checkRuleName(rule, '@RateLimit') });
   return SetMetadata(RATE_LIMIT, checkRule(rule, '@RateLimit'));
 }
 

@@ -3,6 +3,7 @@ import type { RoutingContext } from '../../context/routing-context';
 import { lowerCaseName } from '../../http/header-name';
 import type { RestPlugin } from '../../pipeline/plugin';
 import { DEFAULT_MAX_LENGTH, isWellFormedRequestId, MAX_LENGTH_LIMIT } from './request-id-format';
+import { kHeaderOrEmpty, kPutTrustedHeader } from '../../http/internal';
 
 /** Options of `requestId()`. */
 export interface RequestIdOptions {
@@ -65,11 +66,11 @@ export function requestId(options: RequestIdOptions = {}): RestPlugin {
     name: 'request-id',
     setup(app) {
       app.onRequest((ctx) => {
-        const given = fromRequest ? ctx.request._headerOrEmpty(lower) : '';
+        const given = fromRequest ? ctx.request[kHeaderOrEmpty](lower) : '';
         const id = given !== '' && isWellFormedRequestId(given, maxLength) ? given : newId();
         ctx.put(REQUEST_ID, id);
         // Well formed by construction: no header check needed per request.
-        ctx.response._putTrustedHeader(header, id);
+        ctx.response[kPutTrustedHeader](header, id);
       });
     },
   };

@@ -2,6 +2,7 @@ import type { RoutingContext } from '../../context/routing-context';
 import { User } from '../../context/user';
 import type { RestAuthenticationProvider } from './contracts';
 import { SecretTable, secretsEqual, verifyPassword } from './constant-time';
+import { kHeaderOrEmpty } from '../../http/internal';
 
 /** User name and password from an `Authorization: Basic` header. */
 export interface BasicCredentials {
@@ -78,7 +79,7 @@ export class BasicAuthenticationProvider implements RestAuthenticationProvider<B
   /** User name and password of `Authorization: Basic ...`, or null when absent or malformed. */
   provideCredentials(ctx: RoutingContext): BasicCredentials | null {
     // An empty header carries no credentials either: no scan to tell it from an absent one.
-    const header = ctx.request._headerOrEmpty('authorization');
+    const header = ctx.request[kHeaderOrEmpty]('authorization');
     if (header === '') return null;
     const match = BASIC.exec(header);
     if (!match) return null;

@@ -2,6 +2,7 @@ import type { RoutingContext } from '../../context/routing-context';
 import type { User } from '../../context/user';
 import type { RestAuthenticationProvider } from './contracts';
 import { SecretTable } from './constant-time';
+import { kHeaderOrEmpty } from '../../http/internal';
 
 /** Checks a bearer token: the `User` it belongs to, or null. May be async (a database, a JWT library). */
 export type TokenVerifier = (token: string, ctx: RoutingContext) => User | null | undefined | Promise<User | null | undefined>;
@@ -48,7 +49,7 @@ export class BearerAuthenticationProvider implements RestAuthenticationProvider<
   /** The token of `Authorization: Bearer <token>`, or null when the header is absent or not a bearer token. */
   provideCredentials(ctx: RoutingContext): string | null {
     // An empty header carries no credentials either: no scan to tell it from an absent one.
-    const header = ctx.request._headerOrEmpty('authorization');
+    const header = ctx.request[kHeaderOrEmpty]('authorization');
     if (header === '') return null;
     const match = BEARER.exec(header);
     return match ? match[1]! : null;

@@ -8,13 +8,14 @@ import type { Provided } from '../../io/registry';
 import { GLOBAL_AUTHENTICATION, GLOBAL_AUTHORIZATION } from './app-security';
 import type { AuthorizationProvider, RestAuthenticationProvider } from './contracts';
 import { routeSecurity, type AccessRule } from './decorators';
+import type { ErrorCode } from '../../errors/codes';
 
 /** Runs `fn` on a value now, or once it settles: keeps synchronous providers synchronous. */
 function then<T>(value: T | Promise<T>, fn: (v: T) => void | Promise<void>): void | Promise<void> {
   return isThenable(value) ? Promise.resolve(value).then(fn) : fn(value as T);
 }
 
-function unauthorized(provider: RestAuthenticationProvider<unknown> | undefined, rejected: boolean, message: string, code: string): UnauthorizedException {
+function unauthorized(provider: RestAuthenticationProvider<unknown> | undefined, rejected: boolean, message: string, code: ErrorCode): UnauthorizedException {
   const challenge = provider?.challenge?.(rejected);
   return new UnauthorizedException(message, { code, headers: challenge ? { 'WWW-Authenticate': challenge } : {} });
 }
@@ -95,7 +96,7 @@ export const securityPlugin: RestPlugin = {
         route.settings.extension(GLOBAL_AUTHENTICATION),
         route.settings.extension(GLOBAL_AUTHORIZATION),
         route.definition.label,
-        (p) => componentAccessor(p, route.components, route.settings),
+        (p) => componentAccessor(p, route.components),
       );
       return onRequest ? { onRequest } : undefined;
     });

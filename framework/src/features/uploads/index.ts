@@ -1,4 +1,4 @@
 /** Uploads: multipart/form-data streamed to the uploads folder, `ctx.fileUploads()`, and the plugin that streams them. */
 export { uploadsPlugin, checkGlobalBodyOptions } from './uploads-plugin';
-export { FileUpload } from './file-upload';
+export { FileUpload } from '../../context/file-upload';
 export { DEFAULT_UPLOADS_DIRECTORY } from './upload-options';

@@ -6,14 +6,12 @@ import { FORM_FIELDS } from '../../pipeline/arguments';
 import type { RoutingContext } from '../../context/routing-context';
 import { PayloadTooLargeException } from '../../errors/http-errors';
 import type { Logger } from '../../util/log';
-import type { BodyConsumer } from '../../pipeline/plugin';
-import { FileUpload } from './file-upload';
+import type { BodyConsumer, BodyFlow } from '../../pipeline/plugin';
+import { FILE_UPLOADS, FileUpload } from '../../context/file-upload';
 import { MultipartParser, type MultipartEvents } from './multipart-parser';
 import { parsePartHeaders, type PartInfo } from './part-headers';
 import type { UploadOptions } from './upload-options';
 
-/** Key of the request's uploaded files in the routing context (read by `ctx.fileUploads()`). */
-export const FILE_UPLOADS = Symbol('rest.uws:file-uploads');
 
 /** Bytes handed to the disk but not yet written above which the client is paused, and below which it resumes. */
 const PAUSE_ABOVE = 4 * 1024 * 1024;
@@ -52,6 +50,8 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
   private folderReady: Promise<void> | null = null;
   private failure: unknown = undefined;
   private gone = false;
+  /** How the adapter pauses the body (none: the body cannot be paused, and is taken as it comes). */
+  private bodyFlow: BodyFlow | null = null;
 
   constructor(private readonly ctx: RoutingContext, boundary: string, private readonly options: UploadOptions, bodyLimit: number, private readonly logger: Logger) {
     this.limit = bodyLimit;
@@ -72,6 +72,10 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
       this.ctx.put(FILE_UPLOADS, this.uploads);
       this.completed = true;
     });
+  }
+
+  takeFlow(flow: BodyFlow): void {
+    this.bodyFlow = flow;
   }
 
   abort(): void {
@@ -175,15 +179,14 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
     });
   }
 
-  /** Pauses or resumes reading the request body (uWebSockets.js pause/resume), while the response is still open. */
+  /** Pauses or resumes reading the request body (the adapter's `BodyFlow`), while the response is still open. */
   private flow(resume: boolean): void {
     const response = this.ctx.response;
-    if (this.gone || response.aborted() || response.ended()) return;
-    const res = response._res as { pause?: () => void; resume?: () => void };
-    if (typeof res.pause !== 'function' || typeof res.resume !== 'function') return;
+    const flow = this.bodyFlow;
+    if (flow === null || this.gone || response.aborted() || response.ended()) return;
     this.paused = !resume;
-    if (resume) res.resume();
-    else res.pause();
+    if (resume) flow.resume();
+    else flow.pause();
   }
 
   private async release(paths: readonly string[]): Promise<void> {

@@ -5,23 +5,9 @@ import { mediaEssence } from '../../io/media-type';
 import type { RouteDefinition } from '../../metadata/route-definition';
 import type { BodyConsumer, RestPlugin } from '../../pipeline/plugin';
 import { BODY_OPTIONS, SettingsView, RestSettings, type BodyHandlerOptions } from '../../settings/settings';
-import type { FileUpload } from './file-upload';
 import { boundaryOf, malformed } from './multipart-parser';
-import { FILE_UPLOADS, UploadConsumer } from './upload-consumer';
+import { UploadConsumer } from './upload-consumer';
 import { resolveUploadOptions, type UploadOptions } from './upload-options';
-
-declare module '../../context/routing-context' {
-  interface RoutingContext {
-    /** Files uploaded with this multipart/form-data request, in the order they came (empty for other requests). */
-    fileUploads(): readonly FileUpload[];
-  }
-}
-
-const NO_UPLOADS: readonly FileUpload[] = Object.freeze([]);
-
-RoutingContext.prototype.fileUploads = function fileUploads(this: RoutingContext): readonly FileUpload[] {
-  return this.get<FileUpload[]>(FILE_UPLOADS) ?? NO_UPLOADS;
-};
 
 /**
  * Checks body handler options before they become the global ones (`RestRouter.setBodyHandler`):
@@ -67,10 +53,11 @@ function refusingConsumer(error: unknown, limit: number): BodyConsumer {
 }
 
 /**
- * Uploads: multipart/form-data bodies are streamed to an UploadConsumer (files to the uploads folder);
+ * Uploads: multipart/form-data bodies are streamed to an UploadConsumer (files to the uploads folder), which
+ * stores the fields for `@FormParam` and the files for `ctx.fileUploads()` in the routing context (`ctx.put`);
  * other bodies stay with the buffering reader. Routes that may read uploads without a body or form
  * argument still read the body: those that declare @Consumes('multipart/form-data') and those that take
- * the RoutingContext (ctx.fileUploads()).
+ * the RoutingContext (ctx.fileUploads()). Only the public plugin API: a body streamer and a route hook.
  */
 export const uploadsPlugin: RestPlugin = {
   name: 'uploads',

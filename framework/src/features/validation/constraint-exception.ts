@@ -16,7 +16,7 @@ export interface ConstraintViolation {
  * A validation failure: 400 with `X-Status-Reason: Validation failed`. Its built-in handler,
  * `ConstraintExceptionHandler`, answers with every violation as JSON.
  */
-export class ConstraintException extends BadRequestException {
+export class ConstraintException extends BadRequestException<'RU_ERR_VALIDATION'> {
   /** Every violation found in the request. */
   readonly violations: readonly ConstraintViolation[];
 

@@ -12,7 +12,7 @@ import { PARAMETER_CONSTRAINTS, type DirectConstraint, type PropertyDecoratorFac
 import { ALL_PARAMETERS, VALID } from './valid-decorator';
 import { checkValidShape } from './valid-body-shape';
 import { VALIDATOR } from './validate-with';
-import { ClassValidator, type Validator } from './validator';
+import { ClassValidator, kToInstanceOfJson, type Validator } from './validator';
 
 let defaultValidator: Validator | undefined;
 
@@ -46,7 +46,7 @@ function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean,
   if (classType === undefined && elementType === undefined) return undefined;
   const toInstance = p.source === 'body' && transform && validator.toInstance !== undefined ? validator.toInstance.bind(validator) : undefined;
   // ClassValidator builds faster from JSON.parse's output as it is (no object in it needs checking).
-  const fromJson = toInstance !== undefined && buildsFromJson ? (validator as ClassValidator)._toInstanceOfJson.bind(validator) : toInstance;
+  const fromJson = toInstance !== undefined && buildsFromJson ? (validator as ClassValidator)[kToInstanceOfJson].bind(validator) : toInstance;
   if (!valid && toInstance === undefined) return undefined;
   // Compile the class's validator and transformer now rather than on the first request.
   const prepared = elementType ?? classType;

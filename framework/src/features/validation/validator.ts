@@ -61,6 +61,9 @@ export interface ClassValidatorOptions {
   compile?: boolean;
 }
 
+/** @internal Key of ClassValidator's `toInstance` for JSON.parse's output as it is (the validation plugin's; not exported by index.ts). */
+export const kToInstanceOfJson: unique symbol = Symbol('rest.uws.validator.toInstanceOfJson');
+
 /**
  * Validation with class-validator (constraints declared with its decorators, or with rest.uws's
  * `@Min`, `@NotBlank`...), bodies turned into instances with class-transformer's `plainToInstance`.
@@ -105,7 +108,7 @@ export class ClassValidator implements Validator {
   }
 
   /** @internal `toInstance` of a value that is JSON.parse's output as it is: plain objects, arrays and primitives only. */
-  _toInstanceOfJson(type: Function, parsed: unknown): unknown {
+  [kToInstanceOfJson](type: Function, parsed: unknown): unknown {
     if (parsed === null || typeof parsed !== 'object') return parsed;
     if (this.compiledTransform !== undefined) return this.compiledTransform.toInstanceOfJson(type, parsed);
     return this.toInstance(type, parsed);

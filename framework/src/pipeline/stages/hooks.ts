@@ -4,6 +4,7 @@ import type { CompileContext } from '../compile-context';
 import type { RouteHooks } from '../route-hooks';
 import { composeSendHooks } from '../send-hooks';
 import type { Step } from './step';
+import { kRouteSend, kSendContext } from '../../http/internal';
 
 /** The hooks the app's plugins give one route (or upgrade), decided now, in plugin order. */
 export function routeHooksFor(cc: CompileContext, definition: RouteDefinition, kind: 'http' | 'websocket', classMeta: ClassMetadata, methodMeta: MethodMetadata): RouteHooks[] {
@@ -21,8 +22,8 @@ export function sendHookSteps(hooks: readonly RouteHooks[]): Step[] {
   if (send === null) return [];
   return [
     (ctx) => {
-      ctx.response._routeSend = send;
-      ctx.response._sendContext = ctx;
+      ctx.response[kRouteSend] = send;
+      ctx.response[kSendContext] = ctx;
     },
   ];
 }

@@ -1,6 +1,7 @@
 import { NotAcceptableException } from '../../errors/http-errors';
 import { negotiate } from '../../io/media-type';
 import type { Step } from './step';
+import { kHeaderOrEmpty } from '../../http/internal';
 
 /**
  * Content negotiation before the method runs (a 406 has no side effects). An empty Accept says what no
@@ -8,7 +9,7 @@ import type { Step } from './step';
  */
 export function negotiateStep(produces: readonly string[], routeText: string): Step {
   return (ctx) => {
-    const chosen = negotiate(ctx.request._headerOrEmpty('accept'), produces);
+    const chosen = negotiate(ctx.request[kHeaderOrEmpty]('accept'), produces);
     if (chosen === undefined) {
       throw new NotAcceptableException(`None of the acceptable media types is produced by ${routeText}; it produces ${produces.join(', ')}`);
     }

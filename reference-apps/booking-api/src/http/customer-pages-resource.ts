@@ -1,4 +1,4 @@
-import { ApiOperation, ApiResponse, ApiTags, CatchWith, GET, Path, PathParam, PermitAll, Produces } from 'rest.uws';
+import { ApiOperation, ApiResponse, ApiTags, CatchWith, GET, Path, PathParam, PermitAll, Produces, SkipRateLimit } from 'rest.uws';
 import { BookingService } from '../domain/booking-service';
 import { CustomerPageErrorHandler } from './customer-page-error-handler';
 import { ticketPage } from './pages/ticket-page';
@@ -6,10 +6,13 @@ import { voucherPage } from './pages/voucher-page';
 
 /**
  * The pages behind the voucherUrl and ticket urls of a fulfilled booking. Customers open them without an API key:
- * the random token in the link is the secret (@PermitAll). Errors are pages too (@CatchWith).
+ * the random token in the link is the secret (@PermitAll). Errors are pages too (@CatchWith). Not rate limited: the
+ * partner API's limit is per API key, and customers have none (counted by address, every customer behind one proxy
+ * would share a bucket unless the proxy is trusted); an unguessable token is not worth a flood to guess.
  */
 @Path('/')
 @PermitAll
+@SkipRateLimit()
 @Produces('text/html; charset=utf-8')
 @CatchWith(CustomerPageErrorHandler)
 @ApiTags('Customer pages')

@@ -89,7 +89,8 @@ function envelope(status: number, code: string, message: string): ErrorResponse 
 /**
  * The error body of every failure, `{status, error: {code, message}}` (the partner API's envelope), for domain
  * errors and for the HTTP errors rest.uws raises (bad JSON 400, 401, 404, 405, 413, 415...).
- * A database that is down, restarting or overloaded answers 503 with Retry-After (see isDatabaseUnavailable).
+ * A database that is down, restarting or overloaded answers 503 with Retry-After (see isDatabaseUnavailable), as does
+ * the rate limit store failing (it counts in the same database).
  * Unexpected errors answer 500 with a fixed message: never a stack trace or an internal message in a body.
  */
 export function errorResponse(error: unknown, log: (error: unknown) => void = (e) => console.error(e), header: HeaderReader = () => undefined): ErrorResponse {
@@ -99,11 +100,12 @@ export function errorResponse(error: unknown, log: (error: unknown) => void = (e
     const code = codeByFrameworkCode[error.code] ?? codeByStatus[error.status] ?? ErrorCode.ERROR_PROCESSING_REQUEST;
     return envelope(error.status, code, frameworkMessage(error, header));
   }
+  // The rate limits are counted in the booking database (PostgreSQL): its store failing is that database's outage.
+  if (isDatabaseUnavailable(error) || (error instanceof WebApplicationException && error.code === 'RU_ERR_RATE_LIMIT_STORE')) {
+    return { ...envelope(503, HttpErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE), headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
+  }
   if (error instanceof WebApplicationException && error.status === 503) {
     return envelope(503, HttpErrorCode.UNAVAILABLE, error.message);
-  }
-  if (isDatabaseUnavailable(error)) {
-    return { ...envelope(503, HttpErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE), headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
   }
   log(error);
   return envelope(500, HttpErrorCode.INTERNAL, INTERNAL_MESSAGE);

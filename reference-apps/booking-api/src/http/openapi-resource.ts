@@ -1,11 +1,13 @@
-import { ApiExclude, Context, GET, openApiDocument, Path, PermitAll, Produces, UwsApp, type JsonSchema, type OpenApiOptions } from 'rest.uws';
+import { ApiExclude, Context, GET, openApiDocument, Path, PermitAll, Produces, SkipRateLimit, UwsApp, type JsonSchema, type OpenApiOptions } from 'rest.uws';
 import { withNullableOptionals } from './nullable-optionals';
 
 /**
  * Serves the OpenAPI 3.1 document rest.uws generates from the routes and DTOs (openApiDocument), with optional
- * properties made nullable (see withNullableOptionals). Public, and not listed in the document itself.
+ * properties made nullable (see withNullableOptionals). Public, not rate limited (built once, then a cached
+ * object), and not listed in the document itself.
  */
 @PermitAll
+@SkipRateLimit()
 @ApiExclude
 @Produces('application/json')
 export class OpenApiResource {

@@ -5,8 +5,8 @@ import { requestBaseUrl } from './request-base-url';
 export class PublicBaseUrl {
   constructor(readonly value: string) {}
 
-  /** `configured` wins; otherwise the request's Host, else `fallback()` (the server's own address). */
+  /** `configured` wins; otherwise the request's host and protocol (trust-proxy aware), else `fallback()` (the server's own address). */
   static of(request: HttpServerRequest, configured: string | undefined, fallback: () => string): PublicBaseUrl {
-    return new PublicBaseUrl(requestBaseUrl(configured, request.getHeader('host'), request.getHeader('x-forwarded-proto'), fallback()));
+    return new PublicBaseUrl(requestBaseUrl(configured, request.host(), request.protocol(), fallback()));
   }
 }

@@ -8,6 +8,8 @@ export interface Engine {
   name: 'SQLite' | 'PostgreSQL';
   /** URL of a new, empty database on this engine. */
   freshUrl(): Promise<string>;
+  /** PostgreSQL: a superuser connection to another database of the cluster (to cut a database off); SQLite: none. */
+  adminUrl(): Promise<string>;
 }
 
 /**
@@ -27,7 +29,11 @@ export function useEngines(label: string): Engine[] {
     if (folder) fs.rmSync(folder, { recursive: true, force: true });
   });
   return [
-    { name: 'SQLite', freshUrl: async () => path.join(folder!, `booking-${++counter}.db`) },
-    { name: 'PostgreSQL', freshUrl: () => postgres!.freshDatabase(label) },
+    {
+      name: 'SQLite',
+      freshUrl: async () => path.join(folder!, `booking-${++counter}.db`),
+      adminUrl: () => Promise.reject(new Error('SQLite has no admin connection')),
+    },
+    { name: 'PostgreSQL', freshUrl: () => postgres!.freshDatabase(label), adminUrl: async () => postgres!.url },
   ];
 }

@@ -26,6 +26,8 @@ export interface HttpFixtureOptions {
   publicBaseUrl?: string;
   logger?: BookingServerOptions['logger'];
   postgresPool?: BookingServerOptions['postgresPool'];
+  rateLimit?: BookingServerOptions['rateLimit'];
+  trustProxy?: BookingServerOptions['trustProxy'];
 }
 
 /** A real booking server on 127.0.0.1 (free port) over `databaseUrl`, with the walking-tour catalogue and two partners. */
@@ -39,6 +41,8 @@ export async function startHttpFixture(databaseUrl: string, options: HttpFixture
     publicBaseUrl: options.publicBaseUrl,
     logger: options.logger,
     postgresPool: options.postgresPool,
+    rateLimit: options.rateLimit,
+    trustProxy: options.trustProxy,
   });
   if (options.seed !== false) await seedWalkingTour(server.system, options.capacity === undefined ? 30 : options.capacity);
   const { aliceKey, bobKey } = options.keys ?? { aliceKey: await server.createPartnerKey('Alice Travel'), bobKey: await server.createPartnerKey('Bob Tours') };

@@ -98,6 +98,15 @@ export class GraphqlService {
     }
   }
 
+  /**
+   * The server's own address, once it listens (a port of 0 is known only then): `@web` in site and volume URLs
+   * stands for it, unless a public URL was configured.
+   */
+  servedAt(url: string): void {
+    this.settings.publicUrl = url;
+    this.onChange('structure');
+  }
+
   close(): void {
     if (this.poller) clearInterval(this.poller);
     this.unsubscribe();

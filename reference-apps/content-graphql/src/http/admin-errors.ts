@@ -2,6 +2,7 @@ import { DefaultExceptionHandler, Handles, WebApplicationException, type Excepti
 import { AdminInputError } from '../domain/admin-service';
 import { AccessError } from '../storage/access-store';
 import { ScopeError } from '../domain/access/scope';
+import { FRAMEWORK_ERROR_BODIES } from './openapi-schemas';
 
 const builtIn = new DefaultExceptionHandler();
 
@@ -20,6 +21,9 @@ function asHttpError(error: unknown): WebApplicationException | undefined {
  */
 @Handles(Error)
 export class AdminErrorHandler implements ExceptionHandler<unknown> {
+  /** What the OpenAPI document shows for its answers: rest.uws's own (it writes them with the built-in handler). */
+  readonly errorBody = FRAMEWORK_ERROR_BODIES;
+
   write(error: unknown, req: HttpServerRequest, res: HttpServerResponse): void {
     const http = asHttpError(error);
     if (!http) console.error('content-graphql: unexpected error in the admin API:', error);

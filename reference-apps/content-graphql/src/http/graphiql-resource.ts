@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Context, GET, HttpServerResponse, Path, PathParam } from 'rest.uws';
+import { ApiExclude, Context, GET, HttpServerResponse, Path, PathParam } from 'rest.uws';
 
 /** The four files GraphiQL needs, served from the installed packages: no CDN. */
 const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
@@ -61,9 +61,13 @@ function page(graphqlPath: string): string {
 </html>`;
 }
 
-/** GraphiQL at `/graphiql`, with a token field whose value is sent as `Authorization: Bearer <token>`. */
+/**
+ * GraphiQL at `/graphiql`, with a token field whose value is sent as `Authorization: Bearer <token>`. A page and
+ * its files, not operations of the API: left out of the OpenAPI document (as Swagger UI is).
+ */
 export function graphiqlResource(graphqlPath: string): object {
   const html = page(graphqlPath);
+  @ApiExclude
   class GraphiqlResource {
     @GET
     @Path('/graphiql')

@@ -1,8 +1,9 @@
 import {
   DefaultExceptionHandler, Handles, WebApplicationException,
-  type ExceptionHandler, type HttpServerRequest, type HttpServerResponse,
+  type ExceptionHandler, type HttpServerRequest, type HttpServerResponse, type RouteDefinition,
 } from 'rest.uws';
 import { sendError } from './graphql-answers';
+import { FRAMEWORK_ERROR_BODIES, GRAPHQL_ERROR_BODIES } from './openapi-schemas';
 
 const GENERIC_ERROR = 'Something went wrong when processing the GraphQL query.';
 const builtIn = new DefaultExceptionHandler();
@@ -21,6 +22,9 @@ function writeGraphqlError(error: unknown, req: HttpServerRequest, res: HttpServ
 /** For the GraphQL resource's own routes (`@CatchWith`). */
 @Handles(Error)
 export class GraphqlRouteErrorHandler implements ExceptionHandler<unknown> {
+  /** What the OpenAPI document shows for its answers: GraphQL's error shape. */
+  readonly errorBody = GRAPHQL_ERROR_BODIES;
+
   write(error: unknown, req: HttpServerRequest, res: HttpServerResponse): void {
     writeGraphqlError(error, req, res);
   }
@@ -32,6 +36,11 @@ export class GraphqlRouteErrorHandler implements ExceptionHandler<unknown> {
  */
 export class GraphqlEndpointErrorHandler implements ExceptionHandler<WebApplicationException> {
   constructor(private readonly graphqlPath: string) {}
+
+  /** What the OpenAPI document shows for its answers: GraphQL's shape on the endpoint, the framework's elsewhere. */
+  errorBody(route: RouteDefinition) {
+    return route.path === this.graphqlPath ? GRAPHQL_ERROR_BODIES : FRAMEWORK_ERROR_BODIES;
+  }
 
   write(error: WebApplicationException, req: HttpServerRequest, res: HttpServerResponse): void {
     if (req.path() === this.graphqlPath) writeGraphqlError(error, req, res);

@@ -1,7 +1,23 @@
-import { CatchWith, Context, GET, OPTIONS, POST, Path, BodyParam, HttpServerRequest, HttpServerResponse } from 'rest.uws';
+import {
+  ApiOperation, ApiResponse, ApiTags, BodyParam, CatchWith, Context, GET, HttpServerRequest, HttpServerResponse, OPTIONS, POST, Path, RateLimit,
+} from 'rest.uws';
 import type { GraphqlService, GraphqlRequest } from '../graphql/graphql-service';
 import { answer, cors, sendError } from './graphql-answers';
 import { GraphqlRouteErrorHandler } from './graphql-errors';
+import { GRAPHQL_RESPONSE } from './openapi-schemas';
+
+/** The rate limit rule of the GraphQL endpoint (GET and POST share it); its numbers are the app's configuration (app.ts). */
+export const GRAPHQL_RATE_LIMIT_RULE = 'graphql';
+
+const ANSWER = {
+  schema: GRAPHQL_RESPONSE,
+  description:
+    'The result: `data`, with `errors` for fields that failed; request, parse and validation errors are 200 with `errors` ' +
+    'alone, as in the CMS (a client that accepts `application/graphql-response+json` gets that type, and 400 for them)',
+};
+const REFUSED = 'An invalid Authorization token (expired, disabled or unknown), or a request the endpoint cannot read (variables that are not a JSON object)';
+const DISABLED = 'The GraphQL API is not enabled (enableGql is false)';
+const URL_TOO_LONG = `The URL is longer than ${4096} bytes: send long queries in a POST body`;
 
 /**
  * Longest request target (path and query string) the endpoint answers; longer ones get 414. uWebSockets.js
@@ -19,9 +35,17 @@ export const MAX_URL_BYTES = 4096;
  */
 export function graphqlResource(path: string, service: GraphqlService): object {
   @CatchWith(GraphqlRouteErrorHandler)
+  @ApiTags('GraphQL')
   class GraphqlResource {
     @GET
     @Path(path)
+    @RateLimit(GRAPHQL_RATE_LIMIT_RULE)
+    @ApiOperation({ summary: 'Runs a query given in the query string (`?query=&variables=&operationName=`); no mutations' })
+    @ApiResponse(200, ANSWER)
+    @ApiResponse(400, REFUSED)
+    @ApiResponse(404, DISABLED)
+    @ApiResponse(405, { description: 'A mutation sent with GET: send it with POST', headers: { Allow: 'POST' } })
+    @ApiResponse(414, URL_TOO_LONG)
     async get(@Context() req: HttpServerRequest, @Context() res: HttpServerResponse): Promise<void> {
       await afterCallback();
       if (urlTooLong(req, res)) return;
@@ -39,6 +63,13 @@ export function graphqlResource(path: string, service: GraphqlService): object {
 
     @POST
     @Path(path)
+    @RateLimit(GRAPHQL_RATE_LIMIT_RULE)
+    @ApiOperation({ summary: 'Runs a query: a JSON body `{query, variables, operationName}`, or the query itself as `application/graphql`' })
+    @ApiResponse(200, ANSWER)
+    @ApiResponse(400, `${REFUSED}, or a JSON body that is not valid JSON or not an object`)
+    @ApiResponse(404, DISABLED)
+    @ApiResponse(414, URL_TOO_LONG)
+    @ApiResponse(415, 'Neither application/json nor application/graphql')
     async post(@Context() req: HttpServerRequest, @Context() res: HttpServerResponse, @BodyParam({ optional: true }) body: Buffer): Promise<void> {
       await afterCallback();
       if (urlTooLong(req, res)) return;
@@ -81,6 +112,8 @@ export function graphqlResource(path: string, service: GraphqlService): object {
     /** CORS preflight: an empty 200, the query is not run. */
     @OPTIONS
     @Path(path)
+    @ApiOperation({ summary: 'CORS preflight' })
+    @ApiResponse(200, { description: 'An empty answer with the CORS headers', headers: { 'Access-Control-Allow-Origin': 'Any origin (*)', 'Access-Control-Allow-Headers': 'The headers a query may send' } })
     preflight(@Context() req: HttpServerRequest, @Context() res: HttpServerResponse): void {
       cors(res);
       res.setStatusCode(200).end();

@@ -49,6 +49,17 @@ export function defaultRefusalMessage(answer: RawAnswer): string | undefined {
   return /^text\//i.test(type) && text.length > 0 ? text : undefined;
 }
 
+/**
+ * The reason on a refusal page of uWebSockets.js itself: v20.57 answers heads it will not parse (431 past its header
+ * limit, 400 for two Host headers or a malformed Content-Length) with its own page,
+ * `<h1>Request Header Fields Too Large</h1><hr><i>uWebSockets/20 Server</i>`, before any route runs. The page names
+ * what was wrong in the words of its status, which is all an app could say there too.
+ */
+function serverRefusalPage(answer: RawAnswer): string | undefined {
+  if (answer.status < 400 || answer.status >= 500) return undefined;
+  return /^<h1>([^<]+)<\/h1><hr><i>uWebSockets\/\d+ Server<\/i>$/.exec(answer.body.toString('latin1').trim())?.[1];
+}
+
 function describeAnswer(exchange: RawExchange): string {
   if (exchange.timedOut) return 'no answer';
   if (!exchange.answer) return 'closed without an answer';
@@ -82,7 +93,7 @@ function judge(entry: CorpusCase, request: RawRequest, exchange: RawExchange, ru
   } else if (!refused(exchange, run)) {
     if (entry.expect === 'refused') problems.push(`accepted (${answer.status}) input that must be refused`);
   } else if (request.method !== 'HEAD') {
-    const message = (run.refusalMessage ?? defaultRefusalMessage)(answer);
+    const message = serverRefusalPage(answer) ?? (run.refusalMessage ?? defaultRefusalMessage)(answer);
     if (message === undefined) problems.push(`refused (${answer.status}) without a message saying what was wrong`);
     else if (/\n\s+at |Internal/.test(message)) problems.push(`refusal message reveals internals: ${message.slice(0, 120)}`);
   }

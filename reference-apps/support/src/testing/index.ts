@@ -11,3 +11,5 @@ export { SeededRandom, hostileStrings, percentEncode, wrongTypes, deepArray, dee
 export { corpusSeed } from './corpus-seed';
 export { FRAMEWORK_HOLES } from './pending-holes';
 export { openApiValidator, answerChecker, documentedAnswers, type SeenAnswer } from './openapi-conformance';
+export { cutOffDatabase, type DatabaseOutage } from './database-outage';
+export { probesAroundOutage, expectedProbeRound, requestOnce, recordingLogger, type ProbeRound, type ProbeAnswer, type LoggedLine } from './probes';

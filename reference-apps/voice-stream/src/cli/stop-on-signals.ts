@@ -7,6 +7,8 @@ export interface SignalStopOptions {
   readonly timeoutMs: number;
   readonly log?: (line: string) => void;
   readonly logError?: (line: string) => void;
+  /** Writes what is held before the process ends without exit handlers (a buffered logger's `flush`). */
+  readonly flush?: () => void;
 }
 
 /** What a running server gives the signal handler. */
@@ -50,7 +52,7 @@ export class SignalStop {
     this.log(`${this.options.name}: ${signal} received, stopping (at most ${seconds} s)`);
     setTimeout(() => {
       this.logError(`${this.options.name}: still stopping after ${seconds} s; exiting now`);
-      exitImmediately(0);
+      this.exit(0);
     }, this.options.timeoutMs);
     if (this.server) this.close(this.server);
   }
@@ -61,12 +63,21 @@ export class SignalStop {
         this.log(`${this.options.name}: stopped`);
         // Everything is closed and written: end without Node's own teardown of native addons, which once
         // aborted (SIGABRT) after a clean close under CI's load, with recognition threads just gone.
-        exitImmediately(0);
+        this.exit(0);
       },
       (error: unknown) => {
         this.logError(`${this.options.name}: error while stopping: ${(error as Error).message}`);
-        exitImmediately(1);
+        this.exit(1);
       },
     );
+  }
+
+  /** `_exit` runs no exit handler: what the logger holds is written first. */
+  private exit(status: number): never {
+    try {
+      this.options.flush?.();
+    } finally {
+      exitImmediately(status);
+    }
   }
 }

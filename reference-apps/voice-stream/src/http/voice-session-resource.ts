@@ -1,4 +1,4 @@
-import { ApiOperation, ApiResponse, ApiTags, BodyParam, Consumes, Context, GET, HeaderParam, HttpServerRequest, Path, POST, Produces, QueryParam } from 'rest.uws';
+import { ApiOperation, ApiResponse, ApiTags, BodyParam, Consumes, Context, GET, HeaderParam, HttpServerRequest, Path, POST, Produces, QueryParam, RateLimit, RequestLogger } from 'rest.uws';
 import type { ApiKeyOwner, ApiKeyStore } from '../storage/api-key-store';
 import { readAuthKey } from './deepl-authorization';
 import { validateSessionRequest, type VoiceCapabilities } from '../domain/session/session-request';
@@ -6,6 +6,9 @@ import type { SessionRegistry } from '../domain/registry/session-registry';
 import type { SessionCapacity } from '../domain/session-capacity';
 import { streamingUrl } from './streaming-url';
 import { VoiceApiError } from '../domain/voice-api-error';
+
+/** The rate limit rule of the session request (its numbers are the app's configuration: see app.ts). */
+export const SESSION_REQUEST_RULE = 'session-request';
 
 /** The answer of the session request and of a reconnection. */
 export interface VoiceStreamingResponse {
@@ -53,14 +56,25 @@ export class VoiceSessionResource {
   @ApiOperation({ summary: 'Requests a voice session: its streaming URL and first token' })
   @ApiResponse(200, { schema: STREAMING_RESPONSE })
   @ApiResponse(400, 'The body is missing, not JSON, or not a valid session request (invalid_request and the field codes)')
-  @ApiResponse(429, 'This API key already has its maximum of open sessions (too_many_sessions)')
+  @ApiResponse(429, {
+    description:
+      'Over the rate limit of session requests per API key (too_many_requests, with Retry-After), or this API key already ' +
+      'has its maximum of open sessions (too_many_sessions)',
+    headers: {
+      'RateLimit-Limit': 'Session requests allowed per window',
+      'RateLimit-Remaining': 'Session requests left now',
+      'RateLimit-Reset': 'Seconds until the bucket is full again',
+    },
+  })
+  @RateLimit(SESSION_REQUEST_RULE)
   async requestSession(
     @HeaderParam('authorization', { optional: true }) authorization: string | undefined,
     @Context() request: HttpServerRequest,
     @BodyParam({ optional: true }) body: object | undefined,
+    @Context() log: RequestLogger,
   ): Promise<VoiceStreamingResponse> {
     // The key is checked before the body, so a client without one learns that first (401/403).
-    const owner = await this.authenticate(authorization);
+    const owner = await this.authenticate(authorization, log);
     if (body === undefined) throw new VoiceApiError(400, 'invalid_request', 'The request body must be a JSON object with at least source_media_content_type');
     const result = validateSessionRequest(body, this.capabilities);
     if ('error' in result) throw new VoiceApiError(400, result.error.code, result.error.message);
@@ -79,21 +93,23 @@ export class VoiceSessionResource {
     @HeaderParam('authorization', { optional: true }) authorization: string | undefined,
     @Context() request: HttpServerRequest,
     @QueryParam('token', { optional: true }) token: string | undefined,
+    @Context() log: RequestLogger,
   ): Promise<VoiceStreamingResponse> {
-    const owner = await this.authenticate(authorization);
+    const owner = await this.authenticate(authorization, log);
     if (!token) throw new VoiceApiError(400, 'missing_parameter', 'The token query parameter (the latest token of the session) is required');
     const rotated = await this.registry.rotate(owner.id, token);
     return { streaming_url: this.url(request), token: rotated.token, session_id: rotated.sessionId };
   }
 
-  private async authenticate(authorization: string | undefined): Promise<ApiKeyOwner> {
+  private async authenticate(authorization: string | undefined, log: RequestLogger): Promise<ApiKeyOwner> {
     const read = readAuthKey(authorization);
     if ('problem' in read) throw new VoiceApiError(401, 'unauthorized', read.problem);
     let owner: ApiKeyOwner | undefined;
     try {
       owner = await this.keys.verify(read.key);
     } catch (error) {
-      console.error(`voice-stream: key store error: ${(error as Error).message}`);
+      // The request's logger: the line carries its id (reqId), as the answer's X-Request-Id does.
+      log.error({ err: error }, 'key store error: answered 503');
       throw new VoiceApiError(503, 'service_unavailable', 'The key store (database) is unavailable; retry shortly');
     }
     if (!owner) throw new VoiceApiError(403, 'forbidden', 'The API key is unknown or revoked');

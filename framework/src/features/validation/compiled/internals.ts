@@ -75,6 +75,12 @@ export interface TransformMetadataRecord {
   options?: { groups?: string[]; since?: number; until?: number; toClassOnly?: boolean; toPlainOnly?: boolean };
 }
 
+/**
+ * class-transformer's `defaultMetadataStorage`, as the compiler reads it. Its `_` maps are class-transformer's own
+ * fields, not rest.uws's: the package offers no public way to list a class's decorated properties, so they are read
+ * as they are, for the versions checked in `loadClassTransformerInternals` (an unknown layout leaves transformation to
+ * the package). The architecture test's allow-list names the file that reads them (private-members.test.ts).
+ */
 interface TransformerMetadataStorage {
   _typeMetadatas: Map<Function, Map<string, TypeMetadataRecord>>;
   _transformMetadatas: Map<Function, Map<string, TransformMetadataRecord[]>>;

@@ -16,6 +16,7 @@ function declaredProperties(ctor: Function, t: CompiledTransform): Set<string> {
     // Only an optimisation: keys not listed here take the generic path.
   }
   for (const target of [ctor, ...storage.getAncestors(ctor)]) {
+    // class-transformer's own maps (no public API lists a class's decorated properties): see TransformerMetadataStorage.
     for (const map of [storage._typeMetadatas.get(target), storage._transformMetadatas.get(target)]) {
       if (map !== undefined) for (const name of map.keys()) if (typeof name === 'string') names.add(name);
     }

@@ -10,10 +10,11 @@
  * the audio itself; per phrase it measures how long after that end arrive its concluded source segment, its
  * concluded translation and its first target audio chunk; how long after the phrase starts its first tentative
  * update comes, and the longest wait between tentative updates from then to the phrase's end. Also the
- * server's peak RSS during the round.
+ * server's peak RSS during the round, and the CPU time the server and its child processes spent per session
+ * and second of speech (the share of a core one session needs, whatever the machine's load).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -76,6 +77,45 @@ async function startServer(database: string, maxSessions: number): Promise<Serve
   };
 }
 
+/** utime, stime, cutime, cstime of one process (clock ticks), and its parent, from /proc/PID/stat. */
+function processTimes(pid: number): { parent: number; ticks: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) in parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU seconds used so far by the server and every process below it (ffmpeg, Apertium's pipelines, espeak-ng):
+ * live processes' own time plus what their exited children left in cutime/cstime. The difference between two
+ * readings is the CPU the round cost, whatever else the machine was doing.
+ */
+function treeCpuSeconds(root: number): number {
+  const parents = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const times = processTimes(Number(entry));
+    if (!times) continue;
+    parents.set(Number(entry), times.parent);
+    ticks.set(Number(entry), times.ticks);
+  }
+  const inTree = (pid: number): boolean => {
+    for (let current = pid, hops = 0; current > 1 && hops < 64; current = parents.get(current) ?? 0, hops += 1) if (current === root) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, value] of ticks) if (inTree(pid)) total += value;
+  return total / CLOCK_TICKS_PER_SECOND;
+}
+
+/** sysconf(_SC_CLK_TCK) on Linux. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 const residentMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function runClient(baseUrl: string, key: string, target: string, pcm: Buffer): Promise<SessionLog> {
@@ -121,6 +161,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     for (const sessions of rounds) {
       let peakRssMb = residentMb(server.pid);
+      const cpuBefore = treeCpuSeconds(server.pid);
       const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, residentMb(server.pid))), 200);
       const logs = await Promise.all(
         Array.from({ length: sessions }, async (_, index) => {
@@ -130,15 +171,17 @@ async function main(argv: readonly string[]): Promise<number> {
         }),
       );
       clearInterval(sampler);
+      // Per session and second of speech streamed: the share of one core a session needs.
+      const cpuPerSessionSecond = (treeCpuSeconds(server.pid) - cpuBefore) / sessions / (pcm.length / 32000);
       const summary = summarize(logs.map((log) => phraseLatencies(log, phrases, target)));
       const loadAverage = Number(loadavg()[0].toFixed(2));
-      results.push({ sessions, ...summary, peakRssMb: Math.round(peakRssMb), loadAverage });
+      results.push({ sessions, ...summary, peakRssMb: Math.round(peakRssMb), cpuPerSessionSecond: Number(cpuPerSessionSecond.toFixed(3)), loadAverage });
       console.log(
         `${String(sessions).padStart(2)} sessions: ${summary.phrases} phrases (${summary.missed} without translation), ${summary.failures} failed sessions; ` +
           `end of phrase -> source p50/p95 ${summary.source.p50}/${summary.source.p95} ms, translation ${summary.translation.p50}/${summary.translation.p95} ms, ` +
           `first audio ${summary.audio.p50}/${summary.audio.p95} ms; first tentative p50/p95 ${summary.firstTentative.p50}/${summary.firstTentative.p95} ms ` +
           `after the phrase starts, then tentative gap p95/max ${summary.tentativeGap.p95}/${summary.tentativeGap.max} ms; ` +
-          `server RSS peak ${Math.round(peakRssMb)} MB; load ${loadAverage}`,
+          `server RSS peak ${Math.round(peakRssMb)} MB; server CPU ${cpuPerSessionSecond.toFixed(3)} s per session per second of speech; load ${loadAverage}`,
       );
     }
   } finally {

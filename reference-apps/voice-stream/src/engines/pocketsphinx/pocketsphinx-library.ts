@@ -3,6 +3,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import koffi from 'koffi';
+import { everydayLanguageModelFile } from './language-model/everyday-language-model';
 
 /** Where Debian's `pocketsphinx-en-us` puts the US English model. */
 export const DEFAULT_MODEL_DIRECTORY = process.env.VOICE_STREAM_POCKETSPHINX_MODEL ?? '/usr/share/pocketsphinx/model/en-us';
@@ -45,6 +46,33 @@ function featureParametersWith(acousticModel: string, cmnInit: string): string {
  * counts more; the end of an utterance now costs about 0.1-0.25 s more before its concluded segment.
  * 0.3 s of silence ends an utterance (default 0.5 s): 200 ms sooner to the concluded segment.
  */
+/**
+ * The language model: PocketSphinx's general US English model (`en-us.lm.bin`) linearly mixed, half and half,
+ * with a trigram model of the app's everyday domain (everyday-language-model.ts), over a vocabulary of the
+ * general model's 5,000 likeliest words plus the domain's ~800. Measured with the recognition evaluation
+ * (tuning sentences, five voices, docs/voice-stream.md): mean WER 0.36 -> 0.29, no voice worse (espeak-ng
+ * en-us 0.64 -> 0.51), and 2.4 times less decoder CPU per second of audio (0.23 -> 0.10 s) than the general
+ * model alone over its 134,000 words. The domain model alone did as well on espeak-ng but lost words outside
+ * its corpus; the mix keeps everyday English outside the domain recognisable.
+ */
+const DOMAIN_WEIGHT = 0.5;
+
+/** Words of the general model kept in the dictionary, besides the domain's (0: all of the dictionary's 134,000). */
+const VOCABULARY = 5000;
+
+/** The words of an ARPA file's unigrams. */
+function arpaVocabulary(file: string): Set<string> {
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf('\\1-grams:');
+  const end = text.indexOf('\\2-grams:');
+  const words = new Set<string>();
+  for (const line of text.slice(start, end < 0 ? undefined : end).split('\n').slice(1)) {
+    const word = line.split('\t')[1];
+    if (word && word !== '<s>' && word !== '</s>') words.add(word);
+  }
+  return words;
+}
+
 const LIVE_SEARCH_ARGUMENTS = ['-fwdflat', 'yes', '-bestpath', 'yes', '-maxhmmpf', '30000', '-maxwpf', '20', '-vad_postspeech', '30'];
 
 /** One recognised word, in 10 ms frames counted since the decoder was created. */
@@ -79,6 +107,17 @@ class PocketSphinxFunctions {
   readonly segmentNext: (segment: Pointer) => Pointer;
   readonly segmentWord: (segment: Pointer) => string;
   readonly segmentFrames: (segment: Pointer, start: number[], end: number[]) => void;
+  readonly getLogMath: (decoder: Pointer) => Pointer;
+  readonly readLanguageModel: (config: Pointer, file: string, type: number, logMath: Pointer) => Pointer;
+  readonly languageModelSet: (config: Pointer, models: Pointer[], names: string[], weights: Float32Array, count: number) => Pointer;
+  readonly freeLanguageModel: (model: Pointer) => number;
+  readonly setLanguageModel: (decoder: Pointer, name: string, model: Pointer) => number;
+  readonly setSearch: (decoder: Pointer, name: string) => number;
+  readonly logMathInit: (base: number, shift: number, useTable: number) => Pointer;
+  readonly logMathFree: (logMath: Pointer) => number;
+  readonly silenceLog: (stream: null) => void;
+  readonly wordId: (model: Pointer, word: string) => number;
+  readonly ngramScore: (model: Pointer, wordId: number, history: null, historyLength: number, used: number[]) => number;
 
   constructor() {
     let pocketsphinx: koffi.IKoffiLib;
@@ -101,10 +140,58 @@ class PocketSphinxFunctions {
     this.segmentNext = pocketsphinx.func('void* ps_seg_next(void* seg)');
     this.segmentWord = pocketsphinx.func('const char* ps_seg_word(void* seg)');
     this.segmentFrames = pocketsphinx.func('void ps_seg_frames(void* seg, _Out_ int* sf, _Out_ int* ef)');
+    this.getLogMath = pocketsphinx.func('void* ps_get_logmath(void* ps)');
+    this.readLanguageModel = sphinxbase.func('void* ngram_model_read(void* config, const char* file, int type, void* lmath)');
+    this.languageModelSet = sphinxbase.func('void* ngram_model_set_init(void* config, void** models, const char** names, const float* weights, int n)');
+    this.freeLanguageModel = sphinxbase.func('int ngram_model_free(void* model)');
+    this.setLanguageModel = pocketsphinx.func('int ps_set_lm(void* ps, const char* name, void* lm)');
+    this.setSearch = pocketsphinx.func('int ps_set_search(void* ps, const char* name)');
+    this.logMathInit = sphinxbase.func('void* logmath_init(double base, int shift, int use_table)');
+    this.logMathFree = sphinxbase.func('int logmath_free(void* lmath)');
+    this.silenceLog = sphinxbase.func('void err_set_logfp(void* stream)');
+    this.wordId = sphinxbase.func('int ngram_wid(void* model, const char* word)');
+    this.ngramScore = sphinxbase.func('int ngram_ng_score(void* model, int wid, int* history, int n_hist, _Out_ int* n_used)');
   }
 }
 
 let functions: PocketSphinxFunctions | undefined;
+
+/**
+ * A copy of the dictionary limited to the `size` words the general model finds most likely on their own
+ * (unigram probability) plus `keep` (the domain model's words): a smaller search, and no rare words for
+ * sounds a synthetic or noisy voice only approximates. Made once per setting in the temp folder.
+ */
+function limitedDictionary(lib: PocketSphinxFunctions, dictionaryFile: string, languageModelFile: string, size: number, keep: ReadonlySet<string>): string {
+  const key = createHash('sha1').update(`${dictionaryFile}\0${languageModelFile}\0${size}\0${[...keep].sort().join(' ')}`).digest('hex').slice(0, 16);
+  const file = path.join(tmpdir(), `voice-stream-dictionary-${key}.dict`);
+  if (existsSync(file)) return file;
+  const lines = readFileSync(dictionaryFile, 'utf8').split('\n').filter(Boolean);
+  const headword = (line: string) => line.slice(0, line.indexOf(' ')).replace(/\(\d+\)$/, '');
+  // Outside a decoder (whose -logfn sends it to /dev/null) sphinxbase would log to stderr.
+  lib.silenceLog(null);
+  const logMath = lib.logMathInit(1.0001, 0, 0);
+  const model = lib.readLanguageModel(null, languageModelFile, 0, logMath);
+  if (!model) {
+    lib.logMathFree(logMath);
+    throw new Error(`PocketSphinx could not read the language model ${languageModelFile}`);
+  }
+  const scores = new Map<string, number>();
+  try {
+    for (const word of new Set(lines.map(headword))) {
+      const id = lib.wordId(model, word);
+      if (id >= 0) scores.set(word, lib.ngramScore(model, id, null, 0, [0]));
+    }
+  } finally {
+    lib.freeLanguageModel(model);
+    lib.logMathFree(logMath);
+  }
+  const chosen = new Set([...scores].sort((a, b) => b[1] - a[1]).slice(0, size).map(([word]) => word));
+  for (const word of keep) chosen.add(word);
+  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.part`;
+  writeFileSync(partial, `${lines.filter((line) => chosen.has(headword(line))).join('\n')}\n`);
+  renameSync(partial, file);
+  return file;
+}
 
 /** A PocketSphinx decoder with its voice activity detection, fed 16 kHz s16le mono. */
 export class PocketSphinxDecoder {
@@ -117,7 +204,11 @@ export class PocketSphinxDecoder {
   constructor(
     modelDirectory: string = DEFAULT_MODEL_DIRECTORY,
     readonly profile: 'wideband' | 'narrowband' = 'wideband',
-    /** More `-name value` settings, after (and so over) the live ones: for the recognition evaluation. */
+    /**
+     * More `-name value` settings, after (and so over) the live ones: for the recognition evaluation. Besides
+     * PocketSphinx's own: `-domainlm everyday|none|<arpa file>`, `-domainweight 0..1` (1: the domain model
+     * alone), `-vocabulary N` (0: the whole dictionary).
+     */
     extraArguments: readonly string[] = [],
   ) {
     this.lib = functions ??= new PocketSphinxFunctions();
@@ -137,11 +228,57 @@ export class PocketSphinxDecoder {
     const cmnInit = settings.get('-cmninit') ?? (profile === 'narrowband' ? NARROWBAND_CMN_INIT : undefined);
     settings.delete('-cmninit');
     if (cmnInit !== undefined) settings.set('-featparams', featureParametersWith(acoustic, cmnInit));
+    // Settings of ours (not PocketSphinx's): the domain model and its weight in the mix.
+    const domainSetting = settings.get('-domainlm') ?? 'everyday';
+    const weightSetting = settings.get('-domainweight');
+    const domainWeight = Number(weightSetting ?? DOMAIN_WEIGHT);
+    settings.delete('-domainlm');
+    settings.delete('-domainweight');
+    if (!(domainWeight >= 0 && domainWeight <= 1)) throw new Error(`-domainweight must be between 0 and 1, not ${weightSetting}`);
+    const domainModel = domainSetting === 'everyday' ? everydayLanguageModelFile(settings.get('-dict')!) : domainSetting;
+    const generalModel = settings.get('-lm')!;
+    const mixed = domainSetting !== 'none' && domainWeight > 0 && domainWeight < 1;
+    const vocabulary = Number(settings.get('-vocabulary') ?? VOCABULARY);
+    settings.delete('-vocabulary');
+    if (vocabulary > 0) {
+      const keep = domainSetting === 'none' ? new Set<string>() : arpaVocabulary(domainModel);
+      settings.set('-dict', limitedDictionary(this.lib, settings.get('-dict')!, generalModel, vocabulary, keep));
+    }
+    if (domainSetting !== 'none' && domainWeight === 1) settings.set('-lm', domainModel);
+    // A mix is installed after the decoder is made (PocketSphinx starts without a search then).
+    if (mixed) settings.delete('-lm');
     const argv = [...settings].flat();
     const config = this.lib.parseArguments(null, this.lib.psArgs(), argv.length, argv, 1);
     if (!config) throw new Error('PocketSphinx rejected its configuration');
     this.decoder = this.lib.init(config);
     if (!this.decoder) throw new Error(`PocketSphinx could not load the model in ${modelDirectory}`);
+    if (mixed) this.installMixedModel(config, generalModel, domainModel, domainWeight);
+  }
+
+  /**
+   * Linear interpolation of the general model and the domain model (sphinxbase's model set, which scores
+   * every n-gram as w p_domain + (1 - w) p_general over the union of both vocabularies).
+   */
+  private installMixedModel(config: Pointer, generalFile: string, domainFile: string, domainWeight: number): void {
+    const logMath = this.lib.getLogMath(this.decoder);
+    const general = this.lib.readLanguageModel(config, generalFile, 0, logMath);
+    const domain = this.lib.readLanguageModel(config, domainFile, 0, logMath);
+    if (!general || !domain) {
+      if (general) this.lib.freeLanguageModel(general);
+      if (domain) this.lib.freeLanguageModel(domain);
+      this.lib.free(this.decoder);
+      throw new Error(`PocketSphinx could not read the language models ${generalFile} and ${domainFile}`);
+    }
+    const set = this.lib.languageModelSet(config, [general, domain], ['general', 'domain'], new Float32Array([1 - domainWeight, domainWeight]), 2);
+    // The set holds its own references to both models.
+    this.lib.freeLanguageModel(general);
+    this.lib.freeLanguageModel(domain);
+    if (!set || this.lib.setLanguageModel(this.decoder, 'mixed', set) < 0 || this.lib.setSearch(this.decoder, 'mixed') < 0) {
+      this.lib.free(this.decoder);
+      throw new Error('PocketSphinx could not use the mixed language model');
+    }
+    // The search holds its own reference to the set.
+    this.lib.freeLanguageModel(set);
   }
 
   /** Total frames fed so far (the frame clock word times are measured on). */

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { BandwidthDetector } from './bandwidth-detector';
 import { releaseFreeMemory } from './native-memory';
 import { PocketSphinxDecoder } from './pocketsphinx-library';
 import { UtteranceTracker } from './utterance-tracker';
@@ -65,7 +66,33 @@ function refreshSoon(): void {
   });
 }
 
-let current: { stream: number; tracker: UtteranceTracker } | undefined;
+/** Audio of an `auto` stream before its bandwidth is known; decided after at most this much audio. */
+const MAX_LISTEN_SAMPLES = 10 * 16000;
+
+let current:
+  | {
+      stream: number;
+      /** Undefined while an `auto` stream's bandwidth is still being heard. */
+      tracker: UtteranceTracker | undefined;
+      listening?: { detector: BandwidthDetector; pending: Int16Array[]; samples: number };
+    }
+  | undefined;
+
+/** Starts recognising the current stream with `profile`, first feeding the audio heard meanwhile. */
+function track(profile: AcousticProfile): void {
+  const stream = current!.stream;
+  // Idle decoders are fresh and wideband; a narrowband stream reloads (its audio waits in the port meanwhile).
+  if (used || decoder!.profile !== profile) loadDecoder(profile);
+  if (!decoder) throw new Error('the decoder could not be loaded');
+  used = true;
+  current!.tracker = new UtteranceTracker(decoder, {
+    tentative: (segment) => send({ type: 'tentative', stream, segment }),
+    concluded: (segment) => send({ type: 'concluded', stream, segment }),
+  });
+  const pending = current!.listening?.pending ?? [];
+  current!.listening = undefined;
+  for (const samples of pending) current!.tracker.feed(samples);
+}
 
 port.on('message', (message: ToRecognitionWorker) => {
   if (message.type === 'shutdown' || stopRequested()) {
@@ -76,26 +103,29 @@ port.on('message', (message: ToRecognitionWorker) => {
   try {
     switch (message.type) {
       case 'start': {
-        const stream = message.stream;
-        // Idle decoders are fresh and wideband; a narrowband session reloads (its audio waits in the port meanwhile).
-        if (used || decoder.profile !== message.profile) loadDecoder(message.profile);
-        if (!decoder) break;
-        used = true;
-        current = {
-          stream,
-          tracker: new UtteranceTracker(decoder, {
-            tentative: (segment) => send({ type: 'tentative', stream, segment }),
-            concluded: (segment) => send({ type: 'concluded', stream, segment }),
-          }),
-        };
+        current = { stream: message.stream, tracker: undefined };
+        if (message.profile === 'auto') current.listening = { detector: new BandwidthDetector(), pending: [], samples: 0 };
+        else track(message.profile);
         break;
       }
       case 'audio':
-        if (current?.stream === message.stream && !aborted(message.stream)) current.tracker.feed(new Int16Array(message.samples));
+        if (current?.stream === message.stream && !aborted(message.stream)) {
+          const samples = new Int16Array(message.samples);
+          const listening = current.listening;
+          if (listening) {
+            listening.pending.push(samples);
+            listening.samples += samples.length;
+            const heard = listening.detector.feed(samples) ?? (listening.samples >= MAX_LISTEN_SAMPLES ? listening.detector.verdict() : undefined);
+            if (heard) track(heard);
+          } else {
+            current.tracker?.feed(samples);
+          }
+        }
         break;
       case 'end':
         if (current?.stream === message.stream) {
-          current.tracker.finish();
+          if (current.listening) track(current.listening.detector.verdict());
+          current.tracker?.finish();
           current = undefined;
         }
         send({ type: 'ended', stream: message.stream });

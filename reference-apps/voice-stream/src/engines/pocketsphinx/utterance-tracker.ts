@@ -35,6 +35,8 @@ export class UtteranceTracker {
   private utteranceSamples = 0;
   private lastTentative = '';
   private lastConcludedEndMs = 0;
+  /** Audio short of a whole step, kept for the next chunk. */
+  private carry = new Int16Array(0);
 
   constructor(
     private readonly decoder: UtteranceDecoder,
@@ -45,6 +47,20 @@ export class UtteranceTracker {
   }
 
   feed(samples: Int16Array): void {
+    // Steps are cut at fixed 100 ms boundaries from the stream's start, whatever the chunks' sizes (ffmpeg's
+    // output comes in sizes that vary from run to run): the same audio then gives the same transcript.
+    let audio = samples;
+    if (this.carry.length > 0) {
+      audio = new Int16Array(this.carry.length + samples.length);
+      audio.set(this.carry);
+      audio.set(samples, this.carry.length);
+    }
+    const whole = audio.length - (audio.length % STEP_SAMPLES);
+    this.carry = audio.slice(whole);
+    this.process(audio.subarray(0, whole));
+  }
+
+  private process(samples: Int16Array): void {
     for (let offset = 0; offset < samples.length; offset += STEP_SAMPLES) {
       const step = samples.subarray(offset, Math.min(samples.length, offset + STEP_SAMPLES));
       this.decoder.process(step);
@@ -63,6 +79,9 @@ export class UtteranceTracker {
 
   /** End of audio: the open utterance is concluded. */
   finish(): void {
+    const rest = this.carry;
+    this.carry = new Int16Array(0);
+    if (rest.length > 0) this.process(rest);
     this.conclude(false);
   }
 

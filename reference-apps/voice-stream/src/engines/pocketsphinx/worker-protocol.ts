@@ -4,9 +4,12 @@
  */
 export type AcousticProfile = 'wideband' | 'narrowband';
 
+/** What a stream asks for: a profile, or `auto` (the worker listens first: BandwidthDetector). */
+export type StreamProfile = AcousticProfile | 'auto';
+
 /** Messages between the main thread and a PocketSphinx worker. `stream` tags which session they belong to. */
 export type ToRecognitionWorker =
-  | { readonly type: 'start'; readonly stream: number; readonly profile: AcousticProfile }
+  | { readonly type: 'start'; readonly stream: number; readonly profile: StreamProfile }
   | { readonly type: 'audio'; readonly stream: number; readonly samples: ArrayBuffer }
   | { readonly type: 'end'; readonly stream: number }
   | { readonly type: 'abort'; readonly stream: number }

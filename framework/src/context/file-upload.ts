@@ -5,7 +5,8 @@ import * as path from 'node:path';
  * A file received in a multipart/form-data request, already stored in the uploads folder under a
  * name the server generated. The client's file name is metadata only, never part of `path`.
  * Read it with `ctx.fileUploads()`. Unless moved (`moveTo`), the file is deleted when the request
- * ends (see `deleteUploadedFilesOnEnd`).
+ * ends (see `deleteUploadedFilesOnEnd`). The uploads plugin (`features/uploads`) makes them; like `User`, what a
+ * route sees of them lives beside the RoutingContext.
  */
 export class FileUpload {
   private _path: string;
@@ -80,3 +81,6 @@ export class FileUpload {
     return { fieldName: this.fieldName, fileName: this.fileName, contentType: this.contentType, size: this.size };
   }
 }
+
+/** @internal Key of the request's uploaded files in the routing context: the uploads plugin puts them, `ctx.fileUploads()` reads them. */
+export const FILE_UPLOADS: unique symbol = Symbol('rest.uws:file-uploads');

@@ -1,5 +1,5 @@
-import { marker } from './decorator-forms';
-import { classMetadata } from '../metadata/store';
+import { marker } from '../../decorators/decorator-forms';
+import { classMetadata } from '../../metadata/store';
 
 /** Metadata key of classes marked `@Inject`. */
 export const INJECTABLE = Symbol('rest.uws:injectable');

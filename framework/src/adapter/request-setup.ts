@@ -1,0 +1,77 @@
+import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uWebSockets.js';
+import type { AppRuntime } from '../app/app-runtime';
+import type { RoutingContext } from '../context/routing-context';
+import { HttpServerRequest } from '../http/request';
+import { HttpServerResponse } from '../http/response';
+import { Exchange } from '../pipeline/exchange';
+import { kAbort, kAnsweredBy, kAppSend, kDefaultHeaders, kLive, kOriginResolver } from '../http/internal';
+
+/**
+ * What every request the adapter takes starts and ends with, HTTP routes and WebSocket upgrades alike: the
+ * framework's request, response and exchange, with the app's send and response hooks attached; the app's
+ * request hooks; and leaving the uWebSockets.js callback. One place, so an upgrade meets the app's plugins
+ * exactly as a route does (CORS, request ids, access logs, compression of the answer).
+ */
+
+/**
+ * The exchange of one request: `query` is given when already read (an upgrade reads it with the other headers).
+ * The app's `onSend` hooks run before the head is written; its `onResponse` hooks once, when the response ended
+ * (a 101 included) or the client left.
+ */
+export function openExchange(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: string, url: string, query?: string): Exchange {
+  const request = new HttpServerRequest(req, res, method, url, query);
+  const response = new HttpServerResponse(res, method === 'HEAD');
+  response[kDefaultHeaders] = rt.defaultHeaders;
+  request[kAnsweredBy] = response;
+  const hooks = rt.hooks;
+  request[kOriginResolver] = hooks.originResolver;
+  const ctx = new Exchange(request, response, rt.app);
+  if (hooks.onResponse !== null || hooks.onSend !== null) watch(hooks, ctx);
+  return ctx;
+}
+
+/** Gives the request's response the app's send and response hooks. */
+function watch(hooks: AppRuntime['hooks'], ctx: RoutingContext): void {
+  const { onResponse, onSend } = hooks;
+  if (onSend !== null) ctx.response[kAppSend] = (body, sent) => onSend(ctx, body, sent);
+  if (onResponse === null) return;
+  let done = false;
+  const finished = () => {
+    if (done) return;
+    done = true;
+    onResponse(ctx);
+  };
+  ctx.response.onEnd(finished);
+  ctx.response.onAborted(finished);
+}
+
+/**
+ * Runs the app's request hooks, before routing; true when one answered the request (then nothing else runs).
+ * A hook that throws has its error answered through the app's exception handlers, and counts as answering.
+ */
+export function answeredByRequestHooks(rt: AppRuntime, res: UwsResponse, ctx: Exchange): boolean {
+  const onRequest = rt.hooks.onRequest;
+  if (onRequest === null) return false;
+  let answered: boolean;
+  try {
+    answered = onRequest(ctx);
+  } catch (err) {
+    void rt.fail(ctx, err);
+    answered = true;
+  }
+  if (answered) leaveCallback(res, ctx, !ctx.response.ended());
+  return answered;
+}
+
+/**
+ * The uWebSockets.js callback returns: later writes cork themselves; when the answer is still to come
+ * (`pending`), the request copies what it may still be asked (headers, query) and the response hears of
+ * the client leaving.
+ */
+export function leaveCallback(res: UwsResponse, ctx: Exchange, pending: boolean): void {
+  const response = ctx.response;
+  response[kLive] = false;
+  if (!pending) return;
+  ctx.request.detach();
+  if (!response.ended()) res.onAborted(() => response[kAbort]());
+}
