@@ -21,6 +21,10 @@ import { kAbort, kBody, kLive, kParamValues } from '../http/internal';
  * attach onAborted/onData before returning, hand the framework objects that outlive the callback.
  */
 
+/** The framing headers' names as bytes: uWebSockets.js copies a string key on every read. */
+const CONTENT_LENGTH = new Uint8Array(Buffer.from('content-length', 'latin1'));
+const TRANSFER_ENCODING = new Uint8Array(Buffer.from('transfer-encoding', 'latin1'));
+
 const METHODS: Record<string, HttpMethod> = {
   get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', patch: 'PATCH', head: 'HEAD', options: 'OPTIONS',
 };
@@ -65,8 +69,8 @@ export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): voi
 function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMethod, url: string, known: RouteMatch<RouteHolder> | undefined): void {
   rt.refreshIfStale();
   // Two native reads on every request tell whether it announces a body (see refusedFraming below).
-  const length = req.getHeader('content-length');
-  const encoding = req.getHeader('transfer-encoding');
+  const length = req.getHeader(CONTENT_LENGTH);
+  const encoding = req.getHeader(TRANSFER_ENCODING);
   const ctx = openExchange(rt, res, req, method, url);
   const { request, response } = ctx;
   // All headers are judged when the native reads show a framing header, and always on body methods: an

@@ -2,6 +2,7 @@ import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uWe
 import type { ClientOrigin, OriginResolver } from './client-origin';
 import { parseCookieHeader } from './cookie-header';
 import { lowerCaseName } from './header-name';
+import { keptBytes } from './header-bytes';
 import { kAnsweredBy, kBody, kHeaderOrEmpty, kOriginResolver, kParamNames, kParamValues, kReceivedHeaders, kReleaseNative } from './internal';
 import { decodeComponent, parseQueryString, type ParsedQuery } from './query-string';
 
@@ -77,7 +78,7 @@ export class HttpServerRequest {
     if (this._headers !== null) return this._headers[key];
     if (this._headerList !== null) return findHeader(this._headerList, key);
     if (this._req !== null) {
-      const v = this._req.getHeader(key);
+      const v = this._req.getHeader(keptBytes(key));
       return v === '' ? (this.hasEmptyHeader(key) ? '' : undefined) : v;
     }
     return undefined;
@@ -92,7 +93,7 @@ export class HttpServerRequest {
     const key = lowerCaseName(name);
     if (this._headers !== null) return this._headers[key] ?? '';
     if (this._headerList !== null) return findHeader(this._headerList, key) ?? '';
-    if (this._req !== null) return this._req.getHeader(key);
+    if (this._req !== null) return this._req.getHeader(keptBytes(key));
     return '';
   }
 

@@ -2,6 +2,7 @@ import type { HttpResponse as UwsResponse, RecognizedString } from 'uWebSockets.
 import { statusLine } from '../errors/http-status';
 import type { Duplex } from 'node:stream';
 import { BodyPipe, COMPLETE_BODY, STREAMED_BODY, type SentBody } from './body-pipe';
+import { keptBytes, sendable } from './header-bytes';
 import { kAbort, kAppSend, kDefaultHeaders, kLive, kRouteSend, kSendContext, kUpgraded } from './internal';
 import { hasName } from './header-rules';
 import { ResponseHead } from './response-head';
@@ -289,11 +290,12 @@ export class HttpServerResponse extends ResponseHead {
     if (this[kAppSend] !== null || this[kRouteSend] !== null) this.runSendHooks(undefined, sent);
     this._headSent = true;
     const res = this._res;
-    if (this._status !== 200) res.writeStatus(statusLine(this._status));
+    // Constant texts go as bytes (header-bytes.ts): a string costs uWebSockets.js a copy per call.
+    if (this._status !== 200) res.writeStatus(keptBytes(statusLine(this._status)));
     const h = this._headers;
-    if (h !== null) for (let i = 0; i < h.length; i += 2) res.writeHeader(h[i]!, h[i + 1]!);
+    if (h !== null) for (let i = 0; i < h.length; i += 2) res.writeHeader(sendable(h[i]!), sendable(h[i + 1]!));
     const d = this[kDefaultHeaders];
-    if (d !== null) for (let i = 0; i < d.length; i += 3) if (h === null || !hasName(h, d[i + 1]!)) res.writeHeader(d[i]!, d[i + 2]!);
+    if (d !== null) for (let i = 0; i < d.length; i += 3) if (h === null || !hasName(h, d[i + 1]!)) res.writeHeader(keptBytes(d[i]!), keptBytes(d[i + 2]!));
   }
 
   private emitEnd(): void {

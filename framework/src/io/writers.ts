@@ -3,17 +3,21 @@ import type { HttpResponseWriter } from '../context/contracts';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import { mediaEssence } from './media-type';
+import { toJsonText } from './json-text';
+import { keepHeaderTexts } from '../http/header-bytes';
 import { kPutTrustedHeader } from '../http/internal';
 
 export const JSON_CONTENT_TYPE = 'application/json';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
+keepHeaderTexts('content-type', JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, 'application/octet-stream');
 
-/** application/json: JSON.stringify of the result. */
+/** application/json: JSON.stringify's text of the result (class instances through compiled code, see json-text.ts). */
 @Produces('application/json')
 export class JsonResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
-    if (!response.hasHeader('content-type')) response[kPutTrustedHeader]('content-type', JSON_CONTENT_TYPE);
-    response.end(data === undefined ? 'null' : JSON.stringify(data));
+    // Added only when the response has no Content-Type yet (the route's negotiated one is usually there).
+    response[kPutTrustedHeader]('content-type', JSON_CONTENT_TYPE);
+    response.end(data === undefined ? 'null' : toJsonText(data));
   }
 }
 
@@ -21,7 +25,7 @@ export class JsonResponseWriter implements HttpResponseWriter<unknown> {
 @Produces('text/plain')
 export class PlainResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
-    if (!response.hasHeader('content-type')) response[kPutTrustedHeader]('content-type', TEXT_CONTENT_TYPE);
+    response[kPutTrustedHeader]('content-type', TEXT_CONTENT_TYPE);
     response.end(isBytes(data) ? data : data === undefined || data === null ? '' : String(data));
   }
 }
@@ -45,11 +49,11 @@ export class GenericResponseWriter implements HttpResponseWriter<unknown> {
         response.end(data);
       } else {
         response[kPutTrustedHeader]('content-type', JSON_CONTENT_TYPE);
-        response.end(JSON.stringify(data ?? null));
+        response.end(toJsonText(data ?? null));
       }
       return;
     }
-    if (essence === 'application/json' || essence.endsWith('+json')) response.end(JSON.stringify(data ?? null));
+    if (essence === 'application/json' || essence.endsWith('+json')) response.end(toJsonText(data ?? null));
     else response.end(data === undefined || data === null ? '' : typeof data === 'string' ? data : typeof data === 'object' ? JSON.stringify(data) : String(data));
   }
 }

@@ -43,9 +43,11 @@ export class FakeUwsRequest {
     const params = new URLSearchParams(this.query ?? '');
     return params.get(key) ?? undefined;
   }
-  getHeader(key: string): string {
+  getHeader(key: unknown): string {
     this.check();
-    const values = this.headers.filter(([k]) => k === key).map(([, v]) => v);
+    // Like uWebSockets.js, the key may be a string or bytes.
+    const name = asText(key);
+    const values = this.headers.filter(([k]) => k === name).map(([, v]) => v);
     return values.join(', ');
   }
   forEach(cb: (key: string, value: string) => void): void {
@@ -80,14 +82,14 @@ export class FakeUwsResponse {
   private check(): void {
     if (this.aborted || this.finished) throw new Error('Invalid access of discarded (invalid, deleted) uWS.HttpResponse/SSLHttpResponse.');
   }
-  writeStatus(status: string): this {
+  writeStatus(status: unknown): this {
     this.check();
-    this.statusLine = status;
+    this.statusLine = asText(status);
     return this;
   }
-  writeHeader(key: string, value: string): this {
+  writeHeader(key: unknown, value: unknown): this {
     this.check();
-    this.headers.push([key, value]);
+    this.headers.push([asText(key), asText(value)]);
     return this;
   }
   write(chunk: unknown): boolean {
@@ -185,6 +187,11 @@ export class FakeUwsResponse {
       closed: close || this.closed,
     });
   }
+}
+
+/** A text argument as uWebSockets.js reads it: a string, or bytes taken as UTF-8. */
+function asText(value: unknown): string {
+  return typeof value === 'string' ? value : toBuffer(value).toString('utf8');
 }
 
 function toBuffer(chunk: unknown): Buffer {

@@ -13,6 +13,7 @@ import type { SettingsView } from '../../settings/settings';
 import { isThenable } from '../context-values';
 import type { Step } from './step';
 import { addHeaderGroups, groupHeaders, splitHeaders, type HeaderGroup } from '../header-lines';
+import { keepHeaderTexts } from '../../http/header-bytes';
 import { kPutTrustedHeader } from '../../http/internal';
 
 /** A writer as the write step uses it: how to get it for a request, and what its class declares. */
@@ -31,7 +32,9 @@ function writerEntry(provided: Provided<HttpResponseWriter>, components: Compone
   const ctor = typeof provided === 'function' ? provided : (provided as object).constructor;
   const meta = resolvedClassMetadata(ctor);
   const lines = splitHeaders(meta.headers);
-  return { access: components.accessor(provided), headers: groupHeaders(lines.response), contentType: lines.produces?.[0] ?? meta.produces?.[0] };
+  const contentType = lines.produces?.[0] ?? meta.produces?.[0];
+  if (contentType !== undefined) keepHeaderTexts(contentType);
+  return { access: components.accessor(provided), headers: groupHeaders(lines.response), contentType };
 }
 
 export interface ResultWriterScope {
@@ -55,6 +58,7 @@ export function compileResultWriter(scope: ResultWriterScope): Step {
   if (writerClass !== undefined) checkWriterType(writerClass, definition.returnType, scope.where, scope.suppressCheck);
   const fixed = writerClass !== undefined ? writerEntry(writerClass as Provided<HttpResponseWriter>, components) : undefined;
   const mediaWriters = new Map<string, WriterEntry>();
+  keepHeaderTexts(...definition.produces);
   for (const p of definition.produces) {
     const w = settings.writerForMediaType(p);
     if (w !== undefined) mediaWriters.set(p, writerEntry(w as Provided<HttpResponseWriter>, components));

@@ -89,14 +89,16 @@ export class CompiledTransform {
       // Elements that are plain JSON objects of a class go straight to the class's transformer.
       const elementClass = deeper <= PROTOTYPE_KEYS_DEPTH && typeof targetType === 'function' && !isBuiltInTarget(targetType) ? targetType : undefined;
       const elementBody = elementClass === undefined ? undefined : this.transformersFor(elementClass).body;
+      const set = out instanceof Set ? out : undefined;
       for (let i = 0; i < n; i++) {
-        if (!(i in raw)) continue;
+        // JSON.parse makes no holes.
+        if (!json && !(i in raw)) continue;
         const sub: unknown = raw[i];
         let v: unknown;
         if (elementBody !== undefined && sub !== null && typeof sub === 'object' && !Array.isArray(sub) && (json || plainShaped(sub, elementClass!))) v = elementBody(sub, deeper, json);
         else v = this.body(sub, targetType, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper, json);
-        if (out instanceof Set) out.add(v);
-        else out.push(v);
+        if (set !== undefined) set.add(v);
+        else (out as unknown[]).push(v);
       }
       return out;
     }

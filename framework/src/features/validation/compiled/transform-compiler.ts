@@ -7,18 +7,19 @@ import { ConstantTable, stringLiteral } from './js-code';
 function declaredProperties(ctor: Function, t: CompiledTransform): Set<string> {
   const { storage } = t.internals;
   const names = new Set<string>();
-  for (const target of [ctor, ...storage.getAncestors(ctor)]) {
-    // class-transformer's own maps (no public API lists a class's decorated properties): see TransformerMetadataStorage.
-    for (const map of [storage._typeMetadatas.get(target), storage._transformMetadatas.get(target)]) {
-      if (map !== undefined) for (const name of map.keys()) if (typeof name === 'string') names.add(name);
-    }
-  }
+  // class-validator's metadata first: it lists properties in declaration order, the order bodies usually have.
   try {
     const validation = require('class-validator') as typeof import('class-validator');
     const metadatas = validation.getMetadataStorage().getTargetValidationMetadatas(ctor, '', true, false) as { propertyName: unknown }[];
     for (const m of metadatas) if (typeof m.propertyName === 'string') names.add(m.propertyName);
   } catch {
     // Only an optimisation: keys not listed here take the generic path.
+  }
+  for (const target of [ctor, ...storage.getAncestors(ctor)]) {
+    // class-transformer's own maps (no public API lists a class's decorated properties): see TransformerMetadataStorage.
+    for (const map of [storage._typeMetadatas.get(target), storage._transformMetadatas.get(target)]) {
+      if (map !== undefined) for (const name of map.keys()) if (typeof name === 'string') names.add(name);
+    }
   }
   return names;
 }
@@ -73,9 +74,23 @@ function generate(ctor: Function, properties: PropertyPlan[], plainToClass: numb
   const k = new ConstantTable();
   const prototype = ctor.prototype as object | undefined;
   const cases: string[] = [];
+  const handled: PropertyPlan[] = [];
   for (const p of properties) {
     if (fromBody && p.key === 'prototype') continue;
+    handled.push(p);
     cases.push(...keyCase(p, prototype, plainToClass, fromBody, k));
+  }
+  // The loop below unrolled for bodies whose keys are the declared properties in declaration order (what clients
+  // send): the same steps, in the same order, without the per-key dispatch.
+  const unrolled: string[] = [];
+  if (handled.length > 0) {
+    const shape = [`keys.length === ${handled.length}`, ...handled.map((p, i) => `keys[${i}] === ${stringLiteral(p.key)}`)];
+    unrolled.push(`  if (${shape.join(' && ')}) {`);
+    handled.forEach((p, i) => {
+      const [, ...body] = keyCase(p, prototype, plainToClass, fromBody, k);
+      unrolled.push(`    k${i}: { const key = ${stringLiteral(p.key)};`, ...body.map((l) => `    ${l.replace(/\bcontinue;/g, `break k${i};`)}`));
+    });
+    unrolled.push('    return out;', '  }');
   }
   const name = `${fromBody ? 'bodyToInstance' : 'toInstance'}_${(ctor.name || 'anonymous').replace(/[^A-Za-z0-9_$]/g, '_')}`;
   const skipped = fromBody ? "key === '__proto__' || key === 'constructor' || key === 'prototype'" : "key === '__proto__' || key === 'constructor'";
@@ -91,6 +106,7 @@ function generate(ctor: Function, properties: PropertyPlan[], plainToClass: numb
     '  const P = out.constructor.prototype;',
     `  const known = P === ${k.ref(prototype)};`,
     '  const keys = Object.keys(value);',
+    ...unrolled,
     '  for (let i = 0; i < keys.length; i++) {',
     '    const key = keys[i];',
     `    if (${skipped}) continue;`,

@@ -1,0 +1,42 @@
+import type { RecognizedString } from 'uWebSockets.js';
+
+/**
+ * uWebSockets.js takes header names and values, status lines and the keys of header reads as strings or as
+ * bytes. A string costs it a UTF-8 copy into memory it allocates and frees on every call (about 300
+ * instructions each, measured with callgrind); bytes are read where they are. Texts the framework sends or
+ * reads again and again are kept here as bytes: status lines, the app's default headers, the names of request
+ * headers read natively, and the constant headers of routes and writers (declared when they are registered).
+ * Anything else (a header value made per request) goes as the string it is. The table is bounded, so texts
+ * that are not constants after all cannot grow it without end.
+ */
+const kept = new Map<string, Uint8Array>();
+
+/** Entries the table takes at most; later texts are passed as strings. */
+const MAX_KEPT = 1024;
+
+/** The text's bytes when it is kept, else the text itself. */
+export function sendable(text: string): RecognizedString {
+  return kept.get(text) ?? text;
+}
+
+/** The text's bytes, keeping them for the next time (a text known to come back: a constant of the code or of registration). */
+export function keptBytes(text: string): RecognizedString {
+  let bytes = kept.get(text);
+  if (bytes === undefined) {
+    if (kept.size >= MAX_KEPT || !isAscii(text)) return text;
+    // A copy of its own (a Buffer may be a view of a shared pool). ASCII only: its bytes are the same whoever encodes it.
+    bytes = new Uint8Array(Buffer.from(text, 'latin1'));
+    kept.set(text, bytes);
+  }
+  return bytes;
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/** Keeps texts known to come back (registration-time constants) for `sendable`. */
+export function keepHeaderTexts(...texts: readonly string[]): void {
+  for (const text of texts) keptBytes(text);
+}
