@@ -3,7 +3,6 @@ import type { HttpResponseWriter } from '../context/contracts';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import { mediaEssence } from './media-type';
-import { toJsonText } from './json-text';
 import { keepHeaderTexts } from '../http/header-bytes';
 import { kPutTrustedHeader } from '../http/internal';
 
@@ -11,13 +10,13 @@ export const JSON_CONTENT_TYPE = 'application/json';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 keepHeaderTexts('content-type', JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, 'application/octet-stream');
 
-/** application/json: JSON.stringify's text of the result (class instances through compiled code, see json-text.ts). */
+/** application/json: JSON.stringify's text of the result (V8's own writer: see docs/benchmarks.md on the compiled one tried). */
 @Produces('application/json')
 export class JsonResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
     // Added only when the response has no Content-Type yet (the route's negotiated one is usually there).
     response[kPutTrustedHeader]('content-type', JSON_CONTENT_TYPE);
-    response.end(data === undefined ? 'null' : toJsonText(data));
+    response.end(data === undefined ? 'null' : JSON.stringify(data));
   }
 }
 
@@ -49,11 +48,11 @@ export class GenericResponseWriter implements HttpResponseWriter<unknown> {
         response.end(data);
       } else {
         response[kPutTrustedHeader]('content-type', JSON_CONTENT_TYPE);
-        response.end(toJsonText(data ?? null));
+        response.end(JSON.stringify(data ?? null));
       }
       return;
     }
-    if (essence === 'application/json' || essence.endsWith('+json')) response.end(toJsonText(data ?? null));
+    if (essence === 'application/json' || essence.endsWith('+json')) response.end(JSON.stringify(data ?? null));
     else response.end(data === undefined || data === null ? '' : typeof data === 'string' ? data : typeof data === 'object' ? JSON.stringify(data) : String(data));
   }
 }
