@@ -28,12 +28,24 @@ function listen(app: TemplatedApp): Promise<{ url: string; close(): void }> {
   });
 }
 
+/**
+ * A pool for a test's database. pg re-emits an idle client's error on its pool, and an unheard one ends the process:
+ * the throwaway database is dropped WITH (FORCE) at teardown, which cuts any client still open then (an app's own
+ * pool has this listener too). Errors before the test's end are kept, and the test asserts there were none.
+ */
+function testPool(config: pg.PoolConfig): { pool: pg.Pool; errors: Error[] } {
+  const pool = new pg.Pool(config);
+  const errors: Error[] = [];
+  pool.on('error', (err) => void errors.push(err));
+  return { pool, errors };
+}
+
 async function instance(url: string) {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const { pool, errors } = testPool({ connectionString: url, max: 4 });
   const store = new PostgresRateLimitStore({ pool });
   await store.migrate();
   const server = await listen(new RestBuilder().use(rateLimit({ store, key: byHeader('X-Api-Key') })).register(Quota).build());
-  return { pool, store, server, close: async () => (server.close(), await pool.end()) };
+  return { pool, errors, store, server, close: async () => (server.close(), await pool.end()) };
 }
 
 test('two instances share one limit: of 120 concurrent requests across both, exactly 40 pass', async (t) => {
@@ -68,12 +80,13 @@ test('two instances share one limit: of 120 concurrent requests across both, exa
   const rows = await a.pool.query('SELECT key FROM rest_uws_rate_limits');
   t.is(rows.rows.length, 2);
   for (const row of rows.rows) t.false(String(row.key).includes('partner'), row.key);
+  t.deepEqual([...a.errors, ...b.errors], []);
 });
 
 test('the store on a database that is down: 503 RU_ERR_RATE_LIMIT_STORE, not a crash; fine again once it is back', async (t) => {
   const database = await postgresForTests('rate_limit_down');
   t.teardown(() => database.close());
-  const pool = new pg.Pool({ connectionString: database.url, max: 2, connectionTimeoutMillis: 2000 });
+  const { pool, errors } = testPool({ connectionString: database.url, max: 2, connectionTimeoutMillis: 2000 });
   const store = new PostgresRateLimitStore({ pool, table: 'limits' });
   const logged: unknown[] = [];
   const quiet: Logger = { error: (o) => void logged.push(o), warn() {}, info() {}, debug() {} };
@@ -93,6 +106,7 @@ test('the store on a database that is down: 503 RU_ERR_RATE_LIMIT_STORE, not a c
   const back = await fetch(`${server.url}/quota`);
   t.is(back.status, 200);
   t.is(back.headers.get('ratelimit-remaining'), '39');
+  t.deepEqual(errors, []);
 });
 
 test('a table name that is no plain identifier is refused', (t) => {
