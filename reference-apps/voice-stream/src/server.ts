@@ -131,10 +131,22 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
       (closing ??= (async () => {
         // The server first (readiness 503, no new connections, streams closed with 1001, requests in flight
         // answered), then what the streams used: the registry records their ends, the engines and the database stop.
-        await server.shutdown();
-        await registry.close();
-        if (ownEngines) await engines.close();
-        await database.destroy();
+        // Each step runs even when one before it failed (engines are child processes: left running, they would keep
+        // the process alive); the first failure is then reported.
+        await runAll([() => server.shutdown(), () => registry.close(), () => (ownEngines ? engines.close() : undefined), () => database.destroy()]);
       })()),
   };
+}
+
+/** Runs every step in order, each even after a failure of one before it, and rejects with the first failure. */
+async function runAll(steps: ReadonlyArray<() => unknown>): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
 }

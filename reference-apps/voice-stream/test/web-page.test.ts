@@ -20,10 +20,17 @@ test.before(async () => {
   writeFileSync(wav, buildWav(spokenPassage([TABLE_SENTENCE], 1500), 16000));
   browser = await launchChromium(wav);
 });
+// Each closed even when closing another failed: a server left running keeps the test worker alive.
 test.after.always(async () => {
-  await browser?.close();
-  await server?.close();
-  if (directory) rmSync(directory, { recursive: true, force: true });
+  try {
+    await browser?.close();
+  } finally {
+    try {
+      await server?.close();
+    } finally {
+      if (directory) rmSync(directory, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    }
+  }
 });
 
 test('the page streams the (fake) microphone and shows the Spanish caption, and plays the speech', async (t) => {

@@ -69,13 +69,14 @@ export async function launchChromium(fakeAudioWav: string): Promise<Browser> {
         const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
         await exited;
         clearTimeout(timer);
-        rmSync(profile, { recursive: true, force: true });
+        // Chromium's helper processes may still write into the profile for a moment after the browser has exited.
+        rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
       },
     };
   } catch (error) {
     child.kill('SIGKILL');
     await exited;
-    rmSync(profile, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     throw error;
   }
 }
