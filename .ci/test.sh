@@ -14,7 +14,12 @@ if [ $# -eq 0 ]; then
   bash .ci/node-matrix.sh --prepare >"$prepare_log" 2>&1 &
   prepare=$!
 fi
-node reference-apps/support/dist/src/postgres/with-postgres-cli.js -- npx ava "$@"
+# A test worker that never exits (a teardown that left a server running) would hold CI until its own time limit:
+# the run is stopped after 40 minutes instead, and says so (a whole run takes about 12 on two cores).
+status=0
+node reference-apps/support/dist/src/postgres/with-postgres-cli.js -- timeout --kill-after=30s 40m npx ava "$@" || status=$?
+if [ "$status" -eq 124 ]; then echo "test: ava did not finish within 40 minutes (a worker that does not exit?)" >&2; fi
+[ "$status" -eq 0 ] || exit "$status"
 if [ $# -eq 0 ]; then
   if ! wait "$prepare"; then
     cat "$prepare_log" >&2
