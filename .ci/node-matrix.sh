@@ -113,6 +113,8 @@ in_rootfs() {
   shift
   local npm_cache
   npm_cache=$(npm config get cache)
+  # A fresh /tmp first: a checkout that lives under /tmp gets its mount point made inside it below.
+  remove_tree "$rootfs/tmp" && mkdir -m 1777 "$rootfs/tmp"
   mkdir -p "$rootfs$repo" "$rootfs/opt/node" "$rootfs/opt/npm" "$rootfs/root/.npm" "$npm_cache"
   touch "$rootfs/etc/resolv.conf"
   # npm's own bin/npm script looks for npm beside node; these start its CLI with the matrix's Node instead.
@@ -120,7 +122,6 @@ in_rootfs() {
     printf '#!/bin/sh\nexec node /opt/npm/bin/%s-cli.js "$@"\n' "$tool" >"$rootfs/usr/local/bin/$tool"
     chmod +x "$rootfs/usr/local/bin/$tool"
   done
-  remove_tree "$rootfs/tmp" && mkdir -m 1777 "$rootfs/tmp"
   # A private mount and process namespace: the mounts vanish, and every process left (servers, PostgreSQL) is
   # killed, when the command ends.
   unshare --mount --propagation private --pid --fork --kill-child --mount-proc="$rootfs/proc" \
