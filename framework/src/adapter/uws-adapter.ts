@@ -15,15 +15,16 @@ import type { BodyConsumer } from '../pipeline/plugin';
 import { answeredByRequestHooks, leaveCallback, openExchange } from './request-setup';
 import { judgeFraming, refuseLater } from './request-framing';
 import { kAbort, kBody, kLive, kParamValues } from '../http/internal';
+import { keptBytes } from '../http/header-bytes';
 
 /**
  * The only place that speaks uWebSockets.js's request protocol: read the request synchronously,
  * attach onAborted/onData before returning, hand the framework objects that outlive the callback.
  */
 
-/** The framing headers' names as bytes: uWebSockets.js copies a string key on every read. */
-const CONTENT_LENGTH = new Uint8Array(Buffer.from('content-length', 'latin1'));
-const TRANSFER_ENCODING = new Uint8Array(Buffer.from('transfer-encoding', 'latin1'));
+/** The framing headers' names as bytes, from the table of kept header texts (a string key costs uWebSockets.js a copy). */
+const CONTENT_LENGTH = keptBytes('content-length');
+const TRANSFER_ENCODING = keptBytes('transfer-encoding');
 
 const METHODS: Record<string, HttpMethod> = {
   get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', patch: 'PATCH', head: 'HEAD', options: 'OPTIONS',
