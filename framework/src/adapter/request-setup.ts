@@ -1,10 +1,9 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uWebSockets.js';
 import type { AppRuntime } from '../app/app-runtime';
-import type { RoutingContext } from '../context/routing-context';
 import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
 import { Exchange } from '../pipeline/exchange';
-import { kAbort, kAnsweredBy, kAppSend, kDefaultHeaders, kLive, kOriginResolver } from '../http/internal';
+import { kAbort, kAnsweredBy, kAppFinished, kAppSend, kDefaultHeaders, kLive, kOriginResolver, kSendContext } from '../http/internal';
 
 /**
  * What every request the adapter takes starts and ends with, HTTP routes and WebSocket upgrades alike: the
@@ -26,23 +25,12 @@ export function openExchange(rt: AppRuntime, res: UwsResponse, req: UwsRequest, 
   const hooks = rt.hooks;
   request[kOriginResolver] = hooks.originResolver;
   const ctx = new Exchange(request, response, rt.app);
-  if (hooks.onResponse !== null || hooks.onSend !== null) watch(hooks, ctx);
+  // The hooks are the app's composed functions, held in slots and given the context when they run: no closure
+  // or listener per request (an app-wide hook costs its call, nothing more).
+  response[kSendContext] = ctx;
+  response[kAppSend] = hooks.onSend;
+  response[kAppFinished] = hooks.onResponse;
   return ctx;
-}
-
-/** Gives the request's response the app's send and response hooks. */
-function watch(hooks: AppRuntime['hooks'], ctx: RoutingContext): void {
-  const { onResponse, onSend } = hooks;
-  if (onSend !== null) ctx.response[kAppSend] = (body, sent) => onSend(ctx, body, sent);
-  if (onResponse === null) return;
-  let done = false;
-  const finished = () => {
-    if (done) return;
-    done = true;
-    onResponse(ctx);
-  };
-  ctx.response.onEnd(finished);
-  ctx.response.onAborted(finished);
 }
 
 /**

@@ -128,7 +128,7 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
   const q = req.getQuery();
   const ctx = openExchange(rt, res, req, 'GET', url, q === undefined ? '' : q);
   const { request, response } = ctx;
-  ctx.enter(compiled.definition);
+  ctx.enter(compiled.definition, compiled.send);
   request[kParamNames] = route.pattern.paramNames;
   request[kParamValues] = values ?? [];
 

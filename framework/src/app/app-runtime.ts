@@ -278,7 +278,7 @@ export class AppRuntime {
   runChain(routes: readonly RouteHolder[], ctx: Exchange, from = 0): void | Promise<void> {
     for (let i = from; i < routes.length; i++) {
       const holder = routes[i]!;
-      ctx.enter(holder.compiled.definition);
+      ctx.enter(holder.compiled.definition, holder.compiled.send);
       ctx.request[kParamNames] = holder.paramNames;
       const out = holder.compiled.handle(ctx);
       if (out !== undefined) return out.then(() => this.continueChain(routes, ctx, i + 1));

@@ -14,12 +14,14 @@ export const kLive: unique symbol = Symbol('rest.uws.response.live');
 export const kAbort: unique symbol = Symbol('rest.uws.response.abort');
 /** the app's default headers (name, lower-case name, value; repeated), written unless the response set them */
 export const kDefaultHeaders: unique symbol = Symbol('rest.uws.response.defaultHeaders');
-/** the app's send hooks for this response (null when none): run once, before the head is written */
+/** the app's send hooks (`app.onSend`, composed; null when none), given `kSendContext`: run once, before the head is written */
 export const kAppSend: unique symbol = Symbol('rest.uws.response.appSend');
 /** the route's send hooks (`RouteHooks.onSend`), run after the app's, given `kSendContext` */
 export const kRouteSend: unique symbol = Symbol('rest.uws.response.routeSend');
-/** the routing context given to the route's send hooks */
+/** the routing context given to the send hooks and to `kAppFinished` */
 export const kSendContext: unique symbol = Symbol('rest.uws.response.sendContext');
+/** the app's response hooks (`app.onResponse`, composed; null when none): run once, when the response ended or the client left */
+export const kAppFinished: unique symbol = Symbol('rest.uws.response.appFinished');
 /** adds a header known valid (checked at registration) without the per-call checks */
 export const kPutTrustedHeader: unique symbol = Symbol('rest.uws.response.putTrustedHeader');
 /** `kPutTrustedHeader` for several values of one name */

@@ -3,7 +3,7 @@ import { statusLine } from '../errors/http-status';
 import type { Duplex } from 'node:stream';
 import { BodyPipe, COMPLETE_BODY, STREAMED_BODY, type SentBody } from './body-pipe';
 import { keptBytes, sendable } from './header-bytes';
-import { kAbort, kAppSend, kDefaultHeaders, kLive, kRouteSend, kSendContext, kUpgraded } from './internal';
+import { kAbort, kAppFinished, kAppSend, kDefaultHeaders, kLive, kRouteSend, kSendContext, kUpgraded } from './internal';
 import { hasName } from './header-rules';
 import { ResponseHead } from './response-head';
 
@@ -33,12 +33,18 @@ export class HttpServerResponse extends ResponseHead {
   private _closeConnection = false;
   /** @internal headers every response of the app carries unless set (name, lower-case name, value; repeated) */
   [kDefaultHeaders]: readonly string[] | null = null;
-  /** @internal the app's send hooks for this response (null when none): run once, before the head is written */
-  [kAppSend]: ((body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
+  /** @internal the app's send hooks (null when none), given `kSendContext`: run once, before the head is written */
+  [kAppSend]: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
   /** @internal the route's send hooks (`RouteHooks.onSend`), run after the app's with `kSendContext` */
   [kRouteSend]: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
-  /** @internal the routing context given to the route's send hooks */
+  /** @internal the routing context given to the send hooks and to `kAppFinished` */
   [kSendContext]: unknown = null;
+  /**
+   * @internal the app's response hooks (null when none), given `kSendContext`: run once, before the end or abort
+   * listeners, when the response ended (a 101 included) or the client left. A slot, not a listener: no closure
+   * and no listener list per request.
+   */
+  [kAppFinished]: ((ctx: any) => void) | null = null;
   /** The body goes out through a transform (`streamBodyThrough`). */
   private _pipe: BodyPipe | null = null;
 
@@ -222,6 +228,7 @@ export class HttpServerResponse extends ResponseHead {
     if (this._aborted) return;
     this._aborted = true;
     this._pipe?.destroy();
+    if (this[kAppFinished] !== null) this.runAppFinished();
     const listeners = this._abortListeners;
     this._abortListeners = null;
     if (listeners) for (const l of listeners) safely(l);
@@ -263,7 +270,7 @@ export class HttpServerResponse extends ResponseHead {
     this[kAppSend] = null;
     this[kRouteSend] = null;
     if (app !== null) {
-      const replaced = app(body, sent);
+      const replaced = app(this[kSendContext], body, sent);
       if (replaced !== undefined && !sent.streamed) body = replaced;
     }
     if (route !== null) {
@@ -298,7 +305,16 @@ export class HttpServerResponse extends ResponseHead {
     if (d !== null) for (let i = 0; i < d.length; i += 3) if (h === null || !hasName(h, d[i + 1]!)) res.writeHeader(keptBytes(d[i]!), keptBytes(d[i + 2]!));
   }
 
+  /** The app's response hooks, once (an end after an abort, or the reverse, does not run them again). */
+  private runAppFinished(): void {
+    const hook = this[kAppFinished]!;
+    this[kAppFinished] = null;
+    const ctx = this[kSendContext];
+    safely(() => hook(ctx));
+  }
+
   private emitEnd(): void {
+    if (this[kAppFinished] !== null) this.runAppFinished();
     const listeners = this._endListeners;
     if (listeners === null) return;
     this._endListeners = null;

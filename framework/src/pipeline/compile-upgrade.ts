@@ -8,7 +8,7 @@ import type { ValueResolver } from './context-values';
 import type { CompileContext } from './compile-context';
 import { defineRoute } from './define-route';
 import { handleError, routeHandlersOf } from './exception-handling';
-import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor, sendHookSteps } from './stages/hooks';
+import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor, routeSendHook } from './stages/hooks';
 import { normalizeError } from './stages/run-route';
 import { provideSteps } from './stages/provide';
 import { readArgumentsStep } from './stages/read-arguments';
@@ -75,7 +75,7 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
   // The same stages as a route's, up to the method: providers, hooks, arguments; `open` runs once the socket is.
   const hooks = routeHooksFor(cc, definition, 'websocket', classMeta, methodMeta);
   // A refusal is an HTTP answer like a route's: the route's send hooks (compression) see it; a 101 has no body and none.
-  const steps: Step[] = [...sendHookSteps(hooks), ...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
+  const steps: Step[] = [...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
   if (argc > 0) steps.push(readArgumentsStep(resolvers));
   steps.push(...beforeHandlerSteps(hooks));
   const run = runSteps(steps);
@@ -83,6 +83,7 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
   const argsOf = (ctx: Exchange): unknown[] => ctx.args ?? [];
   return {
     definition,
+    send: routeSendHook(hooks),
     connectionIndex,
     run(ctx) {
       const out = run(ctx);

@@ -3,6 +3,7 @@ import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import type { RouteDefinition } from '../metadata/route-definition';
 import { kRouteSend } from '../http/internal';
+import type { SendHook } from './plugin';
 
 /**
  * Where the body argument came from: `json`, JSON.parse's output as it is; `builtIn`, another built-in
@@ -28,11 +29,13 @@ export class Exchange extends RoutingContext {
     super(request, response);
   }
 
-  /** The route now running (a chain of identical paths moves on to the next). */
-  enter(route: RouteDefinition): void {
+  /**
+   * The route now running (a chain of identical paths moves on to the next), with its plugins' send hooks
+   * (compression): they replace the previous route's, which fell through.
+   */
+  enter(route: RouteDefinition, send: SendHook | null): void {
     this.currentRoute = route;
-    // The previous route of a chain fell through: its send hooks are not this route's.
-    if (this.response[kRouteSend] !== null) this.response[kRouteSend] = null;
+    this.response[kRouteSend] = send;
   }
 }
 

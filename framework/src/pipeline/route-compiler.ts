@@ -10,7 +10,8 @@ import { defineRoute, readsBody, type RouteSource } from './define-route';
 import { routeHandlersOf, type BoundHandler } from './exception-handling';
 import type { Exchange } from './exchange';
 import type { RouteAnswer } from './route-hooks';
-import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor, sendHookSteps } from './stages/hooks';
+import type { SendHook } from './plugin';
+import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor, routeSendHook } from './stages/hooks';
 import { invokeStep } from './stages/invoke';
 import { negotiateStep } from './stages/negotiate';
 import { provideSteps } from './stages/provide';
@@ -29,6 +30,8 @@ export interface CompiledRoute {
   needsBody: boolean;
   /** What the plugins' hooks may answer instead of the route (their `answers`), for the API document. */
   answers: readonly RouteAnswer[];
+  /** The plugins' `onSend` hooks of the route, composed (null: none); `Exchange.enter` hands it to the response. */
+  send: SendHook | null;
   /** The route's own exception handlers (`@CatchWith`, method then class), tried before the app's. */
   handlers: readonly BoundHandler[];
   /** Runs the whole route; never throws (errors go to the exception handlers). */
@@ -78,7 +81,7 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
     compileArgument(params[i]!, design[p.index], `${where} parameter ${p.index}`, instantiated.has(p.index) ? { ...scope, bodyInstantiated: true } : scope),
   );
 
-  const steps: Step[] = [...sendHookSteps(hooks), ...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
+  const steps: Step[] = [...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
   if (definition.produces.length > 0) steps.push(negotiateStep(definition.produces, scope.routeText));
   if (resolvers.length > 0) steps.push(readArgumentsStep(resolvers));
   steps.push(...beforeHandlerSteps(hooks));
@@ -89,5 +92,5 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   const handlers = routeHandlersOf(m.catchWith, c.catchWith, components);
   const handle = runRoute(steps, afters, handlers, cc.errors);
   const answers = hooks.flatMap((h) => h.answers ?? []);
-  return { definition, needsBody: readsBody(params, design) || hooks.some((h) => h.needsBody), answers, handlers, handle };
+  return { definition, needsBody: readsBody(params, design) || hooks.some((h) => h.needsBody), answers, send: routeSendHook(hooks), handlers, handle };
 }

@@ -1,10 +1,10 @@
 import type { RouteDefinition } from '../../metadata/route-definition';
 import type { ClassMetadata, MethodMetadata } from '../../metadata/types';
 import type { CompileContext } from '../compile-context';
+import type { SendHook } from '../plugin';
 import type { RouteHooks } from '../route-hooks';
 import { composeSendHooks } from '../send-hooks';
 import type { Step } from './step';
-import { kRouteSend, kSendContext } from '../../http/internal';
 
 /** The hooks the app's plugins give one route (or upgrade), decided now, in plugin order. */
 export function routeHooksFor(cc: CompileContext, definition: RouteDefinition, kind: 'http' | 'websocket', classMeta: ClassMetadata, methodMeta: MethodMetadata): RouteHooks[] {
@@ -16,16 +16,12 @@ export function routeHooksFor(cc: CompileContext, definition: RouteDefinition, k
   return hooks;
 }
 
-/** The plugins' `onSend` hooks of the route, given to each response as its first step (none when no plugin has one). */
-export function sendHookSteps(hooks: readonly RouteHooks[]): Step[] {
-  const send = composeSendHooks(hooks.filter((h) => h.onSend !== undefined).map((h) => h.onSend!));
-  if (send === null) return [];
-  return [
-    (ctx) => {
-      ctx.response[kRouteSend] = send;
-      ctx.response[kSendContext] = ctx;
-    },
-  ];
+/**
+ * The plugins' `onSend` hooks of the route as one (null when no plugin has one): `Exchange.enter` gives it to
+ * the response when the route is entered, before any step, so every answer of the route meets it.
+ */
+export function routeSendHook(hooks: readonly RouteHooks[]): SendHook | null {
+  return composeSendHooks(hooks.filter((h) => h.onSend !== undefined).map((h) => h.onSend!));
 }
 
 /** The plugins' `onMatch` hooks as steps (rate limits, first of all). */

@@ -47,7 +47,6 @@ export function graphqlResource(path: string, service: GraphqlService): object {
     @ApiResponse(405, { description: 'A mutation sent with GET: send it with POST', headers: { Allow: 'POST' } })
     @ApiResponse(414, URL_TOO_LONG)
     async get(@Context() req: HttpServerRequest, @Context() res: HttpServerResponse): Promise<void> {
-      await afterCallback();
       if (urlTooLong(req, res)) return;
       const params = fromQueryString(req);
       if ('error' in params) return sendError(req, res, 400, params.error);
@@ -71,7 +70,6 @@ export function graphqlResource(path: string, service: GraphqlService): object {
     @ApiResponse(414, URL_TOO_LONG)
     @ApiResponse(415, 'Neither application/json nor application/graphql')
     async post(@Context() req: HttpServerRequest, @Context() res: HttpServerResponse, @BodyParam({ optional: true }) body: Buffer): Promise<void> {
-      await afterCallback();
       if (urlTooLong(req, res)) return;
       const contentType = (req.getHeader('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       let params: Pick<GraphqlRequest, 'query' | 'variables' | 'operationName'>;
@@ -121,15 +119,6 @@ export function graphqlResource(path: string, service: GraphqlService): object {
     }
   }
   return new GraphqlResource();
-}
-
-/**
- * Works around a framework bug: when an async route ends the response before its first await, the framework's
- * request.detach() then reads the remote address from the ended uWebSockets.js response, which throws
- * (uncaught). Yielding once lets the framework finish its synchronous part first.
- */
-function afterCallback(): Promise<void> {
-  return Promise.resolve();
 }
 
 function useCache(req: HttpServerRequest): boolean {

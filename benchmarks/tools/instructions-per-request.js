@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// Instructions the bench server runs per request, counted by callgrind (valgrind), which does not depend on the
+// machine's load: timed runs on a shared 2-core VM cannot settle a 2% difference, this can (repeated runs of one
+// build agree within about 0.5%). The server starts under callgrind with instrumentation off, is warmed up with
+// WARM requests (JIT settled), then instrumentation is switched on for N requests (pipelined 10 per write on 4
+// connections) and off again; the count of that window divided by N is printed.
+//
+//   node benchmarks/tools/instructions-per-request.js [--dir CHECKOUT] [--server rest-uws] [--scenario 1|2|3] [--n 10000] [--warm 6000]
+//
+// --dir is a built checkout (default: this one), so two builds compare in one sitting. Environment variables
+// reach the server (a probe server of your own in benchmarks/dist/src/servers/ can read them). Needs valgrind
+// (apt-get install valgrind). Note that a change in one function can move V8's inlining elsewhere: compare
+// builds by a few hundred instructions only with care, and re-run both.
+const { spawn, execFileSync } = require('node:child_process');
+const net = require('node:net');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const dir = path.resolve(opt('dir', path.join(__dirname, '..', '..')));
+const server = opt('server', 'rest-uws');
+const scenario = opt('scenario', '1');
+const N = Number(opt('n', '10000'));
+const W = Number(opt('warm', '6000'));
+if (!(N > 0 && N % 40 === 0 && W % 40 === 0)) throw new Error('--n and --warm must be multiples of 40');
+
+const { SAMPLE_ORDER } = require(path.join(dir, 'benchmarks/dist/src/contract/order.js'));
+const order = JSON.stringify(SAMPLE_ORDER);
+const REQUESTS = {
+  1: 'GET /hello HTTP/1.1\r\nHost: x\r\n\r\n',
+  2: 'GET /users/42?fields=a,b HTTP/1.1\r\nHost: x\r\n\r\n',
+  3: `POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(order)}\r\n\r\n${order}`,
+};
+const request = REQUESTS[scenario];
+if (request === undefined) throw new Error('--scenario is 1, 2 or 3');
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ipr-'));
+const outFile = path.join(work, 'callgrind.out');
+const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outFile}`, 'node', '--predictable', path.join(dir, 'benchmarks/dist/src/servers', `${server}.js`)], {
+  env: { ...process.env, BENCH_PORT: '0', BENCH_STATIC_DIR: work },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+let errors = '';
+child.stderr.on('data', (d) => (errors = (errors + d).slice(-4000)));
+let announced = '';
+child.stdout.on('data', (d) => {
+  announced += d;
+  const m = /"port":(\d+)/.exec(announced);
+  if (m && !child.started) {
+    child.started = true;
+    measure(Number(m[1])).catch((err) => {
+      console.error(err);
+      child.kill('SIGKILL');
+    });
+  }
+});
+child.on('exit', () => {
+  let total = 0;
+  for (const f of fs.readdirSync(work).filter((f) => f.startsWith('callgrind.out'))) {
+    const m = /^totals: (\d+)/m.exec(fs.readFileSync(path.join(work, f), 'utf8'));
+    if (m) total += Number(m[1]);
+  }
+  fs.rmSync(work, { recursive: true, force: true });
+  if (total === 0) {
+    console.error(`no instructions counted (did the server start under valgrind?)\n${errors}`);
+    process.exitCode = 1;
+    return;
+  }
+  console.log(`${server} scenario ${scenario} (${dir}): ${Math.round(total / N)} instructions per request (${N} requests after ${W} of warm-up)`);
+});
+
+// callgrind_control talks to every callgrind run of this machine: run one measurement at a time.
+async function measure(port) {
+  await load(port, W);
+  execFileSync('callgrind_control', ['--instr=on'], { stdio: 'ignore' });
+  await load(port, N);
+  execFileSync('callgrind_control', ['--instr=off'], { stdio: 'ignore' });
+  child.kill('SIGTERM');
+}
+
+function load(port, n) {
+  return new Promise((resolve, reject) => {
+    const per = n / 4;
+    let closed = 0;
+    for (let c = 0; c < 4; c++) {
+      const socket = net.connect(port, '127.0.0.1');
+      let sent = 0;
+      let answers = 0;
+      let tail = '';
+      const batch = () => {
+        const k = Math.min(10, per - sent);
+        sent += k;
+        socket.write(request.repeat(k));
+      };
+      socket.on('connect', batch);
+      socket.on('error', reject);
+      socket.on('data', (d) => {
+        const text = tail + d.toString('latin1');
+        for (let i = text.indexOf('HTTP/1.1 '); i !== -1; i = text.indexOf('HTTP/1.1 ', i + 1)) answers++;
+        tail = text.slice(-8);
+        if (answers < sent) return;
+        if (sent < per) batch();
+        else socket.end();
+      });
+      socket.on('close', () => {
+        if (++closed === 4) resolve();
+      });
+    }
+  });
+}
