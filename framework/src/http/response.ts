@@ -13,6 +13,15 @@ export { assertSendableHeader, isRepeatable } from './header-rules';
 export type ResponseChunk = string | Buffer | Uint8Array | ArrayBuffer;
 
 /**
+ * @internal A route's send hooks as the response runs them: `hook` gets the context held in `kSendContext`; it is
+ * not called for a complete body shorter than `minBytes` (0: always called; streamed bodies always are).
+ */
+export interface RouteSend {
+  readonly hook: (ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void;
+  readonly minBytes: number;
+}
+
+/**
  * The framework's response. Status and headers are buffered in JavaScript (`ResponseHead`, http/response-head.ts) and
  * flushed with the first body bytes, in one cork; every write checks that the client is still there, so nothing
  * is ever written to an aborted or ended uWebSockets.js response.
@@ -36,7 +45,7 @@ export class HttpServerResponse extends ResponseHead {
   /** @internal the app's send hooks (null when none), given `kSendContext`: run once, before the head is written */
   [kAppSend]: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
   /** @internal the route's send hooks (`RouteHooks.onSend`), run after the app's with `kSendContext` */
-  [kRouteSend]: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
+  [kRouteSend]: RouteSend | null = null;
   /** @internal the routing context given to the send hooks and to `kAppFinished` */
   [kSendContext]: unknown = null;
   /**
@@ -273,8 +282,9 @@ export class HttpServerResponse extends ResponseHead {
       const replaced = app(this[kSendContext], body, sent);
       if (replaced !== undefined && !sent.streamed) body = replaced;
     }
-    if (route !== null) {
-      const replaced = route(this[kSendContext], body, sent);
+    // A complete body too short for any of the route's hooks (compression's threshold) skips them unseen.
+    if (route !== null && (sent.streamed || route.minBytes === 0 || bytesAtLeast(body, route.minBytes))) {
+      const replaced = route.hook(this[kSendContext], body, sent);
       if (replaced !== undefined && !sent.streamed) body = replaced;
     }
     return body;
@@ -320,6 +330,16 @@ export class HttpServerResponse extends ResponseHead {
     this._endListeners = null;
     for (const l of listeners) safely(l);
   }
+}
+
+/** Whether a body has at least `n` bytes, without encoding a string unless its length leaves it open. */
+function bytesAtLeast(body: ResponseChunk | undefined, n: number): boolean {
+  if (body === undefined) return n <= 0;
+  if (typeof body !== 'string') return body.byteLength >= n;
+  // UTF-8 takes one to three bytes per UTF-16 unit.
+  if (body.length >= n) return true;
+  if (body.length * 3 < n) return false;
+  return Buffer.byteLength(body, 'utf8') >= n;
 }
 
 function safely(fn: () => void): void {

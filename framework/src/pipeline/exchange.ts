@@ -3,7 +3,7 @@ import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import type { RouteDefinition } from '../metadata/route-definition';
 import { kRouteSend } from '../http/internal';
-import type { SendHook } from './plugin';
+import type { RouteSend } from '../http/response';
 
 /**
  * Where the body argument came from: `json`, JSON.parse's output as it is; `builtIn`, another built-in
@@ -33,7 +33,7 @@ export class Exchange extends RoutingContext {
    * The route now running (a chain of identical paths moves on to the next), with its plugins' send hooks
    * (compression): they replace the previous route's, which fell through.
    */
-  enter(route: RouteDefinition, send: SendHook | null): void {
+  enter(route: RouteDefinition, send: RouteSend | null): void {
     this.currentRoute = route;
     this.response[kRouteSend] = send;
   }

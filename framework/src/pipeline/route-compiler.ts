@@ -10,7 +10,7 @@ import { defineRoute, readsBody, type RouteSource } from './define-route';
 import { routeHandlersOf, type BoundHandler } from './exception-handling';
 import type { Exchange } from './exchange';
 import type { RouteAnswer } from './route-hooks';
-import type { SendHook } from './plugin';
+import type { RouteSend } from '../http/response';
 import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor, routeSendHook } from './stages/hooks';
 import { invokeStep } from './stages/invoke';
 import { negotiateStep } from './stages/negotiate';
@@ -31,7 +31,7 @@ export interface CompiledRoute {
   /** What the plugins' hooks may answer instead of the route (their `answers`), for the API document. */
   answers: readonly RouteAnswer[];
   /** The plugins' `onSend` hooks of the route, composed (null: none); `Exchange.enter` hands it to the response. */
-  send: SendHook | null;
+  send: RouteSend | null;
   /** The route's own exception handlers (`@CatchWith`, method then class), tried before the app's. */
   handlers: readonly BoundHandler[];
   /** Runs the whole route; never throws (errors go to the exception handlers). */

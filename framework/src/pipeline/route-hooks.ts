@@ -46,6 +46,11 @@ export interface RouteHooks {
    * for this route only (compression). On a WebSocket upgrade, for a refusal's answer (a 101 has no body).
    */
   onSend?: SendHook;
+  /**
+   * `onSend` is not called for a complete body shorter than this many bytes (compression's threshold: small
+   * answers then cost the route nothing). Streamed bodies always reach it. Default 0: every answer does.
+   */
+  onSendMinBytes?: number;
   /** The route reads the request body even without a body argument (it streams uploads, say). */
   needsBody?: boolean;
   /**

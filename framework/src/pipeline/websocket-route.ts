@@ -3,7 +3,7 @@ import type { Exchange } from './exchange';
 import type { RouteDefinition } from '../metadata/route-definition';
 import type { ClassMetadata, Constructor } from '../metadata/types';
 import type { PathPattern } from '../routing/path-pattern';
-import type { SendHook } from './plugin';
+import type { RouteSend } from '../http/response';
 
 /**
  * Per-endpoint settings of a WebSocket endpoint. Unset values keep uWebSockets.js's defaults
@@ -40,7 +40,7 @@ export interface CompiledUpgrade {
   /** The upgrade seen as a GET route (what plugins and `@Context() route` see). */
   readonly definition: RouteDefinition;
   /** The plugins' `onSend` hooks of the endpoint, composed (null: none), for a refusal's answer; a 101 has no body. */
-  readonly send: SendHook | null;
+  readonly send: RouteSend | null;
   /** Runs every stage; a promise only when one really waits. Resolves to `open`'s arguments. */
   run(ctx: Exchange): unknown[] | Promise<unknown[]>;
   /** Where the connection goes among `open`'s arguments (-1: nowhere). */

@@ -115,7 +115,7 @@ export function compression(options: CompressionOptions = {}): RestPlugin {
     name: 'compression',
     setup(app) {
       // WebSocket upgrades too: a refused upgrade's answer is compressed like any other (a 101 has no body).
-      app.route((route) => (route.definition.extensions.get(NO_COMPRESSION) !== true ? { onSend } : undefined));
+      app.route((route) => (route.definition.extensions.get(NO_COMPRESSION) !== true ? { onSend, onSendMinBytes: threshold } : undefined));
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { RouteDefinition } from '../../metadata/route-definition';
 import type { ClassMetadata, MethodMetadata } from '../../metadata/types';
 import type { CompileContext } from '../compile-context';
-import type { SendHook } from '../plugin';
+import type { RouteSend } from '../../http/response';
 import type { RouteHooks } from '../route-hooks';
 import { composeSendHooks } from '../send-hooks';
 import type { Step } from './step';
@@ -17,11 +17,16 @@ export function routeHooksFor(cc: CompileContext, definition: RouteDefinition, k
 }
 
 /**
- * The plugins' `onSend` hooks of the route as one (null when no plugin has one): `Exchange.enter` gives it to
- * the response when the route is entered, before any step, so every answer of the route meets it.
+ * The plugins' `onSend` hooks of the route as one (null when no plugin has one), skipped for complete bodies
+ * shorter than the smallest of their `onSendMinBytes`: `Exchange.enter` gives it to the response when the route
+ * is entered, before any step, so every answer of the route meets it.
  */
-export function routeSendHook(hooks: readonly RouteHooks[]): SendHook | null {
-  return composeSendHooks(hooks.filter((h) => h.onSend !== undefined).map((h) => h.onSend!));
+export function routeSendHook(hooks: readonly RouteHooks[]): RouteSend | null {
+  const senders = hooks.filter((h) => h.onSend !== undefined);
+  const hook = composeSendHooks(senders.map((h) => h.onSend!));
+  if (hook === null) return null;
+  const minBytes = Math.min(...senders.map((h) => (Number.isFinite(h.onSendMinBytes) && h.onSendMinBytes! > 0 ? h.onSendMinBytes! : 0)));
+  return { hook, minBytes };
 }
 
 /** The plugins' `onMatch` hooks as steps (rate limits, first of all). */
