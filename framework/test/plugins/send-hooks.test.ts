@@ -150,3 +150,64 @@ test.serial('a client that leaves destroys the transform (its memory goes at onc
   while (destroyed === before) await new Promise((r) => setImmediate(r));
   t.is(destroyed, before + 1);
 });
+
+test('onSendMinBytes: the route hook skips complete bodies shorter than its bytes, counting UTF-8 bytes; streamed bodies always reach it', async (t) => {
+  const marked: string[] = [];
+  const stamp: RestPlugin = {
+    name: 'stamp',
+    setup(app) {
+      app.route(() => ({
+        onSendMinBytes: 10,
+        onSend(ctx) {
+          marked.push(ctx.request.path());
+          ctx.response.putHeader('X-Stamped', 'yes');
+        },
+      }));
+    },
+  };
+  @Path('/')
+  class Sizes {
+    @GET @Path('nine') @Produces('text/plain')
+    nine() {
+      return '123456789';
+    }
+    @GET @Path('ten') @Produces('text/plain')
+    ten() {
+      return '1234567890';
+    }
+    /** Four characters, but ten bytes in UTF-8: the length the hook is skipped by is the bytes'. */
+    @GET @Path('wide') @Produces('text/plain')
+    wide() {
+      return 'éé€€';
+    }
+    /** Four characters, nine bytes: one short. */
+    @GET @Path('wide-short') @Produces('text/plain')
+    wideShort() {
+      return 'ééé€';
+    }
+    @GET @Path('empty')
+    empty(@Context() response: HttpServerResponse) {
+      response.setStatusCode(204).end();
+    }
+    @GET @Path('streamed')
+    streamed(@Context() response: HttpServerResponse) {
+      response.putHeader('Content-Type', 'text/plain');
+      response.write('a');
+      response.end('b');
+    }
+  }
+  const server = await listen(new RestBuilder().use(stamp).register(Sizes).build());
+  t.teardown(() => server.close());
+  const stamped = async (path: string) => {
+    const r = await fetch(`${server.url}${path}`);
+    await r.arrayBuffer();
+    return r.headers.get('x-stamped');
+  };
+  t.is(await stamped('/nine'), null);
+  t.is(await stamped('/ten'), 'yes');
+  t.is(await stamped('/wide'), 'yes');
+  t.is(await stamped('/wide-short'), null);
+  t.is(await stamped('/empty'), null);
+  t.is(await stamped('/streamed'), 'yes');
+  t.deepEqual(marked, ['/ten', '/wide', '/streamed']);
+});
