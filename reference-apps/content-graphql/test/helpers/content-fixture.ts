@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AliasNode, ColumnNode, IdentifierNode, ReferenceNode, SelectQueryNode } from 'kysely';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { openDatabase, postgresForTests, type Database } from 'app-support';
 import { createContentService, type ContentService } from '../../src/content-service';
@@ -16,7 +17,16 @@ export type TestDialect = (typeof DIALECTS)[number];
  */
 export class QueryCounter implements KyselyPlugin {
   count = 0;
+  /** The names (or aliases) each select compiled since the start selected, in order. */
+  readonly compiledSelections: string[][] = [];
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (SelectQueryNode.is(args.node)) {
+      this.compiledSelections.push((args.node.selections ?? []).map(({ selection }) => {
+        if (AliasNode.is(selection)) return IdentifierNode.is(selection.alias) ? selection.alias.name : '?';
+        if (ReferenceNode.is(selection) && ColumnNode.is(selection.column)) return selection.column.column.name;
+        return '?';
+      }));
+    }
     return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {

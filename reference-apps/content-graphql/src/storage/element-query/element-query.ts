@@ -9,9 +9,9 @@ import { searchScore, type SearchQuery } from './search-query';
 import { planElementQuery } from './element-plan';
 import { NOW } from './status-filter';
 import { applyWindowPerKey, normalizeIdList } from './id-lists';
-import type { BatchJoin, ElementArgs, QueryContext } from './plan-state';
+import type { BatchJoin, ElementArgs, ElementColumns, QueryContext } from './plan-state';
 
-export type { BatchJoin, ElementArgs, QueryContext } from './plan-state';
+export type { BatchJoin, ElementArgs, ElementColumns, QueryContext } from './plan-state';
 
 const MAX_PREPARED_QUERIES = 2000;
 
@@ -47,11 +47,12 @@ export class ElementQueryEngine {
 
   constructor(private readonly db: Kysely<ContentDB>, private readonly catalog: Catalog) {}
 
-  async find(kind: ElementKind, givenArgs: ElementArgs, scope: ElementScope, ctx: QueryContext, batch?: BatchJoin): Promise<ElementRow[]> {
+  /** `columns: 'essential'` leaves out the columns only some GraphQL fields read (see ElementColumns). */
+  async find(kind: ElementKind, givenArgs: ElementArgs, scope: ElementScope, ctx: QueryContext, batch?: BatchJoin, columns: ElementColumns = 'all'): Promise<ElementRow[]> {
     checkArgumentSizes(givenArgs);
     const args = await this.withReadableRelations(givenArgs, scope, ctx);
     if (args === null) return [];
-    const prepared = this.prepared(kind, args, scope, ctx, batch);
+    const prepared = this.prepared(kind, args, scope, ctx, batch, columns);
     if (prepared.empty) return [];
     const { compiled, offset, limit, inMemory } = prepared;
     const nowText = (ctx.now ?? new Date()).toISOString();
@@ -83,13 +84,13 @@ export class ElementQueryEngine {
    * cost more than running the statement (a third of an uncached GraphQL request, measured). The current time is
    * a placeholder in the kept parameters, filled in at every run. Arguments that mention `now` are built every time.
    */
-  private prepared(kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext, batch?: BatchJoin): PreparedQuery {
+  private prepared(kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext, batch: BatchJoin | undefined, columns: ElementColumns): PreparedQuery {
     const argsKey = stableKey(args);
     const key = /now/i.test(argsKey) ? null
-      : `${kind}|${this.scopeId(scope)}|${ctx.siteId}|${ctx.maxResults}|${batch ? stableKey(batch) : ''}|${argsKey}`;
+      : `${kind}|${columns}|${this.scopeId(scope)}|${ctx.siteId}|${ctx.maxResults}|${batch ? stableKey(batch) : ''}|${argsKey}`;
     let prepared = key === null ? undefined : this.preparedQueries.get(key);
     if (!prepared) {
-      prepared = this.prepare(kind, args, scope, ctx, batch);
+      prepared = this.prepare(kind, args, scope, ctx, batch, columns);
       if (key !== null) {
         if (this.preparedQueries.size >= MAX_PREPARED_QUERIES) this.preparedQueries.delete(this.preparedQueries.keys().next().value!);
         this.preparedQueries.set(key, prepared);
@@ -98,8 +99,8 @@ export class ElementQueryEngine {
     return prepared;
   }
 
-  private prepare(kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext, batch?: BatchJoin): PreparedQuery {
-    const plan = planElementQuery(this.db, this.catalog, kind, args, scope, ctx, batch, () => this.hiddenSearchFields(scope));
+  private prepare(kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext, batch: BatchJoin | undefined, columns: ElementColumns): PreparedQuery {
+    const plan = planElementQuery(this.db, this.catalog, kind, args, scope, ctx, batch, () => this.hiddenSearchFields(scope), columns);
     let query = plan.query;
     const inMemory = plan.scoreOrder || plan.fixedIds !== null || Boolean(batch) || args.unique === true;
     // Explicit NULL placement: SQLite and PostgreSQL disagree on it by default.
