@@ -6,6 +6,7 @@ import type { ElementArgs, ElementColumns, ElementQueryEngine, QueryContext, Bat
 import type { ElementRow } from '../storage/element-query/element-row';
 import type { ElementScope } from '../model/element-scope';
 import type { UrlBuilder } from './url-builder';
+import { stableJson } from '../model/stable-json';
 
 interface BatchKey {
   kind: ElementKind; args: ElementArgs; siteId: number; join: 'relation' | 'children' | 'parent' | 'blocks' | 'id'; fieldId: number; elementId: number;
@@ -90,11 +91,4 @@ export class RequestContext {
     }));
     return keys.map((key) => results.get(key) ?? []);
   }
-}
-
-export function stableJson(value: unknown): string {
-  if (value === undefined) return 'u';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }

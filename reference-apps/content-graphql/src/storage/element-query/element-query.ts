@@ -4,6 +4,7 @@ import type { ContentDB, ElementKind } from '../database-types';
 import { toElementRow, type ElementRow } from './element-row';
 import { RELATION_TARGETS, readableKinds, type ElementScope, type ReadableKind } from '../../model/element-scope';
 import { QueryArgumentError, quoteValue } from '../../model/query-argument-error';
+import { stableJson } from '../../model/stable-json';
 import { checkArgumentSizes } from './argument-limits';
 import { searchScore, type SearchQuery } from './search-query';
 import { planElementQuery } from './element-plan';
@@ -26,12 +27,16 @@ interface PreparedQuery {
   search: SearchQuery | null;
 }
 
-/** JSON with sorted keys (argument objects come in the order the client wrote them). */
-function stableKey(value: unknown): string {
-  if (value === undefined) return 'u';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(stableKey).join(',')}]`;
-  return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableKey((value as Record<string, unknown>)[k])}`).join(',')}}`;
+/** The current time as ISO text, made once per millisecond (toISOString cost more than half a microsecond a call). */
+let lastTime = 0;
+let lastTimeText = '';
+function currentTimeText(): string {
+  const time = Date.now();
+  if (time !== lastTime) {
+    lastTime = time;
+    lastTimeText = new Date(time).toISOString();
+  }
+  return lastTimeText;
 }
 
 /**
@@ -55,7 +60,7 @@ export class ElementQueryEngine {
     const prepared = this.prepared(kind, args, scope, ctx, batch, columns);
     if (prepared.empty) return [];
     const { compiled, offset, limit, inMemory } = prepared;
-    const nowText = (ctx.now ?? new Date()).toISOString();
+    const nowText = ctx.now ? ctx.now.toISOString() : currentTimeText();
     const parameters = compiled.parameters.map((value) => (value === NOW ? nowText : value));
     const result = await this.db.executeQuery({ ...compiled, parameters, queryId: createQueryId() });
     let rows = result.rows.map((raw) => toElementRow(kind, raw as Record<string, unknown>));
@@ -85,9 +90,9 @@ export class ElementQueryEngine {
    * a placeholder in the kept parameters, filled in at every run. Arguments that mention `now` are built every time.
    */
   private prepared(kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext, batch: BatchJoin | undefined, columns: ElementColumns): PreparedQuery {
-    const argsKey = stableKey(args);
+    const argsKey = stableJson(args);
     const key = /now/i.test(argsKey) ? null
-      : `${kind}|${columns}|${this.scopeId(scope)}|${ctx.siteId}|${ctx.maxResults}|${batch ? stableKey(batch) : ''}|${argsKey}`;
+      : `${kind}|${columns}|${this.scopeId(scope)}|${ctx.siteId}|${ctx.maxResults}|${batch ? stableJson(batch) : ''}|${argsKey}`;
     let prepared = key === null ? undefined : this.preparedQueries.get(key);
     if (!prepared) {
       prepared = this.prepare(kind, args, scope, ctx, batch, columns);
