@@ -198,7 +198,18 @@ test('SQLite: reads of one turn share a read transaction, and writes, transactio
   for await (const row of server.db.selectFrom('note').select('id').where('id', 'in', ['w1', 'w2']).orderBy('id').stream()) streamed.push(row.id);
   t.deepEqual(streamed, ['w1', 'w2']);
 
-  // Another connection's commit is seen from the next turn on (within the turn, reads keep their snapshot).
+  // A second connection of this process (opened through app-support) that read in this turn sees a commit made
+  // through the first at once: a statement that may write ends every read transaction of the process first.
+  const second = await openDatabase<NotesDB>(file);
+  t.teardown(() => second.destroy());
+  const countSecond = async () => Number((await second.db.selectFrom('note').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  t.is(await countSecond(), base + 3);
+  await server.db.insertInto('note').values({ id: 'w3', body: 'seen by the second connection', created_at: 6, pinned: 0 }).execute();
+  t.is(await countSecond(), base + 4, 'the second connection sees the commit in the same turn');
+  await server.db.deleteFrom('note').where('id', '=', 'w3').execute();
+  t.is(await countSecond(), base + 3);
+
+  // A connection of another process's view (not app-support's): its commit is seen from the next turn on.
   t.is(await countServer(), base + 3);
   other.prepare(`insert into note (id, body, created_at, pinned) values ('o1', 'other', 5, 0)`).run();
   await new Promise((resolve) => setImmediate(resolve));

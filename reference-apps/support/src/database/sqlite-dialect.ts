@@ -54,11 +54,11 @@ function withStatementCache(connection: BetterSqlite3.Database): SqliteDatabase 
         reader: cached.reader,
         all: (parameters) => {
           if (pureRead) snapshots.begin();
-          else snapshots.end();
+          else ReadSnapshots.endAll();
           return read ? read(parameters as unknown[]) : cached.all(parameters as unknown[]);
         },
         run: (parameters) => {
-          snapshots.end();
+          ReadSnapshots.endAll();
           return cached.run(parameters as unknown[]);
         },
         iterate: (parameters) => {
@@ -78,9 +78,19 @@ function withStatementCache(connection: BetterSqlite3.Database): SqliteDatabase 
  * the statements themselves: three point reads 33 µs alone, 15 µs in one transaction (measured). The reads of a
  * turn see one snapshot, which they practically did already (better-sqlite3 runs statements synchronously, and
  * nothing of this process writes between them without ending the snapshot first); changes of other processes
- * show from the next turn on. A transaction opened by anyone else (Kysely's `transaction()`) is left alone.
+ * show from the next turn on, and those of another connection of this process at once: a statement that may write,
+ * on any connection, first ends the read transactions of all of them. A transaction opened by anyone else (Kysely's
+ * `transaction()`) is left alone.
  */
 class ReadSnapshots {
+  /** The read transactions open in this process, on any connection. */
+  private static readonly opened = new Set<ReadSnapshots>();
+
+  /** Before a statement that may write: every connection of this process must see it once it is committed. */
+  static endAll(): void {
+    for (const snapshot of ReadSnapshots.opened) snapshot.end();
+  }
+
   private open = false;
   private readonly beginStatement: BetterSqlite3.Statement;
   private readonly commitStatement: BetterSqlite3.Statement;
@@ -95,12 +105,14 @@ class ReadSnapshots {
     if (this.open || this.connection.inTransaction) return;
     this.beginStatement.run();
     this.open = true;
+    ReadSnapshots.opened.add(this);
     setImmediate(this.endLater);
   }
 
   end(): void {
     if (!this.open) return;
     this.open = false;
+    ReadSnapshots.opened.delete(this);
     if (this.connection.open && this.connection.inTransaction) this.commitStatement.run();
   }
 }
