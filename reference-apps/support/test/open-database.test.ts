@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import test from 'ava';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
@@ -209,11 +210,17 @@ test('SQLite: reads of one turn share a read transaction, and writes, transactio
   await server.db.deleteFrom('note').where('id', '=', 'w3').execute();
   t.is(await countSecond(), base + 3);
 
-  // A connection of another process's view (not app-support's): its commit is seen from the next turn on.
+  // A connection of another process's view (not app-support's): its commit is seen from the next turn on...
   t.is(await countServer(), base + 3);
   other.prepare(`insert into note (id, body, created_at, pinned) values ('o1', 'other', 5, 0)`).run();
   await new Promise((resolve) => setImmediate(resolve));
   t.is(await countServer(), base + 4);
+  // ... or in the same turn after a synchronous wait for it (as spawnSync of a command-line tool): snapshots last 1 ms.
+  t.is(await countServer(), base + 4);
+  other.prepare(`insert into note (id, body, created_at, pinned) values ('o2', 'other', 7, 0)`).run();
+  const waitUntil = performance.now() + 3;
+  while (performance.now() < waitUntil) { /* a synchronous wait */ }
+  t.is(await countServer(), base + 5, 'a commit of another process made before a synchronous wait is seen in the same turn');
   // The read transaction does not outlive its turn: the other connection can still write and checkpoint.
   await new Promise((resolve) => setImmediate(resolve));
   t.is((other.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]!.busy, 0);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import BetterSqlite3 from 'better-sqlite3';
 import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { IN_MEMORY } from './database-url';
@@ -70,16 +71,20 @@ function withStatementCache(connection: BetterSqlite3.Database): SqliteDatabase 
   };
 }
 
+/** How long a read transaction serves reads (ms): a turn that runs longer reads a fresh snapshot after it. */
+const READ_SNAPSHOT_MAX_MS = 1;
+
 /**
- * One read transaction for the reads of one turn of the event loop, ended by `setImmediate` or by the next
- * statement that is not a pure read (writes, `begin`, streaming), whichever comes first. In WAL mode every read
+ * One read transaction for the reads of one turn of the event loop (at most `READ_SNAPSHOT_MAX_MS` of it), ended by
+ * `setImmediate` or by the next statement that is not a pure read (writes, `begin`, streaming), whichever comes first. In WAL mode every read
  * outside a transaction takes and drops a read lock of the shared-memory index (two `fcntl` calls) and looks up
  * the database file's size (`fstat`); where system calls are dear (this VM: about 2.5 µs each) that cost more than
  * the statements themselves: three point reads 33 µs alone, 15 µs in one transaction (measured). The reads of a
  * turn see one snapshot, which they practically did already (better-sqlite3 runs statements synchronously, and
  * nothing of this process writes between them without ending the snapshot first); changes of other processes
- * show from the next turn on, and those of another connection of this process at once: a statement that may write,
- * on any connection, first ends the read transactions of all of them. A transaction opened by anyone else (Kysely's
+ * show from the next turn or after the millisecond (a synchronous wait for another process, such as `spawnSync` of a
+ * command-line tool, takes longer), those of another connection of this process at once: a statement that may
+ * write, on any connection, first ends the read transactions of all of them. A transaction opened by anyone else (Kysely's
  * `transaction()`) is left alone.
  */
 class ReadSnapshots {
@@ -92,6 +97,7 @@ class ReadSnapshots {
   }
 
   private open = false;
+  private openedAt = 0;
   private readonly beginStatement: BetterSqlite3.Statement;
   private readonly commitStatement: BetterSqlite3.Statement;
   private readonly endLater = () => this.end();
@@ -102,9 +108,14 @@ class ReadSnapshots {
   }
 
   begin(): void {
-    if (this.open || this.connection.inTransaction) return;
+    if (this.open) {
+      if (performance.now() - this.openedAt <= READ_SNAPSHOT_MAX_MS) return;
+      this.end();
+    }
+    if (this.connection.inTransaction) return;
     this.beginStatement.run();
     this.open = true;
+    this.openedAt = performance.now();
     ReadSnapshots.opened.add(this);
     setImmediate(this.endLater);
   }
