@@ -72,20 +72,21 @@ function withStatementCache(connection: BetterSqlite3.Database): SqliteDatabase 
 }
 
 /** How long a read transaction serves reads (ms): a turn that runs longer reads a fresh snapshot after it. */
-const READ_SNAPSHOT_MAX_MS = 1;
+const READ_SNAPSHOT_MAX_MS = 5;
 
 /**
- * One read transaction for the reads of one turn of the event loop (at most `READ_SNAPSHOT_MAX_MS` of it), ended by
- * `setImmediate` or by the next statement that is not a pure read (writes, `begin`, streaming), whichever comes first. In WAL mode every read
- * outside a transaction takes and drops a read lock of the shared-memory index (two `fcntl` calls) and looks up
- * the database file's size (`fstat`); where system calls are dear (this VM: about 2.5 µs each) that cost more than
- * the statements themselves: three point reads 33 µs alone, 15 µs in one transaction (measured). The reads of a
- * turn see one snapshot, which they practically did already (better-sqlite3 runs statements synchronously, and
- * nothing of this process writes between them without ending the snapshot first); changes of other processes
- * show from the next turn or after the millisecond (a synchronous wait for another process, such as `spawnSync` of a
- * command-line tool, takes longer), those of another connection of this process at once: a statement that may
- * write, on any connection, first ends the read transactions of all of them. A transaction opened by anyone else (Kysely's
- * `transaction()`) is left alone.
+ * One read transaction for the reads of one turn of the event loop (at most `READ_SNAPSHOT_MAX_MS` of it; a busy
+ * server's turn runs several requests, a few hundred µs each), ended by `setImmediate` or by the next statement
+ * that is not a pure read (writes, `begin`, streaming), whichever comes first. In WAL mode every read outside a
+ * transaction takes and drops a read lock of the shared-memory index (two `fcntl` calls) and looks up the database
+ * file's size (`fstat`); where system calls are dear (this VM: about 2.5 µs each) that cost more than the statements
+ * themselves: three point reads 33 µs alone, 15 µs in one transaction (measured). The reads of a turn see one
+ * snapshot, which they practically did already (better-sqlite3 runs statements synchronously, and nothing of this
+ * process writes between them without ending the snapshot first); changes of other processes show from the next
+ * turn or after 5 ms (a synchronous wait for another process, such as `spawnSync` of a command-line tool, takes
+ * longer), those of another connection of this process at once: a statement that may write, on any connection,
+ * first ends the read transactions of all of them. A transaction opened by anyone else (Kysely's `transaction()`)
+ * is left alone.
  */
 class ReadSnapshots {
   /** The read transactions open in this process, on any connection. */
