@@ -25,7 +25,7 @@ const MAX_COMPILED = 500;
 const MAX_COMPILED_QUERY_CHARS = 4 * 1024 * 1024;
 
 export class QueryExecutor {
-  /** Compiled queries (or graphql-jit's refusal, such as an unknown operation) by schema, operation and text. */
+  /** Compiled queries (or graphql-jit's refusal, such as an unknown operation) by schema, document and operation. */
   private readonly compiled = new LRUCache<string, CompiledQuery | ExecutionResult>({
     max: MAX_COMPILED, maxSize: MAX_COMPILED_QUERY_CHARS, maxEntrySize: MAX_COMPILED_QUERY_CHARS / 4,
   });
