@@ -1,7 +1,6 @@
 import test from 'ava';
 import { isInterfaceType, isLeafType, getNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import { expandScope } from '../src/domain/access/scope';
-import { DIALECTS, openContentFixture, type ContentFixture } from './helpers/content-fixture';
+import { DIALECTS, everythingToken, openContentFixture, type ContentFixture } from './helpers/content-fixture';
 
 // Element queries read only the essential columns when every field selected under them is marked as reading only
 // those (row-columns.ts). Each marked field, on every type, must answer exactly as it does when all columns are read.
@@ -44,9 +43,7 @@ for (const dialect of DIALECTS) {
   let authorization = '';
   test.serial.before(`${dialect}: open`, async () => {
     f = await openContentFixture(dialect, { enableGraphQlCaching: false });
-    const catalog = await f.service.store.catalog();
-    const record = await f.service.access.createSchema('Everything', expandScope(['usergroups.everyone', 'sections.*', 'volumes.*', 'categorygroups.*', 'taggroups.*', 'globalsets.*'], catalog));
-    authorization = `Bearer ${(await f.service.access.createToken({ name: 'everything', schemaId: record.id })).token}`;
+    authorization = `Bearer ${await everythingToken(f)}`;
   });
   test.serial.after.always(`${dialect}: close`, async () => { await f?.close(); });
 

@@ -7,6 +7,7 @@ import { openDatabase, postgresForTests, type Database } from 'app-support';
 import { createContentService, type ContentService } from '../../src/content-service';
 import type { ContentDB } from '../../src/storage/database-types';
 import type { GraphqlSettings } from '../../src/graphql/graphql-settings';
+import { expandScope } from '../../src/domain/access/scope';
 
 export const DIALECTS = ['sqlite', 'postgres'] as const;
 export type TestDialect = (typeof DIALECTS)[number];
@@ -68,4 +69,11 @@ export async function openContentFixture(dialect: TestDialect, settings: Partial
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A token whose schema reads everything (every section, volume, group, global set and the users): its secret. */
+export async function everythingToken(f: ContentFixture): Promise<string> {
+  const catalog = await f.service.store.catalog();
+  const schema = await f.service.access.createSchema('Everything', expandScope(['usergroups.everyone', 'sections.*', 'volumes.*', 'categorygroups.*', 'taggroups.*', 'globalsets.*'], catalog));
+  return (await f.service.access.createToken({ name: 'everything', schemaId: schema.id })).token;
 }
