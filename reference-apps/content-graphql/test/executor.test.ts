@@ -1,7 +1,6 @@
 import test from 'ava';
 import { getIntrospectionQuery } from 'graphql';
-import { expandScope } from '../src/domain/access/scope';
-import { DIALECTS, openContentFixture, type ContentFixture } from './helpers/content-fixture';
+import { DIALECTS, everythingToken, openContentFixture, type ContentFixture } from './helpers/content-fixture';
 
 // The compiled executor (graphql-jit, the default) and graphql-js's execute (the debugging switch) must give the same
 // answers byte for byte: data, errors with their messages, locations and paths, and statuses.
@@ -40,9 +39,7 @@ for (const dialect of DIALECTS) {
   let token = '';
   test.serial.before(`${dialect}: open`, async () => {
     f = await openContentFixture(dialect, { enableGraphQlCaching: false });
-    const catalog = await f.service.store.catalog();
-    const schema = await f.service.access.createSchema('Everything', expandScope(['usergroups.everyone', 'sections.*', 'volumes.*', 'categorygroups.*', 'taggroups.*', 'globalsets.*'], catalog));
-    token = (await f.service.access.createToken({ name: 'everything', schemaId: schema.id })).token;
+    token = await everythingToken(f);
   });
   test.serial.after.always(`${dialect}: close`, async () => { await f?.close(); });
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import test from 'ava';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
@@ -154,4 +155,73 @@ test('SQLite rows are plain objects holding what better-sqlite3 itself gives, wh
     t.deepEqual(rows.map((row) => Object.keys(row)), expected.map((row) => Object.keys(row)), `${text}: same keys in the same order`);
     if (!text.includes('__proto__')) t.true(rows.every((row) => Object.getPrototypeOf(row) === Object.prototype), `${text}: plain objects`);
   }
+});
+
+test('SQLite: reads of one turn share a read transaction, and writes, transactions and streams after them in the same turn are not held in it', async (t) => {
+  const file = path.join(tempDir, `snapshots-${Math.random().toString(36).slice(2)}.db`);
+  const server = await openDatabase<NotesDB>(file);
+  t.teardown(() => server.destroy());
+  await migrateToLatest(server, migrations);
+  // Another process's view of the file (a CLI, another instance): a connection of its own.
+  const other = new BetterSqlite3(file);
+  t.teardown(() => other.close());
+  const countOther = () => (other.prepare('select count(*) as n from note').get() as { n: number }).n;
+  const countServer = async () => Number((await server.db.selectFrom('note').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const base = await countServer();
+
+  // A write right after a read, in the same turn, is committed at once: another connection sees it before the turn ends.
+  t.is(await countServer(), base);
+  await server.db.insertInto('note').values({ id: 'w1', body: 'write', created_at: 1, pinned: 0 }).execute();
+  t.is(countOther(), base + 1, 'the write is not held in the read transaction');
+
+  // insert ... returning reads rows back, yet writes: also committed at once.
+  t.is(await countServer(), base + 1);
+  const returned = await server.db.insertInto('note').values({ id: 'w2', body: 'returning', created_at: 2, pinned: 0 }).returning('id').execute();
+  t.deepEqual(returned, [{ id: 'w2' }]);
+  t.is(countOther(), base + 2, 'a write with RETURNING is not held in the read transaction');
+
+  // A transaction after a read in the same turn: begins, commits and rolls back as without the read.
+  t.is(await countServer(), base + 2);
+  await server.db.transaction().execute(async (trx) => {
+    await trx.insertInto('note').values({ id: 't1', body: 'in a transaction', created_at: 3, pinned: 0 }).execute();
+  });
+  t.is(countOther(), base + 3);
+  t.is(await countServer(), base + 3);
+  await t.throwsAsync(server.db.transaction().execute(async (trx) => {
+    await trx.insertInto('note').values({ id: 't2', body: 'rolled back', created_at: 4, pinned: 0 }).execute();
+    throw new Error('undo');
+  }), { message: 'undo' });
+  t.is(countOther(), base + 3);
+  t.is(await countServer(), base + 3);
+
+  // A stream after a read in the same turn.
+  const streamed: string[] = [];
+  for await (const row of server.db.selectFrom('note').select('id').where('id', 'in', ['w1', 'w2']).orderBy('id').stream()) streamed.push(row.id);
+  t.deepEqual(streamed, ['w1', 'w2']);
+
+  // A second connection of this process (opened through app-support) that read in this turn sees a commit made
+  // through the first at once: a statement that may write ends every read transaction of the process first.
+  const second = await openDatabase<NotesDB>(file);
+  t.teardown(() => second.destroy());
+  const countSecond = async () => Number((await second.db.selectFrom('note').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  t.is(await countSecond(), base + 3);
+  await server.db.insertInto('note').values({ id: 'w3', body: 'seen by the second connection', created_at: 6, pinned: 0 }).execute();
+  t.is(await countSecond(), base + 4, 'the second connection sees the commit in the same turn');
+  await server.db.deleteFrom('note').where('id', '=', 'w3').execute();
+  t.is(await countSecond(), base + 3);
+
+  // A connection of another process's view (not app-support's): its commit is seen from the next turn on...
+  t.is(await countServer(), base + 3);
+  other.prepare(`insert into note (id, body, created_at, pinned) values ('o1', 'other', 5, 0)`).run();
+  await new Promise((resolve) => setImmediate(resolve));
+  t.is(await countServer(), base + 4);
+  // ... or in the same turn after a synchronous wait for it (as spawnSync of a command-line tool): snapshots last 5 ms.
+  t.is(await countServer(), base + 4);
+  other.prepare(`insert into note (id, body, created_at, pinned) values ('o2', 'other', 7, 0)`).run();
+  const waitUntil = performance.now() + 10;
+  while (performance.now() < waitUntil) { /* a synchronous wait */ }
+  t.is(await countServer(), base + 5, 'a commit of another process made before a synchronous wait is seen in the same turn');
+  // The read transaction does not outlive its turn: the other connection can still write and checkpoint.
+  await new Promise((resolve) => setImmediate(resolve));
+  t.is((other.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]!.busy, 0);
 });

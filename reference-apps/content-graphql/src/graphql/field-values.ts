@@ -106,7 +106,8 @@ export async function assetUrl(row: ElementRow, args: TransformArguments, ctx: R
   if (!transform || !isTransformable(row.filename!)) return ctx.urls.assetUrl(row, null);
   if (immediately) {
     const volume = ctx.catalog.volumesById.get(row.volumeId!)!;
-    await ctx.transformer.ensure(volume, { id: row.id, filename: row.filename!, folderPath: row.folderPath ?? '', width: row.width ?? null, height: row.height ?? null, focalPoint: row.focalPoint ?? null }, transform);
+    const file = { id: row.id, filename: row.filename!, folderPath: row.folderPath ?? '', width: row.width ?? null, height: row.height ?? null, focalPoint: row.focalPoint ?? null };
+    if (!ctx.transformer.isKnown(volume, file, transform)) await ctx.transformer.ensure(volume, file, transform);
   }
   return ctx.urls.assetUrl(row, transform);
 }

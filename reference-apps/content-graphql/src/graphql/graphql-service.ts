@@ -19,7 +19,7 @@ import type { LRUCache } from 'lru-cache';
 import { boundedCache } from './bounded-cache';
 import { RequestContext } from './request-context';
 import { ResultCache } from './result-cache';
-import { QueryExecutor } from './query-executor';
+import { QueryExecutor, documentId } from './query-executor';
 import { UrlBuilder } from './url-builder';
 import { DEFAULT_GRAPHQL_SETTINGS, type GraphqlSettings } from './graphql-settings';
 
@@ -55,6 +55,11 @@ export interface GraphqlResponse {
 
 const GENERIC_ERROR = 'Something went wrong when processing the GraphQL query.';
 
+interface ParsedDocument {
+  maxTokens: number;
+  document: DocumentNode | readonly GraphQLError[];
+}
+
 interface State {
   catalog: Catalog;
   engine: ElementQueryEngine;
@@ -76,8 +81,11 @@ export class GraphqlService {
   private state: Promise<State> | null = null;
   /** The state once loaded, for the synchronous cache path. */
   private loaded: State | null = null;
-  /** Parsed documents (or their syntax errors) by query text; bounded by size, since the texts come from clients. */
-  private readonly documents = boundedCache<DocumentNode | readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key) => key.length * 4);
+  /**
+   * Parsed documents (or their syntax errors) by query text, with the token limit they were parsed under; bounded
+   * by size, since the texts come from clients.
+   */
+  private readonly documents = boundedCache<ParsedDocument>(2000, 16 * 1024 * 1024, (key) => key.length * 4);
   private expiryChecked: Promise<void> | null = null;
   private lastVersion: string | null = null;
   private poller: NodeJS.Timeout | null = null;
@@ -163,7 +171,8 @@ export class GraphqlService {
         engine: new ElementQueryEngine(this.store.db, catalog),
         urls: new UrlBuilder(catalog, this.settings.publicUrl),
         schemas: new Map(),
-        validations: boundedCache<readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key) => key.length),
+        // By schema, limits and document object (documents are kept per text): the key is short, each entry small.
+        validations: boundedCache<readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key, errors) => key.length + 256 * errors.length),
       };
       // A change while loading dropped this load; only the current one may become the loaded state.
       if (this.state === loading) this.loaded = state;
@@ -247,7 +256,7 @@ export class GraphqlService {
     if (!('kind' in document)) return respond(200, { errors: document.map((error) => this.formatError(error)) }, 'parse');
     const { schema, scope } = await this.graphqlSchemaFor(resolution.schema);
     const { maxGraphqlDepth, maxGraphqlComplexity, maxGraphqlAliases, enableGraphqlIntrospection } = this.settings;
-    const validationKey = `${resolution.schema.uid}\u0000${maxGraphqlDepth}:${maxGraphqlComplexity}:${maxGraphqlAliases}:${enableGraphqlIntrospection}\u0000${query}`;
+    const validationKey = `${resolution.schema.uid}\u0000${maxGraphqlDepth}:${maxGraphqlComplexity}:${maxGraphqlAliases}:${enableGraphqlIntrospection}\u0000${documentId(document)}`;
     let validationErrors = state.validations.get(validationKey);
     if (!validationErrors) {
       // The limits first, in linear time: graphql-js's rules are not all linear, and must not see a hostile document.
@@ -300,21 +309,21 @@ export class GraphqlService {
    */
   private parseCached(query: string): DocumentNode | readonly GraphQLError[] {
     const maxTokens = this.settings.maxGraphqlTokens;
-    const key = `${maxTokens}\u0000${query}`;
-    let document = this.documents.get(key);
-    if (!document) {
-      const tooDeep = nestingError(query);
-      if (tooDeep) {
-        document = [tooDeep];
-      } else {
-        try {
-          document = parse(query, maxTokens > 0 ? { maxTokens } : undefined);
-        } catch (error) {
-          document = [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
-        }
+    // Keyed by the text alone (a second key built from it would be hashed again: about a microsecond for the example).
+    const known = this.documents.get(query);
+    if (known?.maxTokens === maxTokens) return known.document;
+    let document: DocumentNode | readonly GraphQLError[];
+    const tooDeep = nestingError(query);
+    if (tooDeep) {
+      document = [tooDeep];
+    } else {
+      try {
+        document = parse(query, maxTokens > 0 ? { maxTokens } : undefined);
+      } catch (error) {
+        document = [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
       }
-      this.documents.set(key, document);
     }
+    this.documents.set(query, { maxTokens, document });
     return document;
   }
 

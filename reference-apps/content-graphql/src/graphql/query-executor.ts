@@ -13,7 +13,7 @@ export type ExecutorKind = 'jit' | 'graphql-js';
 export interface Execution {
   schema: GraphQLSchema;
   document: DocumentNode;
-  /** The query text the document was parsed from (the compiled-query cache's key). */
+  /** The query text the document was parsed from (its length is the compiled query's size in the cache). */
   query: string;
   operationName: string | null | undefined;
   contextValue: unknown;
@@ -25,9 +25,9 @@ const MAX_COMPILED = 500;
 const MAX_COMPILED_QUERY_CHARS = 4 * 1024 * 1024;
 
 export class QueryExecutor {
-  /** Compiled queries (or graphql-jit's refusal, such as an unknown operation) by schema, operation and text. */
+  /** Compiled queries (or graphql-jit's refusal, such as an unknown operation) by schema, document and operation. */
   private readonly compiled = new LRUCache<string, CompiledQuery | ExecutionResult>({
-    max: MAX_COMPILED, maxSize: MAX_COMPILED_QUERY_CHARS, maxEntrySize: MAX_COMPILED_QUERY_CHARS / 4, sizeCalculation: (_value, key) => key.length,
+    max: MAX_COMPILED, maxSize: MAX_COMPILED_QUERY_CHARS, maxEntrySize: MAX_COMPILED_QUERY_CHARS / 4,
   });
 
   /** Schemas are rebuilt after structure and access changes: compiled queries belong to one schema object. */
@@ -39,11 +39,12 @@ export class QueryExecutor {
   run(execution: Execution): Promise<ExecutionResult> | ExecutionResult {
     const { schema, document, operationName, contextValue, variableValues } = execution;
     if (this.kind() === 'graphql-js') return interpreted(execution);
-    const key = `${this.schemaId(schema)}\u0000${operationName ?? ''}\u0000${execution.query}`;
+    // By document object, not by text: hashing a query text again for every cache costs about a microsecond.
+    const key = `${this.schemaId(schema)}\u0000${documentId(document)}\u0000${operationName ?? ''}`;
     let compiled = this.compiled.get(key);
     if (compiled === undefined) {
       compiled = compileQuery(schema, document, operationName ?? undefined);
-      this.compiled.set(key, compiled);
+      this.compiled.set(key, compiled, { size: Math.max(1, execution.query.length + key.length) });
     }
     if (!isCompiledQuery(compiled)) return interpreted(execution);
     const result = compiled.query(undefined, contextValue, variableValues);
@@ -71,6 +72,22 @@ export class QueryExecutor {
   clear(): void {
     this.compiled.clear();
   }
+}
+
+const documentIds = new WeakMap<DocumentNode, number>();
+let lastDocumentId = 0;
+
+/**
+ * A number for each parsed document object, for cache keys: documents are parsed once per text and kept, so a
+ * document's number stands for its text (a text parsed again, after its document was dropped, gets a new number).
+ */
+export function documentId(document: DocumentNode): number {
+  let id = documentIds.get(document);
+  if (id === undefined) {
+    id = ++lastDocumentId;
+    documentIds.set(document, id);
+  }
+  return id;
 }
 
 /** graphql-js's execute: the reference behaviour. */

@@ -2,12 +2,16 @@ import DataLoader from 'dataloader';
 import type { Catalog } from '../storage/catalog';
 import type { ElementKind } from '../storage/database-types';
 import type { ImageTransformer } from '../domain/assets/image-transforms';
-import type { ElementArgs, ElementQueryEngine, QueryContext, BatchJoin } from '../storage/element-query/element-query';
+import type { ElementArgs, ElementColumns, ElementQueryEngine, QueryContext, BatchJoin } from '../storage/element-query/element-query';
 import type { ElementRow } from '../storage/element-query/element-row';
 import type { ElementScope } from '../model/element-scope';
 import type { UrlBuilder } from './url-builder';
+import { stableJson } from '../model/stable-json';
 
-interface BatchKey { kind: ElementKind; args: ElementArgs; siteId: number; join: 'relation' | 'children' | 'parent' | 'blocks' | 'id'; fieldId: number; elementId: number }
+interface BatchKey {
+  kind: ElementKind; args: ElementArgs; siteId: number; join: 'relation' | 'children' | 'parent' | 'blocks' | 'id'; fieldId: number; elementId: number;
+  columns: ElementColumns;
+}
 
 /**
  * Everything a resolver needs for one request. Nested element fields (relations, children, parents, matrix blocks,
@@ -26,35 +30,36 @@ export class RequestContext {
     readonly transformer: ImageTransformer,
   ) {
     this.loader = new DataLoader((keys) => this.loadBatch(keys), {
-      cacheKeyFn: (key) => `${key.join}|${key.kind}|${key.fieldId}|${key.siteId}|${key.elementId}|${stableJson(key.args)}`,
+      cacheKeyFn: (key) => `${key.join}|${key.kind}|${key.columns}|${key.fieldId}|${key.siteId}|${key.elementId}|${stableJson(key.args)}`,
     });
   }
 
-  related(kind: ElementKind, sourceId: number, fieldId: number, siteId: number, args: ElementArgs): Promise<ElementRow[]> {
-    return this.loader.load({ kind, args, siteId, join: 'relation', fieldId, elementId: sourceId });
+  /** `columns`: what the selection under the field needs (row-columns.ts); `all` by default. */
+  related(kind: ElementKind, sourceId: number, fieldId: number, siteId: number, args: ElementArgs, columns: ElementColumns = 'all'): Promise<ElementRow[]> {
+    return this.loader.load({ kind, args, siteId, join: 'relation', fieldId, elementId: sourceId, columns });
   }
 
-  children(kind: ElementKind, parentId: number, siteId: number, args: ElementArgs): Promise<ElementRow[]> {
-    return this.loader.load({ kind, args, siteId, join: 'children', fieldId: 0, elementId: parentId });
+  children(kind: ElementKind, parentId: number, siteId: number, args: ElementArgs, columns: ElementColumns = 'all'): Promise<ElementRow[]> {
+    return this.loader.load({ kind, args, siteId, join: 'children', fieldId: 0, elementId: parentId, columns });
   }
 
-  async parent(kind: ElementKind, childId: number, siteId: number): Promise<ElementRow | null> {
-    return (await this.loader.load({ kind, args: {}, siteId, join: 'parent', fieldId: 0, elementId: childId }))[0] ?? null;
+  async parent(kind: ElementKind, childId: number, siteId: number, columns: ElementColumns = 'all'): Promise<ElementRow | null> {
+    return (await this.loader.load({ kind, args: {}, siteId, join: 'parent', fieldId: 0, elementId: childId, columns }))[0] ?? null;
   }
 
-  blocks(ownerId: number, fieldId: number, siteId: number, args: ElementArgs): Promise<ElementRow[]> {
-    return this.loader.load({ kind: 'matrixblock', args, siteId, join: 'blocks', fieldId, elementId: ownerId });
+  blocks(ownerId: number, fieldId: number, siteId: number, args: ElementArgs, columns: ElementColumns = 'all'): Promise<ElementRow[]> {
+    return this.loader.load({ kind: 'matrixblock', args, siteId, join: 'blocks', fieldId, elementId: ownerId, columns });
   }
 
   /** One element by id, whatever its status (authors, photos). */
-  async byId(kind: ElementKind, id: number, siteId: number): Promise<ElementRow | null> {
-    return (await this.loader.load({ kind, args: { status: null }, siteId, join: 'id', fieldId: 0, elementId: id }))[0] ?? null;
+  async byId(kind: ElementKind, id: number, siteId: number, columns: ElementColumns = 'all'): Promise<ElementRow | null> {
+    return (await this.loader.load({ kind, args: { status: null }, siteId, join: 'id', fieldId: 0, elementId: id, columns }))[0] ?? null;
   }
 
   private async loadBatch(keys: readonly BatchKey[]): Promise<ElementRow[][]> {
     const groups = new Map<string, BatchKey[]>();
     for (const key of keys) {
-      const groupKey = `${key.join}|${key.kind}|${key.fieldId}|${key.siteId}|${stableJson(key.args)}`;
+      const groupKey = `${key.join}|${key.kind}|${key.columns}|${key.fieldId}|${key.siteId}|${stableJson(key.args)}`;
       const group = groups.get(groupKey);
       if (group) group.push(key);
       else groups.set(groupKey, [key]);
@@ -67,14 +72,14 @@ export class RequestContext {
       const scope = first.kind === 'matrixblock' ? this.scope : this.scope;
       let rows: ElementRow[];
       if (first.join === 'id') {
-        rows = await this.engine.find(first.kind, { ...first.args, id: ids }, scope, { ...ctx, maxResults: 0 });
+        rows = await this.engine.find(first.kind, { ...first.args, id: ids }, scope, { ...ctx, maxResults: 0 }, undefined, first.columns);
         for (const row of rows) row.batchKey = row.id;
       } else {
         const batch: BatchJoin = first.join === 'relation' ? { type: 'relation', sourceIds: ids, fieldId: first.fieldId }
           : first.join === 'children' ? { type: 'children', parentIds: ids }
           : first.join === 'parent' ? { type: 'parent', childIds: ids }
           : { type: 'blocks', ownerIds: ids, fieldId: first.fieldId };
-        rows = await this.engine.find(first.kind, first.args, scope, ctx, batch);
+        rows = await this.engine.find(first.kind, first.args, scope, ctx, batch, first.columns);
       }
       const byKey = new Map<number, ElementRow[]>();
       for (const row of rows) {
@@ -86,11 +91,4 @@ export class RequestContext {
     }));
     return keys.map((key) => results.get(key) ?? []);
   }
-}
-
-export function stableJson(value: unknown): string {
-  if (value === undefined) return 'u';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }

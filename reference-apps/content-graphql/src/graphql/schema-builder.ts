@@ -1,7 +1,7 @@
 import {
   GraphQLBoolean, GraphQLError, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLInterfaceType, GraphQLList, GraphQLNonNull, GraphQLObjectType,
   GraphQLSchema, GraphQLString, specifiedDirectives, isObjectType,
-  type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLNamedType, type GraphQLOutputType,
+  type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLNamedType, type GraphQLOutputType, type GraphQLResolveInfo,
 } from 'graphql';
 import type { Catalog, CatalogField } from '../storage/catalog';
 import type { ElementKind } from '../storage/database-types';
@@ -15,6 +15,7 @@ import { CONTENT_DIRECTIVES, withDirectives } from './directives/directives';
 import { DateTimeScalar, NumberScalar } from './scalars';
 import type { RequestContext } from './request-context';
 import { RELATION_KINDS, assetUrl, concreteTypeName, countRelated, elementStatus, escapeHtml, fullName } from './field-values';
+import { ESSENTIAL_COLUMNS, columnsFor } from './row-columns';
 
 type Field = GraphQLFieldConfig<ElementRow, RequestContext, any>;
 type Fields = GraphQLFieldConfigMap<ElementRow, RequestContext>;
@@ -24,6 +25,9 @@ export const COMPLEXITY = { simple: 1, query: 10, eagerLoad: 25, cpuHeavy: 200 }
 
 
 const date = (value: string | null | undefined) => (value ? new Date(value) : null);
+
+/** Marks fields whose resolvers read only the essential columns of their row (row-columns.ts); the others read all. */
+const E = ESSENTIAL_COLUMNS;
 
 /** What the schema lets a client query, by kind. */
 /** The element kinds a scope can read (kept under this name for callers of the schema builder). */
@@ -40,21 +44,21 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
   const types: GraphQLNamedType[] = [];
 
   const elementFields = (): Fields => ({
-    id: { type: GraphQLID, description: 'The ID of the entity', resolve: (row) => String(row.id) },
+    id: { type: GraphQLID, description: 'The ID of the entity', extensions: E, resolve: (row) => String(row.id) },
     uid: { type: GraphQLString, description: 'The UID of the entity' },
     _count: {
       type: GraphQLInt, description: 'Return a number of related elements for a field.',
       args: { field: { type: new GraphQLNonNull(GraphQLString), description: 'The handle of the field that holds the relations.' } },
-      extensions: { complexity: COMPLEXITY.eagerLoad },
+      extensions: { complexity: COMPLEXITY.eagerLoad, ...E },
       resolve: (row, args: { field: string }, ctx) => countRelated(row, args.field, ctx),
     },
-    title: { type: GraphQLString, description: 'The element’s title.' },
+    title: { type: GraphQLString, description: 'The element’s title.', extensions: E },
     slug: { type: GraphQLString, description: 'The element’s slug.' },
-    uri: { type: GraphQLString, description: 'The element’s URI.', resolve: (row) => (row.uri === '__home__' ? '' : row.uri) },
+    uri: { type: GraphQLString, description: 'The element’s URI.', extensions: E, resolve: (row) => (row.uri === '__home__' ? '' : row.uri) },
     enabled: { type: GraphQLBoolean, description: 'Whether the element is enabled or not.' },
     archived: { type: GraphQLBoolean, description: 'Whether the element is archived or not.' },
-    siteId: { type: GraphQLInt, description: 'The ID of the site the element is associated with.' },
-    searchScore: { type: GraphQLString, description: 'The element’s search score, if the `search` parameter was used when querying for the element.', resolve: (row) => (row.searchScore === null ? null : String(row.searchScore)) },
+    siteId: { type: GraphQLInt, description: 'The ID of the site the element is associated with.', extensions: E },
+    searchScore: { type: GraphQLString, description: 'The element’s search score, if the `search` parameter was used when querying for the element.', extensions: E, resolve: (row) => (row.searchScore === null ? null : String(row.searchScore)) },
     trashed: { type: GraphQLBoolean, description: 'Whether the element has been soft-deleted or not.' },
     status: { type: GraphQLString, description: 'The element’s status.', resolve: (row) => elementStatus(row) },
     dateCreated: { type: DateTimeScalar, description: 'The date the element was created.', resolve: (row) => date(row.dateCreated) },
@@ -62,11 +66,11 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
   });
 
   const structureFields = (): Fields => ({
-    lft: { type: GraphQLInt, description: 'The element’s left position within its structure.' },
-    rgt: { type: GraphQLInt, description: 'The element’s right position within its structure.' },
-    level: { type: GraphQLInt, description: 'The element’s level within its structure' },
+    lft: { type: GraphQLInt, description: 'The element’s left position within its structure.', extensions: E },
+    rgt: { type: GraphQLInt, description: 'The element’s right position within its structure.', extensions: E },
+    level: { type: GraphQLInt, description: 'The element’s level within its structure', extensions: E },
     root: { type: GraphQLInt, description: 'The element’s structure’s root ID' },
-    structureId: { type: GraphQLInt, description: 'The element’s structure ID.' },
+    structureId: { type: GraphQLInt, description: 'The element’s structure ID.', extensions: E },
   });
 
   const ElementInterface = new GraphQLInterfaceType({
@@ -109,17 +113,17 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
     switch (field.type) {
       case 'PlainText':
       case 'RichText':
-        return { type: GraphQLString, description: field.name, resolve: value };
-      case 'Number': return { type: NumberScalar, description: field.name, resolve: value };
-      case 'Date': return { type: DateTimeScalar, description: field.name, resolve: (row) => date(value(row) as string | null) };
-      case 'Lightswitch': return { type: GraphQLBoolean, description: field.name, resolve: (row) => value(row) ?? false };
+        return { type: GraphQLString, description: field.name, extensions: E, resolve: value };
+      case 'Number': return { type: NumberScalar, description: field.name, extensions: E, resolve: value };
+      case 'Date': return { type: DateTimeScalar, description: field.name, extensions: E, resolve: (row) => date(value(row) as string | null) };
+      case 'Lightswitch': return { type: GraphQLBoolean, description: field.name, extensions: E, resolve: (row) => value(row) ?? false };
       case 'Matrix': {
         const blockTypes = blockTypeObjects.get(field.id) ?? [];
         if (blockTypes.length === 0) return null;
         return {
           type: new GraphQLList(MatrixBlockInterface), description: field.name, args: matrixBlockArguments(),
-          extensions: { complexity: COMPLEXITY.eagerLoad },
-          resolve: (row, args, ctx) => ctx.blocks(row.id, field.id, row.siteId, { ...args, status: args.status ?? ['enabled'] }),
+          extensions: { complexity: COMPLEXITY.eagerLoad, ...E },
+          resolve: (row, args, ctx, info) => ctx.blocks(row.id, field.id, row.siteId, { ...args, status: args.status ?? ['enabled'] }, columnsFor(info)),
         };
       }
       default: {
@@ -130,8 +134,8 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
         void ownerName;
         return {
           type: new GraphQLList(target), description: field.name, args: relationArgs(kind),
-          extensions: { complexity: COMPLEXITY.eagerLoad },
-          resolve: (row, args, ctx) => ctx.related(kind, row.id, field.id, row.siteId, args),
+          extensions: { complexity: COMPLEXITY.eagerLoad, ...E },
+          resolve: (row, args, ctx, info) => ctx.related(kind, row.id, field.id, row.siteId, args, columnsFor(info)),
         };
       }
     }
@@ -139,11 +143,11 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
 
   const matrixBlockFields = (): Fields => ({
     ...elementFields(),
-    fieldId: { type: GraphQLInt, description: 'The ID of the field that owns the matrix block.' },
-    ownerId: { type: GraphQLInt, description: 'The ID of the element that owns the matrix block.' },
-    typeId: { type: GraphQLInt, description: 'The ID of the matrix block’s type.' },
-    typeHandle: { type: GraphQLString, description: 'The handle of the matrix block’s type.', resolve: (row) => catalog.blockTypesById.get(row.typeId!)?.handle ?? null },
-    sortOrder: { type: GraphQLInt, description: 'The sort order of the matrix block within the owner element field.' },
+    fieldId: { type: GraphQLInt, description: 'The ID of the field that owns the matrix block.', extensions: E },
+    ownerId: { type: GraphQLInt, description: 'The ID of the element that owns the matrix block.', extensions: E },
+    typeId: { type: GraphQLInt, description: 'The ID of the matrix block’s type.', extensions: E },
+    typeHandle: { type: GraphQLString, description: 'The handle of the matrix block’s type.', extensions: E, resolve: (row) => catalog.blockTypesById.get(row.typeId!)?.handle ?? null },
+    sortOrder: { type: GraphQLInt, description: 'The sort order of the matrix block within the owner element field.', extensions: E },
   });
   const MatrixBlockInterface: GraphQLInterfaceType = new GraphQLInterfaceType({
     name: 'MatrixBlockInterface', description: 'This is the interface implemented by all matrix blocks.', interfaces: [ElementInterface],
@@ -169,19 +173,19 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
   if (needsAssets) {
     const assetFields = (): Fields => ({
       ...elementFields(),
-      volumeId: { type: GraphQLInt, description: 'The ID of the volume that the asset belongs to.' },
-      folderId: { type: GraphQLInt, description: 'The ID of the folder that the asset belongs to.' },
-      filename: { type: GraphQLString, description: 'The filename of the asset file.' },
-      extension: { type: GraphQLString, description: 'The file extension for the asset file.', resolve: (row) => extensionOf(row.filename!) },
-      hasFocalPoint: { type: GraphQLBoolean, description: 'Whether a user-defined focal point is set on the asset.', resolve: (row) => row.focalPoint !== null && row.focalPoint !== undefined },
+      volumeId: { type: GraphQLInt, description: 'The ID of the volume that the asset belongs to.', extensions: E },
+      folderId: { type: GraphQLInt, description: 'The ID of the folder that the asset belongs to.', extensions: E },
+      filename: { type: GraphQLString, description: 'The filename of the asset file.', extensions: E },
+      extension: { type: GraphQLString, description: 'The file extension for the asset file.', extensions: E, resolve: (row) => extensionOf(row.filename!) },
+      hasFocalPoint: { type: GraphQLBoolean, description: 'Whether a user-defined focal point is set on the asset.', extensions: E, resolve: (row) => row.focalPoint !== null && row.focalPoint !== undefined },
       focalPoint: {
         type: new GraphQLList(GraphQLFloat), description: 'The focal point represented as an array with `x` and `y` keys, or null if it’s not an image.',
         resolve: (row) => (row.kindOfFile !== 'image' ? null : row.focalPoint ? row.focalPoint.split(';').map(Number) : [0.5, 0.5]),
       },
       kind: { type: GraphQLString, description: 'The file kind.', resolve: (row) => row.kindOfFile },
       size: { type: GraphQLString, description: 'The file size in bytes.', resolve: (row) => String(row.size) },
-      height: { type: GraphQLInt, description: 'The height in pixels or null if it’s not an image.' },
-      width: { type: GraphQLInt, description: 'The width in pixels or null if it’s not an image.' },
+      height: { type: GraphQLInt, description: 'The height in pixels or null if it’s not an image.', extensions: E },
+      width: { type: GraphQLInt, description: 'The width in pixels or null if it’s not an image.', extensions: E },
       img: {
         type: GraphQLString, description: 'An `<img>` tag based on this asset.',
         resolve: (row, _args, ctx) => row.kindOfFile !== 'image' ? null
@@ -189,11 +193,11 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
       },
       url: {
         type: GraphQLString, description: 'The full URL of the asset. This field accepts the same fields as the `transform` directive.', args: transformArguments(),
-        extensions: { complexity: COMPLEXITY.simple },
+        extensions: { complexity: COMPLEXITY.simple, ...E },
         resolve: (row, args, ctx, info) => assetUrl(row, args, ctx, info),
       },
-      mimeType: { type: GraphQLString, description: 'The file’s MIME type, if it can be determined.', resolve: (row) => mimeTypeOf(row.filename!) },
-      path: { type: GraphQLString, description: 'The asset’s path in the volume.', resolve: (row) => `${row.folderPath ?? ''}${row.filename}` },
+      mimeType: { type: GraphQLString, description: 'The file’s MIME type, if it can be determined.', extensions: E, resolve: (row) => mimeTypeOf(row.filename!) },
+      path: { type: GraphQLString, description: 'The asset’s path in the volume.', extensions: E, resolve: (row) => `${row.folderPath ?? ''}${row.filename}` },
       dateModified: { type: DateTimeScalar, description: 'The date the asset file was last modified.', resolve: (row) => date(row.dateModified) },
     });
     AssetInterface = new GraphQLInterfaceType({
@@ -215,18 +219,18 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
     const userFields = (): Fields => ({
       ...elementFields(),
       photo: {
-        type: AssetInterface!, description: 'The user’s photo.', extensions: { complexity: COMPLEXITY.eagerLoad },
-        resolve: (row, _args, ctx) => (row.photoId ? ctx.byId('asset', row.photoId, row.siteId) : null),
+        type: AssetInterface!, description: 'The user’s photo.', extensions: { complexity: COMPLEXITY.eagerLoad, ...E },
+        resolve: (row, _args, ctx, info) => (row.photoId ? ctx.byId('asset', row.photoId, row.siteId, columnsFor(info)) : null),
       },
-      friendlyName: { type: GraphQLString, description: 'The user’s first name or username.', resolve: (row) => row.firstName || row.username },
-      fullName: { type: GraphQLString, description: 'The user’s full name.', resolve: (row) => fullName(row) },
-      name: { type: GraphQLString, description: 'The user’s full name or username.', resolve: (row) => fullName(row) ?? row.username },
-      preferences: { type: GraphQLString, description: 'The user’s preferences.', resolve: (row) => row.preferences ?? '{}' },
-      preferredLanguage: { type: GraphQLString, description: 'The user’s preferred language.' },
-      username: { type: GraphQLString, description: 'The username.' },
-      firstName: { type: GraphQLString, description: 'The user’s first name.' },
-      lastName: { type: GraphQLString, description: 'The user’s last name.' },
-      email: { type: GraphQLString, description: 'The user’s email.' },
+      friendlyName: { type: GraphQLString, description: 'The user’s first name or username.', extensions: E, resolve: (row) => row.firstName || row.username },
+      fullName: { type: GraphQLString, description: 'The user’s full name.', extensions: E, resolve: (row) => fullName(row) },
+      name: { type: GraphQLString, description: 'The user’s full name or username.', extensions: E, resolve: (row) => fullName(row) ?? row.username },
+      preferences: { type: GraphQLString, description: 'The user’s preferences.', extensions: E, resolve: (row) => row.preferences ?? '{}' },
+      preferredLanguage: { type: GraphQLString, description: 'The user’s preferred language.', extensions: E },
+      username: { type: GraphQLString, description: 'The username.', extensions: E },
+      firstName: { type: GraphQLString, description: 'The user’s first name.', extensions: E },
+      lastName: { type: GraphQLString, description: 'The user’s last name.', extensions: E },
+      email: { type: GraphQLString, description: 'The user’s email.', extensions: E },
     });
     UserInterface = new GraphQLInterfaceType({
       name: 'UserInterface', description: 'This is the interface implemented by all users.', interfaces: [ElementInterface],
@@ -241,24 +245,24 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
     const entryFields = (): Fields => ({
       ...elementFields(),
       ...structureFields(),
-      sectionId: { type: GraphQLInt, description: 'The ID of the section that contains the entry.' },
-      sectionHandle: { type: GraphQLString, description: 'The handle of the section that contains the entry.', resolve: (row) => catalog.sectionsById.get(row.sectionId!)?.handle ?? null },
-      typeId: { type: GraphQLInt, description: 'The ID of the entry type that contains the entry.' },
-      typeHandle: { type: GraphQLString, description: 'The handle of the entry type that contains the entry.', resolve: (row) => catalog.entryTypesById.get(row.typeId!)?.handle ?? null },
+      sectionId: { type: GraphQLInt, description: 'The ID of the section that contains the entry.', extensions: E },
+      sectionHandle: { type: GraphQLString, description: 'The handle of the section that contains the entry.', extensions: E, resolve: (row) => catalog.sectionsById.get(row.sectionId!)?.handle ?? null },
+      typeId: { type: GraphQLInt, description: 'The ID of the entry type that contains the entry.', extensions: E },
+      typeHandle: { type: GraphQLString, description: 'The handle of the entry type that contains the entry.', extensions: E, resolve: (row) => catalog.entryTypesById.get(row.typeId!)?.handle ?? null },
       authorId: { type: GraphQLInt, description: 'The ID of the author of this entry.' },
-      ...(can.user ? { author: { type: UserInterface!, description: 'The entry’s author.', extensions: { complexity: COMPLEXITY.eagerLoad }, resolve: (row: ElementRow, _a: unknown, ctx: RequestContext) => (row.authorId ? ctx.byId('user', row.authorId, row.siteId) : null) } } : {}),
-      postDate: { type: DateTimeScalar, description: 'The entry’s post date.', resolve: (row) => date(row.postDate) },
+      ...(can.user ? { author: { type: UserInterface!, description: 'The entry’s author.', extensions: { complexity: COMPLEXITY.eagerLoad }, resolve: (row: ElementRow, _a: unknown, ctx: RequestContext, info: GraphQLResolveInfo) => (row.authorId ? ctx.byId('user', row.authorId, row.siteId, columnsFor(info)) : null) } } : {}),
+      postDate: { type: DateTimeScalar, description: 'The entry’s post date.', extensions: E, resolve: (row) => date(row.postDate) },
       expiryDate: { type: DateTimeScalar, description: 'The expiry date of the entry.', resolve: (row) => date(row.expiryDate) },
       children: {
         type: new GraphQLList(EntryInterface!), description: 'The entry’s children, if the section is a structure. Accepts the same arguments as the `entries` query.',
-        args: entryArgs(), extensions: { complexity: COMPLEXITY.eagerLoad },
-        resolve: (row, args, ctx) => (row.structureId === null ? [] : ctx.children('entry', row.id, row.siteId, args)),
+        args: entryArgs(), extensions: { complexity: COMPLEXITY.eagerLoad, ...E },
+        resolve: (row, args, ctx, info) => (row.structureId === null ? [] : ctx.children('entry', row.id, row.siteId, args, columnsFor(info))),
       },
       parent: {
-        type: EntryInterface!, description: 'The entry’s parent, if the section is a structure.', extensions: { complexity: COMPLEXITY.eagerLoad },
-        resolve: (row, _args, ctx) => (row.structureId === null || (row.level ?? 0) <= 1 ? null : ctx.parent('entry', row.id, row.siteId)),
+        type: EntryInterface!, description: 'The entry’s parent, if the section is a structure.', extensions: { complexity: COMPLEXITY.eagerLoad, ...E },
+        resolve: (row, _args, ctx, info) => (row.structureId === null || (row.level ?? 0) <= 1 ? null : ctx.parent('entry', row.id, row.siteId, columnsFor(info))),
       },
-      url: { type: GraphQLString, description: 'The element’s full URL', resolve: (row, _args, ctx) => ctx.urls.elementUrl(row) },
+      url: { type: GraphQLString, description: 'The element’s full URL', extensions: E, resolve: (row, _args, ctx) => ctx.urls.elementUrl(row) },
     });
     EntryInterface = new GraphQLInterfaceType({
       name: 'EntryInterface', description: 'This is the interface implemented by all entries.', interfaces: [ElementInterface],
@@ -280,18 +284,18 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
     const categoryFields = (): Fields => ({
       ...elementFields(),
       ...structureFields(),
-      groupId: { type: GraphQLInt, description: 'The ID of the group that contains the category.' },
-      groupHandle: { type: GraphQLString, description: 'The handle of the group that contains the category.', resolve: (row) => catalog.categoryGroupsById.get(row.groupId!)?.handle ?? null },
+      groupId: { type: GraphQLInt, description: 'The ID of the group that contains the category.', extensions: E },
+      groupHandle: { type: GraphQLString, description: 'The handle of the group that contains the category.', extensions: E, resolve: (row) => catalog.categoryGroupsById.get(row.groupId!)?.handle ?? null },
       children: {
         type: new GraphQLList(CategoryInterface!), description: 'The category’s children. Accepts the same arguments as the `categories` query.',
-        args: categoryArguments(), extensions: { complexity: COMPLEXITY.eagerLoad },
-        resolve: (row, args, ctx) => ctx.children('category', row.id, row.siteId, args),
+        args: categoryArguments(), extensions: { complexity: COMPLEXITY.eagerLoad, ...E },
+        resolve: (row, args, ctx, info) => ctx.children('category', row.id, row.siteId, args, columnsFor(info)),
       },
       parent: {
-        type: CategoryInterface!, description: 'The category’s parent.', extensions: { complexity: COMPLEXITY.eagerLoad },
-        resolve: (row, _args, ctx) => ((row.level ?? 0) <= 1 ? null : ctx.parent('category', row.id, row.siteId)),
+        type: CategoryInterface!, description: 'The category’s parent.', extensions: { complexity: COMPLEXITY.eagerLoad, ...E },
+        resolve: (row, _args, ctx, info) => ((row.level ?? 0) <= 1 ? null : ctx.parent('category', row.id, row.siteId, columnsFor(info))),
       },
-      url: { type: GraphQLString, description: 'The element’s full URL', resolve: (row, _args, ctx) => ctx.urls.elementUrl(row) },
+      url: { type: GraphQLString, description: 'The element’s full URL', extensions: E, resolve: (row, _args, ctx) => ctx.urls.elementUrl(row) },
     });
     CategoryInterface = new GraphQLInterfaceType({
       name: 'CategoryInterface', description: 'This is the interface implemented by all categories.', interfaces: [ElementInterface],
@@ -311,8 +315,8 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
   if (can.tag) {
     const tagFields = (): Fields => ({
       ...elementFields(),
-      groupId: { type: GraphQLInt, description: 'The ID of the group that contains the tag.' },
-      groupHandle: { type: GraphQLString, description: 'The handle of the group that contains the tag.', resolve: (row) => catalog.tagGroupsById.get(row.groupId!)?.handle ?? null },
+      groupId: { type: GraphQLInt, description: 'The ID of the group that contains the tag.', extensions: E },
+      groupHandle: { type: GraphQLString, description: 'The handle of the group that contains the tag.', extensions: E, resolve: (row) => catalog.tagGroupsById.get(row.groupId!)?.handle ?? null },
     });
     TagInterface = new GraphQLInterfaceType({
       name: 'TagInterface', description: 'This is the interface implemented by all tags.', interfaces: [ElementInterface],
@@ -332,8 +336,8 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
   if (can.globalset) {
     const globalSetFields = (): Fields => ({
       ...elementFields(),
-      name: { type: GraphQLString, description: 'The name of the global set.' },
-      handle: { type: GraphQLString, description: 'The handle of the global set.' },
+      name: { type: GraphQLString, description: 'The name of the global set.', extensions: E },
+      handle: { type: GraphQLString, description: 'The handle of the global set.', extensions: E },
     });
     GlobalSetInterface = new GraphQLInterfaceType({
       name: 'GlobalSetInterface', description: 'This is the interface implemented by all global sets.', interfaces: [ElementInterface],
@@ -357,11 +361,11 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
     if (!type) return;
     queryFields[plural] = {
       type: new GraphQLList(type), args: args(), description: `This query is used to query for ${what}.`, extensions: { complexity: COMPLEXITY.query },
-      resolve: (_root, a, ctx) => ctx.engine.find(kind, a, ctx.scope, ctx.query),
+      resolve: (_root, a, ctx, info) => ctx.engine.find(kind, a, ctx.scope, ctx.query, undefined, columnsFor(info)),
     };
     queryFields[single] = {
       type, args: args(), description: `This query is used to query for a single ${what.replace(/s$/, '').replace(/ie$/, 'y')}.`, extensions: { complexity: COMPLEXITY.query },
-      resolve: async (_root, a, ctx) => (await ctx.engine.find(kind, { ...a, limit: 1 }, ctx.scope, ctx.query))[0] ?? null,
+      resolve: async (_root, a, ctx, info) => (await ctx.engine.find(kind, { ...a, limit: 1 }, ctx.scope, ctx.query, undefined, columnsFor(info)))[0] ?? null,
     };
   };
   if (can.asset) addQueries('asset', 'assets', 'asset', AssetInterface, assetArguments, 'assets');

@@ -1,11 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AliasNode, ColumnNode, IdentifierNode, ReferenceNode, SelectQueryNode } from 'kysely';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { openDatabase, postgresForTests, type Database } from 'app-support';
 import { createContentService, type ContentService } from '../../src/content-service';
 import type { ContentDB } from '../../src/storage/database-types';
 import type { GraphqlSettings } from '../../src/graphql/graphql-settings';
+import { expandScope } from '../../src/domain/access/scope';
 
 export const DIALECTS = ['sqlite', 'postgres'] as const;
 export type TestDialect = (typeof DIALECTS)[number];
@@ -16,7 +18,16 @@ export type TestDialect = (typeof DIALECTS)[number];
  */
 export class QueryCounter implements KyselyPlugin {
   count = 0;
+  /** The names (or aliases) each select compiled since the start selected, in order. */
+  readonly compiledSelections: string[][] = [];
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (SelectQueryNode.is(args.node)) {
+      this.compiledSelections.push((args.node.selections ?? []).map(({ selection }) => {
+        if (AliasNode.is(selection)) return IdentifierNode.is(selection.alias) ? selection.alias.name : '?';
+        if (ReferenceNode.is(selection) && ColumnNode.is(selection.column)) return selection.column.column.name;
+        return '?';
+      }));
+    }
     return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
@@ -58,4 +69,11 @@ export async function openContentFixture(dialect: TestDialect, settings: Partial
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A token whose schema reads everything (every section, volume, group, global set and the users): its secret. */
+export async function everythingToken(f: ContentFixture): Promise<string> {
+  const catalog = await f.service.store.catalog();
+  const schema = await f.service.access.createSchema('Everything', expandScope(['usergroups.everyone', 'sections.*', 'volumes.*', 'categorygroups.*', 'taggroups.*', 'globalsets.*'], catalog));
+  return (await f.service.access.createToken({ name: 'everything', schemaId: schema.id })).token;
 }

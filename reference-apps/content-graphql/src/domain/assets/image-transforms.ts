@@ -87,6 +87,10 @@ export function parseTransformFolder(folder: string, catalog: Catalog): ImageTra
   return { handle: null, width, height, mode: mode as ImageTransform['mode'], position: position!, quality: quality ? Number(quality) : null, interlace: interlace as ImageTransform['interlace'], format: null };
 }
 
+function fileKey(volume: CatalogVolume, asset: AssetFile): string {
+  return `${volume.path}\u0000${asset.folderPath}\u0000${asset.filename}`;
+}
+
 export interface AssetFile { id: number; filename: string; folderPath: string; width: number | null; height: number | null; focalPoint: string | null }
 
 /**
@@ -97,6 +101,11 @@ export class ImageTransformer {
   private readonly running = new Map<string, Promise<string>>();
   /** Transform files known to be on disk, so that a query with `immediately: true` does not stat them on every request. */
   private readonly known = new Set<string>();
+  /**
+   * The same, by transform object and file (volume path, folder, name), so that `isKnown` needs no path built:
+   * ad-hoc transforms written without variables are one object per field of a kept document.
+   */
+  private knownByTransform = new WeakMap<ImageTransform, Set<string>>();
   private static readonly MAX_KNOWN = 10_000;
 
   constructor(private readonly db: Kysely<ContentDB>, private readonly assetsRoot: string) {}
@@ -109,6 +118,11 @@ export class ImageTransformer {
     return join(this.assetsRoot, volume.path, asset.folderPath, transformFolder(transform), transformedFilename(asset.filename, transform));
   }
 
+  /** Whether the transform's file is known to be on disk (then `ensure` has nothing to do). */
+  isKnown(volume: CatalogVolume, asset: AssetFile, transform: ImageTransform): boolean {
+    return this.knownByTransform.get(transform)?.has(fileKey(volume, asset)) === true;
+  }
+
   /** Generates the file if it does not exist yet (concurrent calls for the same file share one generation). Returns its path. */
   async ensure(volume: CatalogVolume, asset: AssetFile, transform: ImageTransform): Promise<string> {
     if (!isTransformable(asset.filename)) throw new QueryArgumentError(`Asset ${asset.id} (${asset.filename}) is not an image that can be transformed`);
@@ -118,7 +132,7 @@ export class ImageTransformer {
     if (existing) return existing;
     const job = (async () => {
       const done = await stat(target).then(() => true, () => false);
-      if (done) return this.remember(target);
+      if (done) return this.remember(target, volume, asset, transform);
       await mkdir(dirname(target), { recursive: true });
       await this.render(this.originalPath(volume, asset), target, asset, transform);
       const location = transformFolder(transform);
@@ -126,7 +140,7 @@ export class ImageTransformer {
       await this.db.insertInto('assettransformindex').values({
         assetId: asset.id, location, filename: transformedFilename(asset.filename, transform), transform: JSON.stringify(transform), fileExists: 1, dateIndexed: nowStored(),
       }).execute();
-      return this.remember(target);
+      return this.remember(target, volume, asset, transform);
     })().finally(() => this.running.delete(target));
     this.running.set(target, job);
     return job;
@@ -135,11 +149,18 @@ export class ImageTransformer {
   /** Forgets which files exist (after content changes: an asset may have been replaced or deleted). */
   forgetKnownFiles(): void {
     this.known.clear();
+    this.knownByTransform = new WeakMap();
   }
 
-  private remember(target: string): string {
-    if (this.known.size >= ImageTransformer.MAX_KNOWN) this.known.clear();
+  private remember(target: string, volume: CatalogVolume, asset: AssetFile, transform: ImageTransform): string {
+    if (this.known.size >= ImageTransformer.MAX_KNOWN) this.forgetKnownFiles();
     this.known.add(target);
+    let files = this.knownByTransform.get(transform);
+    if (!files) {
+      files = new Set();
+      this.knownByTransform.set(transform, files);
+    }
+    files.add(fileKey(volume, asset));
     return target;
   }
 

@@ -11,7 +11,7 @@ import { applyKindFilters } from './kind-filters';
 import { applyBatchJoin, applyStructureFilters } from './structure-filters';
 import { defaultStatus, statusCondition } from './status-filter';
 import { normalizeIdList } from './id-lists';
-import type { BatchJoin, EB, ElementArgs, PlanState, Query, QueryContext } from './plan-state';
+import type { BatchJoin, EB, ElementArgs, ElementColumns, PlanState, Query, QueryContext } from './plan-state';
 
 const STRUCTURED_KINDS: ReadonlySet<ElementKind> = new Set(['entry', 'category']);
 
@@ -34,16 +34,21 @@ export interface ElementQueryPlan {
  * becomes a condition ANDed into the WHERE; lists mean OR, operators and dates as param-parser reads them.
  */
 export function planElementQuery(db: Kysely<ContentDB>, catalog: Catalog, kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext,
-  batch: BatchJoin | undefined, hiddenSearchFields: () => number[]): ElementQueryPlan {
+  batch: BatchJoin | undefined, hiddenSearchFields: () => number[], columns: ElementColumns = 'all'): ElementQueryPlan {
   const state: PlanState = { query: db.selectFrom('elements as e')
     .innerJoin('elements_sites as es', 'es.elementId', 'e.id')
-    .select(['e.id', 'e.uid', 'e.enabled', 'e.archived', 'e.dateCreated', 'e.dateUpdated', 'e.dateDeleted',
-      'es.siteId', 'es.title', 'es.slug', 'es.uri', 'es.enabled as enabledForSite', 'es.content'])
-    .where('e.type', '=', kind) as Query, conditions: [], empty: false };
+    .select(columns === 'all'
+      ? ['e.id', 'e.uid', 'e.enabled', 'e.archived', 'e.dateCreated', 'e.dateUpdated', 'e.dateDeleted',
+        'es.siteId', 'es.title', 'es.slug', 'es.uri', 'es.enabled as enabledForSite', 'es.content']
+      : ['e.id', 'es.siteId', 'es.title', 'es.uri', 'es.content'])
+    .where('e.type', '=', kind) as Query, columns, conditions: [], empty: false };
   const conditions = state.conditions;
 
   applyKindFilters(state, kind, args, scope, catalog);
-  if (STRUCTURED_KINDS.has(kind)) state.query = state.query.select(['se.structureId', 'se.lft', 'se.rgt', 'se.level', 'se.root']);
+  if (STRUCTURED_KINDS.has(kind)) {
+    state.query = state.query.select(['se.structureId', 'se.lft', 'se.rgt', 'se.level']);
+    if (columns === 'all') state.query = state.query.select('se.root');
+  }
 
   // Sites.
   state.query = state.query.where('es.siteId', 'in', siteIdsOf(catalog, args, ctx));

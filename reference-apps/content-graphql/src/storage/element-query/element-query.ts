@@ -4,14 +4,15 @@ import type { ContentDB, ElementKind } from '../database-types';
 import { toElementRow, type ElementRow } from './element-row';
 import { RELATION_TARGETS, readableKinds, type ElementScope, type ReadableKind } from '../../model/element-scope';
 import { QueryArgumentError, quoteValue } from '../../model/query-argument-error';
+import { stableJson } from '../../model/stable-json';
 import { checkArgumentSizes } from './argument-limits';
 import { searchScore, type SearchQuery } from './search-query';
 import { planElementQuery } from './element-plan';
 import { NOW } from './status-filter';
 import { applyWindowPerKey, normalizeIdList } from './id-lists';
-import type { BatchJoin, ElementArgs, QueryContext } from './plan-state';
+import type { BatchJoin, ElementArgs, ElementColumns, QueryContext } from './plan-state';
 
-export type { BatchJoin, ElementArgs, QueryContext } from './plan-state';
+export type { BatchJoin, ElementArgs, ElementColumns, QueryContext } from './plan-state';
 
 const MAX_PREPARED_QUERIES = 2000;
 
@@ -26,12 +27,16 @@ interface PreparedQuery {
   search: SearchQuery | null;
 }
 
-/** JSON with sorted keys (argument objects come in the order the client wrote them). */
-function stableKey(value: unknown): string {
-  if (value === undefined) return 'u';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(stableKey).join(',')}]`;
-  return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableKey((value as Record<string, unknown>)[k])}`).join(',')}}`;
+/** The current time as ISO text, made once per millisecond (toISOString cost more than half a microsecond a call). */
+let lastTime = 0;
+let lastTimeText = '';
+function currentTimeText(): string {
+  const time = Date.now();
+  if (time !== lastTime) {
+    lastTime = time;
+    lastTimeText = new Date(time).toISOString();
+  }
+  return lastTimeText;
 }
 
 /**
@@ -47,14 +52,15 @@ export class ElementQueryEngine {
 
   constructor(private readonly db: Kysely<ContentDB>, private readonly catalog: Catalog) {}
 
-  async find(kind: ElementKind, givenArgs: ElementArgs, scope: ElementScope, ctx: QueryContext, batch?: BatchJoin): Promise<ElementRow[]> {
+  /** `columns: 'essential'` leaves out the columns only some GraphQL fields read (see ElementColumns). */
+  async find(kind: ElementKind, givenArgs: ElementArgs, scope: ElementScope, ctx: QueryContext, batch?: BatchJoin, columns: ElementColumns = 'all'): Promise<ElementRow[]> {
     checkArgumentSizes(givenArgs);
     const args = await this.withReadableRelations(givenArgs, scope, ctx);
     if (args === null) return [];
-    const prepared = this.prepared(kind, args, scope, ctx, batch);
+    const prepared = this.prepared(kind, args, scope, ctx, batch, columns);
     if (prepared.empty) return [];
     const { compiled, offset, limit, inMemory } = prepared;
-    const nowText = (ctx.now ?? new Date()).toISOString();
+    const nowText = ctx.now ? ctx.now.toISOString() : currentTimeText();
     const parameters = compiled.parameters.map((value) => (value === NOW ? nowText : value));
     const result = await this.db.executeQuery({ ...compiled, parameters, queryId: createQueryId() });
     let rows = result.rows.map((raw) => toElementRow(kind, raw as Record<string, unknown>));
@@ -83,13 +89,13 @@ export class ElementQueryEngine {
    * cost more than running the statement (a third of an uncached GraphQL request, measured). The current time is
    * a placeholder in the kept parameters, filled in at every run. Arguments that mention `now` are built every time.
    */
-  private prepared(kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext, batch?: BatchJoin): PreparedQuery {
-    const argsKey = stableKey(args);
+  private prepared(kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext, batch: BatchJoin | undefined, columns: ElementColumns): PreparedQuery {
+    const argsKey = stableJson(args);
     const key = /now/i.test(argsKey) ? null
-      : `${kind}|${this.scopeId(scope)}|${ctx.siteId}|${ctx.maxResults}|${batch ? stableKey(batch) : ''}|${argsKey}`;
+      : `${kind}|${columns}|${this.scopeId(scope)}|${ctx.siteId}|${ctx.maxResults}|${batch ? stableJson(batch) : ''}|${argsKey}`;
     let prepared = key === null ? undefined : this.preparedQueries.get(key);
     if (!prepared) {
-      prepared = this.prepare(kind, args, scope, ctx, batch);
+      prepared = this.prepare(kind, args, scope, ctx, batch, columns);
       if (key !== null) {
         if (this.preparedQueries.size >= MAX_PREPARED_QUERIES) this.preparedQueries.delete(this.preparedQueries.keys().next().value!);
         this.preparedQueries.set(key, prepared);
@@ -98,8 +104,8 @@ export class ElementQueryEngine {
     return prepared;
   }
 
-  private prepare(kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext, batch?: BatchJoin): PreparedQuery {
-    const plan = planElementQuery(this.db, this.catalog, kind, args, scope, ctx, batch, () => this.hiddenSearchFields(scope));
+  private prepare(kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext, batch: BatchJoin | undefined, columns: ElementColumns): PreparedQuery {
+    const plan = planElementQuery(this.db, this.catalog, kind, args, scope, ctx, batch, () => this.hiddenSearchFields(scope), columns);
     let query = plan.query;
     const inMemory = plan.scoreOrder || plan.fixedIds !== null || Boolean(batch) || args.unique === true;
     // Explicit NULL placement: SQLite and PostgreSQL disagree on it by default.

@@ -12,7 +12,8 @@ type KindFilter = (state: PlanState, args: ElementArgs, scope: ElementScope, cat
 const entryFilters: KindFilter = (state, args, scope, catalog) => {
   state.query = state.query.innerJoin('entries as en', 'en.id', 'e.id').innerJoin('sections as sec', 'sec.id', 'en.sectionId')
     .leftJoin('structureelements as se', (join: any) => join.onRef('se.elementId', '=', 'e.id').onRef('se.structureId', '=', 'sec.structureId'))
-    .select(['en.sectionId', 'en.typeId', 'en.authorId', 'en.postDate', 'en.expiryDate']);
+    .select(['en.sectionId', 'en.typeId', 'en.postDate']);
+  if (state.columns === 'all') state.query = state.query.select(['en.authorId', 'en.expiryDate']);
   const allowedTypes = [...(scope.entryTypeIds ?? [])].filter((id) => {
     const type = catalog.entryTypesById.get(id);
     if (!type) return false;
@@ -47,7 +48,8 @@ const categoryFilters: KindFilter = (state, args, scope, catalog) => {
 /** Assets: their table and folder, volumes the scope reads, folder, file and size arguments. */
 const assetFilters: KindFilter = (state, args, scope, catalog) => {
   state.query = state.query.innerJoin('assets as a', 'a.id', 'e.id').innerJoin('volumefolders as vf', 'vf.id', 'a.folderId')
-    .select(['a.volumeId', 'a.folderId', 'vf.path as folderPath', 'a.filename', 'a.kind as kindOfFile', 'a.width', 'a.height', 'a.size', 'a.focalPoint', 'a.dateModified']);
+    .select(['a.volumeId', 'a.folderId', 'vf.path as folderPath', 'a.filename', 'a.width', 'a.height', 'a.focalPoint']);
+  if (state.columns === 'all') state.query = state.query.select(['a.kind as kindOfFile', 'a.size', 'a.dateModified']);
   const volumes = [...(scope.volumeIds ?? [])].map((id) => catalog.volumesById.get(id)).filter((v) => v && matchesStringParam(args.volume, v.handle) && matchesNumberParam(args.volumeId, v.id, 'volumeId'));
   if (volumes.length === 0) state.empty = true;
   else state.query = state.query.where('a.volumeId', 'in', volumes.map((v) => v!.id));
