@@ -4,8 +4,8 @@
  * narrowband: MAP re-estimates of the means, variances, mixture weights and transition matrices) from the TUNING
  * sentences spoken by those voices, the CMU Sphinx tutorial's recipe ("Adapting the default acoustic model")
  * with Debian's tools only:
- *   npm run adapt -w voice-stream -- [--voices flite-rms,espeak-en-us] [--rates 16000,8000] [--tau 100] [--out DIR]
- *     [--work DIR] [--if-stale]
+ *   npm run adapt -w voice-stream -- [--voices flite-rms,espeak-en-us] [--rates 16000,8000] [--tau 100]
+ *     [--narrowband-tau 30] [--out DIR] [--work DIR] [--if-stale]
  * Needs `apt-get install -y sphinxtrain sphinxbase-utils pocketsphinx` (bw, map_adapt, mk_s2sendump, sphinx_fe,
  * pocketsphinx_mdef_convert). `--if-stale` does nothing when the folder was made from the same inputs (sentences,
  * voices, rates, settings, package versions: the key in its SOURCES.txt); the CI script and `npm start` run it so.
@@ -45,13 +45,15 @@ const PADDING_MS = 300;
 const BW_BEAM = '1e-160';
 /** The packages whose versions decide the result: recorded next to the transforms. */
 /**
- * map_adapt's prior weight (fixed, not the Bayesian default, which follows the adaptation data alone). Measured
- * (docs/voice-stream.md, "Acoustic adaptation"): the Bayesian update took the synthetic voices furthest but real
- * speech (pocketsphinx-testdata) from WER 0.41 to 0.60; tau 100 keeps real speech where it was.
+ * map_adapt's prior weight per profile (fixed, not the Bayesian default, which follows the adaptation data alone).
+ * Measured (docs/voice-stream.md, "Acoustic adaptation"): the Bayesian update took the synthetic voices furthest
+ * but real speech (pocketsphinx-testdata, 16 kHz) from WER 0.41 to 0.60; tau 100 keeps real speech where it was.
+ * Narrowband audio is further from the (wideband) model: tau 30 there took the British and female espeak-ng voices
+ * at 8 kHz from 0.27-0.47 to 0.10-0.37.
  */
-const DEFAULT_TAU = 100;
+const DEFAULT_TAU = { wideband: 100, narrowband: 30 };
 /** Raised when the recipe changes, so `--if-stale` remakes folders made by an older one. */
-const RECIPE_VERSION = 1;
+const RECIPE_VERSION = 2;
 const PACKAGES = ['flite', 'espeak-ng', 'espeak-ng-data', 'sox', 'ffmpeg', 'pocketsphinx-en-us', 'sphinxtrain', 'sphinxbase-utils'];
 
 const OPTIONS = {
@@ -59,7 +61,8 @@ const OPTIONS = {
   rates: { type: 'string', default: '16000,8000' },
   out: { type: 'string', default: ADAPTATION_DIRECTORY },
   work: { type: 'string' },
-  tau: { type: 'string', default: String(DEFAULT_TAU) },
+  tau: { type: 'string', default: String(DEFAULT_TAU.wideband) },
+  'narrowband-tau': { type: 'string', default: String(DEFAULT_TAU.narrowband) },
   'if-stale': { type: 'boolean', default: false },
 } as const;
 
@@ -124,10 +127,10 @@ function main(argv: readonly string[]): number {
   const flags = parseArgs({ args: [...argv], options: OPTIONS, strict: true }).values;
   const voices = EVAL_VOICES.filter((voice) => !flags.voices || list(flags.voices)!.some((name) => voice.name === name || voice.name.startsWith(`${name}-`)));
   const rates = list(flags.rates)!.map(Number);
-  const tau = Number(flags.tau);
+  const tau = { wideband: Number(flags.tau), narrowband: Number(flags['narrowband-tau']) };
   if (voices.length === 0) throw new Error('--voices matches no voice');
   if (rates.length === 0 || rates.some((rate) => rate !== 8000 && rate !== 16000)) throw new Error('--rates are 8000 and/or 16000');
-  if (!(tau > 0)) throw new Error('--tau is a positive number');
+  if (!(tau.wideband > 0 && tau.narrowband > 0)) throw new Error('--tau and --narrowband-tau are positive numbers');
   const out = path.resolve(flags.out);
   const versions = packageVersions();
   // What the result depends on: the same key, the same model (bw and map_adapt are deterministic).
@@ -149,7 +152,7 @@ function main(argv: readonly string[]): number {
   mkdirSync(work, { recursive: true });
   const acoustic = path.join(DEFAULT_MODEL_DIRECTORY, 'en-us');
   const dictionary = path.join(DEFAULT_MODEL_DIRECTORY, 'cmudict-en-us.dict');
-  console.log(`adapt: ${voices.length} voices x ${rates.length} rates x ${TUNING_SENTENCES.length} tuning sentences, tau ${tau}, in ${work}`);
+  console.log(`adapt: ${voices.length} voices x ${rates.length} rates x ${TUNING_SENTENCES.length} tuning sentences, tau ${tau.wideband} (narrowband ${tau.narrowband}), in ${work}`);
 
   // The model as bw reads it: text mdef, s3 mixture weights, the rest as shipped.
   const model = path.join(work, 'model');
@@ -222,7 +225,7 @@ function main(argv: readonly string[]): number {
       '-moddeffn', mdef, '-ts2cbfn', '.ptm.',
       '-meanfn', path.join(model, 'means'), '-varfn', path.join(model, 'variances'),
       '-mixwfn', path.join(model, 'mixture_weights'), '-tmatfn', path.join(model, 'transition_matrices'),
-      '-accumdir', counts, '-bayesmean', 'no', '-fixedtau', 'yes', '-tau', String(tau),
+      '-accumdir', counts, '-bayesmean', 'no', '-fixedtau', 'yes', '-tau', String(tau[profile]),
       '-mapmeanfn', path.join(adapted, 'means'), '-mapvarfn', path.join(adapted, 'variances'),
       '-mapmixwfn', mixtureWeights, '-maptmatfn', path.join(adapted, 'transition_matrices'),
     ], path.join(work, `${profile}-map_adapt.log`));
@@ -241,7 +244,7 @@ function main(argv: readonly string[]): number {
       `Arguments: ${argv.length > 0 ? argv.join(' ') : '(defaults)'}`,
       `Sentences: the ${TUNING_SENTENCES.length} tuning sentences of src/cli/eval/eval-sentences.ts (never the evaluation ones)`,
       `Voices: ${voices.map((voice) => voice.name).join(', ')}`,
-      `Rates: ${rates.join(', ')} Hz; MAP tau ${tau}`,
+      `Rates: ${rates.join(', ')} Hz; MAP tau ${tau.wideband} (wideband), ${tau.narrowband} (narrowband)`,
       ...summary,
       'Packages:',
       ...versions.map((line) => `  ${line}`),
