@@ -43,7 +43,6 @@ const PADDING_MS = 300;
  * British voices) could not be aligned to their transcripts; at 1e-160, 16; at 1e-300 bw's arithmetic underflows.
  */
 const BW_BEAM = '1e-160';
-/** The packages whose versions decide the result: recorded next to the transforms. */
 /**
  * map_adapt's prior weight per profile (fixed, not the Bayesian default, which follows the adaptation data alone).
  * Measured (docs/voice-stream.md, "Acoustic adaptation"): the Bayesian update took the synthetic voices furthest
@@ -54,6 +53,7 @@ const BW_BEAM = '1e-160';
 const DEFAULT_TAU = { wideband: 100, narrowband: 30 };
 /** Raised when the recipe changes, so `--if-stale` remakes folders made by an older one. */
 const RECIPE_VERSION = 2;
+/** The packages whose versions decide the result: recorded in SOURCES.txt and in its key. */
 const PACKAGES = ['flite', 'espeak-ng', 'espeak-ng-data', 'sox', 'ffmpeg', 'pocketsphinx-en-us', 'sphinxtrain', 'sphinxbase-utils'];
 
 const OPTIONS = {
