@@ -9,6 +9,7 @@ mode="${1:-apps}"
 apps_packages=(
   ffmpeg
   libpocketsphinx3 pocketsphinx-en-us
+  sphinxtrain sphinxbase-utils pocketsphinx
   apertium apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-fr-es apertium-es-pt apertium-spa-ita
   espeak-ng flite
 )

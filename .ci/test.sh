@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npx tsc -b
+# The voice app's acoustic model adapted to synthetic voices (a few minutes, once; nothing when up to date).
+npm run adapt -w voice-stream -- --if-stale
 if [ $# -eq 0 ]; then
   # The matrix's cache (a Debian root file system, Node builds: a few minutes of downloads on a fresh machine) is
   # filled while the Node 20 suite runs; its output is kept for when it fails.

@@ -37,11 +37,15 @@ export function synthesize(voice: EvalVoice, text: string): { pcm: Buffer; sampl
   return { pcm: audio.pcm, sampleRate: audio.sampleRate };
 }
 
-/** sox's high-quality resampler (what a phone line or a sound card's driver would do). */
+/**
+ * sox's high-quality resampler (what a phone line or a sound card's driver would do), in repeatable mode: sox
+ * dithers its 16-bit output with random noise, so without `-R` the same sentence differed in its last bits from
+ * run to run (and the acoustic adaptation made from it, src/cli/adapt, differed too).
+ */
 export function resample(pcm: Buffer, from: number, to: number): Buffer {
   if (from === to) return pcm;
   const raw = (rate: number) => ['-t', 'raw', '-r', String(rate), '-e', 'signed', '-b', '16', '-c', '1'];
-  return execFileSync('sox', ['-V1', ...raw(from), '-', ...raw(to), '-'], { input: pcm, maxBuffer: 256 * 1024 * 1024 });
+  return execFileSync('sox', ['-V1', '-R', ...raw(from), '-', ...raw(to), '-'], { input: pcm, maxBuffer: 256 * 1024 * 1024 });
 }
 
 /** White noise from sox (repeatable mode: the same noise on every run). */

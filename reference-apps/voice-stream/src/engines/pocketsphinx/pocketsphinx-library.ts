@@ -3,6 +3,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import koffi from 'koffi';
+import { adaptedModelFor } from './acoustic-adaptation';
 import { everydayLanguageModelFile } from './language-model/everyday-language-model';
 
 /** Where Debian's `pocketsphinx-en-us` puts the US English model. */
@@ -207,7 +208,8 @@ export class PocketSphinxDecoder {
     /**
      * More `-name value` settings, after (and so over) the live ones: for the recognition evaluation. Besides
      * PocketSphinx's own: `-domainlm everyday|none|<arpa file>`, `-domainweight 0..1` (1: the domain model
-     * alone), `-vocabulary N` (0: the whole dictionary).
+     * alone), `-vocabulary N` (0: the whole dictionary); `-adaptation none` decodes with the model as shipped
+     * instead of the profile's adapted one (acoustic-adaptation.ts).
      */
     extraArguments: readonly string[] = [],
   ) {
@@ -228,6 +230,11 @@ export class PocketSphinxDecoder {
     const cmnInit = settings.get('-cmninit') ?? (profile === 'narrowband' ? NARROWBAND_CMN_INIT : undefined);
     settings.delete('-cmninit');
     if (cmnInit !== undefined) settings.set('-featparams', featureParametersWith(acoustic, cmnInit));
+    // The profile's adapted model (acoustic-adaptation.ts), unless `-adaptation none` or an explicit `-hmm`.
+    const adaptation = settings.get('-adaptation');
+    settings.delete('-adaptation');
+    const adapted = adaptation === 'none' || extraArguments.includes('-hmm') ? undefined : adaptedModelFor(profile);
+    if (adapted !== undefined) settings.set('-hmm', adapted);
     // Settings of ours (not PocketSphinx's): the domain model and its weight in the mix.
     const domainSetting = settings.get('-domainlm') ?? 'everyday';
     const weightSetting = settings.get('-domainweight');

@@ -1,0 +1,28 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The acoustic model adapted (MAP) to the evaluation's synthetic voices, one per acoustic profile, made from the
+ * tuning sentences by `npm run adapt -w voice-stream` (src/cli/adapt/adapt-cli.ts: sphinxtrain's bw and
+ * map_adapt) into this folder, never committed: the CI script and `npm start` make it when it is missing or
+ * stale. A decoder of a profile loads its model from `<folder>/<profile>` (the adapted means, variances,
+ * mixture weights and transition matrices, with the shipped model's other files); without it, the model as
+ * Debian ships it. Docs: docs/voice-stream.md, "Acoustic adaptation".
+ */
+export const ADAPTATION_DIRECTORY = process.env.VOICE_STREAM_ADAPTATION ?? path.resolve(__dirname, '..', '..', '..', '..', 'acoustic-adaptation');
+
+export type AdaptedProfile = 'wideband' | 'narrowband';
+
+/** The files of an adapted model that differ from the shipped one. */
+export const ADAPTED_FILES = ['means', 'variances', 'sendump', 'transition_matrices'] as const;
+
+/** The adapted model folder of a profile, in `directory`. */
+export function adaptedModelDirectory(profile: AdaptedProfile, directory: string = ADAPTATION_DIRECTORY): string {
+  return path.join(directory, profile);
+}
+
+/** The adapted model a decoder of `profile` loads (`-hmm`), or undefined when there is none. */
+export function adaptedModelFor(profile: AdaptedProfile): string | undefined {
+  const folder = adaptedModelDirectory(profile);
+  return ADAPTED_FILES.every((file) => existsSync(path.join(folder, file))) ? folder : undefined;
+}
