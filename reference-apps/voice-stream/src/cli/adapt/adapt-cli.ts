@@ -20,7 +20,7 @@
  * 4. map_adapt re-estimates the model from the counts, with a fixed prior weight tau (the counts of the original
  *    model's training each parameter is worth); mk_s2sendump quantises the mixture weights for PocketSphinx.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,6 +103,23 @@ function run(command: string, args: readonly string[], logFile: string): string 
   return log;
 }
 
+/** `run`, without blocking: the two profiles' counts and models are made at once, one core each. */
+function runAsync(command: string, args: readonly string[], logFile: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', (error) => reject(new Error(`${path.basename(command)} failed (${error.message}; log: ${logFile})`)));
+    child.on('close', (status, signal) => {
+      const log = Buffer.concat(chunks).toString('utf8');
+      writeFileSync(logFile, log);
+      if (status !== 0) reject(new Error(`${path.basename(command)} failed (${signal ?? `exit ${status}`}; log: ${logFile})`));
+      else resolve(log);
+    });
+  });
+}
+
 /** 16 kHz PCM as the recogniser receives audio sent at `rate` (the server's ffmpeg decoder upsamples it). */
 function asReceived(pcm: Buffer, rate: number): Buffer {
   if (rate === 16000) return pcm;
@@ -123,7 +140,7 @@ function packageVersions(): string[] {
   });
 }
 
-function main(argv: readonly string[]): number {
+async function main(argv: readonly string[]): Promise<number> {
   const flags = parseArgs({ args: [...argv], options: OPTIONS, strict: true }).values;
   const voices = EVAL_VOICES.filter((voice) => !flags.voices || list(flags.voices)!.some((name) => voice.name === name || voice.name.startsWith(`${name}-`)));
   const rates = list(flags.rates)!.map(Number);
@@ -196,12 +213,11 @@ function main(argv: readonly string[]): number {
   const next = `${out}.${process.pid}.part`;
   rmSync(next, { recursive: true, force: true });
   mkdirSync(next, { recursive: true });
-  const summary: string[] = [];
-  for (const profile of ['wideband', 'narrowband'] as const) {
+  const adaptProfile = async (profile: Bandwidth): Promise<string | undefined> => {
     const { ids, transcripts } = utterances[profile];
     if (ids.length === 0) {
       console.log(`adapt: no ${profile} audio: that profile keeps the model as shipped`);
-      continue;
+      return undefined;
     }
     const fileIds = path.join(work, `${profile}.fileids`);
     const transcription = path.join(work, `${profile}.transcription`);
@@ -210,7 +226,7 @@ function main(argv: readonly string[]): number {
     const counts = path.join(work, `${profile}-counts`);
     rmSync(counts, { recursive: true, force: true });
     mkdirSync(counts);
-    const bwLog = run(bw, [
+    const bwLog = await runAsync(bw, [
       '-hmmdir', model, '-moddeffn', mdef, '-ts2cbfn', '.ptm.',
       '-feat', '1s_c_d_dd', '-svspec', '0-12/13-25/26-38', '-cmn', 'current', '-agc', 'none',
       '-dictfn', dictionary, '-fdictfn', path.join(model, 'noisedict'),
@@ -221,7 +237,7 @@ function main(argv: readonly string[]): number {
     const adapted = path.join(next, profile);
     mkdirSync(adapted);
     const mixtureWeights = path.join(work, `${profile}-mixture_weights`);
-    run(mapAdapt, [
+    await runAsync(mapAdapt, [
       '-moddeffn', mdef, '-ts2cbfn', '.ptm.',
       '-meanfn', path.join(model, 'means'), '-varfn', path.join(model, 'variances'),
       '-mixwfn', path.join(model, 'mixture_weights'), '-tmatfn', path.join(model, 'transition_matrices'),
@@ -229,13 +245,15 @@ function main(argv: readonly string[]): number {
       '-mapmeanfn', path.join(adapted, 'means'), '-mapvarfn', path.join(adapted, 'variances'),
       '-mapmixwfn', mixtureWeights, '-maptmatfn', path.join(adapted, 'transition_matrices'),
     ], path.join(work, `${profile}-map_adapt.log`));
-    run(sendumpTool, ['-pocketsphinx', 'yes', '-moddeffn', mdef, '-mixwfn', mixtureWeights, '-sendumpfn', path.join(adapted, 'sendump')], path.join(work, `${profile}-mk_s2sendump.log`));
+    await runAsync(sendumpTool, ['-pocketsphinx', 'yes', '-moddeffn', mdef, '-mixwfn', mixtureWeights, '-sendumpfn', path.join(adapted, 'sendump')], path.join(work, `${profile}-mk_s2sendump.log`));
     // The files adaptation does not change come from the installed model.
     for (const file of ['mdef', 'feat.params', 'noisedict']) symlinkSync(path.join(acoustic, file), path.join(adapted, file));
     const line = `${profile}: ${ids.length} utterances, ${ids.length - ignored} aligned by bw (${ignored} not), from ${[...new Set(ids.map((id) => id.replace(/-\d+-\d+$/, '')))].length} voices`;
-    summary.push(line);
     console.log(`adapt: ${line}`);
-  }
+    return line;
+  };
+  // In the order of the profiles whatever finishes first, so SOURCES.txt reads the same every time.
+  const summary = (await Promise.all((['wideband', 'narrowband'] as const).map(adaptProfile))).filter((line): line is string => line !== undefined);
   writeFileSync(
     path.join(next, 'SOURCES.txt'),
     [
@@ -258,9 +276,10 @@ function main(argv: readonly string[]): number {
   return 0;
 }
 
-try {
-  process.exit(main(process.argv.slice(2)));
-} catch (error) {
-  console.error(`adapt: ${(error as Error).message}`);
-  process.exit(1);
-}
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`adapt: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);
