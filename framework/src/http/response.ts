@@ -283,7 +283,7 @@ export class HttpServerResponse extends ResponseHead {
       if (replaced !== undefined && !sent.streamed) body = replaced;
     }
     // A complete body too short for any of the route's hooks (compression's threshold) skips them unseen.
-    if (route !== null && (sent.streamed || route.minBytes === 0 || bytesAtLeast(body, route.minBytes))) {
+    if (route !== null && (sent.streamed || route.minBytes === 0 || (body !== undefined && byteLengthAtLeast(body, route.minBytes) >= route.minBytes))) {
       const replaced = route.hook(this[kSendContext], body, sent);
       if (replaced !== undefined && !sent.streamed) body = replaced;
     }
@@ -332,14 +332,15 @@ export class HttpServerResponse extends ResponseHead {
   }
 }
 
-/** Whether a body has at least `n` bytes, without encoding a string unless its length leaves it open. */
-function bytesAtLeast(body: ResponseChunk | undefined, n: number): boolean {
-  if (body === undefined) return n <= 0;
-  if (typeof body !== 'string') return body.byteLength >= n;
-  // UTF-8 takes one to three bytes per UTF-16 unit.
-  if (body.length >= n) return true;
-  if (body.length * 3 < n) return false;
-  return Buffer.byteLength(body, 'utf8') >= n;
+/**
+ * @internal The body's length in bytes, or a bound that already settles it against `atLeast`: a string's UTF-16
+ * length when that is at least `atLeast` (UTF-8 takes one to three bytes per unit) or when three times it is
+ * less; only a string in between is encoded to count.
+ */
+export function byteLengthAtLeast(body: ResponseChunk, atLeast: number): number {
+  if (typeof body !== 'string') return body.byteLength;
+  if (body.length >= atLeast || body.length * 3 < atLeast) return body.length;
+  return Buffer.byteLength(body, 'utf8');
 }
 
 function safely(fn: () => void): void {

@@ -1,7 +1,7 @@
 import type { RoutingContext } from '../../context/routing-context';
 import { SetMetadata } from '../../decorators/set-metadata';
 import type { SentBody } from '../../http/body-pipe';
-import type { ResponseChunk } from '../../http/response';
+import { byteLengthAtLeast, type ResponseChunk } from '../../http/response';
 import { chooseCodings } from '../../io/content-coding';
 import type { RestPlugin } from '../../pipeline/plugin';
 import { isCompressibleType } from './compressible-types';
@@ -118,12 +118,4 @@ export function compression(options: CompressionOptions = {}): RestPlugin {
       app.route((route) => (route.definition.extensions.get(NO_COMPRESSION) !== true ? { onSend, onSendMinBytes: threshold } : undefined));
     },
   };
-}
-
-/** The body's length in bytes, or a lower bound of it that is already at least `atLeast` (spares encoding long strings). */
-function byteLengthAtLeast(body: ResponseChunk, atLeast: number): number {
-  if (typeof body !== 'string') return body.byteLength;
-  // UTF-8 takes at least one byte per UTF-16 unit and at most three.
-  if (body.length >= atLeast || body.length * 3 < atLeast) return body.length;
-  return Buffer.byteLength(body, 'utf8');
 }
