@@ -165,7 +165,8 @@ for version in "${wanted[@]}"; do
   # Printed as it runs and kept: a failure's report is printed again at the very end, where a CI log's tail shows it.
   # Stopped after 30 minutes (a run takes 6 to 8): a worker that never exits must not hold CI until its time limit.
   if in_rootfs "$node_dir" timeout --kill-after=30s 30m \
-    node reference-apps/support/dist/src/postgres/with-postgres-cli.js -- node node_modules/ava/entrypoints/cli.mjs "${run_tests[@]}" \
+    node reference-apps/support/dist/src/postgres/with-postgres-cli.js -- node node_modules/ava/entrypoints/cli.mjs \
+      --concurrency $(($(nproc) * 2)) "${run_tests[@]}" \
     2>&1 | tee "$logs/$version.log"; then
     say "Node $version passed in $((SECONDS - started)) s"
   else

@@ -39,7 +39,9 @@ test('one line per request with method, path, status and duration, at the chosen
   const logger = recordingLogger();
   const server = await listen(new RestBuilder().logger(logger).logRequests({ level: 'debug' }).register(Pages).build());
   t.teardown(server.close);
+  const sent = performance.now();
   t.is((await fetch(`${server.url}/hello?x=1`)).status, 200);
+  const seenByClientMs = performance.now() - sent;
   t.is((await fetch(`${server.url}/slow/60`)).status, 200);
   t.is((await fetch(`${server.url}/bad`)).status, 400);
   t.is((await fetch(`${server.url}/missing`)).status, 404);
@@ -51,7 +53,9 @@ test('one line per request with method, path, status and duration, at the chosen
     ['debug', 'GET', '/missing', 404],
   ]);
   t.true(requests[1]!.obj.durationMs >= 55, `the slow request took ${requests[1]!.obj.durationMs} ms`);
-  t.true(requests[0]!.obj.durationMs < 50);
+  // The server's duration is of the request alone: never more than the client waited for the answer (a bound that
+  // holds on a loaded machine, where a fixed number of milliseconds does not).
+  t.true(requests[0]!.obj.durationMs <= seenByClientMs, `${requests[0]!.obj.durationMs} ms logged, ${seenByClientMs} ms seen by the client`);
 });
 
 test('request lines carry no credentials: not the Authorization or Cookie headers, not the query string', async (t) => {

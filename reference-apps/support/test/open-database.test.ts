@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -114,6 +115,57 @@ test('sqlite::memory: gives a private empty database', async (t) => {
 test('an unreachable PostgreSQL fails at open with the cause', async (t) => {
   const error = await t.throwsAsync(openDatabase('postgres://nobody@127.0.0.1:1/none'));
   t.regex(error!.message, /Cannot connect to PostgreSQL: .*ECONNREFUSED/);
+});
+
+/**
+ * A TCP proxy in front of the test PostgreSQL that swallows its first `stalled` connections (accepted, never
+ * answered: the client's connect timeout fires) and forwards the later ones.
+ */
+async function stallingProxy(target: URL, stalled: number): Promise<{ url: string; accepted: () => number; close: () => Promise<void> }> {
+  let accepted = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    if (++accepted <= stalled) return;
+    const upstream = net.connect(Number(target.port), target.hostname);
+    sockets.add(upstream);
+    upstream.on('error', () => socket.destroy());
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target.href);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.href,
+    accepted: () => accepted,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+test('PostgreSQL at start-up: a first connection that times out (a short pool connect timeout, a loaded server) is tried again', async (t) => {
+  const proxy = await stallingProxy(new URL(postgres.url), 2);
+  t.teardown(proxy.close);
+  const database = await openDatabase<NotesDB>(proxy.url, { postgres: { connectionTimeoutMs: 100 } });
+  t.teardown(() => database.destroy());
+  t.is(proxy.accepted(), 3, 'two stalled connections, then the one that worked');
+  const answer = await sql<{ one: number }>`select 1 as one`.execute(database.db);
+  t.deepEqual(answer.rows, [{ one: 1 }]);
+});
+
+test('PostgreSQL at start-up: a server that never answers fails the open after a bounded wait, with the cause', async (t) => {
+  const proxy = await stallingProxy(new URL(postgres.url), Number.POSITIVE_INFINITY);
+  t.teardown(proxy.close);
+  const started = performance.now();
+  const error = await t.throwsAsync(openDatabase(proxy.url, { postgres: { connectionTimeoutMs: 200 } }));
+  const waited = performance.now() - started;
+  t.regex(error!.message, /Cannot connect to PostgreSQL: .*timeout/i);
+  t.true(waited >= 4900 && waited < 15_000, `gave up after ${Math.round(waited)} ms`);
 });
 
 test('SQLite statements are reused by SQL text, streaming still works, and past the cache size queries stay correct', async (t) => {

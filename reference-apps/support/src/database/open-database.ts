@@ -38,8 +38,7 @@ export async function openDatabase<DB>(url?: string, options: OpenDatabaseOption
     db = new Kysely<DB>({ dialect: createPostgresDialect(pool) });
     // Fail now, with the cause, rather than on the first request.
     try {
-      const client = await pool.connect();
-      client.release();
+      await firstConnection(pool);
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw new Error(`Cannot connect to PostgreSQL: ${(error as Error).message}`, { cause: error });
@@ -52,4 +51,24 @@ export async function openDatabase<DB>(url?: string, options: OpenDatabaseOption
     postgresPool,
     destroy: () => (destroyed ??= db.destroy()),
   };
+}
+
+/**
+ * How long the start-up check waits for a first connection that times out. The pool's connect timeout bounds how long
+ * a request waits for a busy pool (it may be 100 ms); a first connection to a loaded or starting server can take
+ * longer than that without anything being wrong, so timeouts are retried until this has passed. Any other error
+ * (refused, wrong password, unknown database) fails at once.
+ */
+const STARTUP_CONNECT_MS = 5000;
+
+async function firstConnection(pool: pg.Pool): Promise<void> {
+  const deadline = Date.now() + STARTUP_CONNECT_MS;
+  for (;;) {
+    try {
+      (await pool.connect()).release();
+      return;
+    } catch (error) {
+      if (!/timeout/i.test((error as Error).message) || Date.now() >= deadline) throw error;
+    }
+  }
 }
