@@ -19,11 +19,23 @@ export function assertSendableHeader(name: string, value: string): void {
 
 /** Throws a TypeError for a name that is no token, a value with CR, LF or NUL, or a length the server computes itself. */
 export function checkHeader(name: string, value: string, lower: string): void {
-  if (name.length === 0 || INVALID_HEADER_NAME.test(name)) throw new TypeError(`rest.uws: invalid header name ${JSON.stringify(name)}`);
+  if (!validNames.has(name)) checkName(name);
   if (INVALID_HEADER_VALUE.test(value)) throw new TypeError(`rest.uws: header ${name} has a CR, LF or NUL in its value`);
   if (lower === 'content-length' || lower === 'transfer-encoding') {
     throw new TypeError(`rest.uws: ${name} is set by the server from the body; use endWithoutBody(length) for HEAD-style answers`);
   }
+}
+
+/**
+ * Names that passed the check: the same few are set on every request, and a set lookup costs less than the
+ * expression. Bounded: names made per request cannot grow it past MAX_VALID_NAMES (they are checked each time).
+ */
+const validNames = new Set<string>();
+const MAX_VALID_NAMES = 512;
+
+function checkName(name: string): void {
+  if (name.length === 0 || INVALID_HEADER_NAME.test(name)) throw new TypeError(`rest.uws: invalid header name ${JSON.stringify(name)}`);
+  if (validNames.size < MAX_VALID_NAMES) validNames.add(name);
 }
 
 /** Whether a name/value list (alternating) has a header of lower-case name `lower`. */

@@ -32,10 +32,11 @@ export interface GraphqlRequest {
   /** `false` skips the result cache for this request (the `X-Craft-Gql-Cache: no-cache` header). */
   useCache?: boolean;
   /**
-   * The raw JSON body the request came as, when query, variables and operation name all came from it: a cached
-   * result is also kept under it, so that `cachedAnswer` can answer the same body again without parsing it.
+   * The raw JSON body the request came as (its bytes), when query, variables and operation name all came from it: a
+   * cached result is also kept under it, so that `cachedAnswer` can answer the same bytes again without decoding or
+   * parsing them.
    */
-  rawBody?: string;
+  rawBody?: Uint8Array;
 }
 
 /**
@@ -51,6 +52,14 @@ export interface GraphqlResponse {
   body: string;
   phase: GraphqlPhase;
   cached: boolean;
+}
+
+/** What `cachedAnswer` finds: a cached result, its JSON as the UTF-8 bytes that are sent. */
+export interface CachedGraphqlAnswer {
+  status: 200;
+  body: Buffer;
+  phase: 'execution';
+  cached: true;
 }
 
 const GENERIC_ERROR = 'Something went wrong when processing the GraphQL query.';
@@ -190,11 +199,11 @@ export class GraphqlService {
    * undefined when caching is off, nothing is cached for it, or something must be loaded first (then the request
    * takes the normal path, which also decides every error). Token rules apply as in `execute`.
    */
-  cachedAnswer(authorization: string | null | undefined, rawBody: string): GraphqlResponse | undefined {
+  cachedAnswer(authorization: string | null | undefined, rawBody: Uint8Array): CachedGraphqlAnswer | undefined {
     if (!this.settings.enableGql || !this.settings.enableGraphQlCaching || this.cache.size === 0 || !this.loaded) return undefined;
     const resolution = this.tokens.resolveLoaded(authorization);
     if (!resolution || 'error' in resolution) return undefined;
-    const hit = this.cache.get(ResultCache.rawBodyKey(resolution.schema.uid, this.loaded.catalog.primarySite.id, rawBody));
+    const hit = this.cache.rawBodyAnswer(resolution.schema.uid, this.loaded.catalog.primarySite.id, rawBody);
     return hit === undefined ? undefined : { status: 200, body: hit, phase: 'execution', cached: true };
   }
 
@@ -249,7 +258,10 @@ export class GraphqlService {
     const cacheKey = useCache ? ResultCache.key(resolution.schema.uid, siteId, query, variables, operationName as string | undefined) : '';
     if (useCache) {
       const hit = this.cache.get(cacheKey);
-      if (hit !== undefined) return { status: 200, body: hit, phase: 'execution', cached: true };
+      if (hit !== undefined) {
+        if (request.rawBody !== undefined) this.cache.setRawBodyAnswer(resolution.schema.uid, siteId, request.rawBody, hit);
+        return { status: 200, body: hit, phase: 'execution', cached: true };
+      }
     }
 
     const document = this.parseCached(query);
@@ -282,7 +294,7 @@ export class GraphqlService {
     if (useCache && !result.errors?.length) {
       await this.ensureExpiry();
       this.cache.set(cacheKey, json);
-      if (request.rawBody !== undefined) this.cache.set(ResultCache.rawBodyKey(resolution.schema.uid, siteId, request.rawBody), json);
+      if (request.rawBody !== undefined) this.cache.setRawBodyAnswer(resolution.schema.uid, siteId, request.rawBody, json);
     }
     return { status: 200, body: json, phase: 'execution', cached: false };
   }

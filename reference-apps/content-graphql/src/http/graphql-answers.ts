@@ -1,5 +1,5 @@
 import type { HttpServerRequest, HttpServerResponse } from 'rest.uws';
-import type { GraphqlResponse } from '../graphql/graphql-service';
+import type { CachedGraphqlAnswer, GraphqlResponse } from '../graphql/graphql-service';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const GRAPHQL_RESPONSE_TYPE = 'application/graphql-response+json; charset=utf-8';
@@ -16,7 +16,7 @@ export function wantsGraphqlResponse(req: HttpServerRequest): boolean {
  * Writes what the GraphQL service answered: the CMS's statuses for `application/json`, and 400 for request, parse,
  * validation and variable errors for a client that takes `application/graphql-response+json`.
  */
-export function answer(req: HttpServerRequest, res: HttpServerResponse, response: GraphqlResponse): void {
+export function answer(req: HttpServerRequest, res: HttpServerResponse, response: GraphqlResponse | CachedGraphqlAnswer): void {
   let status = response.status;
   if (wantsGraphqlResponse(req) && ['request', 'parse', 'validation', 'variables'].includes(response.phase)) status = 400;
   writeJson(req, res, status, response.body);
@@ -27,7 +27,7 @@ export function sendError(req: HttpServerRequest, res: HttpServerResponse, statu
   writeJson(req, res, status, JSON.stringify({ errors: [{ message }] }));
 }
 
-function writeJson(req: HttpServerRequest, res: HttpServerResponse, status: number, body: string): void {
+function writeJson(req: HttpServerRequest, res: HttpServerResponse, status: number, body: string | Buffer): void {
   cors(res);
   res.setStatusCode(status).putHeader('Content-Type', wantsGraphqlResponse(req) ? GRAPHQL_RESPONSE_TYPE : JSON_TYPE).end(body);
 }

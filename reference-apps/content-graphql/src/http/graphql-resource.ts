@@ -73,17 +73,17 @@ export function graphqlResource(path: string, service: GraphqlService): object {
       if (urlTooLong(req, res)) return;
       const contentType = (req.getHeader('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       let params: Pick<GraphqlRequest, 'query' | 'variables' | 'operationName'>;
-      let rawBody: string | undefined;
+      let rawBody: Buffer | undefined;
       if (contentType === 'application/json') {
-        const text = body?.toString('utf8') ?? '';
-        // Query-string parameters would supersede the body's: only a bare body may be answered by its text alone.
-        if (req.query() === '') {
-          rawBody = text;
+        // Query-string parameters would supersede the body's: only a bare body may be answered by its bytes alone.
+        if (req.query() === '' && body !== undefined) {
+          rawBody = body;
           if (useCache(req)) {
-            const cached = service.cachedAnswer(req.getHeader('authorization'), text);
+            const cached = service.cachedAnswer(req.getHeader('authorization'), body);
             if (cached) return answer(req, res, cached);
           }
         }
+        const text = body?.toString('utf8') ?? '';
         let parsed: unknown;
         try {
           parsed = JSON.parse(text);

@@ -38,7 +38,8 @@ export class TokenResolver {
 
   private lookup(table: TokenTable, authorization: string | null | undefined, now: Date): SchemaResolution {
     let secret: string | null = null;
-    for (const part of (authorization ?? '').split(',')) {
+    // No header (the public schema's requests, most of them): nothing to split.
+    if (authorization) for (const part of authorization.split(',')) {
       const match = /^Bearer\s+(.+)$/i.exec(part.trim());
       if (match) { secret = match[1]!.trim(); break; }
     }
