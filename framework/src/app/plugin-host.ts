@@ -108,6 +108,12 @@ export class PluginHooks {
     this.filler = { plugin: plugin.name, value: filler };
   }
 
+  /** How many of the things routes are compiled with the plugins added (route hooks, handlers, streamer, filler, resolver). */
+  routeInputCount(): number {
+    return this.routeFactories.length + this.handlers.length + this.classHandlerList.length +
+      (this.streamer === null ? 0 : 1) + (this.filler === null ? 0 : 1) + (this.resolver === null ? 0 : 1);
+  }
+
   /** What fills per-request components' fields: set at once (plugins set up after it bind components with it). */
   componentFiller(): ComponentFiller | null {
     return this.filler?.value ?? null;

@@ -30,7 +30,8 @@ export class InFlightRequests {
 
   constructor(rt: AppRuntime) {
     // A plugin like any other: its request hook sees every request, answered by a route or not.
-    rt.use({ name: 'in-flight-requests', setup: (app) => app.onRequest((ctx) => void this.started(ctx)) });
+    // Its one hook is app-wide: the app's compiled routes are kept (useAppHooks).
+    rt.useAppHooks({ name: 'in-flight-requests', setup: (app) => app.onRequest((ctx) => void this.started(ctx)) });
   }
 
   /** Requests started and not yet answered (or abandoned by their client). */

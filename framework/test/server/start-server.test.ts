@@ -1,6 +1,7 @@
 import test from 'ava';
 import * as http from 'node:http';
 import { Context, GET, HttpServerResponse, loadUws, Path, PathParam, RestBuilder, startServer, WebSocket, WebSocketConnection } from '../../src/index';
+import { runtimeOf } from '../../src/adapter/uws-adapter';
 import { connect } from '../websocket/ws-client';
 
 @Path('/')
@@ -108,4 +109,18 @@ test('startServer: a port taken by another server is an error, a bad port is ref
   const taken = (node.address() as { port: number }).port;
   await t.throwsAsync(startServer(second, { port: taken, host: '127.0.0.1' }), { message: /cannot listen on 127.0.0.1:\d+/ });
   t.throws(() => startServer(loadUws().App(), { port: 70000 }), { message: /port must be a whole number from 0 to 65535/ });
+});
+
+test('startServer counts requests in flight without compiling the app\'s routes again (that would slow every request of a built app)', async (t) => {
+  const app = new RestBuilder().register(Slow).build();
+  const compiledBefore = runtimeOf(app)!.routes().map((holder) => holder.compiled);
+  const server = await startServer(app, { port: 0, host: '127.0.0.1' });
+  t.deepEqual(runtimeOf(app)!.routes().map((holder) => holder.compiled), compiledBefore, 'the same compiled routes serve after startServer');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const slow = keepAliveGet(agent, server.port, '/wait/300');
+  await new Promise((r) => setTimeout(r, 100));
+  const report = await server.shutdown(5000);
+  t.is(report.inFlight, 1, 'the request in flight was counted');
+  t.is((await slow).status, 200, 'and it finished before the shutdown did');
 });
