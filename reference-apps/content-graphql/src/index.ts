@@ -1,6 +1,7 @@
 // The content GraphQL API (issue 6): storage, schemas and tokens, and the transport-independent GraphQL service.
 export { createContentService, DEMO_PUBLIC_SCOPE, type ContentService, type ContentServiceOptions } from './content-service';
-export { GraphqlService, type GraphqlRequest, type GraphqlResponse, type CachedGraphqlAnswer, type GraphqlPhase } from './graphql/graphql-service';
+export { GraphqlService } from './graphql/graphql-service';
+export type { GraphqlRequest, GraphqlResponse, CachedGraphqlAnswer, GraphqlPhase } from './graphql/graphql-response';
 export { DEFAULT_GRAPHQL_SETTINGS, type GraphqlSettings } from './graphql/graphql-settings';
 export { buildGraphqlSchema } from './graphql/schema-builder';
 export { ContentStore, type ChangeKind } from './storage/content-store';

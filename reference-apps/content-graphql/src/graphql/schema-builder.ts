@@ -1,5 +1,5 @@
 import {
-  GraphQLBoolean, GraphQLError, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLInterfaceType, GraphQLList, GraphQLNonNull, GraphQLObjectType,
+  GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInt, GraphQLInterfaceType, GraphQLList, GraphQLNonNull, GraphQLObjectType,
   GraphQLSchema, GraphQLString, specifiedDirectives, isObjectType,
   type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLNamedType, type GraphQLOutputType, type GraphQLResolveInfo,
 } from 'graphql';
@@ -398,5 +398,3 @@ export function buildGraphqlSchema(catalog: Catalog, scope: ElementScope): Graph
   }
   return schema;
 }
-
-export { GraphQLError };

@@ -1,5 +1,5 @@
 import type { HttpServerRequest, HttpServerResponse } from 'rest.uws';
-import type { CachedGraphqlAnswer, GraphqlResponse } from '../graphql/graphql-service';
+import type { CachedGraphqlAnswer, GraphqlResponse } from '../graphql/graphql-response';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const GRAPHQL_RESPONSE_TYPE = 'application/graphql-response+json; charset=utf-8';

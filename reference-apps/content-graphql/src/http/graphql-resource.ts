@@ -1,7 +1,8 @@
 import {
   ApiOperation, ApiResponse, ApiTags, BodyParam, CatchWith, Context, GET, HttpServerRequest, HttpServerResponse, OPTIONS, POST, Path, RateLimit,
 } from 'rest.uws';
-import type { GraphqlService, GraphqlRequest } from '../graphql/graphql-service';
+import type { GraphqlService } from '../graphql/graphql-service';
+import type { GraphqlRequest } from '../graphql/graphql-response';
 import { answer, cors, sendError } from './graphql-answers';
 import { GraphqlRouteErrorHandler } from './graphql-errors';
 import { GRAPHQL_RESPONSE } from './openapi-schemas';
