@@ -108,10 +108,13 @@ export class PluginHooks {
     this.filler = { plugin: plugin.name, value: filler };
   }
 
-  /** How many of the things routes are compiled with the plugins added (route hooks, handlers, streamer, filler, resolver). */
+  /**
+   * How many of the things routes are compiled with the plugins added (route hooks, handlers, body streamer, component
+   * filler). The origin resolver is not one: like the app-wide hooks, each request reads it from here.
+   */
   routeInputCount(): number {
     return this.routeFactories.length + this.handlers.length + this.classHandlerList.length +
-      (this.streamer === null ? 0 : 1) + (this.filler === null ? 0 : 1) + (this.resolver === null ? 0 : 1);
+      (this.streamer === null ? 0 : 1) + (this.filler === null ? 0 : 1);
   }
 
   /** What fills per-request components' fields: set at once (plugins set up after it bind components with it). */
