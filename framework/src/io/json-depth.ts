@@ -1,3 +1,5 @@
+import { ArgumentException } from '../errors/http-errors';
+
 /**
  * How deep a JSON body may nest objects and arrays. JSON.parse itself takes any depth, but what a body goes
  * through afterwards walks it recursively (class-transformer and the compiled transform, class-validator's
@@ -6,6 +8,19 @@
  * nest a few levels; .NET's System.Text.Json allows 64, serde_json 128, Jackson 1,000.
  */
 export const MAX_JSON_DEPTH = 256;
+
+/** The answer to a body nested deeper than MAX_JSON_DEPTH (the same wherever the depth is found). */
+export function jsonTooDeep(): ArgumentException {
+  return new ArgumentException(`JSON body nested deeper than ${MAX_JSON_DEPTH} levels`, 'RU_ERR_JSON_TOO_DEEP');
+}
+
+/**
+ * For a walk that counts levels itself down to `level` (the root object is level 1) and hands `value` to code
+ * that does not: throws jsonTooDeep() when `value` nests past MAX_JSON_DEPTH from there.
+ */
+export function assertJsonDepthFrom(value: unknown, level: number): void {
+  if (nestsDeeper(value, level)) throw jsonTooDeep();
+}
 
 /**
  * Whether JSON text nests deeper than MAX_JSON_DEPTH, judged on its parsed value. Each level takes an opening

@@ -1,7 +1,7 @@
 import { Consumes } from '../decorators/routing';
 import { ArgumentException } from '../errors/http-errors';
 import { converterFor } from './value-conversion';
-import { MAX_JSON_DEPTH, tooDeep } from './json-depth';
+import { jsonTooDeep, tooDeep } from './json-depth';
 import type { ValueReader } from '../context/contracts';
 import { parseQueryString } from '../http/query-string';
 import { isPlainJsonType, plainToClassShallow } from './plain-to-instance';
@@ -19,14 +19,15 @@ export class JsonValueReader implements ValueReader<unknown> {
  * The JSON reader's parse and shape check without the class prototype: for routes whose validation
  * builds the instance itself (it strips prototype keys while building, so no shallow copy is needed first).
  */
-export function parseJsonBody(value: string, type: Function | undefined): unknown {
+export function parseJsonBody(value: string, type: Function | undefined, depthBoundedLater = false): unknown {
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
   } catch (err) {
     throw new ArgumentException(`Malformed JSON body: ${(err as Error).message}`, 'RU_ERR_MALFORMED_JSON');
   }
-  if (tooDeep(value, parsed)) throw new ArgumentException(`JSON body nested deeper than ${MAX_JSON_DEPTH} levels`, 'RU_ERR_JSON_TOO_DEEP');
+  // A body that validation builds from JSON has its depth checked by that build, which walks it whole anyway.
+  if (!depthBoundedLater && tooDeep(value, parsed)) throw jsonTooDeep();
   if (keepsParsedJson(type)) return parsed;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ArgumentException(`Expected a JSON object for ${type!.name}, got ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed}`, 'RU_ERR_BODY_TYPE');

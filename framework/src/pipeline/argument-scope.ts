@@ -18,6 +18,8 @@ export interface ArgumentScope {
   suppressCheck: boolean;
   /** An extension (validation) turns this class-typed body into an instance itself when a built-in reader read it. */
   bodyInstantiated: boolean;
+  /** That extension also checks the JSON depth limit as it builds (see RouteHooks.depthBoundedBodies). */
+  bodyDepthBounded: boolean;
 }
 
 /** A reader declared with `@Handles(T)` must produce something assignable to the parameter type. */

@@ -65,6 +65,7 @@ export function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined
   };
   // The JSON reader's shallow class copy is skipped when the route's validation builds the instance anyway.
   const parseOnly = scope.bodyInstantiated && t !== undefined;
+  const depthBoundedLater = parseOnly && scope.bodyDepthBounded;
   const plainJson = keepsParsedJson(t);
   const readDefault = meta.defaultValue !== undefined ? defaultBody(meta.defaultValue, t, fixedReader, where) : undefined;
   return (ctx) => {
@@ -79,7 +80,7 @@ export function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined
     const readerClass = reader.constructor;
     if (readerClass === JsonValueReader) {
       ctx.bodyOrigin = parseOnly || plainJson ? 'json' : 'builtIn';
-      if (parseOnly) return parseJsonBody(body.toString('utf8'), t);
+      if (parseOnly) return parseJsonBody(body.toString('utf8'), t, depthBoundedLater);
     } else {
       ctx.bodyOrigin = readerClass === FormValueReader ? 'builtIn' : 'other';
     }

@@ -65,6 +65,7 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
     components,
     suppressCheck: methodMeta.suppressCheck === true || classMeta.suppressCheck === true,
     bodyInstantiated: false,
+    bodyDepthBounded: false,
   };
   // The connection does not exist yet: its place stays null, which validation sees and skips.
   const resolvers: Array<ValueResolver | null> = [];

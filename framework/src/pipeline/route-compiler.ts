@@ -73,12 +73,17 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
     components,
     suppressCheck,
     bodyInstantiated: false,
+    bodyDepthBounded: false,
   };
   const instantiated = new Set<number>();
-  for (const h of hooks) h.instantiatedBodies?.forEach((i) => instantiated.add(i));
+  const depthBounded = new Set<number>();
+  for (const h of hooks) {
+    h.instantiatedBodies?.forEach((i) => instantiated.add(i));
+    h.depthBoundedBodies?.forEach((i) => depthBounded.add(i));
+  }
   const params = definition.parameters.map((p) => m.params.get(p.index) ?? ({ source: 'body' } as ParamMetadata));
   const resolvers: ValueResolver[] = definition.parameters.map((p, i) =>
-    compileArgument(params[i]!, design[p.index], `${where} parameter ${p.index}`, instantiated.has(p.index) ? { ...scope, bodyInstantiated: true } : scope),
+    compileArgument(params[i]!, design[p.index], `${where} parameter ${p.index}`, instantiated.has(p.index) ? { ...scope, bodyInstantiated: true, bodyDepthBounded: depthBounded.has(p.index) } : scope),
   );
 
   const steps: Step[] = [...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];

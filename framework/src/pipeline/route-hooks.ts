@@ -63,4 +63,9 @@ export interface RouteHooks {
    * reader read them (validation): the JSON reader then leaves its shallow copy out.
    */
   instantiatedBodies?: ReadonlySet<number>;
+  /**
+   * @internal Those of `instantiatedBodies` whose build walks the whole parsed JSON and throws jsonTooDeep()
+   * past MAX_JSON_DEPTH, before any other code sees it: the JSON reader then leaves its own depth check out.
+   */
+  depthBoundedBodies?: ReadonlySet<number>;
 }

@@ -1,6 +1,6 @@
 import test from 'ava';
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { IsOptional, IsString, Length, ValidateNested } from 'class-validator';
 import { ClassValidator, Path, POST, RestBuilder, Valid } from '../../src/index';
 import { MAX_JSON_DEPTH } from '../../src/io/json-depth';
@@ -10,7 +10,9 @@ import { listen, type RunningServer } from '../support/server';
  * JSON nested thousands deep, up to the body limit, into every kind of body route: a 4xx that says what was
  * wrong, never a 500. Every recursive walk a body goes through is on a route here: the compiled transform and
  * class-transformer (`compile: false`), class-validator's nested validation of a self-referencing class,
- * violation messages that print the value, JSON.stringify of a route that sends the body back.
+ * violation messages that print the value, JSON.stringify of a route that sends the body back. The compiled
+ * transform checks the depth itself as it walks (the reader then does not), so each of its ways of handing a
+ * part on (a @Transform class, a Map) has a shape of its own.
  */
 
 class Node {
@@ -19,6 +21,12 @@ class Node {
 
   @IsOptional() @ValidateNested() @Type(() => Node)
   child?: Node;
+}
+
+/** A @Transform makes the compiled transform copy the object first, then build it (a walk that does not count levels). */
+class Tagged {
+  @IsOptional() @Transform(({ value }) => value)
+  data?: unknown;
 }
 
 class NewNote {
@@ -31,6 +39,13 @@ class NewNote {
 
   @IsOptional() @ValidateNested() @Type(() => Node)
   tree?: Node;
+
+  @IsOptional() @ValidateNested() @Type(() => Tagged)
+  tagged?: Tagged;
+
+  // A Map: handed to class-transformer's own executor.
+  @IsOptional()
+  labels?: Map<string, unknown>;
 }
 
 const stored: unknown[] = [];
@@ -72,6 +87,8 @@ const shapes: Array<[string, (depth: number) => string]> = [
   ['objects in an untyped field', (d) => `{"title":"t","extra":${objects(d - 1)}}`],
   ['arrays where a string belongs (printed by the violation message)', (d) => `{"title":${arrays(d - 1)}}`],
   ['a self-referencing typed tree', (d) => `{"title":"t","tree":${tree(d - 1)}}`],
+  ['objects under a @Transform property', (d) => `{"title":"t","tagged":{"data":${objects(d - 2)}}}`],
+  ['objects in a Map-typed field', (d) => `{"title":"t","labels":${objects(d - 1)}}`],
 ];
 
 async function post(server: RunningServer, path: string, body: string): Promise<{ status: number; body: any }> {

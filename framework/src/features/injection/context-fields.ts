@@ -22,6 +22,7 @@ export function contextFieldFiller(ctor: Constructor, settings: SettingsView, co
     components,
     suppressCheck: false,
     bodyInstantiated: false,
+    bodyDepthBounded: false,
   };
   const fields: Array<[string | symbol, ValueResolver]> = [];
   for (const [key, meta] of resolvedClassMetadata(ctor).fields) {

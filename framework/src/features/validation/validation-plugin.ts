@@ -12,7 +12,7 @@ import { PARAMETER_CONSTRAINTS, type DirectConstraint, type PropertyDecoratorFac
 import { ALL_PARAMETERS, VALID } from './valid-decorator';
 import { checkValidShape } from './valid-body-shape';
 import { VALIDATOR } from './validate-with';
-import { ClassValidator, kToInstanceOfJson, type Validator } from './validator';
+import { ClassValidator, kBoundsJsonDepth, kToInstanceOfJson, type Validator } from './validator';
 
 let defaultValidator: Validator | undefined;
 
@@ -167,6 +167,7 @@ function compileValidation(scope: RouteScope): RouteHooks | undefined {
   const buildsFromJson = validator.toInstance === ClassValidator.prototype.toInstance;
   const checks: ArgumentCheck[] = [];
   const instantiated = new Set<number>();
+  const depthBounded = new Set<number>();
   for (const p of definition.parameters) {
     const valid = validIndexes !== undefined && (validIndexes.has(p.index) || (validIndexes.has(ALL_PARAMETERS) && (p.source === 'body' || p.source === 'bean')));
     if (valid && p.source !== 'body' && p.source !== 'bean') {
@@ -176,7 +177,11 @@ function compileValidation(scope: RouteScope): RouteHooks | undefined {
       const check = objectCheck(p, valid, configured !== undefined || valid, validator, buildsFromJson);
       if (check) checks.push(check);
       // The JSON reader's shallow copy would be wasted on a body ClassValidator builds anyway.
-      if (check && p.source === 'body' && buildsFromJson && isClassBody(p.type)) instantiated.add(p.index);
+      if (check && p.source === 'body' && buildsFromJson && isClassBody(p.type)) {
+        instantiated.add(p.index);
+        // Its build walks the whole body counting levels: the reader's own depth check would be a second pass.
+        if ((validator as ClassValidator)[kBoundsJsonDepth]) depthBounded.add(p.index);
+      }
     }
     const factories = constraints?.get(p.index);
     if (factories !== undefined && factories.length > 0) checks.push(parameterCheck(p, factories, validator, definition.label));
@@ -196,5 +201,5 @@ function compileValidation(scope: RouteScope): RouteHooks | undefined {
     if (pending !== undefined) return Promise.all(pending).then(() => fail(out));
     fail(out);
   };
-  return { beforeHandler, instantiatedBodies: instantiated };
+  return { beforeHandler, instantiatedBodies: instantiated, depthBoundedBodies: depthBounded };
 }

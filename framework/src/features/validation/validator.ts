@@ -64,6 +64,9 @@ export interface ClassValidatorOptions {
 /** @internal Key of ClassValidator's `toInstance` for JSON.parse's output as it is (the validation plugin's; not exported by index.ts). */
 export const kToInstanceOfJson: unique symbol = Symbol('rest.uws.validator.toInstanceOfJson');
 
+/** @internal Key of whether `[kToInstanceOfJson]` checks the JSON depth limit itself (the compiled transform does, as it walks). */
+export const kBoundsJsonDepth: unique symbol = Symbol('rest.uws.validator.boundsJsonDepth');
+
 /**
  * Validation with class-validator (constraints declared with its decorators, or with rest.uws's
  * `@Min`, `@NotBlank`...), bodies turned into instances with class-transformer's `plainToInstance`.
@@ -107,7 +110,15 @@ export class ClassValidator implements Validator {
     return classTransformer().plainToInstance(type as new () => object, withoutPrototypeKeys(plain), this.transformOptions);
   }
 
-  /** @internal `toInstance` of a value that is JSON.parse's output as it is: plain objects, arrays and primitives only. */
+  /** @internal Whether `[kToInstanceOfJson]` throws jsonTooDeep() for a value nested past MAX_JSON_DEPTH. */
+  get [kBoundsJsonDepth](): boolean {
+    return this.compiledTransform !== undefined;
+  }
+
+  /**
+   * @internal `toInstance` of a value that is JSON.parse's output as it is: plain objects, arrays and primitives
+   * only, with its depth not yet checked (see `kBoundsJsonDepth`).
+   */
   [kToInstanceOfJson](type: Function, parsed: unknown): unknown {
     if (parsed === null || typeof parsed !== 'object') return parsed;
     if (this.compiledTransform !== undefined) return this.compiledTransform.toInstanceOfJson(type, parsed);

@@ -1,3 +1,4 @@
+import { assertJsonDepthFrom } from '../../../io/json-depth';
 import { PROTOTYPE_KEYS_DEPTH, withoutPrototypeKeys } from '../without-prototype-keys';
 import { loadClassTransformerInternals, type ClassTransformerInternals } from './internals';
 import { compileClassTransformer } from './transform-compiler';
@@ -8,7 +9,9 @@ export type ObjectTransformer = (value: any) => unknown;
 /**
  * The same for a plain object of a body not yet stripped of prototype keys, `depth` deep: the result of
  * the transformer on `withoutPrototypeKeys(value, depth)`, without making that copy. `json`: the body is
- * JSON.parse's output as it is, so every object in it is a plain JSON object (nothing to check).
+ * JSON.parse's output as it is, so every object in it is a plain JSON object (nothing to check), and its
+ * depth is not checked yet: the walk, which counts levels, throws `jsonTooDeep()` past MAX_JSON_DEPTH
+ * (where it hands a part to code that does not count, that part is measured first).
  */
 export type BodyTransformer = (value: any, depth: number, json?: boolean) => unknown;
 
@@ -80,8 +83,13 @@ export class CompiledTransform {
 
   /** `transform(undefined, withoutPrototypeKeys(raw, depth), targetType, arrayType, isMap)`; `json` as in BodyTransformer. */
   readonly body = (raw: unknown, targetType: unknown, arrayType: unknown, isMap: unknown, depth: number, json = false): unknown => {
-    if (depth > PROTOTYPE_KEYS_DEPTH || raw === null || typeof raw !== 'object') return this.value(raw, targetType, arrayType, isMap);
-    if (targetType && typeof targetType !== 'function') return this.copied(raw, targetType, arrayType, isMap, depth);
+    if (raw === null || typeof raw !== 'object') return this.value(raw, targetType, arrayType, isMap);
+    if (depth > PROTOTYPE_KEYS_DEPTH) {
+      // Real bodies never get here; a deep one is measured before the walk below, which does not count levels.
+      if (json) assertJsonDepthFrom(raw, depth + 1);
+      return this.value(raw, targetType, arrayType, isMap);
+    }
+    if (targetType && typeof targetType !== 'function') return this.copied(raw, targetType, arrayType, isMap, depth, json);
     if (Array.isArray(raw)) {
       const out: unknown[] | Set<unknown> = arrayType ? instantiateArrayType(arrayType as new () => unknown[] | Set<unknown>) : [];
       const n = raw.length;
@@ -103,14 +111,15 @@ export class CompiledTransform {
       return out;
     }
     // The copy would be a plain object: only the plain-object branches are taken here, on plain JSON objects.
-    if (isMap || isBuiltInTarget(targetType)) return this.copied(raw, targetType, arrayType, isMap, depth);
+    if (isMap || isBuiltInTarget(targetType)) return this.copied(raw, targetType, arrayType, isMap, depth, json);
     if (!json && !plainShaped(raw, targetType)) return this.copied(raw, targetType, arrayType, isMap, depth);
     if (!targetType) return this.plainCopyOfBody(raw as Record<string, unknown>, depth, json);
     return this.transformersFor(targetType as Function).body(raw, depth, json);
   };
 
   /** The exact way: the stripped copy of this part of the tree, then the transform. */
-  private copied(raw: unknown, targetType: unknown, arrayType: unknown, isMap: unknown, depth: number): unknown {
+  private copied(raw: unknown, targetType: unknown, arrayType: unknown, isMap: unknown, depth: number, json = false): unknown {
+    if (json) assertJsonDepthFrom(raw, depth + 1);
     return this.value(withoutPrototypeKeys(raw, depth), targetType, arrayType, isMap);
   }
 
@@ -133,7 +142,12 @@ export class CompiledTransform {
   }
 
   /** The exact way for one class: copy, then the class's transformer. */
-  readonly copyThen = (plain: ObjectTransformer) => (raw: unknown, depth: number): unknown => plain(withoutPrototypeKeys(raw, depth));
+  readonly copyThen =
+    (plain: ObjectTransformer): BodyTransformer =>
+    (raw: unknown, depth: number, json?: boolean): unknown => {
+      if (json) assertJsonDepthFrom(raw, depth + 1);
+      return plain(withoutPrototypeKeys(raw, depth));
+    };
 
   /** `plainToInstance(type, plain, options)`. */
   toInstance(type: Function, plain: unknown): unknown {
