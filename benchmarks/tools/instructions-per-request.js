@@ -5,7 +5,11 @@
 // WARM requests (JIT settled), then instrumentation is switched on for N requests (pipelined 10 per write on 4
 // connections) and off again; the count of that window divided by N is printed.
 //
-//   node benchmarks/tools/instructions-per-request.js [--dir CHECKOUT] [--server rest-uws] [--scenario 1|2|3] [--n 10000] [--warm 6000]
+//   node benchmarks/tools/instructions-per-request.js [--dir CHECKOUT] [--server rest-uws] [--scenario 1|2|3] [--n 10000] [--warm 6000] [--keep DIR]
+//
+// --keep DIR keeps the callgrind output there: `callgrind_annotate DIR/callgrind.out*` then splits the count by
+// native function (V8's builtins and runtime, JSON.parse and JSON.stringify among them, uWebSockets.js, the
+// kernel interface); optimised JavaScript shows as unnamed addresses, together.
 //
 // --dir is a built checkout (default: this one), so two builds compare in one sitting. Environment variables
 // reach the server (a probe server of your own in benchmarks/dist/src/servers/ can read them). Needs valgrind
@@ -27,6 +31,7 @@ const server = opt('server', 'rest-uws');
 const scenario = opt('scenario', '1');
 const N = Number(opt('n', '10000'));
 const W = Number(opt('warm', '6000'));
+const keep = opt('keep', undefined);
 if (!(N > 0 && N % 40 === 0 && W % 40 === 0)) throw new Error('--n and --warm must be multiples of 40');
 
 const { SAMPLE_ORDER } = require(path.join(dir, 'benchmarks/dist/src/contract/order.js'));
@@ -64,6 +69,10 @@ child.on('exit', () => {
   for (const f of fs.readdirSync(work).filter((f) => f.startsWith('callgrind.out'))) {
     const m = /^totals: (\d+)/m.exec(fs.readFileSync(path.join(work, f), 'utf8'));
     if (m) total += Number(m[1]);
+  }
+  if (keep !== undefined) {
+    fs.mkdirSync(keep, { recursive: true });
+    for (const f of fs.readdirSync(work).filter((f) => f.startsWith('callgrind.out'))) fs.copyFileSync(path.join(work, f), path.join(keep, f));
   }
   fs.rmSync(work, { recursive: true, force: true });
   if (total === 0) {

@@ -103,6 +103,7 @@ function generate(ctor: Function, properties: PropertyPlan[], plainToClass: numb
     `return function ${name}(value${fromBody ? ', depth, json' : ''}) {`,
     fromBody ? '  const deeper = depth + 1;' : '',
     `  const out = new ${k.ref(ctor)}();`,
+    '  let own;',
     '  const P = out.constructor.prototype;',
     `  const known = P === ${k.ref(prototype)};`,
     '  const keys = Object.keys(value);',
@@ -145,7 +146,9 @@ function keyCase(p: PropertyPlan, prototype: object | undefined, plainToClass: n
     if (type.reflectedType === Map) mapExpr = 'true';
   }
   const blocked = prototype !== undefined && blockedOnPrototype(prototype, key);
-  lines.push(`  if (P && ((known ? ${blocked} : ((d) => !!d && !d.set)(Object.getOwnPropertyDescriptor(P, key))) || out[${named}] instanceof Function)) continue;`);
+  // The executor's `out[key] instanceof Function`, asked only of a value that is there: a declared field starts
+  // undefined, and `undefined instanceof Function` is false without the lookup (the same order of reads kept).
+  lines.push(`  if (P && ((known ? ${blocked} : ((d) => !!d && !d.set)(Object.getOwnPropertyDescriptor(P, key))) || ((own = out[${named}]) !== undefined && own instanceof Function))) continue;`);
   const convert = (t: string, a: string, m: string) => (fromBody ? `body(sub, ${t}, ${a}, ${m}, deeper, json)` : `transformValue(sub, ${t}, ${a}, ${m})`);
   lines.push(
     typeExpr === 'undefined' && mapExpr === subIsMap
