@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
 import 'reflect-metadata';
 import { GET, Path, PostgresRateLimitStore, RateLimit, RestBuilder, byHeader, loadUws, rateLimit, type Logger } from 'rest.uws';
@@ -40,22 +40,23 @@ function testPool(config: pg.PoolConfig): { pool: pg.Pool; errors: Error[] } {
   return { pool, errors };
 }
 
-async function instance(url: string) {
+/** An app instance on the database; closed by the test's teardown even when the other instance fails to start. */
+async function instance(t: ExecutionContext, url: string) {
   const { pool, errors } = testPool({ connectionString: url, max: 4 });
+  t.teardown(() => pool.end());
   const store = new PostgresRateLimitStore({ pool });
   await store.migrate();
   const server = await listen(new RestBuilder().use(rateLimit({ store, key: byHeader('X-Api-Key') })).register(Quota).build());
-  return { pool, errors, store, server, close: async () => (server.close(), await pool.end()) };
+  t.teardown(() => server.close());
+  return { pool, errors, store, server };
 }
 
 test('two instances share one limit: of 120 concurrent requests across both, exactly 40 pass', async (t) => {
   const database = await postgresForTests('rate_limit');
   t.teardown(() => database.close());
-  const [a, b] = await Promise.all([instance(database.url), instance(database.url)]);
-  t.teardown(async () => {
-    await a.close();
-    await b.close();
-  });
+  // Started at once, as two instances of a deployment start: both create the table (a race PostgreSQL answers with
+  // one of three errors, each of which the store takes as "already there").
+  const [a, b] = await Promise.all([instance(t, database.url), instance(t, database.url)]);
   const send = (server: { url: string }, key: string) => fetch(`${server.url}/quota`, { headers: { 'X-Api-Key': key } });
   const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => send(i % 2 === 0 ? a.server : b.server, 'partner-1')));
   const statuses = answers.map((r) => r.status);
@@ -113,4 +114,25 @@ test('a table name that is no plain identifier is refused', (t) => {
   const pool = { query: async () => ({ rows: [] }) };
   t.throws(() => new PostgresRateLimitStore({ pool, table: 'x; drop table users' }), { message: /lower-case identifier/ });
   t.throws(() => new PostgresRateLimitStore({} as never), { message: /needs \{ pool \}/ });
+});
+
+test('instances that start at once all create the table: each error PostgreSQL gives the loser of that race means "already there"', async (t) => {
+  // The race itself, for real: eight stores on fresh tables, each table created by four at once, ten times over.
+  const database = await postgresForTests('rate_limit_race');
+  t.teardown(() => database.close());
+  const { pool, errors } = testPool({ connectionString: database.url, max: 8 });
+  t.teardown(() => pool.end());
+  for (let round = 0; round < 10; round++) {
+    const table = `race_${round}`;
+    await t.notThrowsAsync(Promise.all(Array.from({ length: 4 }, () => new PostgresRateLimitStore({ pool, table }).migrate())), `round ${round}`);
+  }
+  t.deepEqual(errors, []);
+  // Each of the three answers a losing CREATE TABLE IF NOT EXISTS can get (seen: 42710 in CI), and only those.
+  const failingWith = (code: string) => ({
+    query: async () => {
+      throw Object.assign(new Error(`simulated ${code}`), { code });
+    },
+  });
+  for (const code of ['42P07', '42710', '23505']) await t.notThrowsAsync(new PostgresRateLimitStore({ pool: failingWith(code) }).migrate(), code);
+  await t.throwsAsync(new PostgresRateLimitStore({ pool: failingWith('42501') }).migrate(), { message: 'simulated 42501' });
 });

@@ -98,9 +98,10 @@ RETURNING tat, allowed, seen_at`;
     try {
       await this.pool.query(sql);
     } catch (err) {
-      // Two instances creating the table at once: one wins, the other sees a duplicate type or table.
+      // Two instances creating the table at once: one wins, the other sees a duplicate table (42P07), or its row
+      // type as a duplicate object (42710) or as a duplicate key in pg_type (23505), depending on the moment.
       const code = (err as { code?: string }).code;
-      if (code !== '23505' && code !== '42P07') throw err;
+      if (code !== '23505' && code !== '42P07' && code !== '42710') throw err;
     }
   }
 }
