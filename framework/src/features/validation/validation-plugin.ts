@@ -12,7 +12,7 @@ import { PARAMETER_CONSTRAINTS, type DirectConstraint, type PropertyDecoratorFac
 import { ALL_PARAMETERS, VALID } from './valid-decorator';
 import { checkValidShape } from './valid-body-shape';
 import { VALIDATOR } from './validate-with';
-import { ClassValidator, kBoundsJsonDepth, kToInstanceOfJson, type Validator } from './validator';
+import { ClassValidator, kBoundsJsonDepth, kToInstanceOfJson, kValidInstanceOfJson, NOT_SIMPLE, type Validator } from './validator';
 
 let defaultValidator: Validator | undefined;
 
@@ -50,6 +50,8 @@ function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean,
   const toInstance = p.source === 'body' && transform && validator.toInstance !== undefined ? validator.toInstance.bind(validator) : undefined;
   // ClassValidator builds faster from JSON.parse's output as it is (no object in it needs checking).
   const fromJson = toInstance !== undefined && buildsFromJson ? (validator as ClassValidator)[kToInstanceOfJson].bind(validator) : toInstance;
+  // A @Valid JSON body of one class: ClassValidator builds and checks the usual valid body in one pass.
+  const validFromJson = valid && buildsFromJson && classType !== undefined && toInstance !== undefined ? (validator as ClassValidator)[kValidInstanceOfJson].bind(validator) : undefined;
   if (!valid && toInstance === undefined) return undefined;
   // Compile the class's validator and transformer now rather than on the first request.
   const prepared = elementType ?? classType;
@@ -59,6 +61,13 @@ function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean,
     let value = args[i];
     if ((value === null || value === undefined) && (optional || !valid)) return;
     const origin = bodyOriginOf(ctx);
+    if (validFromJson !== undefined && origin === 'json') {
+      const built = validFromJson(classType!, value);
+      if (built !== NOT_SIMPLE) {
+        args[i] = built;
+        return;
+      }
+    }
     // An app's own reader may give a plain object: it is built like the built-in readers' output.
     if (toInstance !== undefined && (origin !== 'other' || isPlainObject(value))) {
       const build = origin === 'json' ? fromJson! : toInstance;

@@ -1,5 +1,6 @@
 import { CompiledTransform } from './compiled/compiled-transform';
 import { CompiledValidation } from './compiled/compiled-validation';
+import { JsonOnePass, NOT_SIMPLE } from './compiled/json-one-pass';
 import type { ConstraintViolation } from './constraint-exception';
 import { flattenErrors } from './flatten-errors';
 import { classTransformer, classValidator } from './optional-packages';
@@ -64,6 +65,12 @@ export interface ClassValidatorOptions {
 /** @internal Key of ClassValidator's `toInstance` for JSON.parse's output as it is (the validation plugin's; not exported by index.ts). */
 export const kToInstanceOfJson: unique symbol = Symbol('rest.uws.validator.toInstanceOfJson');
 
+/** @internal Key of ClassValidator's one pass for a `@Valid` JSON body (the validation plugin's; not exported by index.ts). */
+export const kValidInstanceOfJson: unique symbol = Symbol('rest.uws.validator.validInstanceOfJson');
+
+/** @internal What `[kValidInstanceOfJson]` answers when it does not decide: build, then validate, as always. */
+export { NOT_SIMPLE };
+
 /** @internal Key of whether `[kToInstanceOfJson]` checks the JSON depth limit itself (the compiled transform does, as it walks). */
 export const kBoundsJsonDepth: unique symbol = Symbol('rest.uws.validator.boundsJsonDepth');
 
@@ -82,6 +89,7 @@ export class ClassValidator implements Validator {
   private readonly async: boolean;
   private readonly compiled: CompiledValidation | undefined;
   private readonly compiledTransform: CompiledTransform | undefined;
+  private readonly onePass: JsonOnePass | undefined;
   private readonly compileOff: string | undefined;
 
   constructor(options: ClassValidatorOptions = {}) {
@@ -93,6 +101,7 @@ export class ClassValidator implements Validator {
     this.compileOff = options.compile === false ? 'compile: false' : undefined;
     this.compiled = options.compile === false ? undefined : CompiledValidation.create(this.validatorOptions, this.async);
     this.compiledTransform = options.compile === false ? undefined : CompiledTransform.create(this.transformOptions);
+    this.onePass = this.compiled !== undefined && this.compiledTransform !== undefined ? new JsonOnePass(this.compiled.environment(), this.compiledTransform) : undefined;
   }
 
   /** class-validator's violations of the object, flattened (`address.city`, `items[0].qty`). */
@@ -125,10 +134,21 @@ export class ClassValidator implements Validator {
     return this.toInstance(type, parsed);
   }
 
+  /**
+   * @internal The valid instance of `type` from JSON.parse's output `parsed`, in one pass, or NOT_SIMPLE when that
+   * pass does not decide (an invalid body, an unusual one, a class with metadata it does not cover): then
+   * `[kToInstanceOfJson]` and `validate` run as always. When it answers an instance, they would have built the same
+   * and reported no violation.
+   */
+  [kValidInstanceOfJson](type: Function, parsed: unknown): unknown {
+    return this.onePass === undefined ? NOT_SIMPLE : this.onePass.build(type, parsed);
+  }
+
   /** Compiles the class's validator and transformer now (rest.uws calls it when a route is registered). */
   prepare(type: Function): void {
     this.compiled?.prepare(type);
     this.compiledTransform?.prepare(type);
+    this.onePass?.prepare(type);
   }
 
   /**

@@ -2,7 +2,7 @@ import type { ConstraintViolation } from '../constraint-exception';
 import { flattenErrors } from '../flatten-errors';
 import { loadClassValidatorInternals, type ClassValidatorInternals } from './internals';
 import { NEEDS_CLASS_VALIDATOR, ValidationRuntime, type ObjectValidator } from './validation-runtime';
-import { compileClassValidator, type CompileOptions } from './validator-compiler';
+import { compileClassValidator, type CompileEnvironment, type CompileOptions } from './validator-compiler';
 
 /** How a class is validated: by its compiled function, or by class-validator (and why). */
 export type ValidationMode = { compiled: true } | { compiled: false; reason: string };
@@ -62,6 +62,11 @@ export class CompiledValidation {
       return this.internals.module.validate(object, this.validatorOptions).then((errors) => flattenErrors(errors));
     }
     return out;
+  }
+
+  /** What the compiler writes each class's code with (the one pass for JSON bodies writes its tests with it too). */
+  environment(): CompileEnvironment {
+    return { internals: this.internals, options: this.validatorOptions as CompileOptions, runtime: this.runtime, async: this.async };
   }
 
   /** Compiles the class now (route registration) rather than on its first request. */

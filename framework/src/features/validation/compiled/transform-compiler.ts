@@ -4,7 +4,7 @@ import type { TransformMetadataRecord, TypeMetadataRecord } from './internals';
 import { ConstantTable, stringLiteral } from './js-code';
 
 /** Property names with class-transformer or class-validator metadata on the class or its ancestors. */
-function declaredProperties(ctor: Function, t: CompiledTransform): Set<string> {
+export function declaredProperties(ctor: Function, t: CompiledTransform): Set<string> {
   const { storage } = t.internals;
   const names = new Set<string>();
   // class-validator's metadata first: it lists properties in declaration order, the order bodies usually have.
@@ -25,7 +25,7 @@ function declaredProperties(ctor: Function, t: CompiledTransform): Set<string> {
 }
 
 /** A key the executor skips on instances of the class: a prototype accessor without setter, or a method. */
-function blockedOnPrototype(prototype: object, key: string): boolean {
+export function blockedOnPrototype(prototype: object, key: string): boolean {
   const descriptor = Object.getOwnPropertyDescriptor(prototype, key);
   return !!descriptor && !descriptor.set;
 }

@@ -11,11 +11,11 @@ import { childPathCode } from './violation-paths';
 const HERE = '(here ??= pathOf(path, index))';
 
 /** class-validator's metadata types (ValidationTypes). */
-const CUSTOM = 'customValidation';
-const NESTED = 'nestedValidation';
-const CONDITIONAL = 'conditionalValidation';
-const WHITELIST = 'whitelistValidation';
-const IS_DEFINED = 'isDefined';
+export const CUSTOM = 'customValidation';
+export const NESTED = 'nestedValidation';
+export const CONDITIONAL = 'conditionalValidation';
+export const WHITELIST = 'whitelistValidation';
+export const IS_DEFINED = 'isDefined';
 
 /** The class-validator options the generated code depends on (read once, when compiling). */
 export interface CompileOptions {
@@ -137,15 +137,19 @@ function contextPlan(metadatas: readonly ValidationMetadataRecord[], env: Compil
   return plan;
 }
 
+/** Whether a condition is class-validator's own `@IsOptional` (it holds exactly when the value is neither null nor undefined). */
+export function isBuiltInOptional(property: string, m: ValidationMetadataRecord): boolean {
+  const condition = m.constraints?.[0];
+  if (m.name !== 'isOptional' || typeof condition !== 'function') return false;
+  const inline = (value: unknown) => value !== null && value !== undefined;
+  const reference = (value: unknown) => condition({ [property]: value }, value);
+  return agreesOnProbes(inline, reference, undefined);
+}
+
 /** A condition (`@IsOptional` inline when it behaves as the built-in one, else the function itself). */
 function conditionCode(property: string, m: ValidationMetadataRecord, k: ConstantTable): string {
-  const condition = m.constraints?.[0];
   const key = stringLiteral(property);
-  if (m.name === 'isOptional' && typeof condition === 'function') {
-    const inline = (value: unknown) => value !== null && value !== undefined;
-    const reference = (value: unknown) => condition({ [property]: value }, value);
-    if (agreesOnProbes(inline, reference, undefined)) return `(o[${key}] !== null && o[${key}] !== undefined)`;
-  }
+  if (isBuiltInOptional(property, m)) return `(o[${key}] !== null && o[${key}] !== undefined)`;
   // `metadata.constraints[0](object, value)`: called on the constraints array, as class-validator does.
   return `${k.ref(m.constraints)}[0](o, v)`;
 }
@@ -185,7 +189,7 @@ function constraintCode(ctor: Function, m: ValidationMetadataRecord, env: Compil
 }
 
 /** An inline test for a rest.uws or built-in constraint, or undefined to call the constraint's `validate`. */
-function inlineTest(ctor: Function, m: ValidationMetadataRecord, site: CheckSite, env: CompileEnvironment, k: ConstantTable): TestEmitter | undefined {
+export function inlineTest(ctor: Function, m: ValidationMetadataRecord, site: CheckSite, env: CompileEnvironment, k: ConstantTable): TestEmitter | undefined {
   const direct = directConstraintOf(m.constraintCls);
   if (direct !== undefined) {
     const test = k.ref(direct.test);
