@@ -26,8 +26,10 @@ export function parseJsonBody(value: string, type: Function | undefined, depthBo
   } catch (err) {
     throw new ArgumentException(`Malformed JSON body: ${(err as Error).message}`, 'RU_ERR_MALFORMED_JSON');
   }
-  // A body that validation builds from JSON has its depth checked by that build, which walks it whole anyway.
-  if (!depthBoundedLater && tooDeep(value, parsed)) throw jsonTooDeep();
+  // An object that validation builds from JSON has its depth checked by that build, which walks it whole anyway;
+  // anything else is refused here, the depth first (a deep array is refused for its depth, wherever it goes).
+  const object = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+  if ((!depthBoundedLater || !object) && tooDeep(value, parsed)) throw jsonTooDeep();
   if (keepsParsedJson(type)) return parsed;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ArgumentException(`Expected a JSON object for ${type!.name}, got ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed}`, 'RU_ERR_BODY_TYPE');

@@ -89,6 +89,8 @@ const shapes: Array<[string, (depth: number) => string]> = [
   ['a self-referencing typed tree', (d) => `{"title":"t","tree":${tree(d - 1)}}`],
   ['objects under a @Transform property', (d) => `{"title":"t","tagged":{"data":${objects(d - 2)}}}`],
   ['objects in a Map-typed field', (d) => `{"title":"t","labels":${objects(d - 1)}}`],
+  // Not an object at all: nothing builds it, so the reader measures it (and says it is too deep, not the wrong shape).
+  ['the whole body an array', (d) => arrays(d)],
 ];
 
 async function post(server: RunningServer, path: string, body: string): Promise<{ status: number; body: any }> {
