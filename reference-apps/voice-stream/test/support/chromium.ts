@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -69,16 +69,38 @@ export async function launchChromium(fakeAudioWav: string): Promise<Browser> {
         const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
         await exited;
         clearTimeout(timer);
-        // Chromium's helper processes may still write into the profile for a moment after the browser has exited.
-        rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+        await removeProfile(profile);
       },
     };
   } catch (error) {
     child.kill('SIGKILL');
     await exited;
-    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    await removeProfile(profile);
     throw error;
   }
+}
+
+/**
+ * Removes the profile once no process uses it: Chromium's helper processes (GPU, network, crashpad) outlive the
+ * browser by a moment and write into it, which made an rmdir fail on a loaded CI machine (ENOTEMPTY).
+ */
+async function removeProfile(profile: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && processesUsing(profile)) await new Promise((resolve) => setTimeout(resolve, 100));
+  rmSync(profile, { recursive: true, force: true, maxRetries: 50, retryDelay: 100 });
+}
+
+/** Whether a process of this machine names the profile on its command line (every Chromium process does). */
+function processesUsing(profile: string): boolean {
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(profile)) return true;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return false;
 }
 
 /** Chromium writes the port it chose for --remote-debugging-port=0 into the profile. */
