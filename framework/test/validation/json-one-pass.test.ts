@@ -140,6 +140,14 @@ test('classes whose metadata the one pass does not cover have none, and their bo
   // @Allow on an untyped field that may hold an object (Allowed: decided only when it holds none), no constraints (Empty).
   for (const cls of [dtos.Everything, dtos.Custom, dtos.Conditional, dtos.Empty, dtos.Messages, dtos.Contexts]) t.false(p.onePass.prepare(cls), cls.name);
   for (const cls of [dtos.Tag, dtos.Address, dtos.Base, dtos.Derived, dtos.Tree, Order, Line, Place]) t.true(p.onePass.prepare(cls), cls.name);
+  // A type function that throws when asked (with no object) leaves the class to the two passes, and registration stands.
+  class Broken {
+    @ValidateNested() @Type(() => {
+      throw new Error('not yet');
+    })
+    inner!: Line;
+  }
+  t.false(p.onePass.prepare(Broken));
   t.is(p.onePass.build(dtos.Allowed, { free: { nested: 1 }, s: 'x' }), NOT_SIMPLE);
   t.true(p.onePass.build(dtos.Allowed, { free: 1, s: 'x' }) instanceof dtos.Allowed);
 });

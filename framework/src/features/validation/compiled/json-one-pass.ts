@@ -71,8 +71,9 @@ export class JsonOnePass {
     this.cells.set(ctor, cell);
     try {
       cell.fn = this.compile(ctor);
-    } catch (err) {
-      if (!(err instanceof NotSimple)) throw err;
+    } catch {
+      // NotSimple, or a type function that threw when asked its class: the two passes decide (and fail as they fail).
+      cell.fn = null;
     }
     return cell;
   }
@@ -153,6 +154,7 @@ function typedBuild(type: TypeMetadataRecord, name: string, i: number, k: Consta
   if (d && d.property && d.subTypes) throw new NotSimple('discriminator');
   // A type function with parameters looks at the object: the transform then copies it first (a different path).
   if (typeFunction !== undefined && typeFunction.length > 0) throw new NotSimple('type function with parameters');
+  // Asked once here, with no object, to know which class's pass builds the value (asked again per key, as the executor asks).
   const target = typeFunction !== undefined ? typeFunction() : type.reflectedType;
   if (typeof target !== 'function' || target === String || target === Number || target === Boolean || target === Date || target === Buffer || target === Map || target === Set || target === Array || target === Object) {
     throw new NotSimple('@Type of a built-in');
