@@ -112,14 +112,26 @@ test('startServer: a port taken by another server is an error, a bad port is ref
 });
 
 test('startServer counts requests in flight without compiling the app\'s routes again (that would slow every request of a built app)', async (t) => {
-  const app = new RestBuilder().register(Slow).build();
+  // The shutdown starts once the request is in its handler (a fixed wait lost the race on a loaded CI machine).
+  let arrived!: () => void;
+  const inHandler = new Promise<void>((resolve) => (arrived = resolve));
+  @Path('/')
+  class Held {
+    @GET @Path('held')
+    async held() {
+      arrived();
+      await new Promise((r) => setTimeout(r, 300));
+      return { held: true };
+    }
+  }
+  const app = new RestBuilder().register(Held).build();
   const compiledBefore = runtimeOf(app)!.routes().map((holder) => holder.compiled);
   const server = await startServer(app, { port: 0, host: '127.0.0.1' });
   t.deepEqual(runtimeOf(app)!.routes().map((holder) => holder.compiled), compiledBefore, 'the same compiled routes serve after startServer');
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   t.teardown(() => agent.destroy());
-  const slow = keepAliveGet(agent, server.port, '/wait/300');
-  await new Promise((r) => setTimeout(r, 100));
+  const slow = keepAliveGet(agent, server.port, '/held');
+  await inHandler;
   const report = await server.shutdown(5000);
   t.is(report.inFlight, 1, 'the request in flight was counted');
   t.is((await slow).status, 200, 'and it finished before the shutdown did');
