@@ -122,6 +122,7 @@ async function main(): Promise<number> {
     rounds: options.rounds,
     durationSec: options.durationSec,
     warmupSec: options.warmupSec,
+    sliceSec: options.sliceSec,
     connections: options.connections,
     pipeline: options.pipeline,
     serverCpu: options.serverCpu,

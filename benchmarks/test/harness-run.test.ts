@@ -103,3 +103,28 @@ test('--baseline runs a second rest.uws from another checkout in the same rounds
   t.deepEqual(run.settings.servers, ['rest-uws', 'rest-uws@before']);
   t.deepEqual(run.failures, []);
 });
+
+test('--slice: the servers of a round run at once and take the measured time in turns (A B, B A); each row adds its slices up', async (t) => {
+  t.timeout(120_000);
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-slices-'));
+  t.teardown(() => fs.rmSync(out, { recursive: true, force: true }));
+  const { code, stderr } = await runHarness([
+    '--servers', 'raw-uws,rest-uws', '--scenarios', '1,5', '--modes', 'plain', '--rounds', '1', '--duration', '3', '--slice', '1', '--warmup', '0',
+    '--no-doc', '--results-dir', path.join(out, 'results'),
+  ]);
+  t.is(code, 0, `harness exited with ${code}\n${stderr}`);
+  // Scenario 5 checks after the load that the server counted one event per request wrk counted over all slices.
+  const run = JSON.parse(fs.readFileSync(path.join(out, 'results', 'latest.json'), 'utf8')) as BenchmarkRun;
+  t.deepEqual(run.failures, []);
+  t.is(run.settings.sliceSec, 1);
+  t.is(run.measurements.length, 4);
+  for (const measurement of run.measurements) {
+    const seconds = measurement.requests / measurement.requestsPerSec;
+    t.true(seconds > 2.9 && seconds < 3.6, `${measurement.server} #${measurement.scenario}: ${seconds} s measured in all`);
+  }
+  // The slices' order, as logged: forwards, backwards, forwards.
+  for (const scenario of [1, 5]) {
+    const order = [...stderr.matchAll(new RegExp(`^ {2}slice (\\d)/3 (\\S+) +#${scenario} `, 'gm'))].map((match) => `${match[1]} ${match[2]}`);
+    t.deepEqual(order, ['1 raw-uws', '1 rest-uws', '2 rest-uws', '2 raw-uws', '3 raw-uws', '3 rest-uws'], `scenario ${scenario}`);
+  }
+});

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { parseOptions } from '../src/cli/options';
+import { sliceDurations } from '../src/runner/run-benchmark';
 import * as path from 'node:path';
 import { CHARTS_DIR } from '../src/paths';
 
@@ -25,4 +26,13 @@ test('--costs takes its own defaults unless told otherwise; --rows needs --costs
   t.is(parseOptions([]).baseline, undefined);
   t.is(parseOptions([`--baseline=${checkout}`]).baseline, checkout);
   t.throws(() => parseOptions(['--baseline']), { message: /--baseline needs a checkout of this repository whose benchmarks are built \(npx tsc -b\), got nothing/ });
+});
+
+test('--slice cuts the measured time into turns; a last short turn joins the one before', (t) => {
+  t.is(parseOptions([]).sliceSec, 2);
+  t.is(parseOptions(['--slice', '0']).sliceSec, 0);
+  t.deepEqual(sliceDurations(6, 2), [2, 2, 2]);
+  t.deepEqual(sliceDurations(5, 2), [2, 3]);
+  t.deepEqual(sliceDurations(1, 2), [1]);
+  t.deepEqual(sliceDurations(3, 1), [1, 1, 1]);
 });

@@ -18,6 +18,7 @@ export interface CliOptions {
   rounds: number;
   durationSec: number;
   warmupSec: number;
+  sliceSec: number;
   connections: number;
   pipeline: number;
   serverCpu: number | undefined;
@@ -47,6 +48,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --rounds N            rounds interleaving the servers (default 3)
   --duration S          whole seconds measured per scenario and mode (default 5; wrk counts whole seconds)
   --warmup S            whole seconds of discarded warm-up before each measurement (default 2; 0 = none)
+  --slice S             the servers of a round run at once and take the measured time in turns of S seconds
+                        (A B C, C B A, ...), so the ones compared are measured seconds apart (default 2;
+                        0 = each server alone for its whole duration, one after the other)
   --connections N       keep-alive connections (default 64)
   --pipeline N          requests per write in pipelined mode (default 10)
   --server-cpu N        core the server is pinned to (default 1; "none" to not pin)
@@ -97,6 +101,7 @@ export function parseOptions(argv: string[]): CliOptions {
     rounds: 3,
     durationSec: 5,
     warmupSec: 2,
+    sliceSec: 2,
     connections: 64,
     pipeline: 10,
     serverCpu: twoCores ? 1 : undefined,
@@ -167,6 +172,9 @@ export function parseOptions(argv: string[]): CliOptions {
         break;
       case '--warmup':
         options.warmupSec = positiveNumber(flag, value(), true);
+        break;
+      case '--slice':
+        options.sliceSec = positiveNumber(flag, value(), true);
         break;
       case '--connections':
         options.connections = Math.max(1, positiveNumber(flag, value(), true));

@@ -3,7 +3,7 @@
  * servers that could not run and measurements that failed. It replaces the block between the two markers
  * of the run's machine type in the doc (report/doc-blocks.ts), so the hand-written method and analysis around it stay.
  */
-import type { BenchmarkRun, Mode } from '../runner/results';
+import type { BenchmarkRun, Mode, RunSettings } from '../runner/results';
 import type { Scenario } from '../scenarios/scenario';
 import { resultColumns, startupColumns } from './result-columns';
 import { summarize, summarizeStartups } from './summarize';
@@ -26,6 +26,13 @@ export interface MarkdownInput {
   note?: string;
 }
 
+function sliceText(settings: RunSettings): string {
+  const slice = settings.sliceSec ?? 0;
+  return slice > 0 && slice < settings.durationSec
+    ? `the servers of a round running at once, taking the measured time in turns of ${slice} s (A B C, C B A, ...)`
+    : 'each server alone for its whole duration, one after the other';
+}
+
 export function renderResultsSection(input: MarkdownInput): string {
   const { run, scenarios } = input;
   const settings = run.settings;
@@ -37,13 +44,14 @@ export function renderResultsSection(input: MarkdownInput): string {
   if (input.note) lines.push(`> ${input.note}`, '');
   lines.push(
     `- Settings: ${settings.rounds} round(s) interleaving the servers; ${settings.durationSec} s measured after ${settings.warmupSec} s of discarded warm-up; ` +
+      `${sliceText(settings)}; ` +
       `${settings.connections} keep-alive connections, 1 wrk thread; pipelined mode writes ${settings.pipeline} requests at once.`,
   );
   lines.push(
     `- Pinning: server on CPU ${settings.serverCpu ?? 'any'}, wrk on CPU ${settings.clientCpu ?? 'any'} (taskset). ` +
       `Machine: ${machine.cpuCount} × ${machine.cpuModel}; ${machine.kernel}; Node ${machine.node}; ${machine.wrk}; 1-min load average at start ${machine.loadAverageAtStart.toFixed(2)}.`,
   );
-  lines.push(`- Command: \`npm run bench -- --servers ${settings.servers.join(',')} --scenarios ${settings.scenarios.join(',')} --modes ${settings.modes.join(',')} --rounds ${settings.rounds} --duration ${settings.durationSec} --warmup ${settings.warmupSec}\``);
+  lines.push(`- Command: \`npm run bench -- --servers ${settings.servers.join(',')} --scenarios ${settings.scenarios.join(',')} --modes ${settings.modes.join(',')} --rounds ${settings.rounds} --duration ${settings.durationSec} --warmup ${settings.warmupSec} --slice ${settings.sliceSec ?? 0}\``);
   lines.push('');
   for (const mode of settings.modes) {
     const modeRows = rows.filter((row) => row.mode === mode);

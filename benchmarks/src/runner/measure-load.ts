@@ -37,3 +37,46 @@ export async function measureLoad(pid: number, request: WrkRequest, warmupSec: n
     peakRssMB,
   };
 }
+
+/**
+ * Several measurements of one server and load taken as one (the slices of a round): requests, bytes, errors and
+ * CPU time add up, RSS takes the peak, and latency percentiles are the slices' own weighted by their requests (an
+ * approximation of the pooled percentile, close when the slices' distributions are alike).
+ */
+export function combineLoads(loads: readonly LoadMeasurement[]): LoadMeasurement {
+  if (loads.length === 1) return loads[0]!;
+  if (loads.length === 0) throw new Error('no slice was measured');
+  const sum = (pick: (load: LoadMeasurement) => number) => loads.reduce((total, load) => total + pick(load), 0);
+  const requests = sum((load) => load.result.requests);
+  const durationSec = sum((load) => load.result.durationSec);
+  const cpuSeconds = sum((load) => load.cpuSeconds);
+  const weighted = (pick: (latency: WrkResult['latencyUs']) => number) =>
+    requests > 0 ? sum((load) => pick(load.result.latencyUs) * load.result.requests) / requests : NaN;
+  const error = (pick: (errors: WrkResult['errors']) => number) => sum((load) => pick(load.result.errors));
+  return {
+    result: {
+      requests,
+      durationSec,
+      requestsPerSec: requests / durationSec,
+      bytes: sum((load) => load.result.bytes),
+      errors: {
+        connect: error((errors) => errors.connect),
+        read: error((errors) => errors.read),
+        write: error((errors) => errors.write),
+        status: error((errors) => errors.status),
+        timeout: error((errors) => errors.timeout),
+      },
+      latencyUs: {
+        mean: weighted((latency) => latency.mean),
+        p50: weighted((latency) => latency.p50),
+        p90: weighted((latency) => latency.p90),
+        p99: weighted((latency) => latency.p99),
+        max: Math.max(...loads.map((load) => load.result.latencyUs.max)),
+      },
+    },
+    cpuSeconds,
+    cpuUsPerRequest: requests > 0 ? (cpuSeconds * 1e6) / requests : NaN,
+    serverCpuPercent: (cpuSeconds / durationSec) * 100,
+    peakRssMB: Math.max(...loads.map((load) => load.peakRssMB)),
+  };
+}

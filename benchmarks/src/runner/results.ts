@@ -48,6 +48,11 @@ export interface RunSettings {
   rounds: number;
   durationSec: number;
   warmupSec: number;
+  /**
+   * Seconds per slice when a round hands the measured time to the servers in turn (0: each server alone for the
+   * whole duration). Absent in runs recorded before slices existed, which ran each server alone.
+   */
+  sliceSec?: number;
   connections: number;
   pipeline: number;
   serverCpu: number | undefined;
