@@ -6,6 +6,8 @@
 // connections) and off again; the count of that window divided by N is printed.
 //
 //   node benchmarks/tools/instructions-per-request.js [--dir CHECKOUT] [--server rest-uws] [--scenario 1|2|3] [--n 10000] [--warm 6000] [--keep DIR]
+//        [--pipeline 10] [--connections 4]   (--pipeline 1: one request per write, as the plain mode of the bench)
+//        [--cache-sim]   also count simulated cache misses per request (first-level and last-level, reads and writes)
 //
 // --keep DIR keeps the callgrind output there: `callgrind_annotate DIR/callgrind.out*` then splits the count by
 // native function (V8's builtins and runtime, JSON.parse and JSON.stringify among them, uWebSockets.js, the
@@ -32,7 +34,10 @@ const scenario = opt('scenario', '1');
 const N = Number(opt('n', '10000'));
 const W = Number(opt('warm', '6000'));
 const keep = opt('keep', undefined);
-if (!(N > 0 && N % 40 === 0 && W % 40 === 0)) throw new Error('--n and --warm must be multiples of 40');
+const PIPELINE = Number(opt('pipeline', '10'));
+const CONNECTIONS = Number(opt('connections', '4'));
+const CACHE_SIM = args.includes('--cache-sim');
+if (!(N > 0 && N % CONNECTIONS === 0 && W % CONNECTIONS === 0)) throw new Error('--n and --warm must be multiples of --connections');
 
 const { SAMPLE_ORDER } = require(path.join(dir, 'benchmarks/dist/src/contract/order.js'));
 const order = JSON.stringify(SAMPLE_ORDER);
@@ -46,7 +51,7 @@ if (request === undefined) throw new Error('--scenario is 1, 2 or 3');
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ipr-'));
 const outFile = path.join(work, 'callgrind.out');
-const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outFile}`, 'node', '--predictable', path.join(dir, 'benchmarks/dist/src/servers', `${server}.js`)], {
+const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', ...(CACHE_SIM ? ['--cache-sim=yes'] : []), `--callgrind-out-file=${outFile}`, 'node', '--predictable', path.join(dir, 'benchmarks/dist/src/servers', `${server}.js`)], {
   env: { ...process.env, BENCH_PORT: '0', BENCH_STATIC_DIR: work },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
@@ -66,9 +71,14 @@ child.stdout.on('data', (d) => {
 });
 child.on('exit', () => {
   let total = 0;
+  const events = {};
   for (const f of fs.readdirSync(work).filter((f) => f.startsWith('callgrind.out'))) {
-    const m = /^totals: (\d+)/m.exec(fs.readFileSync(path.join(work, f), 'utf8'));
+    const text = fs.readFileSync(path.join(work, f), 'utf8');
+    const m = /^totals: (\d+)/m.exec(text);
     if (m) total += Number(m[1]);
+    const names = /^events: (.*)$/m.exec(text)?.[1].trim().split(/\s+/) ?? [];
+    const values = /^totals: (.*)$/m.exec(text)?.[1].trim().split(/\s+/) ?? [];
+    names.forEach((name, i) => (events[name] = (events[name] ?? 0) + Number(values[i] ?? 0)));
   }
   if (keep !== undefined) {
     fs.mkdirSync(keep, { recursive: true });
@@ -81,6 +91,8 @@ child.on('exit', () => {
     return;
   }
   console.log(`${server} scenario ${scenario} (${dir}): ${Math.round(total / N)} instructions per request (${N} requests after ${W} of warm-up)`);
+  // --cache-sim: callgrind's simulated caches (first level, last level), misses per request.
+  if (CACHE_SIM) console.log(Object.entries(events).filter(([name]) => name !== 'Ir').map(([name, value]) => `${name} ${Math.round(value / N)}`).join(', '));
 });
 
 // callgrind_control talks to every callgrind run of this machine: run one measurement at a time.
@@ -94,15 +106,15 @@ async function measure(port) {
 
 function load(port, n) {
   return new Promise((resolve, reject) => {
-    const per = n / 4;
+    const per = n / CONNECTIONS;
     let closed = 0;
-    for (let c = 0; c < 4; c++) {
+    for (let c = 0; c < CONNECTIONS; c++) {
       const socket = net.connect(port, '127.0.0.1');
       let sent = 0;
       let answers = 0;
       let tail = '';
       const batch = () => {
-        const k = Math.min(10, per - sent);
+        const k = Math.min(PIPELINE, per - sent);
         sent += k;
         socket.write(request.repeat(k));
       };
@@ -117,7 +129,7 @@ function load(port, n) {
         else socket.end();
       });
       socket.on('close', () => {
-        if (++closed === 4) resolve();
+        if (++closed === CONNECTIONS) resolve();
       });
     }
   });
