@@ -28,14 +28,21 @@ function mayBeMultipart(type: string): boolean {
   return first === 0x6d || first === 0x4d || first === 0x20 || first === 0x09;
 }
 
+/** Whether each route definition takes multipart bodies, worked out once: the streamer asks on every body read. */
+const multipartByDefinition = new WeakMap<RouteDefinition, boolean>();
+
 /** Does a route take multipart bodies (no `@Consumes`, or one that names multipart/form-data)? */
 function takesMultipart(route: { readonly definition: RouteDefinition }): boolean {
-  const consumes = route.definition.consumes;
-  if (consumes.length === 0) return true;
-  return consumes.some((c) => {
-    const m = mediaEssence(c);
-    return m === 'multipart/form-data' || m === 'multipart/*' || m === '*/*';
-  });
+  const definition = route.definition;
+  let takes = multipartByDefinition.get(definition);
+  if (takes === undefined) {
+    takes = definition.consumes.length === 0 || definition.consumes.some((c) => {
+      const m = mediaEssence(c);
+      return m === 'multipart/form-data' || m === 'multipart/*' || m === '*/*';
+    });
+    multipartByDefinition.set(definition, takes);
+  }
+  return takes;
 }
 
 /** A consumer that refuses the body with `error` (configuration problems found at request time). */
@@ -70,8 +77,10 @@ export const uploadsPlugin: RestPlugin = {
     };
     current(); // bad options fail the build, not the first upload
     app.bodyStreamer((ctx, routes) => {
+      // The routes first: a JSON-only route spares the header read on every body.
+      if (!routes.some(takesMultipart)) return undefined;
       const type = ctx.request.getHeader('content-type');
-      if (type === undefined || !mayBeMultipart(type) || mediaEssence(type) !== 'multipart/form-data' || !routes.some(takesMultipart)) return undefined;
+      if (type === undefined || !mayBeMultipart(type) || mediaEssence(type) !== 'multipart/form-data') return undefined;
       try {
         const boundary = boundaryOf(type);
         if (boundary === undefined) return refusingConsumer(malformed('the Content-Type has no valid boundary parameter'), settings.bodyLimit);
