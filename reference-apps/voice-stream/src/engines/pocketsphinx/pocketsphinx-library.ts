@@ -152,6 +152,12 @@ class PocketSphinxFunctions {
     this.silenceLog = sphinxbase.func('void err_set_logfp(void* stream)');
     this.wordId = sphinxbase.func('int ngram_wid(void* model, const char* word)');
     this.ngramScore = sphinxbase.func('int ngram_ng_score(void* model, int wid, int* history, int n_hist, _Out_ int* n_used)');
+    // sphinxbase logs through one FILE shared by the whole process. A decoder given `-logfn` opens a new FILE
+    // in ps_init and fcloses the previous one while decoders loading in other workers still write to it: the
+    // writes land in freed memory and corrupt the heap, which later aborted or crashed the process (free():
+    // invalid next size, tcache_thread_shutdown, SIGSEGV at shutdown). Logging is switched off here instead,
+    // before this thread's first decoder, and never switched back on (every thread stores the same NULL).
+    this.silenceLog(null);
   }
 }
 
@@ -168,8 +174,6 @@ function limitedDictionary(lib: PocketSphinxFunctions, dictionaryFile: string, l
   if (existsSync(file)) return file;
   const lines = readFileSync(dictionaryFile, 'utf8').split('\n').filter(Boolean);
   const headword = (line: string) => line.slice(0, line.indexOf(' ')).replace(/\(\d+\)$/, '');
-  // Outside a decoder (whose -logfn sends it to /dev/null) sphinxbase would log to stderr.
-  lib.silenceLog(null);
   const logMath = lib.logMathInit(1.0001, 0, 0);
   const model = lib.readLanguageModel(null, languageModelFile, 0, logMath);
   if (!model) {
@@ -224,9 +228,11 @@ export class PocketSphinxDecoder {
     const take = (pairs: readonly string[]) => {
       for (let index = 0; index + 1 < pairs.length; index += 2) settings.set(pairs[index], pairs[index + 1]);
     };
-    take(['-hmm', acoustic, '-lm', languageModel, '-dict', dictionary, '-logfn', '/dev/null', ...LIVE_SEARCH_ARGUMENTS]);
+    // No `-logfn`: sphinxbase's log is off for the whole process (PocketSphinxFunctions), a log file per decoder is unsafe.
+    take(['-hmm', acoustic, '-lm', languageModel, '-dict', dictionary, ...LIVE_SEARCH_ARGUMENTS]);
     // PocketSphinx refuses a setting given twice: the extra ones replace the live ones.
     take(extraArguments);
+    if (settings.has('-logfn')) throw new Error('-logfn is not supported: a decoder opening its log file closes the one other decoders write to');
     const cmnInit = settings.get('-cmninit') ?? (profile === 'narrowband' ? NARROWBAND_CMN_INIT : undefined);
     settings.delete('-cmninit');
     if (cmnInit !== undefined) settings.set('-featparams', featureParametersWith(acoustic, cmnInit));
