@@ -32,7 +32,9 @@ function modesFor(scenario: Scenario, modes: Mode[]): Mode[] {
 /** Seconds the run will take, roughly (server start-up not counted). */
 export function estimateSeconds(settings: RunSettings, servers: number, scenarios: Scenario[]): number {
   const measured = scenarios.reduce((sum, scenario) => sum + modesFor(scenario, settings.modes).length, 0);
-  return settings.rounds * servers * measured * (settings.durationSec + settings.warmupSec);
+  const slice = settings.sliceSec ?? 0;
+  const turns = slice > 0 && slice < settings.durationSec ? sliceDurations(settings.durationSec, slice).length : 0;
+  return settings.rounds * servers * measured * (settings.durationSec + settings.warmupSec + turns * Math.min(1, settings.warmupSec));
 }
 
 function wrkRequest(server: RunningServer, scenario: Scenario, mode: Mode, settings: RunSettings, durationSec: number): WrkRequest {
@@ -178,7 +180,8 @@ export function sliceDurations(durationSec: number, sliceSec: number): number[] 
 
 /**
  * Every server at once, idle but for the one under load: per scenario and mode, each is warmed, then the measured
- * time is cut into slices that the servers take in turn, forwards then backwards (A B C, C B A, ...). A server and
+ * time is cut into slices that the servers take in turn, forwards then backwards (A B C, C B A, ...), each turn
+ * after a second of discarded warm-up of its own. A server and
  * the servers it is compared with are then measured seconds apart, not minutes, so a slow phase of the machine
  * (on shared VMs they last tens of seconds) falls on all of them alike instead of deciding a ratio.
  */
@@ -219,7 +222,9 @@ async function roundBySlices(context: RoundContext, servers: ServerDefinition[])
           const order = slice % 2 === 0 ? ready : [...ready].reverse();
           for (const server of order) {
             await attempt(server, async () => {
-              const load = await measureLoad(server.pid, wrkRequest(server, scenario, mode, settings, slices[slice]!), 0);
+              // A server idle while the others took their turns runs slower for a moment (seen in every round of the first
+              // sliced runs, in its first slice most): each turn starts with a second of the same load, discarded.
+              const load = await measureLoad(server.pid, wrkRequest(server, scenario, mode, settings, slices[slice]!), Math.min(1, settings.warmupSec));
               loads.get(server)!.push(load);
               log(`  slice ${slice + 1}/${slices.length} ${server.definition.id.padEnd(19)} #${scenario.id} ${mode.padEnd(9)} ${Math.round(load.result.requestsPerSec).toString().padStart(8)} req/s  cpu ${load.cpuUsPerRequest.toFixed(1)} µs/req`);
             });
