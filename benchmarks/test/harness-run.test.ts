@@ -121,6 +121,7 @@ test('--slice: the servers of a round run at once and take the measured time in 
   for (const measurement of run.measurements) {
     const seconds = measurement.requests / measurement.requestsPerSec;
     t.true(seconds > 2.9 && seconds < 3.6, `${measurement.server} #${measurement.scenario}: ${seconds} s measured in all`);
+    t.is(measurement.slices?.length, 3, 'the row keeps its slices, for pairing them with the other servers\' turns');
   }
   // The slices' order, as logged: forwards, backwards, forwards.
   for (const scenario of [1, 5]) {

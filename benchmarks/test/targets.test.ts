@@ -116,3 +116,17 @@ test('the generated section replaces only the block of its machine type; another
   writeBlockIntoDoc(fresh, 'costs', intel, 'first costs');
   t.is(fs.readFileSync(fresh, 'utf8'), `# Benchmarks\n\n## Results\n\n${block(intel, 'first results')}\n\n## Cost table results\n\n${blockStart('costs', intel)}\nfirst costs\n${blockEnd('costs', intel)}\n`);
 });
+
+test('in a sliced round each slice is paired with the other server\'s slice of the same turn, so a phase change inside the round spoils one pair, not the ratio', (t) => {
+  const slices = (rates: number[], cpu: number[]) => rates.map((requestsPerSec, i) => ({ requestsPerSec, cpuUsPerRequest: cpu[i]!, p50Ms: 0.5, p99Ms: 2 }));
+  // Raw's third turn fell in a slow phase: its round sum says rest.uws was 1.08x raw, each turn says 0.9x.
+  const measurements = [
+    measurement('raw-uws', 1, 'plain', 1, 250 / 3, { slices: slices([100, 100, 50], [10, 10, 20]) }),
+    measurement('rest-uws', 1, 'plain', 1, 90, { slices: slices([90, 90, 90], [11, 11, 11]) }),
+  ];
+  t.is(pairedRatio(measurements, 'rest-uws', 'raw-uws', 1, 'plain'), 0.9);
+  t.is(pairedRatio(measurements, 'rest-uws', 'raw-uws', 1, 'plain', (m) => m.cpuUsPerRequest), 1.1);
+  // Rows without slices, or with different counts of them, are paired by round as before.
+  const unsliced = [measurement('raw-uws', 1, 'plain', 1, 100), measurement('rest-uws', 1, 'plain', 1, 90, { slices: slices([90, 90], [11, 11]) })];
+  t.is(pairedRatio(unsliced, 'rest-uws', 'raw-uws', 1, 'plain'), 0.9);
+});

@@ -45,7 +45,11 @@ export function serverLabel(id: string): string {
   return base === id ? label : `${label} (before)`;
 }
 
-/** Median over the rounds both servers ran of `numerator`'s value divided by `denominator`'s. */
+/**
+ * Median over the rounds both servers ran of `numerator`'s value divided by `denominator`'s. In a sliced round
+ * (both rows with as many slices) each slice is paired with the other server's slice of the same turn, taken
+ * seconds apart: a change of the machine's speed within the round then spoils one pair, not the round's ratio.
+ */
 export function pairedRatio(
   measurements: Measurement[],
   numerator: string,
@@ -55,10 +59,21 @@ export function pairedRatio(
   value: (measurement: Measurement) => number = (measurement) => measurement.requestsPerSec,
 ): number | undefined {
   const pick = (server: string) =>
-    new Map(measurements.filter((m) => m.server === server && m.scenario === scenario && m.mode === mode).map((m) => [m.round, value(m)]));
+    new Map(measurements.filter((m) => m.server === server && m.scenario === scenario && m.mode === mode).map((m) => [m.round, m]));
   const top = pick(numerator);
   const bottom = pick(denominator);
-  const ratios = [...top].filter(([round]) => bottom.has(round)).map(([round, v]) => v / bottom.get(round)!);
+  const ratios: number[] = [];
+  for (const [round, upper] of top) {
+    const lower = bottom.get(round);
+    if (lower === undefined) continue;
+    const slices = upper.slices;
+    const lowerSlices = lower.slices;
+    if (slices !== undefined && lowerSlices !== undefined && slices.length > 1 && slices.length === lowerSlices.length) {
+      slices.forEach((slice, i) => ratios.push(value({ ...upper, ...slice }) / value({ ...lower, ...lowerSlices[i]! })));
+    } else {
+      ratios.push(value(upper) / value(lower));
+    }
+  }
   return ratios.length ? median(ratios) : undefined;
 }
 

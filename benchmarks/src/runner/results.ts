@@ -4,6 +4,14 @@ import type { ScenarioId } from '../scenarios/scenario';
 export type Mode = 'plain' | 'pipelined';
 export const ALL_MODES: Mode[] = ['plain', 'pipelined'];
 
+/** One slice of a sliced round (`--slice`): what its own wrk run measured. */
+export interface SliceMeasurement {
+  requestsPerSec: number;
+  cpuUsPerRequest: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
 export interface Measurement {
   server: string;
   scenario: ScenarioId;
@@ -22,6 +30,8 @@ export interface Measurement {
   /** Non-2xx/3xx answers, and socket errors and timeouts, as wrk counted them (a clean run has 0). */
   statusErrors: number;
   socketErrors: number;
+  /** The slices this row adds up, in the order taken, when the round was sliced (absent otherwise). */
+  slices?: SliceMeasurement[];
 }
 
 export interface StartupRecord {

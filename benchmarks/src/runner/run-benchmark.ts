@@ -235,6 +235,12 @@ async function roundBySlices(context: RoundContext, servers: ServerDefinition[])
             const load = combineLoads(loads.get(server)!);
             await scenario.checkAfterLoad?.(server.baseUrl, load.result.requests, states.get(server));
             const measurement = toMeasurement(server, scenario, mode, context.round, load);
+            measurement.slices = loads.get(server)!.map((slice) => ({
+              requestsPerSec: slice.result.requestsPerSec,
+              cpuUsPerRequest: slice.cpuUsPerRequest,
+              p50Ms: slice.result.latencyUs.p50 / 1000,
+              p99Ms: slice.result.latencyUs.p99 / 1000,
+            }));
             context.measurements.push(measurement);
             logMeasurement(log, context.round, scenario, measurement);
           });
