@@ -65,7 +65,7 @@ function printTables(run: BenchmarkRun, scenarios: ReturnType<typeof createScena
   console.log('\nTargets for rest.uws (issues 8 and 21)\n');
   for (const target of evaluateTargets(run)) console.log(formatTargetLine(target));
   const baseline = baselineComparisonLines(run);
-  if (baseline.length) console.log(`\nrest.uws against the baseline (--baseline), paired by round\n\n${baseline.join('\n')}`);
+  if (baseline.length) console.log(`\nrest.uws against the baseline (--baseline), paired by round (slice by slice in sliced rounds)\n\n${baseline.join('\n')}`);
   for (const entry of run.unavailable) console.log(`\nnot run: ${entry.server}: ${entry.reason}`);
   if (run.failures.length) {
     console.log('\nFailures (not measured):');

@@ -1,4 +1,4 @@
-/** `--baseline`: each rest.uws server of this build against the same server of another commit, paired by round (same load, same noise). */
+/** `--baseline`: each rest.uws server of this build against the same server of another commit, paired by round, or slice by slice in sliced rounds (same load, same noise). */
 import type { BenchmarkRun } from '../runner/results';
 import { BASELINE_SUFFIX } from '../servers/registry';
 import { pairedRatio, serverLabel } from './summarize';

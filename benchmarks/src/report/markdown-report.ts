@@ -3,7 +3,7 @@
  * servers that could not run and measurements that failed. It replaces the block between the two markers
  * of the run's machine type in the doc (report/doc-blocks.ts), so the hand-written method and analysis around it stay.
  */
-import type { BenchmarkRun, Mode, RunSettings } from '../runner/results';
+import { type BenchmarkRun, type Mode, type RunSettings, isSliced } from '../runner/results';
 import type { Scenario } from '../scenarios/scenario';
 import { resultColumns, startupColumns } from './result-columns';
 import { summarize, summarizeStartups } from './summarize';
@@ -27,9 +27,8 @@ export interface MarkdownInput {
 }
 
 function sliceText(settings: RunSettings): string {
-  const slice = settings.sliceSec ?? 0;
-  return slice > 0 && slice < settings.durationSec
-    ? `the servers of a round running at once, taking the measured time in turns of ${slice} s (A B C, C B A, ...)`
+  return isSliced(settings)
+    ? `the servers of a round running at once, taking the measured time in turns of ${settings.sliceSec} s (A B C, C B A, ...)`
     : 'each server alone for its whole duration, one after the other';
 }
 

@@ -79,6 +79,17 @@ export interface MachineInfo {
   loadAverageAtStart: number;
 }
 
+/** Whether the rounds are cut into slices (a slice as long as the duration is no slicing). */
+export function isSliced(settings: RunSettings): boolean {
+  const slice = settings.sliceSec ?? 0;
+  return slice > 0 && slice < settings.durationSec;
+}
+
+/** The discarded warm-up each turn of a sliced round starts with. */
+export function turnWarmupSec(settings: RunSettings): number {
+  return Math.min(1, settings.warmupSec);
+}
+
 export interface BenchmarkRun {
   startedAt: string;
   finishedAt: string;

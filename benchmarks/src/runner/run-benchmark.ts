@@ -10,7 +10,7 @@ import type { Scenario } from '../scenarios/scenario';
 import { type ServerDefinition, unavailableReason } from '../servers/registry';
 import { describeMachine } from './machine-info';
 import { combineLoads, type LoadMeasurement, measureLoad } from './measure-load';
-import type { BenchmarkRun, Failure, Measurement, Mode, RunSettings, StartupRecord } from './results';
+import { type BenchmarkRun, type Failure, type Measurement, type Mode, type RunSettings, type StartupRecord, isSliced, turnWarmupSec } from './results';
 import { readProcessStatus } from './process-status';
 import { type RunningServer, startServer } from './server-process';
 import { runWrk, type WrkRequest } from './wrk';
@@ -32,9 +32,8 @@ function modesFor(scenario: Scenario, modes: Mode[]): Mode[] {
 /** Seconds the run will take, roughly (server start-up not counted). */
 export function estimateSeconds(settings: RunSettings, servers: number, scenarios: Scenario[]): number {
   const measured = scenarios.reduce((sum, scenario) => sum + modesFor(scenario, settings.modes).length, 0);
-  const slice = settings.sliceSec ?? 0;
-  const turns = slice > 0 && slice < settings.durationSec ? sliceDurations(settings.durationSec, slice).length : 0;
-  return settings.rounds * servers * measured * (settings.durationSec + settings.warmupSec + turns * Math.min(1, settings.warmupSec));
+  const turns = isSliced(settings) ? sliceDurations(settings.durationSec, settings.sliceSec!).length : 0;
+  return settings.rounds * servers * measured * (settings.durationSec + settings.warmupSec + turns * turnWarmupSec(settings));
 }
 
 function wrkRequest(server: RunningServer, scenario: Scenario, mode: Mode, settings: RunSettings, durationSec: number): WrkRequest {
@@ -181,9 +180,9 @@ export function sliceDurations(durationSec: number, sliceSec: number): number[] 
 /**
  * Every server at once, idle but for the one under load: per scenario and mode, each is warmed, then the measured
  * time is cut into slices that the servers take in turn, forwards then backwards (A B C, C B A, ...), each turn
- * after a second of discarded warm-up of its own. A server and
- * the servers it is compared with are then measured seconds apart, not minutes, so a slow phase of the machine
- * (on shared VMs they last tens of seconds) falls on all of them alike instead of deciding a ratio.
+ * after a second of discarded warm-up of its own. A server and the servers it is compared with are then measured
+ * seconds apart, not minutes, so a slow phase of the machine (on shared VMs they last tens of seconds) falls on
+ * all of them alike instead of deciding a ratio.
  */
 async function roundBySlices(context: RoundContext, servers: ServerDefinition[]): Promise<void> {
   const { settings, scenarios, log } = context.input;
@@ -224,7 +223,7 @@ async function roundBySlices(context: RoundContext, servers: ServerDefinition[])
             await attempt(server, async () => {
               // A server idle while the others took their turns runs slower for a moment (seen in every round of the first
               // sliced runs, in its first slice most): each turn starts with a second of the same load, discarded.
-              const load = await measureLoad(server.pid, wrkRequest(server, scenario, mode, settings, slices[slice]!), Math.min(1, settings.warmupSec));
+              const load = await measureLoad(server.pid, wrkRequest(server, scenario, mode, settings, slices[slice]!), turnWarmupSec(settings));
               loads.get(server)!.push(load);
               log(`  slice ${slice + 1}/${slices.length} ${server.definition.id.padEnd(19)} #${scenario.id} ${mode.padEnd(9)} ${Math.round(load.result.requestsPerSec).toString().padStart(8)} req/s  cpu ${load.cpuUsPerRequest.toFixed(1)} µs/req`);
             });
@@ -268,8 +267,7 @@ export async function runBenchmark(input: RunInput): Promise<BenchmarkRun> {
   const measurements: Measurement[] = [];
   const startups: StartupRecord[] = [];
   const failures: Failure[] = [];
-  const slice = settings.sliceSec ?? 0;
-  const sliced = slice > 0 && slice < settings.durationSec;
+  const sliced = isSliced(settings);
   for (let round = 1; round <= settings.rounds; round++) {
     const context: RoundContext = { input, round, measurements, startups, failures };
     if (sliced) await roundBySlices(context, servers);
