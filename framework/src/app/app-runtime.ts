@@ -1,3 +1,4 @@
+import type { RecognizedString } from 'uWebSockets.js';
 import { compileRoute, type CompiledRoute, type RouteSource } from '../pipeline/route-compiler';
 import type { BoundHandler, ErrorPolicy } from '../pipeline/exception-handling';
 import type { RestPlugin } from '../pipeline/plugin';
@@ -25,6 +26,7 @@ import { ComponentFactory, isClass } from '../settings/components';
 import { SettingsView, type NotFoundEntry } from '../settings/settings';
 import { isThenable } from '../pipeline/context-values';
 import { kParamNames } from '../http/internal';
+import { keptBytes } from '../http/header-bytes';
 
 /** A registered route and its compiled form, rebuilt when global registries change. */
 export interface RouteHolder {
@@ -73,7 +75,7 @@ export class AppRuntime {
   /** What the app's plugins added, and the lifecycle hooks composed from it (read by the adapter). */
   readonly hooks = new PluginHooks();
   /** Default response headers, flattened for the response's head writer (null when none). */
-  defaultHeaders: readonly string[] | null = null;
+  defaultHeaders: readonly RecognizedString[] | null = null;
   private readonly endpoints: WebSocketEndpoint[] = [];
   /** Told about every WebSocket endpoint added (the adapter gives it a uWebSockets.js route). */
   onWebSocketAdded: ((endpoint: WebSocketEndpoint) => void) | null = null;
@@ -270,8 +272,9 @@ export class AppRuntime {
 
   /** Handlers and not-found writers used outside routes (404, 405, 413). */
   rebuildShared(): void {
-    // Name, lower-case name, value: the response checks names against the lower-case one without lower-casing per request.
-    const defaults = this.settings.defaultHeaders.flatMap(([name, value]) => [name, name.toLowerCase(), value]);
+    // Name, lower-case name, value: the response checks names against the lower-case one without lower-casing per request,
+    // and sends name and value as kept bytes looked up once, here.
+    const defaults = this.settings.defaultHeaders.flatMap(([name, value]) => [keptBytes(name), name.toLowerCase(), keptBytes(value)]);
     this.defaultHeaders = defaults.length > 0 ? defaults : null;
     this.hooks.compose();
     Object.assign(this.errors, this.errorPolicy());

@@ -9,6 +9,9 @@ import { ResponseHead } from './response-head';
 
 export { assertSendableHeader, isRepeatable } from './header-rules';
 
+/** Status lines as uWebSockets.js takes them (kept bytes), by code: an array read instead of a map lookup per answer. */
+const SENT_STATUS_LINES: RecognizedString[] = [];
+
 /** What `write` and `end` take: text (sent as UTF-8) or bytes. */
 export type ResponseChunk = string | Buffer | Uint8Array | ArrayBuffer;
 
@@ -41,7 +44,7 @@ export class HttpServerResponse extends ResponseHead {
   private _headStreamed = false;
   private _closeConnection = false;
   /** @internal headers every response of the app carries unless set (name, lower-case name, value; repeated) */
-  [kDefaultHeaders]: readonly string[] | null = null;
+  [kDefaultHeaders]: readonly RecognizedString[] | null = null;
   /** @internal the app's send hooks (null when none), given `kSendContext`: run once, before the head is written */
   [kAppSend]: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
   /** @internal the route's send hooks (`RouteHooks.onSend`), run after the app's with `kSendContext` */
@@ -308,11 +311,12 @@ export class HttpServerResponse extends ResponseHead {
     this._headSent = true;
     const res = this._res;
     // Constant texts go as bytes (header-bytes.ts): a string costs uWebSockets.js a copy per call.
-    if (this._status !== 200) res.writeStatus(keptBytes(statusLine(this._status)));
+    const status = this._status;
+    if (status !== 200) res.writeStatus(SENT_STATUS_LINES[status] ?? (SENT_STATUS_LINES[status] = keptBytes(statusLine(status))));
     const h = this._headers;
     if (h !== null) for (let i = 0; i < h.length; i += 2) res.writeHeader(sendable(h[i]!), sendable(h[i + 1]!));
     const d = this[kDefaultHeaders];
-    if (d !== null) for (let i = 0; i < d.length; i += 3) if (h === null || !hasName(h, d[i + 1]!)) res.writeHeader(keptBytes(d[i]!), keptBytes(d[i + 2]!));
+    if (d !== null) for (let i = 0; i < d.length; i += 3) if (h === null || !hasName(h, d[i + 1] as string)) res.writeHeader(d[i]!, d[i + 2]!);
   }
 
   /** The app's response hooks, once (an end after an abort, or the reverse, does not run them again). */

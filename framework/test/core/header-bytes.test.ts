@@ -73,8 +73,8 @@ test.serial('headers and status lines on the wire are the same whether their tex
 
 test.serial('the table of kept texts is bounded, and keeps ASCII texts only', (t) => {
   const bytes = keptBytes('x-kept-for-the-test');
-  t.true(bytes instanceof Uint8Array);
-  t.is(Buffer.from(bytes as Uint8Array).toString('latin1'), 'x-kept-for-the-test');
+  t.true(bytes instanceof ArrayBuffer);
+  t.is(Buffer.from(bytes as ArrayBuffer).toString('latin1'), 'x-kept-for-the-test');
   t.is(sendable('x-kept-for-the-test'), bytes);
   t.is(keptBytes('caf\u00e9'), 'caf\u00e9');
   t.is(sendable('never kept'), 'never kept');

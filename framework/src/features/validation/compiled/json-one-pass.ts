@@ -1,6 +1,6 @@
 import type { CompiledTransform } from './compiled-transform';
 import type { ConstraintMetadataRecord, TypeMetadataRecord, ValidationMetadataRecord } from './internals';
-import { ConstantTable, stringLiteral } from './js-code';
+import { ConstantTable, strictSource, stringLiteral } from './js-code';
 import { isEnum, isIn } from './known-constraints';
 import { lengthWithin } from './string-length';
 import { declaredProperties } from './transform-compiler';
@@ -116,8 +116,7 @@ export class JsonOnePass {
     });
     const fnName = `onePass_${(ctor.name || 'anonymous').replace(/[^A-Za-z0-9_$]/g, '_')}`;
     const shape = [`keys.length !== ${keys.length}`, ...keys.map((key, i) => `keys[${i}] !== ${stringLiteral(key)}`)].join(' || ');
-    const source = [
-      '"use strict";',
+    const source = strictSource(k, [
       'const NO = H.NO, lengthWithin = H.lengthWithin, isIn = H.isIn, isEnum = H.isEnum;',
       `return function ${fnName}(value, depth) {`,
       `  if (depth > ${MAX_DEPTH}) return NO;`,
@@ -131,7 +130,7 @@ export class JsonOnePass {
       ...checks.map((l) => `  ${l}`),
       '  return out;',
       '};',
-    ].join('\n');
+    ]);
     return new Function('K', 'H', source)(k.values, { NO: NOT_SIMPLE, lengthWithin, isIn, isEnum }) as OnePass;
   }
 }

@@ -13,6 +13,14 @@ const COUNTED_SPECIALLY = /[\uD800-\uDFFF\uFE0E\uFE0F]/;
 export function lengthWithin(s: string, min: number, max: number | undefined, exact: (s: string) => boolean): boolean {
   const n = s.length;
   if (n < min) return false;
-  if (max === undefined || n <= max) return min <= 0 || !COUNTED_SPECIALLY.test(s) || exact(s);
-  return COUNTED_SPECIALLY.test(s) && exact(s);
+  if (max !== undefined && n > max) return COUNTED_SPECIALLY.test(s) && exact(s);
+  // Within `length`, only the lower bound can fail. A character outside the special ones counts one whatever
+  // surrounds it, so `min` of them settle it: a look at the first few characters, not a scan of the string
+  // (a `Length(1, 200)` field is decided by its first character).
+  let plain = 0;
+  for (let i = 0; i < n && plain < min; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || (c > 0xdfff && c !== 0xfe0e && c !== 0xfe0f)) plain++;
+  }
+  return plain >= min || exact(s);
 }

@@ -1,7 +1,7 @@
 import type { BodyTransformer, ClassTransformers, CompiledTransform, ObjectTransformer } from './compiled-transform';
 import { NotTransformable } from './compiled-transform';
 import type { TransformMetadataRecord, TypeMetadataRecord } from './internals';
-import { ConstantTable, stringLiteral } from './js-code';
+import { ConstantTable, strictSource, stringLiteral } from './js-code';
 
 /** Property names with class-transformer or class-validator metadata on the class or its ancestors. */
 export function declaredProperties(ctor: Function, t: CompiledTransform): Set<string> {
@@ -97,8 +97,7 @@ function generate(ctor: Function, properties: PropertyPlan[], plainToClass: numb
   const untyped = fromBody
     ? 'body(sub, undefined, undefined, deeper > 64 && sub instanceof Map, deeper, json)'
     : 'transformValue(sub, undefined, undefined, sub instanceof Map)';
-  const source = [
-    '"use strict";',
+  const source = strictSource(k, [
     'const transformValue = T.value, body = T.body, options = T.options;',
     `return function ${name}(value${fromBody ? ', depth, json' : ''}) {`,
     fromBody ? '  const deeper = depth + 1;' : '',
@@ -122,7 +121,7 @@ function generate(ctor: Function, properties: PropertyPlan[], plainToClass: numb
     '  }',
     '  return out;',
     '};',
-  ].join('\n');
+  ]);
   return new Function('K', 'T', source)(k.values, t) as ObjectTransformer | BodyTransformer;
 }
 

@@ -1,7 +1,7 @@
 import { directConstraintOf } from '../direct-constraints';
 import { agreesOnProbes } from './constraint-probes';
 import type { ClassValidatorInternals, ConstraintMetadataRecord, ValidationMetadataRecord } from './internals';
-import { ConstantTable, stringLiteral } from './js-code';
+import { ConstantTable, strictSource, stringLiteral } from './js-code';
 import { KNOWN_CONSTRAINTS, isEnum, isIn, type TestEmitter } from './known-constraints';
 import { lengthWithin } from './string-length';
 import type { CheckSite, ContextPlan, NestedSite, ObjectValidator, ValidationRuntime } from './validation-runtime';
@@ -42,7 +42,8 @@ export class NotCompilable extends Error {}
 
 /** Compiles the helpers a test expression may use, for the probe comparison. */
 function standaloneTest(emit: TestEmitter, k: ConstantTable): (value: unknown) => unknown {
-  const make = new Function('K', 'lengthWithin', 'isIn', 'isEnum', `"use strict"; return function test(x) { return ${emit('x')}; };`);
+  const test = `return function test(x) { return ${emit('x')}; };`;
+  const make = new Function('K', 'lengthWithin', 'isIn', 'isEnum', strictSource(k, [test]));
   return make(k.values, lengthWithin, isIn, isEnum) as (value: unknown) => unknown;
 }
 
@@ -73,14 +74,13 @@ export function compileClassValidator(ctor: Function, env: CompileEnvironment): 
   }
 
   const name = `validate_${(ctor.name || 'anonymous').replace(/[^A-Za-z0-9_$]/g, '_')}`;
-  const source = [
-    '"use strict";',
+  const source = strictSource(k, [
     'const fail = H.fail, flush = H.flush, contexts = H.contexts, custom = H.custom, whitelist = H.whitelist, nested = H.nested, pathOf = H.pathOf, toArray = H.toArray, lengthWithin = H.lengthWithin, isIn = H.isIn, isEnum = H.isEnum;',
     `return function ${name}(o, out, path, index) {`,
     '  let v, c, here;',
     ...lines.map((l) => `  ${l}`),
     '};',
-  ].join('\n');
+  ]);
   return new Function('K', 'H', source)(k.values, runtime.helpers()) as ObjectValidator;
 }
 
