@@ -51,7 +51,7 @@ function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean,
   // ClassValidator builds faster from JSON.parse's output as it is (no object in it needs checking).
   const fromJson = toInstance !== undefined && buildsFromJson ? (validator as ClassValidator)[kToInstanceOfJson].bind(validator) : toInstance;
   // A @Valid JSON body of one class: ClassValidator builds and checks the usual valid body in one pass.
-  const validFromJson = valid && buildsFromJson && classType !== undefined && toInstance !== undefined ? (validator as ClassValidator)[kValidInstanceOfJson].bind(validator) : undefined;
+  const validFromJson = valid && buildsFromJson && classType !== undefined && toInstance !== undefined ? (validator as ClassValidator)[kValidInstanceOfJson](classType) : undefined;
   if (!valid && toInstance === undefined) return undefined;
   // Compile the class's validator and transformer now rather than on the first request.
   const prepared = elementType ?? classType;
@@ -62,7 +62,7 @@ function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean,
     if ((value === null || value === undefined) && (optional || !valid)) return;
     const origin = bodyOriginOf(ctx);
     if (validFromJson !== undefined && origin === 'json') {
-      const built = validFromJson(classType!, value);
+      const built = validFromJson(value);
       if (built !== NOT_SIMPLE) {
         args[i] = built;
         return;

@@ -83,6 +83,8 @@ export const kBoundsJsonDepth: unique symbol = Symbol('rest.uws.validator.bounds
  * new RestBuilder().validateWith(new ClassValidator({ validator: { whitelist: true, forbidNonWhitelisted: true } }))
  * ```
  */
+const notSimple = (): typeof NOT_SIMPLE => NOT_SIMPLE;
+
 export class ClassValidator implements Validator {
   private readonly validatorOptions: import('class-validator').ValidatorOptions;
   private readonly transformOptions: import('class-transformer').ClassTransformOptions | undefined;
@@ -135,13 +137,14 @@ export class ClassValidator implements Validator {
   }
 
   /**
-   * @internal The valid instance of `type` from JSON.parse's output `parsed`, in one pass, or NOT_SIMPLE when that
+   * @internal The function giving the valid instance of `type` from JSON.parse's output, in one pass, or NOT_SIMPLE when that
    * pass does not decide (an invalid body, an unusual one, a class with metadata it does not cover): then
    * `[kToInstanceOfJson]` and `validate` run as always. When it answers an instance, they would have built the same
    * and reported no violation.
    */
-  [kValidInstanceOfJson](type: Function, parsed: unknown): unknown {
-    return this.onePass === undefined ? NOT_SIMPLE : this.onePass.build(type, parsed);
+  [kValidInstanceOfJson](type: Function): (parsed: unknown) => unknown {
+    // Asked once per route (the route's check keeps the function), not once per body.
+    return this.onePass === undefined ? notSimple : this.onePass.passFor(type);
   }
 
   /** Compiles the class's validator and transformer now (rest.uws calls it when a route is registered). */

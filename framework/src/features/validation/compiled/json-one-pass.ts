@@ -53,6 +53,19 @@ export class JsonOnePass {
     return fn === null ? NOT_SIMPLE : fn(parsed as Record<string, unknown>, 0);
   }
 
+  /**
+   * `build` for one class, looked up once: a route's check calls it per body without finding the class's pass again.
+   * The pass is read from its cell on each call (a class compiled later, or recompiled, is seen).
+   */
+  passFor(type: Function): (parsed: unknown) => unknown {
+    const cell = this.cellOf(type);
+    return (parsed) => {
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return NOT_SIMPLE;
+      const fn = cell.fn;
+      return fn === null ? NOT_SIMPLE : fn(parsed as Record<string, unknown>, 0);
+    };
+  }
+
   /** Whether the class has a pass (compiling it now, at route registration, rather than on its first body). */
   prepare(type: Function): boolean {
     return this.cellOf(type).fn !== null;
