@@ -56,6 +56,16 @@ function isDecimalLength(text: string): boolean {
   return true;
 }
 
+/**
+ * The first value of a header in a copied list, '' when absent: what uWebSockets.js's own read answers (an empty
+ * value reads as absent there too). After `framingError` let the request through, there is at most one of each
+ * framing header.
+ */
+export function firstValue(headerList: readonly string[], name: string): string {
+  for (let i = 0; i < headerList.length; i += 2) if (headerList[i] === name) return headerList[i + 1]!;
+  return '';
+}
+
 /** Copies the request's headers (it is then detached) and judges its framing on all of them. */
 export function judgeFraming(request: HttpServerRequest): BadRequestException | undefined {
   request.detach();

@@ -13,8 +13,8 @@ import { NativeRoutes } from './native-routes';
 import { addWebSocketRoute } from './websocket-endpoints';
 import type { BodyConsumer } from '../pipeline/plugin';
 import { answeredByRequestHooks, leaveCallback, openExchange } from './request-setup';
-import { judgeFraming, refuseLater } from './request-framing';
-import { kAbort, kBody, kLive, kParamValues } from '../http/internal';
+import { firstValue, judgeFraming, refuseLater } from './request-framing';
+import { kAbort, kBody, kLive, kParamValues, kReceivedHeaders } from '../http/internal';
 import { keptBytes } from '../http/header-bytes';
 
 /**
@@ -69,16 +69,25 @@ export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): voi
 
 function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMethod, url: string, known: RouteMatch<RouteHolder> | undefined): void {
   rt.refreshIfStale();
-  // Two native reads on every request tell whether it announces a body (see refusedFraming below).
-  const length = req.getHeader(CONTENT_LENGTH);
-  const encoding = req.getHeader(TRANSFER_ENCODING);
   const ctx = openExchange(rt, res, req, method, url);
   const { request, response } = ctx;
-  // All headers are judged when the native reads show a framing header, and always on body methods: an
-  // empty first header hides the next ones from those reads (GET and the rest keep their headers uncopied).
-  // Before any plugin: an ambiguous request is refused and its connection closed whatever a hook would do.
+  // All headers are judged when a request announces a body, before any plugin: an ambiguous request is refused and
+  // its connection closed whatever a hook would do. Body methods have all their headers copied and judged in any
+  // case (an empty first header would hide the next ones from native reads), and take the framing headers from that
+  // copy; other methods keep their headers uncopied unless two native reads show a framing header.
+  let length: string;
+  let encoding: string;
+  if (isBodyMethod(method)) {
+    if (refusedFraming(rt, res, ctx)) return;
+    const judged = request[kReceivedHeaders]();
+    length = firstValue(judged, 'content-length');
+    encoding = firstValue(judged, 'transfer-encoding');
+  } else {
+    length = req.getHeader(CONTENT_LENGTH);
+    encoding = req.getHeader(TRANSFER_ENCODING);
+    if ((length !== '' || encoding !== '') && refusedFraming(rt, res, ctx)) return;
+  }
   const framed = length !== '' || encoding !== '';
-  if ((framed || isBodyMethod(method)) && refusedFraming(rt, res, ctx)) return;
   // uWebSockets.js v20.57 hands over any method token ("junkGET" included), v20.30 closes on those it does not
   // know: either way, a method no route can have is answered as routing answers it (405 with Allow, or 404),
   // and its connection closed, so nothing pipelined behind it runs.
