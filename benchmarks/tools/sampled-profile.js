@@ -3,15 +3,17 @@
 // set-up), and `perf record` samples it (software clock, 2,000 Hz: no hardware counters needed, so it works on VMs).
 // Each symbol's samples become microseconds of CPU per request: JavaScript functions by name (V8's
 // --perf-basic-prof), V8's builtins and runtime, uWebSockets.js, libc and the kernel. With --against, a second
-// server is measured the same way, right after, and the table lists the symbols by the difference.
+// server runs beside it, the two take measured turns (A B, B A, ...: `--rounds` of `--seconds` each), and the table
+// lists the symbols by the difference.
 //
 // Unlike callgrind (instructions-per-request.js), this counts time, so it sees what instructions do not: cache misses
 // in a request path that the kernel's network work evicts between requests (plain mode), atomics, lock-prefixed
-// operations. Sampling costs the server about 10% at 2,000 Hz; compare servers measured alike, and re-run: one
-// run of a few seconds settles differences of about 0.05 µs per request and more.
+// operations. Sampling costs the server about 10% at 2,000 Hz. On a VM whose speed drifts, two servers measured one
+// after the other differed by 4% in their totals with the same code: compare in turns, and read small totals'
+// differences against a run of a build against itself.
 //
 //   node benchmarks/tools/sampled-profile.js [--dir CHECKOUT] [--server rest-uws] [--against raw-uws] [--against-dir CHECKOUT]
-//        [--scenario 1|2|3] [--seconds 6] [--pipeline 1] [--connections 8] [--sort sym|dso] [--top 40]
+//        [--scenario 1|2|3] [--rounds 4] [--seconds 3] [--pipeline 1] [--connections 8] [--sort sym|dso] [--top 40]
 //   node benchmarks/tools/sampled-profile.js --alloc [...]   bytes allocated per request (V8's --trace-gc), no perf
 //
 // Needs perf (apt-get install linux-perf), wrk, taskset, and a built checkout (npx tsc -b).
@@ -31,7 +33,8 @@ const server = opt('server', 'rest-uws');
 const against = opt('against', undefined);
 const againstDir = path.resolve(opt('against-dir', dir));
 const scenario = opt('scenario', '1');
-const SECONDS = Number(opt('seconds', '6'));
+const SECONDS = Number(opt('seconds', '3'));
+const ROUNDS = Number(opt('rounds', '4'));
 const PIPELINE = Number(opt('pipeline', '1'));
 const CONNECTIONS = Number(opt('connections', '8'));
 const SORT = opt('sort', 'sym');
@@ -80,28 +83,38 @@ function runWrk(port, seconds) {
   return Number(m[1]);
 }
 
-async function profile(checkout, id) {
-  const { child, port, gcLog } = await startServer(checkout, id, ALLOC ? ['--trace-gc', '--max-semi-space-size=2'] : ['--perf-basic-prof']);
-  try {
-    runWrk(port, 3); // warm-up: JIT settled, heap grown
-    if (ALLOC) {
-      const before = gcLog().length;
-      const requests = runWrk(port, SECONDS);
-      return { requests, allocated: allocatedBytes(gcLog().slice(before)) };
-    }
-    const data = path.join(work, `${id}-${Math.random().toString(36).slice(2)}.data`);
-    const perf = spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', String(FREQUENCY), '-p', String(child.pid), '-o', data, '--', 'sleep', String(SECONDS)], { stdio: 'ignore' });
-    const requests = runWrk(port, SECONDS);
-    await new Promise((resolve) => perf.on('exit', resolve));
-    return { requests, samples: samplesBy(data) };
-  } finally {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    fs.rmSync(`/tmp/perf-${child.pid}.map`, { force: true });
+/** A server started for measuring, with what its turns have added up. */
+async function start(checkout, id) {
+  const server = await startServer(checkout, id, ALLOC ? ['--trace-gc', '--max-semi-space-size=2'] : ['--perf-basic-prof']);
+  runWrk(server.port, 3); // warm-up: JIT settled, heap grown
+  return { ...server, id, requests: 0, samples: new Map(), allocated: 0 };
+}
+
+/** One measured turn: a second of load not counted (the server sat idle during the other's turn), then SECONDS counted. */
+async function turn(server) {
+  runWrk(server.port, 1);
+  if (ALLOC) {
+    const before = server.gcLog().length;
+    server.requests += runWrk(server.port, SECONDS);
+    server.allocated += allocatedBytes(server.gcLog().slice(before));
+    return;
   }
+  const data = path.join(work, `${server.id}-${Math.random().toString(36).slice(2)}.data`);
+  const perf = spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', String(FREQUENCY), '-p', String(server.child.pid), '-o', data, '--', 'sleep', String(SECONDS)], { stdio: 'ignore' });
+  server.requests += runWrk(server.port, SECONDS);
+  await new Promise((resolve) => perf.on('exit', resolve));
+  for (const [name, n] of samplesBy(data)) server.samples.set(name, (server.samples.get(name) ?? 0) + n);
+  fs.rmSync(data, { force: true });
+}
+
+async function stop(server) {
+  const child = server.child;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  fs.rmSync(`/tmp/perf-${child.pid}.map`, { force: true });
 }
 
 /** Megabytes allocated between collections (each collection's size before, minus the previous one's after), in bytes. */
@@ -140,9 +153,16 @@ const perRequest = (samples, requests) => (samples / FREQUENCY / requests) * 1e6
 const fmt = (x) => x.toFixed(3).padStart(9);
 
 async function main() {
-  const a = await profile(dir, server);
-  const b = against === undefined ? undefined : await profile(againstDir, against);
-  const shape = `scenario ${scenario}, ${PIPELINE > 1 ? `pipelined ${PIPELINE}` : 'plain'}, ${CONNECTIONS} connections, ${SECONDS} s`;
+  const servers = [await start(dir, server)];
+  try {
+    if (against !== undefined) servers.push(await start(againstDir, against));
+    // Turns in the order A B, B A, A B...: a slow phase of the machine falls on both servers alike.
+    for (let round = 0; round < ROUNDS; round++) for (const s of round % 2 === 0 ? servers : [...servers].reverse()) await turn(s);
+  } finally {
+    for (const s of servers) await stop(s);
+  }
+  const [a, b] = servers;
+  const shape = `scenario ${scenario}, ${PIPELINE > 1 ? `pipelined ${PIPELINE}` : 'plain'}, ${CONNECTIONS} connections, ${ROUNDS} turns of ${SECONDS} s each`;
   if (ALLOC) {
     console.log(`bytes allocated per request (${shape}):`);
     for (const [id, r] of [[server, a], ...(b ? [[against, b]] : [])]) console.log(`  ${id.padEnd(22)} ${Math.round(r.allocated / r.requests)} (${r.requests} requests)`);
