@@ -15,7 +15,7 @@ import { kAbort, kLive, kReceivedHeaders } from '../http/internal';
  * dispatched as the next request at once, in the same read. So every request with a framing header is
  * judged here, on all of its headers, before anything else runs.
  */
-export function framingError(headerList: readonly string[]): BadRequestException | undefined {
+function framingError(headerList: readonly string[], framing: Framing): BadRequestException | undefined {
   let length: string | undefined;
   let encoding: string | undefined;
   let lengths = 0;
@@ -30,6 +30,9 @@ export function framingError(headerList: readonly string[]): BadRequestException
       encoding = headerList[i + 1]!;
     }
   }
+  // Read as uWebSockets.js reads them (the first value, '' when absent): once judged, there is at most one of each.
+  framing.length = length ?? '';
+  framing.encoding = encoding ?? '';
   if (lengths === 0 && encodings === 0) return undefined;
   if (lengths > 0 && encodings > 0) return bad('A request may not carry both Content-Length and Transfer-Encoding');
   if (encodings > 1) return bad('Several Transfer-Encoding headers');
@@ -56,20 +59,19 @@ function isDecimalLength(text: string): boolean {
   return true;
 }
 
-/**
- * The first value of a header in a copied list, '' when absent: what uWebSockets.js's own read answers (an empty
- * value reads as absent there too). After `framingError` let the request through, there is at most one of each
- * framing header.
- */
-export function firstValue(headerList: readonly string[], name: string): string {
-  for (let i = 0; i < headerList.length; i += 2) if (headerList[i] === name) return headerList[i + 1]!;
-  return '';
+/** A request's framing headers as uWebSockets.js reads them ('' when absent), and the refusal when they are ambiguous. */
+export interface Framing {
+  length: string;
+  encoding: string;
+  error: BadRequestException | undefined;
 }
 
-/** Copies the request's headers (it is then detached) and judges its framing on all of them. */
-export function judgeFraming(request: HttpServerRequest): BadRequestException | undefined {
+/** Copies the request's headers (it is then detached) and judges its framing on all of them, in one walk of the copy. */
+export function judgeFraming(request: HttpServerRequest): Framing {
   request.detach();
-  return framingError(request[kReceivedHeaders]());
+  const framing: Framing = { length: '', encoding: '', error: undefined };
+  framing.error = framingError(request[kReceivedHeaders](), framing);
+  return framing;
 }
 
 /**

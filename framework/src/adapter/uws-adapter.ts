@@ -1,7 +1,7 @@
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
 import type { RoutingContext } from '../context/routing-context';
 import type { Exchange } from '../pipeline/exchange';
-import { PayloadTooLargeException, WebApplicationException } from '../errors/http-errors';
+import { type BadRequestException, PayloadTooLargeException, WebApplicationException } from '../errors/http-errors';
 import { BODY_OPTIONS, type BodyHandlerOptions } from '../settings/settings';
 import type { HttpMethod } from '../metadata/types';
 import type { AppRuntime, RouteHolder } from '../app/app-runtime';
@@ -13,8 +13,8 @@ import { NativeRoutes } from './native-routes';
 import { addWebSocketRoute } from './websocket-endpoints';
 import type { BodyConsumer } from '../pipeline/plugin';
 import { answeredByRequestHooks, leaveCallback, openExchange } from './request-setup';
-import { firstValue, judgeFraming, refuseLater } from './request-framing';
-import { kAbort, kBody, kLive, kParamValues, kReceivedHeaders } from '../http/internal';
+import { judgeFraming, refuseLater } from './request-framing';
+import { kAbort, kBody, kLive, kParamValues } from '../http/internal';
 import { keptBytes } from '../http/header-bytes';
 
 /**
@@ -78,14 +78,14 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   let length: string;
   let encoding: string;
   if (isBodyMethod(method)) {
-    if (refusedFraming(rt, res, ctx)) return;
-    const judged = request[kReceivedHeaders]();
-    length = firstValue(judged, 'content-length');
-    encoding = firstValue(judged, 'transfer-encoding');
+    const framing = judgeFraming(request);
+    if (refused(rt, res, ctx, framing.error)) return;
+    length = framing.length;
+    encoding = framing.encoding;
   } else {
     length = req.getHeader(CONTENT_LENGTH);
     encoding = req.getHeader(TRANSFER_ENCODING);
-    if ((length !== '' || encoding !== '') && refusedFraming(rt, res, ctx)) return;
+    if ((length !== '' || encoding !== '') && refused(rt, res, ctx, judgeFraming(request).error)) return;
   }
   const framed = length !== '' || encoding !== '';
   // uWebSockets.js v20.57 hands over any method token ("junkGET" included), v20.30 closes on those it does not
@@ -152,9 +152,8 @@ function refusesChunked(rt: AppRuntime): boolean {
   return (own ?? (rt.settings.global.extensions.get(BODY_OPTIONS) as BodyHandlerOptions | undefined)?.chunkedBodies) === false;
 }
 
-/** Judges the framing on every header (copied now); refuses an ambiguous request, and then returns true. */
-function refusedFraming(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext): boolean {
-  const error = judgeFraming(ctx.request);
+/** Refuses a request whose framing was judged ambiguous (`error`), and then returns true. */
+function refused(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, error: BadRequestException | undefined): boolean {
   if (error === undefined) return false;
   refuseLater(res, ctx.response, () => rt.fail(ctx, error));
   return true;

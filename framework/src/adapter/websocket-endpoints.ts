@@ -136,7 +136,7 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
   const fail = (error: unknown): void | Promise<void> => compiled.fail(ctx, error);
   // An upgrade whose framing is ambiguous is refused like any request (docs/security.md, Request framing),
   // before any plugin; then the app's request hooks run, as they do before routing an HTTP request.
-  const framingError = length !== '' || encoding !== '' ? judgeFraming(request) : undefined;
+  const framingError = length !== '' || encoding !== '' ? judgeFraming(request).error : undefined;
   if (framingError !== undefined) {
     refuseLater(res, response, () => fail(framingError));
     return;

@@ -74,6 +74,9 @@ export { NOT_SIMPLE };
 /** @internal Key of whether `[kToInstanceOfJson]` checks the JSON depth limit itself (the compiled transform does, as it walks). */
 export const kBoundsJsonDepth: unique symbol = Symbol('rest.uws.validator.boundsJsonDepth');
 
+/** The one-pass function of a validator without one pass: it never decides. */
+const notSimple = (): typeof NOT_SIMPLE => NOT_SIMPLE;
+
 /**
  * Validation with class-validator (constraints declared with its decorators, or with rest.uws's
  * `@Min`, `@NotBlank`...), bodies turned into instances with class-transformer's `plainToInstance`.
@@ -83,8 +86,6 @@ export const kBoundsJsonDepth: unique symbol = Symbol('rest.uws.validator.bounds
  * new RestBuilder().validateWith(new ClassValidator({ validator: { whitelist: true, forbidNonWhitelisted: true } }))
  * ```
  */
-const notSimple = (): typeof NOT_SIMPLE => NOT_SIMPLE;
-
 export class ClassValidator implements Validator {
   private readonly validatorOptions: import('class-validator').ValidatorOptions;
   private readonly transformOptions: import('class-transformer').ClassTransformOptions | undefined;

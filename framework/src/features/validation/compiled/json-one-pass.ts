@@ -48,9 +48,7 @@ export class JsonOnePass {
 
   /** The valid instance of `type` built from JSON.parse's output `parsed`, or NOT_SIMPLE. */
   build(type: Function, parsed: unknown): unknown {
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return NOT_SIMPLE;
-    const fn = this.cellOf(type).fn;
-    return fn === null ? NOT_SIMPLE : fn(parsed as Record<string, unknown>, 0);
+    return runPass(this.cellOf(type), parsed);
   }
 
   /**
@@ -59,11 +57,7 @@ export class JsonOnePass {
    */
   passFor(type: Function): (parsed: unknown) => unknown {
     const cell = this.cellOf(type);
-    return (parsed) => {
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return NOT_SIMPLE;
-      const fn = cell.fn;
-      return fn === null ? NOT_SIMPLE : fn(parsed as Record<string, unknown>, 0);
-    };
+    return (parsed) => runPass(cell, parsed);
   }
 
   /** Whether the class has a pass (compiling it now, at route registration, rather than on its first body). */
@@ -146,6 +140,13 @@ export class JsonOnePass {
     ]);
     return new Function('K', 'H', source)(k.values, { NO: NOT_SIMPLE, lengthWithin, isIn, isEnum }) as OnePass;
   }
+}
+
+/** A class's pass on a top-level JSON value: only an object (not an array) can be an instance. */
+function runPass(cell: PassCell, parsed: unknown): unknown {
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return NOT_SIMPLE;
+  const fn = cell.fn;
+  return fn === null ? NOT_SIMPLE : fn(parsed as Record<string, unknown>, 0);
 }
 
 /** Whether the key has a getter, setter or method anywhere on the prototype chain (then the generic transform decides). */
