@@ -1,7 +1,7 @@
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, ValueReader } from '../context/contracts';
 import { RegistrationError } from '../errors/http-errors';
-import { assertSendableHeader } from '../http/response';
+import { assertSendableHeader } from '../http/header-rules';
 import { attachRuntime, runtimeOf } from '../adapter/uws-adapter';
 import type { Provided } from '../io/registry';
 import type { Logger } from '../util/log';

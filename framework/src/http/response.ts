@@ -7,7 +7,6 @@ import { kAbort, kAppFinished, kAppSend, kDefaultHeaders, kLive, kRouteSend, kSe
 import { hasName } from './header-rules';
 import { ResponseHead } from './response-head';
 
-export { assertSendableHeader, isRepeatable } from './header-rules';
 
 /** Status lines as uWebSockets.js takes them (kept bytes), by code: an array read instead of a map lookup per answer. */
 const SENT_STATUS_LINES: RecognizedString[] = [];

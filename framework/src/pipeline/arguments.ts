@@ -268,4 +268,3 @@ function matrixParams(ctx: RoutingContext): Map<string, string[]> {
   return params;
 }
 
-export { thenOrNow };

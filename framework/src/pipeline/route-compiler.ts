@@ -21,7 +21,6 @@ import type { Step } from './stages/step';
 import { compileResultWriter } from './stages/write-result';
 
 export type { CompileContext, RouteSource, Step };
-export { defineRoute };
 
 /** A route turned into one function, built once at registration. */
 export interface CompiledRoute {

@@ -12,7 +12,8 @@ import { PARAMETER_CONSTRAINTS, type DirectConstraint, type PropertyDecoratorFac
 import { ALL_PARAMETERS, VALID } from './valid-decorator';
 import { checkValidShape } from './valid-body-shape';
 import { VALIDATOR } from './validate-with';
-import { ClassValidator, kBoundsJsonDepth, kToInstanceOfJson, kValidInstanceOfJson, NOT_SIMPLE, type Validator } from './validator';
+import { ClassValidator, kBoundsJsonDepth, kToInstanceOfJson, kValidInstanceOfJson, type Validator } from './validator';
+import { NOT_SIMPLE } from './compiled/json-one-pass';
 
 let defaultValidator: Validator | undefined;
 

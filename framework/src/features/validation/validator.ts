@@ -6,7 +6,6 @@ import { flattenErrors } from './flatten-errors';
 import { classTransformer, classValidator } from './optional-packages';
 import { withoutPrototypeKeys } from './without-prototype-keys';
 
-export { flattenErrors } from './flatten-errors';
 
 /**
  * Validates argument values (the spec's validation-standard implementation, given with
@@ -67,9 +66,6 @@ export const kToInstanceOfJson: unique symbol = Symbol('rest.uws.validator.toIns
 
 /** @internal Key of ClassValidator's one pass for a `@Valid` JSON body (the validation plugin's; not exported by index.ts). */
 export const kValidInstanceOfJson: unique symbol = Symbol('rest.uws.validator.validInstanceOfJson');
-
-/** @internal What `[kValidInstanceOfJson]` answers when it does not decide: build, then validate, as always. */
-export { NOT_SIMPLE };
 
 /** @internal Key of whether `[kToInstanceOfJson]` checks the JSON depth limit itself (the compiled transform does, as it walks). */
 export const kBoundsJsonDepth: unique symbol = Symbol('rest.uws.validator.boundsJsonDepth');
