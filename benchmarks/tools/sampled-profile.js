@@ -14,6 +14,8 @@
 //
 //   node benchmarks/tools/sampled-profile.js [--dir CHECKOUT] [--server rest-uws] [--against raw-uws] [--against-dir CHECKOUT]
 //        [--scenario 1|2|3] [--rounds 4] [--seconds 3] [--pipeline 1] [--connections 8] [--sort sym|dso] [--top 40]
+//        [--prime 1,3]   scenarios each server serves first (2 s each), as in the bench, where one server process takes
+//                        every scenario in turn: code shared by routes has then seen them all (its feedback polymorphic)
 //   node benchmarks/tools/sampled-profile.js --alloc [...]   bytes allocated per request (V8's --trace-gc), no perf
 //
 // Needs perf (apt-get install linux-perf), wrk, taskset, and a built checkout (npx tsc -b).
@@ -53,6 +55,10 @@ const SCENARIOS = {
 };
 const request = SCENARIOS[scenario];
 if (request === undefined) throw new Error('--scenario is 1, 2 or 3');
+const primes = (opt('prime', '') || '').split(',').filter(Boolean).map((id) => {
+  if (SCENARIOS[id] === undefined) throw new Error('--prime lists scenarios 1, 2 or 3');
+  return SCENARIOS[id];
+});
 
 function startServer(checkout, id, nodeFlags) {
   const child = spawn('taskset', ['-c', '1', process.execPath, ...nodeFlags, path.join(checkout, 'benchmarks/dist/src/servers', `${id}.js`)], {
@@ -75,9 +81,9 @@ function startServer(checkout, id, nodeFlags) {
 }
 
 /** wrk as the bench runs it (one thread on CPU 0); the requests it completed. */
-function runWrk(port, seconds) {
+function runWrk(port, seconds, load = request) {
   const lua = path.join(here, 'benchmarks/lua', PIPELINE > 1 ? 'pipeline.lua' : 'request.lua');
-  const out = execFileSync('taskset', ['-c', '0', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', lua, `http://127.0.0.1:${port}${request.path}`, '--', ...request.lua, `pipeline=${PIPELINE}`], { encoding: 'utf8' });
+  const out = execFileSync('taskset', ['-c', '0', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', lua, `http://127.0.0.1:${port}${load.path}`, '--', ...load.lua, `pipeline=${PIPELINE}`], { encoding: 'utf8' });
   const m = /"requests":(\d+)/.exec(out);
   if (!m) throw new Error(`wrk reported no requests:\n${out}`);
   return Number(m[1]);
@@ -86,6 +92,7 @@ function runWrk(port, seconds) {
 /** A server started for measuring, with what its turns have added up. */
 async function start(checkout, id) {
   const server = await startServer(checkout, id, ALLOC ? ['--trace-gc', '--max-semi-space-size=2'] : ['--perf-basic-prof']);
+  for (const load of primes) runWrk(server.port, 2, load);
   runWrk(server.port, 3); // warm-up: JIT settled, heap grown
   return { ...server, id, requests: 0, samples: new Map(), allocated: 0 };
 }
@@ -162,7 +169,7 @@ async function main() {
     for (const s of servers) await stop(s);
   }
   const [a, b] = servers;
-  const shape = `scenario ${scenario}, ${PIPELINE > 1 ? `pipelined ${PIPELINE}` : 'plain'}, ${CONNECTIONS} connections, ${ROUNDS} turns of ${SECONDS} s each`;
+  const shape = `scenario ${scenario}${primes.length > 0 ? ` (primed with ${opt('prime')})` : ''}, ${PIPELINE > 1 ? `pipelined ${PIPELINE}` : 'plain'}, ${CONNECTIONS} connections, ${ROUNDS} turns of ${SECONDS} s each`;
   if (ALLOC) {
     console.log(`bytes allocated per request (${shape}):`);
     for (const [id, r] of [[server, a], ...(b ? [[against, b]] : [])]) console.log(`  ${id.padEnd(22)} ${Math.round(r.allocated / r.requests)} (${r.requests} requests)`);
