@@ -1,3 +1,5 @@
+import { Buffer } from 'node:buffer';
+
 /**
  * A copy of a request body chunk, which uWebSockets.js neuters when its callback returns. Copied into a
  * Buffer from Node's pool (small chunks share a slab, as Buffer.concat's results already do): a fifth of the

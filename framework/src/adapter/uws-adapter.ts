@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
 import type { RoutingContext } from '../context/routing-context';
 import type { Exchange } from '../pipeline/exchange';

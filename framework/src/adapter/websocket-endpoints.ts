@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp, us_socket_context_t, WebSocket as UwsWebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import type { AppRuntime } from '../app/app-runtime';
 import type { User } from '../context/user';

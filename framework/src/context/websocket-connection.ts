@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import type { WebSocket as UwsWebSocket } from 'uWebSockets.js';
 import type { User } from './user';
 import type { HttpServerRequest } from '../http/request';

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import type { Duplex } from 'node:stream';
 import type { ResponseChunk } from './response';
 

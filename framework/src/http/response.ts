@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import type { HttpResponse as UwsResponse, RecognizedString } from 'uWebSockets.js';
 import { statusLine } from '../errors/http-status';
 import type { Duplex } from 'node:stream';

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uWebSockets.js';
 

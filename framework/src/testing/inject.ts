@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import type { TemplatedApp } from 'uWebSockets.js';
 import { dispatch, runtimeOf } from '../adapter/uws-adapter';
 import type { RestBuilder } from '../builder/rest-builder';

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import type { RoutingContext } from '../../context/routing-context';
 import { User } from '../../context/user';
 import type { RestAuthenticationProvider } from './contracts';

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { formatEvent } from './server-sent-event';
 
 /** Limits of a push stream's queue, in bytes of the events' wire form. */

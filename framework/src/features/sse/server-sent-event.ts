@@ -1,3 +1,5 @@
+import { Buffer } from 'node:buffer';
+
 /** The fields of one server-sent event (the HTML standard's `text/event-stream`). */
 export interface ServerSentEventFields {
   /** The payload: a string as it is (several lines become several `data:` lines), anything else as JSON. */

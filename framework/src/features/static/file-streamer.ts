@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import type { FileHandle } from 'node:fs/promises';
 import type { HttpServerResponse } from '../../http/response';
 

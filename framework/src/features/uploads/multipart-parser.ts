@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { BadRequestException } from '../../errors/http-errors';
 
 /** What the parser reports, part by part, as the body streams in. */

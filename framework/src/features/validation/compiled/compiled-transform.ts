@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { assertJsonDepthFrom } from '../../../io/json-depth';
 import { PROTOTYPE_KEYS_DEPTH, withoutPrototypeKeys } from '../without-prototype-keys';
 import { loadClassTransformerInternals, type ClassTransformerInternals } from './internals';
