@@ -141,3 +141,7 @@ export { swaggerUi, type SwaggerUiOptions } from './features/swagger-ui';
 // Adoption (issue 9): types the API reference (npm run -w rest.uws docs) links to from public members.
 export type { ParamSource } from './metadata/types';
 
+
+// Last: the entry's exports as constants rather than tsc's getters (util/constant-exports.ts says why).
+import { constantExports } from './util/constant-exports';
+module.exports = constantExports(exports);
