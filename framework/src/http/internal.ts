@@ -24,8 +24,6 @@ export const kSendContext: unique symbol = Symbol('rest.uws.response.sendContext
 export const kAppFinished: unique symbol = Symbol('rest.uws.response.appFinished');
 /** adds a header known valid (checked at registration) without the per-call checks */
 export const kPutTrustedHeader: unique symbol = Symbol('rest.uws.response.putTrustedHeader');
-/** `kPutTrustedHeader` for the content type a route's writer step sets (a name known lower-case and not repeatable) */
-export const kPutContentType: unique symbol = Symbol('rest.uws.response.putContentType');
 /** `kPutTrustedHeader` for several values of one name */
 export const kPutTrustedHeaderValues: unique symbol = Symbol('rest.uws.response.putTrustedHeaderValues');
 /** the connection was upgraded to a WebSocket (uWebSockets.js wrote the 101): the response is over */

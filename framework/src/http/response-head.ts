@@ -1,6 +1,6 @@
 import { lowerCaseName } from './header-name';
 import { addDistinctHeader, checkHeader, hasName, headerValues, isRepeatable, replaceHeader, sameName } from './header-rules';
-import { kPutContentType, kPutTrustedHeader, kPutTrustedHeaderValues } from './internal';
+import { kPutTrustedHeader, kPutTrustedHeaderValues } from './internal';
 
 /**
  * The head of a response as it is being built: its status and headers, buffered in JavaScript until the response
@@ -80,11 +80,6 @@ export class ResponseHead {
     const lower = lowerCaseName(name);
     if (isRepeatable(lower)) addDistinctHeader(this.list(), name, lower, value);
     else if (!this.hasName(lower)) (this._headers ?? (this._headers = [])).push(name, value);
-  }
-
-  /** @internal `kPutTrustedHeader('content-type', type)` without working out what is known of the name (every answer with a body sets it) */
-  [kPutContentType](type: string): void {
-    if (!this.hasName('content-type')) (this._headers ?? (this._headers = [])).push('content-type', type);
   }
 
   /** @internal `kPutTrustedHeader` for several values of one name (`@Header('Link: <a>', 'Link: <b>')` sends both) */

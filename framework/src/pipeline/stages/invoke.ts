@@ -8,14 +8,7 @@ export function invokeStep(instance: object, method: (...args: unknown[]) => unk
     ctx.result = v;
   };
   return (ctx) => {
-    // Up to three arguments are passed one by one: `apply` with an array is V8's generic CallWithArrayLike.
-    const a = ctx.args!;
-    const out =
-      argc === 0 ? method.call(instance)
-      : argc === 1 ? method.call(instance, a[0])
-      : argc === 2 ? method.call(instance, a[0], a[1])
-      : argc === 3 ? method.call(instance, a[0], a[1], a[2])
-      : method.apply(instance, a);
+    const out = argc === 0 ? method.call(instance) : argc === 1 ? method.call(instance, ctx.args![0]) : method.apply(instance, ctx.args!);
     if (isThenable(out)) return Promise.resolve(out).then((v) => setResult(ctx, v));
     ctx.result = out;
   };

@@ -14,7 +14,7 @@ import { isThenable } from '../context-values';
 import type { Step } from './step';
 import { addHeaderGroups, groupHeaders, splitHeaders, type HeaderGroup } from '../header-lines';
 import { keepHeaderTexts } from '../../http/header-bytes';
-import { kPutContentType } from '../../http/internal';
+import { kPutTrustedHeader } from '../../http/internal';
 
 /** A writer as the write step uses it: how to get it for a request, and what its class declares. */
 interface WriterEntry {
@@ -122,7 +122,7 @@ export function compileResultWriter(scope: ResultWriterScope): Step {
     const entry = writerFor(value, contentType);
     addHeaderGroups(response, routeHeaders);
     const type = contentType ?? entry.contentType;
-    if (type !== undefined && type !== '*/*') response[kPutContentType](type);
+    if (type !== undefined && type !== '*/*') response[kPutTrustedHeader]('content-type', type);
     if (entry.headers.length > 0) addHeaderGroups(response, entry.headers);
     const out = entry.access(ctx).write(value, ctx.request, response);
     if (isThenable(out)) {
