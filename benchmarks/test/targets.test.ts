@@ -11,7 +11,7 @@ import type { BenchmarkRun, Measurement, Mode } from '../src/runner/results';
 import type { ScenarioId } from '../src/scenarios/scenario';
 
 function measurement(server: string, scenario: ScenarioId, mode: Mode, round: number, requestsPerSec: number, extra: Partial<Measurement> = {}): Measurement {
-  return { server, scenario, mode, round, requestsPerSec, requests: requestsPerSec, p50Ms: 0.5, p99Ms: 2, cpuUsPerRequest: 3, serverCpuPercent: 90, peakRssMB: 60, statusErrors: 0, socketErrors: 0, ...extra };
+  return { server, scenario, mode, round, requestsPerSec, requests: requestsPerSec, p50Ms: 0.5, p99Ms: 2, cpuUsPerRequest: 3, serverCpuPercent: 99, peakRssMB: 60, statusErrors: 0, socketErrors: 0, ...extra };
 }
 
 function run(measurements: Measurement[]): BenchmarkRun {
@@ -129,4 +129,18 @@ test('in a sliced round each slice is paired with the other server\'s slice of t
   // Rows without slices, or with different counts of them, are paired by round as before.
   const unsliced = [measurement('raw-uws', 1, 'plain', 1, 100), measurement('rest-uws', 1, 'plain', 1, 90, { slices: slices([90, 90], [11, 11]) })];
   t.is(pairedRatio(unsliced, 'rest-uws', 'raw-uws', 1, 'plain'), 0.9);
+});
+
+test('a target is judged by CPU per request when the servers were not CPU-bound (wrk set the pace)', (t) => {
+  const clientBound = [
+    // A busy host slowed wrk: both servers answered all it sent, so their req/s are alike whatever they cost.
+    measurement('raw-uws', 2, 'plain', 1, 58_000, { serverCpuPercent: 80, cpuUsPerRequest: 13.9 }),
+    measurement('rest-uws-idiomatic', 2, 'plain', 1, 58_000, { serverCpuPercent: 91, cpuUsPerRequest: 15.6 }),
+  ];
+  const idiomatic = (measurements: Measurement[]) => evaluateTargets(run(measurements)).find((r) => r.target === 'idiomatic plain #2 >= 90% of raw uWS req/s (issue 21)')!;
+  const judged = idiomatic(clientBound);
+  t.is(judged.status, 'FAIL');
+  t.is(judged.detail, '100.0% of raw req/s, not CPU-bound (raw-uws busy 80%, rest-uws-idiomatic 91%), so judged by CPU per request: 89.1% of raw');
+  const cpuBound = clientBound.map((m) => ({ ...m, serverCpuPercent: 99 }));
+  t.is(idiomatic(cpuBound).status, 'PASS', 'CPU-bound, the req/s ratio decides');
 });
