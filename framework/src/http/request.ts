@@ -278,8 +278,8 @@ function listHeaders(req: UwsRequest): string[] {
  * The list `addListed` fills: one function for every request rather than a closure per request (no allocation,
  * and V8 compiles a new closure's first call lazily). uWebSockets.js calls it synchronously, inside forEach.
  */
-let listing: string[] = [];
 const NO_LIST: string[] = [];
+let listing: string[] = NO_LIST;
 
 function addListed(key: string, value: string): void {
   listing.push(key, value);
