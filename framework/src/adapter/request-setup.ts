@@ -3,7 +3,7 @@ import type { AppRuntime } from '../app/app-runtime';
 import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
 import { Exchange } from '../pipeline/exchange';
-import { kAbort, kAnsweredBy, kAppFinished, kAppSend, kDefaultHeaders, kLive, kOriginResolver, kSendContext } from '../http/internal';
+import { kAbort, kAnsweredBy, kAppFinished, kAppSend, kDefaultHead, kLive, kOriginResolver, kSendContext } from '../http/internal';
 
 /**
  * What every request the adapter takes starts and ends with, HTTP routes and WebSocket upgrades alike: the
@@ -20,7 +20,7 @@ import { kAbort, kAnsweredBy, kAppFinished, kAppSend, kDefaultHeaders, kLive, kO
 export function openExchange(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: string, url: string, query?: string): Exchange {
   const request = new HttpServerRequest(req, res, method, url, query);
   const response = new HttpServerResponse(res, method === 'HEAD');
-  response[kDefaultHeaders] = rt.defaultHeaders;
+  response[kDefaultHead] = rt.defaultHead;
   request[kAnsweredBy] = response;
   const hooks = rt.hooks;
   request[kOriginResolver] = hooks.originResolver;

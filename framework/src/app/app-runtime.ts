@@ -1,4 +1,3 @@
-import type { RecognizedString } from 'uWebSockets.js';
 import { compileRoute, type CompiledRoute, type RouteSource } from '../pipeline/route-compiler';
 import type { BoundHandler, ErrorPolicy } from '../pipeline/exception-handling';
 import type { RestPlugin } from '../pipeline/plugin';
@@ -26,7 +25,7 @@ import { ComponentFactory, isClass } from '../settings/components';
 import { SettingsView, type NotFoundEntry } from '../settings/settings';
 import { isThenable } from '../pipeline/context-values';
 import { kParamNames } from '../http/internal';
-import { keptBytes } from '../http/header-bytes';
+import { DefaultHead } from '../http/default-head';
 
 /** A registered route and its compiled form, rebuilt when global registries change. */
 export interface RouteHolder {
@@ -74,8 +73,8 @@ export class AppRuntime {
   private shuttingDown = false;
   /** What the app's plugins added, and the lifecycle hooks composed from it (read by the adapter). */
   readonly hooks = new PluginHooks();
-  /** Default response headers, flattened for the response's head writer (null when none). */
-  defaultHeaders: readonly RecognizedString[] | null = null;
+  /** Default response headers, and the usual answers' heads composed with them (set when the app is built). */
+  defaultHead: DefaultHead | null = null;
   private readonly endpoints: WebSocketEndpoint[] = [];
   /** Told about every WebSocket endpoint added (the adapter gives it a uWebSockets.js route). */
   onWebSocketAdded: ((endpoint: WebSocketEndpoint) => void) | null = null;
@@ -272,10 +271,7 @@ export class AppRuntime {
 
   /** Handlers and not-found writers used outside routes (404, 405, 413). */
   rebuildShared(): void {
-    // Name, lower-case name, value: the response checks names against the lower-case one without lower-casing per request,
-    // and sends name and value as kept bytes looked up once, here.
-    const defaults = this.settings.defaultHeaders.flatMap(([name, value]) => [keptBytes(name), name.toLowerCase(), keptBytes(value)]);
-    this.defaultHeaders = defaults.length > 0 ? defaults : null;
+    this.defaultHead = new DefaultHead(this.settings.defaultHeaders);
     this.hooks.compose();
     Object.assign(this.errors, this.errorPolicy());
     const entries: NotFoundEntry[] = this.settings.notFoundEntries();

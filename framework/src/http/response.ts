@@ -4,9 +4,10 @@ import { statusLine } from '../errors/http-status';
 import type { Duplex } from 'node:stream';
 import { BodyPipe, COMPLETE_BODY, STREAMED_BODY, type SentBody } from './body-pipe';
 import { keptBytes, sendable } from './header-bytes';
-import { kAbort, kAppFinished, kAppSend, kDefaultHeaders, kLive, kRouteSend, kSendContext, kUpgraded } from './internal';
+import { kAbort, kAppFinished, kAppSend, kDefaultHead, kLive, kRouteSend, kSendContext, kUpgraded } from './internal';
 import { hasName } from './header-rules';
 import { ResponseHead } from './response-head';
+import type { DefaultHead } from './default-head';
 
 
 /** Status lines as uWebSockets.js takes them (kept bytes), by code: an array read instead of a map lookup per answer. */
@@ -43,8 +44,8 @@ export class HttpServerResponse extends ResponseHead {
   /** A HEAD answer was written in chunks: its length is unknown, so none is announced. */
   private _headStreamed = false;
   private _closeConnection = false;
-  /** @internal headers every response of the app carries unless set (name, lower-case name, value; repeated) */
-  [kDefaultHeaders]: readonly RecognizedString[] | null = null;
+  /** @internal headers every response of the app carries unless set, and the heads composed with them */
+  [kDefaultHead]: DefaultHead | null = null;
   /** @internal the app's send hooks (null when none), given `kSendContext`: run once, before the head is written */
   [kAppSend]: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
   /** @internal the route's send hooks (`RouteHooks.onSend`), run after the app's with `kSendContext` */
@@ -270,9 +271,20 @@ export class HttpServerResponse extends ResponseHead {
   private finish(body: ResponseChunk | undefined): void {
     if (!this._headSent && (this[kAppSend] !== null || this[kRouteSend] !== null)) body = this.runSendHooks(body, COMPLETE_BODY);
     this.writeHead(COMPLETE_BODY);
-    if (this.isHead) this.finishHead(body);
+    if (this._pipe === null && (this._status === 204 || this._status === 304)) this.finishWithoutContent();
+    else if (this.isHead) this.finishHead(body);
     else if (this._pipe !== null) this._pipe.end(body);
     else this._res.end(body as RecognizedString, this._closeConnection);
+  }
+
+  /**
+   * A 204 or 304 has no content (RFC 9110, 15.3.5 and 15.4.5): a body given is not sent, since a keep-alive client
+   * would read it as the start of the next answer. Nor is a length: a 204 must not have one, and a 304's would have
+   * to be that of the 200 answer (8.6), which `end()` does not know (`endWithoutBody(length)` announces one).
+   */
+  private finishWithoutContent(): void {
+    if (this._closeConnection) return void this._res.end(undefined, true);
+    this._res.endWithoutBody();
   }
 
   /** The app's send hooks, then the route's, once: each may change the head, and replace a complete body. */
@@ -312,10 +324,19 @@ export class HttpServerResponse extends ResponseHead {
     const res = this._res;
     // Constant texts go as bytes (header-bytes.ts): a string costs uWebSockets.js a copy per call.
     const status = this._status;
-    if (status !== 200) res.writeStatus(SENT_STATUS_LINES[status] ?? (SENT_STATUS_LINES[status] = keptBytes(statusLine(status))));
     const h = this._headers;
+    const defaults = this[kDefaultHead];
+    // The usual answer (no header but the writer's Content-Type) in one call: its head composed once (default-head.ts).
+    if (defaults !== null && (h === null || (h.length === 2 && h[0] === 'content-type'))) {
+      const head = defaults.head(status, h === null ? '' : h[1]!);
+      if (head !== undefined) {
+        res.writeStatus(head);
+        return;
+      }
+    }
+    if (status !== 200) res.writeStatus(SENT_STATUS_LINES[status] ?? (SENT_STATUS_LINES[status] = keptBytes(statusLine(status))));
     if (h !== null) for (let i = 0; i < h.length; i += 2) res.writeHeader(sendable(h[i]!), sendable(h[i + 1]!));
-    const d = this[kDefaultHeaders];
+    const d = defaults === null ? null : defaults.list;
     if (d !== null) for (let i = 0; i < d.length; i += 3) if (h === null || !hasName(h, d[i + 1] as string)) res.writeHeader(d[i]!, d[i + 2]!);
   }
 

@@ -85,7 +85,14 @@ export class FakeUwsResponse {
   }
   writeStatus(status: unknown): this {
     this.check();
-    this.statusLine = asText(status);
+    // uWebSockets.js writes the text as it is after `HTTP/1.1 `: lines after the first are headers on the wire (the
+    // framework composes a usual answer's head that way, http/default-head.ts).
+    const [line, ...headers] = asText(status).split('\r\n');
+    this.statusLine = line!;
+    for (const header of headers) {
+      const colon = header.indexOf(':');
+      this.headers.push([header.slice(0, colon), header.slice(colon + 1).trimStart()]);
+    }
     return this;
   }
   writeHeader(key: unknown, value: unknown): this {
