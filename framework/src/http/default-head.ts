@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import type { RecognizedString } from 'uWebSockets.js';
 import { statusLine } from '../errors/http-status';
-import { keptBytes } from './header-bytes';
+import { isAscii, keptBytes } from './header-bytes';
 import { checkHeader } from './header-rules';
 import { lowerCaseName } from './header-name';
 
@@ -38,7 +38,7 @@ export class DefaultHead {
   private readonly composed = new Map<string, ComposedHeads>();
 
   constructor(defaults: ReadonlyArray<readonly [string, string]>) {
-    this.texts = defaults.map(([name, value]) => [name, value] as const);
+    this.texts = defaults;
     this.composes = defaults.every(([name, value]) => isHeader(name, value) && isAscii(name) && isAscii(value));
     const list = defaults.flatMap(([name, value]) => [keptBytes(name), lowerCaseName(name), keptBytes(value)]);
     this.list = list.length > 0 ? list : null;
@@ -85,10 +85,5 @@ function isHeader(name: string, value: string): boolean {
   } catch {
     return false;
   }
-  return true;
-}
-
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7e) return false;
   return true;
 }

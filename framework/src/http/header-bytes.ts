@@ -38,7 +38,8 @@ export function keptBytes(text: string): RecognizedString {
   return bytes;
 }
 
-function isAscii(text: string): boolean {
+/** Whether every character is ASCII (then its Latin-1 bytes are the UTF-8 that uWebSockets.js would write). */
+export function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
 }

@@ -12,7 +12,7 @@
 export const kLive: unique symbol = Symbol('rest.uws.response.live');
 /** the client went away: the adapter calls it from uWebSockets.js's onAborted */
 export const kAbort: unique symbol = Symbol('rest.uws.response.abort');
-/** the app's default headers (name, lower-case name, value; repeated), written unless the response set them */
+/** the app's default headers (`DefaultHead`: written unless the response set them, and composed into the usual head) */
 export const kDefaultHead: unique symbol = Symbol('rest.uws.response.defaultHead');
 /** the app's send hooks (`app.onSend`, composed; null when none), given `kSendContext`: run once, before the head is written */
 export const kAppSend: unique symbol = Symbol('rest.uws.response.appSend');
