@@ -109,6 +109,8 @@ export class HttpServerResponse extends ResponseHead {
     this.run(() => {
       this.writeHead(STREAMED_BODY);
       if (this.isHead) this._headStreamed = true;
+      // A 204 or 304 has no content (see finishWithoutContent): its chunks are dropped, as a HEAD answer's are.
+      else if (this._pipe === null && (this._status === 204 || this._status === 304)) return;
       else if (this._pipe !== null) ok = this._pipe.write(chunk);
       else ok = this._res.write(chunk as RecognizedString);
     });
@@ -155,6 +157,9 @@ export class HttpServerResponse extends ResponseHead {
       if (this.isHead) {
         this._res.writeHeader('Content-Length', String(totalSize));
         this._res.endWithoutBody();
+        result = [true, true];
+      } else if (this._pipe === null && (this._status === 204 || this._status === 304)) {
+        this.finishWithoutContent();
         result = [true, true];
       } else if (this._pipe !== null) {
         result = this._pipe.tryEnd(chunk, totalSize);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { GET, Header, Path, POST, Produces, Response, RestBuilder } from '../../src/index';
+import { Context, GET, Header, Path, POST, Produces, Response, RestBuilder, HttpServerResponse } from '../../src/index';
 import { DefaultHead } from '../../src/http/default-head';
 import { listen } from '../support/server';
 import { rawRequest } from '../support/raw-http';
@@ -41,6 +41,15 @@ class Answers {
   }
   @GET @Path('not-modified') notModified() {
     return Response.notModified().build();
+  }
+  @GET @Path('no-content-written') noContentWritten(@Context() response: HttpServerResponse) {
+    response.setStatusCode(204);
+    response.write('GET /admin HTTP/1.1\r\n\r\n');
+    response.end('smuggled');
+  }
+  @GET @Path('not-modified-streamed') notModifiedStreamed(@Context() response: HttpServerResponse) {
+    response.setStatusCode(304);
+    response.tryEnd('smuggled', 8);
   }
 }
 
@@ -92,15 +101,20 @@ test('the usual answers\' heads on the wire: status line, content type, default 
 test('a 204 or 304 sends no content even when the route gives one: the next answer on the connection is not desynchronised', async (t) => {
   const server = await listen(new RestBuilder().register(Answers).build());
   try {
-    const pipelined = ['/no-content-with-entity', '/not-modified', '/json'].map((path) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`).join('');
+    const pipelined = ['/no-content-with-entity', '/not-modified', '/json', '/no-content-written', '/not-modified-streamed', '/json'].map((path) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`).join('');
     const { text } = await rawRequest(server.port, pipelined, 500);
     const answers = text.split(/(?=HTTP\/1\.1 )/);
-    t.is(answers.length, 3, text);
+    t.is(answers.length, 6, text);
     t.true(answers[0]!.startsWith('HTTP/1.1 204 No Content\r\n'));
     t.true(answers[0]!.endsWith('\r\n\r\n'), 'nothing after the 204\'s head');
     t.false(text.includes('smuggled'));
     t.true(answers[1]!.startsWith('HTTP/1.1 304 Not Modified\r\n') && answers[1]!.endsWith('\r\n\r\n'));
     t.true(answers[2]!.startsWith('HTTP/1.1 200 OK\r\n') && answers[2]!.endsWith('\r\n\r\n{"ok":true}'), answers[2]);
+    // Written by the handler itself, chunk by chunk or as a sized body: nothing after the head either.
+    t.true(answers[3]!.startsWith('HTTP/1.1 204 No Content\r\n') && answers[3]!.endsWith('\r\n\r\n'), answers[3]);
+    t.false(/transfer-encoding|content-length/i.test(answers[3]!), answers[3]);
+    t.true(answers[4]!.startsWith('HTTP/1.1 304 Not Modified\r\n') && answers[4]!.endsWith('\r\n\r\n'), answers[4]);
+    t.true(answers[5]!.startsWith('HTTP/1.1 200 OK\r\n') && answers[5]!.endsWith('\r\n\r\n{"ok":true}'), answers[5]);
   } finally {
     server.close();
   }
