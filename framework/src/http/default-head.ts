@@ -1,11 +1,10 @@
 import { Buffer } from 'node:buffer';
-import type { RecognizedString } from 'uWebSockets.js';
 import { statusLine } from '../errors/http-status';
-import { isAscii, keptBytes } from './header-bytes';
+import { isAscii } from './header-bytes';
 import { checkHeader } from './header-rules';
 import { lowerCaseName } from './header-name';
 
-/** Content types a DefaultHead composes heads for; beyond, answers are written header by header. */
+/** Content types a DefaultHead keeps composed heads for; beyond, each answer composes its own (HttpServerResponse.writeHead). */
 const MAX_CONTENT_TYPES = 64;
 /** Statuses composed per content type. */
 const MAX_STATUSES = 16;
@@ -26,22 +25,22 @@ interface ComposedHeads {
  *
  * Only texts checked as header values compose (no CR, LF or NUL: `checkHeader`, again here), and only ASCII ones
  * (then their bytes are what uWebSockets.js would encode). The set is bounded: an answer outside it (another header
- * set, a content type made per request) is written header by header, as before.
+ * set, a content type made per request) has its head composed per answer by the response, as one text too.
  */
 export class DefaultHead {
-  /** Name bytes, lower-case name and value bytes of each default header, repeated (null when there are none). */
-  readonly list: readonly RecognizedString[] | null;
-  private readonly texts: ReadonlyArray<readonly [string, string]>;
+  /** Name, lower-case name and value of each default header, repeated (null when there are none). */
+  readonly texts: readonly string[] | null;
+  private readonly defaults: ReadonlyArray<readonly [string, string]>;
   /** The defaults can be part of a composed head (checked header texts, ASCII). */
   private readonly composes: boolean;
   /** By content type ('' for an answer without one). */
   private readonly composed = new Map<string, ComposedHeads>();
 
   constructor(defaults: ReadonlyArray<readonly [string, string]>) {
-    this.texts = defaults;
+    this.defaults = defaults;
     this.composes = defaults.every(([name, value]) => isHeader(name, value) && isAscii(name) && isAscii(value));
-    const list = defaults.flatMap(([name, value]) => [keptBytes(name), lowerCaseName(name), keptBytes(value)]);
-    this.list = list.length > 0 ? list : null;
+    const texts = defaults.flatMap(([name, value]) => [name, lowerCaseName(name), value]);
+    this.texts = texts.length > 0 ? texts : null;
   }
 
   /**
@@ -68,7 +67,7 @@ export class DefaultHead {
     let text = statusLine(status);
     if (contentType !== '') text += `\r\ncontent-type: ${contentType}`;
     // The defaults a route did not set, as the header-by-header write skips them.
-    for (const [name, value] of this.texts) if (contentType === '' || lowerCaseName(name) !== 'content-type') text += `\r\n${name}: ${value}`;
+    for (const [name, value] of this.defaults) if (contentType === '' || lowerCaseName(name) !== 'content-type') text += `\r\n${name}: ${value}`;
     const bytes = Buffer.from(text, 'latin1');
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }

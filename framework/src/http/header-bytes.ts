@@ -2,12 +2,11 @@ import { Buffer } from 'node:buffer';
 import type { RecognizedString } from 'uWebSockets.js';
 
 /**
- * uWebSockets.js takes header names and values, status lines and the keys of header reads as strings or as
+ * uWebSockets.js takes the keys of header reads (and header names and values, status lines) as strings or as
  * bytes. A string costs it a UTF-8 copy into memory it allocates and frees on every call (about 300
- * instructions each, measured with callgrind); bytes are read where they are. Texts the framework sends or
- * reads again and again are kept here as bytes: status lines, the app's default headers, the names of request
- * headers read natively, and the constant headers of routes and writers (declared when they are registered).
- * Anything else (a header value made per request) goes as the string it is. The table is bounded, so texts
+ * instructions each, measured with callgrind); bytes are read where they are. The names of request headers the
+ * framework reads natively again and again are kept here as bytes. (A response's head goes as one text per answer,
+ * composed in JavaScript: http/default-head.ts and `HttpServerResponse.writeHead`.) The table is bounded, so texts
  * that are not constants after all cannot grow it without end.
  *
  * The bytes are kept as an ArrayBuffer, not a Uint8Array: uWebSockets.js asks V8 for the backing store of what
@@ -19,11 +18,6 @@ const kept = new Map<string, ArrayBuffer>();
 
 /** Entries the table takes at most; later texts are passed as strings. */
 const MAX_KEPT = 1024;
-
-/** The text's bytes when it is kept, else the text itself. */
-export function sendable(text: string): RecognizedString {
-  return kept.get(text) ?? text;
-}
 
 /** The text's bytes, keeping them for the next time (a text known to come back: a constant of the code or of registration). */
 export function keptBytes(text: string): RecognizedString {
@@ -42,9 +36,4 @@ export function keptBytes(text: string): RecognizedString {
 export function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
-}
-
-/** Keeps texts known to come back (registration-time constants) for `sendable`. */
-export function keepHeaderTexts(...texts: readonly string[]): void {
-  for (const text of texts) keptBytes(text);
 }

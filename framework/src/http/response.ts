@@ -3,15 +3,12 @@ import type { HttpResponse as UwsResponse, RecognizedString } from 'uWebSockets.
 import { statusLine } from '../errors/http-status';
 import type { Duplex } from 'node:stream';
 import { BodyPipe, COMPLETE_BODY, STREAMED_BODY, type SentBody } from './body-pipe';
-import { keptBytes, sendable } from './header-bytes';
 import { kAbort, kAppFinished, kAppSend, kDefaultHead, kLive, kRouteSend, kSendContext, kUpgraded } from './internal';
 import { hasName } from './header-rules';
 import { ResponseHead } from './response-head';
 import type { DefaultHead } from './default-head';
 
 
-/** Status lines as uWebSockets.js takes them (kept bytes), by code: an array read instead of a map lookup per answer. */
-const SENT_STATUS_LINES: RecognizedString[] = [];
 
 /** What `write` and `end` take: text (sent as UTF-8) or bytes. */
 export type ResponseChunk = string | Buffer | Uint8Array | ArrayBuffer;
@@ -327,7 +324,6 @@ export class HttpServerResponse extends ResponseHead {
     if (this[kAppSend] !== null || this[kRouteSend] !== null) this.runSendHooks(undefined, sent);
     this._headSent = true;
     const res = this._res;
-    // Constant texts go as bytes (header-bytes.ts): a string costs uWebSockets.js a copy per call.
     const status = this._status;
     const h = this._headers;
     const defaults = this[kDefaultHead];
@@ -339,10 +335,13 @@ export class HttpServerResponse extends ResponseHead {
         return;
       }
     }
-    if (status !== 200) res.writeStatus(SENT_STATUS_LINES[status] ?? (SENT_STATUS_LINES[status] = keptBytes(statusLine(status))));
-    if (h !== null) for (let i = 0; i < h.length; i += 2) res.writeHeader(sendable(h[i]!), sendable(h[i + 1]!));
-    const d = defaults === null ? null : defaults.list;
-    if (d !== null) for (let i = 0; i < d.length; i += 3) if (h === null || !hasName(h, d[i + 1] as string)) res.writeHeader(d[i]!, d[i + 2]!);
+    // Any other head is one text too, composed here: one crossing into uWebSockets.js instead of one per header (its
+    // names and values were checked for CR, LF and NUL when set, header-rules.ts, as they must be for writeHeader).
+    let text = statusLine(status);
+    if (h !== null) for (let i = 0; i < h.length; i += 2) text += '\r\n' + h[i]! + ': ' + h[i + 1]!;
+    const d = defaults === null ? null : defaults.texts;
+    if (d !== null) for (let i = 0; i < d.length; i += 3) if (h === null || !hasName(h, d[i + 1]!)) text += '\r\n' + d[i]! + ': ' + d[i + 2]!;
+    res.writeStatus(text);
   }
 
   /** The app's response hooks, once (an end after an abort, or the reverse, does not run them again). */

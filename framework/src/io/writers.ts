@@ -3,12 +3,10 @@ import type { HttpResponseWriter } from '../context/contracts';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import { mediaEssence } from './media-type';
-import { keepHeaderTexts } from '../http/header-bytes';
 import { kPutTrustedHeader } from '../http/internal';
 
 export const JSON_CONTENT_TYPE = 'application/json';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
-keepHeaderTexts('content-type', JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, 'application/octet-stream');
 
 /** application/json: JSON.stringify's text of the result (V8's own writer: see docs/benchmarks.md on the compiled one tried). */
 @Produces('application/json')

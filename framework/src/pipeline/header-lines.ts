@@ -1,6 +1,5 @@
 import { RegistrationError } from '../errors/http-errors';
 import { lowerCaseName } from '../http/header-name';
-import { keepHeaderTexts } from '../http/header-bytes';
 import type { HttpServerResponse } from '../http/response';
 import { splitMediaTypes } from '../util/media-type-list';
 import { kPutTrustedHeaderValues } from '../http/internal';
@@ -45,7 +44,6 @@ export function groupHeaders(lines: ReadonlyArray<readonly [string, string]>): H
     const group = groups.find((g) => g.lower === lower);
     if (group) group.values.push(value);
     else groups.push({ name, lower, values: [value] });
-    keepHeaderTexts(name, value);
   }
   return groups;
 }

@@ -13,7 +13,6 @@ import type { SettingsView } from '../../settings/settings';
 import { isThenable } from '../context-values';
 import type { Step } from './step';
 import { addHeaderGroups, groupHeaders, splitHeaders, type HeaderGroup } from '../header-lines';
-import { keepHeaderTexts } from '../../http/header-bytes';
 import { kPutTrustedHeader } from '../../http/internal';
 
 /** A writer as the write step uses it: how to get it for a request, and what its class declares. */
@@ -33,7 +32,6 @@ function writerEntry(provided: Provided<HttpResponseWriter>, components: Compone
   const meta = resolvedClassMetadata(ctor);
   const lines = splitHeaders(meta.headers);
   const contentType = lines.produces?.[0] ?? meta.produces?.[0];
-  if (contentType !== undefined) keepHeaderTexts(contentType);
   return { access: components.accessor(provided), headers: groupHeaders(lines.response), contentType };
 }
 
@@ -58,7 +56,6 @@ export function compileResultWriter(scope: ResultWriterScope): Step {
   if (writerClass !== undefined) checkWriterType(writerClass, definition.returnType, scope.where, scope.suppressCheck);
   const fixed = writerClass !== undefined ? writerEntry(writerClass as Provided<HttpResponseWriter>, components) : undefined;
   const mediaWriters = new Map<string, WriterEntry>();
-  keepHeaderTexts(...definition.produces);
   for (const p of definition.produces) {
     const w = settings.writerForMediaType(p);
     if (w !== undefined) mediaWriters.set(p, writerEntry(w as Provided<HttpResponseWriter>, components));
