@@ -37,6 +37,9 @@ class Echo {
     response.putHeader(`X-${note}`, 'value');
     return { ok: true };
   }
+  @GET @Path('/type') type(@QueryParam('note') note: string) {
+    return Response.ok({ ok: true }).type(`application/json; note=${note}`).build();
+  }
   @GET @Path('/writer') @ResponseWriter(NoteWriter) writer() {
     return { ok: true };
   }
@@ -61,7 +64,7 @@ const injections: Array<[string, string]> = [
   ['NUL', '%00Set-Cookie:%20evil=1'],
 ];
 
-for (const path of ['/entity', '/put', '/append', '/name', '/writer', '/error']) {
+for (const path of ['/entity', '/put', '/append', '/name', '/type', '/writer', '/error']) {
   for (const [what, encoded] of injections) {
     test(`response splitting: ${what} in a header ${path === '/name' ? 'name' : 'value'} set through ${path.slice(1)} never reaches the wire`, async (t) => {
       const { text } = await rawRequest(server.port, `GET ${path}?note=a${encoded} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 10_000);
@@ -80,6 +83,9 @@ test('response splitting: a clean value from the request is sent as it is', asyn
     t.is(res.status, 200, path);
     t.is(res.headers.get('x-note'), 'plain text', path);
   }
+  const typed = await fetch(`${server.url}/type?note=plain`);
+  t.is(typed.status, 200);
+  t.is(typed.headers.get('content-type'), 'application/json; note=plain');
 });
 
 test('response splitting: @Header with a CR or LF is refused when the route is registered', (t) => {

@@ -14,6 +14,7 @@ import { isThenable } from '../context-values';
 import type { Step } from './step';
 import { addHeaderGroups, groupHeaders, splitHeaders, type HeaderGroup } from '../header-lines';
 import { kPutTrustedHeader } from '../../http/internal';
+import { checkHeader } from '../../http/header-rules';
 
 /** A writer as the write step uses it: how to get it for a request, and what its class declares. */
 interface WriterEntry {
@@ -100,7 +101,11 @@ export function compileResultWriter(scope: ResultWriterScope): Step {
     if (value instanceof Response) {
       response.setStatusCode(value.status);
       putEntityHeaders(response, value.headers);
-      if (value.type !== undefined) contentType = value.type;
+      // The type a method gives may carry what its request sent: checked as any header set per request is.
+      if (value.type !== undefined) {
+        checkHeader('content-type', value.type, 'content-type');
+        contentType = value.type;
+      }
       value = value.entity;
       if (value === undefined) {
         addHeaderGroups(response, routeHeaders);
