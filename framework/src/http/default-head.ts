@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { statusLine } from '../errors/http-status';
 import { isAscii } from './header-bytes';
-import { checkHeader } from './header-rules';
+import { checkHeader, hasName } from './header-rules';
 import { lowerCaseName } from './header-name';
 
 /** Content types a DefaultHead keeps composed heads for; beyond, each answer composes its own (HttpServerResponse.writeHead). */
@@ -30,14 +30,12 @@ interface ComposedHeads {
 export class DefaultHead {
   /** Name, lower-case name and value of each default header, repeated (null when there are none). */
   readonly texts: readonly string[] | null;
-  private readonly defaults: ReadonlyArray<readonly [string, string]>;
   /** The defaults can be part of a composed head (checked header texts, ASCII). */
   private readonly composes: boolean;
   /** By content type ('' for an answer without one). */
   private readonly composed = new Map<string, ComposedHeads>();
 
   constructor(defaults: ReadonlyArray<readonly [string, string]>) {
-    this.defaults = defaults;
     this.composes = defaults.every(([name, value]) => isHeader(name, value) && isAscii(name) && isAscii(value));
     const texts = defaults.flatMap(([name, value]) => [name, lowerCaseName(name), value]);
     this.texts = texts.length > 0 ? texts : null;
@@ -45,7 +43,7 @@ export class DefaultHead {
 
   /**
    * The head of an answer whose only header set is `content-type: contentType` ('' for none), as one text, or
-   * undefined when it is not composed (then the answer's headers are written one by one).
+   * undefined when it is not kept composed (then the response composes the answer's head itself: `headText`).
    */
   head(status: number, contentType: string): ArrayBuffer | undefined {
     let composed = this.composed.get(contentType);
@@ -64,13 +62,23 @@ export class DefaultHead {
   }
 
   private compose(status: number, contentType: string): ArrayBuffer {
-    let text = statusLine(status);
-    if (contentType !== '') text += `\r\ncontent-type: ${contentType}`;
-    // The defaults a route did not set, as the header-by-header write skips them.
-    for (const [name, value] of this.defaults) if (contentType === '' || lowerCaseName(name) !== 'content-type') text += `\r\n${name}: ${value}`;
-    const bytes = Buffer.from(text, 'latin1');
+    const bytes = Buffer.from(headText(status, contentType === '' ? null : ['content-type', contentType], this.texts), 'latin1');
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
+}
+
+/**
+ * A head as the text of one `writeStatus` call: the status line, the answer's headers (name, value; repeated), then
+ * the defaults (`DefaultHead.texts`) whose names the answer did not set. Every name and value was checked for CR, LF
+ * and NUL when it was set (header-rules.ts), as it must be for uWebSockets.js's `writeHeader` too.
+ */
+export function headText(status: number, headers: readonly string[] | null, defaults: readonly string[] | null): string {
+  let text = statusLine(status);
+  if (headers !== null) for (let i = 0; i < headers.length; i += 2) text += '\r\n' + headers[i]! + ': ' + headers[i + 1]!;
+  if (defaults !== null) {
+    for (let i = 0; i < defaults.length; i += 3) if (headers === null || !hasName(headers, defaults[i + 1]!)) text += '\r\n' + defaults[i]! + ': ' + defaults[i + 2]!;
+  }
+  return text;
 }
 
 /** A content type that may go inside a composed head: a valid header value, ASCII. */

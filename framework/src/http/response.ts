@@ -1,14 +1,10 @@
 import { Buffer } from 'node:buffer';
 import type { HttpResponse as UwsResponse, RecognizedString } from 'uWebSockets.js';
-import { statusLine } from '../errors/http-status';
 import type { Duplex } from 'node:stream';
 import { BodyPipe, COMPLETE_BODY, STREAMED_BODY, type SentBody } from './body-pipe';
 import { kAbort, kAppFinished, kAppSend, kDefaultHead, kLive, kRouteSend, kSendContext, kUpgraded } from './internal';
-import { hasName } from './header-rules';
 import { ResponseHead } from './response-head';
-import type { DefaultHead } from './default-head';
-
-
+import { headText, type DefaultHead } from './default-head';
 
 /** What `write` and `end` take: text (sent as UTF-8) or bytes. */
 export type ResponseChunk = string | Buffer | Uint8Array | ArrayBuffer;
@@ -106,8 +102,8 @@ export class HttpServerResponse extends ResponseHead {
     this.run(() => {
       this.writeHead(STREAMED_BODY);
       if (this.isHead) this._headStreamed = true;
-      // A 204 or 304 has no content (see finishWithoutContent): its chunks are dropped, as a HEAD answer's are.
-      else if (this._pipe === null && (this._status === 204 || this._status === 304)) return;
+      // A 204 or 304 has no content: its chunks are dropped, as a HEAD answer's are.
+      else if (this.hasNoContent()) return;
       else if (this._pipe !== null) ok = this._pipe.write(chunk);
       else ok = this._res.write(chunk as RecognizedString);
     });
@@ -155,7 +151,7 @@ export class HttpServerResponse extends ResponseHead {
         this._res.writeHeader('Content-Length', String(totalSize));
         this._res.endWithoutBody();
         result = [true, true];
-      } else if (this._pipe === null && (this._status === 204 || this._status === 304)) {
+      } else if (this.hasNoContent()) {
         this.finishWithoutContent();
         result = [true, true];
       } else if (this._pipe !== null) {
@@ -273,10 +269,15 @@ export class HttpServerResponse extends ResponseHead {
   private finish(body: ResponseChunk | undefined): void {
     if (!this._headSent && (this[kAppSend] !== null || this[kRouteSend] !== null)) body = this.runSendHooks(body, COMPLETE_BODY);
     this.writeHead(COMPLETE_BODY);
-    if (this._pipe === null && (this._status === 204 || this._status === 304)) this.finishWithoutContent();
+    if (this.hasNoContent()) this.finishWithoutContent();
     else if (this.isHead) this.finishHead(body);
     else if (this._pipe !== null) this._pipe.end(body);
     else this._res.end(body as RecognizedString, this._closeConnection);
+  }
+
+  /** A 204 or 304 not piped through a send hook's transform: its answer ends with the head (finishWithoutContent). */
+  private hasNoContent(): boolean {
+    return this._pipe === null && (this._status === 204 || this._status === 304);
   }
 
   /**
@@ -335,13 +336,8 @@ export class HttpServerResponse extends ResponseHead {
         return;
       }
     }
-    // Any other head is one text too, composed here: one crossing into uWebSockets.js instead of one per header (its
-    // names and values were checked for CR, LF and NUL when set, header-rules.ts, as they must be for writeHeader).
-    let text = statusLine(status);
-    if (h !== null) for (let i = 0; i < h.length; i += 2) text += '\r\n' + h[i]! + ': ' + h[i + 1]!;
-    const d = defaults === null ? null : defaults.texts;
-    if (d !== null) for (let i = 0; i < d.length; i += 3) if (h === null || !hasName(h, d[i + 1]!)) text += '\r\n' + d[i]! + ': ' + d[i + 2]!;
-    res.writeStatus(text);
+    // Any other head is one text too, composed per answer: one crossing into uWebSockets.js instead of one per header.
+    res.writeStatus(headText(status, h, defaults === null ? null : defaults.texts));
   }
 
   /** The app's response hooks, once (an end after an abort, or the reverse, does not run them again). */
