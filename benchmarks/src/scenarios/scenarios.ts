@@ -20,7 +20,7 @@ import {
   manyRouteResponse,
   userResponse,
 } from '../contract/routes';
-import { expectJson, expectStatus, request } from './http-check';
+import { expectConnectionKept, expectJson, expectStatus, request } from './http-check';
 import { type Scenario, ScenarioCheckError, type ScenarioId } from './scenario';
 
 export interface ScenarioFixtures {
@@ -101,6 +101,8 @@ export function createScenarios(fixtures: ScenarioFixtures): Scenario[] {
         const { shippingAddress: _dropped, ...noAddress } = SAMPLE_ORDER;
         expectStatus('order', 'POST /orders (no shippingAddress)', await request(url, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(noAddress) }), 400);
         expectStatus('order', 'POST /orders (bad JSON)', await request(url, { method: 'POST', headers: jsonHeaders, body: '{"customerId":' }), 400);
+        const refused = { url, method: 'POST', headers: jsonHeaders, body: JSON.stringify(badQuantity) };
+        await expectConnectionKept('order', 'POST /orders (quantity 0)', refused, `${baseUrl}${HELLO_PATH}`);
       },
     },
     {

@@ -1,6 +1,7 @@
 /**
  * routing-controllers 0.11 on Express 5, in its own idiom: decorated controllers, class-validator,
- * an authorizationChecker/currentUserChecker pair for the Bearer token; files through express.static.
+ * an authorizationChecker/currentUserChecker pair for the Bearer token; files through express.static;
+ * an error handler after the default one so a refused request keeps its connection.
  */
 import 'reflect-metadata';
 import express from 'express';
@@ -9,6 +10,7 @@ import { STATIC_PREFIX } from '../contract/routes';
 import { userFromAuthorization } from './support/bearer-tokens';
 import { createProfileEvents } from './support/profile-events';
 import { HOST, announceReady, exitOnSignals, now, requestedPort, staticDirectory } from './support/server-environment';
+import { AnsweredErrorHandler } from './routing-controllers/answered-error.middleware';
 import { createBenchController } from './routing-controllers/bench.controller';
 import { createManyRoutesController } from './routing-controllers/many-routes.controller';
 
@@ -24,6 +26,7 @@ function main(): void {
   app.use(STATIC_PREFIX, express.static(staticDirectory()));
   useExpressServer(app, {
     controllers: [createBenchController(events, stats), createManyRoutesController()],
+    middlewares: [AnsweredErrorHandler],
     validation: true,
     classTransformer: true,
     defaultErrorHandler: true,
