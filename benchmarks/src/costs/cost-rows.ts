@@ -89,11 +89,13 @@ export function costRows(): CostRow[] {
     routeRow('produces-one-accept', "`@Produces('application/json')`, client sends Accept", '/produces-one', true, {
       headers: { Accept: 'application/json' }, request: 'Accept: application/json',
     }),
-    routeRow('produces-many', "`@Produces('application/json', 'text/plain')`", '/produces-many', false, {
+    // Inherent work: the answer depends on Accept, so it says `Vary: Accept` for caches.
+    routeRow('produces-many', "`@Produces('application/json', 'text/plain')`", '/produces-many', true, {
       async check(baseUrl) {
         await expectHello('produces-many', baseUrl, '/produces-many');
         const text = await request(`${baseUrl}/produces-many`, { headers: { Accept: 'text/plain' } });
         if (!text.contentType.startsWith('text/plain')) throw new ScenarioCheckError('produces-many', 'Accept: text/plain content-type', 'text/plain', text.contentType);
+        if (text.headers.vary !== 'Accept') throw new ScenarioCheckError('produces-many', 'Vary', 'Accept', text.headers.vary);
       },
     }),
     routeRow('consumes-get', "`@Consumes('application/json')` on a GET", '/consumes', false),

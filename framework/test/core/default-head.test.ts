@@ -1,5 +1,5 @@
 import test from 'ava';
-import { Context, GET, Header, Path, POST, Produces, Response, RestBuilder, HttpServerResponse } from '../../src/index';
+import { Context, GET, Header, Path, POST, Produces, QueryParam, Response, RestBuilder, HttpServerResponse } from '../../src/index';
 import { DefaultHead } from '../../src/http/default-head';
 import { listen } from '../support/server';
 import { rawRequest } from '../support/raw-http';
@@ -33,8 +33,9 @@ class Answers {
   @GET @Path('own-type') ownType() {
     return Response.ok('<p>hi</p>').type('text/html').header('X-Content-Type-Options', 'sniff-me').build();
   }
-  @GET @Path('many') @Produces(...MANY_TYPES) many() {
-    return { ok: true };
+  /** A content type made per request (a route producing several would add Vary: Accept, which no table keeps). */
+  @GET @Path('many') many(@QueryParam('type') type: string) {
+    return Response.ok({ ok: true }, type).build();
   }
   @GET @Path('no-content-with-entity') noContentWithEntity() {
     return Response.status(204).entity({ smuggled: 'GET /admin HTTP/1.1' }).build();
@@ -124,7 +125,7 @@ test('more content types than the table keeps: every answer still has its own he
   const server = await listen(new RestBuilder().register(Answers).build());
   try {
     for (const type of MANY_TYPES) {
-      t.deepEqual(await headLines(server.port, get('/many', `Accept: ${type}\r\n`)), [
+      t.deepEqual(await headLines(server.port, get(`/many?type=${encodeURIComponent(type)}`)), [
         'HTTP/1.1 200 OK', `content-type: ${type}`, 'X-Content-Type-Options: nosniff', 'uWebSockets: 20', 'Content-Length: 11',
       ]);
     }

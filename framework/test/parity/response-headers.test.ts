@@ -205,6 +205,24 @@ test('item 10: a comma list of media types is split, in the shorthand, @Produces
   t.is(registered.headers['x-writer'], 'csv');
 });
 
+test('a route that chooses its type by Accept says Vary: Accept on every answer, beside what it varies by already; a one-type route does not', async (t) => {
+  for (const accept of [undefined, 'application/json', 'text/plain']) {
+    const r = await inject(app(), { url: '/h/short', headers: accept === undefined ? {} : { accept } });
+    t.is(r.statusCode, 200, accept);
+    t.deepEqual(values(r.rawHeaders, 'vary'), ['Accept'], accept);
+  }
+  t.deepEqual(values((await inject(app(), '/h/produces-list')).rawHeaders, 'vary'), ['Accept']);
+  t.deepEqual(values((await inject(app(), '/h/links')).rawHeaders, 'vary'), []);
+  const server = await listen(new RestBuilder().register(Headers).enableCors('https://app\\.test').build());
+  try {
+    const r = await fetch(`${server.url}/h/short`, { headers: { origin: 'https://app.test', accept: 'text/plain' } });
+    t.is(r.headers.get('content-type'), 'text/plain');
+    t.is(r.headers.get('vary'), 'Origin, Accept');
+  } finally {
+    server.close();
+  }
+});
+
 test('item 10: a comma list in @Consumes and in the shorthand\'s consumes takes each type; another type is 415', async (t) => {
   for (const url of ['/h/short-consumes', '/h/consumes-list']) {
     const json = await inject(app(), { method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"a":1}' });

@@ -65,7 +65,10 @@ export function compileResultWriter(scope: ResultWriterScope): Step {
   const otherWriters = new Map<unknown, WriterEntry>();
   const typeWriters = settings.hasTypeWriters();
   const typeWriterCache = new Map<Function, WriterEntry | null>();
-  const routeHeaders = groupHeaders(splitHeaders(definition.headers).response);
+  const routeLines = splitHeaders(definition.headers).response;
+  // A route that chooses among types by Accept answers differently per Accept: a shared cache must key on it.
+  if (definition.produces.length > 1) routeLines.push(['Vary', 'Accept']);
+  const routeHeaders = groupHeaders(routeLines);
 
   const writerFor = (value: unknown, contentType: string | undefined): WriterEntry => {
     if (fixed !== undefined) return fixed;
