@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The voice app's acoustic model adapted to synthetic voices (about two minutes of one core, once; nothing when up to
 # date) is made while the other workspaces compile, each on its own core: the voice app is built first for it.
+# Lint and format first: a second, and it names every file that breaks the rules (biome.json).
+npx biome ci .
 npx tsc -b reference-apps/voice-stream
 npm run adapt -w voice-stream -- --if-stale &
 adapt=$!

@@ -30,7 +30,11 @@ for (const app of apps) {
     continue;
   }
   const env = { ...appEnvironment[app], ...process.env };
-  const child = spawn(process.execPath, [...nodeFlagsOf(app), main, ...process.argv.slice(2)], { cwd: join(root, app), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlagsOf(app), main, ...process.argv.slice(2)], {
+    cwd: join(root, app),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const prefix = (stream, out) => {
     let rest = '';
     stream.on('data', (d) => {
@@ -53,7 +57,9 @@ function stop(code = 0) {
   stopping = true;
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
   setTimeout(() => process.exit(code), 5000).unref();
-  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on('exit', r))))).then(() => process.exit(code));
+  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on('exit', r))))).then(() =>
+    process.exit(code),
+  );
 }
 
 process.on('SIGINT', () => stop(0));

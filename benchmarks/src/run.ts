@@ -17,7 +17,14 @@ import { evaluateTargets, formatTargetLine } from './report/targets';
 import { renderTextTable } from './report/text-table';
 import { createScenarios } from './scenarios/scenarios';
 import { formatProfileSummary, summarizeProfileFile } from './profile/cpu-profile-summary';
-import { BASELINE_SUFFIX, REST_UWS_SERVER_ID, SERVERS, baselineServer, findServer, unavailableReason } from './servers/registry';
+import {
+  BASELINE_SUFFIX,
+  REST_UWS_SERVER_ID,
+  SERVERS,
+  baselineServer,
+  findServer,
+  unavailableReason,
+} from './servers/registry';
 import { runCostTable } from './costs/costs-main';
 import { baselineComparisonLines } from './report/baseline-comparison';
 import { installPeers } from './setup/peers';
@@ -38,15 +45,25 @@ function writeOutputs(run: BenchmarkRun, options: CliOptions, scenarios: ReturnT
   for (const mode of run.settings.modes) {
     if (!rows.some((row) => row.mode === mode)) continue;
     const file = path.join(options.chartsDir, `${mode}.svg`);
-    const title = mode === 'plain' ? 'Plain keep-alive, 64 connections' : `Pipelined, ${run.settings.pipeline} requests per write, 64 connections`;
+    const title =
+      mode === 'plain'
+        ? 'Plain keep-alive, 64 connections'
+        : `Pipelined, ${run.settings.pipeline} requests per write, 64 connections`;
     fs.writeFileSync(file, renderChart(rows, scenarios, mode, run.settings.servers, title));
     chartFiles[mode] = file;
   }
 
   if (options.docPath) {
     const docDir = path.dirname(path.resolve(options.docPath));
-    const chartLinks = Object.fromEntries(Object.entries(chartFiles).map(([mode, file]) => [mode, path.relative(docDir, file).split(path.sep).join('/')]));
-    writeBlockIntoDoc(options.docPath, 'results', run.machine.cpuModel, renderResultsSection({ run, scenarios, targets: evaluateTargets(run), chartLinks, note: options.note }));
+    const chartLinks = Object.fromEntries(
+      Object.entries(chartFiles).map(([mode, file]) => [mode, path.relative(docDir, file).split(path.sep).join('/')]),
+    );
+    writeBlockIntoDoc(
+      options.docPath,
+      'results',
+      run.machine.cpuModel,
+      renderResultsSection({ run, scenarios, targets: evaluateTargets(run), chartLinks, note: options.note }),
+    );
     log(`wrote ${options.docPath}`);
   }
   log(`wrote ${path.join(options.resultsDir, 'latest.json')} and charts in ${options.chartsDir}`);
@@ -65,11 +82,17 @@ function printTables(run: BenchmarkRun, scenarios: ReturnType<typeof createScena
   console.log('\nTargets for rest.uws (issues 8 and 21)\n');
   for (const target of evaluateTargets(run)) console.log(formatTargetLine(target));
   const baseline = baselineComparisonLines(run);
-  if (baseline.length) console.log(`\nrest.uws against the baseline (--baseline), paired by round (slice by slice in sliced rounds)\n\n${baseline.join('\n')}`);
+  if (baseline.length)
+    console.log(
+      `\nrest.uws against the baseline (--baseline), paired by round (slice by slice in sliced rounds)\n\n${baseline.join('\n')}`,
+    );
   for (const entry of run.unavailable) console.log(`\nnot run: ${entry.server}: ${entry.reason}`);
   if (run.failures.length) {
     console.log('\nFailures (not measured):');
-    for (const failure of run.failures) console.log(`  ${failure.server}${failure.scenario ? ` #${failure.scenario}` : ''}${failure.mode ? ` ${failure.mode}` : ''} round ${failure.round}: ${failure.message}`);
+    for (const failure of run.failures)
+      console.log(
+        `  ${failure.server}${failure.scenario ? ` #${failure.scenario}` : ''}${failure.mode ? ` ${failure.mode}` : ''} round ${failure.round}: ${failure.message}`,
+      );
   }
 }
 
@@ -79,7 +102,10 @@ function printProfiles(profileDir: string): void {
   const texts: string[] = [];
   for (const server of fs.readdirSync(profileDir).sort()) {
     const files = fs.readdirSync(path.join(profileDir, server)).filter((file) => file.endsWith('.cpuprofile'));
-    for (const file of files) texts.push(formatProfileSummary(`${server} (${file})`, summarizeProfileFile(path.join(profileDir, server, file))));
+    for (const file of files)
+      texts.push(
+        formatProfileSummary(`${server} (${file})`, summarizeProfileFile(path.join(profileDir, server, file))),
+      );
   }
   const text = texts.join('\n\n');
   console.log(`\nWhere the servers' CPU time went (node --cpu-prof)\n\n${text}`);
@@ -94,7 +120,8 @@ async function main(): Promise<number> {
     return 0;
   }
   if (options.list) {
-    for (const server of SERVERS) console.log(`${server.id.padEnd(20)} ${server.label.padEnd(22)} ${unavailableReason(server) ?? 'ready'}`);
+    for (const server of SERVERS)
+      console.log(`${server.id.padEnd(20)} ${server.label.padEnd(22)} ${unavailableReason(server) ?? 'ready'}`);
     return 0;
   }
   ensureSystemTools(log);
@@ -109,11 +136,15 @@ async function main(): Promise<number> {
   const fixtures = prepareFixtures(options.dataDir);
   const scenarios = createScenarios(fixtures).filter((scenario) => options.scenarios.includes(scenario.id));
   const servers = options.servers.map((id) =>
-    id.endsWith(BASELINE_SUFFIX) ? baselineServer(findServer(id.slice(0, -BASELINE_SUFFIX.length)), options.baseline!) : findServer(id),
+    id.endsWith(BASELINE_SUFFIX)
+      ? baselineServer(findServer(id.slice(0, -BASELINE_SUFFIX.length)), options.baseline!)
+      : findServer(id),
   );
   // --baseline without a server@before named: every rest.uws server gets its twin from the baseline.
   if (options.baseline !== undefined && !options.servers.some((id) => id.endsWith(BASELINE_SUFFIX))) {
-    for (const server of [...servers]) if (server.id.startsWith(REST_UWS_SERVER_ID)) servers.splice(servers.indexOf(server) + 1, 0, baselineServer(server, options.baseline));
+    for (const server of [...servers])
+      if (server.id.startsWith(REST_UWS_SERVER_ID))
+        servers.splice(servers.indexOf(server) + 1, 0, baselineServer(server, options.baseline));
   }
   const settings: RunSettings = {
     servers: servers.map((server) => server.id),
@@ -128,8 +159,12 @@ async function main(): Promise<number> {
     serverCpu: options.serverCpu,
     clientCpu: options.clientCpu,
   };
-  log(`bench: ${servers.length} servers × ${scenarios.length} scenarios × ${settings.modes.join('+')} × ${settings.rounds} rounds, about ${Math.ceil(estimateSeconds(settings, servers.length, scenarios) / 60)} min of load`);
-  const profileDir = options.profile ? path.join(options.resultsDir, 'profiles', new Date().toISOString().replace(/[:.]/g, '-')) : undefined;
+  log(
+    `bench: ${servers.length} servers × ${scenarios.length} scenarios × ${settings.modes.join('+')} × ${settings.rounds} rounds, about ${Math.ceil(estimateSeconds(settings, servers.length, scenarios) / 60)} min of load`,
+  );
+  const profileDir = options.profile
+    ? path.join(options.resultsDir, 'profiles', new Date().toISOString().replace(/[:.]/g, '-'))
+    : undefined;
   const run = await runBenchmark({ settings, servers, scenarios, staticDir: fixtures.staticDir, profileDir, log });
   printTables(run, scenarios);
   if (profileDir) printProfiles(profileDir);

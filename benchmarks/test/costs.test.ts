@@ -16,16 +16,41 @@ import { runScript } from './support/run-script';
 const RUN_SCRIPT = path.join(__dirname, '..', 'src', 'run.js');
 const CHECKOUT = path.resolve(__dirname, '..', '..', '..');
 
-function cost(row: string, round: number, cpuUsPerRequest: number, variant: CostMeasurement['variant'] = 'after'): CostMeasurement {
-  return { row, variant, mode: 'pipelined', round, requestsPerSec: 1e5, cpuUsPerRequest, serverCpuPercent: 100, errors: 0 };
+function cost(
+  row: string,
+  round: number,
+  cpuUsPerRequest: number,
+  variant: CostMeasurement['variant'] = 'after',
+): CostMeasurement {
+  return {
+    row,
+    variant,
+    mode: 'pipelined',
+    round,
+    requestsPerSec: 1e5,
+    cpuUsPerRequest,
+    serverCpuPercent: 100,
+    errors: 0,
+  };
 }
 
 function costRun(measurements: CostMeasurement[], baseline?: string): CostRun {
-  const rows = costRows().filter((row) => ['raw', 'bare', 'produces-one', 'header-param', 'post-body', 'valid'].includes(row.id));
+  const rows = costRows().filter((row) =>
+    ['raw', 'bare', 'produces-one', 'header-param', 'post-body', 'valid'].includes(row.id),
+  );
   return {
     startedAt: '2026-01-01T00:00:00.000Z',
     finishedAt: '2026-01-01T00:01:00.000Z',
-    settings: { rounds: 3, durationSec: 3, warmupSec: 1, modes: ['pipelined'], connections: 64, pipeline: 10, serverCpu: 1, clientCpu: 0 },
+    settings: {
+      rounds: 3,
+      durationSec: 3,
+      warmupSec: 1,
+      modes: ['pipelined'],
+      connections: 64,
+      pipeline: 10,
+      serverCpu: 1,
+      clientCpu: 0,
+    },
     machine: { cpuModel: 'test', cpuCount: 2, node: 'v20', kernel: 'Linux', wrk: 'wrk 4.1.0', loadAverageAtStart: 0 },
     baseline,
     rows,
@@ -66,9 +91,13 @@ test('every row of every costs app passes its check: the feature is in effect an
   t.timeout(120_000);
   const rows = costRows();
   for (const app of COST_APPS.filter((name) => name !== 'raw')) {
-    const server = await startServer({ id: `costs-${app}`, label: app, file: '../costs/costs-server.js' }, { cpu: undefined, env: { BENCH_COSTS_APP: app }, timeoutMs: 45_000 });
+    const server = await startServer(
+      { id: `costs-${app}`, label: app, file: '../costs/costs-server.js' },
+      { cpu: undefined, env: { BENCH_COSTS_APP: app }, timeoutMs: 45_000 },
+    );
     try {
-      for (const row of rows.filter((candidate) => candidate.app === app)) await t.notThrowsAsync(row.check(server.baseUrl), `${app} ${row.id}`);
+      for (const row of rows.filter((candidate) => candidate.app === app))
+        await t.notThrowsAsync(row.check(server.baseUrl), `${app} ${row.id}`);
       // The bare route answers in every app: app-wide features are compared with it.
       const bare = await fetch(`${server.baseUrl}/bare`);
       t.deepEqual(await bare.json(), { message: 'Hello, World!' }, app);
@@ -84,16 +113,45 @@ test('a one-round --costs run with a baseline prints before and after, writes th
   t.teardown(() => fs.rmSync(out, { recursive: true, force: true }));
   const docPath = path.join(out, 'benchmarks.md');
   fs.writeFileSync(docPath, '# Benchmarks\n\nHand-written.\n');
-  const args = ['--costs', '--rows', 'produces-one', '--rounds', '1', '--duration', '1', '--warmup', '0', '--baseline', CHECKOUT, '--doc', docPath, '--results-dir', path.join(out, 'results')];
+  const args = [
+    '--costs',
+    '--rows',
+    'produces-one',
+    '--rounds',
+    '1',
+    '--duration',
+    '1',
+    '--warmup',
+    '0',
+    '--baseline',
+    CHECKOUT,
+    '--doc',
+    docPath,
+    '--results-dir',
+    path.join(out, 'results'),
+  ];
   const { code, stdout, stderr } = await runScript(RUN_SCRIPT, args);
   t.is(code, 0, stderr);
   t.regex(stdout, /Cost per request: Pipelined \(10 requests per write\)/);
-  t.regex(stdout, /`@Produces\('application\/json'\)`\s+GET, no extra header\s+no\s+[\d.]+\s+[+-][\d.]+\s+\d+%\s+[\d.]+\s+[+-][\d.]+\s+\d+%\s+(OK|OVER)\s+0/);
+  t.regex(
+    stdout,
+    /`@Produces\('application\/json'\)`\s+GET, no extra header\s+no\s+[\d.]+\s+[+-][\d.]+\s+\d+%\s+[\d.]+\s+[+-][\d.]+\s+\d+%\s+(OK|OVER)\s+0/,
+  );
   const run = JSON.parse(fs.readFileSync(path.join(out, 'results', 'costs-latest.json'), 'utf8')) as CostRun;
   t.deepEqual(run.failures, []);
-  t.deepEqual(run.measurements.map((m) => `${m.row} ${m.variant}`).sort(), ['bare after', 'bare before', 'produces-one after', 'produces-one before', 'raw after']);
-  for (const measurement of run.measurements) t.true(measurement.cpuUsPerRequest > 0 && measurement.errors === 0, `${measurement.row} ${measurement.variant}`);
+  t.deepEqual(run.measurements.map((m) => `${m.row} ${m.variant}`).sort(), [
+    'bare after',
+    'bare before',
+    'produces-one after',
+    'produces-one before',
+    'raw after',
+  ]);
+  for (const measurement of run.measurements)
+    t.true(measurement.cpuUsPerRequest > 0 && measurement.errors === 0, `${measurement.row} ${measurement.variant}`);
   const doc = fs.readFileSync(docPath, 'utf8');
   t.true(doc.includes(blockStart('costs', run.machine.cpuModel)));
-  t.regex(doc, /\| `@Produces\('application\/json'\)` \| GET, no extra header \| no \| [\d.]+ \| [+-][\d.]+ \| \d+% \|/);
+  t.regex(
+    doc,
+    /\| `@Produces\('application\/json'\)` \| GET, no extra header \| no \| [\d.]+ \| [+-][\d.]+ \| \d+% \|/,
+  );
 });

@@ -22,15 +22,24 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
   fs.writeFileSync(docPath, '# Benchmarks\n\nHand-written method section.\n');
 
   const { code, stdout, stderr } = await runHarness([
-    '--servers', 'raw-uws,express',
-    '--scenarios', '1,3',
-    '--modes', 'plain,pipelined',
-    '--rounds', '1',
-    '--duration', '1',
-    '--warmup', '0',
-    '--doc', docPath,
-    '--charts-dir', path.join(out, 'charts'),
-    '--results-dir', path.join(out, 'results'),
+    '--servers',
+    'raw-uws,express',
+    '--scenarios',
+    '1,3',
+    '--modes',
+    'plain,pipelined',
+    '--rounds',
+    '1',
+    '--duration',
+    '1',
+    '--warmup',
+    '0',
+    '--doc',
+    docPath,
+    '--charts-dir',
+    path.join(out, 'charts'),
+    '--results-dir',
+    path.join(out, 'results'),
   ]);
   t.is(code, 0, `harness exited with ${code}\n${stderr}`);
 
@@ -38,7 +47,12 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
   const [plainTable, pipelinedTable] = stdout.split('Pipelined (10 per write)');
   t.truthy(pipelinedTable, 'a pipelined table is printed');
   for (const table of [plainTable, pipelinedTable]) {
-    for (const row of [/#1 hello\s+uWebSockets\.js \(raw\)\s+[\d,]+/, /#1 hello\s+Express 5\s+[\d,]+/, /#3 order\s+uWebSockets\.js \(raw\)\s+[\d,]+/, /#3 order\s+Express 5\s+[\d,]+/]) {
+    for (const row of [
+      /#1 hello\s+uWebSockets\.js \(raw\)\s+[\d,]+/,
+      /#1 hello\s+Express 5\s+[\d,]+/,
+      /#3 order\s+uWebSockets\.js \(raw\)\s+[\d,]+/,
+      /#3 order\s+Express 5\s+[\d,]+/,
+    ]) {
       t.regex(table, row);
     }
   }
@@ -49,9 +63,15 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
   const run = JSON.parse(fs.readFileSync(path.join(out, 'results', 'latest.json'), 'utf8')) as BenchmarkRun;
   t.deepEqual(run.failures, []);
   t.is(run.measurements.length, 8);
-  t.deepEqual(new Set(run.measurements.map((m) => `${m.scenario} ${m.mode}`)), new Set(['1 plain', '1 pipelined', '3 plain', '3 pipelined']));
+  t.deepEqual(
+    new Set(run.measurements.map((m) => `${m.scenario} ${m.mode}`)),
+    new Set(['1 plain', '1 pipelined', '3 plain', '3 pipelined']),
+  );
   for (const measurement of run.measurements) {
-    t.true(measurement.requestsPerSec > 10, `${measurement.server} #${measurement.scenario}: ${measurement.requestsPerSec} req/s`);
+    t.true(
+      measurement.requestsPerSec > 10,
+      `${measurement.server} #${measurement.scenario}: ${measurement.requestsPerSec} req/s`,
+    );
     t.is(measurement.statusErrors, 0);
     t.true(measurement.peakRssMB > 10 && measurement.peakRssMB < 2000, `peak RSS ${measurement.peakRssMB} MB`);
     t.true(measurement.cpuUsPerRequest > 0, `${measurement.server}: ${measurement.cpuUsPerRequest} CPU µs per request`);
@@ -62,7 +82,10 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
   // The doc keeps its hand-written part and gains the generated section with the chart link and tables.
   const doc = fs.readFileSync(docPath, 'utf8');
   t.true(doc.startsWith('# Benchmarks\n\nHand-written method section.'));
-  t.true(doc.includes(blockStart('results', run.machine.cpuModel)) && doc.includes(blockEnd('results', run.machine.cpuModel)));
+  t.true(
+    doc.includes(blockStart('results', run.machine.cpuModel)) &&
+      doc.includes(blockEnd('results', run.machine.cpuModel)),
+  );
   t.regex(doc, /\| #1 hello \| uWebSockets\.js \(raw\) \| [\d,]+ \|/);
   t.regex(doc, /\| #3 order \| Express 5 \| [\d,]+ \|/);
   t.regex(doc, /!\[Pipelined \(10 requests per write\)\]\(charts\/pipelined\.svg\)/);
@@ -77,7 +100,10 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
 test('unknown options and servers are refused with a message naming them', async (t) => {
   const unknownServer = await runHarness(['--servers', 'raw-uws,koa']);
   t.is(unknownServer.code, 2);
-  t.regex(unknownServer.stderr, /unknown server "koa"; known: raw-uws, rest-uws, rest-uws-idiomatic, rest-uws-plugins, fastify/);
+  t.regex(
+    unknownServer.stderr,
+    /unknown server "koa"; known: raw-uws, rest-uws, rest-uws-idiomatic, rest-uws-plugins, fastify/,
+  );
   const unknownOption = await runHarness(['--fast']);
   t.is(unknownOption.code, 2);
   t.regex(unknownOption.stderr, /unknown option "--fast"/);
@@ -93,12 +119,30 @@ test('--baseline runs a second rest.uws from another checkout in the same rounds
   // This checkout serves as its own baseline: the mechanism is what is checked, not a difference.
   const checkout = path.join(__dirname, '..', '..', '..');
   const { code, stdout, stderr } = await runHarness([
-    '--servers', 'rest-uws', '--baseline', checkout, '--scenarios', '1', '--modes', 'plain', '--rounds', '1', '--duration', '1', '--warmup', '0',
-    '--no-doc', '--results-dir', path.join(out, 'results'),
+    '--servers',
+    'rest-uws',
+    '--baseline',
+    checkout,
+    '--scenarios',
+    '1',
+    '--modes',
+    'plain',
+    '--rounds',
+    '1',
+    '--duration',
+    '1',
+    '--warmup',
+    '0',
+    '--no-doc',
+    '--results-dir',
+    path.join(out, 'results'),
   ]);
   t.is(code, 0, `harness exited with ${code}\n${stderr}`);
   t.regex(stdout, /rest\.uws against the baseline \(--baseline\), paired by round/);
-  t.regex(stdout, /^#1 plain +rest\.uws: req\/s \d+\.\d% of baseline, CPU\/request \d+\.\d% \(r1 this \d+, r1 base \d+\)$/m);
+  t.regex(
+    stdout,
+    /^#1 plain +rest\.uws: req\/s \d+\.\d% of baseline, CPU\/request \d+\.\d% \(r1 this \d+, r1 base \d+\)$/m,
+  );
   const run = JSON.parse(fs.readFileSync(path.join(out, 'results', 'latest.json'), 'utf8')) as BenchmarkRun;
   t.deepEqual(run.settings.servers, ['rest-uws', 'rest-uws@before']);
   t.deepEqual(run.failures, []);
@@ -109,8 +153,23 @@ test('--slice: the servers of a round run at once and take the measured time in 
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-slices-'));
   t.teardown(() => fs.rmSync(out, { recursive: true, force: true }));
   const { code, stderr } = await runHarness([
-    '--servers', 'raw-uws,rest-uws', '--scenarios', '1,5', '--modes', 'plain', '--rounds', '1', '--duration', '3', '--slice', '1', '--warmup', '0',
-    '--no-doc', '--results-dir', path.join(out, 'results'),
+    '--servers',
+    'raw-uws,rest-uws',
+    '--scenarios',
+    '1,5',
+    '--modes',
+    'plain',
+    '--rounds',
+    '1',
+    '--duration',
+    '3',
+    '--slice',
+    '1',
+    '--warmup',
+    '0',
+    '--no-doc',
+    '--results-dir',
+    path.join(out, 'results'),
   ]);
   t.is(code, 0, `harness exited with ${code}\n${stderr}`);
   // Scenario 5 checks after the load that the server counted one event per request wrk counted over all slices.
@@ -120,12 +179,21 @@ test('--slice: the servers of a round run at once and take the measured time in 
   t.is(run.measurements.length, 4);
   for (const measurement of run.measurements) {
     const seconds = measurement.requests / measurement.requestsPerSec;
-    t.true(seconds > 2.9 && seconds < 3.6, `${measurement.server} #${measurement.scenario}: ${seconds} s measured in all`);
-    t.is(measurement.slices?.length, 3, 'the row keeps its slices, for pairing them with the other servers\' turns');
+    t.true(
+      seconds > 2.9 && seconds < 3.6,
+      `${measurement.server} #${measurement.scenario}: ${seconds} s measured in all`,
+    );
+    t.is(measurement.slices?.length, 3, "the row keeps its slices, for pairing them with the other servers' turns");
   }
   // The slices' order, as logged: forwards, backwards, forwards.
   for (const scenario of [1, 5]) {
-    const order = [...stderr.matchAll(new RegExp(`^ {2}slice (\\d)/3 (\\S+) +#${scenario} `, 'gm'))].map((match) => `${match[1]} ${match[2]}`);
-    t.deepEqual(order, ['1 raw-uws', '1 rest-uws', '2 rest-uws', '2 raw-uws', '3 raw-uws', '3 rest-uws'], `scenario ${scenario}`);
+    const order = [...stderr.matchAll(new RegExp(`^ {2}slice (\\d)/3 (\\S+) +#${scenario} `, 'gm'))].map(
+      (match) => `${match[1]} ${match[2]}`,
+    );
+    t.deepEqual(
+      order,
+      ['1 raw-uws', '1 rest-uws', '2 rest-uws', '2 raw-uws', '3 raw-uws', '3 rest-uws'],
+      `scenario ${scenario}`,
+    );
   }
 });

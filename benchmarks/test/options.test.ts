@@ -17,15 +17,23 @@ test('--costs takes its own defaults unless told otherwise; --rows needs --costs
   t.deepEqual([costs.rounds, costs.durationSec, costs.warmupSec, costs.modes], [5, 3, 1, ['pipelined']]);
   const told = parseOptions(['--costs', '--rounds', '7', '--modes', 'plain,pipelined', '--rows', 'produces-one,auth']);
   t.deepEqual([told.rounds, told.modes, told.rows], [7, ['plain', 'pipelined'], ['produces-one', 'auth']]);
-  t.throws(() => parseOptions(['--rows', 'auth']), { message: /--rows selects rows of the cost table: use it with --costs/ });
-  t.throws(() => parseOptions(['--servers', 'rest-uws,rest-uws@before']), { message: /servers ending in @before run from the checkout given with --baseline PATH/ });
-  t.throws(() => parseOptions(['--baseline', '/nonexistent-checkout']), { message: /--baseline needs a checkout of this repository whose benchmarks are built/ });
+  t.throws(() => parseOptions(['--rows', 'auth']), {
+    message: /--rows selects rows of the cost table: use it with --costs/,
+  });
+  t.throws(() => parseOptions(['--servers', 'rest-uws,rest-uws@before']), {
+    message: /servers ending in @before run from the checkout given with --baseline PATH/,
+  });
+  t.throws(() => parseOptions(['--baseline', '/nonexistent-checkout']), {
+    message: /--baseline needs a checkout of this repository whose benchmarks are built/,
+  });
   const checkout = path.resolve(__dirname, '..', '..', '..');
   const before = parseOptions(['--servers', 'raw-uws,rest-uws@before', '--baseline', checkout]);
   t.deepEqual([before.servers, before.baseline], [['raw-uws', 'rest-uws@before'], checkout]);
   t.is(parseOptions([]).baseline, undefined);
   t.is(parseOptions([`--baseline=${checkout}`]).baseline, checkout);
-  t.throws(() => parseOptions(['--baseline']), { message: /--baseline needs a checkout of this repository whose benchmarks are built \(npx tsc -b\), got nothing/ });
+  t.throws(() => parseOptions(['--baseline']), {
+    message: /--baseline needs a checkout of this repository whose benchmarks are built \(npx tsc -b\), got nothing/,
+  });
 });
 
 test('--slice cuts the measured time into turns; a last short turn joins the one before', (t) => {

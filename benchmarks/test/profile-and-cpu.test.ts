@@ -13,15 +13,29 @@ test('frames are grouped by rest.uws folder, npm package, Node internals and V8 
 });
 
 test('self time is summed per function and area, idle time left out of the shares', (t) => {
-  const frame = (id: number, functionName: string, url: string) => ({ id, callFrame: { functionName, url, lineNumber: 9 } });
+  const frame = (id: number, functionName: string, url: string) => ({
+    id,
+    callFrame: { functionName, url, lineNumber: 9 },
+  });
   const summary = summarizeProfile({
-    nodes: [frame(1, '(root)', ''), frame(2, '(idle)', ''), frame(3, 'find', 'file:///x/framework/dist/src/routing/trie-router.js'), frame(4, 'write', 'file:///x/framework/dist/src/io/writers.js')],
+    nodes: [
+      frame(1, '(root)', ''),
+      frame(2, '(idle)', ''),
+      frame(3, 'find', 'file:///x/framework/dist/src/routing/trie-router.js'),
+      frame(4, 'write', 'file:///x/framework/dist/src/io/writers.js'),
+    ],
     samples: [2, 3, 4, 4, 4, 2],
     timeDeltas: [1000, 1000, 1000, 1000, 1000, 5000],
   });
   t.is(summary.busyMs, 4);
   t.is(summary.idleMs, 6);
-  t.deepEqual(summary.areas.map((a) => [a.name, a.percent]), [['rest.uws io', 75], ['rest.uws routing', 25]]);
+  t.deepEqual(
+    summary.areas.map((a) => [a.name, a.percent]),
+    [
+      ['rest.uws io', 75],
+      ['rest.uws routing', 25],
+    ],
+  );
   t.is(summary.functions[0].name, 'write io/writers.js:10');
 });
 

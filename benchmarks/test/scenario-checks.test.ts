@@ -70,7 +70,11 @@ test('an event that never fires fails the authenticated scenario', async (t) => 
 
 test('raw uWebSockets.js passes every scenario check', async (t) => {
   t.timeout(60_000);
-  const server = await startServer(findServer('raw-uws'), { cpu: undefined, env: { BENCH_STATIC_DIR: fixtures.staticDir }, timeoutMs: 45_000 });
+  const server = await startServer(findServer('raw-uws'), {
+    cpu: undefined,
+    env: { BENCH_STATIC_DIR: fixtures.staticDir },
+    timeoutMs: 45_000,
+  });
   t.teardown(() => server.stop());
   t.true(server.bootMs >= 0 && server.startupMs > 0);
   for (const candidate of scenarios) await t.notThrowsAsync(candidate.check(server.baseUrl), candidate.key);
@@ -80,21 +84,33 @@ test('raw uWebSockets.js passes every scenario check', async (t) => {
 
 test('the idiomatic rest.uws server (written from the getting-started guide) passes every scenario check', async (t) => {
   t.timeout(60_000);
-  const server = await startServer(findServer('rest-uws-idiomatic'), { cpu: undefined, env: { BENCH_STATIC_DIR: fixtures.staticDir }, timeoutMs: 45_000 });
+  const server = await startServer(findServer('rest-uws-idiomatic'), {
+    cpu: undefined,
+    env: { BENCH_STATIC_DIR: fixtures.staticDir },
+    timeoutMs: 45_000,
+  });
   t.teardown(() => server.stop());
   for (const candidate of scenarios) await t.notThrowsAsync(candidate.check(server.baseUrl), candidate.key);
 });
 
 test('Hono on @hono/node-server passes every scenario check', async (t) => {
   t.timeout(60_000);
-  const server = await startServer(findServer('hono'), { cpu: undefined, env: { BENCH_STATIC_DIR: fixtures.staticDir }, timeoutMs: 45_000 });
+  const server = await startServer(findServer('hono'), {
+    cpu: undefined,
+    env: { BENCH_STATIC_DIR: fixtures.staticDir },
+    timeoutMs: 45_000,
+  });
   t.teardown(() => server.stop());
   for (const candidate of scenarios) await t.notThrowsAsync(candidate.check(server.baseUrl), candidate.key);
 });
 
 test('Elysia on @elysiajs/node passes every scenario check', async (t) => {
   t.timeout(60_000);
-  const server = await startServer(findServer('elysia'), { cpu: undefined, env: { BENCH_STATIC_DIR: fixtures.staticDir }, timeoutMs: 45_000 });
+  const server = await startServer(findServer('elysia'), {
+    cpu: undefined,
+    env: { BENCH_STATIC_DIR: fixtures.staticDir },
+    timeoutMs: 45_000,
+  });
   t.teardown(() => server.stop());
   for (const candidate of scenarios) await t.notThrowsAsync(candidate.check(server.baseUrl), candidate.key);
 });

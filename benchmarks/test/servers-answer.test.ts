@@ -23,9 +23,14 @@ for (const definition of SERVERS) {
   test.serial(`${definition.label} answers all six scenarios as the contract says`, async (t) => {
     t.timeout(90_000);
     t.is(reason, undefined, `${definition.id} cannot run: ${reason}`);
-    const server = await startServer(definition, { cpu: undefined, env: { BENCH_STATIC_DIR: fixtures.staticDir }, timeoutMs: 60_000 });
+    const server = await startServer(definition, {
+      cpu: undefined,
+      env: { BENCH_STATIC_DIR: fixtures.staticDir },
+      timeoutMs: 60_000,
+    });
     t.teardown(() => server.stop());
-    for (const scenario of scenarios) await t.notThrowsAsync(scenario.check(server.baseUrl), `#${scenario.id} ${scenario.key}`);
+    for (const scenario of scenarios)
+      await t.notThrowsAsync(scenario.check(server.baseUrl), `#${scenario.id} ${scenario.key}`);
     t.true(server.alive(), 'the server is still running after the checks');
   });
 }

@@ -8,7 +8,10 @@ import { formatHeapGrowth, heapGrowth } from '../src/soak/heap/heap-diff';
 import { summarizeSnapshotFile } from '../src/soak/heap/heap-snapshot-summary';
 
 class KeptSessionRecord {
-  constructor(readonly id: number, readonly payload: number[]) {}
+  constructor(
+    readonly id: number,
+    readonly payload: number[],
+  ) {}
 }
 
 test('objects kept alive between two snapshots top the growth, by count and bytes', (t) => {
@@ -25,7 +28,13 @@ test('objects kept alive between two snapshots top the growth, by count and byte
   t.truthy(record);
   t.is(record!.countAfter - record!.countBefore, 20_000);
   t.true(record!.bytesAfter - record!.bytesBefore >= 20_000 * 16, `${record!.bytesAfter - record!.bytesBefore} bytes`);
-  t.true(growth.slice(0, 5).some((entry) => entry.group === 'KeptSessionRecord'), growth.slice(0, 5).map((entry) => entry.group).join(', '));
+  t.true(
+    growth.slice(0, 5).some((entry) => entry.group === 'KeptSessionRecord'),
+    growth
+      .slice(0, 5)
+      .map((entry) => entry.group)
+      .join(', '),
+  );
   t.regex(formatHeapGrowth(before, after), /KeptSessionRecord\s+\+\d+ KB\s+0 -> 20,000 objects/);
   t.is(kept.length, 20_000);
 });

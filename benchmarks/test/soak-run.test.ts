@@ -19,22 +19,43 @@ test('a 4-second soak of framework-hello prints the interval table and verdicts,
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'soak-run-'));
   t.teardown(() => fs.rmSync(out, { recursive: true, force: true }));
   const docPath = path.join(out, 'reliability.md');
-  const handWritten = '# Reliability\n\n## Hostile input\n\nSomeone else\'s section.\n\n## Long load\n\n';
-  fs.writeFileSync(docPath, `${handWritten}${blockStart('framework-hello')}\nold figures\n${blockEnd('framework-hello')}\n\n## Faults\n\nAnother section.\n`);
+  const handWritten = "# Reliability\n\n## Hostile input\n\nSomeone else's section.\n\n## Long load\n\n";
+  fs.writeFileSync(
+    docPath,
+    `${handWritten}${blockStart('framework-hello')}\nold figures\n${blockEnd('framework-hello')}\n\n## Faults\n\nAnother section.\n`,
+  );
 
   const { code, stdout, stderr } = await runSoak([
-    '--targets', 'framework-hello', '--duration', '4', '--interval', '2',
-    '--doc', docPath, '--charts-dir', path.join(out, 'charts'), '--results-dir', path.join(out, 'results'),
+    '--targets',
+    'framework-hello',
+    '--duration',
+    '4',
+    '--interval',
+    '2',
+    '--doc',
+    docPath,
+    '--charts-dir',
+    path.join(out, 'charts'),
+    '--results-dir',
+    path.join(out, 'results'),
   ]);
 
   // Console: one row per interval, both verdict lines, the summary row; the exit code follows the verdict.
   t.regex(stdout, /t \(s\)\s+req\/s\s+errors\s+RSS MB\s+peak RSS MB\s+server CPU\s+load avg/);
-  const rows = stdout.split('\n').filter((line) => /^\s+\d+\s+[\d,]+\s+\d+\s+\d+\.\d\s+\d+\.\d\s+\d+%\s+[\d.]+\s*$/.test(line));
+  const rows = stdout
+    .split('\n')
+    .filter((line) => /^\s+\d+\s+[\d,]+\s+\d+\s+\d+\.\d\s+\d+\.\d\s+\d+%\s+[\d.]+\s*$/.test(line));
   t.is(rows.length, 2, stdout);
   t.regex(stdout, /^PASS {2}no errors: 0 error\(s\) in 2 interval\(s\)$/m, `${stdout}\n${stderr}`);
-  const rssLine = /^(PASS|FAIL) {2}RSS flat after warm-up \(0 interval\(s\) left out\): slope -?[\d.]+ MB\/min \(max 1\), largest rise [\d.]+ MB \(max 24\), range [\d.]+-[\d.]+ MB$/m.exec(stdout);
+  const rssLine =
+    /^(PASS|FAIL) {2}RSS flat after warm-up \(0 interval\(s\) left out\): slope -?[\d.]+ MB\/min \(max 1\), largest rise [\d.]+ MB \(max 24\), range [\d.]+-[\d.]+ MB$/m.exec(
+      stdout,
+    );
   t.truthy(rssLine, stdout);
-  t.regex(stdout, /^framework-hello\s+0\.1\s+[\d,]+\s+[\d,]+\s+0\s+[\d.]+\s+[\d.]+-[\d.]+\s+-?[\d.]+\s+[\d.]+\s+[\d.]+-[\d.]+\s+(PASS|FAIL)/m);
+  t.regex(
+    stdout,
+    /^framework-hello\s+0\.1\s+[\d,]+\s+[\d,]+\s+0\s+[\d.]+\s+[\d.]+-[\d.]+\s+-?[\d.]+\s+[\d.]+\s+[\d.]+-[\d.]+\s+(PASS|FAIL)/m,
+  );
   t.is(code, rssLine?.[1] === 'PASS' ? 0 : 1, stderr);
 
   // Raw JSON: two measured intervals with requests, no errors, RSS from /proc.
@@ -43,7 +64,10 @@ test('a 4-second soak of framework-hello prints the interval table and verdicts,
   const run = soak.targets[0];
   t.is(run.target, 'framework-hello');
   t.is(run.abortedReason, undefined);
-  t.deepEqual(run.samples.map((sample) => sample.index), [1, 2]);
+  t.deepEqual(
+    run.samples.map((sample) => sample.index),
+    [1, 2],
+  );
   t.true(run.samples[1].elapsedSec > run.samples[0].elapsedSec);
   for (const sample of run.samples) {
     t.true(sample.requestsPerSec > 100, `${sample.requestsPerSec} req/s`);
@@ -77,7 +101,10 @@ test('a 4-second soak of framework-hello prints the interval table and verdicts,
 test('bad options are refused with a message naming them', async (t) => {
   const unknownTarget = await runSoak(['--targets', 'framework-hello,koa']);
   t.is(unknownTarget.code, 2);
-  t.regex(unknownTarget.stderr, /unknown target "koa"; known: framework-hello, booking-api, content-graphql, voice-stream/);
+  t.regex(
+    unknownTarget.stderr,
+    /unknown target "koa"; known: framework-hello, booking-api, content-graphql, voice-stream/,
+  );
   const badInterval = await runSoak(['--duration', '5', '--interval', '10']);
   t.is(badInterval.code, 2);
   t.regex(badInterval.stderr, /--interval \(10 s\) is longer than --duration \(5 s\)/);

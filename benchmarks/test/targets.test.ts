@@ -10,15 +10,48 @@ import { evaluateTargets } from '../src/report/targets';
 import type { BenchmarkRun, Measurement, Mode } from '../src/runner/results';
 import type { ScenarioId } from '../src/scenarios/scenario';
 
-function measurement(server: string, scenario: ScenarioId, mode: Mode, round: number, requestsPerSec: number, extra: Partial<Measurement> = {}): Measurement {
-  return { server, scenario, mode, round, requestsPerSec, requests: requestsPerSec, p50Ms: 0.5, p99Ms: 2, cpuUsPerRequest: 3, serverCpuPercent: 99, peakRssMB: 60, statusErrors: 0, socketErrors: 0, ...extra };
+function measurement(
+  server: string,
+  scenario: ScenarioId,
+  mode: Mode,
+  round: number,
+  requestsPerSec: number,
+  extra: Partial<Measurement> = {},
+): Measurement {
+  return {
+    server,
+    scenario,
+    mode,
+    round,
+    requestsPerSec,
+    requests: requestsPerSec,
+    p50Ms: 0.5,
+    p99Ms: 2,
+    cpuUsPerRequest: 3,
+    serverCpuPercent: 99,
+    peakRssMB: 60,
+    statusErrors: 0,
+    socketErrors: 0,
+    ...extra,
+  };
 }
 
 function run(measurements: Measurement[]): BenchmarkRun {
   return {
     startedAt: '2026-01-01T00:00:00.000Z',
     finishedAt: '2026-01-01T00:01:00.000Z',
-    settings: { servers: ['raw-uws', 'rest-uws', 'fastify'], scenarios: [1, 2, 3, 5], modes: ['plain', 'pipelined'], rounds: 3, durationSec: 5, warmupSec: 2, connections: 64, pipeline: 10, serverCpu: 1, clientCpu: 0 },
+    settings: {
+      servers: ['raw-uws', 'rest-uws', 'fastify'],
+      scenarios: [1, 2, 3, 5],
+      modes: ['plain', 'pipelined'],
+      rounds: 3,
+      durationSec: 5,
+      warmupSec: 2,
+      connections: 64,
+      pipeline: 10,
+      serverCpu: 1,
+      clientCpu: 0,
+    },
     machine: { cpuModel: 'test', cpuCount: 2, node: 'v20', kernel: 'Linux', wrk: 'wrk 4.1.0', loadAverageAtStart: 0 },
     unavailable: [],
     measurements,
@@ -101,33 +134,50 @@ test('the generated section replaces only the block of its machine type; another
   const docPath = path.join(dir, 'benchmarks.md');
   const intel = 'Intel(R) Xeon(R) Processor';
   const amd = 'AMD EPYC 7B13';
-  const block = (machine: string, text: string) => `${blockStart('results', machine)}\n${text}\n${blockEnd('results', machine)}`;
+  const block = (machine: string, text: string) =>
+    `${blockStart('results', machine)}\n${text}\n${blockEnd('results', machine)}`;
   fs.writeFileSync(docPath, `# Benchmarks\n\nbefore\n\n${block(intel, 'old results')}\n\nafter\n`);
   writeBlockIntoDoc(docPath, 'results', intel, 'new results\n');
   t.is(fs.readFileSync(docPath, 'utf8'), `# Benchmarks\n\nbefore\n\n${block(intel, 'new results')}\n\nafter\n`);
   writeBlockIntoDoc(docPath, 'results', amd, 'amd results');
-  t.is(fs.readFileSync(docPath, 'utf8'), `# Benchmarks\n\nbefore\n\n${block(intel, 'new results')}\n\n${block(amd, 'amd results')}\n\nafter\n`);
+  t.is(
+    fs.readFileSync(docPath, 'utf8'),
+    `# Benchmarks\n\nbefore\n\n${block(intel, 'new results')}\n\n${block(amd, 'amd results')}\n\nafter\n`,
+  );
   writeBlockIntoDoc(docPath, 'results', intel, 'third results');
-  t.is(fs.readFileSync(docPath, 'utf8'), `# Benchmarks\n\nbefore\n\n${block(intel, 'third results')}\n\n${block(amd, 'amd results')}\n\nafter\n`);
+  t.is(
+    fs.readFileSync(docPath, 'utf8'),
+    `# Benchmarks\n\nbefore\n\n${block(intel, 'third results')}\n\n${block(amd, 'amd results')}\n\nafter\n`,
+  );
 
   const fresh = path.join(dir, 'fresh.md');
   writeBlockIntoDoc(fresh, 'results', intel, 'first results');
   t.is(fs.readFileSync(fresh, 'utf8'), `# Benchmarks\n\n## Results\n\n${block(intel, 'first results')}\n`);
   writeBlockIntoDoc(fresh, 'costs', intel, 'first costs');
-  t.is(fs.readFileSync(fresh, 'utf8'), `# Benchmarks\n\n## Results\n\n${block(intel, 'first results')}\n\n## Cost table results\n\n${blockStart('costs', intel)}\nfirst costs\n${blockEnd('costs', intel)}\n`);
+  t.is(
+    fs.readFileSync(fresh, 'utf8'),
+    `# Benchmarks\n\n## Results\n\n${block(intel, 'first results')}\n\n## Cost table results\n\n${blockStart('costs', intel)}\nfirst costs\n${blockEnd('costs', intel)}\n`,
+  );
 });
 
-test('in a sliced round each slice is paired with the other server\'s slice of the same turn, so a phase change inside the round spoils one pair, not the ratio', (t) => {
-  const slices = (rates: number[], cpu: number[]) => rates.map((requestsPerSec, i) => ({ requestsPerSec, cpuUsPerRequest: cpu[i]!, p50Ms: 0.5, p99Ms: 2 }));
+test("in a sliced round each slice is paired with the other server's slice of the same turn, so a phase change inside the round spoils one pair, not the ratio", (t) => {
+  const slices = (rates: number[], cpu: number[]) =>
+    rates.map((requestsPerSec, i) => ({ requestsPerSec, cpuUsPerRequest: cpu[i]!, p50Ms: 0.5, p99Ms: 2 }));
   // Raw's third turn fell in a slow phase: its round sum says rest.uws was 1.08x raw, each turn says 0.9x.
   const measurements = [
     measurement('raw-uws', 1, 'plain', 1, 250 / 3, { slices: slices([100, 100, 50], [10, 10, 20]) }),
     measurement('rest-uws', 1, 'plain', 1, 90, { slices: slices([90, 90, 90], [11, 11, 11]) }),
   ];
   t.is(pairedRatio(measurements, 'rest-uws', 'raw-uws', 1, 'plain'), 0.9);
-  t.is(pairedRatio(measurements, 'rest-uws', 'raw-uws', 1, 'plain', (m) => m.cpuUsPerRequest), 1.1);
+  t.is(
+    pairedRatio(measurements, 'rest-uws', 'raw-uws', 1, 'plain', (m) => m.cpuUsPerRequest),
+    1.1,
+  );
   // Rows without slices, or with different counts of them, are paired by round as before.
-  const unsliced = [measurement('raw-uws', 1, 'plain', 1, 100), measurement('rest-uws', 1, 'plain', 1, 90, { slices: slices([90, 90], [11, 11]) })];
+  const unsliced = [
+    measurement('raw-uws', 1, 'plain', 1, 100),
+    measurement('rest-uws', 1, 'plain', 1, 90, { slices: slices([90, 90], [11, 11]) }),
+  ];
   t.is(pairedRatio(unsliced, 'rest-uws', 'raw-uws', 1, 'plain'), 0.9);
 });
 
@@ -137,10 +187,16 @@ test('a target is judged by CPU per request when the servers were not CPU-bound 
     measurement('raw-uws', 2, 'plain', 1, 58_000, { serverCpuPercent: 80, cpuUsPerRequest: 13.9 }),
     measurement('rest-uws-idiomatic', 2, 'plain', 1, 58_000, { serverCpuPercent: 91, cpuUsPerRequest: 15.6 }),
   ];
-  const idiomatic = (measurements: Measurement[]) => evaluateTargets(run(measurements)).find((r) => r.target === 'idiomatic plain #2 >= 90% of raw uWS req/s (issue 21)')!;
+  const idiomatic = (measurements: Measurement[]) =>
+    evaluateTargets(run(measurements)).find(
+      (r) => r.target === 'idiomatic plain #2 >= 90% of raw uWS req/s (issue 21)',
+    )!;
   const judged = idiomatic(clientBound);
   t.is(judged.status, 'FAIL');
-  t.is(judged.detail, '100.0% of raw req/s, not CPU-bound (raw-uws busy 80%, rest-uws-idiomatic 91%), so judged by CPU per request: 89.1% of raw');
+  t.is(
+    judged.detail,
+    '100.0% of raw req/s, not CPU-bound (raw-uws busy 80%, rest-uws-idiomatic 91%), so judged by CPU per request: 89.1% of raw',
+  );
   const cpuBound = clientBound.map((m) => ({ ...m, serverCpuPercent: 99 }));
   t.is(idiomatic(cpuBound).status, 'PASS', 'CPU-bound, the req/s ratio decides');
 });

@@ -37,7 +37,8 @@ const keep = opt('keep', undefined);
 const PIPELINE = Number(opt('pipeline', '10'));
 const CONNECTIONS = Number(opt('connections', '4'));
 const CACHE_SIM = args.includes('--cache-sim');
-if (!(N > 0 && N % CONNECTIONS === 0 && W % CONNECTIONS === 0)) throw new Error('--n and --warm must be multiples of --connections');
+if (!(N > 0 && N % CONNECTIONS === 0 && W % CONNECTIONS === 0))
+  throw new Error('--n and --warm must be multiples of --connections');
 
 const { SAMPLE_ORDER } = require(path.join(dir, 'benchmarks/dist/src/contract/order.js'));
 const order = JSON.stringify(SAMPLE_ORDER);
@@ -51,10 +52,22 @@ if (request === undefined) throw new Error('--scenario is 1, 2 or 3');
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ipr-'));
 const outFile = path.join(work, 'callgrind.out');
-const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', ...(CACHE_SIM ? ['--cache-sim=yes'] : []), `--callgrind-out-file=${outFile}`, 'node', '--predictable', path.join(dir, 'benchmarks/dist/src/servers', `${server}.js`)], {
-  env: { ...process.env, BENCH_PORT: '0', BENCH_STATIC_DIR: work },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
+const child = spawn(
+  'valgrind',
+  [
+    '--tool=callgrind',
+    '--instr-atstart=no',
+    ...(CACHE_SIM ? ['--cache-sim=yes'] : []),
+    `--callgrind-out-file=${outFile}`,
+    'node',
+    '--predictable',
+    path.join(dir, 'benchmarks/dist/src/servers', `${server}.js`),
+  ],
+  {
+    env: { ...process.env, BENCH_PORT: '0', BENCH_STATIC_DIR: work },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  },
+);
 let errors = '';
 child.stderr.on('data', (d) => (errors = (errors + d).slice(-4000)));
 let announced = '';
@@ -82,7 +95,8 @@ child.on('exit', () => {
   }
   if (keep !== undefined) {
     fs.mkdirSync(keep, { recursive: true });
-    for (const f of fs.readdirSync(work).filter((f) => f.startsWith('callgrind.out'))) fs.copyFileSync(path.join(work, f), path.join(keep, f));
+    for (const f of fs.readdirSync(work).filter((f) => f.startsWith('callgrind.out')))
+      fs.copyFileSync(path.join(work, f), path.join(keep, f));
   }
   fs.rmSync(work, { recursive: true, force: true });
   if (total === 0) {
@@ -90,9 +104,17 @@ child.on('exit', () => {
     process.exitCode = 1;
     return;
   }
-  console.log(`${server} scenario ${scenario} (${dir}): ${Math.round(total / N)} instructions per request (${N} requests after ${W} of warm-up)`);
+  console.log(
+    `${server} scenario ${scenario} (${dir}): ${Math.round(total / N)} instructions per request (${N} requests after ${W} of warm-up)`,
+  );
   // --cache-sim: callgrind's simulated caches (first level, last level), misses per request.
-  if (CACHE_SIM) console.log(Object.entries(events).filter(([name]) => name !== 'Ir').map(([name, value]) => `${name} ${Math.round(value / N)}`).join(', '));
+  if (CACHE_SIM)
+    console.log(
+      Object.entries(events)
+        .filter(([name]) => name !== 'Ir')
+        .map(([name, value]) => `${name} ${Math.round(value / N)}`)
+        .join(', '),
+    );
 });
 
 // callgrind_control talks to every callgrind run of this machine: run one measurement at a time.

@@ -55,18 +55,25 @@ const SCENARIOS = {
 };
 const request = SCENARIOS[scenario];
 if (request === undefined) throw new Error('--scenario is 1, 2 or 3');
-const primes = (opt('prime', '') || '').split(',').filter(Boolean).map((id) => {
-  if (SCENARIOS[id] === undefined) throw new Error('--prime lists scenarios 1, 2 or 3');
-  return SCENARIOS[id];
-});
+const primes = (opt('prime', '') || '')
+  .split(',')
+  .filter(Boolean)
+  .map((id) => {
+    if (SCENARIOS[id] === undefined) throw new Error('--prime lists scenarios 1, 2 or 3');
+    return SCENARIOS[id];
+  });
 
 function startServer(checkout, id, nodeFlags) {
-  const child = spawn('taskset', ['-c', '1', process.execPath, ...nodeFlags, path.join(checkout, 'benchmarks/dist/src/servers', `${id}.js`)], {
-    env: { ...process.env, BENCH_PORT: '0', BENCH_STATIC_DIR: work },
-    // --perf-basic-prof also writes V8's log (isolate-*.log) where the process runs: in the temporary folder.
-    cwd: work,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'taskset',
+    ['-c', '1', process.execPath, ...nodeFlags, path.join(checkout, 'benchmarks/dist/src/servers', `${id}.js`)],
+    {
+      env: { ...process.env, BENCH_PORT: '0', BENCH_STATIC_DIR: work },
+      // --perf-basic-prof also writes V8's log (isolate-*.log) where the process runs: in the temporary folder.
+      cwd: work,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let errors = '';
   child.stderr.on('data', (d) => (errors += d));
@@ -83,7 +90,24 @@ function startServer(checkout, id, nodeFlags) {
 /** wrk as the bench runs it (one thread on CPU 0); the requests it completed. */
 function runWrk(port, seconds, load = request) {
   const lua = path.join(here, 'benchmarks/lua', PIPELINE > 1 ? 'pipeline.lua' : 'request.lua');
-  const out = execFileSync('taskset', ['-c', '0', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', lua, `http://127.0.0.1:${port}${load.path}`, '--', ...load.lua, `pipeline=${PIPELINE}`], { encoding: 'utf8' });
+  const out = execFileSync(
+    'taskset',
+    [
+      '-c',
+      '0',
+      'wrk',
+      '-t1',
+      `-c${CONNECTIONS}`,
+      `-d${seconds}s`,
+      '-s',
+      lua,
+      `http://127.0.0.1:${port}${load.path}`,
+      '--',
+      ...load.lua,
+      `pipeline=${PIPELINE}`,
+    ],
+    { encoding: 'utf8' },
+  );
   const m = /"requests":(\d+)/.exec(out);
   if (!m) throw new Error(`wrk reported no requests:\n${out}`);
   return Number(m[1]);
@@ -91,7 +115,11 @@ function runWrk(port, seconds, load = request) {
 
 /** A server started for measuring, with what its turns have added up. */
 async function start(checkout, id) {
-  const server = await startServer(checkout, id, ALLOC ? ['--trace-gc', '--max-semi-space-size=2'] : ['--perf-basic-prof']);
+  const server = await startServer(
+    checkout,
+    id,
+    ALLOC ? ['--trace-gc', '--max-semi-space-size=2'] : ['--perf-basic-prof'],
+  );
   for (const load of primes) runWrk(server.port, 2, load);
   runWrk(server.port, 3); // warm-up: JIT settled, heap grown
   return { ...server, id, requests: 0, samples: new Map(), allocated: 0 };
@@ -107,7 +135,25 @@ async function turn(server) {
     return;
   }
   const data = path.join(work, `${server.id}-${Math.random().toString(36).slice(2)}.data`);
-  const perf = spawn('perf', ['record', '-q', '-e', 'cpu-clock', '-F', String(FREQUENCY), '-p', String(server.child.pid), '-o', data, '--', 'sleep', String(SECONDS)], { stdio: 'ignore' });
+  const perf = spawn(
+    'perf',
+    [
+      'record',
+      '-q',
+      '-e',
+      'cpu-clock',
+      '-F',
+      String(FREQUENCY),
+      '-p',
+      String(server.child.pid),
+      '-o',
+      data,
+      '--',
+      'sleep',
+      String(SECONDS),
+    ],
+    { stdio: 'ignore' },
+  );
   server.requests += runWrk(server.port, SECONDS);
   await new Promise((resolve) => perf.on('exit', resolve));
   for (const [name, n] of samplesBy(data)) server.samples.set(name, (server.samples.get(name) ?? 0) + n);
@@ -126,7 +172,9 @@ async function stop(server) {
 
 /** Megabytes allocated between collections (each collection's size before, minus the previous one's after), in bytes. */
 function allocatedBytes(log) {
-  const sizes = [...log.matchAll(/(?:Scavenge|Mark-Compact|Mark-Sweep)[^ ]* ([\d.]+) \([\d.]+\) -> ([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+  const sizes = [...log.matchAll(/(?:Scavenge|Mark-Compact|Mark-Sweep)[^ ]* ([\d.]+) \([\d.]+\) -> ([\d.]+)/g)].map(
+    (m) => [Number(m[1]), Number(m[2])],
+  );
   let mb = 0;
   for (let i = 1; i < sizes.length; i++) mb += sizes[i][0] - sizes[i - 1][1];
   return mb * 1024 * 1024;
@@ -134,7 +182,11 @@ function allocatedBytes(log) {
 
 function samplesBy(data) {
   // The server is gone, but perf's report still names its JIT code from /tmp/perf-PID.map (removed after this).
-  const report = execFileSync('perf', ['report', '-i', data, '--no-children', '--sort', SORT, '-n', '--stdio'], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+  const report = execFileSync('perf', ['report', '-i', data, '--no-children', '--sort', SORT, '-n', '--stdio'], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const samples = new Map();
   for (const line of report.split('\n')) {
     const m = /^\s*[\d.]+%\s+(\d+)\s+(.*\S)\s*$/.exec(line);
@@ -152,7 +204,11 @@ function samplesBy(data) {
 function comparableName(name) {
   const js = /^\[\.\] JS:([*~^]?)(\S*) (.*?)(?::\d+:\d+)?$/.exec(name);
   if (js === null) return name;
-  const file = js[3].startsWith(dir) ? js[3].slice(dir.length + 1) : js[3].startsWith(againstDir) ? js[3].slice(againstDir.length + 1) : js[3];
+  const file = js[3].startsWith(dir)
+    ? js[3].slice(dir.length + 1)
+    : js[3].startsWith(againstDir)
+      ? js[3].slice(againstDir.length + 1)
+      : js[3];
   return `[.] JS:${js[1]}${js[2] || '(anonymous)'} ${file}`;
 }
 
@@ -164,7 +220,8 @@ async function main() {
   try {
     if (against !== undefined) servers.push(await start(againstDir, against));
     // Turns in the order A B, B A, A B...: a slow phase of the machine falls on both servers alike.
-    for (let round = 0; round < ROUNDS; round++) for (const s of round % 2 === 0 ? servers : [...servers].reverse()) await turn(s);
+    for (let round = 0; round < ROUNDS; round++)
+      for (const s of round % 2 === 0 ? servers : [...servers].reverse()) await turn(s);
   } finally {
     for (const s of servers) await stop(s);
   }
@@ -172,13 +229,17 @@ async function main() {
   const shape = `scenario ${scenario}${primes.length > 0 ? ` (primed with ${opt('prime')})` : ''}, ${PIPELINE > 1 ? `pipelined ${PIPELINE}` : 'plain'}, ${CONNECTIONS} connections, ${ROUNDS} turns of ${SECONDS} s each`;
   if (ALLOC) {
     console.log(`bytes allocated per request (${shape}):`);
-    for (const [id, r] of [[server, a], ...(b ? [[against, b]] : [])]) console.log(`  ${id.padEnd(22)} ${Math.round(r.allocated / r.requests)} (${r.requests} requests)`);
+    for (const [id, r] of [[server, a], ...(b ? [[against, b]] : [])])
+      console.log(`  ${id.padEnd(22)} ${Math.round(r.allocated / r.requests)} (${r.requests} requests)`);
     return;
   }
   const total = (r) => [...r.samples.values()].reduce((x, y) => x + y, 0);
-  console.log(`CPU µs per request by ${SORT} (${shape}); ${server}: ${a.requests} requests${b ? `, ${against}: ${b.requests}` : ''}`);
+  console.log(
+    `CPU µs per request by ${SORT} (${shape}); ${server}: ${a.requests} requests${b ? `, ${against}: ${b.requests}` : ''}`,
+  );
   if (b === undefined) {
-    for (const [name, n] of [...a.samples].sort((x, y) => y[1] - x[1]).slice(0, TOP)) console.log(`${fmt(perRequest(n, a.requests))}  ${name}`);
+    for (const [name, n] of [...a.samples].sort((x, y) => y[1] - x[1]).slice(0, TOP))
+      console.log(`${fmt(perRequest(n, a.requests))}  ${name}`);
     console.log(`${fmt(perRequest(total(a), a.requests))}  total`);
     return;
   }
@@ -191,7 +252,9 @@ async function main() {
   rows.sort((p, q) => Math.abs(q.d) - Math.abs(p.d));
   console.log(`${server.padStart(9).slice(-9)} ${against.padStart(9).slice(-9)}      diff  symbol`);
   for (const r of rows.slice(0, TOP)) console.log(`${fmt(r.x)} ${fmt(r.y)} ${fmt(r.d)}  ${r.name}`);
-  console.log(`${fmt(perRequest(total(a), a.requests))} ${fmt(perRequest(total(b), b.requests))} ${fmt(perRequest(total(a), a.requests) - perRequest(total(b), b.requests))}  total`);
+  console.log(
+    `${fmt(perRequest(total(a), a.requests))} ${fmt(perRequest(total(b), b.requests))} ${fmt(perRequest(total(a), a.requests) - perRequest(total(b), b.requests))}  total`,
+  );
 }
 
 main()

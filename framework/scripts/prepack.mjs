@@ -30,7 +30,9 @@ function removeStale(dir) {
       if (fs.readdirSync(file).length === 0) fs.rmdirSync(file);
       continue;
     }
-    const source = path.join(frameworkDir, path.relative(path.join(frameworkDir, 'dist'), file)).replace(outputs, '.ts');
+    const source = path
+      .join(frameworkDir, path.relative(path.join(frameworkDir, 'dist'), file))
+      .replace(outputs, '.ts');
     if (outputs.test(entry.name) && !fs.existsSync(source)) fs.rmSync(file);
   }
 }

@@ -8,11 +8,53 @@ import './metadata/load-reflect-metadata'; // reflect-metadata, with a clear mes
 export { RestRouter } from './builder/rest-router';
 export { RestBuilder, type BodyHandlerOptions } from './builder/rest-builder';
 
-export { ApplicationPath, Path, GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS, Get, Post, Put, Delete, Patch, Head, Options, Consumes, Produces, RouteOrder, Header } from './decorators/routing';
-export { PathParam, QueryParam, MatrixParam, CookieParam, HeaderParam, FormParam, BodyParam, BeanParam, Context, DefaultValue, Raw, Optional, type ArgumentDecorator } from './decorators/arguments';
+export {
+  ApplicationPath,
+  Path,
+  GET,
+  POST,
+  PUT,
+  DELETE,
+  PATCH,
+  HEAD,
+  OPTIONS,
+  Get,
+  Post,
+  Put,
+  Delete,
+  Patch,
+  Head,
+  Options,
+  Consumes,
+  Produces,
+  RouteOrder,
+  Header,
+} from './decorators/routing';
+export {
+  PathParam,
+  QueryParam,
+  MatrixParam,
+  CookieParam,
+  HeaderParam,
+  FormParam,
+  BodyParam,
+  BeanParam,
+  Context,
+  DefaultValue,
+  Raw,
+  Optional,
+  type ArgumentDecorator,
+} from './decorators/arguments';
 export { RequestReader, ResponseWriter, ContextReader, CatchWith, SuppressCheck, Handles } from './decorators/binding';
 
-export type { ValueReader, HttpResponseWriter, ExceptionHandler, NotFoundResponseWriter, ContextProvider, ContextProviderFunction } from './context/contracts';
+export type {
+  ValueReader,
+  HttpResponseWriter,
+  ExceptionHandler,
+  NotFoundResponseWriter,
+  ContextProvider,
+  ContextProviderFunction,
+} from './context/contracts';
 export { RoutingContext } from './context/routing-context';
 export { User } from './context/user';
 export { UwsApp } from './context/uws-app';
@@ -45,7 +87,12 @@ export {
   type HttpErrorOptions,
 } from './errors/http-errors';
 export { ERROR_CODES, describeErrorCode, type ErrorCode, type ErrorCodeInfo } from './errors/codes';
-export { DefaultExceptionHandler, summarizeError, type ErrorSummary, type HandlerErrorBody } from './pipeline/exception-handling';
+export {
+  DefaultExceptionHandler,
+  summarizeError,
+  type ErrorSummary,
+  type HandlerErrorBody,
+} from './pipeline/exception-handling';
 
 export { JsonValueReader, TextValueReader, FormValueReader, GenericValueReader } from './io/readers';
 export { JsonResponseWriter, PlainResponseWriter, GenericResponseWriter } from './io/writers';
@@ -63,14 +110,56 @@ export { inject, type InjectOptions, type InjectResponse } from './testing/injec
 export { loadUws, ALLOW_FALLBACK_ENV } from './adapter/load-uws';
 
 // Plugins: the public API every feature is built on (docs/reference/plugins.md).
-export type { RestPlugin, PluginContext, RouteScope, ClassScope, RequestHook, ResponseHook, ErrorHook, SendHook, ShutdownHook, BodyConsumer, BodyFlow, BodyStreamer, RouteHookFactory, ClassHandler, ComponentFill, ComponentFiller } from './pipeline/plugin';
+export type {
+  RestPlugin,
+  PluginContext,
+  RouteScope,
+  ClassScope,
+  RequestHook,
+  ResponseHook,
+  ErrorHook,
+  SendHook,
+  ShutdownHook,
+  BodyConsumer,
+  BodyFlow,
+  BodyStreamer,
+  RouteHookFactory,
+  ClassHandler,
+  ComponentFill,
+  ComponentFiller,
+} from './pipeline/plugin';
 export type { RouteHooks, RouteAnswer } from './pipeline/route-hooks';
 export type { WebSocketRoute, WebSocketHandler, WebSocketHandlerName } from './pipeline/websocket-route';
 export { SetMetadata } from './decorators/set-metadata';
 
 // Security: authentication and authorization.
-export { securityPlugin, appSecurity, Authenticate, Authorize, RolesAllowed, PermitAll, DenyAll, routeSecurity, BearerAuthenticationProvider, BasicAuthenticationProvider, hashPassword, verifyPassword, secretsEqual } from './features/security';
-export type { RestAuthenticationProvider, AuthorizationProvider, RouteSecurity, AccessRule, TokenVerifier, BearerOptions, BasicCredentials, PasswordVerifier, BasicAccount, BasicOptions } from './features/security';
+export {
+  securityPlugin,
+  appSecurity,
+  Authenticate,
+  Authorize,
+  RolesAllowed,
+  PermitAll,
+  DenyAll,
+  routeSecurity,
+  BearerAuthenticationProvider,
+  BasicAuthenticationProvider,
+  hashPassword,
+  verifyPassword,
+  secretsEqual,
+} from './features/security';
+export type {
+  RestAuthenticationProvider,
+  AuthorizationProvider,
+  RouteSecurity,
+  AccessRule,
+  TokenVerifier,
+  BearerOptions,
+  BasicCredentials,
+  PasswordVerifier,
+  BasicAccount,
+  BasicOptions,
+} from './features/security';
 
 // Injection and caching.
 export { NoCache } from './decorators/no-cache';
@@ -83,34 +172,127 @@ export { eventsPlugin, Event, EVENTS, type RestEvent, type EventOptions, type Ev
 export { cors, type CorsOptions } from './features/cors';
 
 // Rate limiting: token buckets per key, in memory or PostgreSQL.
-export { rateLimit, RateLimit, SkipRateLimit, byAddress, byHeader, byUser, MemoryRateLimitStore, PostgresRateLimitStore } from './features/rate-limit';
-export type { RateLimitOptions, RateLimitRule, RateLimitKey, RateLimitStore, RateLimitState, RateLimitWindow, MemoryRateLimitStoreOptions, PostgresRateLimitStoreOptions, SqlQueryable, SqlResult } from './features/rate-limit';
+export {
+  rateLimit,
+  RateLimit,
+  SkipRateLimit,
+  byAddress,
+  byHeader,
+  byUser,
+  MemoryRateLimitStore,
+  PostgresRateLimitStore,
+} from './features/rate-limit';
+export type {
+  RateLimitOptions,
+  RateLimitRule,
+  RateLimitKey,
+  RateLimitStore,
+  RateLimitState,
+  RateLimitWindow,
+  MemoryRateLimitStoreOptions,
+  PostgresRateLimitStoreOptions,
+  SqlQueryable,
+  SqlResult,
+} from './features/rate-limit';
 
 // Compression: brotli and gzip from Accept-Encoding, for complete and streamed bodies.
-export { compression, NoCompression, isCompressibleType, type CompressionOptions, type Coding } from './features/compression';
+export {
+  compression,
+  NoCompression,
+  isCompressibleType,
+  type CompressionOptions,
+  type Coding,
+} from './features/compression';
 export type { SentBody } from './http/body-pipe';
 
 // Server-sent events: event stream routes (async iterables or a push API), disconnect signals.
-export { serverSentEventsPlugin, ServerSentEvents, ServerSentEvent, EventStream, EventStreamWriter } from './features/sse';
+export {
+  serverSentEventsPlugin,
+  ServerSentEvents,
+  ServerSentEvent,
+  EventStream,
+  EventStreamWriter,
+} from './features/sse';
 export type { ServerSentEventFields, EventStreamOptions, EventStreamSettings, EventSource } from './features/sse';
 
 // Validation.
-export { validationPlugin, Valid, Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, ConstraintException, ConstraintExceptionHandler, ClassValidator } from './features/validation';
-export type { ConstraintDecorator, ConstraintOptions, ConstraintViolation, Validator, ClassValidatorOptions, Compilation, CompilationMode, CompiledMode, NotCompiledMode } from './features/validation';
+export {
+  validationPlugin,
+  Valid,
+  Constraint,
+  Min,
+  Max,
+  Positive,
+  PositiveOrZero,
+  Negative,
+  NegativeOrZero,
+  Size,
+  Pattern,
+  Email,
+  NotNull,
+  NotEmpty,
+  NotBlank,
+  Past,
+  Future,
+  ConstraintException,
+  ConstraintExceptionHandler,
+  ClassValidator,
+} from './features/validation';
+export type {
+  ConstraintDecorator,
+  ConstraintOptions,
+  ConstraintViolation,
+  Validator,
+  ClassValidatorOptions,
+  Compilation,
+  CompilationMode,
+  CompiledMode,
+  NotCompiledMode,
+} from './features/validation';
 
 // Static files: FileResponseWriter, folder mounts, RestBuilder/RestRouter.staticFiles.
-export { staticFilesPlugin, FileResponseWriter, staticFolder, type FileResponseWriterOptions, type DotFiles } from './features/static';
+export {
+  staticFilesPlugin,
+  FileResponseWriter,
+  staticFolder,
+  type FileResponseWriterOptions,
+  type DotFiles,
+} from './features/static';
 
 // WebSocket endpoints: @WebSocket classes registered like REST classes.
-export { webSocketPlugin, WebSocket, WEBSOCKET_ENDPOINT, type WebSocketEndpointMetadata, type WebSocketOptions } from './features/websocket';
-export { WebSocketConnection, WebSocketCloseException, type SendStatus, type WebSocketData } from './context/websocket-connection';
+export {
+  webSocketPlugin,
+  WebSocket,
+  WEBSOCKET_ENDPOINT,
+  type WebSocketEndpointMetadata,
+  type WebSocketOptions,
+} from './features/websocket';
+export {
+  WebSocketConnection,
+  WebSocketCloseException,
+  type SendStatus,
+  type WebSocketData,
+} from './context/websocket-connection';
 export { closeAllWebSockets, openConnections } from './adapter/open-connections';
 
 // Serving, graceful shutdown and request logging.
 export { serve, isServeWorker } from './server/serve';
 export type { AppFactory, ServeContext, ServeOptions, ServeHandle } from './server/serve-types';
 export { startServer, type ListenOptions, type Server, type ShutdownReport } from './server/start-server';
-export { requestLoggingPlugin, REQUEST_LOGGING, createLogger, excludeFromAccessLog, RequestLogger, BufferedDestination, type RequestLoggingOptions, type RequestLogLevel, type CreateLoggerOptions, type LogDestination, type PinoLogger, type BufferedDestinationOptions } from './features/logging';
+export {
+  requestLoggingPlugin,
+  REQUEST_LOGGING,
+  createLogger,
+  excludeFromAccessLog,
+  RequestLogger,
+  BufferedDestination,
+  type RequestLoggingOptions,
+  type RequestLogLevel,
+  type CreateLoggerOptions,
+  type LogDestination,
+  type PinoLogger,
+  type BufferedDestinationOptions,
+} from './features/logging';
 
 // Health and readiness: GET /health, GET /ready with the app's checks (503 while one fails or shutting down).
 export { health, type HealthOptions, type ReadinessCheck } from './features/health';
@@ -120,7 +302,17 @@ export { trustProxy, type TrustProxyOptions, type TrustSetting, type ForwardingH
 export type { ClientOrigin, OriginResolver } from './http/client-origin';
 
 // Cookies: Set-Cookie with every attribute, signed cookies (HMAC-SHA256, key rotation), @CookieParam(name, { signed: true }).
-export { cookies, Cookies, CookieSigner, serializeCookie, setCookie, clearCookie, type CookiesOptions, type SetCookieOptions, type CookieOptions } from './features/cookies';
+export {
+  cookies,
+  Cookies,
+  CookieSigner,
+  serializeCookie,
+  setCookie,
+  clearCookie,
+  type CookiesOptions,
+  type SetCookieOptions,
+  type CookieOptions,
+} from './features/cookies';
 export { SignedCookieVerifier } from './context/signed-cookies';
 
 // Problem details: every framework error as RFC 9457 application/problem+json (off unless used).
@@ -133,14 +325,33 @@ export { requestId, requestIdOf, type RequestIdOptions } from './features/reques
 export { uploadsPlugin, FileUpload, DEFAULT_UPLOADS_DIRECTORY } from './features/uploads';
 
 // OpenAPI 3.1 documents.
-export { openApi, buildOpenApiDocument, ApiOperation, ApiResponse, ApiTags, ApiExclude, API_OPERATION, API_RESPONSES, API_TAGS, API_EXCLUDE } from './features/openapi';
-export type { OpenApiOptions, OpenApiSource, ApiOperationOptions, ApiResponseOptions, OpenApiSecurityScheme, OpenApiErrorBody, ErrorHandlerList, JsonSchema } from './features/openapi';
+export {
+  openApi,
+  buildOpenApiDocument,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  ApiExclude,
+  API_OPERATION,
+  API_RESPONSES,
+  API_TAGS,
+  API_EXCLUDE,
+} from './features/openapi';
+export type {
+  OpenApiOptions,
+  OpenApiSource,
+  ApiOperationOptions,
+  ApiResponseOptions,
+  OpenApiSecurityScheme,
+  OpenApiErrorBody,
+  ErrorHandlerList,
+  JsonSchema,
+} from './features/openapi';
 export { openApiDocument } from './builder/open-api-document';
 export { swaggerUi, type SwaggerUiOptions } from './features/swagger-ui';
 
 // Adoption (issue 9): types the API reference (npm run -w rest.uws docs) links to from public members.
 export type { ParamSource } from './metadata/types';
-
 
 // Last: the entry's exports as constants rather than tsc's getters (util/constant-exports.ts says why).
 import { constantExports } from './util/constant-exports';

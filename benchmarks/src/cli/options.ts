@@ -72,7 +72,9 @@ export const USAGE = `Usage: npm run bench -- [options]
 function positiveNumber(name: string, text: string | undefined, integer: boolean): number {
   const value = Number(text);
   if (text === undefined || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new Error(`${name} needs a ${integer ? 'whole ' : ''}number >= 0, got ${text === undefined ? 'nothing' : `"${text}"`}`);
+    throw new Error(
+      `${name} needs a ${integer ? 'whole ' : ''}number >= 0, got ${text === undefined ? 'nothing' : `"${text}"`}`,
+    );
   }
   return value;
 }
@@ -86,7 +88,10 @@ function cpuOption(name: string, text: string | undefined): number | undefined {
 
 function list(text: string | undefined, name: string): string[] {
   if (!text) throw new Error(`${name} needs a comma-separated list`);
-  return text.split(',').map((item) => item.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 export function parseOptions(argv: string[]): CliOptions {
@@ -120,7 +125,9 @@ export function parseOptions(argv: string[]): CliOptions {
   const given = new Set<string>();
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const value = () => inline ?? argv[++index];
     given.add(flag);
     switch (flag) {
@@ -135,7 +142,11 @@ export function parseOptions(argv: string[]): CliOptions {
         options.setup = true;
         break;
       case '--servers':
-        options.servers = list(value(), flag).map((id) => (id.endsWith(BASELINE_SUFFIX) ? `${findServer(id.slice(0, -BASELINE_SUFFIX.length)).id}${BASELINE_SUFFIX}` : findServer(id).id));
+        options.servers = list(value(), flag).map((id) =>
+          id.endsWith(BASELINE_SUFFIX)
+            ? `${findServer(id.slice(0, -BASELINE_SUFFIX.length)).id}${BASELINE_SUFFIX}`
+            : findServer(id).id,
+        );
         break;
       case '--costs':
         options.costs = true;
@@ -146,7 +157,9 @@ export function parseOptions(argv: string[]): CliOptions {
       case '--baseline': {
         const checkout = value();
         if (!checkout || !fs.existsSync(path.join(checkout, 'benchmarks', 'dist', 'src'))) {
-          throw new Error(`--baseline needs a checkout of this repository whose benchmarks are built (npx tsc -b), got ${checkout === undefined ? 'nothing' : `"${checkout}"`}`);
+          throw new Error(
+            `--baseline needs a checkout of this repository whose benchmarks are built (npx tsc -b), got ${checkout === undefined ? 'nothing' : `"${checkout}"`}`,
+          );
         }
         options.baseline = path.resolve(checkout);
         break;
@@ -154,13 +167,15 @@ export function parseOptions(argv: string[]): CliOptions {
       case '--scenarios':
         options.scenarios = list(value(), flag).map((item) => {
           const id = Number(item) as ScenarioId;
-          if (!ALL_SCENARIO_IDS.includes(id)) throw new Error(`unknown scenario "${item}"; known: ${ALL_SCENARIO_IDS.join(', ')}`);
+          if (!ALL_SCENARIO_IDS.includes(id))
+            throw new Error(`unknown scenario "${item}"; known: ${ALL_SCENARIO_IDS.join(', ')}`);
           return id;
         });
         break;
       case '--modes':
         options.modes = list(value(), flag).map((item) => {
-          if (!ALL_MODES.includes(item as Mode)) throw new Error(`unknown mode "${item}"; known: ${ALL_MODES.join(', ')}`);
+          if (!ALL_MODES.includes(item as Mode))
+            throw new Error(`unknown mode "${item}"; known: ${ALL_MODES.join(', ')}`);
           return item as Mode;
         });
         break;

@@ -1,5 +1,13 @@
 /** Scenario 3's order as JSON schema: Fastify's validation idiom. Same rules as `findOrderProblem` in order.ts. */
-import { COUNTRY_PATTERN, CURRENCIES, MAX_ITEMS, MAX_NOTE_LENGTH, MAX_QUANTITY, MAX_UNIT_PRICE, SKU_PATTERN } from './order';
+import {
+  COUNTRY_PATTERN,
+  CURRENCIES,
+  MAX_ITEMS,
+  MAX_NOTE_LENGTH,
+  MAX_QUANTITY,
+  MAX_UNIT_PRICE,
+  SKU_PATTERN,
+} from './order';
 
 const orderItemSchema = {
   type: 'object',

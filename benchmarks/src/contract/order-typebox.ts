@@ -1,6 +1,14 @@
 /** Scenario 3's order as TypeBox schemas (Elysia's `t`): Elysia's validation idiom. Same rules as order-schema.ts. */
 import { t } from 'elysia';
-import { COUNTRY_PATTERN, CURRENCIES, MAX_ITEMS, MAX_NOTE_LENGTH, MAX_QUANTITY, MAX_UNIT_PRICE, SKU_PATTERN } from './order';
+import {
+  COUNTRY_PATTERN,
+  CURRENCIES,
+  MAX_ITEMS,
+  MAX_NOTE_LENGTH,
+  MAX_QUANTITY,
+  MAX_UNIT_PRICE,
+  SKU_PATTERN,
+} from './order';
 
 const orderItem = t.Object({
   sku: t.String({ pattern: SKU_PATTERN.source }),

@@ -78,9 +78,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function findOrderProblem(body: unknown): string | undefined {
   if (!isObject(body)) return 'body must be a JSON object';
   if (!isString(body.customerId, 1, 64)) return 'customerId must be a string of 1 to 64 characters';
-  if (!CURRENCIES.includes(body.currency as Order['currency'])) return `currency must be one of ${CURRENCIES.join(', ')}`;
+  if (!CURRENCIES.includes(body.currency as Order['currency']))
+    return `currency must be one of ${CURRENCIES.join(', ')}`;
   const items = body.items;
-  if (!Array.isArray(items) || items.length < 1 || items.length > MAX_ITEMS) return `items must be an array of 1 to ${MAX_ITEMS} items`;
+  if (!Array.isArray(items) || items.length < 1 || items.length > MAX_ITEMS)
+    return `items must be an array of 1 to ${MAX_ITEMS} items`;
   for (let i = 0; i < items.length; i++) {
     const item: unknown = items[i];
     if (!isObject(item)) return `items[${i}] must be an object`;
@@ -96,7 +98,8 @@ export function findOrderProblem(body: unknown): string | undefined {
   if (!isString(address.street, 1, 200)) return 'shippingAddress.street must be a string of 1 to 200 characters';
   if (!isString(address.city, 1, 100)) return 'shippingAddress.city must be a string of 1 to 100 characters';
   if (!isString(address.postalCode, 1, 16)) return 'shippingAddress.postalCode must be a string of 1 to 16 characters';
-  if (typeof address.country !== 'string' || !COUNTRY_PATTERN.test(address.country)) return 'shippingAddress.country must be two capital letters';
+  if (typeof address.country !== 'string' || !COUNTRY_PATTERN.test(address.country))
+    return 'shippingAddress.country must be two capital letters';
   if (!isString(body.note, 0, MAX_NOTE_LENGTH)) return `note must be a string of at most ${MAX_NOTE_LENGTH} characters`;
   return undefined;
 }

@@ -28,11 +28,19 @@ export interface CostLine {
 }
 
 function pick(run: CostRun, row: string, variant: CostVariant, mode: Mode): Map<number, CostMeasurement> {
-  return new Map(run.measurements.filter((m) => m.row === row && m.variant === variant && m.mode === mode).map((m) => [m.round, m]));
+  return new Map(
+    run.measurements.filter((m) => m.row === row && m.variant === variant && m.mode === mode).map((m) => [m.round, m]),
+  );
 }
 
-function pairedMedian(a: Map<number, CostMeasurement>, b: Map<number, CostMeasurement>, combine: (x: number, y: number) => number): number | undefined {
-  const values = [...a].filter(([round]) => b.has(round)).map(([round, m]) => combine(m.cpuUsPerRequest, b.get(round)!.cpuUsPerRequest));
+function pairedMedian(
+  a: Map<number, CostMeasurement>,
+  b: Map<number, CostMeasurement>,
+  combine: (x: number, y: number) => number,
+): number | undefined {
+  const values = [...a]
+    .filter(([round]) => b.has(round))
+    .map(([round, m]) => combine(m.cpuUsPerRequest, b.get(round)!.cpuUsPerRequest));
   return values.length ? median(values) : undefined;
 }
 
@@ -67,9 +75,17 @@ export function summarizeCosts(run: CostRun): CostLine[] {
         overUs: after.overUs,
         against: row.against,
         ratioToRaw: after.ratioToRaw,
-        before: before && before.own.size > 0 ? { cpuUs: before.cpuUs, overUs: before.overUs, ratioToRaw: before.ratioToRaw } : undefined,
+        before:
+          before && before.own.size > 0
+            ? { cpuUs: before.cpuUs, overUs: before.overUs, ratioToRaw: before.ratioToRaw }
+            : undefined,
         errors: [...after.own.values()].reduce((sum, m) => sum + m.errors, 0),
-        verdict: row.inherentWork || after.overUs === undefined || row.id === row.against ? '' : after.overUs <= NO_WORK_LIMIT_US ? 'ok' : 'over',
+        verdict:
+          row.inherentWork || after.overUs === undefined || row.id === row.against
+            ? ''
+            : after.overUs <= NO_WORK_LIMIT_US
+              ? 'ok'
+              : 'over',
       });
     }
   }
@@ -78,26 +94,46 @@ export function summarizeCosts(run: CostRun): CostLine[] {
 
 const us = (value: number | undefined, signed = false) =>
   value === undefined || !Number.isFinite(value) ? '—' : `${signed && value >= 0 ? '+' : ''}${value.toFixed(2)}`;
-const percent = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '—' : `${(value * 100).toFixed(0)}%`);
+const percent = (value: number | undefined) =>
+  value === undefined || !Number.isFinite(value) ? '—' : `${(value * 100).toFixed(0)}%`;
 
 export function costColumns(withBaseline: boolean): Column<CostLine>[] {
   const columns: Column<CostLine>[] = [
     { header: 'feature', align: 'left', value: (line) => line.feature },
     { header: 'request', align: 'left', value: (line) => line.request },
-    { header: 'inherent work', align: 'left', value: (line) => (line.row === RAW_ROW || line.row === line.against ? '' : line.inherentWork ? 'yes' : 'no') },
+    {
+      header: 'inherent work',
+      align: 'left',
+      value: (line) => (line.row === RAW_ROW || line.row === line.against ? '' : line.inherentWork ? 'yes' : 'no'),
+    },
     { header: 'CPU µs/req', align: 'right', value: (line) => us(line.cpuUs) },
-    { header: 'µs over reference', align: 'right', value: (line) => (line.overUs === undefined ? '' : `${us(line.overUs, true)}${line.against === 'bare' ? '' : ` (vs ${line.against})`}`) },
+    {
+      header: 'µs over reference',
+      align: 'right',
+      value: (line) =>
+        line.overUs === undefined
+          ? ''
+          : `${us(line.overUs, true)}${line.against === 'bare' ? '' : ` (vs ${line.against})`}`,
+    },
     { header: '% of raw', align: 'right', value: (line) => percent(line.ratioToRaw) },
   ];
   if (withBaseline) {
     columns.push(
       { header: 'before: CPU µs/req', align: 'right', value: (line) => us(line.before?.cpuUs) },
-      { header: 'before: µs over ref.', align: 'right', value: (line) => (line.before?.overUs === undefined ? '' : us(line.before.overUs, true)) },
+      {
+        header: 'before: µs over ref.',
+        align: 'right',
+        value: (line) => (line.before?.overUs === undefined ? '' : us(line.before.overUs, true)),
+      },
       { header: 'before: % of raw', align: 'right', value: (line) => percent(line.before?.ratioToRaw) },
     );
   }
   columns.push(
-    { header: `goal (<= ${NO_WORK_LIMIT_US} µs without inherent work)`, align: 'left', value: (line) => line.verdict.toUpperCase() },
+    {
+      header: `goal (<= ${NO_WORK_LIMIT_US} µs without inherent work)`,
+      align: 'left',
+      value: (line) => line.verdict.toUpperCase(),
+    },
     { header: 'errors', align: 'right', value: (line) => String(line.errors) },
   );
   return columns;
@@ -131,11 +167,19 @@ export function renderCostSection(run: CostRun, note: string | undefined): strin
   for (const mode of run.settings.modes) {
     const modeLines = lines.filter((line) => line.mode === mode);
     if (modeLines.length === 0) continue;
-    out.push(`#### ${costModeTitle(mode, run.settings.pipeline)}`, '', renderMarkdownTable(costColumns(run.baseline !== undefined), modeLines), '');
+    out.push(
+      `#### ${costModeTitle(mode, run.settings.pipeline)}`,
+      '',
+      renderMarkdownTable(costColumns(run.baseline !== undefined), modeLines),
+      '',
+    );
   }
   if (run.failures.length) {
     out.push('#### Failures (not measured)', '');
-    for (const failure of run.failures) out.push(`- ${failure.row} ${failure.variant}${failure.mode ? ` ${failure.mode}` : ''} round ${failure.round}: ${failure.message.split('\n')[0]}`);
+    for (const failure of run.failures)
+      out.push(
+        `- ${failure.row} ${failure.variant}${failure.mode ? ` ${failure.mode}` : ''} round ${failure.round}: ${failure.message.split('\n')[0]}`,
+      );
     out.push('');
   }
   return out.join('\n');

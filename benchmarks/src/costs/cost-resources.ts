@@ -37,7 +37,8 @@ import { COST_VALUES } from './cost-values';
 const hello = () => ({ message: HELLO_BODY.message });
 
 function expect(what: string, actual: unknown, wanted: unknown): void {
-  if (actual !== wanted) throw new BadRequestException(`${what}: expected ${JSON.stringify(wanted)}, got ${JSON.stringify(actual)}`);
+  if (actual !== wanted)
+    throw new BadRequestException(`${what}: expected ${JSON.stringify(wanted)}, got ${JSON.stringify(actual)}`);
 }
 
 /** `@BeanParam`'s class: two query values with conversion. */
@@ -67,109 +68,136 @@ export class Counted implements RestEvent<unknown> {
 export function createCostResource(counted: Counted): object {
   @Path('/')
   class CostResource {
-    @GET @Path('bare')
+    @GET
+    @Path('bare')
     bare() {
       return hello();
     }
 
-    @GET @Path('produces-one') @Produces('application/json')
+    @GET
+    @Path('produces-one')
+    @Produces('application/json')
     producesOne() {
       return hello();
     }
 
-    @GET @Path('produces-many') @Produces('application/json', 'text/plain')
+    @GET
+    @Path('produces-many')
+    @Produces('application/json', 'text/plain')
     producesMany() {
       return hello();
     }
 
-    @GET @Path('consumes') @Consumes('application/json')
+    @GET
+    @Path('consumes')
+    @Consumes('application/json')
     consumesOnGet() {
       return hello();
     }
 
-    @GET @Path('header-param')
+    @GET
+    @Path('header-param')
     headerParam(@HeaderParam('x-request-id') id: string) {
       expect('x-request-id', id, COST_VALUES.requestId);
       return hello();
     }
 
-    @GET @Path('cookie-param')
+    @GET
+    @Path('cookie-param')
     cookieParam(@CookieParam('session') session: string) {
       expect('session', session, COST_VALUES.session);
       return hello();
     }
 
-    @GET @Path('query-param')
+    @GET
+    @Path('query-param')
     queryParam(@QueryParam('page') page: number) {
       expect('page', page, COST_VALUES.page);
       return hello();
     }
 
-    @GET @Path('default-value')
+    @GET
+    @Path('default-value')
     defaultValue(@QueryParam('size') @DefaultValue('20') size: number) {
       expect('size', size, 20);
       return hello();
     }
 
-    @GET @Path('context-request')
+    @GET
+    @Path('context-request')
     contextRequest(@Context() request: HttpServerRequest) {
       expect('request', request instanceof HttpServerRequest, true);
       return hello();
     }
 
-    @GET @Path('context-response')
+    @GET
+    @Path('context-response')
     contextResponse(@Context() response: HttpServerResponse) {
       expect('response', response instanceof HttpServerResponse, true);
       return hello();
     }
 
-    @GET @Path('context-routing')
+    @GET
+    @Path('context-routing')
     contextRouting(@Context() ctx: RoutingContext) {
       expect('context', ctx instanceof RoutingContext, true);
       return hello();
     }
 
-    @GET @Path('bean-param')
+    @GET
+    @Path('bean-param')
     beanParam(@BeanParam() query: PageQuery) {
       expect('page', query.page, COST_VALUES.page);
       expect('size', query.size, 20);
       return hello();
     }
 
-    @POST @Path('post-body') @Consumes('application/json')
+    @POST
+    @Path('post-body')
+    @Consumes('application/json')
     postBody(@BodyParam() person: Person) {
       expect('name', person.name, COST_VALUES.person.name);
       return hello();
     }
 
-    @POST @Path('valid') @Consumes('application/json')
+    @POST
+    @Path('valid')
+    @Consumes('application/json')
     valid(@Valid @BodyParam() person: Person) {
       expect('name', person.name, COST_VALUES.person.name);
       return hello();
     }
 
-    @GET @Path('auth') @Authenticate(costTokens) @RolesAllowed('reader')
+    @GET
+    @Path('auth')
+    @Authenticate(costTokens)
+    @RolesAllowed('reader')
     auth(@Context() user: User) {
       expect('user', user.name, 'ada');
       return hello();
     }
 
-    @GET @Path('event') @Event(counted)
+    @GET
+    @Path('event')
+    @Event(counted)
     event() {
       return hello();
     }
 
-    @GET @Path('response-headers')
+    @GET
+    @Path('response-headers')
     responseHeaders() {
       return Response.ok(hello()).header('Cache-Control', 'no-store').header('X-Request-Cost', '1').build();
     }
 
-    @GET @Path('async')
+    @GET
+    @Path('async')
     async asyncHandler() {
       return hello();
     }
 
-    @GET @Path('events-count')
+    @GET
+    @Path('events-count')
     eventsCount() {
       return { count: counted.count };
     }

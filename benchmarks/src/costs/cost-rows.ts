@@ -10,7 +10,15 @@ import { COST_VALUES } from './cost-values';
 
 /** How the costs server is built (BENCH_COSTS_APP), or `raw` for raw uWebSockets.js's /hello. */
 export type CostApp = 'raw' | 'routes' | 'cors' | 'logging' | 'logging-level-off' | 'global-handler' | 'plugin';
-export const COST_APPS: CostApp[] = ['raw', 'routes', 'cors', 'logging', 'logging-level-off', 'global-handler', 'plugin'];
+export const COST_APPS: CostApp[] = [
+  'raw',
+  'routes',
+  'cors',
+  'logging',
+  'logging-level-off',
+  'global-handler',
+  'plugin',
+];
 
 export interface CostRow {
   id: string;
@@ -45,21 +53,65 @@ async function expectHello(row: string, baseUrl: string, path: string, init: Req
   expectJson(row, `${init.method ?? 'GET'} ${path}`, await request(`${baseUrl}${path}`, init), HELLO_BODY);
 }
 
-async function expectRefused(row: string, baseUrl: string, path: string, status: number, init: RequestInit = {}): Promise<void> {
-  expectStatus(row, `${init.method ?? 'GET'} ${path} (${status} expected)`, await request(`${baseUrl}${path}`, init), status);
+async function expectRefused(
+  row: string,
+  baseUrl: string,
+  path: string,
+  status: number,
+  init: RequestInit = {},
+): Promise<void> {
+  expectStatus(
+    row,
+    `${init.method ?? 'GET'} ${path} (${status} expected)`,
+    await request(`${baseUrl}${path}`, init),
+    status,
+  );
 }
 
-function expectHeader(row: string, what: string, headers: Record<string, string>, name: string, wanted: string | undefined): void {
-  if (headers[name] !== wanted) throw new ScenarioCheckError(row, `${what}: header ${name}`, wanted ?? '(absent)', headers[name] ?? '(absent)');
+function expectHeader(
+  row: string,
+  what: string,
+  headers: Record<string, string>,
+  name: string,
+  wanted: string | undefined,
+): void {
+  if (headers[name] !== wanted)
+    throw new ScenarioCheckError(row, `${what}: header ${name}`, wanted ?? '(absent)', headers[name] ?? '(absent)');
 }
 
 /** A GET row on the bare route of another app: the app-wide feature is the only difference. */
-function appRow(id: string, feature: string, app: CostApp, inherentWork: boolean, check: CostRow['check'], headers: Record<string, string> = {}, requestText = 'GET, no extra header'): CostRow {
-  return { id, feature, request: requestText, app, method: 'GET', path: '/bare', headers, against: BARE_ROW, inherentWork, pipelined: true, check };
+function appRow(
+  id: string,
+  feature: string,
+  app: CostApp,
+  inherentWork: boolean,
+  check: CostRow['check'],
+  headers: Record<string, string> = {},
+  requestText = 'GET, no extra header',
+): CostRow {
+  return {
+    id,
+    feature,
+    request: requestText,
+    app,
+    method: 'GET',
+    path: '/bare',
+    headers,
+    against: BARE_ROW,
+    inherentWork,
+    pipelined: true,
+    check,
+  };
 }
 
 /** A GET route of the routes app. */
-function routeRow(id: string, feature: string, path: string, inherentWork: boolean, options: Partial<CostRow> & { check?: CostRow['check'] } = {}): CostRow {
+function routeRow(
+  id: string,
+  feature: string,
+  path: string,
+  inherentWork: boolean,
+  options: Partial<CostRow> & { check?: CostRow['check'] } = {},
+): CostRow {
   const headers = options.headers ?? {};
   return {
     id,
@@ -81,35 +133,58 @@ export function costRows(): CostRow[] {
   const query = `?page=${COST_VALUES.page}`;
   return [
     {
-      id: RAW_ROW, feature: 'raw uWebSockets.js (`GET /hello`, hand-written)', request: 'GET', app: 'raw', method: 'GET', path: '/hello', headers: {},
-      against: RAW_ROW, inherentWork: false, pipelined: true, check: (baseUrl) => expectHello(RAW_ROW, baseUrl, '/hello'),
+      id: RAW_ROW,
+      feature: 'raw uWebSockets.js (`GET /hello`, hand-written)',
+      request: 'GET',
+      app: 'raw',
+      method: 'GET',
+      path: '/hello',
+      headers: {},
+      against: RAW_ROW,
+      inherentWork: false,
+      pipelined: true,
+      check: (baseUrl) => expectHello(RAW_ROW, baseUrl, '/hello'),
     },
     routeRow(BARE_ROW, 'bare route (`@GET @Path`, returns an object)', '/bare', false),
     routeRow('produces-one', "`@Produces('application/json')`", '/produces-one', false),
     routeRow('produces-one-accept', "`@Produces('application/json')`, client sends Accept", '/produces-one', true, {
-      headers: { Accept: 'application/json' }, request: 'Accept: application/json',
+      headers: { Accept: 'application/json' },
+      request: 'Accept: application/json',
     }),
     // Inherent work: the answer depends on Accept, so it says `Vary: Accept` for caches.
     routeRow('produces-many', "`@Produces('application/json', 'text/plain')`", '/produces-many', true, {
       async check(baseUrl) {
         await expectHello('produces-many', baseUrl, '/produces-many');
         const text = await request(`${baseUrl}/produces-many`, { headers: { Accept: 'text/plain' } });
-        if (!text.contentType.startsWith('text/plain')) throw new ScenarioCheckError('produces-many', 'Accept: text/plain content-type', 'text/plain', text.contentType);
-        if (text.headers.vary !== 'Accept') throw new ScenarioCheckError('produces-many', 'Vary', 'Accept', text.headers.vary);
+        if (!text.contentType.startsWith('text/plain'))
+          throw new ScenarioCheckError(
+            'produces-many',
+            'Accept: text/plain content-type',
+            'text/plain',
+            text.contentType,
+          );
+        if (text.headers.vary !== 'Accept')
+          throw new ScenarioCheckError('produces-many', 'Vary', 'Accept', text.headers.vary);
       },
     }),
     routeRow('consumes-get', "`@Consumes('application/json')` on a GET", '/consumes', false),
     routeRow('header-param', '`@HeaderParam` (string)', '/header-param', true, {
-      headers: { 'X-Request-Id': COST_VALUES.requestId }, request: 'X-Request-Id header',
+      headers: { 'X-Request-Id': COST_VALUES.requestId },
+      request: 'X-Request-Id header',
       async check(baseUrl) {
-        await expectHello('header-param', baseUrl, '/header-param', { headers: { 'X-Request-Id': COST_VALUES.requestId } });
+        await expectHello('header-param', baseUrl, '/header-param', {
+          headers: { 'X-Request-Id': COST_VALUES.requestId },
+        });
         await expectRefused('header-param', baseUrl, '/header-param', 400);
       },
     }),
     routeRow('cookie-param', '`@CookieParam` (string)', '/cookie-param', true, {
-      headers: { Cookie: `session=${COST_VALUES.session}` }, request: 'Cookie header',
+      headers: { Cookie: `session=${COST_VALUES.session}` },
+      request: 'Cookie header',
       async check(baseUrl) {
-        await expectHello('cookie-param', baseUrl, '/cookie-param', { headers: { Cookie: `session=${COST_VALUES.session}` } });
+        await expectHello('cookie-param', baseUrl, '/cookie-param', {
+          headers: { Cookie: `session=${COST_VALUES.session}` },
+        });
         await expectRefused('cookie-param', baseUrl, '/cookie-param', 400);
       },
     }),
@@ -124,22 +199,48 @@ export function costRows(): CostRow[] {
     routeRow('context-request', '`@Context()` HttpServerRequest', '/context-request', false),
     routeRow('context-response', '`@Context()` HttpServerResponse', '/context-response', false),
     routeRow('context-routing', '`@Context()` RoutingContext', '/context-routing', false),
-    routeRow('bean-param', '`@BeanParam` (two `@QueryParam` fields, one defaulted)', `/bean-param${query}`, true, { request: `query \`${query}\`` }),
+    routeRow('bean-param', '`@BeanParam` (two `@QueryParam` fields, one defaulted)', `/bean-param${query}`, true, {
+      request: `query \`${query}\``,
+    }),
     {
-      id: 'post-body', feature: '`@BodyParam` JSON, no validation (reference for `@Valid`)', request: `POST ${personJson}`, app: 'routes', method: 'POST', path: '/post-body',
-      headers: json, body: personJson, against: BARE_ROW, inherentWork: true, pipelined: true,
-      check: (baseUrl) => expectHello('post-body', baseUrl, '/post-body', { method: 'POST', headers: json, body: personJson }),
+      id: 'post-body',
+      feature: '`@BodyParam` JSON, no validation (reference for `@Valid`)',
+      request: `POST ${personJson}`,
+      app: 'routes',
+      method: 'POST',
+      path: '/post-body',
+      headers: json,
+      body: personJson,
+      against: BARE_ROW,
+      inherentWork: true,
+      pipelined: true,
+      check: (baseUrl) =>
+        expectHello('post-body', baseUrl, '/post-body', { method: 'POST', headers: json, body: personJson }),
     },
     {
-      id: 'valid', feature: '`@Valid` small DTO (2 fields), against the unvalidated body', request: `POST ${personJson}`, app: 'routes', method: 'POST', path: '/valid',
-      headers: json, body: personJson, against: 'post-body', inherentWork: true, pipelined: true,
+      id: 'valid',
+      feature: '`@Valid` small DTO (2 fields), against the unvalidated body',
+      request: `POST ${personJson}`,
+      app: 'routes',
+      method: 'POST',
+      path: '/valid',
+      headers: json,
+      body: personJson,
+      against: 'post-body',
+      inherentWork: true,
+      pipelined: true,
       async check(baseUrl) {
         await expectHello('valid', baseUrl, '/valid', { method: 'POST', headers: json, body: personJson });
-        await expectRefused('valid', baseUrl, '/valid', 400, { method: 'POST', headers: json, body: JSON.stringify({ name: '', age: -1 }) });
+        await expectRefused('valid', baseUrl, '/valid', 400, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ name: '', age: -1 }),
+        });
       },
     },
     routeRow('auth', "`@Authenticate(bearer)` + `@RolesAllowed('reader')`", '/auth', true, {
-      headers: { Authorization: `Bearer ${COST_VALUES.token}` }, request: 'Authorization: Bearer',
+      headers: { Authorization: `Bearer ${COST_VALUES.token}` },
+      request: 'Authorization: Bearer',
       async check(baseUrl) {
         await expectHello('auth', baseUrl, '/auth', { headers: { Authorization: `Bearer ${COST_VALUES.token}` } });
         await expectRefused('auth', baseUrl, '/auth', 401);
@@ -147,12 +248,15 @@ export function costRows(): CostRow[] {
     }),
     routeRow('event', '`@Event` (runs after the response)', '/event', true, {
       async check(baseUrl) {
-        const count = async () => (JSON.parse((await request(`${baseUrl}/events-count`)).body.toString('utf8')) as { count: number }).count;
+        const count = async () =>
+          (JSON.parse((await request(`${baseUrl}/events-count`)).body.toString('utf8')) as { count: number }).count;
         const before = await count();
         await expectHello('event', baseUrl, '/event');
         const deadline = Date.now() + 2000;
-        while ((await count()) < before + 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-        if ((await count()) !== before + 1) throw new ScenarioCheckError('event', 'events after one request', before + 1, await count());
+        while ((await count()) < before + 1 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        if ((await count()) !== before + 1)
+          throw new ScenarioCheckError('event', 'events after one request', before + 1, await count());
       },
     }),
     routeRow('response-headers', '`Response.ok(entity).header(...)` x2', '/response-headers', true, {
@@ -163,20 +267,62 @@ export function costRows(): CostRow[] {
       },
     }),
     routeRow('async', '`async` handler (resolves at once)', '/async', true),
-    appRow('cors-same-origin', "CORS on (`enableCors`), request without Origin", 'cors', false, async (baseUrl) => {
+    appRow('cors-same-origin', 'CORS on (`enableCors`), request without Origin', 'cors', false, async (baseUrl) => {
       const response = await request(`${baseUrl}/bare`);
       expectJson('cors-same-origin', 'GET /bare', response, HELLO_BODY);
-      expectHeader('cors-same-origin', 'GET /bare without Origin', response.headers, 'access-control-allow-origin', undefined);
+      expectHeader(
+        'cors-same-origin',
+        'GET /bare without Origin',
+        response.headers,
+        'access-control-allow-origin',
+        undefined,
+      );
       const cross = await request(`${baseUrl}/bare`, { headers: { Origin: COST_VALUES.origin } });
-      expectHeader('cors-same-origin', 'GET /bare with Origin', cross.headers, 'access-control-allow-origin', COST_VALUES.origin);
+      expectHeader(
+        'cors-same-origin',
+        'GET /bare with Origin',
+        cross.headers,
+        'access-control-allow-origin',
+        COST_VALUES.origin,
+      );
     }),
-    appRow('cors-cross-origin', 'CORS on, request with an allowed Origin', 'cors', true, async (baseUrl) => {
-      const cross = await request(`${baseUrl}/bare`, { headers: { Origin: COST_VALUES.origin } });
-      expectHeader('cors-cross-origin', 'GET /bare with Origin', cross.headers, 'access-control-allow-origin', COST_VALUES.origin);
-    }, { Origin: COST_VALUES.origin }, 'Origin header'),
-    appRow('logging', "request logging on (`logRequests()`, pino JSON lines to stdout)", 'logging', true, (baseUrl) => expectHello('logging', baseUrl, '/bare')),
-    appRow('logging-level-off', "`logRequests({ level: 'debug' })` with the logger at info (level off)", 'logging-level-off', false, (baseUrl) => expectHello('logging-level-off', baseUrl, '/bare')),
-    appRow('global-handler', 'a global exception handler (`errorHandler`), nothing thrown', 'global-handler', false, (baseUrl) => expectHello('global-handler', baseUrl, '/bare')),
-    appRow('plugin', 'a plugin (`builder.use`) that no route uses', 'plugin', false, (baseUrl) => expectHello('plugin', baseUrl, '/bare')),
+    appRow(
+      'cors-cross-origin',
+      'CORS on, request with an allowed Origin',
+      'cors',
+      true,
+      async (baseUrl) => {
+        const cross = await request(`${baseUrl}/bare`, { headers: { Origin: COST_VALUES.origin } });
+        expectHeader(
+          'cors-cross-origin',
+          'GET /bare with Origin',
+          cross.headers,
+          'access-control-allow-origin',
+          COST_VALUES.origin,
+        );
+      },
+      { Origin: COST_VALUES.origin },
+      'Origin header',
+    ),
+    appRow('logging', 'request logging on (`logRequests()`, pino JSON lines to stdout)', 'logging', true, (baseUrl) =>
+      expectHello('logging', baseUrl, '/bare'),
+    ),
+    appRow(
+      'logging-level-off',
+      "`logRequests({ level: 'debug' })` with the logger at info (level off)",
+      'logging-level-off',
+      false,
+      (baseUrl) => expectHello('logging-level-off', baseUrl, '/bare'),
+    ),
+    appRow(
+      'global-handler',
+      'a global exception handler (`errorHandler`), nothing thrown',
+      'global-handler',
+      false,
+      (baseUrl) => expectHello('global-handler', baseUrl, '/bare'),
+    ),
+    appRow('plugin', 'a plugin (`builder.use`) that no route uses', 'plugin', false, (baseUrl) =>
+      expectHello('plugin', baseUrl, '/bare'),
+    ),
   ];
 }

@@ -11,7 +11,8 @@ import { estimateCostSeconds, runCosts } from './run-costs';
 export async function runCostTable(options: CliOptions, log: (line: string) => void): Promise<number> {
   const all = costRows();
   const unknown = (options.rows ?? []).filter((id) => !all.some((row) => row.id === id));
-  if (unknown.length) throw new Error(`unknown cost row(s) ${unknown.join(', ')}; known: ${all.map((row) => row.id).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown cost row(s) ${unknown.join(', ')}; known: ${all.map((row) => row.id).join(', ')}`);
   const wanted = new Set([RAW_ROW, BARE_ROW, ...(options.rows ?? all.map((row) => row.id))]);
   // A row's reference row runs too (the unvalidated body for @Valid).
   for (const row of all) if (wanted.has(row.id)) wanted.add(row.against);
@@ -26,17 +27,25 @@ export async function runCostTable(options: CliOptions, log: (line: string) => v
     serverCpu: options.serverCpu,
     clientCpu: options.clientCpu,
   };
-  log(`bench --costs: ${rows.length} rows × ${settings.modes.join('+')} × ${settings.rounds} rounds${options.baseline ? ` (and the same from ${options.baseline})` : ''}, about ${Math.ceil(estimateCostSeconds(settings, rows, options.baseline !== undefined) / 60)} min of load`);
+  log(
+    `bench --costs: ${rows.length} rows × ${settings.modes.join('+')} × ${settings.rounds} rounds${options.baseline ? ` (and the same from ${options.baseline})` : ''}, about ${Math.ceil(estimateCostSeconds(settings, rows, options.baseline !== undefined) / 60)} min of load`,
+  );
   const run = await runCosts({ settings, rows, baseline: options.baseline, dataDir: options.dataDir, log });
 
   const lines = summarizeCosts(run);
   for (const mode of settings.modes) {
     const modeLines = lines.filter((line) => line.mode === mode);
-    if (modeLines.length) console.log(`\nCost per request: ${costModeTitle(mode, settings.pipeline)}\n\n${renderTextTable(costColumns(run.baseline !== undefined), modeLines)}`);
+    if (modeLines.length)
+      console.log(
+        `\nCost per request: ${costModeTitle(mode, settings.pipeline)}\n\n${renderTextTable(costColumns(run.baseline !== undefined), modeLines)}`,
+      );
   }
   if (run.failures.length) {
     console.log('\nFailures (not measured):');
-    for (const failure of run.failures) console.log(`  ${failure.row} ${failure.variant}${failure.mode ? ` ${failure.mode}` : ''} round ${failure.round}: ${failure.message}`);
+    for (const failure of run.failures)
+      console.log(
+        `  ${failure.row} ${failure.variant}${failure.mode ? ` ${failure.mode}` : ''} round ${failure.round}: ${failure.message}`,
+      );
   }
 
   fs.mkdirSync(options.resultsDir, { recursive: true });

@@ -5,7 +5,14 @@
  */
 import 'reflect-metadata';
 import * as path from 'node:path';
-import { Handles, RestBuilder, createLogger, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse } from 'rest.uws';
+import {
+  Handles,
+  RestBuilder,
+  createLogger,
+  type ExceptionHandler,
+  type HttpServerRequest,
+  type HttpServerResponse,
+} from 'rest.uws';
 import { listenAndAnnounce, now } from '../servers/support/server-environment';
 import { COST_APPS, type CostApp } from './cost-rows';
 import { Counted, createCostResource } from './cost-resources';
@@ -17,7 +24,10 @@ class OutOfStockError extends Error {}
 @Handles(OutOfStockError)
 class OutOfStockHandler implements ExceptionHandler<OutOfStockError> {
   write(error: OutOfStockError, _request: HttpServerRequest, response: HttpServerResponse): void {
-    response.setStatusCode(409).putHeader('content-type', 'application/json').end(JSON.stringify({ error: error.message }));
+    response
+      .setStatusCode(409)
+      .putHeader('content-type', 'application/json')
+      .end(JSON.stringify({ error: error.message }));
   }
 }
 
@@ -31,13 +41,24 @@ let markedCalls = 0;
  * `--baseline` of older code) gets the nearest equivalent it had: a route extension in the compiler's registry.
  */
 function useUnusedPlugin(builder: RestBuilder): RestBuilder {
-  const withUse = builder as RestBuilder & { use?: (plugin: { name: string; setup(app: { route(factory: (route: { definition: { extensions: Map<unknown, unknown> } }) => { onRequest(): void } | undefined): void }): void }) => RestBuilder };
+  const withUse = builder as RestBuilder & {
+    use?: (plugin: {
+      name: string;
+      setup(app: {
+        route(
+          factory: (route: { definition: { extensions: Map<unknown, unknown> } }) => { onRequest(): void } | undefined,
+        ): void;
+      }): void;
+    }) => RestBuilder;
+  };
   if (typeof withUse.use === 'function') {
     return withUse.use({
       name: 'bench-unused',
       setup(app) {
         // Hooks for marked routes only (a counter), none for the rest: every route here is unmarked.
-        app.route((route) => (route.definition.extensions.has(NEVER_MARKED) ? { onRequest: () => void markedCalls++ } : undefined));
+        app.route((route) =>
+          route.definition.extensions.has(NEVER_MARKED) ? { onRequest: () => void markedCalls++ } : undefined,
+        );
       },
     });
   }
@@ -74,7 +95,9 @@ function buildApp(app: CostApp): RestBuilder {
     case 'raw':
       break;
   }
-  throw new Error(`costs-server: BENCH_COSTS_APP must be one of ${COST_APPS.filter((name) => name !== 'raw').join(', ')}, got ${app}`);
+  throw new Error(
+    `costs-server: BENCH_COSTS_APP must be one of ${COST_APPS.filter((name) => name !== 'raw').join(', ')}, got ${app}`,
+  );
 }
 
 function main(): void {

@@ -39,7 +39,11 @@ export function estimateCostSeconds(settings: CostSettings, rows: CostRow[], wit
   const copies = (row: CostRow) => (withBaseline && row.app !== 'raw' ? 2 : 1);
   const measured = rows.reduce((sum, row) => sum + modesOf(row, settings.modes).length * copies(row), 0);
   // Plus the warm-up pass over every row of an app before its measurements.
-  return settings.rounds * (measured * (settings.durationSec + settings.warmupSec) + rows.reduce((sum, row) => sum + copies(row), 0) * settings.warmupSec);
+  return (
+    settings.rounds *
+    (measured * (settings.durationSec + settings.warmupSec) +
+      rows.reduce((sum, row) => sum + copies(row), 0) * settings.warmupSec)
+  );
 }
 
 function bodyFile(dataDir: string, row: CostRow): string | undefined {
@@ -50,7 +54,13 @@ function bodyFile(dataDir: string, row: CostRow): string | undefined {
   return file;
 }
 
-function wrkRequest(server: RunningServer, row: CostRow, mode: Mode, durationSec: number, input: CostRunInput): WrkRequest {
+function wrkRequest(
+  server: RunningServer,
+  row: CostRow,
+  mode: Mode,
+  durationSec: number,
+  input: CostRunInput,
+): WrkRequest {
   return {
     url: `${server.baseUrl}${row.path}`,
     method: row.method,
@@ -69,7 +79,14 @@ function rotated<T>(items: T[], round: number): T[] {
   return [...items.slice(start), ...items.slice(0, start)];
 }
 
-async function measureApp(server: RunningServer, rows: CostRow[], variant: CostVariant, round: number, input: CostRunInput, out: CostRun): Promise<void> {
+async function measureApp(
+  server: RunningServer,
+  rows: CostRow[],
+  variant: CostVariant,
+  round: number,
+  input: CostRunInput,
+  out: CostRun,
+): Promise<void> {
   const { settings, log } = input;
   const checked: CostRow[] = [];
   for (const row of rows) {
@@ -84,12 +101,17 @@ async function measureApp(server: RunningServer, rows: CostRow[], variant: CostV
   // Every route of the app runs before any is measured: the shared request path's code is then as optimized (and
   // as polymorphic) for the first row measured as for the last, instead of the rows measured later paying more.
   if (settings.warmupSec > 0 && checked.length > 1) {
-    for (const row of checked) await runWrk(wrkRequest(server, row, modesOf(row, settings.modes)[0] ?? 'plain', settings.warmupSec, input));
+    for (const row of checked)
+      await runWrk(wrkRequest(server, row, modesOf(row, settings.modes)[0] ?? 'plain', settings.warmupSec, input));
   }
   for (const row of rotated(checked, round)) {
     for (const mode of modesOf(row, settings.modes)) {
       try {
-        const load = await measureLoad(server.pid, wrkRequest(server, row, mode, settings.durationSec, input), settings.warmupSec);
+        const load = await measureLoad(
+          server.pid,
+          wrkRequest(server, row, mode, settings.durationSec, input),
+          settings.warmupSec,
+        );
         if (!server.alive()) throw new Error(`the server exited during the load\n${server.stderrTail()}`);
         const errors = load.result.errors;
         const measurement: CostMeasurement = {
@@ -118,17 +140,31 @@ async function measureApp(server: RunningServer, rows: CostRow[], variant: CostV
 
 export async function runCosts(input: CostRunInput): Promise<CostRun> {
   const { settings, rows, log } = input;
-  const out: CostRun = { startedAt: new Date().toISOString(), finishedAt: '', settings, machine: describeMachine(), baseline: input.baseline, rows, measurements: [], failures: [] };
+  const out: CostRun = {
+    startedAt: new Date().toISOString(),
+    finishedAt: '',
+    settings,
+    machine: describeMachine(),
+    baseline: input.baseline,
+    rows,
+    measurements: [],
+    failures: [],
+  };
   const apps = COST_APPS.filter((app) => rows.some((row) => row.app === app));
   for (let round = 1; round <= settings.rounds; round++) {
     for (const app of apps) {
       const appRows = rows.filter((row) => row.app === app);
       const variants: Array<[CostVariant, ServerDefinition]> = [['after', appServer(app)]];
-      if (input.baseline !== undefined && app !== 'raw') variants.push(['before', baselineServer(appServer(app), input.baseline)]);
+      if (input.baseline !== undefined && app !== 'raw')
+        variants.push(['before', baselineServer(appServer(app), input.baseline)]);
       for (const [variant, definition] of variants) {
         let server: RunningServer;
         try {
-          server = await startServer(definition, { cpu: settings.serverCpu, env: { BENCH_COSTS_APP: app, BENCH_STATIC_DIR: input.dataDir }, timeoutMs: 30_000 });
+          server = await startServer(definition, {
+            cpu: settings.serverCpu,
+            env: { BENCH_COSTS_APP: app, BENCH_STATIC_DIR: input.dataDir },
+            timeoutMs: 30_000,
+          });
         } catch (error) {
           out.failures.push({ row: app, variant, round, message: `could not start: ${(error as Error).message}` });
           log(`round ${round} ${variant} ${app}: FAILED to start: ${(error as Error).message}`);

@@ -12,7 +12,13 @@ const TURNS = 4000;
 
 /** CPU microseconds (user + system, all threads) per line over `turns` turns of `perTurn` lines. */
 async function cpuPerLine(logger: PinoLogger, perTurn: number, turns: number): Promise<number> {
-  const line = { method: 'GET', path: '/hello', status: 200, durationMs: 0.042, reqId: '4f1c6a52-3b1e-4d5e-9b0a-2d9c1f0e7a55' };
+  const line = {
+    method: 'GET',
+    path: '/hello',
+    status: 200,
+    durationMs: 0.042,
+    reqId: '4f1c6a52-3b1e-4d5e-9b0a-2d9c1f0e7a55',
+  };
   const turn = () => {
     for (let i = 0; i < perTurn; i++) logger.info(line, 'request');
   };
@@ -43,7 +49,9 @@ async function main(): Promise<void> {
       b.push(await cpuPerLine(buffered, perTurn, TURNS / perTurn));
     }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1]!;
-    rows.push(`${String(perTurn).padStart(3)} lines a turn: sync ${median(s).toFixed(2).padStart(6)} µs/line, buffered ${median(b).toFixed(2).padStart(6)} µs/line`);
+    rows.push(
+      `${String(perTurn).padStart(3)} lines a turn: sync ${median(s).toFixed(2).padStart(6)} µs/line, buffered ${median(b).toFixed(2).padStart(6)} µs/line`,
+    );
   }
   process.stderr.write(`${rows.join('\n')}\n`);
 }

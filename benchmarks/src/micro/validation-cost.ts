@@ -23,17 +23,31 @@ function microsecondsPerCall(fn: () => unknown, calls: number): number {
 function main(): void {
   const body = JSON.stringify(SAMPLE_ORDER);
   // Fastify's default Ajv options.
-  const ajvValidate = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false }).compile(orderSchema);
+  const ajvValidate = new Ajv({
+    coerceTypes: 'array',
+    useDefaults: true,
+    removeAdditional: true,
+    allErrors: false,
+  }).compile(orderSchema);
   const restUws = new ClassValidator();
   restUws.prepare(OrderDto);
   const cases: [string, () => unknown, number][] = [
     ['JSON.parse only', () => JSON.parse(body), 20_000],
     ['JSON.parse + hand-written check', () => findOrderProblem(JSON.parse(body)), 20_000],
     ['JSON.parse + Ajv (compiled JSON schema)', () => ajvValidate(JSON.parse(body)), 20_000],
-    ['JSON.parse + class-transformer + class-validator', () => validateSync(plainToInstance(OrderDto, JSON.parse(body) as object)), 3_000],
-    ['JSON.parse + rest.uws ClassValidator (toInstance + validate, compiled)', () => restUws.validate(restUws.toInstance(OrderDto, JSON.parse(body)) as object), 20_000],
+    [
+      'JSON.parse + class-transformer + class-validator',
+      () => validateSync(plainToInstance(OrderDto, JSON.parse(body) as object)),
+      3_000,
+    ],
+    [
+      'JSON.parse + rest.uws ClassValidator (toInstance + validate, compiled)',
+      () => restUws.validate(restUws.toInstance(OrderDto, JSON.parse(body)) as object),
+      20_000,
+    ],
   ];
-  for (const [name, fn, calls] of cases) console.log(`${microsecondsPerCall(fn, calls).toFixed(2).padStart(8)} µs  ${name}`);
+  for (const [name, fn, calls] of cases)
+    console.log(`${microsecondsPerCall(fn, calls).toFixed(2).padStart(8)} µs  ${name}`);
 }
 
 main();

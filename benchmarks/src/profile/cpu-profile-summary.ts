@@ -45,7 +45,9 @@ export function areaOf(url: string, functionName: string): string {
 export function summarizeProfile(profile: CpuProfile, top = 15): ProfileSummary {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMs = new Map<number, number>();
-  profile.samples.forEach((id, index) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000));
+  profile.samples.forEach((id, index) =>
+    selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000),
+  );
 
   const areas = new Map<string, number>();
   const functions = new Map<string, number>();
@@ -77,7 +79,8 @@ export function summarizeProfileFile(file: string, top?: number): ProfileSummary
 }
 
 export function formatProfileSummary(title: string, summary: ProfileSummary): string {
-  const line = (share: TimeShare) => `  ${share.percent.toFixed(1).padStart(5)}%  ${share.ms.toFixed(0).padStart(7)} ms  ${share.name}`;
+  const line = (share: TimeShare) =>
+    `  ${share.percent.toFixed(1).padStart(5)}%  ${share.ms.toFixed(0).padStart(7)} ms  ${share.name}`;
   return [
     `${title}: ${summary.busyMs.toFixed(0)} ms busy, ${summary.idleMs.toFixed(0)} ms idle`,
     ' self time by area:',

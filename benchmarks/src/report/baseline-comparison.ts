@@ -19,7 +19,9 @@ export function baselineComparisonLines(run: BenchmarkRun): string[] {
           .sort((a, b) => a.round - b.round || (a.server === server ? -1 : 1))
           .map((m) => `r${m.round} ${m.server === server ? 'this' : 'base'} ${Math.round(m.requestsPerSec)}`)
           .join(', ');
-        lines.push(`#${scenario} ${mode.padEnd(9)} ${serverLabel(server)}: req/s ${(rps * 100).toFixed(1)}% of baseline, CPU/request ${cpu === undefined ? '-' : `${(cpu * 100).toFixed(1)}%`} (${perRound})`);
+        lines.push(
+          `#${scenario} ${mode.padEnd(9)} ${serverLabel(server)}: req/s ${(rps * 100).toFixed(1)}% of baseline, CPU/request ${cpu === undefined ? '-' : `${(cpu * 100).toFixed(1)}%`} (${perRound})`,
+        );
       }
     }
   }

@@ -22,7 +22,10 @@ export function blockEnd(kind: BlockKind, machine: string): string {
 
 /** The CPU model as a marker can hold it (no quotes, no comment end). */
 function machineKey(machine: string): string {
-  return machine.replace(/["\n]|--/g, ' ').replace(/\s+/g, ' ').trim();
+  return machine
+    .replace(/["\n]|--/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**

@@ -10,7 +10,6 @@ import { summarize, summarizeStartups } from './summarize';
 import { formatTargetLine, type TargetResult } from './targets';
 import { renderMarkdownTable } from './text-table';
 
-
 const MODE_TITLES: Record<Mode, string> = {
   plain: 'Plain keep-alive (one request per write)',
   pipelined: 'Pipelined (10 requests per write)',
@@ -50,7 +49,9 @@ export function renderResultsSection(input: MarkdownInput): string {
     `- Pinning: server on CPU ${settings.serverCpu ?? 'any'}, wrk on CPU ${settings.clientCpu ?? 'any'} (taskset). ` +
       `Machine: ${machine.cpuCount} × ${machine.cpuModel}; ${machine.kernel}; Node ${machine.node}; ${machine.wrk}; 1-min load average at start ${machine.loadAverageAtStart.toFixed(2)}.`,
   );
-  lines.push(`- Command: \`npm run bench -- --servers ${settings.servers.join(',')} --scenarios ${settings.scenarios.join(',')} --modes ${settings.modes.join(',')} --rounds ${settings.rounds} --duration ${settings.durationSec} --warmup ${settings.warmupSec} --slice ${settings.sliceSec ?? 0}\``);
+  lines.push(
+    `- Command: \`npm run bench -- --servers ${settings.servers.join(',')} --scenarios ${settings.scenarios.join(',')} --modes ${settings.modes.join(',')} --rounds ${settings.rounds} --duration ${settings.durationSec} --warmup ${settings.warmupSec} --slice ${settings.sliceSec ?? 0}\``,
+  );
   lines.push('');
   for (const mode of settings.modes) {
     const modeRows = rows.filter((row) => row.mode === mode);
@@ -65,7 +66,14 @@ export function renderResultsSection(input: MarkdownInput): string {
     lines.push('#### Start-up with 1,000 routes', '');
     lines.push(renderMarkdownTable(startupColumns, startups), '');
   }
-  lines.push('#### Targets for rest.uws (issues 8 and 21)', '', '```', ...input.targets.map(formatTargetLine), '```', '');
+  lines.push(
+    '#### Targets for rest.uws (issues 8 and 21)',
+    '',
+    '```',
+    ...input.targets.map(formatTargetLine),
+    '```',
+    '',
+  );
   if (run.unavailable.length) {
     lines.push('#### Not run', '');
     for (const entry of run.unavailable) lines.push(`- ${entry.server}: ${entry.reason}`);
@@ -74,7 +82,14 @@ export function renderResultsSection(input: MarkdownInput): string {
   if (run.failures.length) {
     lines.push('#### Failures (not measured)', '');
     for (const failure of run.failures) {
-      const where = [failure.server, failure.scenario ? `#${failure.scenario}` : '', failure.mode ?? '', `round ${failure.round}`].filter(Boolean).join(' ');
+      const where = [
+        failure.server,
+        failure.scenario ? `#${failure.scenario}` : '',
+        failure.mode ?? '',
+        `round ${failure.round}`,
+      ]
+        .filter(Boolean)
+        .join(' ');
       lines.push(`- ${where}: ${failure.message.split('\n')[0]}`);
     }
     lines.push('');

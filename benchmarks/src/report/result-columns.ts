@@ -26,7 +26,11 @@ export function resultColumns(scenarios: Scenario[]): Column<ResultRow>[] {
     { header: 'p50 ms', align: 'right', value: (row) => latency(row, row.p50Ms) },
     { header: 'p99 ms', align: 'right', value: (row) => latency(row, row.p99Ms) },
     { header: 'server CPU µs/req', align: 'right', value: (row) => formatCpu(row.cpuUsPerRequest, row.cpuRatioToRaw) },
-    { header: 'server CPU busy', align: 'right', value: (row) => (Number.isFinite(row.serverCpuPercent) ? `${row.serverCpuPercent.toFixed(0)}%` : '—') },
+    {
+      header: 'server CPU busy',
+      align: 'right',
+      value: (row) => (Number.isFinite(row.serverCpuPercent) ? `${row.serverCpuPercent.toFixed(0)}%` : '—'),
+    },
     { header: 'peak RSS MB', align: 'right', value: (row) => formatMB(row.peakRssMB) },
     { header: 'errors', align: 'right', value: (row) => String(row.errors) },
   ];

@@ -59,7 +59,11 @@ export function pairedRatio(
   value: (measurement: Measurement) => number = (measurement) => measurement.requestsPerSec,
 ): number | undefined {
   const pick = (server: string) =>
-    new Map(measurements.filter((m) => m.server === server && m.scenario === scenario && m.mode === mode).map((m) => [m.round, m]));
+    new Map(
+      measurements
+        .filter((m) => m.server === server && m.scenario === scenario && m.mode === mode)
+        .map((m) => [m.round, m]),
+    );
   const top = pick(numerator);
   const bottom = pick(denominator);
   const ratios: number[] = [];
@@ -68,8 +72,15 @@ export function pairedRatio(
     if (lower === undefined) continue;
     const slices = upper.slices;
     const lowerSlices = lower.slices;
-    if (slices !== undefined && lowerSlices !== undefined && slices.length > 1 && slices.length === lowerSlices.length) {
-      slices.forEach((slice, i) => ratios.push(value({ ...upper, ...slice }) / value({ ...lower, ...lowerSlices[i]! })));
+    if (
+      slices !== undefined &&
+      lowerSlices !== undefined &&
+      slices.length > 1 &&
+      slices.length === lowerSlices.length
+    ) {
+      slices.forEach((slice, i) =>
+        ratios.push(value({ ...upper, ...slice }) / value({ ...lower, ...lowerSlices[i]! })),
+      );
     } else {
       ratios.push(value(upper) / value(lower));
     }
@@ -98,10 +109,14 @@ export function summarize(run: BenchmarkRun): ResultRow[] {
           p50Ms: median(own.map((m) => m.p50Ms)),
           p99Ms: median(own.map((m) => m.p99Ms)),
           cpuUsPerRequest: median(own.map((m) => m.cpuUsPerRequest)),
-          cpuRatioToRaw: server === RAW_SERVER_ID ? 1 : pairedRatio(run.measurements, server, RAW_SERVER_ID, scenario, mode, (m) => m.cpuUsPerRequest),
+          cpuRatioToRaw:
+            server === RAW_SERVER_ID
+              ? 1
+              : pairedRatio(run.measurements, server, RAW_SERVER_ID, scenario, mode, (m) => m.cpuUsPerRequest),
           serverCpuPercent: median(own.map((m) => m.serverCpuPercent)),
           peakRssMB: maximum(own.map((m) => m.peakRssMB)),
-          ratioToRaw: server === RAW_SERVER_ID ? 1 : pairedRatio(run.measurements, server, RAW_SERVER_ID, scenario, mode),
+          ratioToRaw:
+            server === RAW_SERVER_ID ? 1 : pairedRatio(run.measurements, server, RAW_SERVER_ID, scenario, mode),
           errors: own.reduce((sum, m) => sum + m.statusErrors + m.socketErrors, 0),
         });
       }

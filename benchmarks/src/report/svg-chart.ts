@@ -9,7 +9,18 @@ import { RAW_SERVER_ID } from '../servers/registry';
 import { formatPercent, formatRps } from './format';
 import type { ResultRow } from './summarize';
 
-const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
+const PALETTE = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#ff7f0e',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#17becf',
+  '#7f7f7f',
+  '#bcbd22',
+];
 const LEFT = 230;
 const BAR_AREA = 520;
 const RIGHT = 190;
@@ -29,10 +40,21 @@ function niceMaximum(value: number): number {
   return 10 * magnitude;
 }
 
-export function renderChart(rows: ResultRow[], scenarios: Scenario[], mode: Mode, servers: string[], title: string): string {
+export function renderChart(
+  rows: ResultRow[],
+  scenarios: Scenario[],
+  mode: Mode,
+  servers: string[],
+  title: string,
+): string {
   const modeRows = rows.filter((row) => row.mode === mode);
   const groups = scenarios
-    .map((scenario) => ({ scenario, rows: servers.map((server) => modeRows.find((row) => row.scenario === scenario.id && row.server === server)).filter((row): row is ResultRow => !!row) }))
+    .map((scenario) => ({
+      scenario,
+      rows: servers
+        .map((server) => modeRows.find((row) => row.scenario === scenario.id && row.server === server))
+        .filter((row): row is ResultRow => !!row),
+    }))
     .filter((group) => group.rows.length > 0);
   const scaleMax = niceMaximum(Math.max(0, ...modeRows.map((row) => row.rpsMax)));
   const x = (value: number) => LEFT + (value / scaleMax) * BAR_AREA;
@@ -41,19 +63,32 @@ export function renderChart(rows: ResultRow[], scenarios: Scenario[], mode: Mode
   let y = TOP;
 
   for (const group of groups) {
-    parts.push(`<text x="10" y="${y + 11}" class="group">${escapeXml(`#${group.scenario.id} ${group.scenario.title}`)}</text>`);
+    parts.push(
+      `<text x="10" y="${y + 11}" class="group">${escapeXml(`#${group.scenario.id} ${group.scenario.title}`)}</text>`,
+    );
     y += 18;
     for (const row of group.rows) {
       const color = PALETTE[servers.indexOf(row.server) % PALETTE.length];
       const barEnd = x(row.rpsMedian);
-      parts.push(`<text x="${LEFT - 8}" y="${y + 11}" class="label" text-anchor="end">${escapeXml(row.serverLabel)}</text>`);
-      parts.push(`<rect x="${LEFT}" y="${y}" width="${Math.max(0.5, barEnd - LEFT).toFixed(1)}" height="${BAR_HEIGHT}" fill="${color}"/>`);
+      parts.push(
+        `<text x="${LEFT - 8}" y="${y + 11}" class="label" text-anchor="end">${escapeXml(row.serverLabel)}</text>`,
+      );
+      parts.push(
+        `<rect x="${LEFT}" y="${y}" width="${Math.max(0.5, barEnd - LEFT).toFixed(1)}" height="${BAR_HEIGHT}" fill="${color}"/>`,
+      );
       if (row.rounds > 1) {
         const middle = y + BAR_HEIGHT / 2;
-        parts.push(`<line x1="${x(row.rpsMin).toFixed(1)}" x2="${x(row.rpsMax).toFixed(1)}" y1="${middle}" y2="${middle}" class="whisker"/>`);
+        parts.push(
+          `<line x1="${x(row.rpsMin).toFixed(1)}" x2="${x(row.rpsMax).toFixed(1)}" y1="${middle}" y2="${middle}" class="whisker"/>`,
+        );
       }
-      const ratio = row.server === RAW_SERVER_ID || row.ratioToRaw === undefined ? '' : ` (${formatPercent(row.ratioToRaw)} of raw)`;
-      parts.push(`<text x="${(Math.max(barEnd, x(row.rpsMax)) + 6).toFixed(1)}" y="${y + 11}" class="value">${escapeXml(`${formatRps(row.rpsMedian)}${ratio}`)}</text>`);
+      const ratio =
+        row.server === RAW_SERVER_ID || row.ratioToRaw === undefined
+          ? ''
+          : ` (${formatPercent(row.ratioToRaw)} of raw)`;
+      parts.push(
+        `<text x="${(Math.max(barEnd, x(row.rpsMax)) + 6).toFixed(1)}" y="${y + 11}" class="value">${escapeXml(`${formatRps(row.rpsMedian)}${ratio}`)}</text>`,
+      );
       y += BAR_HEIGHT + BAR_GAP;
     }
     y += GROUP_GAP;

@@ -5,7 +5,13 @@
  */
 import type { BenchmarkRun, Mode } from '../runner/results';
 import type { ScenarioId } from '../scenarios/scenario';
-import { FASTIFY_SERVER_ID, IDIOMATIC_SERVER_ID, PLUGINS_SERVER_ID, RAW_SERVER_ID, REST_UWS_SERVER_ID } from '../servers/registry';
+import {
+  FASTIFY_SERVER_ID,
+  IDIOMATIC_SERVER_ID,
+  PLUGINS_SERVER_ID,
+  RAW_SERVER_ID,
+  REST_UWS_SERVER_ID,
+} from '../servers/registry';
 import { maximum, median } from './statistics';
 import { pairedRatio } from './summarize';
 
@@ -24,7 +30,11 @@ const RSS_LIMIT_MB = 120;
 const CPU_BOUND_PERCENT = 95;
 
 function medianBusy(run: BenchmarkRun, server: string, scenario: ScenarioId, mode: Mode): number {
-  return median(run.measurements.filter((m) => m.server === server && m.scenario === scenario && m.mode === mode).map((m) => m.serverCpuPercent));
+  return median(
+    run.measurements
+      .filter((m) => m.server === server && m.scenario === scenario && m.mode === mode)
+      .map((m) => m.serverCpuPercent),
+  );
 }
 
 function ratioTarget(
@@ -37,8 +47,10 @@ function ratioTarget(
   server = REST_UWS_SERVER_ID,
 ): TargetResult {
   const ratio = pairedRatio(run.measurements, server, versus, scenario, mode);
-  if (ratio === undefined) return { target, status: 'SKIP', detail: `no round measured both ${server} and ${versus} on #${scenario} ${mode}` };
-  const show = (r: number) => (versus === RAW_SERVER_ID ? `${(r * 100).toFixed(1)}% of raw` : `${r.toFixed(2)}x ${versus}`);
+  if (ratio === undefined)
+    return { target, status: 'SKIP', detail: `no round measured both ${server} and ${versus} on #${scenario} ${mode}` };
+  const show = (r: number) =>
+    versus === RAW_SERVER_ID ? `${(r * 100).toFixed(1)}% of raw` : `${r.toFixed(2)}x ${versus}`;
   const busy = medianBusy(run, server, scenario, mode);
   const versusBusy = medianBusy(run, versus, scenario, mode);
   if (busy < CPU_BOUND_PERCENT || versusBusy < CPU_BOUND_PERCENT) {
@@ -52,17 +64,51 @@ function ratioTarget(
 
 export function evaluateTargets(run: BenchmarkRun): TargetResult[] {
   const results: TargetResult[] = [];
-  for (const scenario of [1, 2] as ScenarioId[]) results.push(ratioTarget(run, `plain #${scenario} >= 85% of raw uWS req/s`, RAW_SERVER_ID, scenario, 'plain', 0.85));
-  for (const scenario of [3, 5] as ScenarioId[]) results.push(ratioTarget(run, `plain #${scenario} >= 75% of raw uWS req/s`, RAW_SERVER_ID, scenario, 'plain', 0.75));
-  for (const scenario of [1, 2, 3] as ScenarioId[]) results.push(ratioTarget(run, `plain #${scenario} >= 1.7x Fastify req/s`, FASTIFY_SERVER_ID, scenario, 'plain', 1.7));
-  for (const scenario of [1, 2] as ScenarioId[]) results.push(ratioTarget(run, `pipelined #${scenario} >= 60% of raw uWS req/s`, RAW_SERVER_ID, scenario, 'pipelined', 0.6));
+  for (const scenario of [1, 2] as ScenarioId[])
+    results.push(
+      ratioTarget(run, `plain #${scenario} >= 85% of raw uWS req/s`, RAW_SERVER_ID, scenario, 'plain', 0.85),
+    );
+  for (const scenario of [3, 5] as ScenarioId[])
+    results.push(
+      ratioTarget(run, `plain #${scenario} >= 75% of raw uWS req/s`, RAW_SERVER_ID, scenario, 'plain', 0.75),
+    );
+  for (const scenario of [1, 2, 3] as ScenarioId[])
+    results.push(
+      ratioTarget(run, `plain #${scenario} >= 1.7x Fastify req/s`, FASTIFY_SERVER_ID, scenario, 'plain', 1.7),
+    );
+  for (const scenario of [1, 2] as ScenarioId[])
+    results.push(
+      ratioTarget(run, `pipelined #${scenario} >= 60% of raw uWS req/s`, RAW_SERVER_ID, scenario, 'pipelined', 0.6),
+    );
   for (const scenario of [1, 2] as ScenarioId[]) {
-    results.push(ratioTarget(run, `idiomatic plain #${scenario} >= 90% of raw uWS req/s (issue 21)`, RAW_SERVER_ID, scenario, 'plain', 0.9, IDIOMATIC_SERVER_ID));
+    results.push(
+      ratioTarget(
+        run,
+        `idiomatic plain #${scenario} >= 90% of raw uWS req/s (issue 21)`,
+        RAW_SERVER_ID,
+        scenario,
+        'plain',
+        0.9,
+        IDIOMATIC_SERVER_ID,
+      ),
+    );
   }
   results.push(ratioTarget(run, 'plain #3 >= 90% of raw uWS req/s (issue 21)', RAW_SERVER_ID, 3, 'plain', 0.9));
-  results.push(ratioTarget(run, 'pipelined #3 >= 85% of raw uWS req/s (issue 21)', RAW_SERVER_ID, 3, 'pipelined', 0.85));
+  results.push(
+    ratioTarget(run, 'pipelined #3 >= 85% of raw uWS req/s (issue 21)', RAW_SERVER_ID, 3, 'pipelined', 0.85),
+  );
   for (const mode of ['plain', 'pipelined'] as Mode[]) {
-    results.push(ratioTarget(run, `every plugin unused, ${mode} #1 >= 97% of rest.uws req/s (issue 20)`, REST_UWS_SERVER_ID, 1, mode, 0.97, PLUGINS_SERVER_ID));
+    results.push(
+      ratioTarget(
+        run,
+        `every plugin unused, ${mode} #1 >= 97% of rest.uws req/s (issue 20)`,
+        REST_UWS_SERVER_ID,
+        1,
+        mode,
+        0.97,
+        PLUGINS_SERVER_ID,
+      ),
+    );
   }
 
   const p99Target = 'plain #1 p99 <= 1.25x raw uWS p99';

@@ -16,7 +16,12 @@ export interface LoadMeasurement {
 }
 
 /** `request.durationSec` is the measured time; `warmupSec` of the same load runs before it. */
-export async function measureLoad(pid: number, request: WrkRequest, warmupSec: number, beforeMeasuring?: () => Promise<void>): Promise<LoadMeasurement> {
+export async function measureLoad(
+  pid: number,
+  request: WrkRequest,
+  warmupSec: number,
+  beforeMeasuring?: () => Promise<void>,
+): Promise<LoadMeasurement> {
   if (warmupSec > 0) await runWrk({ ...request, durationSec: warmupSec });
   await beforeMeasuring?.();
   const sampler = sampleMemory(pid);

@@ -24,5 +24,11 @@ export function readProcessStatus(pid: number): ProcessStatus | undefined {
     return undefined;
   }
   const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
-  return { rssMB: field('VmRSS') / 1024, hwmMB: field('VmHWM') / 1024, rssAnonMB: field('RssAnon') / 1024, rssFileMB: field('RssFile') / 1024, threads: field('Threads') };
+  return {
+    rssMB: field('VmRSS') / 1024,
+    hwmMB: field('VmHWM') / 1024,
+    rssAnonMB: field('RssAnon') / 1024,
+    rssFileMB: field('RssFile') / 1024,
+    threads: field('Threads'),
+  };
 }

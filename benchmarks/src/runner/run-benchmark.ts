@@ -10,7 +10,16 @@ import type { Scenario } from '../scenarios/scenario';
 import { type ServerDefinition, unavailableReason } from '../servers/registry';
 import { describeMachine } from './machine-info';
 import { combineLoads, type LoadMeasurement, measureLoad } from './measure-load';
-import { type BenchmarkRun, type Failure, type Measurement, type Mode, type RunSettings, type StartupRecord, isSliced, turnWarmupSec } from './results';
+import {
+  type BenchmarkRun,
+  type Failure,
+  type Measurement,
+  type Mode,
+  type RunSettings,
+  type StartupRecord,
+  isSliced,
+  turnWarmupSec,
+} from './results';
 import { readProcessStatus } from './process-status';
 import { type RunningServer, startServer } from './server-process';
 import { runWrk, type WrkRequest } from './wrk';
@@ -33,10 +42,18 @@ function modesFor(scenario: Scenario, modes: Mode[]): Mode[] {
 export function estimateSeconds(settings: RunSettings, servers: number, scenarios: Scenario[]): number {
   const measured = scenarios.reduce((sum, scenario) => sum + modesFor(scenario, settings.modes).length, 0);
   const turns = isSliced(settings) ? sliceDurations(settings.durationSec, settings.sliceSec!).length : 0;
-  return settings.rounds * servers * measured * (settings.durationSec + settings.warmupSec + turns * turnWarmupSec(settings));
+  return (
+    settings.rounds * servers * measured * (settings.durationSec + settings.warmupSec + turns * turnWarmupSec(settings))
+  );
 }
 
-function wrkRequest(server: RunningServer, scenario: Scenario, mode: Mode, settings: RunSettings, durationSec: number): WrkRequest {
+function wrkRequest(
+  server: RunningServer,
+  scenario: Scenario,
+  mode: Mode,
+  settings: RunSettings,
+  durationSec: number,
+): WrkRequest {
   return {
     url: `${server.baseUrl}${scenario.path}`,
     method: scenario.method,
@@ -49,7 +66,13 @@ function wrkRequest(server: RunningServer, scenario: Scenario, mode: Mode, setti
   };
 }
 
-function toMeasurement(server: RunningServer, scenario: Scenario, mode: Mode, round: number, load: LoadMeasurement): Measurement {
+function toMeasurement(
+  server: RunningServer,
+  scenario: Scenario,
+  mode: Mode,
+  round: number,
+  load: LoadMeasurement,
+): Measurement {
   const result = load.result;
   const errors = result.errors;
   return {
@@ -69,7 +92,12 @@ function toMeasurement(server: RunningServer, scenario: Scenario, mode: Mode, ro
   };
 }
 
-function logMeasurement(log: (line: string) => void, round: number, scenario: Scenario, measurement: Measurement): void {
+function logMeasurement(
+  log: (line: string) => void,
+  round: number,
+  scenario: Scenario,
+  measurement: Measurement,
+): void {
   const errors = measurement.statusErrors + measurement.socketErrors;
   log(
     `round ${round} ${measurement.server.padEnd(19)} #${scenario.id} ${scenario.key.padEnd(7)} ${measurement.mode.padEnd(9)} ` +
@@ -78,11 +106,22 @@ function logMeasurement(log: (line: string) => void, round: number, scenario: Sc
   );
 }
 
-async function measure(server: RunningServer, scenario: Scenario, mode: Mode, round: number, settings: RunSettings): Promise<Measurement> {
+async function measure(
+  server: RunningServer,
+  scenario: Scenario,
+  mode: Mode,
+  round: number,
+  settings: RunSettings,
+): Promise<Measurement> {
   let stateBefore: unknown;
-  const load = await measureLoad(server.pid, wrkRequest(server, scenario, mode, settings, settings.durationSec), settings.warmupSec, async () => {
-    stateBefore = await scenario.stateBeforeLoad?.(server.baseUrl);
-  });
+  const load = await measureLoad(
+    server.pid,
+    wrkRequest(server, scenario, mode, settings, settings.durationSec),
+    settings.warmupSec,
+    async () => {
+      stateBefore = await scenario.stateBeforeLoad?.(server.baseUrl);
+    },
+  );
   if (!server.alive()) throw new Error(`the server exited during the load\n${server.stderrTail()}`);
   await scenario.checkAfterLoad?.(server.baseUrl, load.result.requests, stateBefore);
   return toMeasurement(server, scenario, mode, round, load);
@@ -105,9 +144,22 @@ interface Started {
 async function start(context: RoundContext, definition: ServerDefinition): Promise<Started | undefined> {
   const { input, round } = context;
   try {
-    const nodeFlags = input.profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.join(input.profileDir, definition.id)] : [];
-    const server = await startServer(definition, { cpu: input.settings.serverCpu, nodeFlags, env: { BENCH_STATIC_DIR: input.staticDir }, timeoutMs: 30_000 });
-    const startup: StartupRecord = { server: definition.id, round, bootMs: server.bootMs, startupMs: server.startupMs, lifetimePeakRssMB: NaN };
+    const nodeFlags = input.profileDir
+      ? ['--cpu-prof', '--cpu-prof-dir', path.join(input.profileDir, definition.id)]
+      : [];
+    const server = await startServer(definition, {
+      cpu: input.settings.serverCpu,
+      nodeFlags,
+      env: { BENCH_STATIC_DIR: input.staticDir },
+      timeoutMs: 30_000,
+    });
+    const startup: StartupRecord = {
+      server: definition.id,
+      round,
+      bootMs: server.bootMs,
+      startupMs: server.startupMs,
+      lifetimePeakRssMB: NaN,
+    };
     context.startups.push(startup);
     return { server, startup };
   } catch (error) {
@@ -129,15 +181,34 @@ async function answersRight(context: RoundContext, server: RunningServer, scenar
     return true;
   } catch (error) {
     const id = server.definition.id;
-    context.failures.push({ server: id, scenario: scenario.id, round: context.round, message: `wrong answer: ${(error as Error).message}` });
-    context.input.log(`round ${context.round} ${id} #${scenario.id} ${scenario.key}: WRONG ANSWER, not measured: ${(error as Error).message}`);
+    context.failures.push({
+      server: id,
+      scenario: scenario.id,
+      round: context.round,
+      message: `wrong answer: ${(error as Error).message}`,
+    });
+    context.input.log(
+      `round ${context.round} ${id} #${scenario.id} ${scenario.key}: WRONG ANSWER, not measured: ${(error as Error).message}`,
+    );
     return false;
   }
 }
 
-function recordFailure(context: RoundContext, server: RunningServer, scenario: Scenario, mode: Mode, error: unknown): void {
+function recordFailure(
+  context: RoundContext,
+  server: RunningServer,
+  scenario: Scenario,
+  mode: Mode,
+  error: unknown,
+): void {
   const id = server.definition.id;
-  context.failures.push({ server: id, scenario: scenario.id, mode, round: context.round, message: (error as Error).message });
+  context.failures.push({
+    server: id,
+    scenario: scenario.id,
+    mode,
+    round: context.round,
+    message: (error as Error).message,
+  });
   context.input.log(`round ${context.round} ${id} #${scenario.id} ${mode}: FAILED: ${(error as Error).message}`);
 }
 
@@ -195,7 +266,8 @@ async function roundBySlices(context: RoundContext, servers: ServerDefinition[])
     const slices = sliceDurations(settings.durationSec, settings.sliceSec!);
     for (const scenario of scenarios) {
       const ready: RunningServer[] = [];
-      for (const { server } of running) if (server.alive() && (await answersRight(context, server, scenario))) ready.push(server);
+      for (const { server } of running)
+        if (server.alive() && (await answersRight(context, server, scenario))) ready.push(server);
       for (const mode of modesFor(scenario, settings.modes)) {
         const states = new Map<RunningServer, unknown>();
         const loads = new Map<RunningServer, LoadMeasurement[]>();
@@ -223,9 +295,15 @@ async function roundBySlices(context: RoundContext, servers: ServerDefinition[])
             await attempt(server, async () => {
               // A server idle while the others took their turns runs slower for a moment (seen in every round of the first
               // sliced runs, in its first slice most): each turn starts with a second of the same load, discarded.
-              const load = await measureLoad(server.pid, wrkRequest(server, scenario, mode, settings, slices[slice]!), turnWarmupSec(settings));
+              const load = await measureLoad(
+                server.pid,
+                wrkRequest(server, scenario, mode, settings, slices[slice]!),
+                turnWarmupSec(settings),
+              );
               loads.get(server)!.push(load);
-              log(`  slice ${slice + 1}/${slices.length} ${server.definition.id.padEnd(19)} #${scenario.id} ${mode.padEnd(9)} ${Math.round(load.result.requestsPerSec).toString().padStart(8)} req/s  cpu ${load.cpuUsPerRequest.toFixed(1)} µs/req`);
+              log(
+                `  slice ${slice + 1}/${slices.length} ${server.definition.id.padEnd(19)} #${scenario.id} ${mode.padEnd(9)} ${Math.round(load.result.requestsPerSec).toString().padStart(8)} req/s  cpu ${load.cpuUsPerRequest.toFixed(1)} µs/req`,
+              );
             });
           }
         }
@@ -273,5 +351,14 @@ export async function runBenchmark(input: RunInput): Promise<BenchmarkRun> {
     if (sliced) await roundBySlices(context, servers);
     else await roundByServer(context, servers);
   }
-  return { startedAt, finishedAt: new Date().toISOString(), settings, machine, unavailable, measurements, startups, failures };
+  return {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    settings,
+    machine,
+    unavailable,
+    measurements,
+    startups,
+    failures,
+  };
 }

@@ -44,11 +44,17 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
 
 export function startServer(definition: ServerDefinition, options: StartOptions): Promise<RunningServer> {
   const nodeArgs = [...(options.nodeFlags ?? []), serverEntryPath(definition)];
-  const [command, args] = options.cpu === undefined ? [process.execPath, nodeArgs] : ['taskset', ['-c', String(options.cpu), process.execPath, ...nodeArgs]];
+  const [command, args] =
+    options.cpu === undefined
+      ? [process.execPath, nodeArgs]
+      : ['taskset', ['-c', String(options.cpu), process.execPath, ...nodeArgs]];
   const spawnedAt = performance.now();
   // taskset execs node, so the child's pid is the server's pid (what /proc sampling needs).
   // NODE_ENV=production, as Express's production guide asks (https://expressjs.com/en/advanced/best-practice-performance.html).
-  const child = spawn(command, args, { env: { NODE_ENV: 'production', ...process.env, ...options.env, BENCH_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    env: { NODE_ENV: 'production', ...process.env, ...options.env, BENCH_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   trackChild(child);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {

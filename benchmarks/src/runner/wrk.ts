@@ -35,12 +35,24 @@ export function wrkArguments(request: WrkRequest): string[] {
   // wrk takes whole seconds only.
   const duration = `${Math.max(1, Math.round(request.durationSec))}s`;
   // One wrk thread: with two cores, one is the server's and the other the load generator's.
-  return ['-t1', `-c${request.connections}`, `-d${duration}`, '--timeout', '5s', '-s', script, request.url, '--', ...scriptArgs];
+  return [
+    '-t1',
+    `-c${request.connections}`,
+    `-d${duration}`,
+    '--timeout',
+    '5s',
+    '-s',
+    script,
+    request.url,
+    '--',
+    ...scriptArgs,
+  ];
 }
 
 export function runWrk(request: WrkRequest): Promise<WrkResult> {
   const args = wrkArguments(request);
-  const [command, commandArgs] = request.cpu === undefined ? ['wrk', args] : ['taskset', ['-c', String(request.cpu), 'wrk', ...args]];
+  const [command, commandArgs] =
+    request.cpu === undefined ? ['wrk', args] : ['taskset', ['-c', String(request.cpu), 'wrk', ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
     trackChild(child);
@@ -52,7 +64,11 @@ export function runWrk(request: WrkRequest): Promise<WrkResult> {
     child.once('exit', (code) => {
       const line = stdout.split('\n').find((candidate) => candidate.startsWith(RESULT_PREFIX));
       if (code !== 0 || !line) {
-        reject(new Error(`wrk ${args.join(' ')} exited with ${code}: ${(stderr || stdout).trim().split('\n')[0].slice(0, 300)}`));
+        reject(
+          new Error(
+            `wrk ${args.join(' ')} exited with ${code}: ${(stderr || stdout).trim().split('\n')[0].slice(0, 300)}`,
+          ),
+        );
         return;
       }
       const raw = JSON.parse(line.slice(RESULT_PREFIX.length)) as {

@@ -27,7 +27,12 @@ export async function request(url: string, init: RequestInit = {}): Promise<Chec
 
 export function expectStatus(scenario: string, what: string, response: CheckedResponse, status: number): void {
   if (response.status !== status) {
-    throw new ScenarioCheckError(scenario, `${what} status`, status, `${response.status} ${response.body.toString('utf8', 0, 200)}`);
+    throw new ScenarioCheckError(
+      scenario,
+      `${what} status`,
+      status,
+      `${response.status} ${response.body.toString('utf8', 0, 200)}`,
+    );
   }
 }
 
@@ -45,13 +50,22 @@ export function expectJson(scenario: string, what: string, response: CheckedResp
 }
 
 /** One request on the given agent (node:http, where fetch cannot tell whether a connection was reused). */
-function send(agent: http.Agent, url: string, method: string, headers: Record<string, string>, body?: string): Promise<CheckedResponse & { reusedSocket: boolean }> {
+function send(
+  agent: http.Agent,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<CheckedResponse & { reusedSocket: boolean }> {
   return new Promise((resolve, reject) => {
     const outgoing = http.request(url, { agent, method, headers, timeout: 5000 }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('end', () => {
-        const received = Object.entries(incoming.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]);
+        const received = Object.entries(incoming.headers).map(([name, value]) => [
+          name,
+          Array.isArray(value) ? value.join(', ') : (value ?? ''),
+        ]);
         resolve({
           status: incoming.statusCode ?? 0,
           contentType: incoming.headers['content-type'] ?? '',
@@ -87,7 +101,12 @@ export async function expectConnectionKept(
     await new Promise((resolve) => setTimeout(resolve, 100));
     const next = await send(agent, nextUrl, 'GET', {});
     if (!next.reusedSocket) {
-      throw new ScenarioCheckError(scenario, `${what}: the connection after the refusal`, 'kept open (or Connection: close said)', 'closed without notice');
+      throw new ScenarioCheckError(
+        scenario,
+        `${what}: the connection after the refusal`,
+        'kept open (or Connection: close said)',
+        'closed without notice',
+      );
     }
   } finally {
     agent.destroy();

@@ -97,10 +97,25 @@ export function createScenarios(fixtures: ScenarioFixtures): Scenario[] {
         expectStatus('order', 'POST /orders (valid)', created, 201);
         expectJson('order', 'POST /orders (valid)', created, SAMPLE_ORDER);
         const badQuantity = { ...SAMPLE_ORDER, items: [{ ...SAMPLE_ORDER.items[0], quantity: 0 }] };
-        expectStatus('order', 'POST /orders (quantity 0)', await request(url, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(badQuantity) }), 400);
+        expectStatus(
+          'order',
+          'POST /orders (quantity 0)',
+          await request(url, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(badQuantity) }),
+          400,
+        );
         const { shippingAddress: _dropped, ...noAddress } = SAMPLE_ORDER;
-        expectStatus('order', 'POST /orders (no shippingAddress)', await request(url, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(noAddress) }), 400);
-        expectStatus('order', 'POST /orders (bad JSON)', await request(url, { method: 'POST', headers: jsonHeaders, body: '{"customerId":' }), 400);
+        expectStatus(
+          'order',
+          'POST /orders (no shippingAddress)',
+          await request(url, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(noAddress) }),
+          400,
+        );
+        expectStatus(
+          'order',
+          'POST /orders (bad JSON)',
+          await request(url, { method: 'POST', headers: jsonHeaders, body: '{"customerId":' }),
+          400,
+        );
         const refused = { url, method: 'POST', headers: jsonHeaders, body: JSON.stringify(badQuantity) };
         await expectConnectionKept('order', 'POST /orders (quantity 0)', refused, `${baseUrl}${HELLO_PATH}`);
       },
@@ -116,10 +131,12 @@ export function createScenarios(fixtures: ScenarioFixtures): Scenario[] {
       async check(baseUrl) {
         const response = await request(`${baseUrl}${STATIC_PREFIX}/${STATIC_FILE_NAME}`);
         expectStatus('static', `GET ${STATIC_PREFIX}/${STATIC_FILE_NAME}`, response, 200);
-        if (response.body.length !== STATIC_FILE_SIZE) throw new ScenarioCheckError('static', 'body length', STATIC_FILE_SIZE, response.body.length);
+        if (response.body.length !== STATIC_FILE_SIZE)
+          throw new ScenarioCheckError('static', 'body length', STATIC_FILE_SIZE, response.body.length);
         const digest = (data: Buffer) => createHash('sha256').update(data).digest('hex');
         const expected = digest(fs.readFileSync(fixtures.staticFile));
-        if (digest(response.body) !== expected) throw new ScenarioCheckError('static', 'body sha256', expected, digest(response.body));
+        if (digest(response.body) !== expected)
+          throw new ScenarioCheckError('static', 'body sha256', expected, digest(response.body));
       },
     },
     {
@@ -133,19 +150,31 @@ export function createScenarios(fixtures: ScenarioFixtures): Scenario[] {
       async check(baseUrl) {
         const url = `${baseUrl}${ME_PATH}`;
         expectStatus('auth', 'GET /me without a token', await request(url), 401);
-        expectStatus('auth', 'GET /me with a wrong token', await request(url, { headers: { Authorization: 'Bearer wrong' } }), 401);
+        expectStatus(
+          'auth',
+          'GET /me with a wrong token',
+          await request(url, { headers: { Authorization: 'Bearer wrong' } }),
+          401,
+        );
         const before = await readProfileViews(baseUrl, 'auth');
         const response = await request(url, { headers: { Authorization: `Bearer ${BEARER_TOKEN}` } });
         expectStatus('auth', 'GET /me with the token', response, 200);
         expectJson('auth', 'GET /me with the token', response, BENCH_USER);
         const after = await waitForProfileViews(baseUrl, 'auth', before + 1);
-        if (after !== before + 1) throw new ScenarioCheckError('auth', 'profile.viewed events after one GET /me', before + 1, after);
+        if (after !== before + 1)
+          throw new ScenarioCheckError('auth', 'profile.viewed events after one GET /me', before + 1, after);
       },
       stateBeforeLoad: (baseUrl) => readProfileViews(baseUrl, 'auth'),
       async checkAfterLoad(baseUrl, requestsSent, before) {
         const wanted = (before as number) + requestsSent;
         const after = await waitForProfileViews(baseUrl, 'auth', wanted);
-        if (after < wanted) throw new ScenarioCheckError('auth', 'profile.viewed events after the load (one per answered request)', `>= ${wanted}`, after);
+        if (after < wanted)
+          throw new ScenarioCheckError(
+            'auth',
+            'profile.viewed events after the load (one per answered request)',
+            `>= ${wanted}`,
+            after,
+          );
       },
     },
     {
@@ -157,9 +186,19 @@ export function createScenarios(fixtures: ScenarioFixtures): Scenario[] {
       headers: {},
       pipelined: true,
       async check(baseUrl) {
-        expectJson('routes', `GET /r${lastRoute}/items/42`, await request(`${baseUrl}/r${lastRoute}/items/42`), manyRouteResponse(lastRoute, '42'));
+        expectJson(
+          'routes',
+          `GET /r${lastRoute}/items/42`,
+          await request(`${baseUrl}/r${lastRoute}/items/42`),
+          manyRouteResponse(lastRoute, '42'),
+        );
         expectJson('routes', 'GET /r0/items/7', await request(`${baseUrl}/r0/items/7`), manyRouteResponse(0, '7'));
-        expectStatus('routes', `GET /r${MANY_ROUTES_COUNT}/items/1 (not registered)`, await request(`${baseUrl}/r${MANY_ROUTES_COUNT}/items/1`), 404);
+        expectStatus(
+          'routes',
+          `GET /r${MANY_ROUTES_COUNT}/items/1 (not registered)`,
+          await request(`${baseUrl}/r${MANY_ROUTES_COUNT}/items/1`),
+          404,
+        );
       },
     },
   ];

@@ -48,11 +48,11 @@ async function main(): Promise<void> {
     .use(await staticPlugin({ assets: staticDirectory(), prefix: STATIC_PREFIX }))
     .use(bearer())
     .get(HELLO_PATH, () => HELLO_BODY, { response: helloSchema })
-    .get(
-      '/users/:id',
-      ({ params, query }) => userResponse(params.id, query.fields ? query.fields.split(',') : []),
-      { params: t.Object({ id: t.Integer() }), query: t.Object({ fields: t.Optional(t.String()) }), response: userSchema },
-    )
+    .get('/users/:id', ({ params, query }) => userResponse(params.id, query.fields ? query.fields.split(',') : []), {
+      params: t.Object({ id: t.Integer() }),
+      query: t.Object({ fields: t.Optional(t.String()) }),
+      response: userSchema,
+    })
     .post(
       ORDERS_PATH,
       ({ body, set }) => {

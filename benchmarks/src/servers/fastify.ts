@@ -39,7 +39,11 @@ async function main(): Promise<void> {
   const { events, stats } = createProfileEvents();
   const app = Fastify({ logger: false });
 
-  app.get(HELLO_PATH, { schema: { response: { 200: { type: 'object', properties: { message: { type: 'string' } } } } } }, async () => HELLO_BODY);
+  app.get(
+    HELLO_PATH,
+    { schema: { response: { 200: { type: 'object', properties: { message: { type: 'string' } } } } } },
+    async () => HELLO_BODY,
+  );
 
   app.get<{ Params: { id: number }; Querystring: { fields?: string } }>(
     '/users/:id',
@@ -48,7 +52,10 @@ async function main(): Promise<void> {
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
         querystring: { type: 'object', properties: { fields: { type: 'string' } } },
         response: {
-          200: { type: 'object', properties: { id: { type: 'integer' }, fields: { type: 'array', items: { type: 'string' } } } },
+          200: {
+            type: 'object',
+            properties: { id: { type: 'integer' }, fields: { type: 'array', items: { type: 'string' } } },
+          },
         },
       },
     },
@@ -84,7 +91,9 @@ async function main(): Promise<void> {
   app.get(STATS_PATH, async () => stats);
 
   for (let index = 0; index < MANY_ROUTES_COUNT; index++) {
-    app.get<{ Params: { id: string } }>(`/r${index}/items/:id`, async (request) => manyRouteResponse(index, request.params.id));
+    app.get<{ Params: { id: string } }>(`/r${index}/items/:id`, async (request) =>
+      manyRouteResponse(index, request.params.id),
+    );
   }
 
   await app.ready();

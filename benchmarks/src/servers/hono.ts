@@ -41,7 +41,8 @@ function main(): void {
   app.get('/users/:id', (c) => {
     const rawId = c.req.param('id');
     const id = Number(rawId);
-    if (!/^-?\d+$/.test(rawId) || !Number.isSafeInteger(id)) return c.json({ error: `id must be an integer, got "${rawId}"` }, 400);
+    if (!/^-?\d+$/.test(rawId) || !Number.isSafeInteger(id))
+      return c.json({ error: `id must be an integer, got "${rawId}"` }, 400);
     const fields = c.req.query('fields');
     return c.json(userResponse(id, fields ? fields.split(',') : []));
   });
@@ -59,7 +60,10 @@ function main(): void {
   );
 
   const staticRoot = staticDirectory();
-  app.use(`${STATIC_PREFIX}/*`, serveStatic({ root: staticRoot, rewriteRequestPath: (path) => path.slice(STATIC_PREFIX.length) }));
+  app.use(
+    `${STATIC_PREFIX}/*`,
+    serveStatic({ root: staticRoot, rewriteRequestPath: (path) => path.slice(STATIC_PREFIX.length) }),
+  );
 
   app.get(
     ME_PATH,
@@ -86,7 +90,9 @@ function main(): void {
   app.notFound((c) => c.json({ error: 'no such route' }, 404));
 
   const bootMs = now() - startedAt;
-  const server = serve({ fetch: app.fetch, port: requestedPort(), hostname: HOST }, (info) => announceReady({ port: info.port, bootMs }));
+  const server = serve({ fetch: app.fetch, port: requestedPort(), hostname: HOST }, (info) =>
+    announceReady({ port: info.port, bootMs }),
+  );
   exitOnSignals(() => new Promise<void>((resolve) => server.close(() => resolve())));
 }
 

@@ -76,7 +76,8 @@ async function main(): Promise<void> {
   app.get('/users/:id', (request, response) => {
     const rawId = request.path_parameters.id;
     const id = Number(rawId);
-    if (!/^-?\d+$/.test(rawId) || !Number.isSafeInteger(id)) return response.status(400).json({ error: `id must be an integer, got "${rawId}"` });
+    if (!/^-?\d+$/.test(rawId) || !Number.isSafeInteger(id))
+      return response.status(400).json({ error: `id must be an integer, got "${rawId}"` });
     const fields = request.query_parameters.fields;
     return response.json(userResponse(id, fields ? fields.split(',') : []));
   });
@@ -105,7 +106,9 @@ async function main(): Promise<void> {
   app.get(STATS_PATH, (_request, response) => response.json(stats));
 
   for (let index = 0; index < MANY_ROUTES_COUNT; index++) {
-    app.get(`/r${index}/items/:id`, (request, response) => response.json(manyRouteResponse(index, request.path_parameters.id)));
+    app.get(`/r${index}/items/:id`, (request, response) =>
+      response.json(manyRouteResponse(index, request.path_parameters.id)),
+    );
   }
 
   app.set_not_found_handler((_request, response) => response.status(404).json({ error: 'no such route' }));

@@ -160,7 +160,10 @@ function main(): void {
   app.get(ME_PATH, (res, req) => {
     const user = userFromAuthorization(req.getHeader('authorization'));
     if (!user) {
-      res.writeStatus('401 Unauthorized').writeHeader('WWW-Authenticate', 'Bearer').writeHeader('Content-Type', JSON_TYPE);
+      res
+        .writeStatus('401 Unauthorized')
+        .writeHeader('WWW-Authenticate', 'Bearer')
+        .writeHeader('Content-Type', JSON_TYPE);
       res.end(JSON.stringify({ error: 'missing or invalid Bearer token' }));
       return;
     }
@@ -171,10 +174,14 @@ function main(): void {
   app.get(STATS_PATH, (res) => sendJson(res, '200 OK', stats));
 
   for (let index = 0; index < MANY_ROUTES_COUNT; index++) {
-    app.get(`/r${index}/items/:id`, (res, req) => sendJson(res, '200 OK', manyRouteResponse(index, req.getParameter(0))));
+    app.get(`/r${index}/items/:id`, (res, req) =>
+      sendJson(res, '200 OK', manyRouteResponse(index, req.getParameter(0))),
+    );
   }
 
-  app.any('/*', (res, req) => sendError(res, '404 Not Found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`));
+  app.any('/*', (res, req) =>
+    sendError(res, '404 Not Found', `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`),
+  );
 
   const bootMs = now() - startedAt;
   listenAndAnnounce(app, 'raw-uws', bootMs);

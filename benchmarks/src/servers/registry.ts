@@ -49,13 +49,20 @@ export const BASELINE_SUFFIX = '@before';
  */
 export function baselineServer(server: ServerDefinition, checkout: string): ServerDefinition {
   const compiled = path.relative(path.resolve(__dirname, '..', '..', '..'), path.resolve(__dirname, server.file));
-  return { ...server, id: `${server.id}${BASELINE_SUFFIX}`, label: `${server.label} (before)`, file: path.resolve(checkout, 'benchmarks', compiled) };
+  return {
+    ...server,
+    id: `${server.id}${BASELINE_SUFFIX}`,
+    label: `${server.label} (before)`,
+    file: path.resolve(checkout, 'benchmarks', compiled),
+  };
 }
 
 /** Why a server cannot run here, or undefined when it can. */
 export function unavailableReason(server: ServerDefinition): string | undefined {
-  if (!fs.existsSync(serverEntryPath(server))) return `${server.file} is not built (the server file does not exist yet)`;
-  if (server.peer && !isPeerInstalled(server.peer)) return `${server.peer} is not installed: run \`npm run bench -- --setup\``;
+  if (!fs.existsSync(serverEntryPath(server)))
+    return `${server.file} is not built (the server file does not exist yet)`;
+  if (server.peer && !isPeerInstalled(server.peer))
+    return `${server.peer} is not installed: run \`npm run bench -- --setup\``;
   return undefined;
 }
 

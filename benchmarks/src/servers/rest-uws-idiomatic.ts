@@ -4,7 +4,14 @@
  * and `startServer` (graceful shutdown, requests in flight counted) instead of the bare `listen`.
  */
 import 'reflect-metadata';
-import { RestBuilder, startServer, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse, Handles } from 'rest.uws';
+import {
+  RestBuilder,
+  startServer,
+  type ExceptionHandler,
+  type HttpServerRequest,
+  type HttpServerResponse,
+  Handles,
+} from 'rest.uws';
 import { STATIC_PREFIX } from '../contract/routes';
 import { HOST, announceReady, exitOnSignals, now, requestedPort, staticDirectory } from './support/server-environment';
 import { GreetingService, createIdiomaticResource } from './rest-uws-idiomatic/idiomatic.resource';

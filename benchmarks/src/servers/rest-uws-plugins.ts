@@ -6,7 +6,17 @@
  * left out: an app-wide hook that every answer carries is work by design (its cost is a row of `--costs`).
  */
 import 'reflect-metadata';
-import { compression, cookies, health, openApi, problemDetails, rateLimit, RestBuilder, swaggerUi, trustProxy } from 'rest.uws';
+import {
+  compression,
+  cookies,
+  health,
+  openApi,
+  problemDetails,
+  rateLimit,
+  RestBuilder,
+  swaggerUi,
+  trustProxy,
+} from 'rest.uws';
 import { STATIC_PREFIX } from '../contract/routes';
 import { listenAndAnnounce, now, staticDirectory } from './support/server-environment';
 import { createBenchResource } from './rest-uws/bench.resource';

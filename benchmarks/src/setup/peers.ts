@@ -42,17 +42,26 @@ export function installPeers(log: (line: string) => void = (line) => process.std
     fs.rmSync(directory, { recursive: true, force: true });
     fs.mkdirSync(directory, { recursive: true });
     const packed = JSON.parse(
-      runCommand('npm', ['pack', `${peer.name}@${peer.version}`, '--json', '--pack-destination', directory], { cwd: directory, quiet: true }),
+      runCommand('npm', ['pack', `${peer.name}@${peer.version}`, '--json', '--pack-destination', directory], {
+        cwd: directory,
+        quiet: true,
+      }),
     ) as { filename: string }[];
     const tarball = path.join(directory, packed[0].filename);
     const dependencies = Object.fromEntries(
-      Object.entries(readTarballManifest(tarball).dependencies ?? {}).filter(([name]) => name !== 'uWebSockets.js' && !name.startsWith('@types/')),
+      Object.entries(readTarballManifest(tarball).dependencies ?? {}).filter(
+        ([name]) => name !== 'uWebSockets.js' && !name.startsWith('@types/'),
+      ),
     );
     fs.writeFileSync(
       path.join(directory, 'package.json'),
       `${JSON.stringify({ name: `bench-peer-${peer.name}`, private: true, dependencies }, null, 2)}\n`,
     );
-    runCommand('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', '--loglevel=error'], { cwd: directory, quiet: true });
+    runCommand(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', '--loglevel=error'],
+      { cwd: directory, quiet: true },
+    );
     const target = path.join(directory, 'node_modules', peer.name);
     fs.mkdirSync(target, { recursive: true });
     runCommand('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], { quiet: true });

@@ -5,7 +5,9 @@ export function runCommand(command: string, args: string[], options: { cwd?: str
   const result = spawnSync(command, args, { cwd: options.cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (result.error) throw new Error(`${command} ${args.join(' ')}: ${result.error.message}`);
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} exited with ${result.status}:\n${result.stderr.trim() || result.stdout.trim()}`);
+    throw new Error(
+      `${command} ${args.join(' ')} exited with ${result.status}:\n${result.stderr.trim() || result.stdout.trim()}`,
+    );
   }
   if (!options.quiet && result.stderr.trim()) process.stderr.write(result.stderr);
   return result.stdout;

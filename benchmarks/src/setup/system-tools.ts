@@ -21,5 +21,6 @@ export function ensureSystemTools(log: (line: string) => void = (line) => proces
   runCommand('apt-get', ['update', '-qq'], { quiet: true });
   runCommand('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { quiet: true });
   const stillMissing = missing.filter((tool) => !commandExists(tool.command));
-  if (stillMissing.length > 0) throw new Error(`apt-get did not provide ${stillMissing.map((tool) => tool.command).join(', ')}`);
+  if (stillMissing.length > 0)
+    throw new Error(`apt-get did not provide ${stillMissing.map((tool) => tool.command).join(', ')}`);
 }

@@ -19,7 +19,10 @@ export interface FlatnessThresholds {
 export const DEFAULT_THRESHOLDS: FlatnessThresholds = { warmupFraction: 0.2, maxSlopeMBPerMin: 1, maxRiseMB: 24 };
 
 /** The default, then the target's own values, then what the command line gave. */
-export function mergeThresholds(target: Partial<FlatnessThresholds> | undefined, given: Partial<FlatnessThresholds>): FlatnessThresholds {
+export function mergeThresholds(
+  target: Partial<FlatnessThresholds> | undefined,
+  given: Partial<FlatnessThresholds>,
+): FlatnessThresholds {
   return { ...DEFAULT_THRESHOLDS, ...target, ...given };
 }
 
@@ -81,7 +84,11 @@ export function judgeRss(samples: readonly IntervalSample[], thresholds: Flatnes
   };
 }
 
-export function judgeTarget(samples: readonly IntervalSample[], thresholds: FlatnessThresholds, abortedReason?: string): TargetVerdict {
+export function judgeTarget(
+  samples: readonly IntervalSample[],
+  thresholds: FlatnessThresholds,
+  abortedReason?: string,
+): TargetVerdict {
   const errors = samples.reduce((sum, sample) => sum + sample.errors, 0);
   const rss = judgeRss(samples, thresholds);
   const noErrors = errors === 0 && !abortedReason;

@@ -19,7 +19,10 @@ export interface MixRequest {
 }
 
 function field(text: string, what: string): string {
-  if (/[\t\n\r]/.test(text)) throw new Error(`${what} of a mix request must not hold tabs or line breaks: ${JSON.stringify(text).slice(0, 120)}`);
+  if (/[\t\n\r]/.test(text))
+    throw new Error(
+      `${what} of a mix request must not hold tabs or line breaks: ${JSON.stringify(text).slice(0, 120)}`,
+    );
   if (text === '-' || text === '') throw new Error(`${what} of a mix request must not be empty or "-"`);
   return text;
 }
@@ -50,16 +53,24 @@ export function writeMixFile(file: string, requests: readonly MixRequest[]): voi
 export function wrongAnswer(request: MixRequest, status: number, body: string): string | undefined {
   if (status !== request.status) return `status ${status}, expected ${request.status}`;
   if (request.mustContain !== undefined && !body.includes(request.mustContain)) return `no ${request.mustContain}`;
-  if (request.mustNotContain !== undefined && body.includes(request.mustNotContain)) return `has ${request.mustNotContain}`;
+  if (request.mustNotContain !== undefined && body.includes(request.mustNotContain))
+    return `has ${request.mustNotContain}`;
   return undefined;
 }
 
 /** Sends every request of the mix once; throws with the first wrong answer. */
 export async function checkMixOnce(baseUrl: string, requests: readonly MixRequest[]): Promise<void> {
   for (const request of requests) {
-    const response = await fetch(`${baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+    const response = await fetch(`${baseUrl}${request.path}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+    });
     const body = await response.text();
     const wrong = wrongAnswer(request, response.status, body);
-    if (wrong) throw new Error(`the check of "${request.kind}" (${request.method} ${request.path.slice(0, 80)}) failed: ${wrong}: ${body.slice(0, 300)}`);
+    if (wrong)
+      throw new Error(
+        `the check of "${request.kind}" (${request.method} ${request.path.slice(0, 80)}) failed: ${wrong}: ${body.slice(0, 300)}`,
+      );
   }
 }

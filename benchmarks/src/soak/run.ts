@@ -36,7 +36,10 @@ function writeOutputs(soak: SoakRun, options: SoakOptions): void {
     const chartFile = path.join(options.chartsDir, `soak-${run.target}.svg`);
     fs.writeFileSync(chartFile, renderSoakChart(run));
     if (options.docPath) {
-      const link = path.relative(path.dirname(path.resolve(options.docPath)), chartFile).split(path.sep).join('/');
+      const link = path
+        .relative(path.dirname(path.resolve(options.docPath)), chartFile)
+        .split(path.sep)
+        .join('/');
       blocks.push({ targetId: run.target, content: renderTargetMarkdown(soak, run, link) });
     }
   }
@@ -55,7 +58,8 @@ async function main(): Promise<number> {
     return 0;
   }
   if (options.list) {
-    for (const target of SOAK_TARGETS) console.log(`${target.id.padEnd(18)} ${target.label.padEnd(40)} ${target.unavailableReason() ?? 'ready'}`);
+    for (const target of SOAK_TARGETS)
+      console.log(`${target.id.padEnd(18)} ${target.label.padEnd(40)} ${target.unavailableReason() ?? 'ready'}`);
     return 0;
   }
   if (options.rejudgeFile) {
@@ -93,7 +97,9 @@ async function main(): Promise<number> {
     thresholds: options.thresholds,
     targets: [],
   };
-  log(`soak: ${targets.map((target) => target.id).join(', ')}; ${options.durationSec} s each in ${options.intervalSec} s intervals (about ${Math.ceil((targets.length * options.durationSec) / 60)} min)`);
+  log(
+    `soak: ${targets.map((target) => target.id).join(', ')}; ${options.durationSec} s each in ${options.intervalSec} s intervals (about ${Math.ceil((targets.length * options.durationSec) / 60)} min)`,
+  );
   for (const target of targets) {
     soak.targets.push(
       await runTarget(target, {

@@ -51,7 +51,9 @@ export function renderSoakChart(run: TargetRun): string {
   const warmup = run.verdict.rss.warmupSamples;
   if (warmup > 0 && samples[warmup - 1]) {
     const warmEnd = x(samples[warmup - 1].elapsedSec);
-    parts.push(`<rect x="${LEFT}" y="${TOP}" width="${(warmEnd - LEFT).toFixed(1)}" height="${plotHeight}" fill="#f0f0f0"/>`);
+    parts.push(
+      `<rect x="${LEFT}" y="${TOP}" width="${(warmEnd - LEFT).toFixed(1)}" height="${plotHeight}" fill="#f0f0f0"/>`,
+    );
     parts.push(`<text x="${(LEFT + 4).toFixed(1)}" y="${TOP + 12}" class="tick">warm-up</text>`);
   }
 
@@ -59,25 +61,45 @@ export function renderSoakChart(run: TargetRun): string {
   for (let tick = 0; tick <= 5; tick++) {
     const y = TOP + plotHeight - (plotHeight / 5) * tick;
     parts.push(`<line x1="${LEFT}" x2="${LEFT + plotWidth}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" class="grid"/>`);
-    parts.push(`<text x="${LEFT - 6}" y="${(y + 4).toFixed(1)}" class="tick" text-anchor="end" fill="${RSS_COLOR}">${((rssMax / 5) * tick).toFixed(0)}</text>`);
-    parts.push(`<text x="${LEFT + plotWidth + 6}" y="${(y + 4).toFixed(1)}" class="tick" fill="${RPS_COLOR}">${rpsMax < 10 ? ((rpsMax / 5) * tick).toFixed(2) : formatRps((rpsMax / 5) * tick)}</text>`);
+    parts.push(
+      `<text x="${LEFT - 6}" y="${(y + 4).toFixed(1)}" class="tick" text-anchor="end" fill="${RSS_COLOR}">${((rssMax / 5) * tick).toFixed(0)}</text>`,
+    );
+    parts.push(
+      `<text x="${LEFT + plotWidth + 6}" y="${(y + 4).toFixed(1)}" class="tick" fill="${RPS_COLOR}">${rpsMax < 10 ? ((rpsMax / 5) * tick).toFixed(2) : formatRps((rpsMax / 5) * tick)}</text>`,
+    );
   }
   const minuteStep = endMin <= 2 ? 0.25 : endMin <= 5 ? 0.5 : endMin <= 12 ? 1 : endMin <= 30 ? 5 : 10;
   for (let minute = 0; minute <= endMin + 1e-9; minute += minuteStep) {
     const tickX = x(minute * 60);
-    parts.push(`<line x1="${tickX.toFixed(1)}" x2="${tickX.toFixed(1)}" y1="${TOP}" y2="${TOP + plotHeight}" class="grid"/>`);
-    parts.push(`<text x="${tickX.toFixed(1)}" y="${TOP + plotHeight + 16}" class="tick" text-anchor="middle">${Number(minute.toFixed(2))}</text>`);
+    parts.push(
+      `<line x1="${tickX.toFixed(1)}" x2="${tickX.toFixed(1)}" y1="${TOP}" y2="${TOP + plotHeight}" class="grid"/>`,
+    );
+    parts.push(
+      `<text x="${tickX.toFixed(1)}" y="${TOP + plotHeight + 16}" class="tick" text-anchor="middle">${Number(minute.toFixed(2))}</text>`,
+    );
   }
   parts.push(`<rect x="${LEFT}" y="${TOP}" width="${plotWidth}" height="${plotHeight}" fill="none" stroke="#999"/>`);
-  parts.push(`<text x="${LEFT + plotWidth / 2}" y="${HEIGHT - 12}" class="tick" text-anchor="middle">minutes of load</text>`);
-  parts.push(`<text x="16" y="${TOP + plotHeight / 2}" class="axis" fill="${RSS_COLOR}" transform="rotate(-90 16 ${TOP + plotHeight / 2})" text-anchor="middle">server RSS, MB</text>`);
-  parts.push(`<text x="${WIDTH - 14}" y="${TOP + plotHeight / 2}" class="axis" fill="${RPS_COLOR}" transform="rotate(90 ${WIDTH - 14} ${TOP + plotHeight / 2})" text-anchor="middle">requests per second</text>`);
+  parts.push(
+    `<text x="${LEFT + plotWidth / 2}" y="${HEIGHT - 12}" class="tick" text-anchor="middle">minutes of load</text>`,
+  );
+  parts.push(
+    `<text x="16" y="${TOP + plotHeight / 2}" class="axis" fill="${RSS_COLOR}" transform="rotate(-90 16 ${TOP + plotHeight / 2})" text-anchor="middle">server RSS, MB</text>`,
+  );
+  parts.push(
+    `<text x="${WIDTH - 14}" y="${TOP + plotHeight / 2}" class="axis" fill="${RPS_COLOR}" transform="rotate(90 ${WIDTH - 14} ${TOP + plotHeight / 2})" text-anchor="middle">requests per second</text>`,
+  );
 
   // The lines start at the idle server (time 0) for RSS; req/s has a point per interval.
   const rssPoints: Array<[number, number]> = [];
   if (Number.isFinite(run.idleRssMB)) rssPoints.push([x(0), yRss(run.idleRssMB)]);
-  for (const sample of samples) if (Number.isFinite(judgedRss(sample))) rssPoints.push([x(sample.elapsedSec), yRss(judgedRss(sample))]);
-  parts.push(polyline(samples.map((sample) => [x(sample.elapsedSec), yRps(sample.requestsPerSec)]), RPS_COLOR));
+  for (const sample of samples)
+    if (Number.isFinite(judgedRss(sample))) rssPoints.push([x(sample.elapsedSec), yRss(judgedRss(sample))]);
+  parts.push(
+    polyline(
+      samples.map((sample) => [x(sample.elapsedSec), yRps(sample.requestsPerSec)]),
+      RPS_COLOR,
+    ),
+  );
   parts.push(polyline(rssPoints, RSS_COLOR));
 
   // Regression line of RSS after warm-up, over the samples it was fitted to.
@@ -89,10 +111,14 @@ export function renderSoakChart(run: TargetRun): string {
     const at = (seconds: number) => meanY + slope * (seconds / 60 - meanX);
     const first = measured[0].elapsedSec;
     const last = measured.at(-1)!.elapsedSec;
-    parts.push(`<line x1="${x(first).toFixed(1)}" y1="${yRss(at(first)).toFixed(1)}" x2="${x(last).toFixed(1)}" y2="${yRss(at(last)).toFixed(1)}" stroke="#000" stroke-width="1" stroke-dasharray="5,4"/>`);
+    parts.push(
+      `<line x1="${x(first).toFixed(1)}" y1="${yRss(at(first)).toFixed(1)}" x2="${x(last).toFixed(1)}" y2="${yRss(at(last)).toFixed(1)}" stroke="#000" stroke-width="1" stroke-dasharray="5,4"/>`,
+    );
   }
   for (const sample of samples.filter((candidate) => candidate.errors > 0)) {
-    parts.push(`<circle cx="${x(sample.elapsedSec).toFixed(1)}" cy="${(TOP + plotHeight - 4).toFixed(1)}" r="4" fill="${ERROR_COLOR}"><title>${sample.errors} errors</title></circle>`);
+    parts.push(
+      `<circle cx="${x(sample.elapsedSec).toFixed(1)}" cy="${(TOP + plotHeight - 4).toFixed(1)}" r="4" fill="${ERROR_COLOR}"><title>${sample.errors} errors</title></circle>`,
+    );
   }
 
   const verdict = run.verdict;

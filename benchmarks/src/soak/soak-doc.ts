@@ -16,7 +16,10 @@ export function blockEnd(targetId: string): string {
 export function replaceTargetBlock(text: string, targetId: string, content: string): string {
   const start = text.indexOf(blockStart(targetId));
   const end = text.indexOf(blockEnd(targetId));
-  if (start < 0 || end < start) throw new Error(`the page has no block for ${targetId}: add the lines\n${blockStart(targetId)}\n${blockEnd(targetId)}`);
+  if (start < 0 || end < start)
+    throw new Error(
+      `the page has no block for ${targetId}: add the lines\n${blockStart(targetId)}\n${blockEnd(targetId)}`,
+    );
   return `${text.slice(0, start + blockStart(targetId).length)}\n${content}\n${text.slice(end)}`;
 }
 

@@ -39,8 +39,18 @@ export function unexpectedAnswers(wrk: WrkIntervalCounts): number {
   return Object.keys(wrk.sent).length > 0 ? sum(wrk.failed) : wrk.wrkStatusErrors;
 }
 
-function intervalErrors(wrk: WrkIntervalCounts, streaming: StreamingIntervalCounts | undefined, checkFailure: string | undefined): number {
-  return unexpectedAnswers(wrk) + wrk.socketErrors + wrk.scriptErrors.length + (streaming?.failed ?? 0) + (checkFailure ? 1 : 0);
+function intervalErrors(
+  wrk: WrkIntervalCounts,
+  streaming: StreamingIntervalCounts | undefined,
+  checkFailure: string | undefined,
+): number {
+  return (
+    unexpectedAnswers(wrk) +
+    wrk.socketErrors +
+    wrk.scriptErrors.length +
+    (streaming?.failed ?? 0) +
+    (checkFailure ? 1 : 0)
+  );
 }
 
 function mergeStreaming(into: StreamingIntervalCounts, more: StreamingIntervalCounts): StreamingIntervalCounts {
@@ -49,18 +59,28 @@ function mergeStreaming(into: StreamingIntervalCounts, more: StreamingIntervalCo
     completed: into.completed + more.completed,
     failed: into.failed + more.failed,
     phrases: into.phrases + more.phrases,
-    translationP95Ms: Number.isFinite(into.translationP95Ms) ? Math.max(into.translationP95Ms, more.translationP95Ms || 0) : more.translationP95Ms,
+    translationP95Ms: Number.isFinite(into.translationP95Ms)
+      ? Math.max(into.translationP95Ms, more.translationP95Ms || 0)
+      : more.translationP95Ms,
     failures: [...into.failures, ...more.failures],
   };
 }
 
 function formatLine(target: string, sample: IntervalSample): string {
-  const streaming = sample.streaming ? `, sessions ${sample.streaming.completed} ok/${sample.streaming.failed} failed` : '';
-  return `soak ${target} ${String(Math.round(sample.elapsedSec)).padStart(4)} s: ${Math.round(sample.requestsPerSec).toLocaleString('en-US')} req/s, ` +
-    `${sample.errors} errors, RSS ${sample.rssMB.toFixed(1)} MB, server CPU ${sample.serverCpuPercent.toFixed(0)}%, load ${sample.loadAverage1m.toFixed(1)}${streaming}`;
+  const streaming = sample.streaming
+    ? `, sessions ${sample.streaming.completed} ok/${sample.streaming.failed} failed`
+    : '';
+  return (
+    `soak ${target} ${String(Math.round(sample.elapsedSec)).padStart(4)} s: ${Math.round(sample.requestsPerSec).toLocaleString('en-US')} req/s, ` +
+    `${sample.errors} errors, RSS ${sample.rssMB.toFixed(1)} MB, server CPU ${sample.serverCpuPercent.toFixed(0)}%, load ${sample.loadAverage1m.toFixed(1)}${streaming}`
+  );
 }
 
-function resolveCpu(setting: number | undefined | 'auto', pinByDefault: boolean, defaultCpu: number): number | undefined {
+function resolveCpu(
+  setting: number | undefined | 'auto',
+  pinByDefault: boolean,
+  defaultCpu: number,
+): number | undefined {
   if (setting !== 'auto') return setting;
   return pinByDefault && os.cpus().length >= 2 ? defaultCpu : undefined;
 }
@@ -80,13 +100,25 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
 
   try {
     log(`soak ${target.id}: starting the server (fresh database in ${workDir})`);
-    const heapDir = settings.heapSnapshotDir ? path.join(settings.heapSnapshotDir, `${target.id}-${startedAt.replace(/[:.]/g, '-')}`) : undefined;
+    const heapDir = settings.heapSnapshotDir
+      ? path.join(settings.heapSnapshotDir, `${target.id}-${startedAt.replace(/[:.]/g, '-')}`)
+      : undefined;
     if (heapDir) fs.mkdirSync(heapDir, { recursive: true });
     const nodeFlags = heapDir ? [...settings.nodeFlags, HEAP_SNAPSHOT_FLAG] : settings.nodeFlags;
-    prepared = await target.prepare({ workDir, serverCpu, nodeFlags, serverCwd: heapDir, load, streamingSessions: settings.streamingSessions, log });
+    prepared = await target.prepare({
+      workDir,
+      serverCpu,
+      nodeFlags,
+      serverCwd: heapDir,
+      load,
+      streamingSessions: settings.streamingSessions,
+      log,
+    });
     const { server, plan } = prepared;
     idleRssMB = readProcessStatus(server.pid)?.rssMB ?? NaN;
-    log(`soak ${target.id}: ${prepared.description}; server pid ${server.pid} on ${server.baseUrl}, RSS ${idleRssMB.toFixed(1)} MB; ${settings.durationSec} s in intervals of ${settings.intervalSec} s`);
+    log(
+      `soak ${target.id}: ${prepared.description}; server pid ${server.pid} on ${server.baseUrl}, RSS ${idleRssMB.toFixed(1)} MB; ${settings.durationSec} s in intervals of ${settings.intervalSec} s`,
+    );
     prepared.sideLoad?.start();
     const intervals = Math.max(1, Math.ceil(settings.durationSec / settings.intervalSec));
     const snapshotAfter = new Set([warmupSampleCount(intervals, settings.thresholds.warmupFraction), intervals]);
@@ -118,7 +150,10 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
       const streaming = prepared.sideLoad?.takeInterval();
       let checkFailure: string | undefined;
       if (!server.alive()) checkFailure = `the server exited (${server.exitStatus()})`;
-      else if (prepared.check) checkFailure = await prepared.check().catch((error: unknown) => `check request failed: ${(error as Error).message}`);
+      else if (prepared.check)
+        checkFailure = await prepared
+          .check()
+          .catch((error: unknown) => `check request failed: ${(error as Error).message}`);
       const loadAverage1m = os.loadavg()[0];
       loadAverages.push(loadAverage1m);
       const sample: IntervalSample = {
@@ -169,7 +204,10 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
       const rest = await prepared.sideLoad.stop();
       const last = samples.at(-1);
       if (last) {
-        last.streaming = mergeStreaming(last.streaming ?? { started: 0, completed: 0, failed: 0, phrases: 0, translationP95Ms: NaN, failures: [] }, rest);
+        last.streaming = mergeStreaming(
+          last.streaming ?? { started: 0, completed: 0, failed: 0, phrases: 0, translationP95Ms: NaN, failures: [] },
+          rest,
+        );
         last.errors += rest.failed;
         for (const failure of rest.failures) log(`  session: ${failure}`);
       }
@@ -179,7 +217,9 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
     log(`soak ${target.id}: ${abortedReason}`);
   } finally {
     await prepared?.server.stop();
-    await prepared?.close?.().catch((error: unknown) => log(`soak ${target.id}: clean-up: ${(error as Error).message}`));
+    await prepared
+      ?.close?.()
+      .catch((error: unknown) => log(`soak ${target.id}: clean-up: ${(error as Error).message}`));
     if (settings.keepData) log(`soak ${target.id}: data kept in ${workDir}`);
     else fs.rmSync(workDir, { recursive: true, force: true });
   }
@@ -193,7 +233,12 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
     startedAt,
     intervalSec: settings.intervalSec,
     durationSec: settings.durationSec,
-    wrk: { threads: load.threads, connections: load.connections, pipeline: load.pipeline, requestsPerSecLimit: load.requestsPerSecLimit },
+    wrk: {
+      threads: load.threads,
+      connections: load.connections,
+      pipeline: load.pipeline,
+      requestsPerSecLimit: load.requestsPerSecLimit,
+    },
     serverCpu,
     clientCpu,
     serverStartupMs: prepared?.server.startupMs ?? NaN,
@@ -201,7 +246,12 @@ export async function runTarget(target: SoakTarget, settings: SoakSettings): Pro
     samples,
     totalRequests,
     meanRequestsPerSec: measuredSec > 0 ? totalRequests / measuredSec : 0,
-    loadAverage: { start: loadAverages[0], end: loadAverages.at(-1)!, min: Math.min(...loadAverages), max: Math.max(...loadAverages) },
+    loadAverage: {
+      start: loadAverages[0],
+      end: loadAverages.at(-1)!,
+      min: Math.min(...loadAverages),
+      max: Math.max(...loadAverages),
+    },
     serverStderrTail: prepared?.server.stderrTail() ?? '',
     abortedReason,
     thresholds: settings.thresholds,

@@ -70,7 +70,8 @@ function wholeNumber(name: string, text: string | undefined, minimum: number): n
 
 function positive(name: string, text: string | undefined): number {
   const value = Number(text);
-  if (text === undefined || !Number.isFinite(value) || value < 0) throw new Error(`${name} needs a number >= 0, got ${text === undefined ? 'nothing' : `"${text}"`}`);
+  if (text === undefined || !Number.isFinite(value) || value < 0)
+    throw new Error(`${name} needs a number >= 0, got ${text === undefined ? 'nothing' : `"${text}"`}`);
   return value;
 }
 
@@ -103,7 +104,9 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
   };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const value = () => inline ?? argv[++index];
     switch (flag) {
       case '--help':
@@ -189,6 +192,7 @@ export function parseSoakOptions(argv: string[]): SoakOptions {
         throw new Error(`unknown option "${arg}"\n\n${SOAK_USAGE}`);
     }
   }
-  if (options.intervalSec > options.durationSec) throw new Error(`--interval (${options.intervalSec} s) is longer than --duration (${options.durationSec} s)`);
+  if (options.intervalSec > options.durationSec)
+    throw new Error(`--interval (${options.intervalSec} s) is longer than --duration (${options.durationSec} s)`);
   return options;
 }

@@ -3,7 +3,8 @@ import { formatRps } from '../report/format';
 import { renderMarkdownTable, renderTextTable, type Column } from '../report/text-table';
 import type { IntervalSample, SoakRun, TargetRun } from './soak-results';
 
-const fixed = (value: number | undefined, digits: number) => (value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : '—');
+const fixed = (value: number | undefined, digits: number) =>
+  value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : '—';
 
 export function intervalColumns(run: TargetRun): Column<IntervalSample>[] {
   const columns: Column<IntervalSample>[] = [
@@ -28,15 +29,27 @@ export function intervalColumns(run: TargetRun): Column<IntervalSample>[] {
 
 export const summaryColumns: Column<TargetRun>[] = [
   { header: 'target', align: 'left', value: (run) => run.target },
-  { header: 'minutes', align: 'right', value: (run) => fixed(run.samples.reduce((total, sample) => total + sample.wrk.durationSec, 0) / 60, 1) },
+  {
+    header: 'minutes',
+    align: 'right',
+    value: (run) => fixed(run.samples.reduce((total, sample) => total + sample.wrk.durationSec, 0) / 60, 1),
+  },
   { header: 'requests', align: 'right', value: (run) => run.totalRequests.toLocaleString('en-US') },
   { header: 'mean req/s', align: 'right', value: (run) => formatRps(run.meanRequestsPerSec) },
   { header: 'errors', align: 'right', value: (run) => String(run.verdict.errors) },
   { header: 'idle RSS MB', align: 'right', value: (run) => fixed(run.idleRssMB, 1) },
-  { header: 'RSS after warm-up MB', align: 'right', value: (run) => `${fixed(run.verdict.rss.minMB, 1)}-${fixed(run.verdict.rss.maxMB, 1)}` },
+  {
+    header: 'RSS after warm-up MB',
+    align: 'right',
+    value: (run) => `${fixed(run.verdict.rss.minMB, 1)}-${fixed(run.verdict.rss.maxMB, 1)}`,
+  },
   { header: 'RSS slope MB/min', align: 'right', value: (run) => fixed(run.verdict.rss.slopeMBPerMin, 2) },
   { header: 'RSS largest rise MB', align: 'right', value: (run) => fixed(run.verdict.rss.riseMB, 1) },
-  { header: 'load avg', align: 'right', value: (run) => `${fixed(run.loadAverage.min, 1)}-${fixed(run.loadAverage.max, 1)}` },
+  {
+    header: 'load avg',
+    align: 'right',
+    value: (run) => `${fixed(run.loadAverage.min, 1)}-${fixed(run.loadAverage.max, 1)}`,
+  },
   { header: 'verdict', align: 'left', value: (run) => (run.verdict.pass ? 'PASS' : 'FAIL') },
 ];
 
@@ -50,7 +63,12 @@ export function mixSummary(run: TargetRun): string {
   }
   const kinds = Object.keys(sent).sort((a, b) => sent[b] - sent[a]);
   if (kinds.length === 0) return '';
-  return kinds.map((kind) => `${kind} ${sent[kind].toLocaleString('en-US')}${refused[kind] ? ` (${refused[kind].toLocaleString('en-US')} refused as expected)` : ''}`).join(', ');
+  return kinds
+    .map(
+      (kind) =>
+        `${kind} ${sent[kind].toLocaleString('en-US')}${refused[kind] ? ` (${refused[kind].toLocaleString('en-US')} refused as expected)` : ''}`,
+    )
+    .join(', ');
 }
 
 function streamingSummary(run: TargetRun): string {
@@ -64,8 +82,12 @@ function streamingSummary(run: TargetRun): string {
   );
   if (!run.samples.some((sample) => sample.streaming)) return '';
   const p95s = run.samples.map((sample) => sample.streaming?.translationP95Ms ?? NaN).filter(Number.isFinite);
-  return `WebSocket sessions: ${totals.completed} completed, ${totals.failed} failed, ${totals.phrases} translated phrases` +
-    (p95s.length ? `; per-interval p95 from end of phrase to its translation ${Math.min(...p95s).toFixed(0)}-${Math.max(...p95s).toFixed(0)} ms` : '');
+  return (
+    `WebSocket sessions: ${totals.completed} completed, ${totals.failed} failed, ${totals.phrases} translated phrases` +
+    (p95s.length
+      ? `; per-interval p95 from end of phrase to its translation ${Math.min(...p95s).toFixed(0)}-${Math.max(...p95s).toFixed(0)} ms`
+      : '')
+  );
 }
 
 export function renderConsoleReport(soak: SoakRun): string {
@@ -89,7 +111,8 @@ export function renderConsoleReport(soak: SoakRun): string {
 export function renderTargetMarkdown(soak: SoakRun, run: TargetRun, chartLink: string): string {
   const when = run.startedAt.replace('T', ' ').replace(/:\d\d\.\d+Z$/, ' UTC');
   const pinning = run.serverCpu === undefined ? 'server not pinned' : `server on CPU ${run.serverCpu}`;
-  const wrk = `wrk ${run.wrk.threads} thread(s), ${run.wrk.connections} connection(s)` +
+  const wrk =
+    `wrk ${run.wrk.threads} thread(s), ${run.wrk.connections} connection(s)` +
     (run.wrk.pipeline > 1 ? `, ${run.wrk.pipeline} requests per write` : '') +
     (run.wrk.requestsPerSecLimit ? `, at most ${run.wrk.requestsPerSecLimit} req/s` : ', as fast as answered') +
     (run.clientCpu === undefined ? '' : ` on CPU ${run.clientCpu}`);
@@ -111,8 +134,18 @@ export function renderTargetMarkdown(soak: SoakRun, run: TargetRun, chartLink: s
   const streaming = streamingSummary(run);
   if (streaming) lines.push(`${streaming}.`, '');
   if (run.abortedReason) lines.push(`Stopped early: ${run.abortedReason}`, '');
-  if (run.thresholdsReason) lines.push(`RSS criterion of this target: slope at most ${run.thresholds.maxSlopeMBPerMin} MB/min, rise at most ${run.thresholds.maxRiseMB} MB: ${run.thresholdsReason}`, '');
+  if (run.thresholdsReason)
+    lines.push(
+      `RSS criterion of this target: slope at most ${run.thresholds.maxSlopeMBPerMin} MB/min, rise at most ${run.thresholds.maxRiseMB} MB: ${run.thresholdsReason}`,
+      '',
+    );
   lines.push('```', ...run.verdict.lines, '```', '');
-  lines.push('<details><summary>Every interval</summary>', '', renderMarkdownTable(intervalColumns(run), run.samples), '', '</details>');
+  lines.push(
+    '<details><summary>Every interval</summary>',
+    '',
+    renderMarkdownTable(intervalColumns(run), run.samples),
+    '',
+    '</details>',
+  );
   return lines.join('\n');
 }

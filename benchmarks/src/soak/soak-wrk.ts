@@ -30,10 +30,19 @@ const RESULT_PREFIX = 'SOAK_RESULT ';
 export function soakWrkArguments(plan: WrkPlan, durationSec: number): string[] {
   const args = [...plan.scriptArgs, `duration=${durationSec}`];
   if (plan.stateFile) args.push(`state=${plan.stateFile}`);
-  if (plan.requestsPerSecLimit) args.push(`delay_ms=${((plan.connections * 1000) / plan.requestsPerSecLimit).toFixed(2)}`);
+  if (plan.requestsPerSecLimit)
+    args.push(`delay_ms=${((plan.connections * 1000) / plan.requestsPerSecLimit).toFixed(2)}`);
   return [
-    `-t${plan.threads}`, `-c${plan.connections}`, `-d${durationSec}s`, '--timeout', '5s',
-    '-s', path.join(SOAK_LUA_DIR, plan.script), plan.url, '--', ...args,
+    `-t${plan.threads}`,
+    `-c${plan.connections}`,
+    `-d${durationSec}s`,
+    '--timeout',
+    '5s',
+    '-s',
+    path.join(SOAK_LUA_DIR, plan.script),
+    plan.url,
+    '--',
+    ...args,
   ];
 }
 

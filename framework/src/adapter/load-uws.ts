@@ -25,9 +25,14 @@ export function loadUws(options: { allowFallback?: boolean } = {}): UwsModule {
     throw new Error(loadFailure(err as NodeJS.ErrnoException));
   }
   if (!isNative(uws)) {
-    const allowed = options.allowFallback === true || process.env[ALLOW_FALLBACK_ENV] === '1' || process.env[ALLOW_FALLBACK_ENV] === 'true';
+    const allowed =
+      options.allowFallback === true ||
+      process.env[ALLOW_FALLBACK_ENV] === '1' ||
+      process.env[ALLOW_FALLBACK_ENV] === 'true';
     if (!allowed) throw new Error(fallbackExplanation());
-    process.emitWarning('rest.uws: running on uWebSockets.js\'s JavaScript fallback because it was explicitly allowed; expect much lower throughput.');
+    process.emitWarning(
+      "rest.uws: running on uWebSockets.js's JavaScript fallback because it was explicitly allowed; expect much lower throughput.",
+    );
   }
   checked = uws;
   return uws;
@@ -42,8 +47,11 @@ export function isNative(uws: UwsModule): boolean {
 function loadFailure(err: NodeJS.ErrnoException): string {
   const missing = err.code === 'MODULE_NOT_FOUND' && /'uWebSockets\.js'/.test(err.message);
   const firstLine = err.message.split('\n').find((line) => line.trim() !== '') ?? err.message;
-  const detail = err.message.split('\n').filter((line) => /GLIBC|cannot open|not a valid|was compiled against|Cannot find module '.*\.node'/.test(line))[0];
-  if (missing) return `rest.uws: the package uWebSockets.js is not installed (${firstLine}). To fix it, ${uwsAdvice()} (see the rest.uws README, "Which uWebSockets.js").`;
+  const detail = err.message
+    .split('\n')
+    .filter((line) => /GLIBC|cannot open|not a valid|was compiled against|Cannot find module '.*\.node'/.test(line))[0];
+  if (missing)
+    return `rest.uws: the package uWebSockets.js is not installed (${firstLine}). To fix it, ${uwsAdvice()} (see the rest.uws README, "Which uWebSockets.js").`;
   return [
     `rest.uws: uWebSockets.js (${installedBuild()}) is installed but cannot load on this machine: ${(detail ?? firstLine).trim()}`,
     `  This machine: ${describeMachine()}.`,
@@ -55,7 +63,9 @@ function loadFailure(err: NodeJS.ErrnoException): string {
 export function fallbackExplanation(): string {
   const abi = process.versions.modules;
   const binary = `uws_${process.platform}_${process.arch}_${abi}.node`;
-  let reason = process.env.UWS_USE_FALLBACK ? 'the environment variable UWS_USE_FALLBACK asks uWebSockets.js for its fallback' : 'unknown';
+  let reason = process.env.UWS_USE_FALLBACK
+    ? 'the environment variable UWS_USE_FALLBACK asks uWebSockets.js for its fallback'
+    : 'unknown';
   if (!process.env.UWS_USE_FALLBACK) {
     try {
       const dir = path.dirname(localRequire.resolve('uWebSockets.js'));
@@ -76,7 +86,12 @@ export function fallbackExplanation(): string {
 
 function describeMachine(): string {
   const machine = thisMachine();
-  const libc = machine.platform !== 'linux' ? '' : machine.glibc !== undefined ? `, glibc ${machine.glibc}` : ', not glibc (musl?)';
+  const libc =
+    machine.platform !== 'linux'
+      ? ''
+      : machine.glibc !== undefined
+        ? `, glibc ${machine.glibc}`
+        : ', not glibc (musl?)';
   return `Node ${process.version} (ABI ${process.versions.modules}), ${machine.platform}-${machine.arch}${libc}`;
 }
 

@@ -6,12 +6,23 @@ import { mayOverlap } from '../routing/pattern-overlap';
 import type { RouteMatch, RouteSlot } from '../routing/router';
 
 /** Serves a request whose route is already known (the adapter's entry after the routing step). */
-export type ServeMatched = (res: UwsResponse, req: UwsRequest, method: HttpMethod, url: string, match: RouteMatch<RouteHolder>) => void;
+export type ServeMatched = (
+  res: UwsResponse,
+  req: UwsRequest,
+  method: HttpMethod,
+  url: string,
+  match: RouteMatch<RouteHolder>,
+) => void;
 /** Serves a request through the JavaScript router. */
 export type ServeRouted = (res: UwsResponse, req: UwsRequest) => void;
 
 const NATIVE_METHOD: Partial<Record<HttpMethod, 'get' | 'post' | 'put' | 'del' | 'patch' | 'options'>> = {
-  GET: 'get', POST: 'post', PUT: 'put', DELETE: 'del', PATCH: 'patch', OPTIONS: 'options',
+  GET: 'get',
+  POST: 'post',
+  PUT: 'put',
+  DELETE: 'del',
+  PATCH: 'patch',
+  OPTIONS: 'options',
 };
 /** Segments uWebSockets.js matches literally: no `:` or `*` (its own pattern syntax), nothing a client would percent-encode. */
 const LITERAL_SEGMENT = /^[A-Za-z0-9\-._~!$&'()+,=@]+$/;
@@ -103,7 +114,8 @@ export class NativeRoutes {
       const values = new Array<string>(count);
       for (let i = 0; i < count; i++) {
         const value = req.getParameter(i) as string | undefined; // v20.57's typings allow undefined
-        if (value === undefined || value.length === 0 || value.indexOf('%') >= 0 || value.indexOf(';') >= 0) return this.serveRouted(res, req);
+        if (value === undefined || value.length === 0 || value.indexOf('%') >= 0 || value.indexOf(';') >= 0)
+          return this.serveRouted(res, req);
         values[i] = value;
       }
       this.serveMatched(res, req, method, req.getUrl(), { slot, values });
@@ -133,7 +145,8 @@ export class NativeRoutes {
 
   private addRouterOnly(method: HttpMethod, pattern: PathPattern): void {
     listFor(this.routerOnly, method).push(pattern);
-    for (const route of this.variableRoutes.get(method) ?? []) if (mayOverlap(pattern, route.pattern)) route.viaRouter = true;
+    for (const route of this.variableRoutes.get(method) ?? [])
+      if (mayOverlap(pattern, route.pattern)) route.viaRouter = true;
   }
 }
 

@@ -41,7 +41,8 @@ function framingError(headerList: readonly string[], framing: Framing): BadReque
     return bad(`Unsupported Transfer-Encoding ${JSON.stringify(encoding.slice(0, 40))}: only "chunked" is accepted`);
   }
   if (length !== undefined && length.indexOf(',') >= 0) return bad('Several Content-Length values');
-  if (length !== undefined && !isDecimalLength(length)) return bad(`Invalid Content-Length ${JSON.stringify(length.slice(0, 40))}: expected 1 to 15 digits`);
+  if (length !== undefined && !isDecimalLength(length))
+    return bad(`Invalid Content-Length ${JSON.stringify(length.slice(0, 40))}: expected 1 to 15 digits`);
   return undefined;
 }
 

@@ -3,7 +3,16 @@ import type { AppRuntime } from '../app/app-runtime';
 import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
 import { Exchange } from '../pipeline/exchange';
-import { kAbort, kAnsweredBy, kAppFinished, kAppSend, kDefaultHead, kLive, kOriginResolver, kSendContext } from '../http/internal';
+import {
+  kAbort,
+  kAnsweredBy,
+  kAppFinished,
+  kAppSend,
+  kDefaultHead,
+  kLive,
+  kOriginResolver,
+  kSendContext,
+} from '../http/internal';
 
 /**
  * What every request the adapter takes starts and ends with, HTTP routes and WebSocket upgrades alike: the
@@ -17,7 +26,14 @@ import { kAbort, kAnsweredBy, kAppFinished, kAppSend, kDefaultHead, kLive, kOrig
  * The app's `onSend` hooks run before the head is written; its `onResponse` hooks once, when the response ended
  * (a 101 included) or the client left.
  */
-export function openExchange(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: string, url: string, query?: string): Exchange {
+export function openExchange(
+  rt: AppRuntime,
+  res: UwsResponse,
+  req: UwsRequest,
+  method: string,
+  url: string,
+  query?: string,
+): Exchange {
   const request = new HttpServerRequest(req, res, method, url, query);
   const response = new HttpServerResponse(res, method === 'HEAD');
   response[kDefaultHead] = rt.defaultHead;

@@ -28,7 +28,13 @@ const CONTENT_LENGTH = keptBytes('content-length');
 const TRANSFER_ENCODING = keptBytes('transfer-encoding');
 
 const METHODS: Record<string, HttpMethod> = {
-  get: 'GET', post: 'POST', put: 'PUT', delete: 'DELETE', patch: 'PATCH', head: 'HEAD', options: 'OPTIONS',
+  get: 'GET',
+  post: 'POST',
+  put: 'PUT',
+  delete: 'DELETE',
+  patch: 'PATCH',
+  head: 'HEAD',
+  options: 'OPTIONS',
 };
 
 /** The methods a route can have. */
@@ -68,7 +74,14 @@ export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): voi
   serve(rt, res, req, METHODS[raw] ?? (raw.toUpperCase() as HttpMethod), req.getUrl(), undefined);
 }
 
-function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMethod, url: string, known: RouteMatch<RouteHolder> | undefined): void {
+function serve(
+  rt: AppRuntime,
+  res: UwsResponse,
+  req: UwsRequest,
+  method: HttpMethod,
+  url: string,
+  known: RouteMatch<RouteHolder> | undefined,
+): void {
   rt.refreshIfStale();
   const ctx = openExchange(rt, res, req, method, url);
   const { request, response } = ctx;
@@ -99,7 +112,16 @@ function serve(rt: AppRuntime, res: UwsResponse, req: UwsRequest, method: HttpMe
   }
   if (encoding !== '' && refusesChunked(rt)) {
     request.detach();
-    refuseLater(res, response, () => rt.fail(ctx, new WebApplicationException('Bodies sent with Transfer-Encoding: chunked are not accepted here; send a Content-Length', 411, { code: 'RU_ERR_CHUNKED_REFUSED' })));
+    refuseLater(res, response, () =>
+      rt.fail(
+        ctx,
+        new WebApplicationException(
+          'Bodies sent with Transfer-Encoding: chunked are not accepted here; send a Content-Length',
+          411,
+          { code: 'RU_ERR_CHUNKED_REFUSED' },
+        ),
+      ),
+    );
     return;
   }
   if (answeredByRequestHooks(rt, res, ctx)) return;
@@ -150,11 +172,19 @@ function answerUnroutable(rt: AppRuntime, ctx: RoutingContext, method: HttpMetho
 /** `chunkedBodies: false` in the app's bodyHandler options, else in the global ones (option by option). */
 function refusesChunked(rt: AppRuntime): boolean {
   const own = (rt.settings.local.extensions.get(BODY_OPTIONS) as BodyHandlerOptions | undefined)?.chunkedBodies;
-  return (own ?? (rt.settings.global.extensions.get(BODY_OPTIONS) as BodyHandlerOptions | undefined)?.chunkedBodies) === false;
+  return (
+    (own ?? (rt.settings.global.extensions.get(BODY_OPTIONS) as BodyHandlerOptions | undefined)?.chunkedBodies) ===
+    false
+  );
 }
 
 /** Refuses a request whose framing was judged ambiguous (`error`), and then returns true. */
-function refused(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, error: BadRequestException | undefined): boolean {
+function refused(
+  rt: AppRuntime,
+  res: UwsResponse,
+  ctx: RoutingContext,
+  error: BadRequestException | undefined,
+): boolean {
   if (error === undefined) return false;
   refuseLater(res, ctx.response, () => rt.fail(ctx, error));
   return true;
@@ -165,12 +195,21 @@ function refused(rt: AppRuntime, res: UwsResponse, ctx: RoutingContext, error: B
  * refused at once (413) without reading the rest, and so is a body that grows past it; the connection
  * is closed after those answers since the unread rest cannot be skipped safely.
  */
-function readBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: readonly RouteHolder[], declared: string): void {
+function readBody(
+  rt: AppRuntime,
+  res: UwsResponse,
+  ctx: Exchange,
+  routes: readonly RouteHolder[],
+  declared: string,
+): void {
   const { request, response } = ctx;
   const limit = rt.bodyLimit;
   if (declared !== '' && !(Number(declared) <= limit)) {
     response.closeConnectionAfter();
-    const pending = rt.fail(ctx, new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`));
+    const pending = rt.fail(
+      ctx,
+      new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`),
+    );
     response[kLive] = false;
     if (pending !== undefined && !response.ended()) res.onAborted(() => response[kAbort]());
     return;
@@ -221,7 +260,13 @@ function readBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: reado
 }
 
 /** Feeds the body to a streaming consumer (uploads); same limits and abort rules as buffering. */
-function streamBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: readonly RouteHolder[], consumer: BodyConsumer): void {
+function streamBody(
+  rt: AppRuntime,
+  res: UwsResponse,
+  ctx: Exchange,
+  routes: readonly RouteHolder[],
+  consumer: BodyConsumer,
+): void {
   const { response } = ctx;
   let done = false;
   let size = 0;
@@ -263,10 +308,15 @@ function streamBody(rt: AppRuntime, res: UwsResponse, ctx: Exchange, routes: rea
       // Tell the consumer when the request is over (routes, writer, events), so it can release the body's files.
       const settle = (out: void | Promise<void>) => {
         if (out === undefined) consumer.finished?.();
-        else out.then(() => consumer.finished?.(), () => consumer.finished?.());
+        else
+          out.then(
+            () => consumer.finished?.(),
+            () => consumer.finished?.(),
+          );
       };
       const run = () => settle(response.aborted() ? undefined : rt.runChain(routes, ctx));
-      if (ended !== undefined && typeof (ended as Promise<void>).then === 'function') (ended as Promise<void>).then(run, (err) => settle(rt.fail(ctx, err)));
+      if (ended !== undefined && typeof (ended as Promise<void>).then === 'function')
+        (ended as Promise<void>).then(run, (err) => settle(rt.fail(ctx, err)));
       else run();
     } catch (err) {
       consumer.abort();

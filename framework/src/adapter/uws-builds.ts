@@ -32,7 +32,12 @@ export interface UwsChoice {
 /** The running process's machine. */
 export function thisMachine(): Machine {
   const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
-  return { nodeVersion: process.versions.node, platform: process.platform, arch: process.arch, glibc: header?.glibcVersionRuntime };
+  return {
+    nodeVersion: process.versions.node,
+    platform: process.platform,
+    arch: process.arch,
+    glibc: header?.glibcVersionRuntime,
+  };
 }
 
 /** The uWebSockets.js build to install on `machine`, or why there is none. */
@@ -43,11 +48,17 @@ export function uwsBuildFor(machine: Machine): UwsChoice {
     return { reason: `no published uWebSockets.js build has binaries for Node ${major}: use Node 20, 22 or 24.` };
   }
   if (machine.platform === 'linux' && machine.glibc === undefined) {
-    return { reason: 'uWebSockets.js has no build for musl libc (Alpine Linux): use a glibc-based system or image, e.g. Debian 13 (node:24-trixie-slim).' };
+    return {
+      reason:
+        'uWebSockets.js has no build for musl libc (Alpine Linux): use a glibc-based system or image, e.g. Debian 13 (node:24-trixie-slim).',
+    };
   }
   // Node 20 keeps the build it is tested with (rest.uws's own CI), which also loads on older glibc.
   if (major === 20) {
-    return { spec: UWS_NODE20_PACKAGE, reason: 'uWebSockets.js v20.30, the build for Node 20 on glibc 2.27 or newer, macOS and Windows.' };
+    return {
+      spec: UWS_NODE20_PACKAGE,
+      reason: 'uWebSockets.js v20.30, the build for Node 20 on glibc 2.27 or newer, macOS and Windows.',
+    };
   }
   if (!CURRENT_PLATFORMS.includes(where)) {
     return { reason: `no published uWebSockets.js build for Node ${major} has binaries for ${where}.` };
@@ -59,7 +70,10 @@ export function uwsBuildFor(machine: Machine): UwsChoice {
         `move to a system with glibc 2.38+ (Debian 13, Ubuntu 24.04) or stay on Node 20 with "uWebSockets.js": "${UWS_NODE20_PACKAGE}".`,
     };
   }
-  return { spec: UWS_CURRENT_PACKAGE, reason: 'uWebSockets.js v20.57, the build for Node 22 to 25 on glibc 2.38 or newer, macOS and Windows.' };
+  return {
+    spec: UWS_CURRENT_PACKAGE,
+    reason: 'uWebSockets.js v20.57, the build for Node 22 to 25 on glibc 2.38 or newer, macOS and Windows.',
+  };
 }
 
 /** What to do, for a message (no final period): the dependency line to add, or why no build fits. */

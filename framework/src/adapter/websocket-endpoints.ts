@@ -1,5 +1,12 @@
 import { Buffer } from 'node:buffer';
-import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp, us_socket_context_t, WebSocket as UwsWebSocket, WebSocketBehavior } from 'uWebSockets.js';
+import type {
+  HttpRequest as UwsRequest,
+  HttpResponse as UwsResponse,
+  TemplatedApp,
+  us_socket_context_t,
+  WebSocket as UwsWebSocket,
+  WebSocketBehavior,
+} from 'uWebSockets.js';
 import type { AppRuntime } from '../app/app-runtime';
 import type { User } from '../context/user';
 import { BadRequestException, RegistrationError } from '../errors/http-errors';
@@ -32,13 +39,20 @@ export function addWebSocketRoute(rt: AppRuntime, endpoint: WebSocketEndpoint): 
   const { route } = endpoint;
   const { where, handlers, uwsPattern } = route;
   const app = rt.app as TemplatedApp;
-  if (typeof app?.ws !== 'function') throw new RegistrationError(`${where}: the app is not a uWebSockets.js app; WebSocket endpoints need one`, 'RU_ERR_WEBSOCKET_APP');
+  if (typeof app?.ws !== 'function')
+    throw new RegistrationError(
+      `${where}: the app is not a uWebSockets.js app; WebSocket endpoints need one`,
+      'RU_ERR_WEBSOCKET_APP',
+    );
   let taken = patternsByApp.get(app);
   if (taken === undefined) patternsByApp.set(app, (taken = new Map()));
   const routeKey = uwsPattern.replace(/:[^/]+/g, ':'); // variable names do not tell routes apart
   const other = taken.get(routeKey);
   if (other !== undefined) {
-    throw new RegistrationError(`${where}: its path takes the same uWebSockets.js route (${uwsPattern}) as ${other}; give one of them a distinct static prefix`, 'RU_ERR_WEBSOCKET_CONFLICT');
+    throw new RegistrationError(
+      `${where}: its path takes the same uWebSockets.js route (${uwsPattern}) as ${other}; give one of them a distinct static prefix`,
+      'RU_ERR_WEBSOCKET_CONFLICT',
+    );
   }
 
   const failed = (connection: WebSocketConnection, event: string, error: unknown): void => {
@@ -46,7 +60,10 @@ export function addWebSocketRoute(rt: AppRuntime, endpoint: WebSocketEndpoint): 
       connection.close(error.code, error.reason);
       return;
     }
-    rt.logger.error({ err: error, endpoint: route.pattern.source, event }, `WebSocket ${event} handler failed${event === 'close' ? '' : '; closing with 1011'}`);
+    rt.logger.error(
+      { err: error, endpoint: route.pattern.source, event },
+      `WebSocket ${event} handler failed${event === 'close' ? '' : '; closing with 1011'}`,
+    );
     if (event !== 'close') connection.close(1011, 'Internal error');
   };
   const call = (connection: WebSocketConnection, event: string, run: () => unknown): void => {
@@ -57,7 +74,8 @@ export function addWebSocketRoute(rt: AppRuntime, endpoint: WebSocketEndpoint): 
       failed(connection, event, err);
     }
   };
-  const connectionOf = (ws: UwsWebSocket<unknown>): WebSocketConnection => (ws.getUserData() as UpgradeData).connection!;
+  const connectionOf = (ws: UwsWebSocket<unknown>): WebSocketConnection =>
+    (ws.getUserData() as UpgradeData).connection!;
 
   const behavior: WebSocketBehavior<UpgradeData> = {
     ...uwsLimits(route.options, loadUws()),
@@ -95,8 +113,16 @@ export function addWebSocketRoute(rt: AppRuntime, endpoint: WebSocketEndpoint): 
       if (handlers.close) call(connection, 'close', () => handlers.close!(connection, code, reason));
     },
   };
-  if (handlers.ping) behavior.ping = (ws, message) => { const c = connectionOf(ws as UwsWebSocket<unknown>); call(c, 'ping', () => handlers.ping!(c, Buffer.from(message.slice(0)))); };
-  if (handlers.pong) behavior.pong = (ws, message) => { const c = connectionOf(ws as UwsWebSocket<unknown>); call(c, 'pong', () => handlers.pong!(c, Buffer.from(message.slice(0)))); };
+  if (handlers.ping)
+    behavior.ping = (ws, message) => {
+      const c = connectionOf(ws as UwsWebSocket<unknown>);
+      call(c, 'ping', () => handlers.ping!(c, Buffer.from(message.slice(0))));
+    };
+  if (handlers.pong)
+    behavior.pong = (ws, message) => {
+      const c = connectionOf(ws as UwsWebSocket<unknown>);
+      call(c, 'pong', () => handlers.pong!(c, Buffer.from(message.slice(0))));
+    };
   app.ws(uwsPattern, behavior);
   taken.set(routeKey, route.endpointClass.name);
 }
@@ -106,7 +132,13 @@ export function addWebSocketRoute(rt: AppRuntime, endpoint: WebSocketEndpoint): 
  * stages); success upgrades, failure answers with the exception handlers' HTTP response. Like the HTTP
  * adapter, it reads the request synchronously and attaches onAborted before returning when it has to wait.
  */
-function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, req: UwsRequest, context: us_socket_context_t): void {
+function upgrade(
+  rt: AppRuntime,
+  endpoint: WebSocketEndpoint,
+  res: UwsResponse,
+  req: UwsRequest,
+  context: us_socket_context_t,
+): void {
   const { route } = endpoint;
   const compiled = endpoint.upgrade;
   const url = req.getUrl();
@@ -147,7 +179,12 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
     if (response.aborted() || response.ended()) return;
     const protocol = chooseProtocol(offered, route.options.protocols);
     if (protocol === undefined) {
-      void fail(new BadRequestException(`None of the offered subprotocols (${offered}) is spoken here; this endpoint speaks ${route.options.protocols!.join(', ')}`, { code: 'RU_ERR_WEBSOCKET_PROTOCOL' }));
+      void fail(
+        new BadRequestException(
+          `None of the offered subprotocols (${offered}) is spoken here; this endpoint speaks ${route.options.protocols!.join(', ')}`,
+          { code: 'RU_ERR_WEBSOCKET_PROTOCOL' },
+        ),
+      );
       return;
     }
     // The connection keeps the request: read the address while the upgrade request still has it.
@@ -162,7 +199,8 @@ function upgrade(rt: AppRuntime, endpoint: WebSocketEndpoint, res: UwsResponse, 
         res.writeStatus('101 Switching Protocols');
         for (const [k, v] of headers) res.writeHeader(k, v);
       };
-      if (live) writeHeaders(); // inside the upgrade handler, corked by uWebSockets.js
+      if (live)
+        writeHeaders(); // inside the upgrade handler, corked by uWebSockets.js
       else res.cork(writeHeaders);
     }
     // After an await the upgrade itself is made uncorked, on purpose: in uWebSockets.js 20.30,

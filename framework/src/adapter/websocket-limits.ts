@@ -2,7 +2,16 @@ import type { CompressOptions, WebSocketBehavior } from 'uWebSockets.js';
 import type { WebSocketOptions } from '../pipeline/websocket-route';
 import type { UwsModule } from './load-uws';
 
-type UwsLimits = Pick<WebSocketBehavior<unknown>, 'maxPayloadLength' | 'idleTimeout' | 'compression' | 'maxBackpressure' | 'closeOnBackpressureLimit' | 'maxLifetime' | 'sendPingsAutomatically'>;
+type UwsLimits = Pick<
+  WebSocketBehavior<unknown>,
+  | 'maxPayloadLength'
+  | 'idleTimeout'
+  | 'compression'
+  | 'maxBackpressure'
+  | 'closeOnBackpressureLimit'
+  | 'maxLifetime'
+  | 'sendPingsAutomatically'
+>;
 
 /** The uWebSockets.js behaviour fields for the options (only those set). */
 export function uwsLimits(options: WebSocketOptions, uws: UwsModule): UwsLimits {
@@ -11,7 +20,8 @@ export function uwsLimits(options: WebSocketOptions, uws: UwsModule): UwsLimits 
   if (options.idleTimeout !== undefined) out.idleTimeout = options.idleTimeout;
   if (options.maxBackpressure !== undefined) out.maxBackpressure = options.maxBackpressure;
   // v20.30's typings say number, v20.57's boolean; both native sides read a boolean.
-  if (options.closeOnBackpressureLimit !== undefined) Object.assign(out, { closeOnBackpressureLimit: options.closeOnBackpressureLimit });
+  if (options.closeOnBackpressureLimit !== undefined)
+    Object.assign(out, { closeOnBackpressureLimit: options.closeOnBackpressureLimit });
   if (options.maxLifetime !== undefined) out.maxLifetime = options.maxLifetime;
   if (options.sendPingsAutomatically !== undefined) out.sendPingsAutomatically = options.sendPingsAutomatically;
   if (options.compression !== undefined) out.compression = compressionFlags(options.compression, uws);

@@ -18,8 +18,8 @@ import { registryGeneration } from '../io/generation';
 import type { Provided } from '../io/registry';
 import { consoleLogger, type Logger } from '../util/log';
 import { resolvedClassMetadata } from '../metadata/store';
-import { HTTP_METHODS, type ClassMetadata, type Constructor, type HttpMethod } from '../metadata/types';
-import { compilePathPattern, joinPaths, type PathPattern } from '../routing/path-pattern';
+import { HTTP_METHODS, type Constructor, type HttpMethod } from '../metadata/types';
+import { compilePathPattern, joinPaths } from '../routing/path-pattern';
 import type { Router, RouteSlot } from '../routing/router';
 import { TrieRouter } from '../routing/trie-router';
 import { ComponentFactory, isClass } from '../settings/components';
@@ -89,7 +89,12 @@ export class AppRuntime {
   /** Told about every WebSocket endpoint added (the adapter gives it a uWebSockets.js route). */
   onWebSocketAdded: ((endpoint: WebSocketEndpoint) => void) | null = null;
 
-  constructor(readonly app: unknown, settings: SettingsView, router?: Router<RouteHolder>, plugins: readonly RestPlugin[] = []) {
+  constructor(
+    readonly app: unknown,
+    settings: SettingsView,
+    router?: Router<RouteHolder>,
+    plugins: readonly RestPlugin[] = [],
+  ) {
     this.settings = settings;
     this.router = router ?? new TrieRouter<RouteHolder>();
     this.components = new ComponentFactory(settings, () => this.hooks.componentFiller());
@@ -138,7 +143,12 @@ export class AppRuntime {
   }
 
   private apply(plugin: RestPlugin): void {
-    if (plugin === null || typeof plugin !== 'object' || typeof plugin.name !== 'string' || typeof plugin.setup !== 'function') {
+    if (
+      plugin === null ||
+      typeof plugin !== 'object' ||
+      typeof plugin.name !== 'string' ||
+      typeof plugin.setup !== 'function'
+    ) {
       throw new RegistrationError('use() takes a plugin: { name: string, setup(app) }', 'RU_ERR_PLUGIN');
     }
     this.hooks.forget(plugin.name);
@@ -165,7 +175,9 @@ export class AppRuntime {
   /** Who answers errors, inside routes and outside them (404, 405, 413, refused bodies). */
   private errorPolicy(): ErrorPolicy {
     return {
-      appHandlers: this.settings.exceptionHandlerEntries().map((e) => bindHandler(e.provider as Provided<ExceptionHandler<unknown>>, this.components, e.key)),
+      appHandlers: this.settings
+        .exceptionHandlerEntries()
+        .map((e) => bindHandler(e.provider as Provided<ExceptionHandler<unknown>>, this.components, e.key)),
       pluginHandlers: this.hooks.pluginHandlers(),
       onError: this.hooks.onError,
       logger: this.logger,
@@ -186,11 +198,15 @@ export class AppRuntime {
     const pendingShapes = new Map<string, RouteHolder>();
     for (const target of targets) {
       const ctor = (typeof target === 'function' ? target : (target as object).constructor) as Constructor;
-      if (this.registered.has(ctor)) throw new RegistrationError(`${ctor.name} is already registered on this app`, 'RU_ERR_DUPLICATE_CLASS');
+      if (this.registered.has(ctor))
+        throw new RegistrationError(`${ctor.name} is already registered on this app`, 'RU_ERR_DUPLICATE_CLASS');
       const classMeta = resolvedClassMetadata(ctor);
       for (const [key, field] of classMeta.fields) {
         if (field.source === 'context') {
-          throw new RegistrationError(`${ctor.name}.${String(key)}: REST classes are singletons and cannot have @Context fields; take the value as a @Context method argument instead`, 'RU_ERR_CONTEXT_FIELD');
+          throw new RegistrationError(
+            `${ctor.name}.${String(key)}: REST classes are singletons and cannot have @Context fields; take the value as a @Context method argument instead`,
+            'RU_ERR_CONTEXT_FIELD',
+          );
         }
       }
       const instance = typeof target === 'function' ? this.components.get(ctor) : target;
@@ -198,29 +214,62 @@ export class AppRuntime {
       for (const methodMeta of classMeta.methods.values()) {
         const where = `${ctor.name}.${String(methodMeta.name)}()`;
         if (methodMeta.httpMethodConflict) {
-          throw new RegistrationError(`${where} - Method already set to: ${methodMeta.httpMethod === methodMeta.httpMethodConflict ? methodMeta.httpMethod : `${methodMeta.httpMethodConflict}, then ${methodMeta.httpMethod}`}!`, 'RU_ERR_METHOD_TWICE');
+          throw new RegistrationError(
+            `${where} - Method already set to: ${methodMeta.httpMethod === methodMeta.httpMethodConflict ? methodMeta.httpMethod : `${methodMeta.httpMethodConflict}, then ${methodMeta.httpMethod}`}!`,
+            'RU_ERR_METHOD_TWICE',
+          );
         }
         if (methodMeta.path === undefined) {
           if (methodMeta.httpMethod === undefined) continue; // decorated for another reason (arguments only): not a route
           // As in JAX-RS, an HTTP-method decorator alone serves the class path; without one there is no path at all.
           if (classMeta.path === undefined) {
-            throw new RegistrationError(`${where} - Missing route @Path! Put @Path on the method or on its class.`, 'RU_ERR_MISSING_PATH');
+            throw new RegistrationError(
+              `${where} - Missing route @Path! Put @Path on the method or on its class.`,
+              'RU_ERR_MISSING_PATH',
+            );
           }
         }
         const method: HttpMethod = methodMeta.httpMethod ?? 'GET';
         const routePath = methodMeta.path === undefined ? classMeta.path! : joinPaths(classMeta.path, methodMeta.path);
-        const pattern = compilePathPattern(classMeta.applicationPath ? joinPaths(classMeta.applicationPath, routePath) : routePath, where);
-        const source: RouteSource = { resourceClass: ctor, instance: instance as object, classMeta, methodMeta, method, pattern };
+        const pattern = compilePathPattern(
+          classMeta.applicationPath ? joinPaths(classMeta.applicationPath, routePath) : routePath,
+          where,
+        );
+        const source: RouteSource = {
+          resourceClass: ctor,
+          instance: instance as object,
+          classMeta,
+          methodMeta,
+          method,
+          pattern,
+        };
         const compiled = this.compile(source);
-        const holder: RouteHolder = { source, compiled, paramNames: pattern.paramNames, definition: compiled.definition, untilHot: HOT_AFTER };
+        const holder: RouteHolder = {
+          source,
+          compiled,
+          paramNames: pattern.paramNames,
+          definition: compiled.definition,
+          untilHot: HOT_AFTER,
+        };
         this.checkConflicts(holder, pendingShapes);
         added.push(holder);
         routes++;
       }
-      const scope = { resourceClass: ctor, instance: instance as object, extensions: classMeta.extensions, metadata: classMeta, settings: this.settings, components: this.components, logger: this.logger };
+      const scope = {
+        resourceClass: ctor,
+        instance: instance as object,
+        extensions: classMeta.extensions,
+        metadata: classMeta,
+        settings: this.settings,
+        components: this.components,
+        logger: this.logger,
+      };
       for (const handler of this.hooks.classHandlers()) if (handler(scope)) routes++;
       if (routes === 0 && classMeta.extensions.size === 0) {
-        throw new RegistrationError(`${ctor.name} has no routes: decorate its methods with @GET/@POST... and @Path`, 'RU_ERR_NO_ROUTES');
+        throw new RegistrationError(
+          `${ctor.name} has no routes: decorate its methods with @GET/@POST... and @Path`,
+          'RU_ERR_NO_ROUTES',
+        );
       }
       this.registered.add(ctor);
     }
@@ -238,7 +287,14 @@ export class AppRuntime {
   onSlotAdded: ((slot: RouteSlot<RouteHolder>) => void) | null = null;
 
   private compileContext(): CompileContext {
-    return { settings: this.settings, components: this.components, logger: this.logger, app: this.app, hooks: this.hooks.routeHookFactories(), errors: this.errors };
+    return {
+      settings: this.settings,
+      components: this.components,
+      logger: this.logger,
+      app: this.app,
+      hooks: this.hooks.routeHookFactories(),
+      errors: this.errors,
+    };
   }
 
   private compile(source: RouteSource): CompiledRoute {
@@ -314,7 +370,8 @@ export class AppRuntime {
 
   private notFoundWriter(entry: NotFoundEntry): (ctx: RoutingContext) => unknown {
     const h = entry.handler;
-    if (typeof h === 'function' && !isClass(h)) return (ctx) => (h as (a: unknown, b: unknown) => unknown)(ctx.request, ctx.response);
+    if (typeof h === 'function' && !isClass(h))
+      return (ctx) => (h as (a: unknown, b: unknown) => unknown)(ctx.request, ctx.response);
     const writer = this.components.accessor(h as Provided<NotFoundResponseWriter>);
     return (ctx) => writer(ctx).write(ctx.request, ctx.response);
   }
@@ -374,7 +431,11 @@ export class AppRuntime {
       ctx.response.setStatusCode(404);
       try {
         const out = entry.write(ctx);
-        if (isThenable(out)) return Promise.resolve(out).then(() => this.endIfOpen(ctx), (err) => this.fail(ctx, err));
+        if (isThenable(out))
+          return Promise.resolve(out).then(
+            () => this.endIfOpen(ctx),
+            (err) => this.fail(ctx, err),
+          );
         this.endIfOpen(ctx);
       } catch (err) {
         return this.fail(ctx, err);
@@ -395,7 +456,13 @@ export class AppRuntime {
       ctx.response.end();
       return;
     }
-    return this.fail(ctx, new MethodNotAllowedException(`Method ${ctx.request.method()} is not allowed for ${ctx.request.path()}; allowed: ${allow}`, { headers: { Allow: allow } }));
+    return this.fail(
+      ctx,
+      new MethodNotAllowedException(
+        `Method ${ctx.request.method()} is not allowed for ${ctx.request.path()}; allowed: ${allow}`,
+        { headers: { Allow: allow } },
+      ),
+    );
   }
 
   /** Every registered route's definition (OpenAPI, diagnostics). */
@@ -411,9 +478,14 @@ export class AppRuntime {
   /** The exception handlers in the order they are tried: a route's own (given one), the app's, the plugins' (API documents). */
   errorHandlers(definition?: RouteDefinition): Array<{ type: Function; handler: object | undefined; own?: true }> {
     const policy = this.errorPolicy();
-    const own = definition === undefined ? [] : (this.holders.find((h) => h.definition === definition)?.compiled.handlers ?? []);
+    const own =
+      definition === undefined ? [] : (this.holders.find((h) => h.definition === definition)?.compiled.handlers ?? []);
     const entry = (h: BoundHandler) => ({ type: h.type, handler: h.handler as object | undefined });
-    return [...own.map((h) => ({ ...entry(h), own: true as const })), ...policy.appHandlers.map(entry), ...policy.pluginHandlers.map(entry)];
+    return [
+      ...own.map((h) => ({ ...entry(h), own: true as const })),
+      ...policy.appHandlers.map(entry),
+      ...policy.pluginHandlers.map(entry),
+    ];
   }
 
   slots(): Iterable<RouteSlot<RouteHolder>> {

@@ -1,4 +1,10 @@
-import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, ValueReader } from '../context/contracts';
+import type {
+  ContextProvider,
+  ContextProviderFunction,
+  ExceptionHandler,
+  HttpResponseWriter,
+  ValueReader,
+} from '../context/contracts';
 import { RegistrationError } from '../errors/http-errors';
 import type { Provided } from '../io/registry';
 import { bindHandler } from '../pipeline/exception-handling';
@@ -23,12 +29,15 @@ export interface PluginTarget {
   addWebSocket(route: WebSocketRoute): void;
   routes(): ReadonlyArray<{ readonly definition: import('../metadata/route-definition').RouteDefinition }>;
   routeAnswers(definition: import('../metadata/route-definition').RouteDefinition): readonly RouteAnswer[];
-  errorHandlers(definition?: import('../metadata/route-definition').RouteDefinition): Array<{ type: Function; handler: object | undefined; own?: true }>;
+  errorHandlers(
+    definition?: import('../metadata/route-definition').RouteDefinition,
+  ): Array<{ type: Function; handler: object | undefined; own?: true }>;
   fail(ctx: RoutingContext, error: unknown): void | Promise<void>;
 }
 
 function checkFunction(value: unknown, what: string, plugin: RestPlugin): void {
-  if (typeof value !== 'function') throw new RegistrationError(`plugin ${plugin.name}: ${what} takes a function`, 'RU_ERR_PLUGIN');
+  if (typeof value !== 'function')
+    throw new RegistrationError(`plugin ${plugin.name}: ${what} takes a function`, 'RU_ERR_PLUGIN');
 }
 
 /**

@@ -1,6 +1,17 @@
 import type { RoutingContext } from '../context/routing-context';
 import type { OriginResolver } from '../http/client-origin';
-import type { BodyStreamer, ClassHandler, ComponentFiller, ErrorHook, RequestHook, ResponseHook, RestPlugin, RouteHookFactory, SendHook, ShutdownHook } from '../pipeline/plugin';
+import type {
+  BodyStreamer,
+  ClassHandler,
+  ComponentFiller,
+  ErrorHook,
+  RequestHook,
+  ResponseHook,
+  RestPlugin,
+  RouteHookFactory,
+  SendHook,
+  ShutdownHook,
+} from '../pipeline/plugin';
 import type { BoundHandler } from '../pipeline/exception-handling';
 import { composeSendHooks } from '../pipeline/send-hooks';
 
@@ -89,21 +100,27 @@ export class PluginHooks {
   }
   setBodyStreamer(plugin: RestPlugin, streamer: BodyStreamer): void {
     if (this.streamer !== null && this.streamer.plugin !== plugin.name) {
-      throw new TypeError(`rest.uws: plugin ${plugin.name} streams request bodies, but ${this.streamer.plugin} already does (one body streamer per app)`);
+      throw new TypeError(
+        `rest.uws: plugin ${plugin.name} streams request bodies, but ${this.streamer.plugin} already does (one body streamer per app)`,
+      );
     }
     this.streamer = { plugin: plugin.name, value: streamer };
   }
 
   setOriginResolver(plugin: RestPlugin, resolver: OriginResolver): void {
     if (this.resolver !== null && this.resolver.plugin !== plugin.name) {
-      throw new TypeError(`rest.uws: plugin ${plugin.name} reads the client's origin, but ${this.resolver.plugin} already does (one per app)`);
+      throw new TypeError(
+        `rest.uws: plugin ${plugin.name} reads the client's origin, but ${this.resolver.plugin} already does (one per app)`,
+      );
     }
     this.resolver = { plugin: plugin.name, value: resolver };
   }
 
   setComponentFiller(plugin: RestPlugin, filler: ComponentFiller): void {
     if (this.filler !== null && this.filler.plugin !== plugin.name) {
-      throw new TypeError(`rest.uws: plugin ${plugin.name} fills components, but ${this.filler.plugin} already does (one per app)`);
+      throw new TypeError(
+        `rest.uws: plugin ${plugin.name} fills components, but ${this.filler.plugin} already does (one per app)`,
+      );
     }
     this.filler = { plugin: plugin.name, value: filler };
   }
@@ -113,8 +130,13 @@ export class PluginHooks {
    * filler). The origin resolver is not one: like the app-wide hooks, each request reads it from here.
    */
   routeInputCount(): number {
-    return this.routeFactories.length + this.handlers.length + this.classHandlerList.length +
-      (this.streamer === null ? 0 : 1) + (this.filler === null ? 0 : 1);
+    return (
+      this.routeFactories.length +
+      this.handlers.length +
+      this.classHandlerList.length +
+      (this.streamer === null ? 0 : 1) +
+      (this.filler === null ? 0 : 1)
+    );
   }
 
   /** What fills per-request components' fields: set at once (plugins set up after it bind components with it). */

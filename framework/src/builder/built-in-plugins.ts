@@ -16,4 +16,14 @@ import type { RestPlugin } from '../pipeline/plugin';
  * static files, server-sent events, WebSocket endpoints, request logging. Their decorators may appear on any route, so
  * every app uses them; each costs nothing on a route that uses none of its decorators.
  */
-export const BUILT_IN_PLUGINS: readonly RestPlugin[] = [injectionPlugin, uploadsPlugin, securityPlugin, validationPlugin, eventsPlugin, staticFilesPlugin, serverSentEventsPlugin, webSocketPlugin, requestLoggingPlugin];
+export const BUILT_IN_PLUGINS: readonly RestPlugin[] = [
+  injectionPlugin,
+  uploadsPlugin,
+  securityPlugin,
+  validationPlugin,
+  eventsPlugin,
+  staticFilesPlugin,
+  serverSentEventsPlugin,
+  webSocketPlugin,
+  requestLoggingPlugin,
+];

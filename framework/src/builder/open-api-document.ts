@@ -7,7 +7,8 @@ import { buildOpenApiDocument, checkOpenApiOptions, type JsonSchema, type OpenAp
 export function openApiDocument(app: TemplatedApp, options: OpenApiOptions): JsonSchema {
   checkOpenApiOptions(options);
   const rt = runtimeOf(app);
-  if (rt === undefined) throw new RegistrationError('openApiDocument: this app has no rest.uws routes', 'RU_ERR_OPENAPI');
+  if (rt === undefined)
+    throw new RegistrationError('openApiDocument: this app has no rest.uws routes', 'RU_ERR_OPENAPI');
   return buildOpenApiDocument(
     {
       routes: () => rt.routes().map((h) => h.definition),

@@ -1,5 +1,11 @@
 import type { TemplatedApp } from 'uWebSockets.js';
-import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, ValueReader } from '../context/contracts';
+import type {
+  ContextProvider,
+  ContextProviderFunction,
+  ExceptionHandler,
+  HttpResponseWriter,
+  ValueReader,
+} from '../context/contracts';
 import { RegistrationError } from '../errors/http-errors';
 import { assertSendableHeader } from '../http/header-rules';
 import { attachRuntime, runtimeOf } from '../adapter/uws-adapter';
@@ -7,14 +13,27 @@ import type { Provided } from '../io/registry';
 import type { Logger } from '../util/log';
 import type { Constructor } from '../metadata/types';
 import { AppRuntime, type RouteHolder } from '../app/app-runtime';
-import { BODY_OPTIONS, RestSettings, type BodyHandlerOptions, SettingsView, type InjectionProvider, type NotFoundHandler } from '../settings/settings';
+import {
+  BODY_OPTIONS,
+  RestSettings,
+  type BodyHandlerOptions,
+  SettingsView,
+  type InjectionProvider,
+  type NotFoundHandler,
+} from '../settings/settings';
 import type { Router } from '../routing/router';
 import { appPlugins, notFoundEntry } from './rest-router';
 import { loadUws } from '../adapter/load-uws';
 import type { HttpMethod } from '../metadata/types';
 import type { RestPlugin } from '../pipeline/plugin';
 import { cors, corsOptionsOf, type CorsOptions } from '../features/cors';
-import { checkProvider, GLOBAL_AUTHENTICATION, GLOBAL_AUTHORIZATION, type AuthorizationProvider, type RestAuthenticationProvider } from '../features/security';
+import {
+  checkProvider,
+  GLOBAL_AUTHENTICATION,
+  GLOBAL_AUTHORIZATION,
+  type AuthorizationProvider,
+  type RestAuthenticationProvider,
+} from '../features/security';
 import { toValidator, VALIDATOR, type ClassValidatorOptions, type Validator } from '../features/validation';
 import { FileRoot, staticFolder, STATIC_ROOT, type FileResponseWriterOptions } from '../features/static';
 import { REQUEST_LOGGING, requestLoggingOptions, type RequestLoggingOptions } from '../features/logging';
@@ -55,7 +74,10 @@ export class RestBuilder {
   }
 
   /** A writer for a class type or media type (or a writer class with `@Produces`/`@Handles`). */
-  writer(typeOrMediaType: Function | string | Provided<HttpResponseWriter>, writer?: Provided<HttpResponseWriter>): this {
+  writer(
+    typeOrMediaType: Function | string | Provided<HttpResponseWriter>,
+    writer?: Provided<HttpResponseWriter>,
+  ): this {
     this.settings.writers.register(typeOrMediaType as any, writer);
     return this;
   }
@@ -92,12 +114,17 @@ export class RestBuilder {
 
   /** Request body limits (and, with uploads, where files go). */
   bodyHandler(options: BodyHandlerOptions): this {
-    if (options.chunkedBodies !== undefined && typeof options.chunkedBodies !== 'boolean') throw new RegistrationError('bodyHandler: chunkedBodies must be true or false', 'RU_ERR_BODY_OPTIONS');
+    if (options.chunkedBodies !== undefined && typeof options.chunkedBodies !== 'boolean')
+      throw new RegistrationError('bodyHandler: chunkedBodies must be true or false', 'RU_ERR_BODY_OPTIONS');
     if (options.maxBodySize !== undefined) {
-      if (!Number.isInteger(options.maxBodySize) || options.maxBodySize < 0) throw new RegistrationError('bodyHandler: maxBodySize must be a whole number of bytes');
+      if (!Number.isInteger(options.maxBodySize) || options.maxBodySize < 0)
+        throw new RegistrationError('bodyHandler: maxBodySize must be a whole number of bytes');
       this.settings.bodyLimit = options.maxBodySize;
     }
-    this.settings.extensions.set(BODY_OPTIONS, { ...(this.settings.extensions.get(BODY_OPTIONS) as object), ...options });
+    this.settings.extensions.set(BODY_OPTIONS, {
+      ...(this.settings.extensions.get(BODY_OPTIONS) as object),
+      ...options,
+    });
     return this;
   }
 
@@ -137,7 +164,12 @@ export class RestBuilder {
    * ```
    */
   use(plugin: RestPlugin): this {
-    if (plugin === null || typeof plugin !== 'object' || typeof plugin.name !== 'string' || typeof plugin.setup !== 'function') {
+    if (
+      plugin === null ||
+      typeof plugin !== 'object' ||
+      typeof plugin.name !== 'string' ||
+      typeof plugin.setup !== 'function'
+    ) {
       throw new RegistrationError('use() takes a plugin: { name: string, setup(app) }', 'RU_ERR_PLUGIN');
     }
     this.plugins.set(plugin.name, plugin);
@@ -153,7 +185,13 @@ export class RestBuilder {
    * new RestBuilder().enableCors('https://(www\\.)?example\\.com', true, 600, ['Content-Type', 'Authorization'], ['GET', 'POST'])
    * ```
    */
-  enableCors(originPattern: string | RegExp, allowCredentials?: boolean, maxAgeSeconds?: number, allowedHeaders?: Iterable<string>, methods?: Iterable<HttpMethod | string>): this;
+  enableCors(
+    originPattern: string | RegExp,
+    allowCredentials?: boolean,
+    maxAgeSeconds?: number,
+    allowedHeaders?: Iterable<string>,
+    methods?: Iterable<HttpMethod | string>,
+  ): this;
   /** Enables CORS with options (also `exposedHeaders`). */
   enableCors(options: CorsOptions): this;
   enableCors(...args: unknown[]): this {
@@ -226,8 +264,15 @@ export class RestBuilder {
     if (this.built) return this.built;
     const uws = loadUws();
     const app = this.app ?? newUwsApp(uws);
-    if (runtimeOf(app)) throw new RegistrationError('This app already has routes from RestRouter.register or another RestBuilder; build it with one RestBuilder', 'RU_ERR_APP_REUSED');
-    const runtime = new AppRuntime(app, new SettingsView(this.settings), this.routerImpl, [...appPlugins(), ...this.plugins.values()]);
+    if (runtimeOf(app))
+      throw new RegistrationError(
+        'This app already has routes from RestRouter.register or another RestBuilder; build it with one RestBuilder',
+        'RU_ERR_APP_REUSED',
+      );
+    const runtime = new AppRuntime(app, new SettingsView(this.settings), this.routerImpl, [
+      ...appPlugins(),
+      ...this.plugins.values(),
+    ]);
     runtime.register(...this.targets);
     attachRuntime(app, runtime);
     this.built = app;

@@ -1,5 +1,12 @@
 import type { TemplatedApp } from 'uWebSockets.js';
-import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, NotFoundResponseWriter, ValueReader } from '../context/contracts';
+import type {
+  ContextProvider,
+  ContextProviderFunction,
+  ExceptionHandler,
+  HttpResponseWriter,
+  NotFoundResponseWriter,
+  ValueReader,
+} from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
 import { attachRuntime, runtimeOf } from '../adapter/uws-adapter';
 import { RegistrationError } from '../errors/http-errors';
@@ -7,11 +14,25 @@ import { registryChanged } from '../io/generation';
 import type { MediaTypeRegistry, Provided } from '../io/registry';
 import type { Constructor } from '../metadata/types';
 import { AppRuntime, liveRuntimes } from '../app/app-runtime';
-import { BODY_OPTIONS, globalSettings, RestSettings, SettingsView, type BodyHandlerOptions, type InjectionProvider, type NotFoundHandler } from '../settings/settings';
+import {
+  BODY_OPTIONS,
+  globalSettings,
+  RestSettings,
+  SettingsView,
+  type BodyHandlerOptions,
+  type InjectionProvider,
+  type NotFoundHandler,
+} from '../settings/settings';
 import type { HttpMethod } from '../metadata/types';
 import type { RestPlugin } from '../pipeline/plugin';
 import { cors, corsOptionsOf, type CorsOptions } from '../features/cors';
-import { checkProvider, GLOBAL_AUTHENTICATION, GLOBAL_AUTHORIZATION, type AuthorizationProvider, type RestAuthenticationProvider } from '../features/security';
+import {
+  checkProvider,
+  GLOBAL_AUTHENTICATION,
+  GLOBAL_AUTHORIZATION,
+  type AuthorizationProvider,
+  type RestAuthenticationProvider,
+} from '../features/security';
 import { toValidator, VALIDATOR, type ClassValidatorOptions, type Validator } from '../features/validation';
 import { FileRoot, STATIC_ROOT } from '../features/static';
 import { REQUEST_LOGGING, requestLoggingOptions, type RequestLoggingOptions } from '../features/logging';
@@ -49,7 +70,10 @@ export class RestRouter {
   }
 
   /** A provider for `@Context` arguments of `type`, for every app. */
-  static addProvider<T>(type: Constructor<T> | Function, provider: Provided<ContextProvider<T>> | ContextProviderFunction<T>): void {
+  static addProvider<T>(
+    type: Constructor<T> | Function,
+    provider: Provided<ContextProvider<T>> | ContextProviderFunction<T>,
+  ): void {
     globalSettings.contextProviders.set(type, provider as any);
     registryChanged();
   }
@@ -92,7 +116,14 @@ export class RestRouter {
   }
 
   /** Enables CORS on an app registered with `RestRouter.register` (same arguments as `RestBuilder.enableCors`). */
-  static enableCors(app: TemplatedApp, originPattern: string | RegExp, allowCredentials?: boolean, maxAgeSeconds?: number, allowedHeaders?: Iterable<string>, methods?: Iterable<HttpMethod | string>): void;
+  static enableCors(
+    app: TemplatedApp,
+    originPattern: string | RegExp,
+    allowCredentials?: boolean,
+    maxAgeSeconds?: number,
+    allowedHeaders?: Iterable<string>,
+    methods?: Iterable<HttpMethod | string>,
+  ): void;
   /** Enables CORS on an app with options. */
   static enableCors(app: TemplatedApp, options: CorsOptions): void;
   static enableCors(app: TemplatedApp, ...args: unknown[]): void {
@@ -135,7 +166,8 @@ export class RestRouter {
 
   /** Body limits and upload settings for every app (an app's own `RestBuilder.bodyHandler` options win). */
   static setBodyHandler(options: BodyHandlerOptions): void {
-    if (options.chunkedBodies !== undefined && typeof options.chunkedBodies !== 'boolean') throw new RegistrationError('setBodyHandler: chunkedBodies must be true or false', 'RU_ERR_BODY_OPTIONS');
+    if (options.chunkedBodies !== undefined && typeof options.chunkedBodies !== 'boolean')
+      throw new RegistrationError('setBodyHandler: chunkedBodies must be true or false', 'RU_ERR_BODY_OPTIONS');
     const merged = { ...(globalSettings.extensions.get(BODY_OPTIONS) as BodyHandlerOptions | undefined), ...options };
     checkGlobalBodyOptions(merged);
     if (options.maxBodySize !== undefined) globalSettings.bodyLimit = options.maxBodySize;
@@ -160,7 +192,10 @@ export function appPlugins(): RestPlugin[] {
 
 export function notFoundEntry(pathOrHandler: string | RegExp | NotFoundHandler, handler?: NotFoundHandler) {
   if (handler === undefined) return { handler: pathOrHandler as NotFoundHandler };
-  const pattern = typeof pathOrHandler === 'string' ? new RegExp(pathOrHandler.startsWith('^') ? pathOrHandler : `^${pathOrHandler}`) : (pathOrHandler as RegExp);
+  const pattern =
+    typeof pathOrHandler === 'string'
+      ? new RegExp(pathOrHandler.startsWith('^') ? pathOrHandler : `^${pathOrHandler}`)
+      : (pathOrHandler as RegExp);
   return { pattern, handler };
 }
 

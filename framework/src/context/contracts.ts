@@ -33,4 +33,7 @@ export interface ContextProvider<T = unknown> {
 }
 
 /** A context provider given as a plain function; `ctx` is the request's routing context (what earlier stages put there). */
-export type ContextProviderFunction<T = unknown> = (request: HttpServerRequest, ctx: RoutingContext) => T | null | undefined | Promise<T | null | undefined>;
+export type ContextProviderFunction<T = unknown> = (
+  request: HttpServerRequest,
+  ctx: RoutingContext,
+) => T | null | undefined | Promise<T | null | undefined>;

@@ -14,9 +14,9 @@ export class RoutingContext {
   /** Its response. */
   declare readonly response: HttpServerResponse;
   /** The route being run (changes while a chain of identical paths falls through); set by the pipeline. */
-  protected declare currentRoute: RouteDefinition | null;
-  private declare _data: Map<unknown, unknown> | null;
-  private declare _user: User | undefined;
+  declare protected currentRoute: RouteDefinition | null;
+  declare private _data: Map<unknown, unknown> | null;
+  declare private _user: User | undefined;
 
   /**
    * @param request the request being answered
@@ -45,12 +45,12 @@ export class RoutingContext {
 
   /** Whether a value is stored under `key`. */
   has(key: unknown): boolean {
-    return this._data !== null && this._data.has(key);
+    return this._data?.has(key) ?? false;
   }
 
   /** Removes a stored value; true when there was one. */
   remove(key: unknown): boolean {
-    return this._data !== null && this._data.delete(key);
+    return this._data?.delete(key) ?? false;
   }
 
   /** The user an authentication provider identified, if any. */

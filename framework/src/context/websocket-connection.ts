@@ -23,7 +23,10 @@ export class WebSocketCloseException extends Error {
    * @param code the close code sent to the client
    * @param reason the close reason sent to the client (cut to 123 bytes)
    */
-  constructor(readonly code: number, readonly reason = '') {
+  constructor(
+    readonly code: number,
+    readonly reason = '',
+  ) {
     super(reason || `WebSocket closed with ${code}`);
     this.name = 'WebSocketCloseException';
     checkCloseCode(code);
@@ -98,17 +101,17 @@ export class WebSocketConnection {
 
   /** Subscribes to a topic of the app's publish/subscribe (exact topic names). */
   subscribe(topic: string): boolean {
-    return this._ws !== null && this._ws.subscribe(topic);
+    return this._ws?.subscribe(topic) ?? false;
   }
 
   /** Leaves a topic; false when the connection was not subscribed. */
   unsubscribe(topic: string): boolean {
-    return this._ws !== null && this._ws.unsubscribe(topic);
+    return this._ws?.unsubscribe(topic) ?? false;
   }
 
   /** Whether the connection is subscribed to `topic`. */
   isSubscribed(topic: string): boolean {
-    return this._ws !== null && this._ws.isSubscribed(topic);
+    return this._ws?.isSubscribed(topic) ?? false;
   }
 
   /** The topics the connection is subscribed to. */
@@ -119,7 +122,12 @@ export class WebSocketConnection {
   /** Sends to every subscriber of `topic` except this connection. */
   publish(topic: string, data: WebSocketData, options: { compress?: boolean } = {}): boolean {
     if (this._ws === null) return false;
-    return this._ws.publish(topic, data as string | ArrayBuffer | Uint8Array, typeof data !== 'string', options.compress === true);
+    return this._ws.publish(
+      topic,
+      data as string | ArrayBuffer | Uint8Array,
+      typeof data !== 'string',
+      options.compress === true,
+    );
   }
 
   /** The client's address as text. */
@@ -154,8 +162,11 @@ export class WebSocketConnection {
 
 /** Codes a server may send (RFC 6455 7.4): 1000-1003, 1007-1014, 3000-4999. */
 export function checkCloseCode(code: number): void {
-  const ok = Number.isInteger(code) && ((code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999));
-  if (!ok) throw new RangeError(`rest.uws: ${code} is not a close code a server may send (1000-1003, 1007-1014, 3000-4999)`);
+  const ok =
+    Number.isInteger(code) &&
+    ((code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999));
+  if (!ok)
+    throw new RangeError(`rest.uws: ${code} is not a close code a server may send (1000-1003, 1007-1014, 3000-4999)`);
 }
 
 function truncateReason(reason: string): string {

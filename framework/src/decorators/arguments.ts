@@ -38,16 +38,18 @@ export const FormParam = named('form', 'FormParam');
  * The request body, read by the reader for its type or the route's `@Consumes` media type.
  * A method parameter without any decorator is the body too.
  */
-export const BodyParam: ((options?: ArgumentOptions) => ArgumentDecorator) & ArgumentDecorator = function (...args: any[]) {
-  const apply = (options: ArgumentOptions = {}): ArgumentDecorator => (target, key, index) => {
-    const p = paramMetadata(target, key, index);
-    p.source = 'body';
-    if (options.optional !== undefined) p.optional = options.optional;
-    if (options.type !== undefined) p.explicitType = options.type;
-  };
+export const BodyParam: ((options?: ArgumentOptions) => ArgumentDecorator) & ArgumentDecorator = ((...args: any[]) => {
+  const apply =
+    (options: ArgumentOptions = {}): ArgumentDecorator =>
+    (target, key, index) => {
+      const p = paramMetadata(target, key, index);
+      p.source = 'body';
+      if (options.optional !== undefined) p.optional = options.optional;
+      if (options.type !== undefined) p.explicitType = options.type;
+    };
   if (isDecoratorCall(args)) return apply()(args[0], args[1], args[2]);
   return apply(args[0]);
-} as any;
+}) as any;
 
 /** Builds an object from the decorated fields or constructor parameters of its class. */
 export const BeanParam = marker((target: object, key: string | symbol | undefined, index?: number) => {
@@ -59,15 +61,17 @@ export const BeanParam = marker((target: object, key: string | symbol | undefine
  * the uWebSockets.js app (`UwsApp`), or a custom type with a provider. `@Context(Type)` names the type
  * explicitly where TypeScript's metadata cannot (interfaces).
  */
-export const Context: ((type?: Function) => ArgumentDecorator) & ArgumentDecorator = function (...args: any[]) {
-  const apply = (type?: Function): ArgumentDecorator => (target, key, index) => {
-    const p = paramMetadata(target, key, index);
-    p.source = 'context';
-    if (type !== undefined) p.explicitType = type;
-  };
+export const Context: ((type?: Function) => ArgumentDecorator) & ArgumentDecorator = ((...args: any[]) => {
+  const apply =
+    (type?: Function): ArgumentDecorator =>
+    (target, key, index) => {
+      const p = paramMetadata(target, key, index);
+      p.source = 'context';
+      if (type !== undefined) p.explicitType = type;
+    };
   if (isDecoratorCall(args)) return apply()(args[0], args[1], args[2]);
   return apply(args[0]);
-} as any;
+}) as any;
 
 /** The value used when the request has none (path, query, form, cookie, header, matrix and context values). */
 export function DefaultValue(value: string | number | boolean | bigint): ArgumentDecorator {

@@ -2,7 +2,11 @@ import { classMetadata, methodMetadata, paramMetadata } from '../metadata/store'
 import type { Constructor } from '../metadata/types';
 import { marker } from './decorator-forms';
 
-type ClassMethodOrParamDecorator = (target: object, key?: string | symbol, indexOrDescriptor?: number | PropertyDescriptor) => void;
+type ClassMethodOrParamDecorator = (
+  target: object,
+  key?: string | symbol,
+  indexOrDescriptor?: number | PropertyDescriptor,
+) => void;
 
 /**
  * A reader for one parameter or bean field (on it), or for the body of a method or of every method of a class
@@ -44,7 +48,8 @@ export function ContextReader(provider: Constructor): ClassMethodOrParamDecorato
  * An empty `@CatchWith()` on a method keeps its class's handlers away from it (on a class, a base class's).
  */
 export function CatchWith(...handlers: Constructor[]): ClassMethodOrParamDecorator {
-  for (const h of handlers) if (typeof h !== 'function') throw new TypeError('rest.uws: @CatchWith takes exception handler classes');
+  for (const h of handlers)
+    if (typeof h !== 'function') throw new TypeError('rest.uws: @CatchWith takes exception handler classes');
   return (target, key) => {
     if (key !== undefined) methodMetadata(target, key).catchWith = handlers;
     else classMetadata(target as Function).catchWith = handlers;
@@ -62,5 +67,7 @@ export const SuppressCheck = marker((target: object, key?: string | symbol) => {
  * TypeScript erases generic arguments, so `ValueReader<Person>` alone cannot tell.
  */
 export function Handles(type: Function): ClassDecorator {
-  return (target) => { classMetadata(target).handles = type; };
+  return (target) => {
+    classMetadata(target).handles = type;
+  };
 }

@@ -16,15 +16,21 @@ function classOrMethod(target: object, key: string | symbol | undefined, set: (m
  * library reads it from base classes and interfaces alike; TypeScript interfaces leave nothing at run time).
  */
 export function ApplicationPath(path: string): ClassDecorator {
-  if (typeof path !== 'string' || path.trim().length === 0) throw new TypeError('rest.uws: @ApplicationPath takes a path prefix, e.g. @ApplicationPath("/api/v1")');
+  if (typeof path !== 'string' || path.trim().length === 0)
+    throw new TypeError('rest.uws: @ApplicationPath takes a path prefix, e.g. @ApplicationPath("/api/v1")');
   const prefix = `/${path.trim().replace(/^\/+|\/+$/g, '')}`;
-  return (target) => { classMetadata(target).applicationPath = prefix === '/' ? '' : prefix; };
+  return (target) => {
+    classMetadata(target).applicationPath = prefix === '/' ? '' : prefix;
+  };
 }
 
 /** Root path on a class, or the path of a method (appended to the class path). */
 export function Path(path: string): ClassOrMethodDecorator {
   if (typeof path !== 'string') throw new TypeError('rest.uws: @Path takes a path string, e.g. @Path("/users/{id}")');
-  return (target, key) => classOrMethod(target, key, (m) => { m.path = path; });
+  return (target, key) =>
+    classOrMethod(target, key, (m) => {
+      m.path = path;
+    });
 }
 
 function httpMethod(method: HttpMethod) {
@@ -52,14 +58,15 @@ export const OPTIONS = httpMethod('OPTIONS');
 
 function shorthand(method: HttpMethod) {
   /** `@Get(path, consumes?, produces?)`: the HTTP method, `@Path` and optional `@Consumes`/`@Produces` in one. */
-  return (path: string, consumes?: string | string[], produces?: string | string[]): MethodDecorator => (target, key) => {
-    const meta = methodMetadata(target, key);
-    if (meta.httpMethod && meta.httpMethod !== method) meta.httpMethodConflict = method;
-    meta.httpMethod = method;
-    meta.path = path;
-    if (consumes !== undefined) meta.consumes = toList(consumes);
-    if (produces !== undefined) meta.produces = toList(produces);
-  };
+  return (path: string, consumes?: string | string[], produces?: string | string[]): MethodDecorator =>
+    (target, key) => {
+      const meta = methodMetadata(target, key);
+      if (meta.httpMethod && meta.httpMethod !== method) meta.httpMethodConflict = method;
+      meta.httpMethod = method;
+      meta.path = path;
+      if (consumes !== undefined) meta.consumes = toList(consumes);
+      if (produces !== undefined) meta.produces = toList(produces);
+    };
 }
 
 /** `@Get(path, consumes?, produces?)`: `@GET`, `@Path(path)` and optionally `@Consumes`/`@Produces` in one decorator. */
@@ -84,19 +91,27 @@ function toList(v: string | string[]): string[] {
 /** Media types a route (or a reader) accepts; `'a/b, c/d'` is a list too. */
 export function Consumes(...mediaTypes: string[]): ClassOrMethodDecorator {
   const list = splitMediaTypes(mediaTypes);
-  return (target, key) => classOrMethod(target, key, (m) => { m.consumes = list; });
+  return (target, key) =>
+    classOrMethod(target, key, (m) => {
+      m.consumes = list;
+    });
 }
 
 /** Media types a route (or a writer) produces, `'a/b, c/d'` a list too; a writer's first type becomes its Content-Type. */
 export function Produces(...mediaTypes: string[]): ClassOrMethodDecorator {
   const list = splitMediaTypes(mediaTypes);
-  return (target, key) => classOrMethod(target, key, (m) => { m.produces = list; });
+  return (target, key) =>
+    classOrMethod(target, key, (m) => {
+      m.produces = list;
+    });
 }
 
 /** Order among routes with identical paths: lower runs first, default 0, negatives allowed. */
 export function RouteOrder(order: number): MethodDecorator {
   if (!Number.isInteger(order)) throw new TypeError('rest.uws: @RouteOrder takes an integer');
-  return (target, key) => { methodMetadata(target, key).order = order; };
+  return (target, key) => {
+    methodMetadata(target, key).order = order;
+  };
 }
 
 /**
@@ -105,7 +120,11 @@ export function RouteOrder(order: number): MethodDecorator {
  */
 export function Header(...headers: string[]): ClassOrMethodDecorator {
   for (const h of headers) {
-    if (typeof h !== 'string' || h.indexOf(':') <= 0) throw new TypeError(`rest.uws: @Header takes "Name: value" strings, got ${JSON.stringify(h)}`);
+    if (typeof h !== 'string' || h.indexOf(':') <= 0)
+      throw new TypeError(`rest.uws: @Header takes "Name: value" strings, got ${JSON.stringify(h)}`);
   }
-  return (target, key) => classOrMethod(target, key, (m) => { m.headers = [...(m.headers ?? []), ...headers]; });
+  return (target, key) =>
+    classOrMethod(target, key, (m) => {
+      m.headers = [...(m.headers ?? []), ...headers];
+    });
 }

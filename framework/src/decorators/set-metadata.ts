@@ -11,7 +11,8 @@ import { classMetadata, methodMetadata } from '../metadata/store';
  * ```
  */
 export function SetMetadata<T>(key: symbol, value: T): ClassDecorator & MethodDecorator {
-  if (typeof key !== 'symbol') throw new TypeError('rest.uws: SetMetadata takes a symbol key (a plugin\'s own, so keys never clash)');
+  if (typeof key !== 'symbol')
+    throw new TypeError("rest.uws: SetMetadata takes a symbol key (a plugin's own, so keys never clash)");
   return ((target: object, property?: string | symbol) => {
     if (property === undefined) classMetadata(target as Function).extensions.set(key, value);
     else methodMetadata(target, property).extensions.set(key, value);

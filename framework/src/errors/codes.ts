@@ -22,11 +22,21 @@ const CODES = {
   RU_ERR_SERVICE_UNAVAILABLE: { status: 503, title: 'Temporarily unable to answer' },
 
   // Requests: what was wrong, precisely.
-  RU_ERR_BODY_FRAMING: { status: 400, title: 'Ambiguous body framing (Content-Length / Transfer-Encoding); the connection is closed' },
-  RU_ERR_CHUNKED_REFUSED: { status: 411, title: 'A chunked body where the app accepts none (bodyHandler({ chunkedBodies: false })); the connection is closed' },
+  RU_ERR_BODY_FRAMING: {
+    status: 400,
+    title: 'Ambiguous body framing (Content-Length / Transfer-Encoding); the connection is closed',
+  },
+  RU_ERR_CHUNKED_REFUSED: {
+    status: 411,
+    title:
+      'A chunked body where the app accepts none (bodyHandler({ chunkedBodies: false })); the connection is closed',
+  },
   RU_ERR_BAD_PATH: { status: 400, title: 'The path cannot be decoded' },
   RU_ERR_ARGUMENT: { status: 400, title: 'An argument is missing or cannot be converted' },
-  RU_ERR_MISSING_ARGUMENT: { status: 400, title: 'A required path, query, header, cookie, matrix or form value is missing' },
+  RU_ERR_MISSING_ARGUMENT: {
+    status: 400,
+    title: 'A required path, query, header, cookie, matrix or form value is missing',
+  },
   RU_ERR_CONVERSION: { status: 400, title: "A value cannot be converted to its parameter's type" },
   RU_ERR_MISSING_BODY: { status: 400, title: 'The route needs a body and none was sent' },
   RU_ERR_MALFORMED_JSON: { status: 400, title: 'The JSON body cannot be parsed' },
@@ -53,8 +63,14 @@ const CODES = {
 
   // Registration: thrown when the app is built, with what to fix.
   RU_ERR_REGISTRATION: { status: null, title: 'A route, reader, writer or provider cannot work as declared' },
-  RU_ERR_NO_DECORATOR_METADATA: { status: null, title: 'Compiled without emitDecoratorMetadata (tsconfig, or esbuild/tsx)' },
-  RU_ERR_STANDARD_DECORATORS: { status: null, title: 'Compiled with standard decorators; experimentalDecorators is needed' },
+  RU_ERR_NO_DECORATOR_METADATA: {
+    status: null,
+    title: 'Compiled without emitDecoratorMetadata (tsconfig, or esbuild/tsx)',
+  },
+  RU_ERR_STANDARD_DECORATORS: {
+    status: null,
+    title: 'Compiled with standard decorators; experimentalDecorators is needed',
+  },
   RU_ERR_MISSING_PACKAGE: { status: null, title: 'An optional package the app uses is not installed' },
   RU_ERR_NOT_A_METHOD: { status: null, title: 'A route decorator is on something that is not a method' },
   RU_ERR_METHOD_TWICE: { status: null, title: 'Two HTTP-method decorators on one method' },
@@ -84,7 +100,10 @@ const CODES = {
   RU_ERR_SIGNED_COOKIE_KEYS: { status: null, title: 'A signed @CookieParam on an app without cookie signing keys' },
   RU_ERR_WEBSOCKET_APP: { status: null, title: 'WebSocket endpoints need a uWebSockets.js app' },
   RU_ERR_WEBSOCKET_HANDLERS: { status: null, title: 'A WebSocket endpoint has neither open nor message' },
-  RU_ERR_WEBSOCKET_PARAMS: { status: null, title: "A WebSocket endpoint's open parameters are not readable at the upgrade" },
+  RU_ERR_WEBSOCKET_PARAMS: {
+    status: null,
+    title: "A WebSocket endpoint's open parameters are not readable at the upgrade",
+  },
   RU_ERR_WEBSOCKET_OPTIONS: { status: null, title: 'Invalid WebSocket endpoint options' },
   RU_ERR_WEBSOCKET_CONFLICT: { status: null, title: 'Two WebSocket endpoints take the same uWebSockets.js route' },
 } as const satisfies Record<string, ErrorCodeInfo>;
@@ -107,5 +126,5 @@ export const ERROR_CODES: Readonly<Record<ErrorCode, ErrorCodeInfo>> = CODES;
 
 /** What a code means, or undefined for a code that is not rest.uws's. */
 export function describeErrorCode(code: string): ErrorCodeInfo | undefined {
-  return Object.prototype.hasOwnProperty.call(CODES, code) ? CODES[code as ErrorCode] : undefined;
+  return Object.hasOwn(CODES, code) ? CODES[code as ErrorCode] : undefined;
 }

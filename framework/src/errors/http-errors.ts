@@ -9,7 +9,7 @@ import { statusText } from './http-status';
 export type CheckedErrorCode<C extends string> = C extends `RU_${string}`
   ? C extends ErrorCode | `RU_HTTP_${number}`
     ? C
-    : 'a code of rest.uws\'s registry (errors/codes.ts): codes starting with RU_ are rest.uws\'s'
+    : "a code of rest.uws's registry (errors/codes.ts): codes starting with RU_ are rest.uws's"
   : C;
 
 /** What an HTTP error is built with, besides its message (and status). */
@@ -35,7 +35,10 @@ export class WebApplicationException<C extends string = string> extends Error {
   readonly headers: Record<string, string | readonly string[]>;
 
   constructor(message?: string, status = 500, options: HttpErrorOptions<C> = {}) {
-    super(message ?? `HTTP ${status} ${statusText(status)}`, options.cause !== undefined ? { cause: options.cause } : undefined);
+    super(
+      message ?? `HTTP ${status} ${statusText(status)}`,
+      options.cause !== undefined ? { cause: options.cause } : undefined,
+    );
     this.name = new.target.name;
     this.status = status;
     this.code = options.code ?? `RU_HTTP_${status}`;
@@ -46,7 +49,10 @@ export class WebApplicationException<C extends string = string> extends Error {
 function httpError(status: number, defaultCode: ErrorCode) {
   return class<C extends string = string> extends WebApplicationException<C> {
     constructor(message?: string, options: HttpErrorOptions<C> = {}) {
-      super(message ?? `HTTP ${status} ${statusText(status)}`, status, { code: defaultCode as CheckedErrorCode<C>, ...options });
+      super(message ?? `HTTP ${status} ${statusText(status)}`, status, {
+        code: defaultCode as CheckedErrorCode<C>,
+        ...options,
+      });
     }
   };
 }
@@ -60,7 +66,10 @@ export class ForbiddenException<C extends string = string> extends httpError(403
 /** 404: nothing at this path, or no such resource. */
 export class NotFoundException<C extends string = string> extends httpError(404, 'RU_ERR_NOT_FOUND')<C> {}
 /** 405: the path exists, the method does not; send `Allow` in `headers`. */
-export class MethodNotAllowedException<C extends string = string> extends httpError(405, 'RU_ERR_METHOD_NOT_ALLOWED')<C> {}
+export class MethodNotAllowedException<C extends string = string> extends httpError(
+  405,
+  'RU_ERR_METHOD_NOT_ALLOWED',
+)<C> {}
 /** 406: none of the media types the client accepts can be produced. */
 export class NotAcceptableException<C extends string = string> extends httpError(406, 'RU_ERR_NOT_ACCEPTABLE')<C> {}
 /** 409: the request conflicts with the current state (a duplicate, a stale version). */
@@ -68,17 +77,32 @@ export class ConflictException<C extends string = string> extends httpError(409,
 /** 410: the resource existed and was removed for good. */
 export class GoneException<C extends string = string> extends httpError(410, 'RU_ERR_GONE')<C> {}
 /** 413: the body is larger than the limit. */
-export class PayloadTooLargeException<C extends string = string> extends httpError(413, 'RU_ERR_PAYLOAD_TOO_LARGE')<C> {}
+export class PayloadTooLargeException<C extends string = string> extends httpError(
+  413,
+  'RU_ERR_PAYLOAD_TOO_LARGE',
+)<C> {}
 /** 415: the body's Content-Type is not one the route consumes. */
-export class UnsupportedMediaTypeException<C extends string = string> extends httpError(415, 'RU_ERR_UNSUPPORTED_MEDIA_TYPE')<C> {}
+export class UnsupportedMediaTypeException<C extends string = string> extends httpError(
+  415,
+  'RU_ERR_UNSUPPORTED_MEDIA_TYPE',
+)<C> {}
 /** 422: well-formed, but semantically wrong. */
-export class UnprocessableEntityException<C extends string = string> extends httpError(422, 'RU_ERR_UNPROCESSABLE_ENTITY')<C> {}
+export class UnprocessableEntityException<C extends string = string> extends httpError(
+  422,
+  'RU_ERR_UNPROCESSABLE_ENTITY',
+)<C> {}
 /** 429: rate limited; consider a `Retry-After` header. */
-export class TooManyRequestsException<C extends string = string> extends httpError(429, 'RU_ERR_TOO_MANY_REQUESTS')<C> {}
+export class TooManyRequestsException<C extends string = string> extends httpError(
+  429,
+  'RU_ERR_TOO_MANY_REQUESTS',
+)<C> {}
 /** 500: a failure the client cannot fix. */
 export class InternalServerErrorException<C extends string = string> extends httpError(500, 'RU_ERR_INTERNAL')<C> {}
 /** 503: temporarily unable to answer (overloaded, shutting down). */
-export class ServiceUnavailableException<C extends string = string> extends httpError(503, 'RU_ERR_SERVICE_UNAVAILABLE')<C> {}
+export class ServiceUnavailableException<C extends string = string> extends httpError(
+  503,
+  'RU_ERR_SERVICE_UNAVAILABLE',
+)<C> {}
 
 /**
  * An argument that is missing or cannot be converted (the reference library's IllegalArgumentException):

@@ -44,7 +44,10 @@ export class BodyPipe {
   private waiting: ((offset: number) => boolean) | null = null;
   private inputEnded = false;
 
-  constructor(private readonly transform: Duplex, private readonly target: PipeTarget) {
+  constructor(
+    private readonly transform: Duplex,
+    private readonly target: PipeTarget,
+  ) {
     transform.on('data', (out: Buffer) => {
       if (target.gone()) return;
       if (target.writeOut(out)) return;

@@ -13,7 +13,8 @@ export function parseCookieHeader(header: string): Record<string, string | undef
 const OPTIONS = { decode: unquoteAndDecode };
 
 function unquoteAndDecode(value: string): string {
-  if (value.length >= 2 && value.charCodeAt(0) === 34 && value.charCodeAt(value.length - 1) === 34) value = value.slice(1, -1);
+  if (value.length >= 2 && value.charCodeAt(0) === 34 && value.charCodeAt(value.length - 1) === 34)
+    value = value.slice(1, -1);
   if (value.indexOf('%') < 0) return value;
   try {
     return decodeURIComponent(value);

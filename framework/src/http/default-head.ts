@@ -62,7 +62,10 @@ export class DefaultHead {
   }
 
   private compose(status: number, contentType: string): ArrayBuffer {
-    const bytes = Buffer.from(headText(status, contentType === '' ? null : ['content-type', contentType], this.texts), 'latin1');
+    const bytes = Buffer.from(
+      headText(status, contentType === '' ? null : ['content-type', contentType], this.texts),
+      'latin1',
+    );
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
 }
@@ -72,11 +75,18 @@ export class DefaultHead {
  * the defaults (`DefaultHead.texts`) whose names the answer did not set. Every name and value was checked for CR, LF
  * and NUL when it was set (header-rules.ts), as it must be for uWebSockets.js's `writeHeader` too.
  */
-export function headText(status: number, headers: readonly string[] | null, defaults: readonly string[] | null): string {
+export function headText(
+  status: number,
+  headers: readonly string[] | null,
+  defaults: readonly string[] | null,
+): string {
   let text = statusLine(status);
-  if (headers !== null) for (let i = 0; i < headers.length; i += 2) text += '\r\n' + headers[i]! + ': ' + headers[i + 1]!;
+  if (headers !== null)
+    for (let i = 0; i < headers.length; i += 2) text += '\r\n' + headers[i]! + ': ' + headers[i + 1]!;
   if (defaults !== null) {
-    for (let i = 0; i < defaults.length; i += 3) if (headers === null || !hasName(headers, defaults[i + 1]!)) text += '\r\n' + defaults[i]! + ': ' + defaults[i + 2]!;
+    for (let i = 0; i < defaults.length; i += 3)
+      if (headers === null || !hasName(headers, defaults[i + 1]!))
+        text += '\r\n' + defaults[i]! + ': ' + defaults[i + 2]!;
   }
   return text;
 }

@@ -20,9 +20,12 @@ export function assertSendableHeader(name: string, value: string): void {
 /** Throws a TypeError for a name that is no token, a value with CR, LF or NUL, or a length the server computes itself. */
 export function checkHeader(name: string, value: string, lower: string): void {
   if (!validNames.has(name)) checkName(name);
-  if (INVALID_HEADER_VALUE.test(value)) throw new TypeError(`rest.uws: header ${name} has a CR, LF or NUL in its value`);
+  if (INVALID_HEADER_VALUE.test(value))
+    throw new TypeError(`rest.uws: header ${name} has a CR, LF or NUL in its value`);
   if (lower === 'content-length' || lower === 'transfer-encoding') {
-    throw new TypeError(`rest.uws: ${name} is set by the server from the body; use endWithoutBody(length) for HEAD-style answers`);
+    throw new TypeError(
+      `rest.uws: ${name} is set by the server from the body; use endWithoutBody(length) for HEAD-style answers`,
+    );
   }
 }
 
@@ -34,7 +37,8 @@ const validNames = new Set<string>();
 const MAX_VALID_NAMES = 512;
 
 function checkName(name: string): void {
-  if (name.length === 0 || INVALID_HEADER_NAME.test(name)) throw new TypeError(`rest.uws: invalid header name ${JSON.stringify(name)}`);
+  if (name.length === 0 || INVALID_HEADER_NAME.test(name))
+    throw new TypeError(`rest.uws: invalid header name ${JSON.stringify(name)}`);
   if (validNames.size < MAX_VALID_NAMES) validNames.add(name);
 }
 

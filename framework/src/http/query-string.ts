@@ -53,11 +53,10 @@ export function findQueryValue(query: string, name: string): string | undefined 
   while (start < query.length) {
     let end = query.indexOf('&', start);
     if (end < 0) end = query.length;
-    if (query.startsWith(name, start) && (start + n === end || query.charCodeAt(start + n) === 61 /* = */)) {
+    if (query.startsWith(name, start) && (start + n === end || query.charCodeAt(start + n) === 61) /* = */) {
       return start + n === end ? '' : query.slice(start + n + 1, end);
     }
     start = end + 1;
   }
   return undefined;
 }
-

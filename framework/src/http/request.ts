@@ -3,7 +3,16 @@ import type { ClientOrigin, OriginResolver } from './client-origin';
 import { parseCookieHeader } from './cookie-header';
 import { lowerCaseName } from './header-name';
 import { keptBytes } from './header-bytes';
-import { kAnsweredBy, kBody, kHeaderOrEmpty, kOriginResolver, kParamNames, kParamValues, kReceivedHeaders, kReleaseNative } from './internal';
+import {
+  kAnsweredBy,
+  kBody,
+  kHeaderOrEmpty,
+  kOriginResolver,
+  kParamNames,
+  kParamValues,
+  kReceivedHeaders,
+  kReleaseNative,
+} from './internal';
 import { decodeComponent, parseQueryString, type ParsedQuery } from './query-string';
 
 const textDecoder = new TextDecoder();
@@ -41,7 +50,14 @@ export class HttpServerRequest {
   [kOriginResolver]: OriginResolver | null = null;
   private _origin: ClientOrigin | undefined;
 
-  constructor(req: UwsRequest | null, res: UwsResponse | null, method: string, path: string, query?: string, headers?: Record<string, string>) {
+  constructor(
+    req: UwsRequest | null,
+    res: UwsResponse | null,
+    method: string,
+    path: string,
+    query?: string,
+    headers?: Record<string, string>,
+  ) {
     this._req = req;
     this._res = res;
     this._method = method;
@@ -311,4 +327,3 @@ function isIpv4Mapped(bytes: Uint8Array): boolean {
   for (let i = 0; i < 10; i++) if (bytes[i] !== 0) return false;
   return bytes[10] === 0xff && bytes[11] === 0xff;
 }
-

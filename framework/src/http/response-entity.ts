@@ -74,7 +74,8 @@ export class ResponseBuilder {
   private mediaType: string | undefined;
 
   constructor(private code: number) {
-    if (!Number.isInteger(code) || code < 100 || code > 999) throw new RangeError(`rest.uws: invalid HTTP status ${code}`);
+    if (!Number.isInteger(code) || code < 100 || code > 999)
+      throw new RangeError(`rest.uws: invalid HTTP status ${code}`);
   }
 
   /** Replaces the status. */

@@ -1,5 +1,13 @@
 import { lowerCaseName } from './header-name';
-import { addDistinctHeader, checkHeader, hasName, headerValues, isRepeatable, replaceHeader, sameName } from './header-rules';
+import {
+  addDistinctHeader,
+  checkHeader,
+  hasName,
+  headerValues,
+  isRepeatable,
+  replaceHeader,
+  sameName,
+} from './header-rules';
 import { kPutTrustedHeader, kPutTrustedHeaderValues } from './internal';
 
 /**
@@ -9,11 +17,11 @@ import { kPutTrustedHeader, kPutTrustedHeaderValues } from './internal';
  */
 export class ResponseHead {
   /** @internal the status to send */
-  protected declare _status: number;
+  declare protected _status: number;
   /** @internal whether a status was set (else the 200 is the default) */
-  protected declare _statusSet: boolean;
+  declare protected _statusSet: boolean;
   /** @internal header names and values, alternating (null until the first) */
-  protected declare _headers: string[] | null;
+  declare protected _headers: string[] | null;
 
   // Set in a constructor, not by field initializers: V8 (Node 20's) leaves the `super()` of a subclass whose base
   // has field initializers as a builtin call in optimized code, where an explicit constructor is inlined. One of
@@ -27,7 +35,8 @@ export class ResponseHead {
 
   /** Sets the status (100 to 999); throws RangeError otherwise. */
   setStatusCode(code: number): this {
-    if (!Number.isInteger(code) || code < 100 || code > 999) throw new RangeError(`rest.uws: invalid HTTP status ${code}`);
+    if (!Number.isInteger(code) || code < 100 || code > 999)
+      throw new RangeError(`rest.uws: invalid HTTP status ${code}`);
     this._status = code;
     this._statusSet = true;
     return this;

@@ -40,7 +40,8 @@ export class HttpServerResponse extends ResponseHead {
   /** @internal headers every response of the app carries unless set, and the heads composed with them */
   [kDefaultHead]: DefaultHead | null = null;
   /** @internal the app's send hooks (null when none), given `kSendContext`: run once, before the head is written */
-  [kAppSend]: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null = null;
+  [kAppSend]: ((ctx: any, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void) | null =
+    null;
   /** @internal the route's send hooks (`RouteHooks.onSend`), run after the app's with `kSendContext` */
   [kRouteSend]: RouteSend | null = null;
   /** @internal the routing context given to the send hooks and to `kAppFinished` */
@@ -267,7 +268,8 @@ export class HttpServerResponse extends ResponseHead {
   }
 
   private finish(body: ResponseChunk | undefined): void {
-    if (!this._headSent && (this[kAppSend] !== null || this[kRouteSend] !== null)) body = this.runSendHooks(body, COMPLETE_BODY);
+    if (!this._headSent && (this[kAppSend] !== null || this[kRouteSend] !== null))
+      body = this.runSendHooks(body, COMPLETE_BODY);
     this.writeHead(COMPLETE_BODY);
     if (this.hasNoContent()) this.finishWithoutContent();
     else if (this.isHead) this.finishHead(body);
@@ -301,7 +303,12 @@ export class HttpServerResponse extends ResponseHead {
       if (replaced !== undefined && !sent.streamed) body = replaced;
     }
     // A complete body too short for any of the route's hooks (compression's threshold) skips them unseen.
-    if (route !== null && (sent.streamed || route.minBytes === 0 || (body !== undefined && byteLengthAtLeast(body, route.minBytes) >= route.minBytes))) {
+    if (
+      route !== null &&
+      (sent.streamed ||
+        route.minBytes === 0 ||
+        (body !== undefined && byteLengthAtLeast(body, route.minBytes) >= route.minBytes))
+    ) {
       const replaced = route.hook(this[kSendContext], body, sent);
       if (replaced !== undefined && !sent.streamed) body = replaced;
     }
@@ -315,7 +322,11 @@ export class HttpServerResponse extends ResponseHead {
    */
   private finishHead(body: ResponseChunk | undefined): void {
     if (this._closeConnection) return void this._res.end(undefined, true);
-    if (!this._headStreamed) this._res.writeHeader('Content-Length', String(body === undefined ? 0 : Buffer.byteLength(body as string | Uint8Array | ArrayBuffer)));
+    if (!this._headStreamed)
+      this._res.writeHeader(
+        'Content-Length',
+        String(body === undefined ? 0 : Buffer.byteLength(body as string | Uint8Array | ArrayBuffer)),
+      );
     this._res.endWithoutBody();
   }
 

@@ -26,7 +26,9 @@ export function parseMediaType(value: string): MediaRange {
     const eq = parts[i]!.indexOf('=');
     if (eq < 0) continue;
     const k = parts[i]!.slice(0, eq).trim().toLowerCase();
-    const v = parts[i]!.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    const v = parts[i]!.slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     if (k === 'q') {
       const n = Number(v);
       q = Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 1;
@@ -37,7 +39,10 @@ export function parseMediaType(value: string): MediaRange {
 
 /** Accept header -> ranges sorted by quality then specificity. */
 export function parseAccept(header: string): MediaRange[] {
-  const ranges = header.split(',').filter((s) => s.trim().length > 0).map(parseMediaType);
+  const ranges = header
+    .split(',')
+    .filter((s) => s.trim().length > 0)
+    .map(parseMediaType);
   return ranges.sort((a, b) => b.q - a.q || specificity(b) - specificity(a));
 }
 

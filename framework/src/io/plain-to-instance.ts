@@ -14,7 +14,12 @@ export function plainToClassShallow(type: Function, plain: unknown): unknown {
       out[key] = (plain as Record<string, unknown>)[key];
     } catch {
       // A getter-only accessor of the class refuses assignment: the body's value becomes an own property.
-      Object.defineProperty(out, key, { value: (plain as Record<string, unknown>)[key], writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: (plain as Record<string, unknown>)[key],
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     }
   }
   return out;
@@ -22,5 +27,7 @@ export function plainToClassShallow(type: Function, plain: unknown): unknown {
 
 /** Types JSON already produces: no class to give. */
 export function isPlainJsonType(type: Function | undefined): boolean {
-  return type === undefined || type === Object || type === Array || type === String || type === Number || type === Boolean;
+  return (
+    type === undefined || type === Object || type === Array || type === String || type === Number || type === Boolean
+  );
 }

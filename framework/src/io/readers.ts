@@ -32,7 +32,10 @@ export function parseJsonBody(value: string, type: Function | undefined, depthBo
   if ((!depthBoundedLater || !object) && tooDeep(value, parsed)) throw jsonTooDeep();
   if (keepsParsedJson(type)) return parsed;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new ArgumentException(`Expected a JSON object for ${type!.name}, got ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed}`, 'RU_ERR_BODY_TYPE');
+    throw new ArgumentException(
+      `Expected a JSON object for ${type!.name}, got ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed}`,
+      'RU_ERR_BODY_TYPE',
+    );
   }
   return parsed;
 }
@@ -57,7 +60,10 @@ export class FormValueReader implements ValueReader<Record<string, string | stri
   read(value: string, type: Function | undefined): Record<string, string | string[]> {
     const fields: Record<string, string | string[]> = Object.create(null);
     for (const [k, values] of parseQueryString(value).decoded) fields[k] = values.length === 1 ? values[0]! : values;
-    return (isPlainJsonType(type) ? { ...fields } : plainToClassShallow(type!, fields)) as Record<string, string | string[]>;
+    return (isPlainJsonType(type) ? { ...fields } : plainToClassShallow(type!, fields)) as Record<
+      string,
+      string | string[]
+    >;
   }
 }
 

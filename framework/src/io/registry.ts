@@ -21,7 +21,10 @@ export class MediaTypeRegistry<T> {
   private readonly byType: Entry<T>[] = [];
   private readonly byMedia = new Map<string, Provided<T>>();
 
-  constructor(private readonly what: 'reader' | 'writer' | 'exception handler', private readonly global: boolean) {}
+  constructor(
+    private readonly what: 'reader' | 'writer' | 'exception handler',
+    private readonly global: boolean,
+  ) {}
 
   /** `register(Type, Impl)`, `register('application/json', Impl)` (or a comma list of media types) or `register(ImplWithProducesOrHandles)`. */
   register(keyOrProvider: Function | string | Provided<T>, provider?: Provided<T>): this {
@@ -33,11 +36,13 @@ export class MediaTypeRegistry<T> {
       if (meta?.handles) this.addType(meta.handles, impl);
       else if (media && media.length > 0) for (const m of media) this.byMedia.set(mediaEssence(m), impl);
       else if (this.what === 'exception handler') this.addType(Error, impl);
-      else throw new RegistrationError(`Cannot register ${this.what} ${ctor.name}: give a type or media type key, or decorate it with @${this.what === 'reader' ? 'Consumes' : 'Produces'} or @Handles`);
+      else
+        throw new RegistrationError(
+          `Cannot register ${this.what} ${ctor.name}: give a type or media type key, or decorate it with @${this.what === 'reader' ? 'Consumes' : 'Produces'} or @Handles`,
+        );
     } else if (typeof keyOrProvider === 'string') {
       for (const m of splitMediaTypes([keyOrProvider])) this.byMedia.set(mediaEssence(m), provider);
-    }
-    else this.addType(keyOrProvider as Function, provider);
+    } else this.addType(keyOrProvider as Function, provider);
     if (this.global) registryChanged();
     return this;
   }
@@ -47,7 +52,10 @@ export class MediaTypeRegistry<T> {
       const existing = this.byType.find((e) => e.key === type);
       if (existing) {
         const name = (p: Provided<T>) => (typeof p === 'function' ? (p as Function).name : (p as any).constructor.name);
-        throw new RegistrationError(`Exception handler for: ${type.name} already registered with: ${name(existing.provider)}`, 'RU_ERR_DUPLICATE_HANDLER');
+        throw new RegistrationError(
+          `Exception handler for: ${type.name} already registered with: ${name(existing.provider)}`,
+          'RU_ERR_DUPLICATE_HANDLER',
+        );
       }
     }
     this.byType.push({ key: type, provider });
@@ -58,7 +66,7 @@ export class MediaTypeRegistry<T> {
     if (type === undefined) return undefined;
     for (const e of this.byType) {
       const key = e.key as Function;
-      if (type === key || (type.prototype instanceof key)) return e.provider;
+      if (type === key || type.prototype instanceof key) return e.provider;
     }
     return undefined;
   }
@@ -67,7 +75,11 @@ export class MediaTypeRegistry<T> {
   forMediaType(mediaType: string | undefined): Provided<T> | undefined {
     if (mediaType === undefined) return undefined;
     const essence = mediaEssence(mediaType);
-    return this.byMedia.get(essence) ?? this.byMedia.get(essence.slice(0, essence.indexOf('/')) + '/*') ?? this.byMedia.get('*/*');
+    return (
+      this.byMedia.get(essence) ??
+      this.byMedia.get(essence.slice(0, essence.indexOf('/')) + '/*') ??
+      this.byMedia.get('*/*')
+    );
   }
 
   /** Every entry keyed by type, in registration order. */

@@ -20,13 +20,17 @@ export function typeName(type: ArgumentType | undefined): string {
 }
 
 const fail = (value: string, label: string, type: string, why?: string): never => {
-  throw new ArgumentException(`Failed to convert value: '${truncate(value)}' of ${label} to type: ${type}${why ? ` (${why})` : ''}`, 'RU_ERR_CONVERSION');
+  throw new ArgumentException(
+    `Failed to convert value: '${truncate(value)}' of ${label} to type: ${type}${why ? ` (${why})` : ''}`,
+    'RU_ERR_CONVERSION',
+  );
 };
 
 function truncate(v: string): string {
   return v.length > 64 ? `${v.slice(0, 61)}...` : v;
 }
 
+// biome-ignore lint/suspicious/noShadowRestrictedNames: the converter table names converters by target type
 const toString: Converter = (v) => v;
 
 /** Up to 15 plain digits: always an exact safe integer, so `Number` needs no checks. */
@@ -52,9 +56,18 @@ const toNumber: Converter = (v, label) => {
 
 const toBoolean: Converter = (v, label) => {
   switch (v.trim().toLowerCase()) {
-    case 'true': case '1': case 'yes': case 'on': return true;
-    case 'false': case '0': case 'no': case 'off': return false;
-    default: return fail(v, label, 'boolean', 'expected true or false');
+    case 'true':
+    case '1':
+    case 'yes':
+    case 'on':
+      return true;
+    case 'false':
+    case '0':
+    case 'no':
+    case 'off':
+      return false;
+    default:
+      return fail(v, label, 'boolean', 'expected true or false');
   }
 };
 
@@ -92,7 +105,8 @@ function classConverter(type: Function): Converter | undefined {
     // A single primitive constructor gets its value converted first, when TypeScript recorded the
     // parameter's type (it does for decorated classes only); otherwise the constructor gets the string.
     const param = designParamTypes(type, undefined)?.[0];
-    const primitive = param === Number || param === Boolean || param === BigInt || param === Date ? converterFor(param) : undefined;
+    const primitive =
+      param === Number || param === Boolean || param === BigInt || param === Date ? converterFor(param) : undefined;
     return (v, label) => {
       const arg = primitive !== undefined ? primitive(v, label) : v;
       try {
@@ -103,7 +117,7 @@ function classConverter(type: Function): Converter | undefined {
     };
   }
   for (const factory of ['fromString', 'valueOf'] as const) {
-    if (Object.prototype.hasOwnProperty.call(type, factory) && typeof T[factory] === 'function') {
+    if (Object.hasOwn(type, factory) && typeof T[factory] === 'function') {
       return (v, label) => {
         try {
           const out = T[factory](v);

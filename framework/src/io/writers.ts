@@ -51,7 +51,16 @@ export class GenericResponseWriter implements HttpResponseWriter<unknown> {
       return;
     }
     if (essence === 'application/json' || essence.endsWith('+json')) response.end(JSON.stringify(data ?? null));
-    else response.end(data === undefined || data === null ? '' : typeof data === 'string' ? data : typeof data === 'object' ? JSON.stringify(data) : String(data));
+    else
+      response.end(
+        data === undefined || data === null
+          ? ''
+          : typeof data === 'string'
+            ? data
+            : typeof data === 'object'
+              ? JSON.stringify(data)
+              : String(data),
+      );
   }
 }
 

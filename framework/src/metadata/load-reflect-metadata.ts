@@ -6,7 +6,9 @@
 try {
   require('reflect-metadata');
 } catch (err) {
-  const missing = (err as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND' && String((err as Error).message).includes("'reflect-metadata'");
+  const missing =
+    (err as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND' &&
+    String((err as Error).message).includes("'reflect-metadata'");
   if (!missing) throw err;
   throw new Error(
     'rest.uws: the package reflect-metadata is not installed. rest.uws reads the types TypeScript records for decorated classes through it. ' +

@@ -43,7 +43,11 @@ export function methodMetadata(target: object, name: string | symbol): MethodMet
  * Where a parameter decorator writes: a method parameter, a constructor parameter, or a field.
  * Decorators that also apply to fields pass the property key with an undefined index.
  */
-export function paramMetadata(target: object, key: string | symbol | undefined, index: number | undefined): ParamMetadata {
+export function paramMetadata(
+  target: object,
+  key: string | symbol | undefined,
+  index: number | undefined,
+): ParamMetadata {
   if (isStandardDecoratorContext(key)) throw standardDecoratorError();
   if (typeof index === 'number') {
     if (key === undefined) {
@@ -58,7 +62,8 @@ export function paramMetadata(target: object, key: string | symbol | undefined, 
     if (!p) params.set(index, (p = { source: 'context' }));
     return p;
   }
-  if (key === undefined) throw new TypeError('rest.uws: a parameter decorator was used where neither a parameter nor a field is');
+  if (key === undefined)
+    throw new TypeError('rest.uws: a parameter decorator was used where neither a parameter nor a field is');
   const fields = classMetadata(target.constructor).fields;
   let p = fields.get(key);
   if (!p) fields.set(key, (p = { source: 'context' }));
@@ -71,12 +76,24 @@ export function paramMetadata(target: object, key: string | symbol | undefined, 
  */
 export function resolvedClassMetadata(target: Function): ClassMetadata {
   const chain: Function[] = [];
-  for (let c: any = target; c && c !== Function.prototype && c !== Object; c = Object.getPrototypeOf(c)) chain.unshift(c);
+  for (let c: any = target; c && c !== Function.prototype && c !== Object; c = Object.getPrototypeOf(c))
+    chain.unshift(c);
   const merged = newClassMetadata();
   for (const c of chain) {
     const meta = classes.get(c);
     if (!meta) continue;
-    for (const key of ['applicationPath', 'path', 'consumes', 'produces', 'headers', 'reader', 'writer', 'catchWith', 'suppressCheck', 'handles'] as const) {
+    for (const key of [
+      'applicationPath',
+      'path',
+      'consumes',
+      'produces',
+      'headers',
+      'reader',
+      'writer',
+      'catchWith',
+      'suppressCheck',
+      'handles',
+    ] as const) {
       if (meta[key] !== undefined) (merged as any)[key] = meta[key];
     }
     for (const [k, v] of meta.methods) merged.methods.set(k, v);
@@ -92,7 +109,9 @@ export function resolvedClassMetadata(target: Function): ClassMetadata {
 export function designParamTypes(target: object, key: string | symbol | undefined): Function[] | undefined {
   const R = Reflect as any;
   if (typeof R.getMetadata !== 'function') return undefined;
-  return key === undefined ? R.getMetadata('design:paramtypes', target) : R.getMetadata('design:paramtypes', target, key);
+  return key === undefined
+    ? R.getMetadata('design:paramtypes', target)
+    : R.getMetadata('design:paramtypes', target, key);
 }
 
 export function designReturnType(target: object, key: string | symbol): Function | undefined {

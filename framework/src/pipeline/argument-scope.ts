@@ -23,7 +23,12 @@ export interface ArgumentScope {
 }
 
 /** A reader declared with `@Handles(T)` must produce something assignable to the parameter type. */
-export function checkReaderType(reader: Provided<unknown>, type: ArgumentType | undefined, where: string, scope: ArgumentScope): void {
+export function checkReaderType(
+  reader: Provided<unknown>,
+  type: ArgumentType | undefined,
+  where: string,
+  scope: ArgumentScope,
+): void {
   if (scope.suppressCheck || typeof type !== 'function' || type === Object) return;
   const ctor = typeof reader === 'function' ? reader : (reader as object).constructor;
   const handles = resolvedClassMetadata(ctor).handles;

@@ -10,7 +10,7 @@ import type { ArgumentType, Constructor, ParamMetadata } from '../metadata/types
 import type { ProviderRegistration } from '../settings/settings';
 import { checkReaderType, type ArgumentScope } from './argument-scope';
 import { bodyResolver } from './body-argument';
-import { contextResolver, isThenable, providerFunction, thenOrNow, type ValueResolver } from './context-values';
+import { contextResolver, isThenable, providerFunction, type ValueResolver } from './context-values';
 import { SignedCookieVerifier } from '../context/signed-cookies';
 import { converterFor, emptyMeansAbsent, isArrayType, typeName } from '../io/value-conversion';
 import { kParamValues } from '../http/internal';
@@ -20,8 +20,15 @@ export const FORM_FIELDS = Symbol('rest.uws:form-fields');
 const MATRIX = Symbol('rest.uws:matrix');
 
 const DECORATOR_NAME: Record<string, string> = {
-  path: 'PathParam', query: 'QueryParam', matrix: 'MatrixParam', cookie: 'CookieParam',
-  header: 'HeaderParam', form: 'FormParam', body: 'BodyParam', bean: 'BeanParam', context: 'Context',
+  path: 'PathParam',
+  query: 'QueryParam',
+  matrix: 'MatrixParam',
+  cookie: 'CookieParam',
+  header: 'HeaderParam',
+  form: 'FormParam',
+  body: 'BodyParam',
+  bean: 'BeanParam',
+  context: 'Context',
 };
 
 export type { ArgumentScope };
@@ -32,14 +39,26 @@ export function argumentType(meta: ParamMetadata, design: Function | undefined):
 }
 
 /** Compiles one argument into a resolver: all lookups happen here, once. */
-export function compileArgument(meta: ParamMetadata, designTypeOf: Function | undefined, where: string, scope: ArgumentScope): ValueResolver {
+export function compileArgument(
+  meta: ParamMetadata,
+  designTypeOf: Function | undefined,
+  where: string,
+  scope: ArgumentScope,
+): ValueResolver {
   const type = argumentType(meta, designTypeOf);
   const decorator = `@${DECORATOR_NAME[meta.source]}${meta.name !== undefined ? `("${meta.name}")` : ''}`;
   switch (meta.source) {
     case 'context': {
       const fallback = meta.defaultValue !== undefined ? contextDefault(meta.defaultValue, type, decorator) : undefined;
       const reader = meta.contextReader ?? scope.methodContextReader;
-      return contextResolver(typeof type === 'function' ? type : undefined, reader as ProviderRegistration | undefined, scope.settings, scope.components, fallback, meta.optional === true);
+      return contextResolver(
+        typeof type === 'function' ? type : undefined,
+        reader as ProviderRegistration | undefined,
+        scope.settings,
+        scope.components,
+        fallback,
+        meta.optional === true,
+      );
     }
     case 'body':
       return bodyResolver(meta, type, where, scope);
@@ -61,7 +80,10 @@ function contextDefault(value: string, type: ArgumentType | undefined, decorator
   try {
     converted = generic.read(value, t);
   } catch (err) {
-    throw new RegistrationError(`@DefaultValue("${value}") of ${decorator} cannot be converted: ${(err as Error).message}`, 'RU_ERR_DEFAULT_VALUE');
+    throw new RegistrationError(
+      `@DefaultValue("${value}") of ${decorator} cannot be converted: ${(err as Error).message}`,
+      'RU_ERR_DEFAULT_VALUE',
+    );
   }
   if (converted === null || typeof converted !== 'object') return () => converted;
   return () => generic.read(value, t);
@@ -76,25 +98,34 @@ function rawSource(meta: ParamMetadata, many: boolean, scope: ArgumentScope, whe
     case 'path': {
       const index = scope.pathParamNames.indexOf(name);
       if (index < 0) {
-        throw new RegistrationError(`${where}: @PathParam("${name}") names no variable of the path ${scope.routeText}`, 'RU_ERR_UNKNOWN_PATH_PARAM');
+        throw new RegistrationError(
+          `${where}: @PathParam("${name}") names no variable of the path ${scope.routeText}`,
+          'RU_ERR_UNKNOWN_PATH_PARAM',
+        );
       }
       return (ctx) => ctx.request[kParamValues][index];
     }
     case 'query':
-      if (many) return (ctx) => (meta.raw ? ctx.request.parsedQuery().raw : ctx.request.parsedQuery().decoded).get(name);
+      if (many)
+        return (ctx) => (meta.raw ? ctx.request.parsedQuery().raw : ctx.request.parsedQuery().decoded).get(name);
       // Single values are read straight from the query string: no map is built for them.
       return meta.raw
         ? (ctx) => findQueryValue(ctx.request.query(), name)
         : (ctx) => {
             const query = ctx.request.query();
             if (query.length === 0) return undefined;
-            if (query.indexOf('%') >= 0 || query.indexOf('+') >= 0) return ctx.request.parsedQuery().decoded.get(name)?.[0];
+            if (query.indexOf('%') >= 0 || query.indexOf('+') >= 0)
+              return ctx.request.parsedQuery().decoded.get(name)?.[0];
             return findQueryValue(query, name);
           };
     case 'header': {
       const lower = name.toLowerCase();
       return many
-        ? (ctx) => ctx.request.getHeader(lower)?.split(',').map((s) => s.trim())
+        ? (ctx) =>
+            ctx.request
+              .getHeader(lower)
+              ?.split(',')
+              .map((s) => s.trim())
         : (ctx) => ctx.request.getHeader(lower);
     }
     case 'cookie':
@@ -119,7 +150,10 @@ function rawSource(meta: ParamMetadata, many: boolean, scope: ArgumentScope, whe
 function signedCookie(name: string, scope: ArgumentScope, where: string): RawSource {
   const registered = scope.settings.contextProvider(SignedCookieVerifier);
   if (registered === undefined) {
-    throw new RegistrationError(`${where}: @CookieParam("${name}", { signed: true }) needs the app's signing keys: use(cookies({ keys: [...] }))`, 'RU_ERR_SIGNED_COOKIE_KEYS');
+    throw new RegistrationError(
+      `${where}: @CookieParam("${name}", { signed: true }) needs the app's signing keys: use(cookies({ keys: [...] }))`,
+      'RU_ERR_SIGNED_COOKIE_KEYS',
+    );
   }
   const provide = providerFunction(registered, scope.components);
   return (ctx) => {
@@ -128,7 +162,13 @@ function signedCookie(name: string, scope: ArgumentScope, where: string): RawSou
   };
 }
 
-function valueResolver(meta: ParamMetadata, type: ArgumentType | undefined, decorator: string, where: string, scope: ArgumentScope): ValueResolver {
+function valueResolver(
+  meta: ParamMetadata,
+  type: ArgumentType | undefined,
+  decorator: string,
+  where: string,
+  scope: ArgumentScope,
+): ValueResolver {
   const many = isArrayType(type);
   const elementType = Array.isArray(type) ? type[0] : many ? String : type;
   const read = rawSource(meta, many, scope, where);
@@ -144,7 +184,7 @@ function valueResolver(meta: ParamMetadata, type: ArgumentType | undefined, deco
   if (many) {
     return (ctx) => {
       let raw = read(ctx) as string[] | undefined;
-      if (dropsEmpty && raw !== undefined && raw.includes('')) raw = raw.filter((v) => v !== '');
+      if (dropsEmpty && raw?.includes('')) raw = raw.filter((v) => v !== '');
       if (raw === undefined || raw.length === 0) {
         if (fallback !== undefined) raw = fallback.split(',');
         else if (optional) return [];
@@ -175,7 +215,12 @@ type RequestConverter = (value: string, label: string, ctx: RoutingContext) => u
  * What a reader throws is passed on as it is: an ArgumentException or an HTTP error keeps its status, anything
  * else is a server error (500, logged, no message), the same as from a body reader.
  */
-function valueConverter(meta: ParamMetadata, type: ArgumentType | undefined, where: string, scope: ArgumentScope): RequestConverter {
+function valueConverter(
+  meta: ParamMetadata,
+  type: ArgumentType | undefined,
+  where: string,
+  scope: ArgumentScope,
+): RequestConverter {
   const readerProvided = meta.reader ?? (typeof type === 'function' ? scope.settings.readerForType(type) : undefined);
   const t = typeof type === 'function' ? type : undefined;
   if (readerProvided !== undefined) {
@@ -198,7 +243,11 @@ function valueConverter(meta: ParamMetadata, type: ArgumentType | undefined, whe
 
 function asArgumentError(err: unknown, value: string, label: string, type: ArgumentType | undefined): unknown {
   if (err instanceof ArgumentException || (err as any)?.status !== undefined) return err;
-  return new ArgumentException(`Failed to convert value: '${value.length > 64 ? value.slice(0, 61) + '...' : value}' of ${label} to type: ${typeName(type)} (${(err as Error)?.message ?? err})`, 'RU_ERR_CONVERSION', err);
+  return new ArgumentException(
+    `Failed to convert value: '${value.length > 64 ? value.slice(0, 61) + '...' : value}' of ${label} to type: ${typeName(type)} (${(err as Error)?.message ?? err})`,
+    'RU_ERR_CONVERSION',
+    err,
+  );
 }
 
 /** `@BeanParam`: an object built from its class's decorated constructor parameters or fields. */
@@ -211,12 +260,21 @@ function beanResolver(type: ArgumentType | undefined, where: string, scope: Argu
   const ctorResolvers: ValueResolver[] = [];
   for (let i = 0; i < type.length; i++) {
     const p = meta.constructorParams.get(i);
-    if (!p) throw new RegistrationError(`${where}: constructor parameter ${i} of bean ${type.name} has no argument decorator`, 'RU_ERR_BEAN_PARAM');
-    ctorResolvers.push(compileArgument(p, ctorTypes[i], `${where} bean ${type.name} constructor parameter ${i}`, scope));
+    if (!p)
+      throw new RegistrationError(
+        `${where}: constructor parameter ${i} of bean ${type.name} has no argument decorator`,
+        'RU_ERR_BEAN_PARAM',
+      );
+    ctorResolvers.push(
+      compileArgument(p, ctorTypes[i], `${where} bean ${type.name} constructor parameter ${i}`, scope),
+    );
   }
   const fields: Array<[string | symbol, ValueResolver]> = [];
   for (const [key, p] of meta.fields) {
-    fields.push([key, compileArgument(p, designType(type.prototype, key), `${where} bean ${type.name}.${String(key)}`, scope)]);
+    fields.push([
+      key,
+      compileArgument(p, designType(type.prototype, key), `${where} bean ${type.name}.${String(key)}`, scope),
+    ]);
   }
   const Bean = type as Constructor<object> as new (...args: unknown[]) => object;
   return (ctx) => {
@@ -239,9 +297,10 @@ export function formFields(ctx: RoutingContext): Map<string, string[]> {
   let fields = ctx.get<Map<string, string[]>>(FORM_FIELDS);
   if (fields === undefined) {
     const type = ctx.request.getHeader('content-type');
-    fields = type !== undefined && mediaEssence(type) === 'application/x-www-form-urlencoded'
-      ? parseQueryString(ctx.request.bodyAsString()).decoded
-      : new Map();
+    fields =
+      type !== undefined && mediaEssence(type) === 'application/x-www-form-urlencoded'
+        ? parseQueryString(ctx.request.bodyAsString()).decoded
+        : new Map();
     ctx.put(FORM_FIELDS, fields);
   }
   return fields;
@@ -267,4 +326,3 @@ function matrixParams(ctx: RoutingContext): Map<string, string[]> {
   }
   return params;
 }
-

@@ -16,10 +16,18 @@ import { kBody } from '../http/internal';
  * body is 400 unless the argument is optional or has a `@DefaultValue`, which is then read by the fixed reader
  * if there is one, else like a value (conversion rules, then JSON), each time anew (no object shared by requests).
  */
-export function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined, where: string, scope: ArgumentScope): ValueResolver {
+export function bodyResolver(
+  meta: ParamMetadata,
+  type: ArgumentType | undefined,
+  where: string,
+  scope: ArgumentScope,
+): ValueResolver {
   const t = typeof type === 'function' ? type : undefined;
   const optional = meta.optional === true;
-  const fixed = meta.reader ?? scope.methodReader ?? (t !== undefined && t !== Object ? scope.settings.readerForType(t) : undefined);
+  const fixed =
+    meta.reader ??
+    scope.methodReader ??
+    (t !== undefined && t !== Object ? scope.settings.readerForType(t) : undefined);
   if (fixed !== undefined) checkReaderType(fixed, type, where, scope);
   const fixedReader = fixed !== undefined ? scope.components.accessor(fixed as Provided<ValueReader>) : undefined;
   const consumes = scope.consumes.map(mediaEssence);
@@ -34,8 +42,14 @@ export function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined
   const jsonAccess = () => json;
   const accessFor = (contentType: string | undefined): ((ctx: RoutingContext) => ValueReader) => {
     const essence = contentType === undefined ? undefined : mediaEssence(contentType);
-    if (consumes.length > 0 && (essence === undefined || !consumes.some((c) => c === essence || c === '*/*' || (c.endsWith('/*') && essence.startsWith(c.slice(0, -1)))))) {
-      throw new UnsupportedMediaTypeException(`Unsupported Content-Type ${essence ?? '(none)'} for ${scope.routeText}; expected ${consumes.join(', ')}`);
+    if (
+      consumes.length > 0 &&
+      (essence === undefined ||
+        !consumes.some((c) => c === essence || c === '*/*' || (c.endsWith('/*') && essence.startsWith(c.slice(0, -1)))))
+    ) {
+      throw new UnsupportedMediaTypeException(
+        `Unsupported Content-Type ${essence ?? '(none)'} for ${scope.routeText}; expected ${consumes.join(', ')}`,
+      );
     }
     if (essence === undefined) return jsonAccess;
     let reader = readers.get(essence);
@@ -47,7 +61,8 @@ export function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined
       }
       // Cached by reader, not by media type: clients choose media types, and must not grow this map.
       reader = otherReaders.get(provided);
-      if (reader === undefined) otherReaders.set(provided, (reader = scope.components.accessor(provided as Provided<ValueReader>)));
+      if (reader === undefined)
+        otherReaders.set(provided, (reader = scope.components.accessor(provided as Provided<ValueReader>)));
     }
     return reader;
   };
@@ -67,7 +82,8 @@ export function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined
   const parseOnly = scope.bodyInstantiated && t !== undefined;
   const depthBoundedLater = parseOnly && scope.bodyDepthBounded;
   const plainJson = keepsParsedJson(t);
-  const readDefault = meta.defaultValue !== undefined ? defaultBody(meta.defaultValue, t, fixedReader, where) : undefined;
+  const readDefault =
+    meta.defaultValue !== undefined ? defaultBody(meta.defaultValue, t, fixedReader, where) : undefined;
   return (ctx) => {
     const body = ctx.request[kBody];
     if (body === undefined || body.length === 0) {
@@ -89,13 +105,21 @@ export function bodyResolver(meta: ParamMetadata, type: ArgumentType | undefined
 }
 
 /** Reads a body's `@DefaultValue`; without a fixed reader it is checked now, so a bad default fails registration. */
-function defaultBody(text: string, type: Function | undefined, fixedReader: ((ctx: RoutingContext) => ValueReader) | undefined, where: string): (ctx: Exchange) => unknown {
+function defaultBody(
+  text: string,
+  type: Function | undefined,
+  fixedReader: ((ctx: RoutingContext) => ValueReader) | undefined,
+  where: string,
+): (ctx: Exchange) => unknown {
   if (fixedReader !== undefined) return (ctx) => fixedReader(ctx).read(text, type);
   const generic = new GenericValueReader();
   try {
     generic.read(text, type);
   } catch (err) {
-    throw new RegistrationError(`${where}: @DefaultValue(${JSON.stringify(text)}) of the body cannot be read: ${(err as Error).message}`, 'RU_ERR_DEFAULT_VALUE');
+    throw new RegistrationError(
+      `${where}: @DefaultValue(${JSON.stringify(text)}) of the body cannot be read: ${(err as Error).message}`,
+      'RU_ERR_DEFAULT_VALUE',
+    );
   }
   return (ctx) => {
     ctx.bodyOrigin = 'builtIn';

@@ -26,8 +26,19 @@ import type { CompiledUpgrade, WebSocketRoute } from './websocket-route';
 export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): CompiledUpgrade {
   const { endpointClass, classMeta } = route;
   const { settings, components } = cc;
-  const methodMeta: MethodMetadata = classMeta.methods.get('open') ?? { name: 'open', params: new Map(), extensions: new Map() };
-  const definition = defineRoute({ resourceClass: endpointClass, instance: route.instance, classMeta, methodMeta, method: 'GET', pattern: route.pattern });
+  const methodMeta: MethodMetadata = classMeta.methods.get('open') ?? {
+    name: 'open',
+    params: new Map(),
+    extensions: new Map(),
+  };
+  const definition = defineRoute({
+    resourceClass: endpointClass,
+    instance: route.instance,
+    classMeta,
+    methodMeta,
+    method: 'GET',
+    pattern: route.pattern,
+  });
   const where = `${endpointClass.name}.open()`;
   const design = designParamTypes(endpointClass.prototype, 'open') ?? [];
 
@@ -38,19 +49,32 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
   let connectionIndex = -1;
   for (let index = 0; index < argc; index++) {
     const declared = methodMeta.params.get(index);
-    if (declared !== undefined && !(declared.source === 'context' && (declared.explicitType ?? design[index]) === WebSocketConnection)) continue;
+    if (
+      declared !== undefined &&
+      !(declared.source === 'context' && (declared.explicitType ?? design[index]) === WebSocketConnection)
+    )
+      continue;
     if (connectionIndex >= 0) {
-      throw new RegistrationError(`${where}: parameters ${connectionIndex} and ${index} have no decorator; only the connection parameter may be undecorated`, 'RU_ERR_WEBSOCKET_PARAMS');
+      throw new RegistrationError(
+        `${where}: parameters ${connectionIndex} and ${index} have no decorator; only the connection parameter may be undecorated`,
+        'RU_ERR_WEBSOCKET_PARAMS',
+      );
     }
     const t = declared?.explicitType ?? design[index];
     if (t !== undefined && t !== Object && t !== WebSocketConnection) {
-      throw new RegistrationError(`${where}: parameter ${index} has no decorator and is not a WebSocketConnection; decorate it (@QueryParam, @Context...)`, 'RU_ERR_WEBSOCKET_PARAMS');
+      throw new RegistrationError(
+        `${where}: parameter ${index} has no decorator and is not a WebSocketConnection; decorate it (@QueryParam, @Context...)`,
+        'RU_ERR_WEBSOCKET_PARAMS',
+      );
     }
     connectionIndex = index;
   }
   for (const [index, meta] of methodMeta.params) {
     if (meta.source === 'body' || meta.source === 'form') {
-      throw new RegistrationError(`${where} parameter ${index}: a WebSocket upgrade has no body; use @QueryParam, @HeaderParam, @PathParam, @CookieParam or @Context`, 'RU_ERR_WEBSOCKET_PARAMS');
+      throw new RegistrationError(
+        `${where} parameter ${index}: a WebSocket upgrade has no body; use @QueryParam, @HeaderParam, @PathParam, @CookieParam or @Context`,
+        'RU_ERR_WEBSOCKET_PARAMS',
+      );
     }
   }
 
@@ -70,7 +94,16 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
   // The connection does not exist yet: its place stays null, which validation sees and skips.
   const resolvers: Array<ValueResolver | null> = [];
   for (let index = 0; index < argc; index++) {
-    resolvers.push(index === connectionIndex ? null : compileArgument(methodMeta.params.get(index) as ParamMetadata, design[index], `${where} parameter ${index}`, scope));
+    resolvers.push(
+      index === connectionIndex
+        ? null
+        : compileArgument(
+            methodMeta.params.get(index) as ParamMetadata,
+            design[index],
+            `${where} parameter ${index}`,
+            scope,
+          ),
+    );
   }
 
   // The same stages as a route's, up to the method: providers, hooks, arguments; `open` runs once the socket is.

@@ -8,7 +8,6 @@ import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
 import type { Provided } from '../io/registry';
 import { RouteDefinition } from '../metadata/route-definition';
-import type { Constructor } from '../metadata/types';
 import type { ComponentFactory } from '../settings/components';
 import type { ProviderRegistration, SettingsView } from '../settings/settings';
 import { isClass } from '../settings/components';
@@ -31,8 +30,12 @@ export function isBuiltInContextType(type: Function | undefined): boolean {
 }
 
 /** Turns a provider registration (class, instance or function) into a function of the request. */
-export function providerFunction(reg: ProviderRegistration, components: ComponentFactory): (request: HttpServerRequest, ctx: RoutingContext) => unknown {
-  if (typeof reg === 'function' && !isClass(reg)) return reg as (request: HttpServerRequest, ctx: RoutingContext) => unknown;
+export function providerFunction(
+  reg: ProviderRegistration,
+  components: ComponentFactory,
+): (request: HttpServerRequest, ctx: RoutingContext) => unknown {
+  if (typeof reg === 'function' && !isClass(reg))
+    return reg as (request: HttpServerRequest, ctx: RoutingContext) => unknown;
   if (typeof reg === 'function' && components.isPerRequest(reg)) {
     const provider = components.accessor(reg as Provided<ContextProvider>);
     return (request, ctx) => provider(ctx).provide(request);
@@ -68,7 +71,10 @@ export function contextResolver(
   const builtIn = type !== undefined ? BUILT_IN.get(type) : undefined;
   if (builtIn !== undefined) return (ctx) => settle(builtIn(ctx));
   if (type === undefined || type === Object) {
-    throw new ArgumentException(`@Context needs a type: TypeScript reported none (use @Context(Type))`, 'RU_ERR_CONTEXT');
+    throw new ArgumentException(
+      `@Context needs a type: TypeScript reported none (use @Context(Type))`,
+      'RU_ERR_CONTEXT',
+    );
   }
   const registered = settings.contextProvider(type);
   const provide = registered !== undefined ? providerFunction(registered, components) : undefined;

@@ -23,7 +23,8 @@ export function defineRoute(src: RouteSource): RouteDefinition {
   const methodHeaders = splitHeaders(m.headers);
   const consumes = methodHeaders.consumes ?? m.consumes ?? classHeaders.consumes ?? c.consumes ?? [];
   // Method and class @Produces are merged, method first (the reference library does the same).
-  const produces = methodHeaders.produces ?? classHeaders.produces ?? unique([...(m.produces ?? []), ...(c.produces ?? [])]);
+  const produces =
+    methodHeaders.produces ?? classHeaders.produces ?? unique([...(m.produces ?? []), ...(c.produces ?? [])]);
   const headers = [...(c.headers ?? []), ...(m.headers ?? [])];
   const proto = src.resourceClass.prototype;
   const design = designParamTypes(proto, m.name) ?? [];
@@ -42,7 +43,22 @@ export function defineRoute(src: RouteSource): RouteDefinition {
     });
   }
   const extensions = new Map([...c.extensions, ...m.extensions]);
-  return new RouteDefinition(src.pattern.source, src.method, consumes, produces, m.order ?? 0, headers, src.resourceClass, String(m.name), parameters, designReturnType(proto, m.name), src.pattern.paramNames, extensions, c.extensions, c.applicationPath ?? '');
+  return new RouteDefinition(
+    src.pattern.source,
+    src.method,
+    consumes,
+    produces,
+    m.order ?? 0,
+    headers,
+    src.resourceClass,
+    String(m.name),
+    parameters,
+    designReturnType(proto, m.name),
+    src.pattern.paramNames,
+    extensions,
+    c.extensions,
+    c.applicationPath ?? '',
+  );
 }
 
 function unique<T>(list: T[]): T[] {
@@ -50,7 +66,11 @@ function unique<T>(list: T[]): T[] {
 }
 
 /** Does any argument (bean fields included) read the body? */
-export function readsBody(params: Iterable<ParamMetadata>, types: Array<Function | undefined>, seen = new Set<Function>()): boolean {
+export function readsBody(
+  params: Iterable<ParamMetadata>,
+  types: Array<Function | undefined>,
+  seen = new Set<Function>(),
+): boolean {
   let i = 0;
   for (const p of params) {
     const t = typeof p.explicitType === 'function' ? p.explicitType : types[i];

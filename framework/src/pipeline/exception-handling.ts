@@ -21,7 +21,11 @@ export interface BoundHandler {
   perRequest?: (ctx: RoutingContext) => ExceptionHandler<unknown>;
 }
 
-export function bindHandler(provided: Provided<ExceptionHandler<unknown>>, components: ComponentFactory, type?: Function): BoundHandler {
+export function bindHandler(
+  provided: Provided<ExceptionHandler<unknown>>,
+  components: ComponentFactory,
+  type?: Function,
+): BoundHandler {
   const ctor = typeof provided === 'function' ? provided : (provided as object).constructor;
   const handles = type ?? resolvedClassMetadata(ctor).handles ?? Error;
   if (components.isPerRequest(provided)) return { type: handles, perRequest: components.accessor(provided) };
@@ -36,15 +40,22 @@ export function bindHandlers(list: readonly Constructor[] | undefined, component
  * A route's (or upgrade's) own handlers: the method's `@CatchWith`, then the class's; an empty method
  * `@CatchWith()` leaves the class's out.
  */
-export function routeHandlersOf(methodCatchWith: readonly Constructor[] | undefined, classCatchWith: readonly Constructor[] | undefined, components: ComponentFactory): BoundHandler[] {
-  const classHandlers = methodCatchWith !== undefined && methodCatchWith.length === 0 ? [] : bindHandlers(classCatchWith, components);
+export function routeHandlersOf(
+  methodCatchWith: readonly Constructor[] | undefined,
+  classCatchWith: readonly Constructor[] | undefined,
+  components: ComponentFactory,
+): BoundHandler[] {
+  const classHandlers =
+    methodCatchWith !== undefined && methodCatchWith.length === 0 ? [] : bindHandlers(classCatchWith, components);
   return [...bindHandlers(methodCatchWith, components), ...classHandlers];
 }
 
 /** The status an error maps to before any handler runs: its own for HTTP errors, else 500. */
 export function statusOf(error: unknown): number {
   if (error instanceof WebApplicationException) return error.status;
-  const s = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  const s =
+    (error as { status?: unknown; statusCode?: unknown } | null)?.status ??
+    (error as { statusCode?: unknown } | null)?.statusCode;
   return typeof s === 'number' && Number.isInteger(s) && s >= 400 && s <= 599 ? s : 500;
 }
 
@@ -83,7 +94,10 @@ export const VIOLATIONS_SCHEMA: Record<string, unknown> = {
       path: { type: 'string', description: 'The property path in that value, or the parameter name.' },
       constraint: { type: 'string', description: 'The constraint broken (isEmail, min...).' },
       message: { type: 'string' },
-      context: { type: 'object', description: "The constraint's context option (an error code of the API...), when it has one." },
+      context: {
+        type: 'object',
+        description: "The constraint's context option (an error code of the API...), when it has one.",
+      },
     },
     required: ['path', 'constraint', 'message'],
   },
@@ -130,7 +144,9 @@ export class DefaultExceptionHandler implements ExceptionHandler<unknown> {
     response.setStatusCode(status);
     if (accepts(request[kHeaderOrEmpty]('accept'), 'application/json')) {
       response.putHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ status, error: statusText(status), message, ...(code !== undefined ? { code } : {}) }));
+      response.end(
+        JSON.stringify({ status, error: statusText(status), message, ...(code !== undefined ? { code } : {}) }),
+      );
     } else {
       response.putHeader('content-type', 'text/plain; charset=utf-8');
       response.end(message);
@@ -157,7 +173,12 @@ export interface ErrorPolicy {
  * The status is set before the handler runs, so a handler that sets none keeps it. A handler that fails
  * falls back to the built-in handler with 500.
  */
-export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: readonly BoundHandler[], policy: ErrorPolicy): void | Promise<void> {
+export function handleError(
+  ctx: RoutingContext,
+  error: unknown,
+  routeHandlers: readonly BoundHandler[],
+  policy: ErrorPolicy,
+): void | Promise<void> {
   const { logger } = policy;
   const response = ctx.response;
   if (policy.onError !== null) {
@@ -177,7 +198,8 @@ export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: 
   response.setStatusCode(status);
   try {
     // Inside the try: a header the response refuses (a CR or LF from the request, say) falls back to a 500.
-    if (error instanceof WebApplicationException) for (const [k, v] of Object.entries(error.headers)) response.putHeader(k, v);
+    if (error instanceof WebApplicationException)
+      for (const [k, v] of Object.entries(error.headers)) response.putHeader(k, v);
     const appHandler = pick(error, routeHandlers, ctx) ?? pick(error, policy.appHandlers, ctx);
     // An error the app's own handlers answer is theirs to log; only unexpected ones are logged here.
     if (appHandler === undefined && status >= 500 && !(error instanceof WebApplicationException)) {
@@ -197,9 +219,14 @@ export function handleError(ctx: RoutingContext, error: unknown, routeHandlers: 
   }
 }
 
-function pick(error: unknown, handlers: readonly BoundHandler[], ctx: RoutingContext): ExceptionHandler<unknown> | undefined {
+function pick(
+  error: unknown,
+  handlers: readonly BoundHandler[],
+  ctx: RoutingContext,
+): ExceptionHandler<unknown> | undefined {
   for (const h of handlers) {
-    if (h.type === Error ? true : error instanceof (h.type as any)) return h.perRequest !== undefined ? h.perRequest(ctx) : h.handler;
+    if (h.type === Error ? true : error instanceof (h.type as any))
+      return h.perRequest !== undefined ? h.perRequest(ctx) : h.handler;
   }
   return undefined;
 }

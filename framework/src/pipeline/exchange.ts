@@ -25,7 +25,11 @@ export class Exchange extends RoutingContext {
   /** Which kind of reader read the body argument (validation builds instances accordingly). */
   bodyOrigin: BodyOrigin = 'other';
 
-  constructor(request: HttpServerRequest, response: HttpServerResponse, readonly app: unknown) {
+  constructor(
+    request: HttpServerRequest,
+    response: HttpServerResponse,
+    readonly app: unknown,
+  ) {
     super(request, response);
   }
 

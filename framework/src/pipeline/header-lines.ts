@@ -29,7 +29,8 @@ export function splitHeaders(headers: readonly string[] | undefined): HeaderLine
     if (lower === 'accept') (out.consumes ??= []).push(...splitMediaTypes([value]));
     else if (lower === 'content-type') (out.produces ??= []).push(...splitMediaTypes([value]));
     else {
-      if (/[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new RegistrationError(`Invalid @Header ${JSON.stringify(h)}`, 'RU_ERR_HEADER');
+      if (/[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
+        throw new RegistrationError(`Invalid @Header ${JSON.stringify(h)}`, 'RU_ERR_HEADER');
       out.response.push([name, value]);
     }
   }

@@ -1,4 +1,10 @@
-import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, ValueReader } from '../context/contracts';
+import type {
+  ContextProvider,
+  ContextProviderFunction,
+  ExceptionHandler,
+  HttpResponseWriter,
+  ValueReader,
+} from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
 import type { SentBody } from '../http/body-pipe';
 import type { OriginResolver } from '../http/client-origin';
@@ -49,7 +55,11 @@ export type ErrorHook = (error: unknown, ctx: RoutingContext) => void;
  * streamed writes pass `undefined`, with `sent.streamed` true, and cannot be replaced). Either kind may be
  * sent through a transform instead: `ctx.response.streamBodyThrough(transform)` (compression does).
  */
-export type SendHook = (ctx: RoutingContext, body: ResponseChunk | undefined, sent: SentBody) => ResponseChunk | undefined | void;
+export type SendHook = (
+  ctx: RoutingContext,
+  body: ResponseChunk | undefined,
+  sent: SentBody,
+) => ResponseChunk | undefined | void;
 
 /** A hook told that the server began a graceful shutdown (it stops taking connections and drains). */
 export type ShutdownHook = () => void;
@@ -82,7 +92,10 @@ export interface BodyConsumer {
 }
 
 /** Decides whether a request's body is streamed to a consumer (uploads) rather than buffered. */
-export type BodyStreamer = (ctx: RoutingContext, routes: ReadonlyArray<{ readonly definition: RouteDefinition }>) => BodyConsumer | undefined;
+export type BodyStreamer = (
+  ctx: RoutingContext,
+  routes: ReadonlyArray<{ readonly definition: RouteDefinition }>,
+) => BodyConsumer | undefined;
 
 /** What a plugin sees of one route while deciding the route's hooks, once, at registration. */
 export interface RouteScope {
@@ -157,7 +170,10 @@ export interface PluginContext {
   /** A reader for a class type or media type. */
   reader(typeOrMediaType: Function | string | Provided<ValueReader>, reader?: Provided<ValueReader>): void;
   /** A writer for a class type or media type. */
-  writer(typeOrMediaType: Function | string | Provided<HttpResponseWriter>, writer?: Provided<HttpResponseWriter>): void;
+  writer(
+    typeOrMediaType: Function | string | Provided<HttpResponseWriter>,
+    writer?: Provided<HttpResponseWriter>,
+  ): void;
   /**
    * An exception handler tried after the app's own handlers and before the built-in one (a plugin's
    * errors keep their own answer unless the app overrides it).
@@ -203,4 +219,3 @@ export interface PluginContext {
   /** Answers a request through the app's exception handlers (for hooks that refuse a request). */
   fail(ctx: RoutingContext, error: unknown): void | Promise<void>;
 }
-

@@ -36,7 +36,14 @@ export interface RouteStages {
 }
 
 /** The stage modules as every route first gets them. */
-export const SHARED_STAGES: RouteStages = { compileArgument, negotiateStep, readArgumentsStep, invokeStep, compileResultWriter, runRoute };
+export const SHARED_STAGES: RouteStages = {
+  compileArgument,
+  negotiateStep,
+  readArgumentsStep,
+  invokeStep,
+  compileResultWriter,
+  runRoute,
+};
 
 /** A route turned into one function, built once at registration. */
 export interface CompiledRoute {
@@ -59,7 +66,12 @@ export interface CompiledRoute {
  * hooks (validation), the method, the writer; then, whatever happened, the plugins' `onResponse` hooks
  * (events), with errors going to the exception handlers. Every check that can fail does so here.
  */
-export function compileRoute(src: RouteSource, cc: CompileContext, stages: RouteStages = SHARED_STAGES, definition: RouteDefinition = defineRoute(src)): CompiledRoute {
+export function compileRoute(
+  src: RouteSource,
+  cc: CompileContext,
+  stages: RouteStages = SHARED_STAGES,
+  definition: RouteDefinition = defineRoute(src),
+): CompiledRoute {
   const { settings, components } = cc;
   const where = `${definition.label}()`;
   const m = src.methodMeta;
@@ -72,7 +84,10 @@ export function compileRoute(src: RouteSource, cc: CompileContext, stages: Route
   const design = designParamTypes(src.resourceClass.prototype, m.name) ?? [];
   const undecorated = definition.parameters.filter((p) => !m.params.has(p.index));
   if (undecorated.length > 1) {
-    throw new RegistrationError(`${where}: parameters ${undecorated.map((p) => p.index).join(', ')} have no decorator; only one parameter may be the body (use @BodyParam, @QueryParam, @Context...)`, 'RU_ERR_AMBIGUOUS_BODY');
+    throw new RegistrationError(
+      `${where}: parameters ${undecorated.map((p) => p.index).join(', ')} have no decorator; only one parameter may be the body (use @BodyParam, @QueryParam, @Context...)`,
+      'RU_ERR_AMBIGUOUS_BODY',
+    );
   }
   // The plugins' hooks first: what they do to arguments (validation) shapes how those are read.
   const hooks = routeHooksFor(cc, definition, 'http', c, m);
@@ -97,7 +112,14 @@ export function compileRoute(src: RouteSource, cc: CompileContext, stages: Route
   }
   const params = definition.parameters.map((p) => m.params.get(p.index) ?? ({ source: 'body' } as ParamMetadata));
   const resolvers: ValueResolver[] = definition.parameters.map((p, i) =>
-    stages.compileArgument(params[i]!, design[p.index], `${where} parameter ${p.index}`, instantiated.has(p.index) ? { ...scope, bodyInstantiated: true, bodyDepthBounded: depthBounded.has(p.index) } : scope),
+    stages.compileArgument(
+      params[i]!,
+      design[p.index],
+      `${where} parameter ${p.index}`,
+      instantiated.has(p.index)
+        ? { ...scope, bodyInstantiated: true, bodyDepthBounded: depthBounded.has(p.index) }
+        : scope,
+    ),
   );
 
   const steps: Step[] = [...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
@@ -105,11 +127,27 @@ export function compileRoute(src: RouteSource, cc: CompileContext, stages: Route
   if (resolvers.length > 0) steps.push(stages.readArgumentsStep(resolvers));
   steps.push(...beforeHandlerSteps(hooks));
   steps.push(stages.invokeStep(src.instance, fn as (...args: unknown[]) => unknown, resolvers.length));
-  steps.push(stages.compileResultWriter({ definition, writerClass: m.writer ?? c.writer, settings, components, suppressCheck, where }));
+  steps.push(
+    stages.compileResultWriter({
+      definition,
+      writerClass: m.writer ?? c.writer,
+      settings,
+      components,
+      suppressCheck,
+      where,
+    }),
+  );
 
   const afters = hooks.filter((h) => h.onResponse).map((h) => h.onResponse!);
   const handlers = routeHandlersOf(m.catchWith, c.catchWith, components);
   const handle = stages.runRoute(steps, afters, handlers, cc.errors);
   const answers = hooks.flatMap((h) => h.answers ?? []);
-  return { definition, needsBody: readsBody(params, design) || hooks.some((h) => h.needsBody), answers, send: routeSendHook(hooks), handlers, handle };
+  return {
+    definition,
+    needsBody: readsBody(params, design) || hooks.some((h) => h.needsBody),
+    answers,
+    send: routeSendHook(hooks),
+    handlers,
+    handle,
+  };
 }

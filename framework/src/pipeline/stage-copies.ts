@@ -19,7 +19,16 @@ import type { RouteStages } from './route-compiler';
  */
 
 /** The modules copied, relative to this one; a copy's requires of one of them get the same copy's. */
-const COPIED = ['./stages/run-steps', './stages/run-route', './stages/invoke', './stages/read-arguments', './stages/negotiate', './stages/write-result', './arguments', './body-argument'];
+const COPIED = [
+  './stages/run-steps',
+  './stages/run-route',
+  './stages/invoke',
+  './stages/read-arguments',
+  './stages/negotiate',
+  './stages/write-result',
+  './arguments',
+  './body-argument',
+];
 
 /** Compiled sources by file, read once (null: unreadable, so no copies are made). */
 let sources: Map<string, string> | null | undefined;
@@ -43,7 +52,10 @@ function readSources(read: (file: string) => string): Map<string, string> | null
  * New copies of the stage modules for one route (`label` names it in stack traces), or undefined when the compiled
  * sources cannot be read. `read` is for tests.
  */
-export function stageCopies(label: string, read: (file: string) => string = (file) => fs.readFileSync(file, 'utf8')): RouteStages | undefined {
+export function stageCopies(
+  label: string,
+  read: (file: string) => string = (file) => fs.readFileSync(file, 'utf8'),
+): RouteStages | undefined {
   if (sources === undefined) sources = readSources(read);
   if (sources === null) return undefined;
   const texts = sources;
@@ -61,7 +73,13 @@ export function stageCopies(label: string, read: (file: string) => string = (fil
     };
     const module = { exports };
     const trailer = `\n//# sourceURL=${file}?route=${tag}:${encodeURIComponent(label)}`;
-    new Function('exports', 'require', 'module', '__filename', '__dirname', texts.get(file)! + trailer)(exports, copyRequire, module, file, path.dirname(file));
+    new Function('exports', 'require', 'module', '__filename', '__dirname', texts.get(file)! + trailer)(
+      exports,
+      copyRequire,
+      module,
+      file,
+      path.dirname(file),
+    );
     return module.exports;
   };
   const of = (id: string) => load(require.resolve(id));

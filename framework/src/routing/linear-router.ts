@@ -26,7 +26,9 @@ export class LinearRouter<T> implements Router<T> {
     const path = '/' + segments.join('/');
     let mismatch: MethodTable<T> | null = null;
     for (const table of this.tables) {
-      const values = table.pattern.spansSegments ? table.pattern.regex.exec(path)?.slice(1) : matchSegments(table.pattern, segments);
+      const values = table.pattern.spansSegments
+        ? table.pattern.regex.exec(path)?.slice(1)
+        : matchSegments(table.pattern, segments);
       if (values === undefined) continue;
       const slot = table.get(method);
       if (slot === undefined) {

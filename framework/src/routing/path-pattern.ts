@@ -32,7 +32,10 @@ const NAME = /^[A-Za-z_$][\w$-]*$/;
  */
 export function compilePathPattern(source: string, where = ''): PathPattern {
   const fail = (why: string): never => {
-    throw new RegistrationError(`Malformed route path ${JSON.stringify(source)}${where ? ` (${where})` : ''}: ${why}`, 'RU_ERR_MALFORMED_PATH');
+    throw new RegistrationError(
+      `Malformed route path ${JSON.stringify(source)}${where ? ` (${where})` : ''}: ${why}`,
+      'RU_ERR_MALFORMED_PATH',
+    );
   };
   if (typeof source !== 'string') fail('not a string');
   const rawSegments = splitSegments(source, fail);
@@ -55,7 +58,8 @@ export function compilePathPattern(source: string, where = ''): PathPattern {
           } catch (err) {
             fail(`invalid regular expression for {${p.name}}: ${(err as Error).message}`);
           }
-          if (/\((?!\?)/.test(p.regex.replace(/\\./g, ''))) fail(`the regex of {${p.name}} has a capturing group; use (?:...)`);
+          if (/\((?!\?)/.test(p.regex.replace(/\\./g, '')))
+            fail(`the regex of {${p.name}} has a capturing group; use (?:...)`);
           if (canMatchSlash(p.regex)) spansSegments = true;
         }
       }

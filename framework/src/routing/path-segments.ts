@@ -30,7 +30,10 @@ export function pathSegments(path: string): string[] {
       try {
         seg = decodeURIComponent(seg);
       } catch {
-        throw new BadRequestException(`Malformed percent-encoding in the path: ${path.length > 200 ? path.slice(0, 200) + '...' : path}`, { code: 'RU_ERR_BAD_PATH' });
+        throw new BadRequestException(
+          `Malformed percent-encoding in the path: ${path.length > 200 ? path.slice(0, 200) + '...' : path}`,
+          { code: 'RU_ERR_BAD_PATH' },
+        );
       }
     }
     out.push(seg);

@@ -49,7 +49,8 @@ export class TrieRouter<T> implements Router<T> {
       } else {
         node.regexChildren ??= [];
         let child = node.regexChildren.find((c) => c.source === seg.source);
-        if (!child) node.regexChildren.push((child = { source: seg.source, regex: seg.regex, node: new TrieNode<T>() }));
+        if (!child)
+          node.regexChildren.push((child = { source: seg.source, regex: seg.regex, node: new TrieNode<T>() }));
         node = child.node;
       }
     }

@@ -67,7 +67,8 @@ export class InFlightRequests {
   private wait(response: HttpServerResponse): void {
     this.waiting.add(response);
     const finish = () => {
-      if (this.waiting.delete(response) && this.waiting.size === 0 && this.idle.length > 0) for (const resolve of this.idle.splice(0)) resolve();
+      if (this.waiting.delete(response) && this.waiting.size === 0 && this.idle.length > 0)
+        for (const resolve of this.idle.splice(0)) resolve();
     };
     response.onEnd(finish);
     response.onAborted(finish);

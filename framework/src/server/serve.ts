@@ -25,18 +25,30 @@ const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
  * ```
  */
 export async function serve(buildApp: AppFactory, options: ServeOptions): Promise<ServeHandle> {
-  if (typeof buildApp !== 'function') throw new TypeError('rest.uws serve: the first argument builds the app: serve(() => new RestBuilder()..., { port })');
+  if (typeof buildApp !== 'function')
+    throw new TypeError(
+      'rest.uws serve: the first argument builds the app: serve(() => new RestBuilder()..., { port })',
+    );
   const assignment = workerAssignment();
-  if (assignment !== undefined) return runWorker(buildApp, assignment, options.shutdownTimeoutMs, options.logger, options.onShutdown);
+  if (assignment !== undefined)
+    return runWorker(buildApp, assignment, options.shutdownTimeoutMs, options.logger, options.onShutdown);
 
   const logger = options.logger ?? consoleLogger;
   const host = options.host ?? '0.0.0.0';
   const workers = options.workers ?? availableParallelism();
   const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
-  if (!Number.isInteger(workers) || workers < 0) throw new TypeError(`rest.uws serve: workers must be a whole number (0 serves in this thread), got ${String(workers)}`);
+  if (!Number.isInteger(workers) || workers < 0)
+    throw new TypeError(
+      `rest.uws serve: workers must be a whole number (0 serves in this thread), got ${String(workers)}`,
+    );
 
   if (workers === 0) {
-    const server = await startServer(await buildApp({ port: options.port, worker: 0 }), { port: options.port, host, shutdownTimeoutMs: timeoutMs, logger: options.logger });
+    const server = await startServer(await buildApp({ port: options.port, worker: 0 }), {
+      port: options.port,
+      host,
+      shutdownTimeoutMs: timeoutMs,
+      logger: options.logger,
+    });
     const shutdown = async () => {
       await server.shutdown(timeoutMs);
       await runShutdownHook(options.onShutdown, { port: server.port, worker: 0 }, logger);

@@ -61,7 +61,9 @@ export function startServer(appOrBuilder: TemplatedApp | RestBuilder, options: L
   return new Promise((resolve, reject) => {
     app.listen(host, options.port, (socket: us_listen_socket | false) => {
       if (!socket) {
-        reject(new Error(`rest.uws: cannot listen on ${host}:${options.port} (in use, or not an address of this machine)`));
+        reject(
+          new Error(`rest.uws: cannot listen on ${host}:${options.port} (in use, or not an address of this machine)`),
+        );
         return;
       }
       const port = uws.us_socket_local_port(socket as never);
@@ -81,7 +83,11 @@ export function startServer(appOrBuilder: TemplatedApp | RestBuilder, options: L
         const drained = inFlight === undefined ? true : await inFlight.drain(timeoutMs);
         if (webSockets > 0) await new Promise((r) => setTimeout(r, CLOSE_FRAME_GRACE_MS));
         const unfinished = drained ? 0 : inFlight!.size;
-        if (!drained) logger.warn({ port, unfinished, timeoutMs }, 'shutdown deadline passed; closing the connections of unfinished requests');
+        if (!drained)
+          logger.warn(
+            { port, unfinished, timeoutMs },
+            'shutdown deadline passed; closing the connections of unfinished requests',
+          );
         closeEverything(app);
         openApps.delete(app);
         return { inFlight: started, unfinished, webSockets };
@@ -90,7 +96,8 @@ export function startServer(appOrBuilder: TemplatedApp | RestBuilder, options: L
         app,
         host,
         port,
-        shutdown: (timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS) => (stopping ??= shutdown(timeoutMs)),
+        shutdown: (timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS) =>
+          (stopping ??= shutdown(timeoutMs)),
       });
       closeOnExit(app, stopListening);
     });

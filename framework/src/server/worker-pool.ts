@@ -63,10 +63,16 @@ export class WorkerPool {
           this.logger.info({ worker: slot.index, threadId: m.threadId, port: m.port }, 'worker listening');
           resolve();
         } else if (m.type === 'failed') {
-          this.logger.error({ worker: slot.index, err: { message: m.message, stack: m.stack } }, 'worker could not start');
+          this.logger.error(
+            { worker: slot.index, err: { message: m.message, stack: m.stack } },
+            'worker could not start',
+          );
           this.startupFailed?.(new Error(`rest.uws serve: worker ${slot.index} could not start: ${m.message}`));
         } else if (m.type === 'stopped') {
-          this.logger.info({ worker: slot.index, inFlight: m.inFlight, unfinished: m.unfinished, webSockets: m.webSockets }, 'worker stopped');
+          this.logger.info(
+            { worker: slot.index, inFlight: m.inFlight, unfinished: m.unfinished, webSockets: m.webSockets },
+            'worker stopped',
+          );
         }
       });
       // Errors are reported by the worker itself before it exits; this only catches what it could not report.
@@ -90,7 +96,10 @@ export class WorkerPool {
     const now = Date.now();
     slot.crashes = [...slot.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
     const delay = Math.min(MAX_RESTART_DELAY_MS, 100 * 2 ** (slot.crashes.length - 1));
-    this.logger.error({ worker: slot.index, threadId, exitCode: code, restartInMs: delay }, 'worker exited unexpectedly; restarting it');
+    this.logger.error(
+      { worker: slot.index, threadId, exitCode: code, restartInMs: delay },
+      'worker exited unexpectedly; restarting it',
+    );
     setTimeout(() => {
       if (!this.stopping) void this.spawn(slot);
     }, delay).unref();
@@ -103,7 +112,10 @@ export class WorkerPool {
     if (running.length === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.logger.error({ workers: this.slots.filter((s) => s.worker !== null).map((s) => s.index) }, 'workers did not stop in time');
+        this.logger.error(
+          { workers: this.slots.filter((s) => s.worker !== null).map((s) => s.index) },
+          'workers did not stop in time',
+        );
         resolve();
       }, timeoutMs + 2000);
       this.exited.push(() => {

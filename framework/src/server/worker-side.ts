@@ -16,18 +16,32 @@ export function workerAssignment(): WorkerAssignment | undefined {
  * exit 0. An uncaught error is logged and ends the worker with 1 (its sockets are closed first by
  * startServer's exit hook, or the whole process would abort), and the main thread starts a new one.
  */
-export async function runWorker(build: AppFactory, assignment: WorkerAssignment, shutdownTimeoutMs: number | undefined, logger: Logger | undefined, onShutdown?: ServeOptions['onShutdown']): Promise<ServeHandle> {
+export async function runWorker(
+  build: AppFactory,
+  assignment: WorkerAssignment,
+  shutdownTimeoutMs: number | undefined,
+  logger: Logger | undefined,
+  onShutdown?: ServeOptions['onShutdown'],
+): Promise<ServeHandle> {
   const port = parentPort!;
   const send = (m: WorkerMessage) => port.postMessage(m);
   try {
     const context = { port: assignment.port, worker: assignment.index };
-    const server = await startServer(await build(context), { port: assignment.port, host: assignment.host, shutdownTimeoutMs, logger });
+    const server = await startServer(await build(context), {
+      port: assignment.port,
+      host: assignment.host,
+      shutdownTimeoutMs,
+      logger,
+    });
     const log = logger ?? runtimeOf(server.app)?.logger ?? consoleLogger;
     let dying = false;
     const die = (err: unknown) => {
       if (dying) return;
       dying = true;
-      log.error({ err, worker: assignment.index, threadId }, 'uncaught error in a serve worker; it exits and is replaced');
+      log.error(
+        { err, worker: assignment.index, threadId },
+        'uncaught error in a serve worker; it exits and is replaced',
+      );
       void flushLogs(log).then(() => process.exit(1));
     };
     process.on('uncaughtException', die);
@@ -51,7 +65,11 @@ export async function runWorker(build: AppFactory, assignment: WorkerAssignment,
 }
 
 /** The app's own clean-up after a thread stopped serving; a failure is logged, never fatal. */
-export async function runShutdownHook(hook: ServeOptions['onShutdown'], context: ServeContext, log: Logger): Promise<void> {
+export async function runShutdownHook(
+  hook: ServeOptions['onShutdown'],
+  context: ServeContext,
+  log: Logger,
+): Promise<void> {
   if (hook === undefined) return;
   try {
     await hook(context);

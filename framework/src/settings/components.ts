@@ -27,7 +27,10 @@ export class ComponentFactory {
    * @param settings the app's settings (its injection provider)
    * @param filler the app's component filler, when a plugin gave one (read when a class is bound)
    */
-  constructor(private readonly settings: SettingsView, private readonly filler: () => ComponentFiller | null = () => null) {}
+  constructor(
+    private readonly settings: SettingsView,
+    private readonly filler: () => ComponentFiller | null = () => null,
+  ) {}
 
   /** What fills a per-request class's fields from the request, or undefined when nothing does. */
   fillFor(ctor: Constructor): ComponentFill | undefined {
@@ -72,7 +75,9 @@ export class ComponentFactory {
       if (fill === undefined) return instance;
       const out = fill(instance, ctx);
       if (out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function') {
-        throw new Error(`${ctor.name}: a provider of one of its @Context fields answered asynchronously; fields of readers, writers and handlers must be provided synchronously`);
+        throw new Error(
+          `${ctor.name}: a provider of one of its @Context fields answered asynchronously; fields of readers, writers and handlers must be provided synchronously`,
+        );
       }
       return instance;
     };
@@ -85,7 +90,10 @@ export class ComponentFactory {
       if (injector) return injector.getInstance(ctor);
       return new (ctor as any)();
     } catch (err) {
-      throw new RegistrationError(`Cannot create ${ctor.name}: ${(err as Error)?.message ?? err}${injector ? '' : ' (without an injection provider, classes need a constructor without arguments; see RestBuilder.injectWith)'}`, 'RU_ERR_INSTANTIATION');
+      throw new RegistrationError(
+        `Cannot create ${ctor.name}: ${(err as Error)?.message ?? err}${injector ? '' : ' (without an injection provider, classes need a constructor without arguments; see RestBuilder.injectWith)'}`,
+        'RU_ERR_INSTANTIATION',
+      );
     }
   }
 
@@ -96,5 +104,9 @@ export class ComponentFactory {
 
 /** Classes vs plain functions: a class has a prototype with more than the constructor, or is declared with `class`. */
 export function isClass(fn: Function): boolean {
-  return /^class[\s{]/.test(Function.prototype.toString.call(fn)) || (fn.prototype && Object.getOwnPropertyNames(fn.prototype).length > 1) || ownClassMetadata(fn) !== undefined;
+  return (
+    /^class[\s{]/.test(Function.prototype.toString.call(fn)) ||
+    (fn.prototype && Object.getOwnPropertyNames(fn.prototype).length > 1) ||
+    ownClassMetadata(fn) !== undefined
+  );
 }

@@ -1,4 +1,11 @@
-import type { ContextProvider, ContextProviderFunction, ExceptionHandler, HttpResponseWriter, NotFoundResponseWriter, ValueReader } from '../context/contracts';
+import type {
+  ContextProvider,
+  ContextProviderFunction,
+  ExceptionHandler,
+  HttpResponseWriter,
+  NotFoundResponseWriter,
+  ValueReader,
+} from '../context/contracts';
 import { MediaTypeRegistry, type Provided } from '../io/registry';
 import { registryChanged } from '../io/generation';
 import type { Logger } from '../util/log';
@@ -11,7 +18,9 @@ export interface InjectionProvider {
 }
 
 /** What answers unmatched requests: a `NotFoundResponseWriter` (class or instance) or a function of the request and response. */
-export type NotFoundHandler = Provided<NotFoundResponseWriter> | ((request: any, response: any) => void | Promise<void>);
+export type NotFoundHandler =
+  | Provided<NotFoundResponseWriter>
+  | ((request: any, response: any) => void | Promise<void>);
 
 export interface NotFoundEntry {
   /** Undefined: everything not matched by a more specific entry. */
@@ -86,7 +95,10 @@ export interface BodyHandlerOptions {
 
 /** An app's settings layered over the global ones: what the compiler reads. */
 export class SettingsView {
-  constructor(readonly local: RestSettings, readonly global: RestSettings = globalSettings) {}
+  constructor(
+    readonly local: RestSettings,
+    readonly global: RestSettings = globalSettings,
+  ) {}
 
   readerForType(type: Function | undefined) {
     return this.local.readers.forType(type) ?? this.global.readers.forType(type);

@@ -1,6 +1,5 @@
 import { Buffer } from 'node:buffer';
 import { isIPv4, isIPv6 } from 'node:net';
-import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse } from 'uWebSockets.js';
 
 /** What `inject` collected from the framework, as the client would have seen it. */
 export interface FakeExchangeResult {
@@ -76,12 +75,16 @@ export class FakeUwsResponse {
   private resolveDone!: (r: FakeExchangeResult) => void;
   readonly done: Promise<FakeExchangeResult>;
 
-  constructor(readonly isHead: boolean, private readonly remoteAddress = '127.0.0.1') {
+  constructor(
+    readonly isHead: boolean,
+    private readonly remoteAddress = '127.0.0.1',
+  ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
   }
 
   private check(): void {
-    if (this.aborted || this.finished) throw new Error('Invalid access of discarded (invalid, deleted) uWS.HttpResponse/SSLHttpResponse.');
+    if (this.aborted || this.finished)
+      throw new Error('Invalid access of discarded (invalid, deleted) uWS.HttpResponse/SSLHttpResponse.');
   }
   writeStatus(status: unknown): this {
     this.check();
@@ -181,7 +184,13 @@ export class FakeUwsResponse {
     if (this.finished || this.aborted) return;
     this.aborted = true;
     this.abortHandler?.();
-    this.resolveDone({ status: 0, statusMessage: 'aborted', headers: this.headers, body: Buffer.concat(this.chunks), closed: true });
+    this.resolveDone({
+      status: 0,
+      statusMessage: 'aborted',
+      headers: this.headers,
+      body: Buffer.concat(this.chunks),
+      closed: true,
+    });
   }
 
   private finish(close: boolean): void {
@@ -205,7 +214,8 @@ function asText(value: unknown): string {
 function toBuffer(chunk: unknown): Buffer {
   if (typeof chunk === 'string') return Buffer.from(chunk);
   if (chunk instanceof ArrayBuffer) return Buffer.from(chunk.slice(0));
-  if (ArrayBuffer.isView(chunk)) return Buffer.from(chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.byteLength));
+  if (ArrayBuffer.isView(chunk))
+    return Buffer.from(chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.byteLength));
   return Buffer.from(String(chunk));
 }
 
@@ -214,7 +224,8 @@ function addressBytes(text: string): Uint8Array {
   if (!isIPv6(text)) return new Uint8Array(0);
   // Expand `::` and an embedded IPv4 tail into eight 16-bit groups.
   const [head, tail = ''] = text.includes('::') ? text.split('::') : [text, undefined];
-  const groups = (part: string) => (part === '' ? [] : part.split(':').flatMap((g) => (isIPv4(g) ? ipv4Groups(g) : [parseInt(g, 16)])));
+  const groups = (part: string) =>
+    part === '' ? [] : part.split(':').flatMap((g) => (isIPv4(g) ? ipv4Groups(g) : [parseInt(g, 16)]));
   const left = groups(head!);
   const right = text.includes('::') ? groups(tail) : [];
   const all = [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];

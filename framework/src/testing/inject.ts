@@ -40,18 +40,28 @@ export interface InjectResponse {
  * Sends a request through an app's routes without opening a port (like Fastify's inject): the same
  * adapter code runs, against stand-ins for uWebSockets.js's request and response.
  */
-export async function inject(target: TemplatedApp | RestBuilder, options: InjectOptions | string): Promise<InjectResponse> {
+export async function inject(
+  target: TemplatedApp | RestBuilder,
+  options: InjectOptions | string,
+): Promise<InjectResponse> {
   const opts: InjectOptions = typeof options === 'string' ? { url: options } : options;
-  const app = typeof (target as RestBuilder).build === 'function' && typeof (target as TemplatedApp).listen !== 'function' ? (target as RestBuilder).build() : (target as TemplatedApp);
+  const app =
+    typeof (target as RestBuilder).build === 'function' && typeof (target as TemplatedApp).listen !== 'function'
+      ? (target as RestBuilder).build()
+      : (target as TemplatedApp);
   const runtime = runtimeOf(app);
-  if (!runtime) throw new Error('inject: this app has no rest.uws routes (register classes with RestRouter.register or RestBuilder first)');
+  if (!runtime)
+    throw new Error(
+      'inject: this app has no rest.uws routes (register classes with RestRouter.register or RestBuilder first)',
+    );
 
   const method = (opts.method ?? 'GET').toUpperCase();
   const q = opts.url.indexOf('?');
   const path = q < 0 ? opts.url : opts.url.slice(0, q);
   const query = q < 0 ? undefined : opts.url.slice(q + 1);
   const headers: Array<[string, string]> = [];
-  for (const [k, v] of Object.entries(opts.headers ?? {})) for (const one of Array.isArray(v) ? v : [v]) headers.push([k.toLowerCase(), one]);
+  for (const [k, v] of Object.entries(opts.headers ?? {}))
+    for (const one of Array.isArray(v) ? v : [v]) headers.push([k.toLowerCase(), one]);
   let body: Buffer | undefined;
   if (opts.body !== undefined) {
     if (typeof opts.body === 'string') body = Buffer.from(opts.body);
@@ -60,7 +70,8 @@ export async function inject(target: TemplatedApp | RestBuilder, options: Inject
       body = Buffer.from(JSON.stringify(opts.body));
       if (!headers.some(([k]) => k === 'content-type')) headers.push(['content-type', 'application/json']);
     }
-    if (!headers.some(([k]) => k === 'content-length' || k === 'transfer-encoding')) headers.push(['content-length', String(body.length)]);
+    if (!headers.some(([k]) => k === 'content-length' || k === 'transfer-encoding'))
+      headers.push(['content-length', String(body.length)]);
   }
 
   const req = new FakeUwsRequest(method, path, query, headers);

@@ -22,7 +22,8 @@ function line(level: string, obj: unknown, msg?: string): string {
   const fields: Record<string, unknown> = { level, time: Date.now() };
   if (obj instanceof Error) fields.err = { type: obj.name, message: obj.message, stack: obj.stack };
   else if (obj && typeof obj === 'object') {
-    for (const [k, v] of Object.entries(obj)) fields[k] = v instanceof Error ? { type: v.name, message: v.message, stack: v.stack } : v;
+    for (const [k, v] of Object.entries(obj))
+      fields[k] = v instanceof Error ? { type: v.name, message: v.message, stack: v.stack } : v;
   } else if (obj !== undefined) fields.msg = String(obj);
   if (msg !== undefined) fields.msg = msg;
   return JSON.stringify(fields) + '\n';

@@ -9,7 +9,7 @@ import { frameworkDir, repositoryDir, run, temporaryFolder, writeFile } from './
 
 const typedoc = path.join(repositoryDir, 'node_modules', '.bin', 'typedoc');
 
-test('the API reference builds from rest.uws\'s doc comments with no undocumented export', async (t) => {
+test("the API reference builds from rest.uws's doc comments with no undocumented export", async (t) => {
   t.timeout(180_000);
   const out = temporaryFolder('api-reference');
   try {
@@ -22,7 +22,8 @@ test('the API reference builds from rest.uws\'s doc comments with no undocumente
       t.true(fs.existsSync(path.join(out, page)), `${page} is generated`);
     }
     const modules = fs.readFileSync(path.join(out, 'modules.html'), 'utf8');
-    for (const name of ['GET', 'Path', 'startServer', 'RegistrationError']) t.true(modules.includes(`>${name}<`), `${name} is listed`);
+    for (const name of ['GET', 'Path', 'startServer', 'RegistrationError'])
+      t.true(modules.includes(`>${name}<`), `${name} is listed`);
   } finally {
     fs.rmSync(out, { recursive: true, force: true });
   }
@@ -33,11 +34,29 @@ test('the same TypeDoc settings fail the build on an undocumented export', async
   const project = temporaryFolder('undocumented');
   try {
     const settings = JSON.parse(fs.readFileSync(path.join(frameworkDir, 'typedoc.json'), 'utf8'));
-    writeFile(path.join(project, 'index.ts'), '/** Documented. */\nexport function documented(): number {\n  return 1;\n}\n\nexport function forgotten(): number {\n  return 2;\n}\n');
-    writeFile(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'node20', target: 'ES2022', types: [] }, files: ['index.ts'] }));
+    writeFile(
+      path.join(project, 'index.ts'),
+      '/** Documented. */\nexport function documented(): number {\n  return 1;\n}\n\nexport function forgotten(): number {\n  return 2;\n}\n',
+    );
+    writeFile(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, module: 'node20', target: 'ES2022', types: [] },
+        files: ['index.ts'],
+      }),
+    );
     writeFile(
       path.join(project, 'typedoc.json'),
-      JSON.stringify({ validation: settings.validation, treatWarningsAsErrors: settings.treatWarningsAsErrors, disableSources: true, entryPoints: ['index.ts'], tsconfig: 'tsconfig.json', out: 'api', readme: 'none', name: 'undocumented' }),
+      JSON.stringify({
+        validation: settings.validation,
+        treatWarningsAsErrors: settings.treatWarningsAsErrors,
+        disableSources: true,
+        entryPoints: ['index.ts'],
+        tsconfig: 'tsconfig.json',
+        out: 'api',
+        readme: 'none',
+        name: 'undocumented',
+      }),
     );
     const result = await run(typedoc, ['--options', 'typedoc.json'], project, {}, 110_000);
     t.not(result.code, 0);

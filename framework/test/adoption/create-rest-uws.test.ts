@@ -9,7 +9,17 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { UWS_CURRENT_PACKAGE, UWS_NODE20_PACKAGE, uwsBuildFor, type Machine } from '../../src/adapter/uws-builds';
-import { cleanEnvironment, npmInstall, packFramework, packWorkspace, run, startApp, temporaryFolder, UWS_SPEC, type PackedFramework } from './support/adopter-project';
+import {
+  cleanEnvironment,
+  npmInstall,
+  packFramework,
+  packWorkspace,
+  run,
+  startApp,
+  temporaryFolder,
+  UWS_SPEC,
+  type PackedFramework,
+} from './support/adopter-project';
 
 const SLOW = 240_000;
 
@@ -29,14 +39,18 @@ test.after.always(() => {
 });
 
 /** `npm create rest-uws <args>`, from the packed create-rest-uws. */
-const createProject = (args: string[], cwd = workspace) => run('npm', ['exec', '--yes', `--package=${create.tarball}`, '--', 'create-rest-uws', ...args], cwd);
+const createProject = (args: string[], cwd = workspace) =>
+  run('npm', ['exec', '--yes', `--package=${create.tarball}`, '--', 'create-rest-uws', ...args], cwd);
 
 test.serial('the create-rest-uws tarball holds its command and the template, no sources or tests', (t) => {
   const files = create.files.slice().sort();
   t.true(files.includes('dist/src/cli.js'));
   t.true(files.includes('template/src/todo-resource.ts'));
   t.true(files.includes('template/gitignore'));
-  t.deepEqual(files.filter((f) => !/^(dist\/src\/[\w-]+\.js|template\/.+|package\.json|README\.md|LICENSE)$/.test(f)), []);
+  t.deepEqual(
+    files.filter((f) => !/^(dist\/src\/[\w-]+\.js|template\/.+|package\.json|README\.md|LICENSE)$/.test(f)),
+    [],
+  );
 });
 
 for (const esm of [false, true]) {
@@ -65,7 +79,11 @@ for (const esm of [false, true]) {
     }
     const built = await run('npm', ['run', 'build'], project);
     t.is(built.code, 0, built.output);
-    t.is(/^import .* from 'rest\.uws';$/m.test(fs.readFileSync(path.join(project, 'dist', 'src', 'main.js'), 'utf8')), esm, 'ES imports stay ES imports, CommonJS requires');
+    t.is(
+      /^import .* from 'rest\.uws';$/m.test(fs.readFileSync(path.join(project, 'dist', 'src', 'main.js'), 'utf8')),
+      esm,
+      'ES imports stay ES imports, CommonJS requires',
+    );
     const tested = await run('npm', ['test'], project);
     t.is(tested.code, 0, tested.output);
     t.regex(tested.output, /ℹ pass 3\nℹ fail 0/);
@@ -74,11 +92,19 @@ for (const esm of [false, true]) {
     t.is(manifest.scripts.start, 'node dist/src/main.js');
     const app = await startApp(process.execPath, ['dist/src/main.js'], project, { PORT: '0' });
     try {
-      const created = await fetch(`${app.url}/todos`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Ship it' }) });
+      const created = await fetch(`${app.url}/todos`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Ship it' }),
+      });
       t.is(created.status, 201);
       t.is(created.headers.get('location'), '/todos/1');
       t.deepEqual(await created.json(), { id: 1, title: 'Ship it', done: false });
-      const invalid = await fetch(`${app.url}/todos`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 42 }) });
+      const invalid = await fetch(`${app.url}/todos`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 42 }),
+      });
       t.is(invalid.status, 400);
       t.is(((await invalid.json()) as { violations: Array<{ path: string }> }).violations[0]!.path, 'title');
       const missing = await fetch(`${app.url}/todos/9`);
@@ -94,7 +120,12 @@ for (const esm of [false, true]) {
 test.serial('npm run dev serves, and a changed source is recompiled and served again', async (t) => {
   t.timeout(SLOW);
   const project = path.join(workspace, 'cjs-api');
-  const dev = spawn('npm', ['run', 'dev'], { cwd: project, env: cleanEnvironment({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const dev = spawn('npm', ['run', 'dev'], {
+    cwd: project,
+    env: cleanEnvironment({ PORT: '0' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   const seen = (pattern: RegExp, timeoutMs = 60_000) =>
     new Promise<void>((resolve, reject) => {
@@ -113,7 +144,10 @@ test.serial('npm run dev serves, and a changed source is recompiled and served a
   try {
     await seen(/listening on http:\/\/127\.0\.0\.1:\d+\/todos/);
     const main = path.join(project, 'src', 'main.ts');
-    fs.writeFileSync(main, fs.readFileSync(main, 'utf8').replace('console.log(`listening on', 'console.log(`listening again on'));
+    fs.writeFileSync(
+      main,
+      fs.readFileSync(main, 'utf8').replace('console.log(`listening on', 'console.log(`listening again on'),
+    );
     await seen(/listening again on (http:\/\/127\.0\.0\.1:\d+)\/todos/);
     const url = /listening again on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
     t.is((await fetch(`${url}/todos`)).status, 200, 'the restarted server answers');
@@ -139,14 +173,21 @@ test.serial('a folder that is taken, or an unknown option: exit 1 with the reaso
 
 test('create-rest-uws picks the build rest.uws recommends, on every kind of machine', (t) => {
   // The package is compiled beside the framework in this repository; its module is loaded from there.
-  const { pickUws } = require(path.resolve(__dirname, '..', '..', '..', '..', 'packages', 'create-rest-uws', 'dist', 'src', 'uws-build.js')) as {
+  const { pickUws } = require(
+    path.resolve(__dirname, '..', '..', '..', '..', 'packages', 'create-rest-uws', 'dist', 'src', 'uws-build.js'),
+  ) as {
     pickUws(machine: Machine): { spec: string; warning?: string };
   };
   const machines: Machine[] = [];
   for (const nodeVersion of ['18.20.0', '20.19.0', '22.20.0', '24.12.0', '25.1.0', '26.0.0']) {
-    for (const glibc of ['2.31', '2.36', '2.38', '2.41', undefined]) machines.push({ nodeVersion, platform: 'linux', arch: 'x64', glibc });
+    for (const glibc of ['2.31', '2.36', '2.38', '2.41', undefined])
+      machines.push({ nodeVersion, platform: 'linux', arch: 'x64', glibc });
     machines.push({ nodeVersion, platform: 'linux', arch: 'arm64', glibc: '2.39' });
-    for (const arch of ['x64', 'arm64']) machines.push({ nodeVersion, platform: 'darwin', arch, glibc: undefined }, { nodeVersion, platform: 'win32', arch, glibc: undefined });
+    for (const arch of ['x64', 'arm64'])
+      machines.push(
+        { nodeVersion, platform: 'darwin', arch, glibc: undefined },
+        { nodeVersion, platform: 'win32', arch, glibc: undefined },
+      );
   }
   for (const machine of machines) {
     const recommended = uwsBuildFor(machine);

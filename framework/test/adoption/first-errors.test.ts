@@ -3,7 +3,18 @@
  * install): each must say what to do.
  */
 import test from 'ava';
-import { GET, Handles, POST, Path, PathParam, RegistrationError, RequestReader, RestBuilder, inject, type ValueReader } from '../../src/index';
+import {
+  GET,
+  Handles,
+  POST,
+  Path,
+  PathParam,
+  RegistrationError,
+  RequestReader,
+  RestBuilder,
+  inject,
+  type ValueReader,
+} from '../../src/index';
 
 test('a route compiled without decorator metadata is refused, naming the tsconfig flags and esbuild/tsx', (t) => {
   // What tsc emits without emitDecoratorMetadata: the decorators, but no design:paramtypes.
@@ -44,12 +55,17 @@ test('the same class with the metadata tsc would emit registers and converts the
 test('decorators called the standard ECMAScript way (experimentalDecorators off) say which flags to set', (t) => {
   // What a standard decorator receives: the method and a context object.
   const context = { kind: 'method', name: 'list', static: false, private: false, addInitializer: () => undefined };
-  const bare = t.throws(() => (GET as unknown as (value: unknown, ctx: unknown) => void)(function list() {}, context), { instanceOf: TypeError });
+  const bare = t.throws(() => (GET as unknown as (value: unknown, ctx: unknown) => void)(function list() {}, context), {
+    instanceOf: TypeError,
+  });
   t.is((bare as TypeError & { code?: string }).code, 'RU_ERR_STANDARD_DECORATORS');
   t.regex(bare!.message, /compiled as standard ECMAScript decorators/);
   t.regex(bare!.message, /Set "experimentalDecorators": true and "emitDecoratorMetadata": true/);
 
-  const withArgument = t.throws(() => (Path('/x') as unknown as (value: unknown, ctx: unknown) => void)(function list() {}, context), { instanceOf: TypeError });
+  const withArgument = t.throws(
+    () => (Path('/x') as unknown as (value: unknown, ctx: unknown) => void)(function list() {}, context),
+    { instanceOf: TypeError },
+  );
   t.is((withArgument as TypeError & { code?: string }).code, 'RU_ERR_STANDARD_DECORATORS');
 });
 
@@ -66,7 +82,9 @@ test('two routes matching the same paths with different names: RU_ERR_ROUTE_CONF
       return orderId;
     }
   }
-  const error = t.throws(() => new RestBuilder().register(Orders, LegacyOrders).build(), { instanceOf: RegistrationError });
+  const error = t.throws(() => new RestBuilder().register(Orders, LegacyOrders).build(), {
+    instanceOf: RegistrationError,
+  });
   t.is((error as RegistrationError).code, 'RU_ERR_ROUTE_CONFLICT');
   t.regex(error!.message, /\(LegacyOrders\.get\)/);
   t.regex(error!.message, /\(Orders\.get\)/);
@@ -93,7 +111,10 @@ test('@RequestReader alone on a parameter reads the body, and its type is checke
   }
   const error = t.throws(() => new RestBuilder().register(Orders).build(), { instanceOf: RegistrationError });
   t.is((error as RegistrationError).code, 'RU_ERR_READER_TYPE');
-  t.regex(error!.message, /Orders\.create\(\) parameter 0: reader DateReader produces Date, which cannot be assigned to the parameter type Order \(fix the reader, or add @SuppressCheck/);
+  t.regex(
+    error!.message,
+    /Orders\.create\(\) parameter 0: reader DateReader produces Date, which cannot be assigned to the parameter type Order \(fix the reader, or add @SuppressCheck/,
+  );
 
   @Path('/dates')
   class Dates {
@@ -101,7 +122,12 @@ test('@RequestReader alone on a parameter reads the body, and its type is checke
       return { year: when.getUTCFullYear() };
     }
   }
-  const response = await inject(new RestBuilder().register(Dates), { method: 'POST', url: '/dates', headers: { 'content-type': 'text/plain' }, body: '2024-02-29T12:00:00Z' });
+  const response = await inject(new RestBuilder().register(Dates), {
+    method: 'POST',
+    url: '/dates',
+    headers: { 'content-type': 'text/plain' },
+    body: '2024-02-29T12:00:00Z',
+  });
   t.is(response.statusCode, 200, response.body);
   t.deepEqual(response.json(), { year: 2024 });
 });

@@ -14,7 +14,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { cleanEnvironment, packFramework, packWorkspace, repositoryDir, run, temporaryFolder } from './support/adopter-project';
+import {
+  cleanEnvironment,
+  packFramework,
+  packWorkspace,
+  repositoryDir,
+  run,
+  temporaryFolder,
+} from './support/adopter-project';
 
 const guideFile = path.join(repositoryDir, 'docs', 'getting-started.md');
 const templateDir = path.join(repositoryDir, 'packages', 'create-rest-uws', 'template');
@@ -37,7 +44,12 @@ function codeBlocks(markdown: string): Block[] {
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i]!);
-    blocks.push({ lang: open[1]!, info: open[2]!.trim().split(/\s+/).filter(Boolean), body: body.join('\n') + '\n', line: start + 1 });
+    blocks.push({
+      lang: open[1]!,
+      info: open[2]!.trim().split(/\s+/).filter(Boolean),
+      body: body.join('\n') + '\n',
+      line: start + 1,
+    });
   }
   return blocks;
 }
@@ -53,7 +65,7 @@ function freePort(): Promise<number> {
   });
 }
 
-test('the guide has under ten commands, and its files are create-rest-uws\'s template', (t) => {
+test("the guide has under ten commands, and its files are create-rest-uws's template", (t) => {
   const blocks = codeBlocks(fs.readFileSync(guideFile, 'utf8'));
   const commands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.body.trim().split('\n'));
   t.true(commands.length < 10, `${commands.length} commands: ${commands.join(' | ')}`);
@@ -61,7 +73,11 @@ test('the guide has under ten commands, and its files are create-rest-uws\'s tem
   t.true(files.length >= 7);
   for (const block of files) {
     const name = block.info.find((i) => i.startsWith('file='))!.slice('file='.length);
-    t.is(block.body, fs.readFileSync(path.join(templateDir, name), 'utf8'), `${name} (guide line ${block.line}) is the template's ${name}`);
+    t.is(
+      block.body,
+      fs.readFileSync(path.join(templateDir, name), 'utf8'),
+      `${name} (guide line ${block.line}) is the template's ${name}`,
+    );
   }
 });
 
@@ -77,7 +93,10 @@ test('following the guide gives a running, tested API', async (t) => {
       text
         .split(`:${GUIDE_PORT}`)
         .join(`:${port}`)
-        .replace(/^npm create rest-uws@latest (\S+)$/m, `npm exec --yes --package=${create.tarball} -- create-rest-uws $1 --rest-uws ${tarball}`);
+        .replace(
+          /^npm create rest-uws@latest (\S+)$/m,
+          `npm exec --yes --package=${create.tarball} -- create-rest-uws $1 --rest-uws ${tarball}`,
+        );
     const env = { PORT: port, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
     const home = path.join(workspace, 'reader');
     fs.mkdirSync(home);
@@ -92,14 +111,25 @@ test('following the guide gives a running, tested API', async (t) => {
         const name = file.slice('file='.length);
         t.is(fs.readFileSync(path.join(cwd, name), 'utf8'), block.body, `${where}: the project's ${name} is as shown`);
       } else if (block.lang === 'sh' && block.info.includes('keep-running')) {
-        const server = spawn('bash', ['-c', `exec ${asRun(block.body.trim())}`], { cwd, env: cleanEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const server = spawn('bash', ['-c', `exec ${asRun(block.body.trim())}`], {
+          cwd,
+          env: cleanEnvironment(env),
+          stdio: ['ignore', 'pipe', 'pipe'],
+          detached: true,
+        });
         servers.push(server);
         lastCommand = block.body.trim();
         lastOutput = await waitForOutput(server, /listening on /, 30_000, where);
       } else if (block.lang === 'sh') {
         lastCommand = block.body.trim();
         const marker = path.join(workspace, 'cwd');
-        const result = await run('bash', ['-e', '-c', `${asRun(block.body)}\npwd > ${JSON.stringify(marker)}`], cwd, env, 180_000);
+        const result = await run(
+          'bash',
+          ['-e', '-c', `${asRun(block.body)}\npwd > ${JSON.stringify(marker)}`],
+          cwd,
+          env,
+          180_000,
+        );
         t.is(result.code, 0, `${where}: ${lastCommand}\n${result.output}`);
         if (result.code !== 0) return;
         cwd = fs.readFileSync(marker, 'utf8').trim();
@@ -108,7 +138,8 @@ test('following the guide gives a running, tested API', async (t) => {
         t.not(lastOutput, undefined, `${where}: an output block follows a command`);
         const expected = asRun(block.body);
         if (block.info.includes('excerpt')) {
-          for (const line of expected.trim().split('\n')) t.true(lastOutput!.includes(line), `${where}: "${line}" in the output of ${lastCommand}:\n${lastOutput}`);
+          for (const line of expected.trim().split('\n'))
+            t.true(lastOutput!.includes(line), `${where}: "${line}" in the output of ${lastCommand}:\n${lastOutput}`);
         } else {
           t.is(lastOutput!.trim(), expected.trim(), `${where}: output of ${lastCommand}`);
         }
@@ -118,8 +149,13 @@ test('following the guide gives a running, tested API', async (t) => {
     t.is(servers.length, 1, 'the guide started the server');
   } finally {
     // Stop the server and the npm process group around it by their own ids.
-    for (const server of servers) if (server.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGINT');
-    await Promise.all(servers.map((s) => (s.exitCode === null && s.signalCode === null ? new Promise((r) => s.once('exit', r)) : undefined)));
+    for (const server of servers)
+      if (server.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGINT');
+    await Promise.all(
+      servers.map((s) =>
+        s.exitCode === null && s.signalCode === null ? new Promise((r) => s.once('exit', r)) : undefined,
+      ),
+    );
     fs.rmSync(workspace, { recursive: true, force: true });
   }
 });
@@ -128,7 +164,10 @@ test('following the guide gives a running, tested API', async (t) => {
 function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number, where: string): Promise<string> {
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${where}: no ${pattern} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${where}: no ${pattern} within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
       if (pattern.test(output)) {

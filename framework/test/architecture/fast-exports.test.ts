@@ -27,10 +27,18 @@ test('every module the public entry loads keeps its exports in fast mode, featur
     const loaded = Object.keys(require.cache).filter((f) => f.startsWith(${JSON.stringify(DIST_SRC + path.sep)})).length;
     process.stdout.write(JSON.stringify({ slow, loaded }));
   `;
-  const out = execFileSync(process.execPath, ['--allow-natives-syntax', '-e', `const path = require('node:path');${probe}`], { encoding: 'utf8' });
+  const out = execFileSync(
+    process.execPath,
+    ['--allow-natives-syntax', '-e', `const path = require('node:path');${probe}`],
+    { encoding: 'utf8' },
+  );
   const { slow, loaded } = JSON.parse(out) as { slow: string[]; loaded: number };
   t.true(loaded > 100, `the probe loaded the framework (${loaded} modules)`);
-  t.deepEqual(slow, [], 'these modules re-export, so their exports are a dictionary: import from the defining module instead');
+  t.deepEqual(
+    slow,
+    [],
+    'these modules re-export, so their exports are a dictionary: import from the defining module instead',
+  );
 });
 
 test("the public entry's exports are read-only values, not getters (V8 folds them into adopters' code)", (t) => {

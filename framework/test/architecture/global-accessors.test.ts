@@ -10,7 +10,11 @@ import { SRC, sourceFiles } from './source-files';
  * copy of each body chunk) cost 0.1 µs per request that way. Files that use these as values import them.
  */
 const ACCESSOR_GLOBALS: ReadonlyArray<{ name: string; module: string; use: RegExp }> = [
-  { name: 'Buffer', module: 'node:buffer', use: /(?<![A-Za-z_$.])Buffer\.(?!prototype)|instanceof Buffer\b|new Buffer\b/ },
+  {
+    name: 'Buffer',
+    module: 'node:buffer',
+    use: /(?<![A-Za-z_$.])Buffer\.(?!prototype)|instanceof Buffer\b|new Buffer\b/,
+  },
   { name: 'performance', module: 'node:perf_hooks', use: /(?<![A-Za-z_$.])performance\./ },
 ];
 
@@ -24,7 +28,10 @@ function codeLines(text: string): string[] {
 
 test("Node's accessor globals are the Node. modules' exports, not global lookups, wherever framework code uses them", (t) => {
   for (const global of ACCESSOR_GLOBALS) {
-    t.truthy(Object.getOwnPropertyDescriptor(globalThis, global.name)?.get, `${global.name} is still an accessor on this Node`);
+    t.truthy(
+      Object.getOwnPropertyDescriptor(globalThis, global.name)?.get,
+      `${global.name} is still an accessor on this Node`,
+    );
   }
   const missing: string[] = [];
   for (const file of sourceFiles(SRC)) {
@@ -32,8 +39,11 @@ test("Node's accessor globals are the Node. modules' exports, not global lookups
     const lines = codeLines(text);
     for (const global of ACCESSOR_GLOBALS) {
       if (!lines.some((line) => global.use.test(line))) continue;
-      const imported = new RegExp(`^import \\{[^}]*\\b${global.name}\\b[^}]*\\} from '${global.module}';`, 'm').test(text);
-      if (!imported) missing.push(`${path.relative(SRC, file)}: uses ${global.name} without importing it from ${global.module}`);
+      const imported = new RegExp(`^import \\{[^}]*\\b${global.name}\\b[^}]*\\} from '${global.module}';`, 'm').test(
+        text,
+      );
+      if (!imported)
+        missing.push(`${path.relative(SRC, file)}: uses ${global.name} without importing it from ${global.module}`);
     }
   }
   t.deepEqual(missing, []);

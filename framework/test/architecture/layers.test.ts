@@ -40,7 +40,6 @@ const FEATURE_DEPENDENCIES: Record<string, readonly string[]> = {
   'problem-details': ['validation'],
 };
 
-
 /** Relative module specifiers of a file: imports, re-exports, `declare module`, `import(...)`. */
 function specifiers(text: string): string[] {
   const found: string[] = [];
@@ -97,7 +96,9 @@ function allowed(e: Edge): boolean {
 }
 
 test('every import of framework/src points down the ladder (none up, none across)', (t) => {
-  const wrong = edges().filter((e) => !allowed(e)).map((e) => `${e.file} imports ${e.spec} (${e.from} -> ${e.to})`);
+  const wrong = edges()
+    .filter((e) => !allowed(e))
+    .map((e) => `${e.file} imports ${e.spec} (${e.from} -> ${e.to})`);
   t.deepEqual(wrong, [], `imports against the ladder:\n${wrong.join('\n')}`);
 });
 
@@ -130,7 +131,10 @@ test('no two top-level folders of framework/src import each other, directly or t
 });
 
 test('every feature folder has the same face: an index.ts, through which the rest of framework/src reaches it', (t) => {
-  const features = fs.readdirSync(path.join(SRC, 'features'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const features = fs
+    .readdirSync(path.join(SRC, 'features'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
   t.true(features.length >= 15);
   const withoutIndex = features.filter((name) => !fs.existsSync(path.join(SRC, 'features', name, 'index.ts')));
   t.deepEqual(withoutIndex, [], 'feature folders without an index.ts');
@@ -139,7 +143,7 @@ test('every feature folder has the same face: an index.ts, through which the res
     .filter((e) => !e.from.startsWith('features/') && e.to.startsWith('features/'))
     .filter((e) => path.relative(path.join(SRC, e.to), resolveImport(path.join(SRC, e.file), e.spec)) !== 'index.ts')
     .map((e) => `${e.file} imports ${e.spec}`);
-  t.deepEqual(inner, [], 'imports of a feature\'s inner files from outside features/');
+  t.deepEqual(inner, [], "imports of a feature's inner files from outside features/");
 });
 
 test('the ladder test itself sees an import that points up', (t) => {

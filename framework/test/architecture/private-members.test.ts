@@ -24,7 +24,6 @@ const ALLOWED: ReadonlyArray<{ file: string; member: string; why: string }> = [
   },
 ];
 
-
 /**
  * The code of a file without its comments and the text of its strings (newlines kept, for line numbers); a quoted
  * `'_name'` stays, as a key in brackets. Template literals keep their `${...}` code.
@@ -38,9 +37,9 @@ function code(text: string): string {
     const next = text[i + 1];
     if (open[open.length - 1] === '`') {
       if (c === '\\') i += 2;
-      else if (c === '`') (open.pop(), (out += '`'), i++);
-      else if (c === '$' && next === '{') (open.push('{'), (out += '${'), (i += 2));
-      else ((out += c === '\n' ? '\n' : ''), i++);
+      else if (c === '`') open.pop(), (out += '`'), i++;
+      else if (c === '$' && next === '{') open.push('{'), (out += '${'), (i += 2);
+      else (out += c === '\n' ? '\n' : ''), i++;
       continue;
     }
     if (c === '/' && next === '/') {
@@ -91,7 +90,10 @@ test('no file of framework/src accesses an underscore member it does not define 
     for (const { member, line } of foreignAccesses(fs.readFileSync(file, 'utf8'))) {
       const allowed = ALLOWED.find((a) => a.file === rel && a.member === member);
       if (allowed !== undefined) used.add(`${rel} ${member}`);
-      else offences.push(`${rel}:${line} reaches into ${member}, which it does not define: use the owner's method or a symbol of http/internal.ts`);
+      else
+        offences.push(
+          `${rel}:${line} reaches into ${member}, which it does not define: use the owner's method or a symbol of http/internal.ts`,
+        );
     }
   }
   t.deepEqual(offences, []);
@@ -99,11 +101,22 @@ test('no file of framework/src accesses an underscore member it does not define 
   t.deepEqual(stale, [], 'allow-list entries no file needs any more');
 });
 
-test('the check sees the accesses it is meant to refuse, and not a file\'s own members', (t) => {
+test("the check sees the accesses it is meant to refuse, and not a file's own members", (t) => {
   const foreign = 'function f(r: Res) {\n  r._live = false;\n  return ctx.request?._body ?? x["_headers"];\n}\n';
-  t.deepEqual(foreignAccesses(foreign), [{ member: '_live', line: 2 }, { member: '_body', line: 3 }, { member: '_headers', line: 3 }]);
-  const own = 'class A {\n  private _n = 1;\n  _m(): void {}\n  same(other: A) { return this._n + other._n; }\n  call() { this._m(); }\n}\n';
+  t.deepEqual(foreignAccesses(foreign), [
+    { member: '_live', line: 2 },
+    { member: '_body', line: 3 },
+    { member: '_headers', line: 3 },
+  ]);
+  const own =
+    'class A {\n  private _n = 1;\n  _m(): void {}\n  same(other: A) { return this._n + other._n; }\n  call() { this._m(); }\n}\n';
   t.deepEqual(foreignAccesses(own), []);
-  t.deepEqual(foreignAccesses('// r._live = false;\n/* x._body */\nconst url = "http://a._b";\nconst s = `a._b ${"x"}`;\n'), []);
-  t.deepEqual(foreignAccesses('const s = `text ${r._live} text`;\n// it\'s\nq._n;\n'), [{ member: '_live', line: 1 }, { member: '_n', line: 3 }]);
+  t.deepEqual(
+    foreignAccesses('// r._live = false;\n/* x._body */\nconst url = "http://a._b";\nconst s = `a._b ${"x"}`;\n'),
+    [],
+  );
+  t.deepEqual(foreignAccesses("const s = `text ${r._live} text`;\n// it's\nq._n;\n"), [
+    { member: '_live', line: 1 },
+    { member: '_n', line: 3 },
+  ]);
 });

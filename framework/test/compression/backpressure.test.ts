@@ -27,17 +27,23 @@ function drained(response: HttpServerResponse): Promise<void> {
 
 @Path('/')
 class Producer {
-  @GET @Path('ping')
+  @GET
+  @Path('ping')
   ping() {
     return 'pong';
   }
 
   /** Writes TOTAL bytes of text with backpressure: it waits whenever `write` says so. */
-  @GET @Path('stream')
+  @GET
+  @Path('stream')
   async stream(@Context() response: HttpServerResponse): Promise<void> {
     let done!: (hash: string) => void;
     let left!: () => void;
-    const transfer: Transfer = { produced: 0, hash: new Promise((r) => (done = r)), gone: new Promise((r) => (left = r)) };
+    const transfer: Transfer = {
+      produced: 0,
+      hash: new Promise((r) => (done = r)),
+      gone: new Promise((r) => (left = r)),
+    };
     current = transfer;
     response.onAborted(left);
     response.putHeader('Content-Type', 'text/plain; charset=utf-8');
@@ -55,7 +61,12 @@ class Producer {
 
 let server: RunningServer;
 test.before(async () => {
-  server = await listen(new RestBuilder().use(compression({ gzipLevel: 1 })).register(Producer).build());
+  server = await listen(
+    new RestBuilder()
+      .use(compression({ gzipLevel: 1 }))
+      .register(Producer)
+      .build(),
+  );
 });
 test.after.always(() => server?.close());
 
@@ -69,34 +80,45 @@ async function untilStalled(read: () => number, limit: number, quietMs = 300): P
   return read();
 }
 
-test.serial('a client that stops reading a compressed stream holds the producer back; resumed, it gets every byte', async (t) => {
-  t.timeout(120_000);
-  const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    http.get(`${server.url}/stream`, { headers: { 'Accept-Encoding': 'gzip' }, agent: false }, resolve).on('error', reject);
-  });
-  response.pause();
-  t.is(response.headers['content-encoding'], 'gzip');
-  // Slower progress under load only lowers what was produced: the bound holds either way.
-  const produced = await untilStalled(() => current!.produced, TOTAL);
-  t.log(`produced ${(produced / MiB).toFixed(1)} MiB of ${TOTAL / MiB} while the client read nothing`);
-  t.true(produced < 48 * MiB, `the producer ran ahead to ${(produced / MiB).toFixed(1)} MiB`);
+test.serial(
+  'a client that stops reading a compressed stream holds the producer back; resumed, it gets every byte',
+  async (t) => {
+    t.timeout(120_000);
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      http
+        .get(`${server.url}/stream`, { headers: { 'Accept-Encoding': 'gzip' }, agent: false }, resolve)
+        .on('error', reject);
+    });
+    response.pause();
+    t.is(response.headers['content-encoding'], 'gzip');
+    // Slower progress under load only lowers what was produced: the bound holds either way.
+    const produced = await untilStalled(() => current!.produced, TOTAL);
+    t.log(`produced ${(produced / MiB).toFixed(1)} MiB of ${TOTAL / MiB} while the client read nothing`);
+    t.true(produced < 48 * MiB, `the producer ran ahead to ${(produced / MiB).toFixed(1)} MiB`);
 
-  const received = createHash('sha256');
-  let length = 0;
-  await new Promise<void>((resolve, reject) => {
-    response.pipe(zlib.createGunzip()).on('data', (c: Buffer) => {
-      length += c.length;
-      received.update(c);
-    }).on('end', resolve).on('error', reject);
-    response.resume();
-  });
-  t.is(length, TOTAL);
-  t.is(received.digest('hex'), await current!.hash);
-});
+    const received = createHash('sha256');
+    let length = 0;
+    await new Promise<void>((resolve, reject) => {
+      response
+        .pipe(zlib.createGunzip())
+        .on('data', (c: Buffer) => {
+          length += c.length;
+          received.update(c);
+        })
+        .on('end', resolve)
+        .on('error', reject);
+      response.resume();
+    });
+    t.is(length, TOTAL);
+    t.is(received.digest('hex'), await current!.hash);
+  },
+);
 
 test.serial('a client that leaves mid-stream stops the producer, and the server answers on', async (t) => {
   const request = http.get(`${server.url}/stream`, { headers: { 'Accept-Encoding': 'br' }, agent: false });
-  const response = await new Promise<http.IncomingMessage>((resolve, reject) => request.on('response', resolve).on('error', reject));
+  const response = await new Promise<http.IncomingMessage>((resolve, reject) =>
+    request.on('response', resolve).on('error', reject),
+  );
   t.is(response.headers['content-encoding'], 'br');
   await new Promise<void>((resolve) => response.once('data', () => resolve()));
   request.destroy();

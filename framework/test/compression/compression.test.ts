@@ -3,57 +3,95 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { Context, GET, HttpServerResponse, NoCompression, Path, Produces, QueryParam, Response, RestBuilder, WebSocket, WebSocketConnection, compression, type CompressionOptions } from '../../src/index';
+import {
+  Context,
+  GET,
+  HttpServerResponse,
+  NoCompression,
+  Path,
+  Produces,
+  QueryParam,
+  Response,
+  RestBuilder,
+  WebSocket,
+  WebSocketConnection,
+  compression,
+  type CompressionOptions,
+} from '../../src/index';
 import { listen, type RunningServer } from '../support/server';
 import { getRaw } from './http-get';
 import { connect, refusedUpgrade } from '../websocket/ws-client';
 
 /** About 40 KB of JSON: over the default threshold, under the default synchronous limit. */
-const ITEMS = Array.from({ length: 400 }, (_, i) => ({ id: i, name: `item number ${i}`, tags: ['alpha', 'beta', 'gamma'], price: i * 1.25 }));
+const ITEMS = Array.from({ length: 400 }, (_, i) => ({
+  id: i,
+  name: `item number ${i}`,
+  tags: ['alpha', 'beta', 'gamma'],
+  price: i * 1.25,
+}));
 /** About 1.2 MB: compressed through a zlib stream. */
-const MANY = Array.from({ length: 12_000 }, (_, i) => ({ id: i, name: `item number ${i}`, tags: ['alpha', 'beta', 'gamma'], price: i * 1.25 }));
+const MANY = Array.from({ length: 12_000 }, (_, i) => ({
+  id: i,
+  name: `item number ${i}`,
+  tags: ['alpha', 'beta', 'gamma'],
+  price: i * 1.25,
+}));
 const PNG = Buffer.alloc(8192, 7);
 
 @Path('/')
 class Content {
-  @GET @Path('items')
+  @GET
+  @Path('items')
   items() {
     return ITEMS;
   }
 
-  @GET @Path('many')
+  @GET
+  @Path('many')
   many() {
     return MANY;
   }
 
-  @GET @Path('small')
+  @GET
+  @Path('small')
   small() {
     return { ok: true };
   }
 
-  @GET @Path('image') @Produces('image/png')
+  @GET
+  @Path('image')
+  @Produces('image/png')
   image() {
     return PNG;
   }
 
-  @GET @Path('raw') @NoCompression()
+  @GET
+  @Path('raw')
+  @NoCompression()
   raw() {
     return ITEMS;
   }
 
-  @GET @Path('encoded')
+  @GET
+  @Path('encoded')
   encoded(@Context() response: HttpServerResponse) {
-    response.putHeader('Content-Type', 'application/json').putHeader('Content-Encoding', 'gzip').end(zlib.gzipSync(JSON.stringify(ITEMS)));
+    response
+      .putHeader('Content-Type', 'application/json')
+      .putHeader('Content-Encoding', 'gzip')
+      .end(zlib.gzipSync(JSON.stringify(ITEMS)));
   }
 
-  @GET @Path('missing')
+  @GET
+  @Path('missing')
   missing() {
     return Response.status(404).entity(ITEMS).build();
   }
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rest-uws-compression-'));
-const TEXT = Array.from({ length: 40_000 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog\n`).join('');
+const TEXT = Array.from({ length: 40_000 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog\n`).join(
+  '',
+);
 fs.writeFileSync(path.join(dir, 'notes.txt'), TEXT);
 fs.writeFileSync(path.join(dir, 'photo.jpg'), Buffer.alloc(100_000, 1));
 
@@ -87,7 +125,8 @@ test('negotiation: brotli preferred on a tie, q-values, *, identity;q=0, refused
   const codingOf = async (accept: string | undefined) => {
     const res = await getRaw(`${server.url}/items`, accept === undefined ? {} : { 'Accept-Encoding': accept });
     const coding = res.headers['content-encoding'] ?? 'identity';
-    const body = coding === 'br' ? zlib.brotliDecompressSync(res.body) : coding === 'gzip' ? zlib.gunzipSync(res.body) : res.body;
+    const body =
+      coding === 'br' ? zlib.brotliDecompressSync(res.body) : coding === 'gzip' ? zlib.gunzipSync(res.body) : res.body;
     t.deepEqual(json(body), ITEMS, `body for ${accept}`);
     t.is(res.headers['vary'], 'Accept-Encoding', `Vary for ${accept}`);
     return coding;
@@ -170,7 +209,10 @@ test('static files are compressed as they stream; the ETag turns weak and ranges
   t.is(zlib.gunzipSync(gzipped.body).toString('utf8'), TEXT);
 
   // The weak tag still revalidates (If-None-Match compares weakly).
-  const revalidated = await getRaw(`${server.url}/files/notes.txt`, { 'Accept-Encoding': 'gzip', 'If-None-Match': `W/${etag}` });
+  const revalidated = await getRaw(`${server.url}/files/notes.txt`, {
+    'Accept-Encoding': 'gzip',
+    'If-None-Match': `W/${etag}`,
+  });
   t.is(revalidated.status, 304);
 
   const range = await getRaw(`${server.url}/files/notes.txt`, { 'Accept-Encoding': 'gzip', Range: 'bytes=0-99' });
@@ -192,7 +234,9 @@ test('options: threshold, encodings, compressible; mistakes refused at startup',
   const items = await getRaw(`${strict.url}/items`, { 'Accept-Encoding': 'br, gzip' });
   t.is(items.headers['content-encoding'], undefined);
 
-  t.throws(() => compression({ encodings: ['deflate' as 'gzip'] }), { message: /encodings must be 'br' and\/or 'gzip'/ });
+  t.throws(() => compression({ encodings: ['deflate' as 'gzip'] }), {
+    message: /encodings must be 'br' and\/or 'gzip'/,
+  });
   t.throws(() => compression({ gzipLevel: 10 }), { message: /gzipLevel must be a whole number from 1 to 9/ });
   t.throws(() => compression({ threshold: -1 }), { message: /threshold/ });
 });
@@ -212,8 +256,13 @@ class FeedRoute {
   }
 }
 
-test('a refused WebSocket upgrade has its answer compressed as a route\'s is; an accepted one is a plain 101', async (t) => {
-  const feed = await listen(new RestBuilder().use(compression({ threshold: 16 })).register(FeedEndpoint, FeedRoute).build());
+test("a refused WebSocket upgrade has its answer compressed as a route's is; an accepted one is a plain 101", async (t) => {
+  const feed = await listen(
+    new RestBuilder()
+      .use(compression({ threshold: 16 }))
+      .register(FeedEndpoint, FeedRoute)
+      .build(),
+  );
   t.teardown(feed.close);
   const headers = { 'accept-encoding': 'gzip', accept: 'application/json' };
   const http = await getRaw(`${feed.url}/http/feed`, headers);
@@ -223,7 +272,8 @@ test('a refused WebSocket upgrade has its answer compressed as a route\'s is; an
   t.is(http.headers['content-encoding'], 'gzip');
   t.is(ws.headers['content-encoding'], 'gzip');
   t.is(ws.headers['vary'], 'Accept-Encoding');
-  const message = (raw: Buffer) => JSON.parse(zlib.gunzipSync(raw).toString('utf8')).message.replace(/GET \/http|WebSocket \/ws/, 'ROUTE');
+  const message = (raw: Buffer) =>
+    JSON.parse(zlib.gunzipSync(raw).toString('utf8')).message.replace(/GET \/http|WebSocket \/ws/, 'ROUTE');
   t.is(message(ws.raw), message(http.body));
   const client = await connect(`ws://127.0.0.1:${feed.port}/ws/feed?topic=news`, { headers });
   t.is((await client.next()).data, 'subscribed to news');

@@ -1,6 +1,21 @@
 import test from 'ava';
 import { parseSetCookie } from 'cookie';
-import { Context, CookieParam, Cookies, CookieSigner, cookies, GET, Optional, Path, POST, QueryParam, RegistrationError, RestBuilder, serializeCookie, type Logger } from '../../src/index';
+import {
+  Context,
+  CookieParam,
+  Cookies,
+  CookieSigner,
+  cookies,
+  GET,
+  Optional,
+  Path,
+  POST,
+  QueryParam,
+  RegistrationError,
+  RestBuilder,
+  serializeCookie,
+  type Logger,
+} from '../../src/index';
 import { listen, type RunningServer } from '../support/server';
 
 const KEY_1 = 'k1-0123456789abcdef0123456789abcdef';
@@ -10,26 +25,40 @@ const quiet: Logger = { error() {}, warn() {}, info() {}, debug() {} };
 
 @Path('/')
 class CookieResource {
-  @POST @Path('login')
+  @POST
+  @Path('login')
   login(@QueryParam('user') user: string, @Context() jar: Cookies): string {
     jar
       .set('session', user, { signed: true, httpOnly: true, secure: true, sameSite: 'lax', path: '/', maxAge: 3600 })
       .set('theme', 'dark mode; yes=1', { path: '/', sameSite: 'strict' })
-      .set('embed', 'on', { secure: true, sameSite: 'none', partitioned: true, domain: 'example.com', expires: new Date(Date.UTC(2030, 0, 1)), priority: 'high' });
+      .set('embed', 'on', {
+        secure: true,
+        sameSite: 'none',
+        partitioned: true,
+        domain: 'example.com',
+        expires: new Date(Date.UTC(2030, 0, 1)),
+        priority: 'high',
+      });
     return 'ok';
   }
 
-  @GET @Path('me')
+  @GET
+  @Path('me')
   me(@CookieParam('session', { signed: true }) user: string, @CookieParam('theme') @Optional theme?: string): object {
     return { user, theme: theme ?? null };
   }
 
-  @GET @Path('maybe')
-  maybe(@CookieParam('session', { signed: true, optional: true }) user: string | undefined, @Context() jar: Cookies): object {
+  @GET
+  @Path('maybe')
+  maybe(
+    @CookieParam('session', { signed: true, optional: true }) user: string | undefined,
+    @Context() jar: Cookies,
+  ): object {
     return { user: user ?? null, viaJar: jar.getSigned('session') ?? null, raw: jar.get('session') ?? null };
   }
 
-  @POST @Path('logout')
+  @POST
+  @Path('logout')
   logout(@Context() jar: Cookies): string {
     jar.clear('session', { path: '/' });
     return 'bye';
@@ -61,8 +90,18 @@ test('several cookies on one answer, with every attribute, each its own Set-Cook
   const [session, theme, embed] = res.headers.getSetCookie();
   t.regex(session!, /^session=ada\.[A-Za-z0-9_-]{43}; Max-Age=3600; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
   t.is(theme, 'theme=dark%20mode%3B%20yes%3D1; Path=/; SameSite=Strict');
-  t.is(embed, 'embed=on; Domain=example.com; Expires=Tue, 01 Jan 2030 00:00:00 GMT; Secure; Partitioned; Priority=High; SameSite=None');
-  t.like(parseSetCookie(embed!), { name: 'embed', value: 'on', domain: 'example.com', secure: true, partitioned: true, sameSite: 'none' });
+  t.is(
+    embed,
+    'embed=on; Domain=example.com; Expires=Tue, 01 Jan 2030 00:00:00 GMT; Secure; Partitioned; Priority=High; SameSite=None',
+  );
+  t.like(parseSetCookie(embed!), {
+    name: 'embed',
+    value: 'on',
+    domain: 'example.com',
+    secure: true,
+    partitioned: true,
+    sameSite: 'none',
+  });
 
   // Sent back, the signed one reads through @CookieParam(signed) and the encoded one decodes.
   const me = await fetch(`${server.url}/me`, { headers: { cookie: `${sendBack(session!)}; ${sendBack(theme!)}` } });
@@ -107,8 +146,14 @@ test('key rotation: the first key signs, every key verifies; a retired key no lo
 
   const rotated = await serve([KEY_2, KEY_1]);
   t.teardown(rotated.close);
-  t.deepEqual(await (await fetch(`${rotated.url}/maybe`, { headers: { cookie: issued } })).json(), { user: 'grace', viaJar: 'grace', raw: decodeURIComponent(issued.slice('session='.length)) });
-  const reissued = sendBack((await fetch(`${rotated.url}/login?user=grace`, { method: 'POST' })).headers.getSetCookie()[0]!);
+  t.deepEqual(await (await fetch(`${rotated.url}/maybe`, { headers: { cookie: issued } })).json(), {
+    user: 'grace',
+    viaJar: 'grace',
+    raw: decodeURIComponent(issued.slice('session='.length)),
+  });
+  const reissued = sendBack(
+    (await fetch(`${rotated.url}/login?user=grace`, { method: 'POST' })).headers.getSetCookie()[0]!,
+  );
   t.not(reissued, issued);
 
   const retired = await serve([KEY_2]);
@@ -129,14 +174,21 @@ test('plain cookies: percent-decoded, "+" kept (base64 values), the first of a r
 });
 
 test('mistakes fail early: signed @CookieParam without keys, weak keys, attributes browsers would drop', (t) => {
-  const error = t.throws(() => new RestBuilder().use(cookies()).register(CookieResource).build(), { instanceOf: RegistrationError });
-  t.regex(error!.message, /CookieResource\.me\(\) parameter 0: @CookieParam\("session", \{ signed: true \}\) needs the app's signing keys: use\(cookies\(\{ keys: \[\.\.\.\] \}\)\)/);
+  const error = t.throws(() => new RestBuilder().use(cookies()).register(CookieResource).build(), {
+    instanceOf: RegistrationError,
+  });
+  t.regex(
+    error!.message,
+    /CookieResource\.me\(\) parameter 0: @CookieParam\("session", \{ signed: true \}\) needs the app's signing keys: use\(cookies\(\{ keys: \[\.\.\.\] \}\)\)/,
+  );
   t.is((error as RegistrationError).code, 'RU_ERR_SIGNED_COOKIE_KEYS');
   t.throws(() => cookies({ keys: ['short'] }), { message: /key 0 must be a string or Buffer of at least 32 bytes/ });
   t.throws(() => cookies({ keys: [] }), { message: /keys is a list of secrets/ });
   t.throws(() => serializeCookie('a', 'b', { sameSite: 'none' }), { message: /sameSite: 'none' needs secure: true/ });
   t.throws(() => serializeCookie('a', 'b', { partitioned: true }), { message: /partitioned needs secure: true/ });
-  t.throws(() => serializeCookie('a', 'b', { sameSite: 'sometimes' as any }), { message: /sameSite must be 'strict', 'lax' or 'none'/ });
+  t.throws(() => serializeCookie('a', 'b', { sameSite: 'sometimes' as any }), {
+    message: /sameSite must be 'strict', 'lax' or 'none'/,
+  });
   t.throws(() => serializeCookie('a', 'b', { maxAge: 1.5 }), { message: /maxAge is a whole number/ });
   t.throws(() => serializeCookie('a', 'b', { expires: new Date('nope') }), { message: /expires must be a valid Date/ });
   t.throws(() => serializeCookie('bad name', 'b'), { message: /name/ });

@@ -1,11 +1,32 @@
 import test from 'ava';
 import {
-  BeanParam, BodyParam, Context, CookieParam, DefaultValue, FormParam, GET, HeaderParam, MatrixParam, Optional, Path, PathParam, POST,
-  QueryParam, Raw, RestBuilder, inject,
+  BeanParam,
+  BodyParam,
+  Context,
+  CookieParam,
+  DefaultValue,
+  FormParam,
+  GET,
+  HeaderParam,
+  MatrixParam,
+  Optional,
+  Path,
+  PathParam,
+  POST,
+  QueryParam,
+  Raw,
+  RestBuilder,
+  inject,
 } from '../../src/index';
 
-enum Color { Red = 'red', Green = 'green' }
-enum Level { Low, High }
+enum Color {
+  Red = 'red',
+  Green = 'green',
+}
+enum Level {
+  Low,
+  High,
+}
 
 class Money {
   constructor(readonly text: string) {
@@ -34,7 +55,12 @@ class Filter {
 
 @Path('/args')
 class Args {
-  @GET @Path('/query') query(@QueryParam('s') s: string, @QueryParam('s') @Raw raw: string, @QueryParam('n') n: number, @QueryParam('b') b: boolean) {
+  @GET @Path('/query') query(
+    @QueryParam('s') s: string,
+    @QueryParam('s') @Raw raw: string,
+    @QueryParam('n') n: number,
+    @QueryParam('b') b: boolean,
+  ) {
     return { s, raw, n, b };
   }
   @GET @Path('/types') types(
@@ -47,7 +73,16 @@ class Args {
     @QueryParam('code') code: Code,
     @QueryParam('flag') flag: Flag,
   ) {
-    return { big: String(big), date: date.toISOString(), color, level, ids, money: money.text, code: code.value, flag: flag.on };
+    return {
+      big: String(big),
+      date: date.toISOString(),
+      color,
+      level,
+      ids,
+      money: money.text,
+      code: code.value,
+      flag: flag.on,
+    };
   }
   @GET @Path('/defaults/{id}') defaults(
     @PathParam('id') id: string,
@@ -59,13 +94,21 @@ class Args {
   ) {
     return { id, limit, mode, session, opt: opt ?? null, opt2: opt2 ?? null };
   }
-  @GET @Path('/cars/{make}') matrix(@PathParam('make') make: string, @MatrixParam('color') color: string, @MatrixParam('year') year: number) {
+  @GET @Path('/cars/{make}') matrix(
+    @PathParam('make') make: string,
+    @MatrixParam('color') color: string,
+    @MatrixParam('year') year: number,
+  ) {
     return { make, color, year };
   }
   @GET @Path('/bean/{id}') bean(@BeanParam filter: Filter) {
     return { isFilter: filter instanceof Filter, ...filter };
   }
-  @POST @Path('/form') form(@FormParam('name') name: string, @FormParam('age') age: number, @FormParam('tags', { type: [String] }) tags: string[]) {
+  @POST @Path('/form') form(
+    @FormParam('name') name: string,
+    @FormParam('age') age: number,
+    @FormParam('tags', { type: [String] }) tags: string[],
+  ) {
     return { name, age, tags };
   }
   @GET @Path('/cookie') cookie(@CookieParam('session') session: string, @HeaderParam('X-Trace') trace: string) {
@@ -81,9 +124,21 @@ test('query values are URL-decoded; @Raw gives them as sent; numbers and boolean
 });
 
 test('bigint, Date, enums (names and values), arrays, single-string constructor, fromString, valueOf', async (t) => {
-  const r = await inject(app(), '/args/types?big=9007199254740993&date=2024-02-03T04:05:06Z&color=green&level=High&ids=1&ids=2&money=12.50&code=ab&flag=y');
+  const r = await inject(
+    app(),
+    '/args/types?big=9007199254740993&date=2024-02-03T04:05:06Z&color=green&level=High&ids=1&ids=2&money=12.50&code=ab&flag=y',
+  );
   t.is(r.statusCode, 200, r.body);
-  t.deepEqual(r.json(), { big: '9007199254740993', date: '2024-02-03T04:05:06.000Z', color: 'green', level: 1, ids: [1, 2], money: '12.50', code: 'AB', flag: true });
+  t.deepEqual(r.json(), {
+    big: '9007199254740993',
+    date: '2024-02-03T04:05:06.000Z',
+    color: 'green',
+    level: 1,
+    ids: [1, 2],
+    money: '12.50',
+    code: 'AB',
+    flag: true,
+  });
 });
 
 test('values that cannot be converted give 400 naming the argument and why', async (t) => {
@@ -122,7 +177,10 @@ test('a missing required argument gives 400 naming it and the route', async (t) 
 test('@DefaultValue for query, header and cookie; optional arguments are undefined when absent', async (t) => {
   const r = await inject(app(), '/args/defaults/7');
   t.deepEqual(r.json(), { id: '7', limit: 20, mode: 'fast', session: 'none', opt: null, opt2: null });
-  const given = await inject(app(), { url: '/args/defaults/7?limit=5&opt=x&opt2=3', headers: { 'x-mode': 'slow', cookie: 'a=1; session=abc' } });
+  const given = await inject(app(), {
+    url: '/args/defaults/7?limit=5&opt=x&opt2=3',
+    headers: { 'x-mode': 'slow', cookie: 'a=1; session=abc' },
+  });
   t.deepEqual(given.json(), { id: '7', limit: 5, mode: 'slow', session: 'abc', opt: 'x', opt2: 3 });
 });
 
@@ -142,7 +200,12 @@ test('@BeanParam builds its class from decorated constructor parameters and fiel
 });
 
 test('@FormParam reads urlencoded fields', async (t) => {
-  const r = await inject(app(), { method: 'POST', url: '/args/form', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=J%C3%BCrgen+K&age=41&tags=a&tags=b' });
+  const r = await inject(app(), {
+    method: 'POST',
+    url: '/args/form',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'name=J%C3%BCrgen+K&age=41&tags=a&tags=b',
+  });
   t.deepEqual(r.json(), { name: 'Jürgen K', age: 41, tags: ['a', 'b'] });
 });
 
@@ -169,6 +232,8 @@ test('@Context with an unknown type and a body param without decorator are recog
       return a + b;
     }
   }
-  t.throws(() => new RestBuilder().register(TwoBodies).build(), { message: /parameters 0, 1 have no decorator; only one parameter may be the body/ });
+  t.throws(() => new RestBuilder().register(TwoBodies).build(), {
+    message: /parameters 0, 1 have no decorator; only one parameter may be the body/,
+  });
   void BodyParam;
 });

@@ -1,7 +1,23 @@
 import test from 'ava';
 import {
-  BodyParam, Context, ContextProvider, ContextReader, DefaultValue, GET, POST, HttpServerRequest, HttpServerResponse, NotFoundResponseWriter, Path, RestBuilder, RestRouter,
-  RouteDefinition, RoutingContext, UwsApp, User, inject,
+  BodyParam,
+  Context,
+  ContextProvider,
+  ContextReader,
+  DefaultValue,
+  GET,
+  POST,
+  HttpServerRequest,
+  HttpServerResponse,
+  NotFoundResponseWriter,
+  Path,
+  RestBuilder,
+  RestRouter,
+  RouteDefinition,
+  RoutingContext,
+  UwsApp,
+  User,
+  inject,
 } from '../../src/index';
 import { listen } from '../support/server';
 
@@ -71,11 +87,23 @@ class Ctx {
 }
 
 test('built-in @Context types: request, response, routing context, route definition, the app', async (t) => {
-  const r = await inject(new RestBuilder().register(Ctx), { url: '/ctx/builtins/42?q=x', headers: { 'x-custom': 'c' }, remoteAddress: '10.1.2.3' });
+  const r = await inject(new RestBuilder().register(Ctx), {
+    url: '/ctx/builtins/42?q=x',
+    headers: { 'x-custom': 'c' },
+    remoteAddress: '10.1.2.3',
+  });
   t.is(r.headers['x-seen'], 'yes');
   t.deepEqual(r.json(), {
-    method: 'GET', path: '/ctx/builtins/42', uri: '/ctx/builtins/42?q=x', param: '42', query: 'x', header: 'c', data: 'v',
-    route: 'GET /ctx/builtins/{id} Ctx.builtins', app: 'function', remote: '10.1.2.3',
+    method: 'GET',
+    path: '/ctx/builtins/42',
+    uri: '/ctx/builtins/42?q=x',
+    param: '42',
+    query: 'x',
+    header: 'c',
+    data: 'v',
+    route: 'GET /ctx/builtins/{id} Ctx.builtins',
+    app: 'function',
+    remote: '10.1.2.3',
   });
 });
 
@@ -93,9 +121,17 @@ test('custom types: a provider per app, a @ContextReader overriding it, 400 when
 
 test('RestRouter.provide runs a provider on every request and pushes its value; functions work as providers', async (t) => {
   RestRouter.provide(RequestIdProvider);
-  const r = await inject(new RestBuilder().register(Ctx), { url: '/ctx/request-id', headers: { 'x-request-id': 'abc' } });
+  const r = await inject(new RestBuilder().register(Ctx), {
+    url: '/ctx/request-id',
+    headers: { 'x-request-id': 'abc' },
+  });
   t.deepEqual(r.json(), { id: 'abc' });
-  const fn = await inject(new RestBuilder().register(Ctx).addProvider(Tenant, (req: HttpServerRequest) => new Tenant(`fn-${req.getHeader('x-tenant')}`)), { url: '/ctx/tenant', headers: { 'x-tenant': 'z' } });
+  const fn = await inject(
+    new RestBuilder()
+      .register(Ctx)
+      .addProvider(Tenant, (req: HttpServerRequest) => new Tenant(`fn-${req.getHeader('x-tenant')}`)),
+    { url: '/ctx/tenant', headers: { 'x-tenant': 'z' } },
+  );
   t.deepEqual(fn.json(), { tenant: 'fn-z' });
 });
 
@@ -122,7 +158,10 @@ test('not-found writers: a subtree writer and a catch-all', async (t) => {
       res.putHeader('content-type', 'application/json').end(JSON.stringify({ missing: req.path() }));
     }
   }
-  const b = new RestBuilder().register(Ctx).notFound('/api/.*', ApiNotFound).notFound((_req: HttpServerRequest, res: HttpServerResponse) => res.end('nothing here'));
+  const b = new RestBuilder()
+    .register(Ctx)
+    .notFound('/api/.*', ApiNotFound)
+    .notFound((_req: HttpServerRequest, res: HttpServerResponse) => res.end('nothing here'));
   const api = await inject(b, '/api/x');
   t.is(api.statusCode, 404);
   t.deepEqual(api.json(), { missing: '/api/x' });
@@ -148,7 +187,12 @@ test('a failing async provider and a later failing argument: the first argument 
       await new Promise((r) => setTimeout(r, 5));
       throw new UnauthorizedException('no key');
     });
-    const r = await inject(app, { method: 'POST', url: '/guarded', headers: { 'content-type': 'application/json' }, body: '{"broken' });
+    const r = await inject(app, {
+      method: 'POST',
+      url: '/guarded',
+      headers: { 'content-type': 'application/json' },
+      body: '{"broken',
+    });
     t.is(r.statusCode, 401);
     await new Promise((r) => setTimeout(r, 20));
     t.deepEqual(rejections, []);
@@ -172,12 +216,20 @@ test('the client address: from a real socket before and after awaiting a body, a
   const server = await listen(app);
   try {
     t.deepEqual(await (await fetch(`${server.url}/address`)).json(), { remote: '127.0.0.1' });
-    const posted = await fetch(`${server.url}/address`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' });
+    const posted = await fetch(`${server.url}/address`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hi',
+    });
     t.deepEqual(await posted.json(), { remote: '127.0.0.1', body: 'hi' });
   } finally {
     server.close();
   }
-  for (const [given, shown] of [['::ffff:10.0.0.7', '10.0.0.7'], ['::1', '::1'], ['192.168.1.20', '192.168.1.20']]) {
+  for (const [given, shown] of [
+    ['::ffff:10.0.0.7', '10.0.0.7'],
+    ['::1', '::1'],
+    ['192.168.1.20', '192.168.1.20'],
+  ]) {
     const r = await inject(app, { url: '/address', remoteAddress: given });
     t.is(r.json().remote, shown, given);
   }

@@ -1,5 +1,16 @@
 import test from 'ava';
-import { Context, GET, Header, Path, POST, Produces, QueryParam, Response, RestBuilder, HttpServerResponse } from '../../src/index';
+import {
+  Context,
+  GET,
+  Header,
+  Path,
+  POST,
+  Produces,
+  QueryParam,
+  Response,
+  RestBuilder,
+  HttpServerResponse,
+} from '../../src/index';
 import { DefaultHead } from '../../src/http/default-head';
 import { listen } from '../support/server';
 import { rawRequest } from '../support/raw-http';
@@ -57,41 +68,87 @@ class Answers {
 /** The head of a raw response: its lines, without Date (it changes) and the body. */
 async function headLines(port: number, request: string): Promise<string[]> {
   const { text } = await rawRequest(port, request);
-  return text.slice(0, text.indexOf('\r\n\r\n')).split('\r\n').filter((line) => !line.startsWith('Date: '));
+  return text
+    .slice(0, text.indexOf('\r\n\r\n'))
+    .split('\r\n')
+    .filter((line) => !line.startsWith('Date: '));
 }
 
 const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: x\r\n${extra}Connection: close\r\n\r\n`;
 
-test('the usual answers\' heads on the wire: status line, content type, default headers, then what uWebSockets.js adds', async (t) => {
+test("the usual answers' heads on the wire: status line, content type, default headers, then what uWebSockets.js adds", async (t) => {
   const server = await listen(new RestBuilder().register(Answers).build());
   try {
     // Twice each: the first answer composes the head, the second takes it from the table.
     for (let round = 0; round < 2; round++) {
       t.deepEqual(await headLines(server.port, get('/json')), [
-        'HTTP/1.1 200 OK', 'content-type: application/json', 'X-Content-Type-Options: nosniff', 'uWebSockets: 20', 'Content-Length: 11',
+        'HTTP/1.1 200 OK',
+        'content-type: application/json',
+        'X-Content-Type-Options: nosniff',
+        'uWebSockets: 20',
+        'Content-Length: 11',
       ]);
-      t.deepEqual(await headLines(server.port, 'POST /created HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'), [
-        'HTTP/1.1 201 Created', 'content-type: application/json', 'X-Content-Type-Options: nosniff', 'uWebSockets: 20', 'Content-Length: 8',
-      ]);
+      t.deepEqual(
+        await headLines(
+          server.port,
+          'POST /created HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+        ),
+        [
+          'HTTP/1.1 201 Created',
+          'content-type: application/json',
+          'X-Content-Type-Options: nosniff',
+          'uWebSockets: 20',
+          'Content-Length: 8',
+        ],
+      );
       t.deepEqual(await headLines(server.port, get('/text')), [
-        'HTTP/1.1 200 OK', 'content-type: text/plain; charset=utf-8', 'X-Content-Type-Options: nosniff', 'uWebSockets: 20', 'Content-Length: 5',
+        'HTTP/1.1 200 OK',
+        'content-type: text/plain; charset=utf-8',
+        'X-Content-Type-Options: nosniff',
+        'uWebSockets: 20',
+        'Content-Length: 5',
       ]);
       // No Content-Length on a 204 (RFC 9110, 8.6), nor a wrong one (0) on a 304.
-      t.deepEqual(await headLines(server.port, get('/empty')), ['HTTP/1.1 204 No Content', 'X-Content-Type-Options: nosniff', 'uWebSockets: 20']);
-      t.deepEqual(await headLines(server.port, get('/not-modified')), ['HTTP/1.1 304 Not Modified', 'X-Content-Type-Options: nosniff', 'uWebSockets: 20']);
+      t.deepEqual(await headLines(server.port, get('/empty')), [
+        'HTTP/1.1 204 No Content',
+        'X-Content-Type-Options: nosniff',
+        'uWebSockets: 20',
+      ]);
+      t.deepEqual(await headLines(server.port, get('/not-modified')), [
+        'HTTP/1.1 304 Not Modified',
+        'X-Content-Type-Options: nosniff',
+        'uWebSockets: 20',
+      ]);
       t.deepEqual(await headLines(server.port, get('/missing')), [
-        'HTTP/1.1 404 Not Found', 'content-type: application/json', 'X-Content-Type-Options: nosniff', 'uWebSockets: 20', 'Content-Length: 98',
+        'HTTP/1.1 404 Not Found',
+        'content-type: application/json',
+        'X-Content-Type-Options: nosniff',
+        'uWebSockets: 20',
+        'Content-Length: 98',
       ]);
       // HEAD: the same head, the length of the body not sent.
       t.deepEqual(await headLines(server.port, `HEAD /json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`), [
-        'HTTP/1.1 200 OK', 'content-type: application/json', 'X-Content-Type-Options: nosniff', 'Content-Length: 11', 'uWebSockets: 20',
+        'HTTP/1.1 200 OK',
+        'content-type: application/json',
+        'X-Content-Type-Options: nosniff',
+        'Content-Length: 11',
+        'uWebSockets: 20',
       ]);
       // Other headers: written one by one, the route's first, then the defaults it did not set.
       t.deepEqual(await headLines(server.port, get('/extra')), [
-        'HTTP/1.1 200 OK', 'X-Extra: yes', 'content-type: application/json', 'X-Content-Type-Options: nosniff', 'uWebSockets: 20', 'Content-Length: 11',
+        'HTTP/1.1 200 OK',
+        'X-Extra: yes',
+        'content-type: application/json',
+        'X-Content-Type-Options: nosniff',
+        'uWebSockets: 20',
+        'Content-Length: 11',
       ]);
       t.deepEqual(await headLines(server.port, get('/own-type')), [
-        'HTTP/1.1 200 OK', 'X-Content-Type-Options: sniff-me', 'content-type: text/html', 'uWebSockets: 20', 'Content-Length: 9',
+        'HTTP/1.1 200 OK',
+        'X-Content-Type-Options: sniff-me',
+        'content-type: text/html',
+        'uWebSockets: 20',
+        'Content-Length: 9',
       ]);
     }
   } finally {
@@ -102,12 +159,21 @@ test('the usual answers\' heads on the wire: status line, content type, default 
 test('a 204 or 304 sends no content even when the route gives one: the next answer on the connection is not desynchronised', async (t) => {
   const server = await listen(new RestBuilder().register(Answers).build());
   try {
-    const pipelined = ['/no-content-with-entity', '/not-modified', '/json', '/no-content-written', '/not-modified-streamed', '/json'].map((path) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`).join('');
+    const pipelined = [
+      '/no-content-with-entity',
+      '/not-modified',
+      '/json',
+      '/no-content-written',
+      '/not-modified-streamed',
+      '/json',
+    ]
+      .map((path) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`)
+      .join('');
     const { text } = await rawRequest(server.port, pipelined, 500);
     const answers = text.split(/(?=HTTP\/1\.1 )/);
     t.is(answers.length, 6, text);
     t.true(answers[0]!.startsWith('HTTP/1.1 204 No Content\r\n'));
-    t.true(answers[0]!.endsWith('\r\n\r\n'), 'nothing after the 204\'s head');
+    t.true(answers[0]!.endsWith('\r\n\r\n'), "nothing after the 204's head");
     t.false(text.includes('smuggled'));
     t.true(answers[1]!.startsWith('HTTP/1.1 304 Not Modified\r\n') && answers[1]!.endsWith('\r\n\r\n'));
     t.true(answers[2]!.startsWith('HTTP/1.1 200 OK\r\n') && answers[2]!.endsWith('\r\n\r\n{"ok":true}'), answers[2]);
@@ -126,7 +192,11 @@ test('more content types than the table keeps: every answer still has its own he
   try {
     for (const type of MANY_TYPES) {
       t.deepEqual(await headLines(server.port, get(`/many?type=${encodeURIComponent(type)}`)), [
-        'HTTP/1.1 200 OK', `content-type: ${type}`, 'X-Content-Type-Options: nosniff', 'uWebSockets: 20', 'Content-Length: 11',
+        'HTTP/1.1 200 OK',
+        `content-type: ${type}`,
+        'X-Content-Type-Options: nosniff',
+        'uWebSockets: 20',
+        'Content-Length: 11',
       ]);
     }
   } finally {
@@ -134,7 +204,7 @@ test('more content types than the table keeps: every answer still has its own he
   }
 });
 
-test('an app\'s own default headers are composed in their order, and a route\'s content type replaces a default one', async (t) => {
+test("an app's own default headers are composed in their order, and a route's content type replaces a default one", async (t) => {
   const app = new RestBuilder()
     .defaultHeaders({ 'X-Frame-Options': 'DENY', 'Content-Type': 'text/html', 'Referrer-Policy': 'no-referrer' })
     .register(Answers)
@@ -143,10 +213,19 @@ test('an app\'s own default headers are composed in their order, and a route\'s 
   try {
     for (let round = 0; round < 2; round++) {
       t.deepEqual(await headLines(server.port, get('/json')), [
-        'HTTP/1.1 200 OK', 'content-type: application/json', 'X-Frame-Options: DENY', 'Referrer-Policy: no-referrer', 'uWebSockets: 20', 'Content-Length: 11',
+        'HTTP/1.1 200 OK',
+        'content-type: application/json',
+        'X-Frame-Options: DENY',
+        'Referrer-Policy: no-referrer',
+        'uWebSockets: 20',
+        'Content-Length: 11',
       ]);
       t.deepEqual(await headLines(server.port, get('/empty')), [
-        'HTTP/1.1 204 No Content', 'X-Frame-Options: DENY', 'Content-Type: text/html', 'Referrer-Policy: no-referrer', 'uWebSockets: 20',
+        'HTTP/1.1 204 No Content',
+        'X-Frame-Options: DENY',
+        'Content-Type: text/html',
+        'Referrer-Policy: no-referrer',
+        'uWebSockets: 20',
       ]);
     }
   } finally {
@@ -157,13 +236,19 @@ test('an app\'s own default headers are composed in their order, and a route\'s 
 test('an app without default headers answers with the content type alone', async (t) => {
   const server = await listen(new RestBuilder().defaultHeaders({}).register(Answers).build());
   try {
-    t.deepEqual(await headLines(server.port, get('/json')), ['HTTP/1.1 200 OK', 'content-type: application/json', 'uWebSockets: 20', 'Content-Length: 11']);
+    t.deepEqual(await headLines(server.port, get('/json')), [
+      'HTTP/1.1 200 OK',
+      'content-type: application/json',
+      'uWebSockets: 20',
+      'Content-Length: 11',
+    ]);
   } finally {
     server.close();
   }
 });
 
-const text = (bytes: ArrayBuffer | undefined) => (bytes === undefined ? undefined : Buffer.from(bytes).toString('latin1'));
+const text = (bytes: ArrayBuffer | undefined) =>
+  bytes === undefined ? undefined : Buffer.from(bytes).toString('latin1');
 
 test('a composed head is the status line and the headers joined by CRLF, the same bytes again from the table', (t) => {
   const head = new DefaultHead([['X-Content-Type-Options', 'nosniff']]);

@@ -1,6 +1,16 @@
 import test from 'ava';
 import {
-  CatchWith, ExceptionHandler, GET, Handles, HttpServerRequest, HttpServerResponse, NotFoundException, Path, RestBuilder, WebApplicationException, inject,
+  CatchWith,
+  ExceptionHandler,
+  GET,
+  Handles,
+  HttpServerRequest,
+  HttpServerResponse,
+  NotFoundException,
+  Path,
+  RestBuilder,
+  WebApplicationException,
+  inject,
 } from '../../src/index';
 
 class OutOfStock extends Error {}
@@ -95,7 +105,10 @@ test('global handlers come last, in registration order; the status is preset bef
 });
 
 test('an unmatched error is a generic 500 that leaks neither message nor stack', async (t) => {
-  const r = await inject(new RestBuilder().register(Plain).logger({ error() {}, warn() {}, info() {}, debug() {} }), '/plain/crash');
+  const r = await inject(
+    new RestBuilder().register(Plain).logger({ error() {}, warn() {}, info() {}, debug() {} }),
+    '/plain/crash',
+  );
   t.is(r.statusCode, 500);
   t.deepEqual(r.json(), { status: 500, error: 'Internal Server Error', message: 'Internal Server Error' });
   t.notRegex(r.body, /hunter2|at |\.ts|\.js/);

@@ -1,5 +1,15 @@
 import test from 'ava';
-import { Context, GET, Header, HeaderParam, HttpServerResponse, Path, Produces, Response, RestBuilder } from '../../src/index';
+import {
+  Context,
+  GET,
+  Header,
+  HeaderParam,
+  HttpServerResponse,
+  Path,
+  Produces,
+  Response,
+  RestBuilder,
+} from '../../src/index';
 import { keptBytes } from '../../src/http/header-bytes';
 import { listen } from '../support/server';
 import { rawRequest } from '../support/raw-http';
@@ -42,35 +52,38 @@ async function head(port: number, path: string, extra = ''): Promise<string> {
 
 const utf8AsLatin1 = (s: string) => Buffer.from(s, 'utf8').toString('latin1');
 
-test.serial('headers and status lines on the wire: constant, per-request and non-ASCII values, each in its own line', async (t) => {
-  const app = new RestBuilder().register(HeadersResource).build();
-  const server = await listen(app);
-  try {
-    for (let round = 0; round < 3; round++) {
-      const constant = await head(server.port, '/h/constant');
-      t.true(constant.startsWith('HTTP/1.1 200 OK\r\n'));
-      t.true(constant.includes('\r\nX-Constant: plain value\r\n'));
-      // Not ASCII: sent as the string, which uWebSockets.js encodes in UTF-8.
-      t.true(constant.includes(`\r\nX-Utf8: ${utf8AsLatin1('caf\u00e9 \u2713')}\r\n`));
-      t.true(constant.includes('\r\ncontent-type: application/vnd.example+json\r\n'));
-      t.true(constant.includes('\r\nX-Content-Type-Options: nosniff\r\n'));
+test.serial(
+  'headers and status lines on the wire: constant, per-request and non-ASCII values, each in its own line',
+  async (t) => {
+    const app = new RestBuilder().register(HeadersResource).build();
+    const server = await listen(app);
+    try {
+      for (let round = 0; round < 3; round++) {
+        const constant = await head(server.port, '/h/constant');
+        t.true(constant.startsWith('HTTP/1.1 200 OK\r\n'));
+        t.true(constant.includes('\r\nX-Constant: plain value\r\n'));
+        // Not ASCII: sent as the string, which uWebSockets.js encodes in UTF-8.
+        t.true(constant.includes(`\r\nX-Utf8: ${utf8AsLatin1('caf\u00e9 \u2713')}\r\n`));
+        t.true(constant.includes('\r\ncontent-type: application/vnd.example+json\r\n'));
+        t.true(constant.includes('\r\nX-Content-Type-Options: nosniff\r\n'));
 
-      // Values made per request, many of them: the table does not keep them, each answer carries its own.
-      for (let i = 0; i < 40; i++) {
-        const echo = `v${round}-${i}-${'x'.repeat(i)}`;
-        const dynamic = await head(server.port, `/h/dynamic/${i}`, `X-Echo: ${echo}\r\n`);
-        t.true(dynamic.startsWith('HTTP/1.1 201 Created\r\n'), dynamic);
-        t.true(dynamic.includes(`\r\nX-Echo: ${echo}\r\n`));
-        t.true(dynamic.includes(`\r\nX-Utf8-Echo: ${utf8AsLatin1(`${echo}-\u00fc`)}\r\n`));
-        t.true(dynamic.includes('\r\ncontent-type: text/x-per-request\r\n'));
+        // Values made per request, many of them: the table does not keep them, each answer carries its own.
+        for (let i = 0; i < 40; i++) {
+          const echo = `v${round}-${i}-${'x'.repeat(i)}`;
+          const dynamic = await head(server.port, `/h/dynamic/${i}`, `X-Echo: ${echo}\r\n`);
+          t.true(dynamic.startsWith('HTTP/1.1 201 Created\r\n'), dynamic);
+          t.true(dynamic.includes(`\r\nX-Echo: ${echo}\r\n`));
+          t.true(dynamic.includes(`\r\nX-Utf8-Echo: ${utf8AsLatin1(`${echo}-\u00fc`)}\r\n`));
+          t.true(dynamic.includes('\r\ncontent-type: text/x-per-request\r\n'));
+        }
+        const missing = await head(server.port, '/h/nothing-here');
+        t.true(missing.startsWith('HTTP/1.1 404 Not Found\r\n'));
       }
-      const missing = await head(server.port, '/h/nothing-here');
-      t.true(missing.startsWith('HTTP/1.1 404 Not Found\r\n'));
+    } finally {
+      server.close();
     }
-  } finally {
-    server.close();
-  }
-});
+  },
+);
 
 test.serial('the table of kept texts is bounded, and keeps ASCII texts only', (t) => {
   const bytes = keptBytes('x-kept-for-the-test');

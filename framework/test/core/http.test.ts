@@ -1,6 +1,20 @@
 import net from 'node:net';
 import test from 'ava';
-import { BodyParam, Context, DELETE, GET, HttpServerRequest, HttpServerResponse, Optional, Path, POST, PUT, RestBuilder, RouteOrder, inject } from '../../src/index';
+import {
+  BodyParam,
+  Context,
+  DELETE,
+  GET,
+  HttpServerRequest,
+  HttpServerResponse,
+  Optional,
+  Path,
+  POST,
+  PUT,
+  RestBuilder,
+  RouteOrder,
+  inject,
+} from '../../src/index';
 import { listen } from '../support/server';
 import { rawRequest } from '../support/raw-http';
 
@@ -114,7 +128,9 @@ function pipelined(port: number, payload: string, count: number): Promise<string
       data += chunk.toString('latin1');
       const answers = data.split(/(?=HTTP\/1\.1 \d{3} )/);
       const last = answers[answers.length - 1] ?? '';
-      const lastDone = /content-length: (\d+)/i.test(last) ? last.length >= last.indexOf('\r\n\r\n') + 4 + Number(/content-length: (\d+)/i.exec(last)![1]) : last.endsWith('0\r\n\r\n');
+      const lastDone = /content-length: (\d+)/i.test(last)
+        ? last.length >= last.indexOf('\r\n\r\n') + 4 + Number(/content-length: (\d+)/i.exec(last)![1])
+        : last.endsWith('0\r\n\r\n');
       if (answers.length >= count && lastDone) {
         clearTimeout(timer);
         socket.destroy();
@@ -137,7 +153,8 @@ test('over a real socket: a HEAD answer carries no body bytes, so the next answe
     t.true(head.endsWith('\r\n\r\n'), `${path}: bytes after the HEAD answer's head: ${JSON.stringify(head)}`);
     t.true(next.endsWith('{"hello":"world"}'), `${path}: ${JSON.stringify(next)}`);
     // The length a GET would send is announced; a streamed answer's length is unknown, so none is.
-    if (path === '/api/hello') t.regex(head, new RegExp(`content-length: ${JSON.stringify({ hello: 'world' }).length}\r\n`, 'i'));
+    if (path === '/api/hello')
+      t.regex(head, new RegExp(`content-length: ${JSON.stringify({ hello: 'world' }).length}\r\n`, 'i'));
     else t.notRegex(head, /content-length|transfer-encoding/i);
   }
 });
@@ -145,13 +162,29 @@ test('over a real socket: a HEAD answer carries no body bytes, so the next answe
 test('a body over the limit gets 413 at once from its Content-Length, without being read', async (t) => {
   const server = await listen(builder().build());
   try {
-    const { text, closed } = await rawRequest(server.port, `POST /api/echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5000000\r\n\r\nabc`, 1500);
+    const { text, closed } = await rawRequest(
+      server.port,
+      `POST /api/echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5000000\r\n\r\nabc`,
+      1500,
+    );
     t.regex(text, /^HTTP\/1\.1 413/);
     t.regex(text, /exceeds the limit of 1024 bytes/);
     t.true(closed);
-    const chunked = await rawRequest(server.port, [`POST /api/echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n`, `800\r\n${'a'.repeat(2048)}\r\n`], 1500, 20);
+    const chunked = await rawRequest(
+      server.port,
+      [
+        `POST /api/echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        `800\r\n${'a'.repeat(2048)}\r\n`,
+      ],
+      1500,
+      20,
+    );
     t.regex(chunked.text, /^HTTP\/1\.1 413/);
-    const ok = await fetch(`${server.url}/api/echo`, { method: 'POST', body: 'x'.repeat(1000), headers: { 'content-type': 'text/plain' } });
+    const ok = await fetch(`${server.url}/api/echo`, {
+      method: 'POST',
+      body: 'x'.repeat(1000),
+      headers: { 'content-type': 'text/plain' },
+    });
     t.deepEqual(await ok.json(), { length: 1000 });
   } finally {
     server.close();
@@ -165,7 +198,11 @@ test('a client that goes away mid-request or mid-body causes no write after abor
   process.on('unhandledRejection', onRejection);
   try {
     await rawRequest(server.port, `GET /api/slow HTTP/1.1\r\nHost: x\r\n\r\n`, 10);
-    await rawRequest(server.port, `PUT /api/hello HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"n":`, 10);
+    await rawRequest(
+      server.port,
+      `PUT /api/hello HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"n":`,
+      10,
+    );
     await new Promise((r) => setTimeout(r, 120));
     const after = await fetch(`${server.url}/api/hello`);
     t.is(after.status, 200);
@@ -221,7 +258,10 @@ test('an HTTP-method decorator without @Path serves the class path; without any 
     }
   }
   t.deepEqual((await inject(new RestBuilder().register(Orders), '/orders')).json(), ['o1']);
-  t.deepEqual((await inject(new RestBuilder().register(Orders), { method: 'POST', url: '/orders', body: { id: 'x' } })).json(), { id: 'x' });
+  t.deepEqual(
+    (await inject(new RestBuilder().register(Orders), { method: 'POST', url: '/orders', body: { id: 'x' } })).json(),
+    { id: 'x' },
+  );
   class NoPath {
     @GET list() {
       return [];
@@ -265,8 +305,15 @@ test('headers read after the callback returned (a body route, an asynchronous on
     const { text } = await rawRequest(server.port, `GET ${path} HTTP/1.1\r\n${common}\r\n`);
     t.deepEqual(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)), { ...expected, names }, path);
   }
-  const { text } = await rawRequest(server.port, `POST /headers/body HTTP/1.1\r\n${common}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi`);
-  t.deepEqual(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)), { ...expected, names: [...names, 'content-length', 'content-type'].sort(), text: 'hi' });
+  const { text } = await rawRequest(
+    server.port,
+    `POST /headers/body HTTP/1.1\r\n${common}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi`,
+  );
+  t.deepEqual(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)), {
+    ...expected,
+    names: [...names, 'content-length', 'content-type'].sort(),
+    text: 'hi',
+  });
 });
 
 test('an absent header read first still tells absent from empty for later reads, during the callback and after it', async (t) => {
@@ -318,7 +365,10 @@ test('a body is read whatever the method announces it (DELETE, GET with a body),
   const server = await listen(new RestBuilder().register(Bodies).build());
   t.teardown(() => server.close());
   const ask = async (head: string, body = '') => {
-    const { text } = await rawRequest(server.port, `${head}\r\nHost: x\r\nConnection: close\r\n${body === '' ? '' : `Content-Type: text/plain\r\nContent-Length: ${body.length}\r\n`}\r\n${body}`);
+    const { text } = await rawRequest(
+      server.port,
+      `${head}\r\nHost: x\r\nConnection: close\r\n${body === '' ? '' : `Content-Type: text/plain\r\nContent-Length: ${body.length}\r\n`}\r\n${body}`,
+    );
     return JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as unknown;
   };
   t.deepEqual(await ask('DELETE /bodies/d HTTP/1.1', 'gone'), { body: 'gone', type: 'text/plain' });

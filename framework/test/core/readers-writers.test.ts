@@ -1,7 +1,26 @@
 import test from 'ava';
 import {
-  BodyParam, Consumes, Context, PathParam, GET, Handles, Header, HttpResponseWriter, HttpServerRequest, HttpServerResponse, Path, POST, Produces,
-  RequestReader, Response, ResponseWriter, RestBuilder, RestRouter, SuppressCheck, ValueReader, inject,
+  BodyParam,
+  Consumes,
+  Context,
+  PathParam,
+  GET,
+  Handles,
+  Header,
+  HttpResponseWriter,
+  HttpServerRequest,
+  HttpServerResponse,
+  Path,
+  POST,
+  Produces,
+  RequestReader,
+  Response,
+  ResponseWriter,
+  RestBuilder,
+  RestRouter,
+  SuppressCheck,
+  ValueReader,
+  inject,
 } from '../../src/index';
 
 class Person {
@@ -112,19 +131,58 @@ class ReadWrite {
 const app = () => new RestBuilder().register(ReadWrite).writer(Person, TypedPersonWriter);
 
 test('JSON bodies get the declared class (its methods work); malformed JSON is 400', async (t) => {
-  const r = await inject(app(), { method: 'POST', url: '/rw/json', body: { name: 'zed', __proto__: { polluted: true } } });
+  const r = await inject(app(), {
+    method: 'POST',
+    url: '/rw/json',
+    body: { name: 'zed', __proto__: { polluted: true } },
+  });
   t.deepEqual(r.json(), { isPerson: true, greeting: 'hi zed' });
-  const bad = await inject(app(), { method: 'POST', url: '/rw/json', body: '{"name": ', headers: { 'content-type': 'application/json' } });
+  const bad = await inject(app(), {
+    method: 'POST',
+    url: '/rw/json',
+    body: '{"name": ',
+    headers: { 'content-type': 'application/json' },
+  });
   t.is(bad.statusCode, 400);
   t.regex(bad.json().message, /^Malformed JSON body/);
   t.is(({} as any).polluted, undefined);
 });
 
 test('reader order: parameter reader, method reader, then the mime-type reader of @Consumes', async (t) => {
-  t.deepEqual((await inject(app(), { method: 'POST', url: '/rw/param-reader', body: 'abc', headers: { 'content-type': 'text/plain' } })).json(), { body: 'ABC' });
-  t.deepEqual((await inject(app(), { method: 'POST', url: '/rw/method-reader', body: 'def', headers: { 'content-type': 'text/plain' } })).json(), { body: 'DEF' });
+  t.deepEqual(
+    (
+      await inject(app(), {
+        method: 'POST',
+        url: '/rw/param-reader',
+        body: 'abc',
+        headers: { 'content-type': 'text/plain' },
+      })
+    ).json(),
+    { body: 'ABC' },
+  );
+  t.deepEqual(
+    (
+      await inject(app(), {
+        method: 'POST',
+        url: '/rw/method-reader',
+        body: 'def',
+        headers: { 'content-type': 'text/plain' },
+      })
+    ).json(),
+    { body: 'DEF' },
+  );
   const b = app().reader(MimePersonReader);
-  t.deepEqual((await inject(b, { method: 'POST', url: '/rw/mime', body: 'x', headers: { 'content-type': 'application/x-person' } })).json(), { name: 'mime:x' });
+  t.deepEqual(
+    (
+      await inject(b, {
+        method: 'POST',
+        url: '/rw/mime',
+        body: 'x',
+        headers: { 'content-type': 'application/x-person' },
+      })
+    ).json(),
+    { name: 'mime:x' },
+  );
 });
 
 test('a class-type reader applies to parameters of that type: per app, and globally through RestRouter.getReaders()', async (t) => {
@@ -134,7 +192,10 @@ test('a class-type reader applies to parameters of that type: per app, and globa
       return { name: p.name };
     }
   }
-  t.deepEqual((await inject(new RestBuilder().register(PersonRoute).reader(Person, PersonReader), '/person/joe')).json(), { name: 'param:joe' });
+  t.deepEqual(
+    (await inject(new RestBuilder().register(PersonRoute).reader(Person, PersonReader), '/person/joe')).json(),
+    { name: 'param:joe' },
+  );
 
   class Celsius {
     constructor(readonly degrees: number) {}
@@ -158,7 +219,12 @@ test('a class-type reader applies to parameters of that type: per app, and globa
 });
 
 test('an unsupported Content-Type is 415; a missing body is 400', async (t) => {
-  const r = await inject(app(), { method: 'POST', url: '/rw/consumes-json', body: '<a/>', headers: { 'content-type': 'application/xml' } });
+  const r = await inject(app(), {
+    method: 'POST',
+    url: '/rw/consumes-json',
+    body: '<a/>',
+    headers: { 'content-type': 'application/xml' },
+  });
   t.is(r.statusCode, 415);
   t.regex(r.json().message, /Unsupported Content-Type application\/xml/);
   const none = await inject(app(), { method: 'POST', url: '/rw/json' });
@@ -179,7 +245,10 @@ test('writer order: method @ResponseWriter with its @Produces and @Header, then 
 test('@Produces negotiates with Accept; nothing acceptable gives 406', async (t) => {
   t.is((await inject(app(), { url: '/rw/produces' })).headers['content-type'], 'application/json');
   // An empty Accept says what no Accept says: the first produced type.
-  t.is((await inject(app(), { url: '/rw/produces', headers: { accept: '' } })).headers['content-type'], 'application/json');
+  t.is(
+    (await inject(app(), { url: '/rw/produces', headers: { accept: '' } })).headers['content-type'],
+    'application/json',
+  );
   const text = await inject(app(), { url: '/rw/produces', headers: { accept: 'text/plain' } });
   t.is(text.headers['content-type'], 'text/plain');
   t.is(text.body, '[object Object]');
@@ -232,7 +301,10 @@ test('registration fails when a reader or writer cannot serve the declared type,
     }
   }
   const err2 = t.throws(() => new RestBuilder().register(BadReader).build());
-  t.regex(err2!.message, /BadReader\.post\(\) parameter 0: reader PersonReader produces Person, which cannot be assigned to the parameter type Date/);
+  t.regex(
+    err2!.message,
+    /BadReader\.post\(\) parameter 0: reader PersonReader produces Person, which cannot be assigned to the parameter type Date/,
+  );
 
   @Path('/suppressed')
   class Suppressed {
@@ -256,7 +328,11 @@ test('a JSON key named like a getter-only accessor of the body class does not fa
       return { isCart: body instanceof Cart, total: body.total };
     }
   }
-  const r = await inject(new RestBuilder().register(CartRoute), { method: 'POST', url: '/cart', body: { items: [1, 2], total: 3 } });
+  const r = await inject(new RestBuilder().register(CartRoute), {
+    method: 'POST',
+    url: '/cart',
+    body: { items: [1, 2], total: 3 },
+  });
   t.is(r.statusCode, 200);
   t.deepEqual(r.json(), { isCart: true, total: 3 });
 });
@@ -264,12 +340,15 @@ test('a JSON key named like a getter-only accessor of the body class does not fa
 test('one route, Content-Types taking turns: each body is read by the reader of its own type, refusals stay refusals', async (t) => {
   @Path('/turns')
   class Turns {
-    @POST @Path('/') @Consumes('application/json', 'application/x-www-form-urlencoded', 'text/plain') take(body: unknown) {
+    @POST @Path('/') @Consumes('application/json', 'application/x-www-form-urlencoded', 'text/plain') take(
+      body: unknown,
+    ) {
       return { body };
     }
   }
   const built = new RestBuilder().register(Turns).build();
-  const send = (type: string, body: string) => inject(built, { method: 'POST', url: '/turns', body, headers: { 'content-type': type } });
+  const send = (type: string, body: string) =>
+    inject(built, { method: 'POST', url: '/turns', body, headers: { 'content-type': type } });
   for (let round = 0; round < 2; round++) {
     t.deepEqual((await send('application/json', '{"a":1}')).json(), { body: { a: 1 } });
     t.deepEqual((await send('application/json', '{"a":1}')).json(), { body: { a: 1 } });

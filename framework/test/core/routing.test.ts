@@ -49,7 +49,8 @@ test('malformed patterns fail with a message naming the problem', (t) => {
 });
 
 function routerSuite(name: string, make: () => Router<string>) {
-  const add = (r: Router<string>, method: HttpMethod, path: string, id = `${method} ${path}`) => r.add(method, compilePathPattern(path), id, 0);
+  const add = (r: Router<string>, method: HttpMethod, path: string, id = `${method} ${path}`) =>
+    r.add(method, compilePathPattern(path), id, 0);
 
   test(`${name}: static beats regex beats variable; values in pattern order`, (t) => {
     const r = make();
@@ -101,7 +102,10 @@ function routerSuite(name: string, make: () => Router<string>) {
     add(r, 'GET', '/static/{path:.+}');
     add(r, 'GET', '/static/{name}');
     const deep = r.find('GET', '/static/css/site/main.css');
-    t.deepEqual(deep && 'slot' in deep ? [deep.slot.routes[0], deep.values] : null, ['GET /static/{path:.+}', ['css/site/main.css']]);
+    t.deepEqual(deep && 'slot' in deep ? [deep.slot.routes[0], deep.values] : null, [
+      'GET /static/{path:.+}',
+      ['css/site/main.css'],
+    ]);
     const flat = r.find('GET', '/static/x.css');
     t.deepEqual(flat && 'slot' in flat ? flat.slot.routes[0] : null, 'GET /static/{name}');
   });
@@ -140,6 +144,10 @@ test('both routers agree on 1,000 generated routes', (t) => {
   for (const p of ['/r999/items', '/r998/12/x', '/r998/ab/x', '/r997/q', '/r5/none/x', '/zzz']) {
     const a = trie.find('GET', p);
     const b = linear.find('GET', p);
-    t.deepEqual(a && 'slot' in a ? [a.slot.routes[0], a.values] : a, b && 'slot' in b ? [b.slot.routes[0], b.values] : b, p);
+    t.deepEqual(
+      a && 'slot' in a ? [a.slot.routes[0], a.values] : a,
+      b && 'slot' in b ? [b.slot.routes[0], b.values] : b,
+      p,
+    );
   }
 });

@@ -6,7 +6,20 @@
 import test from 'ava';
 import 'reflect-metadata';
 import { IsInt, IsString, Length, Min } from 'class-validator';
-import { BadRequestException, GET, HeaderParam, Optional, Path, PathParam, POST, Produces, QueryParam, Response, RestBuilder, Valid } from '../../src/index';
+import {
+  BadRequestException,
+  GET,
+  HeaderParam,
+  Optional,
+  Path,
+  PathParam,
+  POST,
+  Produces,
+  QueryParam,
+  Response,
+  RestBuilder,
+  Valid,
+} from '../../src/index';
 import { runtimeOf } from '../../src/adapter/uws-adapter';
 import { forgetStageSources, stageCopies } from '../../src/pipeline/stage-copies';
 import { listen } from '../support/server';
@@ -18,19 +31,28 @@ class Line {
 
 @Path('/')
 class Shop {
-  @GET @Path('users/{id}') @Produces('application/json')
+  @GET
+  @Path('users/{id}')
+  @Produces('application/json')
   user(@PathParam('id') id: number, @QueryParam('fields') @Optional fields?: string): { id: number; fields: string[] } {
     if (!Number.isSafeInteger(id)) throw new BadRequestException(`id must be an integer, got ${id}`);
     return { id, fields: fields ? fields.split(',') : [] };
   }
 
-  @POST @Path('lines')
+  @POST
+  @Path('lines')
   line(@Valid line: Line): Response {
-    return Response.status(201).entity({ sku: line.sku, quantity: line.quantity, isLine: line instanceof Line }).build();
+    return Response.status(201)
+      .entity({ sku: line.sku, quantity: line.quantity, isLine: line instanceof Line })
+      .build();
   }
 
-  @GET @Path('later/{n}')
-  async later(@PathParam('n') n: number, @HeaderParam('x-note') @Optional note?: string): Promise<{ n: number; note: string | null }> {
+  @GET
+  @Path('later/{n}')
+  async later(
+    @PathParam('n') n: number,
+    @HeaderParam('x-note') @Optional note?: string,
+  ): Promise<{ n: number; note: string | null }> {
     await new Promise((resolve) => setImmediate(resolve));
     if (n === 13) throw new Error('unlucky');
     return { n, note: note ?? null };
@@ -54,8 +76,18 @@ const ASKED: Array<[string, RequestInit?]> = [
   ['/users/7'],
   ['/users/x'],
   ['/users/99999999999999999999'],
-  ['/lines', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sku: 'AB-1', quantity: 3 }) }],
-  ['/lines', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sku: '', quantity: 0 }) }],
+  [
+    '/lines',
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sku: 'AB-1', quantity: 3 }),
+    },
+  ],
+  [
+    '/lines',
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sku: '', quantity: 0 }) },
+  ],
   ['/lines', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sku":' }],
   ['/later/5', { headers: { 'x-note': 'hi' } }],
   ['/later/13'],
@@ -81,7 +113,11 @@ test.serial('routes that became hot answer exactly as before, errors and validat
       t.not(holder.compiled, shared.get(holder.definition.label), `${holder.definition.label} has its own stages`);
       t.is(holder.untilHot, 0);
     }
-    t.deepEqual(runtime.routes().map((h) => h.definition), definitions, 'the same definitions: what is keyed by them stays valid');
+    t.deepEqual(
+      runtime.routes().map((h) => h.definition),
+      definitions,
+      'the same definitions: what is keyed by them stays valid',
+    );
     for (let round = 0; round < 3; round++) {
       const after: Seen[] = [];
       for (const [path, init] of ASKED) after.push(await ask(server.url + path, init));
@@ -96,20 +132,29 @@ test.serial('routes that became hot answer exactly as before, errors and validat
   }
 });
 
-test.serial('without the compiled sources (a bundled app), there are no copies and routes keep the shared stages', (t) => {
-  forgetStageSources();
-  try {
-    t.is(stageCopies('GET /x', () => {
-      throw new Error('ENOENT');
-    }), undefined);
+test.serial(
+  'without the compiled sources (a bundled app), there are no copies and routes keep the shared stages',
+  (t) => {
     forgetStageSources();
-    // Sources that do not evaluate (as when code generation is refused): no copies either, and no throw.
-    t.is(stageCopies('GET /x', () => 'this is not JavaScript ('), undefined);
-    t.is(stageCopies('GET /x'), undefined, 'not tried again');
-  } finally {
-    forgetStageSources();
-  }
-  const copies = stageCopies('GET /y');
-  t.truthy(copies);
-  t.not(copies!.runRoute, stageCopies('GET /z')!.runRoute, 'each route its own functions');
-});
+    try {
+      t.is(
+        stageCopies('GET /x', () => {
+          throw new Error('ENOENT');
+        }),
+        undefined,
+      );
+      forgetStageSources();
+      // Sources that do not evaluate (as when code generation is refused): no copies either, and no throw.
+      t.is(
+        stageCopies('GET /x', () => 'this is not JavaScript ('),
+        undefined,
+      );
+      t.is(stageCopies('GET /x'), undefined, 'not tried again');
+    } finally {
+      forgetStageSources();
+    }
+    const copies = stageCopies('GET /y');
+    t.truthy(copies);
+    t.not(copies!.runRoute, stageCopies('GET /z')!.runRoute, 'each route its own functions');
+  },
+);

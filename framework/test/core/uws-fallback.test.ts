@@ -9,7 +9,11 @@ const script = `const { RestBuilder } = require(${JSON.stringify(index)}); new R
 
 function run(env: Record<string, string>): { code: number; out: string } {
   try {
-    const out = execFileSync(process.execPath, ['-e', script], { env: { ...process.env, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(process.execPath, ['-e', script], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return { code: 0, out };
   } catch (err: any) {
     return { code: err.status ?? 1, out: `${err.stdout}${err.stderr}` };
@@ -28,7 +32,10 @@ test('the slow JavaScript fallback of uWebSockets.js is refused, with the reason
     return;
   }
   t.not(r.code, 0);
-  t.regex(r.out, /rest\.uws: uWebSockets\.js \(@trufflesuite\/uws-js-unofficial 20\.30\.0-unofficial\.0\) could not load its native binary uws_linux_x64_\d+\.node/);
+  t.regex(
+    r.out,
+    /rest\.uws: uWebSockets\.js \(@trufflesuite\/uws-js-unofficial 20\.30\.0-unofficial\.0\) could not load its native binary uws_linux_x64_\d+\.node/,
+  );
   t.regex(r.out, /Node v\d+\.\d+\.\d+ \(ABI \d+\), linux-x64, glibc \d+\.\d+/);
   const advice = uwsBuildFor(thisMachine());
   t.true(r.out.includes(`Fix: add "uWebSockets.js": "${advice.spec}" to your dependencies`), r.out);

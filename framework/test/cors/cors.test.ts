@@ -6,12 +6,14 @@ import { rawRequest } from '../support/raw-http';
 
 @Path('/api')
 class ItemsResource {
-  @GET @Path('/items')
+  @GET
+  @Path('/items')
   items(): string[] {
     return ['a', 'b'];
   }
 
-  @POST @Path('/items')
+  @POST
+  @Path('/items')
   add(): string {
     return 'added';
   }
@@ -24,14 +26,31 @@ async function serve(builder: RestBuilder): Promise<RunningServer> {
 function preflight(url: string, origin: string, method: string, headers?: string): Promise<Response> {
   return fetch(url, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': method, ...(headers ? { 'access-control-request-headers': headers } : {}) },
+    headers: {
+      origin,
+      'access-control-request-method': method,
+      ...(headers ? { 'access-control-request-headers': headers } : {}),
+    },
   });
 }
 
 test('preflight from an allowed origin: 204 with origin, methods, headers, credentials, max age and Vary: Origin', async (t) => {
-  const server = await serve(new RestBuilder().enableCors('https://(www\\.)?example\\.com', true, 600, ['Content-Type', 'Authorization'], ['GET', 'POST']));
+  const server = await serve(
+    new RestBuilder().enableCors(
+      'https://(www\\.)?example\\.com',
+      true,
+      600,
+      ['Content-Type', 'Authorization'],
+      ['GET', 'POST'],
+    ),
+  );
   try {
-    const res = await preflight(`${server.url}/api/items`, 'https://www.example.com', 'POST', 'content-type, authorization');
+    const res = await preflight(
+      `${server.url}/api/items`,
+      'https://www.example.com',
+      'POST',
+      'content-type, authorization',
+    );
     t.is(res.status, 204);
     t.is(res.headers.get('access-control-allow-origin'), 'https://www.example.com');
     t.is(res.headers.get('access-control-allow-credentials'), 'true');
@@ -46,7 +65,9 @@ test('preflight from an allowed origin: 204 with origin, methods, headers, crede
 });
 
 test('preflight refusals: another origin, a method or a header not allowed get 403 without CORS headers', async (t) => {
-  const server = await serve(new RestBuilder().enableCors('https://example\\.com', false, undefined, ['Content-Type'], ['GET']));
+  const server = await serve(
+    new RestBuilder().enableCors('https://example\\.com', false, undefined, ['Content-Type'], ['GET']),
+  );
   try {
     const cases: Array<[string, string, string | undefined, RegExp]> = [
       ['https://evil.example', 'GET', undefined, /origin https:\/\/evil\.example is not allowed/],
@@ -59,7 +80,12 @@ test('preflight refusals: another origin, a method or a header not allowed get 4
     for (const [origin, method, headers, message] of cases) {
       const res = await fetch(`${server.url}/api/items`, {
         method: 'OPTIONS',
-        headers: { origin, 'access-control-request-method': method, accept: 'application/json', ...(headers ? { 'access-control-request-headers': headers } : {}) },
+        headers: {
+          origin,
+          'access-control-request-method': method,
+          accept: 'application/json',
+          ...(headers ? { 'access-control-request-headers': headers } : {}),
+        },
       });
       t.is(res.status, 403, `${origin} ${method} ${headers}`);
       t.is(res.headers.get('access-control-allow-origin'), null);
@@ -73,7 +99,9 @@ test('preflight refusals: another origin, a method or a header not allowed get 4
 });
 
 test('actual requests: allowed origin gets the headers, a disallowed one gets none but still Vary: Origin', async (t) => {
-  const server = await serve(new RestBuilder().enableCors({ origin: /https:\/\/app\.test/, exposedHeaders: ['X-Total'] }));
+  const server = await serve(
+    new RestBuilder().enableCors({ origin: /https:\/\/app\.test/, exposedHeaders: ['X-Total'] }),
+  );
   try {
     const ok = await fetch(`${server.url}/api/items`, { headers: { origin: 'https://app.test' } });
     t.is(ok.status, 200);
@@ -93,7 +121,10 @@ test('actual requests: allowed origin gets the headers, a disallowed one gets no
     t.is(noOrigin.headers.get('access-control-allow-origin'), null);
 
     // An empty Origin names no origin: answered as a same-origin request, no CORS headers and no Vary.
-    const empty = await rawRequest(server.port, 'GET /api/items HTTP/1.1\r\nHost: x\r\nOrigin:\r\nConnection: close\r\n\r\n');
+    const empty = await rawRequest(
+      server.port,
+      'GET /api/items HTTP/1.1\r\nHost: x\r\nOrigin:\r\nConnection: close\r\n\r\n',
+    );
     t.regex(empty.text, /^HTTP\/1\.1 200 /);
     t.notRegex(empty.text, /access-control-|vary:/i);
   } finally {
@@ -107,7 +138,10 @@ test('errors and 404s from an allowed origin carry the CORS headers too (so the 
     const missing = await fetch(`${server.url}/nowhere`, { headers: { origin: 'https://app.test' } });
     t.is(missing.status, 404);
     t.is(missing.headers.get('access-control-allow-origin'), 'https://app.test');
-    const wrongMethod = await fetch(`${server.url}/api/items`, { method: 'DELETE', headers: { origin: 'https://app.test' } });
+    const wrongMethod = await fetch(`${server.url}/api/items`, {
+      method: 'DELETE',
+      headers: { origin: 'https://app.test' },
+    });
     t.is(wrongMethod.status, 405);
     t.is(wrongMethod.headers.get('access-control-allow-origin'), 'https://app.test');
   } finally {

@@ -9,7 +9,7 @@ import { frameworkDir, repositoryDir, run, temporaryFolder, writeFile } from '..
  * constructors. Compiled against the built declarations, as an app's code is; each `@ts-expect-error` fails the
  * compilation if the line under it compiles.
  */
-test('a misspelt rest.uws code fails compilation; an app\'s own codes compile', async (t) => {
+test("a misspelt rest.uws code fails compilation; an app's own codes compile", async (t) => {
   t.timeout(120_000);
   const project = temporaryFolder('code-types');
   try {
@@ -51,7 +51,21 @@ new ArgumentException('x', 'RU_ERR_CONVERSON');
 new RegistrationError('x', 'RU_ERR_ROUTE_CONFLIKT');
 `,
     );
-    writeFile(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'node16', target: 'ES2022', types: ['node'], typeRoots: [path.join(repositoryDir, 'node_modules', '@types')], skipLibCheck: true }, files: ['codes.ts'] }));
+    writeFile(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'node16',
+          target: 'ES2022',
+          types: ['node'],
+          typeRoots: [path.join(repositoryDir, 'node_modules', '@types')],
+          skipLibCheck: true,
+        },
+        files: ['codes.ts'],
+      }),
+    );
     const tsc = path.join(repositoryDir, 'node_modules', '.bin', 'tsc');
     const result = await run(tsc, ['-p', 'tsconfig.json'], project);
     t.is(result.code, 0, result.output);

@@ -64,13 +64,19 @@ function documentedRows(): Map<string, [string, string]> {
 const registry = Object.keys(ERROR_CODES);
 
 test('every code the framework throws is in the registry (errors/codes.ts)', (t) => {
-  const unknown = [...codesInSource()].filter(([code]) => code !== 'RU_HTTP_' && !registry.includes(code)).map(([code, where]) => `${code} (${where.join(', ')})`);
+  const unknown = [...codesInSource()]
+    .filter(([code]) => code !== 'RU_HTTP_' && !registry.includes(code))
+    .map(([code, where]) => `${code} (${where.join(', ')})`);
   t.deepEqual(unknown, [], `codes thrown but missing from ERROR_CODES:\n${unknown.join('\n')}`);
 });
 
 test('every code in the registry is thrown somewhere', (t) => {
   const used = codesInSource();
-  t.deepEqual(registry.filter((code) => !used.has(code)), [], 'codes in ERROR_CODES that no code throws');
+  t.deepEqual(
+    registry.filter((code) => !used.has(code)),
+    [],
+    'codes in ERROR_CODES that no code throws',
+  );
 });
 
 test('docs/reference/error-codes.md lists exactly the registry, with its statuses and titles', (t) => {
@@ -94,7 +100,22 @@ test('no page of docs/ names a code that does not exist', (t) => {
 });
 
 test('each HTTP error class answers the status its code has in the registry', (t) => {
-  const classes = [BadRequestException, UnauthorizedException, ForbiddenException, NotFoundException, MethodNotAllowedException, NotAcceptableException, ConflictException, GoneException, PayloadTooLargeException, UnsupportedMediaTypeException, UnprocessableEntityException, TooManyRequestsException, InternalServerErrorException, ServiceUnavailableException];
+  const classes = [
+    BadRequestException,
+    UnauthorizedException,
+    ForbiddenException,
+    NotFoundException,
+    MethodNotAllowedException,
+    NotAcceptableException,
+    ConflictException,
+    GoneException,
+    PayloadTooLargeException,
+    UnsupportedMediaTypeException,
+    UnprocessableEntityException,
+    TooManyRequestsException,
+    InternalServerErrorException,
+    ServiceUnavailableException,
+  ];
   for (const ErrorClass of classes) {
     const error = new ErrorClass();
     t.is(describeErrorCode(error.code)?.status, error.status, ErrorClass.name);

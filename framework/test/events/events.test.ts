@@ -1,13 +1,28 @@
 import test from 'ava';
 import {
-  ConflictException, Context, Event, GET, Handles, NoCache, NotFoundException, Path, PathParam, POST, Response, RestBuilder, RoutingContext,
+  ConflictException,
+  Context,
+  Event,
+  GET,
+  Handles,
+  NoCache,
+  NotFoundException,
+  Path,
+  PathParam,
+  POST,
+  Response,
+  RestBuilder,
+  RoutingContext,
   type RestEvent,
 } from '../../src/index';
 import { listen } from '../support/server';
 import type { Logger } from '../../src/util/log';
 
 class Booking {
-  constructor(readonly id: string, readonly status: string) {}
+  constructor(
+    readonly id: string,
+    readonly status: string,
+  ) {}
 }
 
 /** What the events saw, per test run (keyed by a request header). */
@@ -28,7 +43,10 @@ class BookingCreated implements RestEvent<Booking> {
 class Audit implements RestEvent {
   async execute(entity: unknown, ctx: RoutingContext): Promise<void> {
     await new Promise((r) => setTimeout(r, 5));
-    note(ctx, `audit ${ctx.response.getStatusCode()} ${entity instanceof Error ? entity.constructor.name : JSON.stringify(entity)}`);
+    note(
+      ctx,
+      `audit ${ctx.response.getStatusCode()} ${entity instanceof Error ? entity.constructor.name : JSON.stringify(entity)}`,
+    );
   }
 }
 
@@ -70,31 +88,48 @@ class PerRequest implements RestEvent {
 
 @Path('/bookings')
 class BookingResource {
-  @POST @Path('/')
-  @Event(BookingCreated) @Event(Audit) @Event(TextOnly) @Event(Audit, { response: 201 })
+  @POST
+  @Path('/')
+  @Event(BookingCreated)
+  @Event(Audit)
+  @Event(TextOnly)
+  @Event(Audit, { response: 201 })
   create(): Response {
     return Response.status(201).entity(new Booking('b1', 'UNCAPTURED')).build();
   }
 
-  @GET @Path('/:id')
-  @Event(BookingCreated) @Event(Audit, { response: 404 }) @Event(ConflictSeen, { exception: ConflictException })
+  @GET
+  @Path('/:id')
+  @Event(BookingCreated)
+  @Event(Audit, { response: 404 })
+  @Event(ConflictSeen, { exception: ConflictException })
   get(@PathParam('id') id: string): Booking {
     if (id === 'missing') throw new NotFoundException(`no booking ${id}`);
     if (id === 'taken') throw new ConflictException('seat taken');
     return new Booking(id, 'PENDING');
   }
 
-  @GET @Path('/text/:word') @Event(TextOnly) @Event(BookingCreated)
+  @GET
+  @Path('/text/:word')
+  @Event(TextOnly)
+  @Event(BookingCreated)
   text(@PathParam('word') word: string): string {
     return word;
   }
 
-  @GET @Path('/failing-events') @Event(Exploding) @Event(RejectingLater) @Event(Audit)
+  @GET
+  @Path('/failing-events')
+  @Event(Exploding)
+  @Event(RejectingLater)
+  @Event(Audit)
   failing(): string {
     return 'still fine';
   }
 
-  @GET @Path('/per-request') @Event(PerRequest) @Event(PerRequest)
+  @GET
+  @Path('/per-request')
+  @Event(PerRequest)
+  @Event(PerRequest)
   perRequest(@Context() _ctx: RoutingContext): string {
     return 'ok';
   }
@@ -109,7 +144,10 @@ async function run(t: { teardown(fn: () => void): void }) {
   let n = 0;
   return async (path: string, init: RequestInit = {}) => {
     const run = `${path}#${++n}#${Math.random()}`;
-    const res = await fetch(`${server.url}${path}`, { ...init, headers: { ...(init.headers as object), 'x-run': run } });
+    const res = await fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { ...(init.headers as object), 'x-run': run },
+    });
     const body = await res.text();
     /** Events run after the client got the response: wait (briefly) until `count` were seen. */
     const events = async (count: number) => {
@@ -127,7 +165,11 @@ test('2xx events fire after the response is produced, in declaration order; a ty
   t.is(res.status, 201);
   t.deepEqual(JSON.parse(body), { id: 'b1', status: 'UNCAPTURED' });
   // TextOnly declares String: not fired for a Booking. Audit fires twice: once for 2xx, once for 201.
-  t.deepEqual(await events(3), ['created b1 (response sent)', 'audit 201 {"id":"b1","status":"UNCAPTURED"}', 'audit 201 {"id":"b1","status":"UNCAPTURED"}']);
+  t.deepEqual(await events(3), [
+    'created b1 (response sent)',
+    'audit 201 {"id":"b1","status":"UNCAPTURED"}',
+    'audit 201 {"id":"b1","status":"UNCAPTURED"}',
+  ]);
 });
 
 test('only the events whose condition holds fire', async (t) => {

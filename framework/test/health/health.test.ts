@@ -1,5 +1,15 @@
 import test from 'ava';
-import { Authenticate, GET, health, Path, RestBuilder, startServer, type Logger, type RestAuthenticationProvider, type User } from '../../src/index';
+import {
+  Authenticate,
+  GET,
+  health,
+  Path,
+  RestBuilder,
+  startServer,
+  type Logger,
+  type RestAuthenticationProvider,
+  type User,
+} from '../../src/index';
 import { runtimeOf } from '../../src/adapter/uws-adapter';
 import { openRaw } from '../support/raw-http';
 import { listen } from '../support/server';
@@ -23,7 +33,8 @@ class NobodyGetsIn implements RestAuthenticationProvider<string> {
 @Path('/api')
 @Authenticate(NobodyGetsIn)
 class Secured {
-  @GET @Path('/secret')
+  @GET
+  @Path('/secret')
   secret(): string {
     return 'secret';
   }
@@ -48,7 +59,15 @@ class Dependency {
 
 test('GET /health answers 200 {"status":"ok"}, uncached, with no route, no authentication, no access log line', async (t) => {
   const logger = recordingLogger();
-  const server = await listen(new RestBuilder().logger(logger).logRequests().authenticateWith(NobodyGetsIn).register(Secured).use(health()).build());
+  const server = await listen(
+    new RestBuilder()
+      .logger(logger)
+      .logRequests()
+      .authenticateWith(NobodyGetsIn)
+      .register(Secured)
+      .use(health())
+      .build(),
+  );
   t.teardown(server.close);
   const res = await fetch(`${server.url}/health`);
   t.is(res.status, 200);
@@ -64,7 +83,9 @@ test('GET /health answers 200 {"status":"ok"}, uncached, with no route, no authe
   t.is((await fetch(`${server.url}/api/secret`)).status, 401);
   t.is((await fetch(`${server.url}/health`, { method: 'POST' })).status, 404);
   t.is((await fetch(`${server.url}/health/`)).status, 404);
-  const logged = logger.lines.filter((l) => l.msg === 'request').map((l) => `${l.obj.method} ${l.obj.path} ${l.obj.status}`);
+  const logged = logger.lines
+    .filter((l) => l.msg === 'request')
+    .map((l) => `${l.obj.method} ${l.obj.path} ${l.obj.status}`);
   t.deepEqual(logged, ['GET /api/secret 401', 'POST /health 404', 'GET /health/ 404']);
 });
 
@@ -72,7 +93,19 @@ test('GET /ready runs every check: 200 when all pass, 503 naming the failed one 
   const database = new Dependency();
   const cache = new Dependency();
   const logger = recordingLogger();
-  const server = await listen(new RestBuilder().logger(logger).use(health({ checks: [{ name: 'database', check: database.check }, { name: 'cache', check: cache.check }] })).build());
+  const server = await listen(
+    new RestBuilder()
+      .logger(logger)
+      .use(
+        health({
+          checks: [
+            { name: 'database', check: database.check },
+            { name: 'cache', check: cache.check },
+          ],
+        }),
+      )
+      .build(),
+  );
   t.teardown(server.close);
   let res = await fetch(`${server.url}/ready`);
   t.is(res.status, 200);
@@ -82,11 +115,19 @@ test('GET /ready runs every check: 200 when all pass, 503 naming the failed one 
   res = await fetch(`${server.url}/ready`);
   t.is(res.status, 503);
   const body = await res.text();
-  t.deepEqual(JSON.parse(body), { status: 'unavailable', failed: ['database'], checks: { database: 'failed', cache: 'ok' } });
+  t.deepEqual(JSON.parse(body), {
+    status: 'unavailable',
+    failed: ['database'],
+    checks: { database: 'failed', cache: 'ok' },
+  });
   t.notRegex(body, /ECONNREFUSED|10\.0\.0\.5/);
   cache.state = 'false';
   res = await fetch(`${server.url}/ready`);
-  t.deepEqual(await res.json(), { status: 'unavailable', failed: ['database', 'cache'], checks: { database: 'failed', cache: 'failed' } });
+  t.deepEqual(await res.json(), {
+    status: 'unavailable',
+    failed: ['database', 'cache'],
+    checks: { database: 'failed', cache: 'failed' },
+  });
   // Liveness does not depend on the checks.
   t.is((await fetch(`${server.url}/health`)).status, 200);
 
@@ -94,12 +135,15 @@ test('GET /ready runs every check: 200 when all pass, 503 naming the failed one 
   cache.state = 'up';
   t.is((await fetch(`${server.url}/ready`)).status, 200);
   // Changes of state are logged once each, with the error; the repeated failure is not logged again.
-  t.deepEqual(logger.lines.map((l) => [l.level, l.msg, l.obj.check]), [
-    ['warn', 'readiness check failed', 'database'],
-    ['warn', 'readiness check failed', 'cache'],
-    ['info', 'readiness check passes again', 'database'],
-    ['info', 'readiness check passes again', 'cache'],
-  ]);
+  t.deepEqual(
+    logger.lines.map((l) => [l.level, l.msg, l.obj.check]),
+    [
+      ['warn', 'readiness check failed', 'database'],
+      ['warn', 'readiness check failed', 'cache'],
+      ['info', 'readiness check passes again', 'database'],
+      ['info', 'readiness check passes again', 'cache'],
+    ],
+  );
   t.regex(String(logger.lines[0]!.obj.err?.message), /ECONNREFUSED/);
 });
 
@@ -107,9 +151,18 @@ test('a hung check answers 503 after its timeout; a flood of probes calls it onc
   const database = new Dependency();
   database.state = 'hung';
   const logger = recordingLogger();
-  const server = await listen(new RestBuilder().logger(logger).use(health({ checks: [{ name: 'database', check: database.check, timeoutMs: 200 }] })).build());
+  const server = await listen(
+    new RestBuilder()
+      .logger(logger)
+      .use(health({ checks: [{ name: 'database', check: database.check, timeoutMs: 200 }] }))
+      .build(),
+  );
   t.teardown(server.close);
-  const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${server.url}/ready`).then(async (r) => [r.status, await r.json()] as const)));
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, () =>
+      fetch(`${server.url}/ready`).then(async (r) => [r.status, await r.json()] as const),
+    ),
+  );
   for (const [status, body] of answers) {
     t.is(status, 503);
     t.deepEqual(body, { status: 'unavailable', failed: ['database'], checks: { database: 'timed out after 200 ms' } });
@@ -117,7 +170,9 @@ test('a hung check answers 503 after its timeout; a flood of probes calls it onc
   // Still hung: the next probe waits on the same call.
   t.is((await fetch(`${server.url}/ready`)).status, 503);
   t.is(database.calls, 1);
-  t.like(logger.lines, [{ level: 'warn', msg: 'readiness check failed', obj: { check: 'database', outcome: 'timed out after 200 ms' } }]);
+  t.like(logger.lines, [
+    { level: 'warn', msg: 'readiness check failed', obj: { check: 'database', outcome: 'timed out after 200 ms' } },
+  ]);
   database.state = 'up';
   database.unblock();
   // Released, the hung call is over: the next probe calls the check again.
@@ -130,7 +185,20 @@ test('a check that throws synchronously fails; paths and timeouts are options ch
   const server = await listen(
     new RestBuilder()
       .logger(recordingLogger())
-      .use(health({ healthPath: '/livez', readyPath: '/readyz', checks: [{ name: 'config', check: () => { throw new Error('missing key'); } }] }))
+      .use(
+        health({
+          healthPath: '/livez',
+          readyPath: '/readyz',
+          checks: [
+            {
+              name: 'config',
+              check: () => {
+                throw new Error('missing key');
+              },
+            },
+          ],
+        }),
+      )
       .build(),
   );
   t.teardown(server.close);
@@ -143,8 +211,23 @@ test('a check that throws synchronously fails; paths and timeouts are options ch
   t.throws(() => health({ healthPath: 'health' }), { message: /healthPath must be a path starting with \// });
   t.throws(() => health({ healthPath: '/x', readyPath: '/x' }), { message: /both \/x/ });
   t.throws(() => health({ timeoutMs: 0 }), { message: /timeoutMs must be a whole number/ });
-  t.throws(() => new RestBuilder().use(health({ checks: [{ name: 'a', check: () => 1 }, { name: 'a', check: () => 1 }] })).build(), { message: /two readiness checks are named "a"/ });
-  t.throws(() => new RestBuilder().use(health({ checks: [{ name: 'a', check: () => 1, timeoutMs: -5 }] })).build(), { message: /check a: timeoutMs/ });
+  t.throws(
+    () =>
+      new RestBuilder()
+        .use(
+          health({
+            checks: [
+              { name: 'a', check: () => 1 },
+              { name: 'a', check: () => 1 },
+            ],
+          }),
+        )
+        .build(),
+    { message: /two readiness checks are named "a"/ },
+  );
+  t.throws(() => new RestBuilder().use(health({ checks: [{ name: 'a', check: () => 1, timeoutMs: -5 }] })).build(), {
+    message: /check a: timeoutMs/,
+  });
 });
 
 test('readiness answers 503 once the server begins shutting down, while a request in flight still finishes', async (t) => {

@@ -1,7 +1,23 @@
 import test from 'ava';
 import {
-  Authenticate, Context, GET, HttpServerRequest, NoCache, Path, Produces, QueryParam, RegistrationError, RequestReader, ResponseWriter, RestBuilder, RestRouter, RoutingContext, User,
-  type HttpResponseWriter, type HttpServerResponse, type RestAuthenticationProvider,
+  Authenticate,
+  Context,
+  GET,
+  HttpServerRequest,
+  NoCache,
+  Path,
+  Produces,
+  QueryParam,
+  RegistrationError,
+  RequestReader,
+  ResponseWriter,
+  RestBuilder,
+  RestRouter,
+  RoutingContext,
+  User,
+  type HttpResponseWriter,
+  type HttpServerResponse,
+  type RestAuthenticationProvider,
 } from '../../src/index';
 import { listen } from '../support/server';
 
@@ -53,59 +69,74 @@ class RequestAwareAuthentication implements RestAuthenticationProvider<string> {
 class CachingResource {
   readonly serial = ++created.resource;
 
-  @GET @Path('/written') @ResponseWriter(CountingWriter)
+  @GET
+  @Path('/written')
+  @ResponseWriter(CountingWriter)
   written(): string {
     return `resource #${this.serial}`;
   }
 
-  @GET @Path('/cached') @Authenticate(CachedAuthentication)
+  @GET
+  @Path('/cached')
+  @Authenticate(CachedAuthentication)
   cached(@Context() user: User): string {
     return String(user.attributes.provider);
   }
 
-  @GET @Path('/fresh') @Authenticate(FreshAuthentication)
+  @GET
+  @Path('/fresh')
+  @Authenticate(FreshAuthentication)
   fresh(@Context() user: User): string {
     return String(user.attributes.provider);
   }
 
-  @GET @Path('/aware/:x') @Authenticate(RequestAwareAuthentication)
+  @GET
+  @Path('/aware/:x')
+  @Authenticate(RequestAwareAuthentication)
   aware(@Context() user: User): string {
     return `${String(user.attributes.provider)} ${String(user.attributes.path)}`;
   }
 }
 
-test.serial('providers are cached singletons; @NoCache and @Context-field providers are made per request', async (t) => {
-  const server = await listen(new RestBuilder().register(CachingResource).build());
-  t.teardown(() => server.close());
-  const get = async (path: string) => (await fetch(`${server.url}${path}`, { headers: { 'x-user': 'u' } })).text();
-  const cached = [await get('/c/cached'), await get('/c/cached'), await get('/c/cached')];
-  t.is(new Set(cached).size, 1);
-  const fresh = [await get('/c/fresh'), await get('/c/fresh'), await get('/c/fresh')];
-  t.is(new Set(fresh).size, 3);
-  const a = await get('/c/aware/1');
-  const b = await get('/c/aware/2');
-  t.regex(a, /^\d+ \/c\/aware\/1$/);
-  t.regex(b, /^\d+ \/c\/aware\/2$/);
-  t.not(a.split(' ')[0], b.split(' ')[0]);
-});
+test.serial(
+  'providers are cached singletons; @NoCache and @Context-field providers are made per request',
+  async (t) => {
+    const server = await listen(new RestBuilder().register(CachingResource).build());
+    t.teardown(() => server.close());
+    const get = async (path: string) => (await fetch(`${server.url}${path}`, { headers: { 'x-user': 'u' } })).text();
+    const cached = [await get('/c/cached'), await get('/c/cached'), await get('/c/cached')];
+    t.is(new Set(cached).size, 1);
+    const fresh = [await get('/c/fresh'), await get('/c/fresh'), await get('/c/fresh')];
+    t.is(new Set(fresh).size, 3);
+    const a = await get('/c/aware/1');
+    const b = await get('/c/aware/2');
+    t.regex(a, /^\d+ \/c\/aware\/1$/);
+    t.regex(b, /^\d+ \/c\/aware\/2$/);
+    t.not(a.split(' ')[0], b.split(' ')[0]);
+  },
+);
 
-test.serial('RestRouter.clearCache() empties the caches: the next request gets new instances; the REST class stays', async (t) => {
-  const server = await listen(new RestBuilder().register(CachingResource).build());
-  t.teardown(() => server.close());
-  const first = await (await fetch(`${server.url}/c/written`)).text();
-  const again = await (await fetch(`${server.url}/c/written`)).text();
-  t.is(first, again);
-  RestRouter.clearCache();
-  const after = await (await fetch(`${server.url}/c/written`)).text();
-  t.not(after, first);
-  t.is(after.split(' (')[0], first.split(' (')[0], 'the REST class instance is the same');
-});
+test.serial(
+  'RestRouter.clearCache() empties the caches: the next request gets new instances; the REST class stays',
+  async (t) => {
+    const server = await listen(new RestBuilder().register(CachingResource).build());
+    t.teardown(() => server.close());
+    const first = await (await fetch(`${server.url}/c/written`)).text();
+    const again = await (await fetch(`${server.url}/c/written`)).text();
+    t.is(first, again);
+    RestRouter.clearCache();
+    const after = await (await fetch(`${server.url}/c/written`)).text();
+    t.not(after, first);
+    t.is(after.split(' (')[0], first.split(' (')[0], 'the REST class instance is the same');
+  },
+);
 
 test('a REST class with @Context fields fails registration, saying what to do instead', (t) => {
   @Path('/bad')
   class FieldResource {
     @Context() request!: HttpServerRequest;
-    @GET @Path('/')
+    @GET
+    @Path('/')
     get(): string {
       return this.request.path();
     }
@@ -169,22 +200,27 @@ class PathNotFound {
 
 @Path('/p')
 class PerRequestResource {
-  @GET @Path('/echo') @ResponseWriter(RequestEchoWriter)
+  @GET
+  @Path('/echo')
+  @ResponseWriter(RequestEchoWriter)
   echo(): string {
     return 'echo';
   }
 
-  @GET @Path('/read')
+  @GET
+  @Path('/read')
   read(@QueryParam('v') @RequestReader(OnceReader) v: string): string {
     return v;
   }
 
-  @GET @Path('/fail')
+  @GET
+  @Path('/fail')
   fail(): string {
     throw new Teapot('short and stout');
   }
 
-  @GET @Path('/tenant')
+  @GET
+  @Path('/tenant')
   tenant(@Context() tenant: Tenant): string {
     return tenant.name;
   }
@@ -192,7 +228,12 @@ class PerRequestResource {
 
 test('writers, readers, exception handlers, context providers and not-found writers with @Context fields or @NoCache are made per request', async (t) => {
   const server = await listen(
-    new RestBuilder().register(PerRequestResource).errorHandlerFor(Teapot, ContextualHandler).addProvider(Tenant, TenantProvider).notFound(PathNotFound).build(),
+    new RestBuilder()
+      .register(PerRequestResource)
+      .errorHandlerFor(Teapot, ContextualHandler)
+      .addProvider(Tenant, TenantProvider)
+      .notFound(PathNotFound)
+      .build(),
   );
   t.teardown(() => server.close());
   const [a, b] = await Promise.all([

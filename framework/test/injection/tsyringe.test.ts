@@ -2,9 +2,32 @@ import test from 'ava';
 import 'reflect-metadata';
 import { container as rootContainer, inject, injectable } from 'tsyringe';
 import {
-  Authenticate, Authorize, Context, Event, GET, Handles, Inject, Path, PathParam, Produces, QueryParam, RegistrationError, RequestReader, ResponseWriter, RestBuilder, RoutingContext,
-  TsyringeInjectionProvider, User,
-  type AuthorizationProvider, type ExceptionHandler, type HttpResponseWriter, type HttpServerRequest, type HttpServerResponse, type RestAuthenticationProvider, type RestEvent, type ValueReader,
+  Authenticate,
+  Authorize,
+  Context,
+  Event,
+  GET,
+  Handles,
+  Inject,
+  Path,
+  PathParam,
+  Produces,
+  QueryParam,
+  RegistrationError,
+  RequestReader,
+  ResponseWriter,
+  RestBuilder,
+  RoutingContext,
+  TsyringeInjectionProvider,
+  User,
+  type AuthorizationProvider,
+  type ExceptionHandler,
+  type HttpResponseWriter,
+  type HttpServerRequest,
+  type HttpServerResponse,
+  type RestAuthenticationProvider,
+  type RestEvent,
+  type ValueReader,
 } from '../../src/index';
 import { listen } from '../support/server';
 
@@ -91,39 +114,54 @@ class AdminsByDirectory implements AuthorizationProvider {
 @Path('/items')
 class ItemResource {
   readonly instance = Math.random();
-  constructor(private readonly clock: Clock, @inject(GREETING) private readonly greeting: string) {}
+  constructor(
+    private readonly clock: Clock,
+    @inject(GREETING) private readonly greeting: string,
+  ) {}
 
-  @GET @Path('/hello')
+  @GET
+  @Path('/hello')
   hello(): string {
     return `${this.greeting} at ${this.clock.now()}`;
   }
 
-  @GET @Path('/instance')
+  @GET
+  @Path('/instance')
   id(): string {
     return String(this.instance);
   }
 
-  @GET @Path('/stamped') @ResponseWriter(StampWriter)
+  @GET
+  @Path('/stamped')
+  @ResponseWriter(StampWriter)
   stamped(): string {
     return 'stamped';
   }
 
-  @GET @Path('/missing/:id')
+  @GET
+  @Path('/missing/:id')
   missing(@PathParam('id') id: string): string {
     throw new NotFoundError(`no item ${id}`);
   }
 
-  @GET @Path('/read')
+  @GET
+  @Path('/read')
   read(@QueryParam('v') @RequestReader(PrefixReader) v: string): string {
     return v;
   }
 
-  @GET @Path('/admin') @Authenticate(DirectoryAuthentication) @Authorize(AdminsByDirectory)
+  @GET
+  @Path('/admin')
+  @Authenticate(DirectoryAuthentication)
+  @Authorize(AdminsByDirectory)
   admin(@Context() user: User): string {
     return `admin ${user.name}`;
   }
 
-  @GET @Path('/me') @Authenticate(DirectoryAuthentication) @Event(AuditEvent)
+  @GET
+  @Path('/me')
+  @Authenticate(DirectoryAuthentication)
+  @Event(AuditEvent)
   me(@Context() user: User): string {
     return `${user.name} since ${String(user.attributes.since)}`;
   }
@@ -133,7 +171,11 @@ function app(audit: Audit) {
   const container = rootContainer.createChildContainer();
   container.register(GREETING, { useValue: 'hello' });
   container.registerInstance(Audit, audit);
-  return new RestBuilder().injectWith(new TsyringeInjectionProvider(container)).register(ItemResource).errorHandler(NotFoundHandler).build();
+  return new RestBuilder()
+    .injectWith(new TsyringeInjectionProvider(container))
+    .register(ItemResource)
+    .errorHandler(NotFoundHandler)
+    .build();
 }
 
 test('REST classes get their constructor dependencies, class types and tokens alike', async (t) => {
@@ -159,7 +201,10 @@ test('readers, writers, exception handlers, authentication and authorization pro
   t.is(missing.status, 404);
   t.is(await missing.text(), 'hello: no item 7');
   t.is((await fetch(`${server.url}/items/me`, { headers: { 'x-user': 'bob' } })).status, 401);
-  t.is(await (await fetch(`${server.url}/items/me`, { headers: { 'x-user': 'ada' } })).text(), 'ada since 2026-01-01T00:00:00Z');
+  t.is(
+    await (await fetch(`${server.url}/items/me`, { headers: { 'x-user': 'ada' } })).text(),
+    'ada since 2026-01-01T00:00:00Z',
+  );
   t.is(await (await fetch(`${server.url}/items/read?v=x`)).text(), 'hello-x');
   t.is(await (await fetch(`${server.url}/items/admin`, { headers: { 'x-user': 'ada' } })).text(), 'admin ada');
   for (let i = 0; i < 50 && audit.lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));

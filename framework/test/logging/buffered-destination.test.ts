@@ -19,8 +19,14 @@ test('lines wait in memory during the turn and are written together at its end, 
   t.is(read(file), '', 'nothing written while the turn runs');
   await new Promise((resolve) => setImmediate(resolve));
   await new Promise((resolve) => setImmediate(resolve));
-  const lines = read(file).trim().split('\n').map((l) => JSON.parse(l));
-  t.deepEqual(lines.map((l) => l.i), [0, 1, 2, 3, 4]);
+  const lines = read(file)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  t.deepEqual(
+    lines.map((l) => l.i),
+    [0, 1, 2, 3, 4],
+  );
 });
 
 test('past maxBufferBytes the lines are written at once; flush() writes the rest and calls back', async (t) => {
@@ -38,19 +44,45 @@ test('past maxBufferBytes the lines are written at once; flush() writes the rest
 
 /** Runs the fixture and returns the JSON lines of its stdout. */
 function runFixture(exitWith: string): Promise<{ code: number | null; lines: any[]; stderr: string }> {
-  const child = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'exit-logger.js')], { env: { ...process.env, EXIT_WITH: exitWith }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'exit-logger.js')], {
+    env: { ...process.env, EXIT_WITH: exitWith },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr: err, lines: out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) })));
+  return new Promise((resolve) =>
+    child.on('close', (code) =>
+      resolve({
+        code,
+        stderr: err,
+        lines: out
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l)),
+      }),
+    ),
+  );
 }
 
-for (const [how, code] of [['exit', 0], ['throw', 1], ['end', 0]] as const) {
+for (const [how, code] of [
+  ['exit', 0],
+  ['throw', 1],
+  ['end', 0],
+] as const) {
   test(`createLogger's buffered stdout loses no line when the process ends by ${how}`, async (t) => {
     const result = await runFixture(how);
     t.is(result.code, code, result.stderr);
-    t.deepEqual(result.lines.map((l) => [l.where, l.i, l.msg]), [['main', 0, 'line'], ['main', 1, 'line'], ['main', 2, 'line']]);
+    t.deepEqual(
+      result.lines.map((l) => [l.where, l.i, l.msg]),
+      [
+        ['main', 0, 'line'],
+        ['main', 1, 'line'],
+        ['main', 2, 'line'],
+      ],
+    );
     if (how === 'throw') t.regex(result.stderr, /crash after logging/);
   });
 }
@@ -62,7 +94,10 @@ test('a full pipe never stalls the event loop: lines are held while its reader l
   execFileSync('mkfifo', [fifo]);
   const readEnd = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   const writeEnd = fs.openSync(fifo, fs.constants.O_WRONLY);
-  const child = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'exit-logger.js')], { env: { ...process.env, EXIT_WITH: 'full-pipe' }, stdio: ['ignore', writeEnd, 'pipe'] });
+  const child = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'exit-logger.js')], {
+    env: { ...process.env, EXIT_WITH: 'full-pipe' },
+    stdio: ['ignore', writeEnd, 'pipe'],
+  });
   fs.closeSync(writeEnd);
   let err = '';
   const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -79,9 +114,15 @@ test('a full pipe never stalls the event loop: lines are held while its reader l
   const drained = new Promise((resolve) => reader.on('end', resolve));
   t.is(await closed, 0, err);
   await drained;
-  const numbers = out.trim().split('\n').map((l) => JSON.parse(l).n as number);
+  const numbers = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).n as number);
   t.is(numbers.length, 20_000);
-  t.true(numbers.every((n, i) => n === i), 'every line, in order');
+  t.true(
+    numbers.every((n, i) => n === i),
+    'every line, in order',
+  );
 });
 
 test("createLogger's buffered stdout loses no line when a worker thread calls process.exit", async (t) => {

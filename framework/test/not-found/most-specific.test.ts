@@ -1,10 +1,18 @@
 import test from 'ava';
-import { GET, Path, RestBuilder, type HttpServerRequest, type HttpServerResponse, type NotFoundResponseWriter } from '../../src/index';
+import {
+  GET,
+  Path,
+  RestBuilder,
+  type HttpServerRequest,
+  type HttpServerResponse,
+  type NotFoundResponseWriter,
+} from '../../src/index';
 import { listen } from '../support/server';
 
 @Path('/api')
 class ApiResource {
-  @GET @Path('/users')
+  @GET
+  @Path('/users')
   users(): string[] {
     return ['ada'];
   }
@@ -12,7 +20,9 @@ class ApiResource {
 
 class ApiNotFound implements NotFoundResponseWriter {
   write(request: HttpServerRequest, response: HttpServerResponse): void {
-    response.putHeader('content-type', 'application/json').end(JSON.stringify({ error: 'no such API resource', path: request.path() }));
+    response
+      .putHeader('content-type', 'application/json')
+      .end(JSON.stringify({ error: 'no such API resource', path: request.path() }));
   }
 }
 
@@ -44,12 +54,33 @@ async function check(t: import('ava').ExecutionContext, builder: RestBuilder) {
 }
 
 test('the most specific not-found handler wins: subtree patterns before the catch-all', async (t) => {
-  await check(t, new RestBuilder().register(ApiResource).notFound(everythingElse).notFound('^/api/.*', ApiNotFound).notFound('^/api/v2/.*', V2NotFound));
+  await check(
+    t,
+    new RestBuilder()
+      .register(ApiResource)
+      .notFound(everythingElse)
+      .notFound('^/api/.*', ApiNotFound)
+      .notFound('^/api/v2/.*', V2NotFound),
+  );
 });
 
 test('registration order does not matter (catch-all first or last, subtrees in any order)', async (t) => {
-  await check(t, new RestBuilder().notFound('^/api/v2/.*', V2NotFound).notFound('^/api/.*', ApiNotFound).notFound(everythingElse).register(ApiResource));
-  await check(t, new RestBuilder().notFound('^/api/.*', new ApiNotFound()).register(ApiResource).notFound(/^\/api\/v2\/.*/, new V2NotFound()).notFound(everythingElse));
+  await check(
+    t,
+    new RestBuilder()
+      .notFound('^/api/v2/.*', V2NotFound)
+      .notFound('^/api/.*', ApiNotFound)
+      .notFound(everythingElse)
+      .register(ApiResource),
+  );
+  await check(
+    t,
+    new RestBuilder()
+      .notFound('^/api/.*', new ApiNotFound())
+      .register(ApiResource)
+      .notFound(/^\/api\/v2\/.*/, new V2NotFound())
+      .notFound(everythingElse),
+  );
 });
 
 test('without a catch-all, unmatched paths outside the subtrees get the built-in 404', async (t) => {

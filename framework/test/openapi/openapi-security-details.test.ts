@@ -1,5 +1,15 @@
 import test from 'ava';
-import { Authenticate, GET, Path, RestAuthenticationProvider, RestBuilder, RolesAllowed, RoutingContext, User, openApiDocument } from '../../src/index';
+import {
+  Authenticate,
+  GET,
+  Path,
+  RestAuthenticationProvider,
+  RestBuilder,
+  RolesAllowed,
+  RoutingContext,
+  User,
+  openApiDocument,
+} from '../../src/index';
 
 /** A custom provider that declares its scheme as an instance field (only visible on an instance). */
 class ApiKeyProvider implements RestAuthenticationProvider<string> {

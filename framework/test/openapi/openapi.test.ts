@@ -1,7 +1,23 @@
 import test from 'ava';
 import Ajv2020 from 'ajv/dist/2020';
 import { Type } from 'class-transformer';
-import { ArrayMinSize, IsDefined, IsEmail, IsEnum, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMinSize,
+  IsDefined,
+  IsEmail,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import {
   ApiExclude,
   ApiOperation,
@@ -120,7 +136,10 @@ class BookingResource {
   @GET
   @Path('/')
   @ApiResponse(200, { type: BookingView, isArray: true })
-  async list(@BeanParam() paging: Paging, @QueryParam('currency', { optional: true, type: Currency }) currency?: Currency): Promise<BookingView[]> {
+  async list(
+    @BeanParam() paging: Paging,
+    @QueryParam('currency', { optional: true, type: Currency }) currency?: Currency,
+  ): Promise<BookingView[]> {
     return [{ id: `${paging.page}${currency ?? ''}`, guests: 2 }];
   }
 
@@ -167,7 +186,10 @@ class AdminPasswords extends BasicAuthenticationProvider {
 class AdminResource {
   @GET
   @Path('stats')
-  stats(@QueryParam('days') @RangeMin(1) @RangeMax(90) days: number, @QueryParam('sort', { optional: true }) @Constraint(IsIn(['asc', 'desc'])) sort?: string): { days: number } {
+  stats(
+    @QueryParam('days') @RangeMin(1) @RangeMax(90) days: number,
+    @QueryParam('sort', { optional: true }) @Constraint(IsIn(['asc', 'desc'])) sort?: string,
+  ): { days: number } {
     void sort;
     return { days };
   }
@@ -191,7 +213,13 @@ test('the document is served as JSON at the path, valid against the OpenAPI 3.1 
   t.true(validate(doc), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
   t.is(doc.openapi, '3.1.0');
   t.deepEqual(doc.info, { title: 'Bookings', version: '1.2.3', description: 'Test API' });
-  t.deepEqual(Object.keys(doc.paths).sort(), ['/admin/stats', '/bookings', '/bookings/{id}', '/public/contact', '/public/health']);
+  t.deepEqual(Object.keys(doc.paths).sort(), [
+    '/admin/stats',
+    '/bookings',
+    '/bookings/{id}',
+    '/public/contact',
+    '/public/health',
+  ]);
   t.false(JSON.stringify(doc).includes('openapi.json'), 'the document route is not listed');
   t.false(JSON.stringify(doc).includes('internal'), '@ApiExclude routes are not listed');
 
@@ -208,8 +236,14 @@ test('request bodies and responses come from the classes and their class-validat
   const create = doc.paths['/bookings'].post;
   t.is(create.summary, 'Create a booking');
   t.is(create.operationId, 'BookingResource_create');
-  t.deepEqual(create.requestBody, { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/BookingRequest' } } } });
-  t.deepEqual(create.responses['201'], { description: 'Created', content: { 'application/json': { schema: { $ref: '#/components/schemas/BookingView' } } } });
+  t.deepEqual(create.requestBody, {
+    required: true,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/BookingRequest' } } },
+  });
+  t.deepEqual(create.responses['201'], {
+    description: 'Created',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/BookingView' } } },
+  });
   t.is(create.responses['400'].content['application/json'].schema.$ref, '#/components/schemas/Error');
   t.truthy(create.responses['415']);
 
@@ -221,15 +255,29 @@ test('request bodies and responses come from the classes and their class-validat
   t.deepEqual(booking.properties.currency.enum, ['EUR', 'USD']);
   t.deepEqual(booking.properties.address, { $ref: '#/components/schemas/AddressDto' });
   // @IsOptional properties accept null too (class-validator skips null as well as undefined).
-  t.deepEqual(booking.properties.extraAddresses, { type: ['array', 'null'], items: { $ref: '#/components/schemas/AddressDto' }, minItems: 1 });
+  t.deepEqual(booking.properties.extraAddresses, {
+    type: ['array', 'null'],
+    items: { $ref: '#/components/schemas/AddressDto' },
+    minItems: 1,
+  });
   t.deepEqual(booking.properties.tags, { type: ['array', 'null'], items: { type: 'string' } });
   t.deepEqual(doc.components.schemas.AddressDto, {
     type: 'object',
-    properties: { city: { type: 'string', minLength: 2, maxLength: 40 }, zip: { type: ['string', 'null'], pattern: '^[0-9]{4,6}$' } },
+    properties: {
+      city: { type: 'string', minLength: 2, maxLength: 40 },
+      zip: { type: ['string', 'null'], pattern: '^[0-9]{4,6}$' },
+    },
     required: ['city'],
   });
-  t.deepEqual(doc.paths['/bookings'].get.responses['200'].content['application/json'].schema, { type: 'array', items: { $ref: '#/components/schemas/BookingView' } });
-  t.deepEqual(doc.paths['/bookings/{id}'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/BookingView' }, 'from the declared return type');
+  t.deepEqual(doc.paths['/bookings'].get.responses['200'].content['application/json'].schema, {
+    type: 'array',
+    items: { $ref: '#/components/schemas/BookingView' },
+  });
+  t.deepEqual(
+    doc.paths['/bookings/{id}'].get.responses['200'].content['application/json'].schema,
+    { $ref: '#/components/schemas/BookingView' },
+    'from the declared return type',
+  );
   t.deepEqual(doc.paths['/bookings/{id}'].delete.responses['204'], { description: 'No Content' });
 });
 
@@ -244,8 +292,15 @@ test('a property under @ValidateIf is not required: its constraints run only whe
       return leave.kind;
     }
   }
-  const doc: any = openApiDocument(new RestBuilder().register(LeaveResource).build(), { title: 'Leaves', version: '1' });
-  t.deepEqual(doc.components.schemas.Leave, { type: 'object', properties: { kind: { type: 'string', enum: ['sick', 'other'] }, reason: { type: 'string', minLength: 1 } }, required: ['kind'] });
+  const doc: any = openApiDocument(new RestBuilder().register(LeaveResource).build(), {
+    title: 'Leaves',
+    version: '1',
+  });
+  t.deepEqual(doc.components.schemas.Leave, {
+    type: 'object',
+    properties: { kind: { type: 'string', enum: ['sick', 'other'] }, reason: { type: 'string', minLength: 1 } },
+    required: ['kind'],
+  });
 });
 
 test('parameters: path variables with their regex, query defaults, enums and constraints, bean fields, headers, forms', (t) => {
@@ -259,21 +314,38 @@ test('parameters: path variables with their regex, query defaults, enums and con
     { name: 'size', in: 'query', required: false, schema: { type: 'number' } },
     { name: 'currency', in: 'query', required: false, schema: { type: 'string', enum: ['EUR', 'USD'] } },
   ]);
-  t.deepEqual(doc.paths['/admin/stats'].get.parameters, [
-    { name: 'days', in: 'query', required: true, schema: { type: 'number', minimum: 1, maximum: 90 } },
-    { name: 'sort', in: 'query', required: false, schema: { type: 'string', enum: ['asc', 'desc'] } },
-  ], 'constraints on parameters (the framework\'s @Min/@Max, @Constraint with class-validator) show in their schema');
+  t.deepEqual(
+    doc.paths['/admin/stats'].get.parameters,
+    [
+      { name: 'days', in: 'query', required: true, schema: { type: 'number', minimum: 1, maximum: 90 } },
+      { name: 'sort', in: 'query', required: false, schema: { type: 'string', enum: ['asc', 'desc'] } },
+    ],
+    "constraints on parameters (the framework's @Min/@Max, @Constraint with class-validator) show in their schema",
+  );
   t.deepEqual(doc.paths['/public/contact'].post.requestBody, {
     required: true,
-    content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'number' } }, required: ['name'] } } },
+    content: {
+      'application/x-www-form-urlencoded': {
+        schema: {
+          type: 'object',
+          properties: { name: { type: 'string' }, age: { type: 'number' } },
+          required: ['name'],
+        },
+      },
+    },
   });
   t.deepEqual(doc.paths['/public/health'].get.tags, ['status']);
-  t.deepEqual(doc.paths['/public/health'].get.responses['200'].content, { 'text/plain': { schema: { type: 'string' } } });
+  t.deepEqual(doc.paths['/public/health'].get.responses['200'].content, {
+    'text/plain': { schema: { type: 'string' } },
+  });
 });
 
 test('security: schemes from the auth decorators and the app provider, roles, public routes', (t) => {
   const doc: any = openApiDocument(buildApp().build(), { title: 'Bookings', version: '1' });
-  t.deepEqual(doc.components.securitySchemes, { bearerAuth: { type: 'http', scheme: 'bearer' }, basicAuth: { type: 'http', scheme: 'basic' } });
+  t.deepEqual(doc.components.securitySchemes, {
+    bearerAuth: { type: 'http', scheme: 'bearer' },
+    basicAuth: { type: 'http', scheme: 'basic' },
+  });
   t.deepEqual(doc.paths['/bookings/{id}'].get.security, [{ bearerAuth: [] }]);
   t.deepEqual(doc.paths['/bookings/{id}'].delete.security, [{ bearerAuth: ['admin'] }]);
   t.deepEqual(doc.paths['/admin/stats'].get.security, [{ basicAuth: [] }]);
@@ -296,7 +368,17 @@ test('without security or validation decorators the document still validates; Re
   const validate = oasValidator();
   t.true(validate(doc), JSON.stringify(validate.errors));
   t.is(doc.paths['/plain/{n}'].get.security, undefined);
-  t.deepEqual(doc.paths['/plain/{n}'].get.parameters.map((p: any) => [p.name, p.schema.type, p.required]), [['n', 'number', true], ['flag', 'boolean', false]]);
-  t.deepEqual(doc.paths['/plain/{n}'].get.responses['200'].content['application/json'].schema, {}, 'a plain object type says nothing more');
+  t.deepEqual(
+    doc.paths['/plain/{n}'].get.parameters.map((p: any) => [p.name, p.schema.type, p.required]),
+    [
+      ['n', 'number', true],
+      ['flag', 'boolean', false],
+    ],
+  );
+  t.deepEqual(
+    doc.paths['/plain/{n}'].get.responses['200'].content['application/json'].schema,
+    {},
+    'a plain object type says nothing more',
+  );
   t.throws(() => openApiDocument(app, { title: '', version: '1' }), { message: /title must be a non-empty string/ });
 });

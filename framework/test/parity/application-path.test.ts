@@ -4,7 +4,18 @@
  * the interface TypeScript erases).
  */
 import test from 'ava';
-import { ApplicationPath, Context, GET, Get, Path, PathParam, POST, RestBuilder, RouteDefinition, inject } from '../../src/index';
+import {
+  ApplicationPath,
+  Context,
+  GET,
+  Get,
+  Path,
+  PathParam,
+  POST,
+  RestBuilder,
+  RouteDefinition,
+  inject,
+} from '../../src/index';
 
 @ApplicationPath('v1')
 abstract class ApiV1 {}
@@ -77,7 +88,12 @@ test('item 12: a subclass\'s own @ApplicationPath replaces its base class\'s; "/
 });
 
 test('item 12: the prefixed paths are the ones OpenAPI documents, and a wrong prefix is refused when decorating', async (t) => {
-  const doc = (await inject(new RestBuilder().register(Health).openApi({ title: 't', version: '1', path: '/openapi.json' }), '/openapi.json')).json();
+  const doc = (
+    await inject(
+      new RestBuilder().register(Health).openApi({ title: 't', version: '1', path: '/openapi.json' }),
+      '/openapi.json',
+    )
+  ).json();
   t.deepEqual(Object.keys(doc.paths).sort(), ['/internal/health', '/internal/health/{tenant}/ping']);
   t.throws(() => ApplicationPath('  '), { message: /@ApplicationPath takes a path prefix/ });
 });

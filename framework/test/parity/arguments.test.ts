@@ -4,11 +4,35 @@
  */
 import test from 'ava';
 import {
-  ArgumentException, BeanParam, BodyParam, Consumes, Context, CookieParam, DefaultValue, GET, Handles, HeaderParam, MatrixParam, NotFoundException,
-  Path, PathParam, POST, PUT, QueryParam, Raw, RegistrationError, RequestReader, RestBuilder, ValueReader, inject,
+  ArgumentException,
+  BeanParam,
+  BodyParam,
+  Consumes,
+  Context,
+  CookieParam,
+  DefaultValue,
+  GET,
+  Handles,
+  HeaderParam,
+  MatrixParam,
+  NotFoundException,
+  Path,
+  PathParam,
+  POST,
+  PUT,
+  QueryParam,
+  Raw,
+  RegistrationError,
+  RequestReader,
+  RestBuilder,
+  ValueReader,
+  inject,
 } from '../../src/index';
 
-enum Size { S = 's', L = 'l' }
+enum Size {
+  S = 's',
+  L = 'l',
+}
 
 class JsonBodyReader implements ValueReader<unknown> {
   read(value: string) {
@@ -69,16 +93,28 @@ class TenantId {
 
 @Path('/a')
 class Arguments {
-  @GET @Path('/flag') flag(@QueryParam('flag') @DefaultValue(true) flag: boolean, @QueryParam('n') @DefaultValue(5) n: number, @QueryParam('size', { type: Size }) @DefaultValue('l') size: Size) {
+  @GET @Path('/flag') flag(
+    @QueryParam('flag') @DefaultValue(true) flag: boolean,
+    @QueryParam('n') @DefaultValue(5) n: number,
+    @QueryParam('size', { type: Size }) @DefaultValue('l') size: Size,
+  ) {
     return { flag, n, size };
   }
-  @GET @Path('/empty') empty(@QueryParam('text') @DefaultValue('dflt') text: string, @QueryParam('n', { optional: true }) n?: number, @QueryParam('ids', { type: [Number], optional: true }) ids?: number[]) {
+  @GET @Path('/empty') empty(
+    @QueryParam('text') @DefaultValue('dflt') text: string,
+    @QueryParam('n', { optional: true }) n?: number,
+    @QueryParam('ids', { type: [Number], optional: true }) ids?: number[],
+  ) {
     return { text, n: n ?? null, ids };
   }
   @GET @Path('/required') required(@QueryParam('n') n: number) {
     return { n };
   }
-  @POST @Path('/method-reader') @RequestReader(JsonBodyReader) methodReader(@HeaderParam('x-name') name: string, @QueryParam('limit') limit: number, body: unknown) {
+  @POST @Path('/method-reader') @RequestReader(JsonBodyReader) methodReader(
+    @HeaderParam('x-name') name: string,
+    @QueryParam('limit') limit: number,
+    body: unknown,
+  ) {
     return { name, limit, body };
   }
   @GET @Path('/param-reader') paramReader(@QueryParam('x') @RequestReader(FailingReader) x: string) {
@@ -118,7 +154,9 @@ class Arguments {
     body.a += 1; // a request changing its default must not change the next request's
     return body;
   }
-  @GET @Path('/context-default') contextDefault(@Context() @DefaultValue('{"region":"us","tier":"free"}') settings: TenantSettings) {
+  @GET @Path('/context-default') contextDefault(
+    @Context() @DefaultValue('{"region":"us","tier":"free"}') settings: TenantSettings,
+  ) {
     settings.tier = `${settings.tier}!`;
     return { settings, isSettings: settings instanceof TenantSettings };
   }
@@ -128,7 +166,12 @@ class Arguments {
 }
 
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
-const app = () => new RestBuilder().register(Arguments).logger(quiet).reader(Code, FailingReader).reader('application/x-boom', FailingReader);
+const app = () =>
+  new RestBuilder()
+    .register(Arguments)
+    .logger(quiet)
+    .reader(Code, FailingReader)
+    .reader('application/x-boom', FailingReader);
 
 test('item 1: a boolean (number, enum) with @DefaultValue present without a value gets the default, as when absent', async (t) => {
   for (const query of ['?flag&n&size', '?flag=&n=&size=', '']) {
@@ -148,7 +191,12 @@ test('item 1: an empty string is a string; an empty number is absent (optional: 
 });
 
 test('item 2: a method @RequestReader reads the body only, not the @HeaderParam or @QueryParam beside it', async (t) => {
-  const r = await inject(app(), { method: 'POST', url: '/a/method-reader?limit=3', headers: { 'x-name': 'joe' }, body: { a: 1 } });
+  const r = await inject(app(), {
+    method: 'POST',
+    url: '/a/method-reader?limit=3',
+    headers: { 'x-name': 'joe' },
+    body: { a: 1 },
+  });
   t.is(r.statusCode, 200);
   t.deepEqual(r.json(), { name: 'joe', limit: 3, body: { parsed: { a: 1 } } });
 });
@@ -166,10 +214,18 @@ test('item 3: a reader failing with a non-argument error is 500 without internal
   for (const request of requests) {
     const logged: unknown[] = [];
     const logger = { ...quiet, error: (o: unknown) => logged.push(o) };
-    const builder = new RestBuilder().register(Arguments).logger(logger).reader(Code, FailingReader).reader('application/x-boom', FailingReader);
+    const builder = new RestBuilder()
+      .register(Arguments)
+      .logger(logger)
+      .reader(Code, FailingReader)
+      .reader('application/x-boom', FailingReader);
     const r = await inject(builder, { ...request, headers: { ...request.headers, accept: 'application/json' } });
     t.is(r.statusCode, 500, request.url);
-    t.deepEqual(r.json(), { status: 500, error: 'Internal Server Error', message: 'Internal Server Error' }, request.url);
+    t.deepEqual(
+      r.json(),
+      { status: 500, error: 'Internal Server Error', message: 'Internal Server Error' },
+      request.url,
+    );
     t.false(r.body.includes('hunter2'), request.url);
     const text = await inject(builder, { ...request, headers: { ...request.headers, accept: 'text/plain' } });
     t.is(text.body, 'Internal Server Error', request.url);
@@ -196,7 +252,7 @@ test('item 4: @BeanParam built from header, path, raw query, cookie and matrix v
   t.deepEqual(withBody.json(), { h: 'h', id: '7', q: 'a%20b', c: 'cv', m: 'mv', body: { a: 1 }, isPayload: true });
 });
 
-test('item 4: a bean\'s @BodyParam with @DefaultValue takes the default when no body is sent', async (t) => {
+test("item 4: a bean's @BodyParam with @DefaultValue takes the default when no body is sent", async (t) => {
   const r = await inject(app(), { method: 'POST', url: '/a/bean-default', headers: { 'x-h': 'h' } });
   t.is(r.statusCode, 200);
   t.deepEqual(r.json(), { h: 'h', body: { a: 7 }, isPayload: true });
@@ -204,7 +260,7 @@ test('item 4: a bean\'s @BodyParam with @DefaultValue takes the default when no 
   t.deepEqual(sent.json(), { h: 'h', body: { a: 2 }, isPayload: true });
 });
 
-test('item 4 (deliberate): a bean\'s required @BodyParam without a body is 400, like any required argument', async (t) => {
+test("item 4 (deliberate): a bean's required @BodyParam without a body is 400, like any required argument", async (t) => {
   const r = await inject(app(), { method: 'POST', url: '/a/bean-required', headers: { 'x-h': 'h' } });
   t.is(r.statusCode, 400);
   t.is(r.json().code, 'RU_ERR_MISSING_BODY');
@@ -225,8 +281,13 @@ test('item 5: @Context with a JSON @DefaultValue and no provider gets the defaul
     t.deepEqual(r.json(), { settings: { region: 'us', tier: 'free!' }, isSettings: true });
   }
   t.deepEqual((await inject(builder, '/a/context-constructor')).json(), { id: 't-1' });
-  const provided = new RestBuilder().register(Arguments).addProvider(TenantSettings, () => Object.assign(new TenantSettings(), { tier: 'gold' }));
-  t.deepEqual((await inject(provided, '/a/context-default')).json(), { settings: { region: 'eu', tier: 'gold!' }, isSettings: true });
+  const provided = new RestBuilder()
+    .register(Arguments)
+    .addProvider(TenantSettings, () => Object.assign(new TenantSettings(), { tier: 'gold' }));
+  t.deepEqual((await inject(provided, '/a/context-default')).json(), {
+    settings: { region: 'eu', tier: 'gold!' },
+    isSettings: true,
+  });
 });
 
 test('item 4/5: a default that cannot be read fails registration', (t) => {

@@ -36,7 +36,7 @@ test('without any @Produces the Content-Type follows the value (the reference se
   t.deepEqual([...bytes.rawBody], [1, 2, 3]);
 });
 
-test('methods run on the event loop of the thread that serves the app, not on a worker pool (the reference\'s default)', async (t) => {
+test("methods run on the event loop of the thread that serves the app, not on a worker pool (the reference's default)", async (t) => {
   const r = await inject(app(), '/d/thread');
   t.deepEqual(r.json(), { isMainThread, threadId, path: '/d/thread' });
   t.true(r.json().isMainThread);

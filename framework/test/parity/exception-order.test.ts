@@ -5,8 +5,21 @@
  */
 import test from 'ava';
 import {
-  CatchWith, ConstraintException, Event, ExceptionHandler, GET, Handles, HttpServerRequest, HttpServerResponse, Path, QueryParam, RestBuilder,
-  RestEvent, RestRouter, RoutingContext, inject,
+  CatchWith,
+  ConstraintException,
+  Event,
+  ExceptionHandler,
+  GET,
+  Handles,
+  HttpServerRequest,
+  HttpServerResponse,
+  Path,
+  QueryParam,
+  RestBuilder,
+  RestEvent,
+  RestRouter,
+  RoutingContext,
+  inject,
 } from '../../src/index';
 
 class StockError extends Error {}
@@ -20,13 +33,20 @@ function answering(name: string, status: number) {
     }
   };
 }
-@Handles(OutOfStock) class MethodHandler extends answering('method', 409) {}
-@Handles(OutOfStock) class ClassHandler extends answering('class', 410) {}
-@Handles(Error) class ClassAnyHandler extends answering('class-any', 422) {}
-@Handles(StockError) class AppStockHandler extends answering('app-stock', 418) {}
-@Handles(OutOfStock) class AppOutOfStockHandler extends answering('app-out-of-stock', 423) {}
-@Handles(OutOfStock) class GlobalHandler extends answering('global', 424) {}
-@Handles(ConstraintException) class AppConstraintHandler extends answering('app-constraint', 400) {}
+@Handles(OutOfStock)
+class MethodHandler extends answering('method', 409) {}
+@Handles(OutOfStock)
+class ClassHandler extends answering('class', 410) {}
+@Handles(Error)
+class ClassAnyHandler extends answering('class-any', 422) {}
+@Handles(StockError)
+class AppStockHandler extends answering('app-stock', 418) {}
+@Handles(OutOfStock)
+class AppOutOfStockHandler extends answering('app-out-of-stock', 423) {}
+@Handles(OutOfStock)
+class GlobalHandler extends answering('global', 424) {}
+@Handles(ConstraintException)
+class AppConstraintHandler extends answering('app-constraint', 400) {}
 
 const SECRET = 'internal detail: /srv/db.sqlite locked by pid 4242';
 @Handles(OutOfStock)
@@ -80,7 +100,9 @@ class Unhandled {
     throw new OutOfStock('no route handler');
   }
   @GET @Path('/constraint') constraint(): string {
-    throw new ConstraintException([{ in: 'query', path: 'n', constraint: 'min', message: 'n must not be less than 1' }]);
+    throw new ConstraintException([
+      { in: 'query', path: 'n', constraint: 'min', message: 'n must not be less than 1' },
+    ]);
   }
   @GET @Path('/crash') crash(): string {
     throw new Error(SECRET);
@@ -101,7 +123,15 @@ class Unhandled {
 
 function logCollector() {
   const logged: Array<{ msg: string; err?: Error }> = [];
-  return { logged, logger: { error: (o: { err?: Error }, msg: string) => logged.push({ ...o, msg }), warn() {}, info() {}, debug() {} } };
+  return {
+    logged,
+    logger: {
+      error: (o: { err?: Error }, msg: string) => logged.push({ ...o, msg }),
+      warn() {},
+      info() {},
+      debug() {},
+    },
+  };
 }
 const GENERIC_500 = { status: 500, error: 'Internal Server Error', message: 'Internal Server Error' };
 
@@ -118,26 +148,35 @@ test('item 9: a class @CatchWith answers before an app handler that matches the 
 });
 
 test('item 9: app handlers are tried in registration order, the first that matches answers (not the most specific)', async (t) => {
-  const general = await inject(new RestBuilder().register(Unhandled).errorHandler(AppStockHandler, AppOutOfStockHandler), '/g/stock');
+  const general = await inject(
+    new RestBuilder().register(Unhandled).errorHandler(AppStockHandler, AppOutOfStockHandler),
+    '/g/stock',
+  );
   t.is(general.statusCode, 418);
   t.is(general.body, 'app-stock: no route handler');
-  const specific = await inject(new RestBuilder().register(Unhandled).errorHandler(AppOutOfStockHandler, AppStockHandler), '/g/stock');
+  const specific = await inject(
+    new RestBuilder().register(Unhandled).errorHandler(AppOutOfStockHandler, AppStockHandler),
+    '/g/stock',
+  );
   t.is(specific.statusCode, 423);
   t.is(specific.body, 'app-out-of-stock: no route handler');
 });
 
-test.serial('item 9: an app\'s handler answers before a global one (RestRouter) for the same error (serial: it registers globally)', async (t) => {
-  RestRouter.getExceptionHandlers().register(GlobalHandler);
-  try {
-    const app = await inject(new RestBuilder().register(Unhandled).errorHandler(AppOutOfStockHandler), '/g/stock');
-    t.is(app.body, 'app-out-of-stock: no route handler');
-    const global = await inject(new RestBuilder().register(Unhandled), '/g/stock');
-    t.is(global.statusCode, 424);
-    t.is(global.body, 'global: no route handler');
-  } finally {
-    RestRouter.getExceptionHandlers().clear();
-  }
-});
+test.serial(
+  "item 9: an app's handler answers before a global one (RestRouter) for the same error (serial: it registers globally)",
+  async (t) => {
+    RestRouter.getExceptionHandlers().register(GlobalHandler);
+    try {
+      const app = await inject(new RestBuilder().register(Unhandled).errorHandler(AppOutOfStockHandler), '/g/stock');
+      t.is(app.body, 'app-out-of-stock: no route handler');
+      const global = await inject(new RestBuilder().register(Unhandled), '/g/stock');
+      t.is(global.statusCode, 424);
+      t.is(global.body, 'global: no route handler');
+    } finally {
+      RestRouter.getExceptionHandlers().clear();
+    }
+  },
+);
 
 test('item 9: an app handler answers before a built-in one (ConstraintException)', async (t) => {
   const builtIn = await inject(new RestBuilder().register(Unhandled), '/g/constraint');
@@ -152,13 +191,16 @@ test('item 8: an empty method @CatchWith() keeps the class handlers away: the bu
   const withClass = await inject(new RestBuilder().register(Store), '/e/class-any?n=abc');
   t.is(withClass.statusCode, 422);
   t.regex(withClass.body, /^class-any: Failed to convert value: 'abc'/);
-  const cleared = await inject(new RestBuilder().register(Store), { url: '/e/cleared?n=abc', headers: { accept: 'application/json' } });
+  const cleared = await inject(new RestBuilder().register(Store), {
+    url: '/e/cleared?n=abc',
+    headers: { accept: 'application/json' },
+  });
   t.is(cleared.statusCode, 400);
   t.is(cleared.json().code, 'RU_ERR_CONVERSION');
   t.deepEqual((await inject(new RestBuilder().register(Store), '/e/cleared?n=2')).json(), { n: 2 });
 });
 
-test('item 8: after @CatchWith() the app\'s handlers still apply, then the built-in ones (500 without internals)', async (t) => {
+test("item 8: after @CatchWith() the app's handlers still apply, then the built-in ones (500 without internals)", async (t) => {
   const app = await inject(new RestBuilder().register(Store).errorHandler(AppOutOfStockHandler), '/e/cleared-app');
   t.is(app.body, 'app-out-of-stock: only the app handler is left');
   const { logged, logger } = logCollector();
@@ -170,7 +212,10 @@ test('item 8: after @CatchWith() the app\'s handlers still apply, then the built
 
 test('item 9: an error no handler matches reaches the built-in handler: 500 without internals, logged once', async (t) => {
   const { logged, logger } = logCollector();
-  const r = await inject(new RestBuilder().register(Unhandled).errorHandler(AppOutOfStockHandler).logger(logger), '/g/crash');
+  const r = await inject(
+    new RestBuilder().register(Unhandled).errorHandler(AppOutOfStockHandler).logger(logger),
+    '/g/crash',
+  );
   t.is(r.statusCode, 500);
   t.deepEqual(r.json(), GENERIC_500);
   t.false(r.body.includes('4242'));
@@ -181,12 +226,19 @@ test('item 9: an error no handler matches reaches the built-in handler: 500 with
 test('item 9: a handler that throws or rejects gives the built-in 500 without internals, logged', async (t) => {
   for (const url of ['/g/failing-handler', '/g/rejecting-handler']) {
     const { logged, logger } = logCollector();
-    const r = await inject(new RestBuilder().register(Unhandled).logger(logger), { url, headers: { accept: 'application/json' } });
+    const r = await inject(new RestBuilder().register(Unhandled).logger(logger), {
+      url,
+      headers: { accept: 'application/json' },
+    });
     t.is(r.statusCode, 500, url);
     t.is(r.headers['content-type'], 'application/json', url);
     t.deepEqual(r.json(), GENERIC_500, url);
     t.false(r.body.includes('4242'), url);
-    t.deepEqual(logged.map((l) => l.msg), ['exception handler failed'], url);
+    t.deepEqual(
+      logged.map((l) => l.msg),
+      ['exception handler failed'],
+      url,
+    );
     t.is(logged[0]!.err!.message, SECRET, url);
   }
 });
@@ -201,5 +253,8 @@ test('item 9 (deliberate): an event that throws is logged; the answer it follows
   t.is(failed.statusCode, 500);
   t.deepEqual(failed.json(), GENERIC_500);
   t.is(FailingEvent.seen.length, 2);
-  t.deepEqual(logged.map((l) => l.msg), ['event failed', 'unhandled error in route', 'event failed']);
+  t.deepEqual(
+    logged.map((l) => l.msg),
+    ['event failed', 'unhandled error in route', 'event failed'],
+  );
 });

@@ -4,8 +4,24 @@
  */
 import test from 'ava';
 import {
-  Consumes, Context, Get, GET, Handles, Header, HttpResponseWriter, HttpServerRequest, HttpServerResponse, Path, POST, Post, Produces, Response, ResponseWriter,
-  RestBuilder, UnauthorizedException, inject,
+  Consumes,
+  Context,
+  Get,
+  GET,
+  Handles,
+  Header,
+  HttpResponseWriter,
+  HttpServerRequest,
+  HttpServerResponse,
+  Path,
+  POST,
+  Post,
+  Produces,
+  Response,
+  ResponseWriter,
+  RestBuilder,
+  UnauthorizedException,
+  inject,
 } from '../../src/index';
 import { listen } from '../support/server';
 
@@ -81,7 +97,9 @@ class Headers {
     return 'ok';
   }
   @GET @Path('/challenge') challenge(): string {
-    throw new UnauthorizedException('who are you?', { headers: { 'WWW-Authenticate': ['Bearer realm="api"', 'Basic realm="api"'] } });
+    throw new UnauthorizedException('who are you?', {
+      headers: { 'WWW-Authenticate': ['Bearer realm="api"', 'Basic realm="api"'] },
+    });
   }
   @GET @Path('/injected') injectedHeader(@Context() res: HttpServerResponse) {
     res.putHeader('X-Bad', 'a\r\nSet-Cookie: admin=1');
@@ -104,7 +122,10 @@ class Headers {
   @GET @Path('/x-csv') @Produces('text/x-csv') xCsv() {
     return 'a,b';
   }
-  @GET @Path('/charset') @Produces('text/plain', 'text/plain;charset=UTF-8', 'text/plain;charset=ISO-8859-1') charset() {
+  @GET
+  @Path('/charset')
+  @Produces('text/plain', 'text/plain;charset=UTF-8', 'text/plain;charset=ISO-8859-1')
+  charset() {
     return 'text';
   }
   @GET @Path('/specific') @Produces('text/plain', 'application/json') specific() {
@@ -113,9 +134,10 @@ class Headers {
 }
 
 const app = () => new RestBuilder().register(Headers).writer(Invoice, InvoiceCsvWriter);
-const values = (raw: Array<[string, string]>, name: string) => raw.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v);
+const values = (raw: Array<[string, string]>, name: string) =>
+  raw.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v);
 
-test('item 6: a type writer\'s own @Produces and @Header apply when the route has no @Produces', async (t) => {
+test("item 6: a type writer's own @Produces and @Header apply when the route has no @Produces", async (t) => {
   const r = await inject(app(), '/h/invoice');
   t.is(r.statusCode, 200);
   t.is(r.body, 'id\n7\n');
@@ -124,7 +146,7 @@ test('item 6: a type writer\'s own @Produces and @Header apply when the route ha
   t.is(r.headers['cache-control'], 'private');
 });
 
-test('item 6: with a route @Produces, the writer\'s @Header is still added and Content-Type is the negotiated type', async (t) => {
+test("item 6: with a route @Produces, the writer's @Header is still added and Content-Type is the negotiated type", async (t) => {
   const r = await inject(app(), { url: '/h/invoice-json', headers: { accept: 'application/json' } });
   t.is(r.headers['content-type'], 'application/json');
   t.is(r.headers['x-writer'], 'invoice-csv');
@@ -135,7 +157,7 @@ test('item 6: with a route @Produces, the writer\'s @Header is still added and C
   t.is((await inject(app(), '/h/fixed')).headers['content-type'], 'text/csv');
 });
 
-test('item 6 (deliberate): a route @Header wins over the writer\'s @Header of the same name', async (t) => {
+test("item 6 (deliberate): a route @Header wins over the writer's @Header of the same name", async (t) => {
   const r = await inject(app(), '/h/route-header-wins');
   t.is(r.headers['cache-control'], 'no-store');
   t.is(r.headers['x-writer'], 'invoice-csv');
@@ -149,7 +171,7 @@ test('item 7: a Response sends every Set-Cookie, Link and WWW-Authenticate it ca
   t.deepEqual(values(r.rawHeaders, 'vary'), ['Accept']);
 });
 
-test('item 7: repeated headers reach the wire from uWebSockets.js too, with CORS\'s Vary kept beside the route\'s', async (t) => {
+test("item 7: repeated headers reach the wire from uWebSockets.js too, with CORS's Vary kept beside the route's", async (t) => {
   const server = await listen(new RestBuilder().register(Headers).enableCors('https://app\\.test').build());
   try {
     const r = await fetch(`${server.url}/h/cookies`, { headers: { origin: 'https://app.test' } });
@@ -177,14 +199,17 @@ test('item 7: @Header lines of one name are all sent', async (t) => {
   t.deepEqual(values(r.rawHeaders, 'x-once'), ['1']);
 });
 
-test('item 7: an error\'s headers may repeat too (two WWW-Authenticate challenges)', async (t) => {
+test("item 7: an error's headers may repeat too (two WWW-Authenticate challenges)", async (t) => {
   const r = await inject(app(), '/h/challenge');
   t.is(r.statusCode, 401);
   t.deepEqual(values(r.rawHeaders, 'www-authenticate'), ['Bearer realm="api"', 'Basic realm="api"']);
 });
 
 test('item 7: header values with CR or LF are still refused (500, nothing injected)', async (t) => {
-  const r = await inject(new RestBuilder().register(Headers).logger({ error() {}, warn() {}, info() {}, debug() {} }), '/h/injected');
+  const r = await inject(
+    new RestBuilder().register(Headers).logger({ error() {}, warn() {}, info() {}, debug() {} }),
+    '/h/injected',
+  );
   t.is(r.statusCode, 500);
   t.deepEqual(values(r.rawHeaders, 'set-cookie'), []);
   t.deepEqual(values(r.rawHeaders, 'x-bad'), []);
@@ -198,9 +223,18 @@ test('item 10: a comma list of media types is split, in the shorthand, @Produces
   t.is(text.headers['content-type'], 'text/plain');
   t.is((await inject(app(), { url: '/h/short', headers: { accept: 'image/png' } })).statusCode, 406);
   t.is((await inject(app(), '/h/produces-list')).headers['content-type'], 'text/csv');
-  t.is((await inject(app(), { url: '/h/produces-list', headers: { accept: 'application/json' } })).headers['content-type'], 'application/json');
-  t.is((await inject(app(), { url: '/h/header-list', headers: { accept: 'text/plain' } })).headers['content-type'], 'text/plain');
-  const registered = await inject(new RestBuilder().register(Headers).writer('text/csv, text/x-csv', CsvWriter), '/h/x-csv');
+  t.is(
+    (await inject(app(), { url: '/h/produces-list', headers: { accept: 'application/json' } })).headers['content-type'],
+    'application/json',
+  );
+  t.is(
+    (await inject(app(), { url: '/h/header-list', headers: { accept: 'text/plain' } })).headers['content-type'],
+    'text/plain',
+  );
+  const registered = await inject(
+    new RestBuilder().register(Headers).writer('text/csv, text/x-csv', CsvWriter),
+    '/h/x-csv',
+  );
   t.is(registered.headers['content-type'], 'text/x-csv');
   t.is(registered.headers['x-writer'], 'csv');
 });
@@ -223,33 +257,52 @@ test('a route that chooses its type by Accept says Vary: Accept on every answer,
   }
 });
 
-test('item 10: a comma list in @Consumes and in the shorthand\'s consumes takes each type; another type is 415', async (t) => {
+test("item 10: a comma list in @Consumes and in the shorthand's consumes takes each type; another type is 415", async (t) => {
   for (const url of ['/h/short-consumes', '/h/consumes-list']) {
-    const json = await inject(app(), { method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    const json = await inject(app(), {
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
     t.is(json.statusCode, 200, url);
     t.deepEqual(json.json(), { got: { a: 1 } }, url);
-    const text = await inject(app(), { method: 'POST', url, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'hello' });
+    const text = await inject(app(), {
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: 'hello',
+    });
     t.is(text.statusCode, 200, url);
     t.deepEqual(text.json(), { got: 'hello' }, url);
     const csv = await inject(app(), { method: 'POST', url, headers: { 'content-type': 'text/csv' }, body: 'a,b' });
     t.is(csv.statusCode, 415, url);
     // The list itself is no media type a client can send.
-    const list = await inject(app(), { method: 'POST', url, headers: { 'content-type': 'application/json, text/plain' }, body: '{}' });
+    const list = await inject(app(), {
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json, text/plain' },
+      body: '{}',
+    });
     t.is(list.statusCode, 415, url);
   }
 });
 
 test('item 11: asking for a charset variant gets it; a plain request gets the plain type', async (t) => {
-  const ask = (accept?: string) => inject(app(), { url: '/h/charset', headers: accept === undefined ? {} : { accept } });
+  const ask = (accept?: string) =>
+    inject(app(), { url: '/h/charset', headers: accept === undefined ? {} : { accept } });
   t.is((await ask('text/plain;charset=UTF-8')).headers['content-type'], 'text/plain;charset=UTF-8');
   t.is((await ask('text/plain; charset=utf-8')).headers['content-type'], 'text/plain;charset=UTF-8');
   t.is((await ask('text/plain;charset=iso-8859-1')).headers['content-type'], 'text/plain;charset=ISO-8859-1');
   t.is((await ask('text/plain')).headers['content-type'], 'text/plain');
   t.is((await ask()).headers['content-type'], 'text/plain');
-  t.is((await ask('text/plain;charset=UTF-8;q=0.2, text/plain;charset=ISO-8859-1')).headers['content-type'], 'text/plain;charset=ISO-8859-1');
+  t.is(
+    (await ask('text/plain;charset=UTF-8;q=0.2, text/plain;charset=ISO-8859-1')).headers['content-type'],
+    'text/plain;charset=ISO-8859-1',
+  );
 });
 
-test('item 11: between equal qualities the more specifically accepted type wins (as the reference\'s router picks)', async (t) => {
+test("item 11: between equal qualities the more specifically accepted type wins (as the reference's router picks)", async (t) => {
   const r = await inject(app(), { url: '/h/specific', headers: { accept: 'text/*, application/json' } });
   t.is(r.headers['content-type'], 'application/json');
   const q = await inject(app(), { url: '/h/specific', headers: { accept: 'text/*, application/json;q=0.5' } });

@@ -4,8 +4,28 @@
  */
 import test from 'ava';
 import {
-  Consumes, DefaultValue, FormParam, GET, Handles, HttpResponseWriter, HttpServerRequest, HttpServerResponse, MatrixParam, Path, PathParam, POST,
-  Produces, QueryParam, RegistrationError, RequestReader, ResponseWriter, RestBuilder, RestRouter, SuppressCheck, ValueReader, inject,
+  Consumes,
+  DefaultValue,
+  FormParam,
+  GET,
+  Handles,
+  HttpResponseWriter,
+  HttpServerRequest,
+  HttpServerResponse,
+  MatrixParam,
+  Path,
+  PathParam,
+  POST,
+  Produces,
+  QueryParam,
+  RegistrationError,
+  RequestReader,
+  ResponseWriter,
+  RestBuilder,
+  RestRouter,
+  SuppressCheck,
+  ValueReader,
+  inject,
 } from '../../src/index';
 
 /** Any class decorator makes TypeScript record the constructor's parameter types. */
@@ -91,16 +111,25 @@ class Io {
   @GET @Path('/cents') cents(@QueryParam('c') c: Cents, @QueryParam('u') u: Undecorated) {
     return { cents: c.amount, centsType: typeof c.amount, undecoratedType: typeof u.raw };
   }
-  @GET @Path('/factories') factories(@QueryParam('both') both: Both, @QueryParam('factories') factories: FactoriesOnly) {
+  @GET @Path('/factories') factories(
+    @QueryParam('both') both: Both,
+    @QueryParam('factories') factories: FactoriesOnly,
+  ) {
     return { both: both.via, factories: factories.via };
   }
   @POST @Path('/person') @Consumes('application/x-person') person(body: Person) {
     return { name: body.name };
   }
-  @POST @Path('/form-default') formDefault(@FormParam('name') name: string, @FormParam('qty') @DefaultValue(1) qty: number) {
+  @POST @Path('/form-default') formDefault(
+    @FormParam('name') name: string,
+    @FormParam('qty') @DefaultValue(1) qty: number,
+  ) {
     return { name, qty };
   }
-  @GET @Path('/cars/{make}') car(@PathParam('make') make: string, @MatrixParam('color') @DefaultValue('black') color: string) {
+  @GET @Path('/cars/{make}') car(
+    @PathParam('make') make: string,
+    @MatrixParam('color') @DefaultValue('black') color: string,
+  ) {
     return { make, color };
   }
   @GET @Path('/csv') @Produces('text/csv', 'application/json') csv() {
@@ -129,33 +158,54 @@ test('arguments 7: "a single primitive constructor" gets the converted value (wh
 });
 
 test('arguments 7: "a single String constructor, ... static fromString(String) then valueOf(String), in that order"', async (t) => {
-  t.deepEqual((await inject(app(), '/io/factories?both=x&factories=y')).json(), { both: 'x', factories: 'fromString y' });
+  t.deepEqual((await inject(app(), '/io/factories?both=x&factories=y')).json(), {
+    both: 'x',
+    factories: 'fromString y',
+  });
 });
 
 test('arguments 6: "class-type reader before mime-type reader" for a body; the media type\'s charset is ignored', async (t) => {
-  const mime = await inject(new RestBuilder().register(Io).reader(MimePersonReader), { method: 'POST', url: '/io/person', headers: { 'content-type': 'application/x-person; charset=utf-8' }, body: 'ann' });
+  const mime = await inject(new RestBuilder().register(Io).reader(MimePersonReader), {
+    method: 'POST',
+    url: '/io/person',
+    headers: { 'content-type': 'application/x-person; charset=utf-8' },
+    body: 'ann',
+  });
   t.deepEqual(mime.json(), { name: 'mime ann' });
-  const typed = await inject(new RestBuilder().register(Io).reader(MimePersonReader).reader(TypePersonReader), { method: 'POST', url: '/io/person', headers: { 'content-type': 'application/x-person' }, body: 'bo' });
+  const typed = await inject(new RestBuilder().register(Io).reader(MimePersonReader).reader(TypePersonReader), {
+    method: 'POST',
+    url: '/io/person',
+    headers: { 'content-type': 'application/x-person' },
+    body: 'bo',
+  });
   t.deepEqual(typed.json(), { name: 'type bo' });
 });
 
 test('arguments 4: "@DefaultValue applies to form and matrix values" too', async (t) => {
-  const form = await inject(app(), { method: 'POST', url: '/io/form-default', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=ann' });
+  const form = await inject(app(), {
+    method: 'POST',
+    url: '/io/form-default',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'name=ann',
+  });
   t.deepEqual(form.json(), { name: 'ann', qty: 1 });
   t.deepEqual((await inject(app(), '/io/cars/bmw')).json(), { make: 'bmw', color: 'black' });
   t.deepEqual((await inject(app(), '/io/cars/bmw;color=red')).json(), { make: 'bmw', color: 'red' });
 });
 
 // Serial, and left registered: it adds a global writer (for a media type no other test here produces).
-test.serial('responses 2: "@Produces on a writer registers the writer for that type" when registered without a key, per app or globally', async (t) => {
-  const r = await inject(new RestBuilder().register(Io).writer(CsvWriter), '/io/csv');
-  t.is(r.headers['content-type'], 'text/csv');
-  t.is(r.body, 'csv:1,2');
-  RestRouter.getWriters().register(new GlobalTextWriter());
-  const global = await inject(app(), '/io/global');
-  t.is(global.headers['content-type'], 'text/x-global');
-  t.is(global.body, 'global:{"g":true}');
-});
+test.serial(
+  'responses 2: "@Produces on a writer registers the writer for that type" when registered without a key, per app or globally',
+  async (t) => {
+    const r = await inject(new RestBuilder().register(Io).writer(CsvWriter), '/io/csv');
+    t.is(r.headers['content-type'], 'text/csv');
+    t.is(r.body, 'csv:1,2');
+    RestRouter.getWriters().register(new GlobalTextWriter());
+    const global = await inject(app(), '/io/global');
+    t.is(global.headers['content-type'], 'text/x-global');
+    t.is(global.body, 'global:{"g":true}');
+  },
+);
 
 test('responses 5: "a null future" gives 204; a writer that finishes later gets its response ended for it', async (t) => {
   const none = await inject(app(), '/io/null-later');
@@ -173,7 +223,10 @@ test('arguments 9: "@SuppressCheck disables the compatibility check of readers; 
       return body.greet();
     }
   }
-  t.throws(() => new RestBuilder().register(Checked).build(), { instanceOf: RegistrationError, message: /reader DateReader produces Date/ });
+  t.throws(() => new RestBuilder().register(Checked).build(), {
+    instanceOf: RegistrationError,
+    message: /reader DateReader produces Date/,
+  });
   @Path('/suppressed')
   class Suppressed {
     @POST @Path('/greet') @SuppressCheck greet(@RequestReader(DateReader) body: Greeter) {
@@ -181,7 +234,12 @@ test('arguments 9: "@SuppressCheck disables the compatibility check of readers; 
     }
   }
   const quiet = { error() {}, warn() {}, info() {}, debug() {} };
-  const r = await inject(new RestBuilder().register(Suppressed).logger(quiet), { method: 'POST', url: '/suppressed/greet', headers: { 'content-type': 'text/plain' }, body: '0' });
+  const r = await inject(new RestBuilder().register(Suppressed).logger(quiet), {
+    method: 'POST',
+    url: '/suppressed/greet',
+    headers: { 'content-type': 'text/plain' },
+    body: '0',
+  });
   t.is(r.statusCode, 500);
   t.is(r.json().message, 'Internal Server Error');
 });

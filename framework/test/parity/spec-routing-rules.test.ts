@@ -4,8 +4,25 @@
  */
 import test from 'ava';
 import {
-  ArgumentException, Consumes, ExceptionHandler, ForbiddenException, GET, Handles, Header, HttpServerRequest, HttpServerResponse, Path, POST, Post,
-  Produces, PUT, QueryParam, RegistrationError, RestBuilder, UnauthorizedException, inject,
+  ArgumentException,
+  Consumes,
+  ExceptionHandler,
+  ForbiddenException,
+  GET,
+  Handles,
+  Header,
+  HttpServerRequest,
+  HttpServerResponse,
+  Path,
+  POST,
+  Post,
+  Produces,
+  PUT,
+  QueryParam,
+  RegistrationError,
+  RestBuilder,
+  UnauthorizedException,
+  inject,
 } from '../../src/index';
 
 @Path('/r')
@@ -20,7 +37,11 @@ class Rules {
   @GET @Path('/merged') @Produces('text/html') merged() {
     return '<p>html first</p>';
   }
-  @POST @Path('/accept-header') @Consumes('application/json') @Header('Accept: text/plain, application/x-www-form-urlencoded') acceptHeader(body: string) {
+  @POST
+  @Path('/accept-header')
+  @Consumes('application/json')
+  @Header('Accept: text/plain, application/x-www-form-urlencoded')
+  acceptHeader(body: string) {
     return { body };
   }
   @Post('/shorthand', 'application/json') shorthand(body: { a: number }) {
@@ -82,7 +103,12 @@ test('routing: "class-level and method-level @Produces are merged (method first)
 });
 
 test('routing 5: "Accept entries of @Header go to readers, replacing @Consumes"', async (t) => {
-  const text = await inject(app(), { method: 'POST', url: '/r/accept-header', headers: { 'content-type': 'text/plain' }, body: 'plain' });
+  const text = await inject(app(), {
+    method: 'POST',
+    url: '/r/accept-header',
+    headers: { 'content-type': 'text/plain' },
+    body: 'plain',
+  });
   t.is(text.statusCode, 200);
   t.deepEqual(text.json(), { body: 'plain' });
   const json = await inject(app(), { method: 'POST', url: '/r/accept-header', body: { a: 1 } });
@@ -91,7 +117,12 @@ test('routing 5: "Accept entries of @Header go to readers, replacing @Consumes"'
 
 test('routing 4: "the shorthand @Post(path, consumes) equals @POST + @Path + @Consumes"', async (t) => {
   t.deepEqual((await inject(app(), { method: 'POST', url: '/r/shorthand', body: { a: 1 } })).json(), { a: 1 });
-  const refused = await inject(app(), { method: 'POST', url: '/r/shorthand', headers: { 'content-type': 'text/plain' }, body: 'a=1' });
+  const refused = await inject(app(), {
+    method: 'POST',
+    url: '/r/shorthand',
+    headers: { 'content-type': 'text/plain' },
+    body: 'a=1',
+  });
   t.is(refused.statusCode, 415);
   t.is(refused.json().code, 'RU_ERR_UNSUPPORTED_MEDIA_TYPE');
 });
@@ -102,13 +133,23 @@ test('routing: "@Consumes is bound to the route only when the request has a body
   t.deepEqual(r.json(), { read: 'nothing' });
 });
 
-test('errors: "UnauthorizedException = 401 \'HTTP 401 Unauthorized\'; ForbiddenException = 403 \'HTTP 403 Forbidden\'"', async (t) => {
+test("errors: \"UnauthorizedException = 401 'HTTP 401 Unauthorized'; ForbiddenException = 403 'HTTP 403 Forbidden'\"", async (t) => {
   const unauthorized = await inject(app(), { method: 'PUT', url: '/r/unauthorized' });
   t.is(unauthorized.statusCode, 401);
-  t.deepEqual(unauthorized.json(), { status: 401, error: 'Unauthorized', message: 'HTTP 401 Unauthorized', code: 'RU_ERR_UNAUTHORIZED' });
+  t.deepEqual(unauthorized.json(), {
+    status: 401,
+    error: 'Unauthorized',
+    message: 'HTTP 401 Unauthorized',
+    code: 'RU_ERR_UNAUTHORIZED',
+  });
   const forbidden = await inject(app(), { method: 'PUT', url: '/r/forbidden' });
   t.is(forbidden.statusCode, 403);
-  t.deepEqual(forbidden.json(), { status: 403, error: 'Forbidden', message: 'HTTP 403 Forbidden', code: 'RU_ERR_FORBIDDEN' });
+  t.deepEqual(forbidden.json(), {
+    status: 403,
+    error: 'Forbidden',
+    message: 'HTTP 403 Forbidden',
+    code: 'RU_ERR_FORBIDDEN',
+  });
 });
 
 test('errors: "an IllegalArgumentException (ArgumentException here) is 400" when a method throws it too', async (t) => {

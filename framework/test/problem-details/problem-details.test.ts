@@ -1,7 +1,24 @@
 import test from 'ava';
 import {
-  Authenticate, Consumes, ForbiddenException, GET, Handles, Max, Min, Path, POST, problemDetails, Produces, QueryParam, RestBuilder,
-  type ExceptionHandler, type HttpServerRequest, type HttpServerResponse, type Logger, type RestAuthenticationProvider, type User,
+  Authenticate,
+  Consumes,
+  ForbiddenException,
+  GET,
+  Handles,
+  Max,
+  Min,
+  Path,
+  POST,
+  problemDetails,
+  Produces,
+  QueryParam,
+  RestBuilder,
+  type ExceptionHandler,
+  type HttpServerRequest,
+  type HttpServerResponse,
+  type Logger,
+  type RestAuthenticationProvider,
+  type User,
 } from '../../src/index';
 import { listen, type RunningServer } from '../support/server';
 
@@ -27,44 +44,56 @@ class NoCredentials implements RestAuthenticationProvider<string> {
 
 @Path('/shop')
 class Shop {
-  @GET @Path('/items')
+  @GET
+  @Path('/items')
   items(@QueryParam('limit', { type: Number }) @Min(1) @Max(50) limit: number): number[] {
     return Array.from({ length: limit }, (_, i) => i);
   }
 
-  @POST @Path('/items') @Consumes('application/json')
+  @POST
+  @Path('/items')
+  @Consumes('application/json')
   add(body: { name: string }): string {
     return body.name;
   }
 
-  @GET @Path('/crash')
+  @GET
+  @Path('/crash')
   crash(): string {
     throw new Error('connection refused: postgres://admin:hunter2@db.internal');
   }
 
-  @GET @Path('/forbidden')
+  @GET
+  @Path('/forbidden')
   forbidden(): string {
     throw new ForbiddenException('orders of other partners are not yours');
   }
 
-  @GET @Path('/stock')
+  @GET
+  @Path('/stock')
   stock(): string {
     throw new OutOfStock();
   }
 
-  @GET @Path('/private') @Authenticate(NoCredentials)
+  @GET
+  @Path('/private')
+  @Authenticate(NoCredentials)
   secret(): string {
     return 'secret';
   }
 
-  @GET @Path('/csv') @Produces('text/csv')
+  @GET
+  @Path('/csv')
+  @Produces('text/csv')
   csv(): string {
     return 'a,b';
   }
 }
 
 async function serve(builder: RestBuilder): Promise<RunningServer> {
-  return listen(builder.logger(quiet).bodyHandler({ maxBodySize: 100 }).errorHandler(OutOfStockHandler).register(Shop).build());
+  return listen(
+    builder.logger(quiet).bodyHandler({ maxBodySize: 100 }).errorHandler(OutOfStockHandler).register(Shop).build(),
+  );
 }
 
 async function problem(res: Response): Promise<Record<string, unknown>> {
@@ -76,7 +105,12 @@ test('off by default: the error body keeps its shape', async (t) => {
   t.teardown(server.close);
   const res = await fetch(`${server.url}/nowhere`, { headers: { accept: 'application/json' } });
   t.is(res.headers.get('content-type'), 'application/json');
-  t.deepEqual(await res.json(), { status: 404, error: 'Not Found', message: 'No route for GET /nowhere', code: 'RU_ERR_NOT_FOUND' });
+  t.deepEqual(await res.json(), {
+    status: 404,
+    error: 'Not Found',
+    message: 'No route for GET /nowhere',
+    code: 'RU_ERR_NOT_FOUND',
+  });
 });
 
 test('every framework error as application/problem+json: routing, arguments, validation, authentication, bodies, media types', async (t) => {
@@ -86,11 +120,33 @@ test('every framework error as application/problem+json: routing, arguments, val
   const type = 'about:blank';
   const media = 'application/problem+json';
 
-  t.deepEqual(await get('/nowhere'), { status: 404, contentType: media, body: { type, title: 'Not Found', status: 404, detail: 'No route for GET /nowhere', instance: '/nowhere', code: 'RU_ERR_NOT_FOUND' } });
+  t.deepEqual(await get('/nowhere'), {
+    status: 404,
+    contentType: media,
+    body: {
+      type,
+      title: 'Not Found',
+      status: 404,
+      detail: 'No route for GET /nowhere',
+      instance: '/nowhere',
+      code: 'RU_ERR_NOT_FOUND',
+    },
+  });
   const notAllowed = await fetch(`${server.url}/shop/items`, { method: 'DELETE' });
   t.is(notAllowed.headers.get('allow'), 'GET, HEAD, OPTIONS, POST');
-  t.like(await problem(notAllowed), { status: 405, contentType: media, body: { title: 'Method Not Allowed', status: 405, instance: '/shop/items', code: 'RU_ERR_METHOD_NOT_ALLOWED' } });
-  t.like(await get('/shop/items'), { status: 400, body: { title: 'Bad Request', detail: 'Missing @QueryParam("limit") for: GET /shop/items', code: 'RU_ERR_MISSING_ARGUMENT' } });
+  t.like(await problem(notAllowed), {
+    status: 405,
+    contentType: media,
+    body: { title: 'Method Not Allowed', status: 405, instance: '/shop/items', code: 'RU_ERR_METHOD_NOT_ALLOWED' },
+  });
+  t.like(await get('/shop/items'), {
+    status: 400,
+    body: {
+      title: 'Bad Request',
+      detail: 'Missing @QueryParam("limit") for: GET /shop/items',
+      code: 'RU_ERR_MISSING_ARGUMENT',
+    },
+  });
   t.like(await get('/shop/items?limit=ten'), { status: 400, body: { code: 'RU_ERR_CONVERSION' } });
 
   const invalid = await fetch(`${server.url}/shop/items?limit=99`);
@@ -98,24 +154,62 @@ test('every framework error as application/problem+json: routing, arguments, val
   t.deepEqual(await problem(invalid), {
     status: 400,
     contentType: media,
-    body: { type, title: 'Bad Request', status: 400, detail: 'Validation failed', instance: '/shop/items', code: 'RU_ERR_VALIDATION', violations: [{ in: 'query', path: 'limit', constraint: 'max', message: 'limit must not be greater than 50' }] },
+    body: {
+      type,
+      title: 'Bad Request',
+      status: 400,
+      detail: 'Validation failed',
+      instance: '/shop/items',
+      code: 'RU_ERR_VALIDATION',
+      violations: [{ in: 'query', path: 'limit', constraint: 'max', message: 'limit must not be greater than 50' }],
+    },
   });
 
   t.like(await get('/shop/private'), { status: 401, body: { title: 'Unauthorized', code: 'RU_ERR_NO_CREDENTIALS' } });
-  t.like(await get('/shop/forbidden'), { status: 403, body: { detail: 'orders of other partners are not yours', code: 'RU_ERR_FORBIDDEN' } });
-  t.like(await get('/shop/items', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }), { status: 415, body: { title: 'Unsupported Media Type' } });
-  t.like(await get('/shop/items', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(200) }) }), { status: 413, body: { title: 'Payload Too Large', code: 'RU_ERR_PAYLOAD_TOO_LARGE' } });
-  t.like(await get('/shop/csv', { headers: { accept: 'application/json' } }), { status: 406, body: { title: 'Not Acceptable' } });
+  t.like(await get('/shop/forbidden'), {
+    status: 403,
+    body: { detail: 'orders of other partners are not yours', code: 'RU_ERR_FORBIDDEN' },
+  });
+  t.like(await get('/shop/items', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }), {
+    status: 415,
+    body: { title: 'Unsupported Media Type' },
+  });
+  t.like(
+    await get('/shop/items', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x'.repeat(200) }),
+    }),
+    { status: 413, body: { title: 'Payload Too Large', code: 'RU_ERR_PAYLOAD_TOO_LARGE' } },
+  );
+  t.like(await get('/shop/csv', { headers: { accept: 'application/json' } }), {
+    status: 406,
+    body: { title: 'Not Acceptable' },
+  });
 });
 
 test('plugins refusing before routing answer problems too (CORS); the OpenAPI document shows the problem schema', async (t) => {
-  const server = await serve(new RestBuilder().enableCors({ origin: 'https://shop\\.example' }).use(problemDetails()).openApi({ title: 'Shop', version: '1' }));
+  const server = await serve(
+    new RestBuilder()
+      .enableCors({ origin: 'https://shop\\.example' })
+      .use(problemDetails())
+      .openApi({ title: 'Shop', version: '1' }),
+  );
   t.teardown(server.close);
-  const refused = await fetch(`${server.url}/shop/items`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
-  t.like(await problem(refused), { status: 403, contentType: 'application/problem+json', body: { title: 'Forbidden', code: 'RU_ERR_CORS', instance: '/shop/items' } });
+  const refused = await fetch(`${server.url}/shop/items`, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+  });
+  t.like(await problem(refused), {
+    status: 403,
+    contentType: 'application/problem+json',
+    body: { title: 'Forbidden', code: 'RU_ERR_CORS', instance: '/shop/items' },
+  });
 
   const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as any;
-  t.like(document.paths['/shop/items'].get.responses['400'].content['application/problem+json'], { schema: { $ref: '#/components/schemas/Problem' } });
+  t.like(document.paths['/shop/items'].get.responses['400'].content['application/problem+json'], {
+    schema: { $ref: '#/components/schemas/Problem' },
+  });
   t.deepEqual(document.components.schemas.Problem.required, ['type', 'title', 'status', 'instance']);
 });
 
@@ -125,7 +219,12 @@ test('internal errors say only their title: no message, no internals', async (t)
   const res = await fetch(`${server.url}/shop/crash`);
   const text = await res.text();
   t.is(res.status, 500);
-  t.deepEqual(JSON.parse(text), { type: 'about:blank', title: 'Internal Server Error', status: 500, instance: '/shop/crash' });
+  t.deepEqual(JSON.parse(text), {
+    type: 'about:blank',
+    title: 'Internal Server Error',
+    status: 500,
+    instance: '/shop/crash',
+  });
   t.notRegex(text, /hunter2|postgres|refused/);
 });
 
@@ -146,7 +245,9 @@ test('type: a base URI the code is appended to, or a function', async (t) => {
   t.like(await (await fetch(`${base.url}/nowhere`)).json(), { type: 'https://errors.example.com/RU_ERR_NOT_FOUND' });
   t.like(await (await fetch(`${base.url}/shop/crash`)).json(), { type: 'about:blank', title: 'Internal Server Error' });
 
-  const fn = await serve(new RestBuilder().use(problemDetails({ type: (status, code) => `urn:problem:${status}:${code ?? 'none'}` })));
+  const fn = await serve(
+    new RestBuilder().use(problemDetails({ type: (status, code) => `urn:problem:${status}:${code ?? 'none'}` })),
+  );
   t.teardown(fn.close);
   t.like(await (await fetch(`${fn.url}/shop/items?limit=0`)).json(), { type: 'urn:problem:400:RU_ERR_VALIDATION' });
   t.throws(() => problemDetails({ type: '' }), { message: /type is a base URI or a function/ });

@@ -31,7 +31,7 @@ test('limits that do not divide the window evenly allow exactly `limit` at once'
 });
 
 test('memory stays bounded under a flood of keys: at most maxKeys, the least recently seen forgotten', (t) => {
-  let now = 0;
+  const now = 0;
   const store = new MemoryRateLimitStore({ maxKeys: 1000, now: () => now });
   for (let i = 0; i < 50_000; i++) store.hit(`flood-${i}`, window);
   t.is(store.size, 1000);

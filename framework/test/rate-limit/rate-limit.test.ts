@@ -26,30 +26,38 @@ function manualClock(start = 1_000_000) {
 
 @Path('/')
 class Api {
-  @GET @Path('limited') @RateLimit({ limit: 3, windowSeconds: 60 })
+  @GET
+  @Path('limited')
+  @RateLimit({ limit: 3, windowSeconds: 60 })
   limited() {
     return { ok: true };
   }
 
-  @GET @Path('free')
+  @GET
+  @Path('free')
   free() {
     return { ok: true };
   }
 
-  @GET @Path('skipped') @SkipRateLimit()
+  @GET
+  @Path('skipped')
+  @SkipRateLimit()
   skipped() {
     return { ok: true };
   }
 }
 
-@Path('/shared') @RateLimit({ limit: 2, windowSeconds: 10 })
+@Path('/shared')
+@RateLimit({ limit: 2, windowSeconds: 10 })
 class SharedBucket {
-  @GET @Path('a')
+  @GET
+  @Path('a')
   a() {
     return 'a';
   }
 
-  @GET @Path('b')
+  @GET
+  @Path('b')
   b() {
     return 'b';
   }
@@ -125,7 +133,10 @@ test('a class-level rule is one bucket for all its routes', async (t) => {
 });
 
 test('keys: byHeader counts each API key apart, and requests without one by address', async (t) => {
-  const server = await serve({ key: byHeader('X-Api-Key'), store: new MemoryRateLimitStore({ now: manualClock().now }) }, Api);
+  const server = await serve(
+    { key: byHeader('X-Api-Key'), store: new MemoryRateLimitStore({ now: manualClock().now }) },
+    Api,
+  );
   t.teardown(() => server.close());
   for (let i = 0; i < 3; i++) t.is((await get(server, '/limited', { 'X-Api-Key': 'alice' })).status, 200);
   t.is((await get(server, '/limited', { 'X-Api-Key': 'alice' })).status, 429);
@@ -144,7 +155,10 @@ test('keys: byHeader counts each API key apart, and requests without one by addr
 });
 
 test('a global rule covers every route but @SkipRateLimit ones; a route with its own rule answers to both', async (t) => {
-  const server = await serve({ global: { limit: 5, windowSeconds: 60 }, store: new MemoryRateLimitStore({ now: manualClock().now }) }, Api);
+  const server = await serve(
+    { global: { limit: 5, windowSeconds: 60 }, store: new MemoryRateLimitStore({ now: manualClock().now }) },
+    Api,
+  );
   t.teardown(() => server.close());
   // /limited (3 of its own) and /free share the global 5.
   for (let i = 0; i < 3; i++) t.is((await get(server, '/limited')).status, 200);
@@ -163,17 +177,24 @@ test('a global rule covers every route but @SkipRateLimit ones; a route with its
   t.is((await get(server, '/skipped')).headers.get('ratelimit-limit'), null);
 });
 
-const tokens = BearerAuthenticationProvider.fromTokens({ 'token-a': new User('ann', []), 'token-b': new User('ben', []) });
+const tokens = BearerAuthenticationProvider.fromTokens({
+  'token-a': new User('ann', []),
+  'token-b': new User('ben', []),
+});
 
-@Path('/me') @Authenticate(tokens)
+@Path('/me')
+@Authenticate(tokens)
 class Me {
-  @GET @RateLimit({ limit: 2, windowSeconds: 60, key: byUser, bucket: 'me-by-user' })
+  @GET
+  @RateLimit({ limit: 2, windowSeconds: 60, key: byUser, bucket: 'me-by-user' })
   me(@Context() user: User) {
     return { name: user.name };
   }
 }
 
-@Path('/login') @Authenticate(tokens) @RateLimit({ limit: 3, windowSeconds: 60 })
+@Path('/login')
+@Authenticate(tokens)
+@RateLimit({ limit: 3, windowSeconds: 60 })
 class Login {
   @GET
   login(@Context() user: User) {
@@ -195,7 +216,8 @@ test('attack: guessing tokens is limited, since an address rule counts before au
   const server = await serve({ store: new MemoryRateLimitStore({ now: manualClock().now }) }, Login);
   t.teardown(() => server.close());
   const statuses: number[] = [];
-  for (let i = 0; i < 6; i++) statuses.push((await get(server, '/login', { Authorization: `Bearer guess-${i}` })).status);
+  for (let i = 0; i < 6; i++)
+    statuses.push((await get(server, '/login', { Authorization: `Bearer guess-${i}` })).status);
   t.deepEqual(statuses, [401, 401, 401, 429, 429, 429]);
   // The right token is refused too until the bucket refills: the guesser's address is spent.
   t.is((await get(server, '/login', { Authorization: 'Bearer token-a' })).status, 429);
@@ -227,21 +249,33 @@ test('a failing store answers 503 (RU_ERR_RATE_LIMIT_STORE), or lets requests th
 test('a store that fails for a while is logged once when it starts failing and once when it works again, not per request', async (t) => {
   const memory = new MemoryRateLimitStore({ now: manualClock().now });
   let down = false;
-  const flaky: RateLimitStore = { hit: (key, window) => (down ? Promise.reject(new Error('connection refused')) : Promise.resolve(memory.hit(key, window))) };
+  const flaky: RateLimitStore = {
+    hit: (key, window) =>
+      down ? Promise.reject(new Error('connection refused')) : Promise.resolve(memory.hit(key, window)),
+  };
   const lines: Array<{ level: string; fields: any; msg?: string }> = [];
   const at = (level: string) => (fields: unknown, msg?: string) => void lines.push({ level, fields, msg });
-  const builder = new RestBuilder().logger({ error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') }).use(rateLimit({ store: flaky })).register(Api);
+  const builder = new RestBuilder()
+    .logger({ error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') })
+    .use(rateLimit({ store: flaky }))
+    .register(Api);
   const server = await listen(builder.build());
   t.teardown(() => server.close());
   t.is((await get(server, '/limited')).status, 200);
   down = true;
   for (let i = 0; i < 5; i++) t.is((await get(server, '/limited')).status, 503);
-  t.deepEqual(lines.map((l) => [l.level, l.msg]), [['error', 'rate limit store failed']]);
+  t.deepEqual(
+    lines.map((l) => [l.level, l.msg]),
+    [['error', 'rate limit store failed']],
+  );
   t.is(lines[0]!.fields.err.message, 'connection refused');
   down = false;
   t.is((await get(server, '/limited')).status, 200);
   t.is((await get(server, '/limited')).status, 200);
-  t.deepEqual(lines.slice(1).map((l) => [l.level, l.msg, l.fields.failedHits]), [['info', 'rate limit store works again', 5]]);
+  t.deepEqual(
+    lines.slice(1).map((l) => [l.level, l.msg, l.fields.failedHits]),
+    [['info', 'rate limit store works again', 5]],
+  );
   // A new outage is a new line.
   down = true;
   t.is((await get(server, '/limited')).status, 503);
@@ -250,7 +284,9 @@ test('a store that fails for a while is logged once when it starts failing and o
 
 test('an asynchronous store is waited for', async (t) => {
   const memory = new MemoryRateLimitStore({ now: manualClock().now });
-  const later: RateLimitStore = { hit: (key, window) => new Promise((resolve) => setImmediate(() => resolve(memory.hit(key, window)))) };
+  const later: RateLimitStore = {
+    hit: (key, window) => new Promise((resolve) => setImmediate(() => resolve(memory.hit(key, window)))),
+  };
   const server = await serve({ store: later }, Api);
   t.teardown(() => server.close());
   for (let i = 0; i < 3; i++) t.is((await get(server, '/limited')).status, 200);
@@ -261,17 +297,23 @@ test('an asynchronous store is waited for', async (t) => {
 
 @Path('/named')
 class NamedRules {
-  @GET @Path('search') @RateLimit('search')
+  @GET
+  @Path('search')
+  @RateLimit('search')
   search() {
     return 'search';
   }
 
-  @GET @Path('suggest') @RateLimit('search')
+  @GET
+  @Path('suggest')
+  @RateLimit('search')
   suggest() {
     return 'suggest';
   }
 
-  @GET @Path('export') @RateLimit('export')
+  @GET
+  @Path('export')
+  @RateLimit('export')
   export() {
     return 'export';
   }
@@ -296,23 +338,39 @@ test('a named rule takes its numbers from the plugin: the routes naming it share
   t.is((await get(server, '/named/export')).headers.get('retry-after'), '3600');
 
   // Other numbers at startup, the same classes: another app counts 10.
-  const other = await serve({ store: new MemoryRateLimitStore({ now: clock.now }), rules: { search: { limit: 10, windowSeconds: 60 }, export: { limit: 1, windowSeconds: 60 } } }, NamedRules);
+  const other = await serve(
+    {
+      store: new MemoryRateLimitStore({ now: clock.now }),
+      rules: { search: { limit: 10, windowSeconds: 60 }, export: { limit: 1, windowSeconds: 60 } },
+    },
+    NamedRules,
+  );
   t.teardown(() => other.close());
   t.is((await get(other, '/named/search')).headers.get('ratelimit-limit'), '10');
 });
 
 test('a rule name the plugin does not define fails when the app is built; bad names fail where written', (t) => {
-  const builder = () => new RestBuilder().use(rateLimit({ rules: { search: { limit: 3, windowSeconds: 60 } } })).register(NamedRules).build();
-  t.throws(builder, { message: /@RateLimit\("export"\), a rule the rateLimit plugin's rules do not define \(defined: search\)/ });
+  const builder = () =>
+    new RestBuilder()
+      .use(rateLimit({ rules: { search: { limit: 3, windowSeconds: 60 } } }))
+      .register(NamedRules)
+      .build();
+  t.throws(builder, {
+    message: /@RateLimit\("export"\), a rule the rateLimit plugin's rules do not define \(defined: search\)/,
+  });
   t.throws(() => RateLimit('has space'), { message: /a rule name is 1 to 64 letters/ });
-  t.throws(() => rateLimit({ rules: { search: { limit: 0, windowSeconds: 60 } } }), { message: /rule "search": limit must be a whole number/ });
+  t.throws(() => rateLimit({ rules: { search: { limit: 0, windowSeconds: 60 } } }), {
+    message: /rule "search": limit must be a whole number/,
+  });
   // Without the plugin, a named rule does nothing (as any @RateLimit).
   t.notThrows(() => new RestBuilder().register(NamedRules).build());
 });
 
 test('options are checked when the app is set up', (t) => {
   t.throws(() => rateLimit({ global: { limit: 0, windowSeconds: 60 } }), { message: /limit must be a whole number/ });
-  t.throws(() => rateLimit({ global: { limit: 10, windowSeconds: -1 } }), { message: /windowSeconds must be a positive number/ });
+  t.throws(() => rateLimit({ global: { limit: 10, windowSeconds: -1 } }), {
+    message: /windowSeconds must be a positive number/,
+  });
   t.throws(() => rateLimit({ store: {} as RateLimitStore }), { message: /hit\(key, window\)/ });
   t.throws(() => rateLimit({ onStoreError: 'maybe' as 'allow' }), { message: /onStoreError/ });
   t.throws(() => RateLimit({ limit: 1.5, windowSeconds: 1 }), { message: /@RateLimit: limit/ });

@@ -4,8 +4,14 @@ import { converterFor } from '../../src/io/value-conversion';
 import { ArgumentException } from '../../src/errors/http-errors';
 import { GET, Path, QueryParam, RestBuilder, inject } from '../../src/index';
 
-enum Color { Red = 'red', Blue = 'blue' }
-enum Level { Low, High }
+enum Color {
+  Red = 'red',
+  Blue = 'blue',
+}
+enum Level {
+  Low,
+  High,
+}
 class Money {
   constructor(readonly v: string) {
     if (!/^\d+$/.test(v)) throw new Error('digits only');
@@ -19,8 +25,15 @@ class Code {
 }
 
 const types: Array<[string, Parameters<typeof converterFor>[0]]> = [
-  ['string', String], ['number', Number], ['boolean', Boolean], ['bigint', BigInt], ['Date', Date],
-  ['string enum', Color], ['numeric enum', Level], ['constructor', Money], ['fromString', Code],
+  ['string', String],
+  ['number', Number],
+  ['boolean', Boolean],
+  ['bigint', BigInt],
+  ['Date', Date],
+  ['string enum', Color],
+  ['numeric enum', Level],
+  ['constructor', Money],
+  ['fromString', Code],
 ];
 
 test('every converter returns a value or throws ArgumentException (400) for any string', (t) => {
@@ -44,7 +57,10 @@ test('every converter returns a value or throws ArgumentException (400) for any 
 test('numbers convert exactly when the text is a decimal number', (t) => {
   const convert = converterFor(Number)!;
   fc.assert(
-    fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => Object.is(convert(String(n), 'n'), n) || (n === 0 && convert(String(n), 'n') === 0)),
+    fc.property(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      (n) => Object.is(convert(String(n), 'n'), n) || (n === 0 && convert(String(n), 'n') === 0),
+    ),
   );
   t.pass();
 });
@@ -52,8 +68,12 @@ test('numbers convert exactly when the text is a decimal number', (t) => {
 @Path('/conv')
 class Conv {
   @GET @Path('/') all(
-    @QueryParam('n') n: number, @QueryParam('b') b: boolean, @QueryParam('d') d: Date, @QueryParam('c', { type: Color }) c: Color,
-    @QueryParam('i', { type: [Number] }) i: number[], @QueryParam('m') m: Money,
+    @QueryParam('n') n: number,
+    @QueryParam('b') b: boolean,
+    @QueryParam('d') d: Date,
+    @QueryParam('c', { type: Color }) c: Color,
+    @QueryParam('i', { type: [Number] }) i: number[],
+    @QueryParam('m') m: Money,
   ) {
     return { n, b, d, c, i, m };
   }
@@ -62,11 +82,16 @@ class Conv {
 test('over HTTP, random query values give 200 or 400, never 500', async (t) => {
   const app = new RestBuilder().register(Conv);
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom('n', 'b', 'd', 'c', 'i', 'm', 'x'), fc.string({ maxLength: 12 })), { maxLength: 8 }), async (pairs) => {
-      const query = pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
-      const r = await inject(app, `/conv/?${query}`);
-      return r.statusCode === 200 || (r.statusCode === 400 && typeof r.json().message === 'string');
-    }),
+    fc.asyncProperty(
+      fc.array(fc.tuple(fc.constantFrom('n', 'b', 'd', 'c', 'i', 'm', 'x'), fc.string({ maxLength: 12 })), {
+        maxLength: 8,
+      }),
+      async (pairs) => {
+        const query = pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+        const r = await inject(app, `/conv/?${query}`);
+        return r.statusCode === 200 || (r.statusCode === 400 && typeof r.json().message === 'string');
+      },
+    ),
     { numRuns: 300 },
   );
   t.pass();

@@ -16,31 +16,40 @@ import { listen, type RunningServer } from '../support/server';
  */
 
 class Node {
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   name?: string;
 
-  @IsOptional() @ValidateNested() @Type(() => Node)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Node)
   child?: Node;
 }
 
 /** A @Transform makes the compiled transform copy the object first, then build it (a walk that does not count levels). */
 class Tagged {
-  @IsOptional() @Transform(({ value }) => value)
+  @IsOptional()
+  @Transform(({ value }) => value)
   data?: unknown;
 }
 
 class NewNote {
-  @IsString() @Length(1, 20, { message: 'title must be 1 to 20 characters, not $value' })
+  @IsString()
+  @Length(1, 20, { message: 'title must be 1 to 20 characters, not $value' })
   title!: string;
 
   // Untyped: copied as it is by the transform, whatever its depth.
   @IsOptional()
   extra?: unknown;
 
-  @IsOptional() @ValidateNested() @Type(() => Node)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Node)
   tree?: Node;
 
-  @IsOptional() @ValidateNested() @Type(() => Tagged)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Tagged)
   tagged?: Tagged;
 
   // A Map: handed to class-transformer's own executor.
@@ -70,7 +79,13 @@ let compiled: RunningServer;
 let uncompiled: RunningServer;
 test.before(async () => {
   compiled = await listen(new RestBuilder().register(Notes).bodyHandler({ maxBodySize: MAX_BODY }).build());
-  uncompiled = await listen(new RestBuilder().register(Notes).bodyHandler({ maxBodySize: MAX_BODY }).validateWith(new ClassValidator({ compile: false })).build());
+  uncompiled = await listen(
+    new RestBuilder()
+      .register(Notes)
+      .bodyHandler({ maxBodySize: MAX_BODY })
+      .validateWith(new ClassValidator({ compile: false }))
+      .build(),
+  );
 });
 test.after.always(() => {
   compiled.close();
@@ -94,7 +109,11 @@ const shapes: Array<[string, (depth: number) => string]> = [
 ];
 
 async function post(server: RunningServer, path: string, body: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   const text = await res.text();
   return { status: res.status, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
 }
@@ -102,26 +121,32 @@ async function post(server: RunningServer, path: string, body: string): Promise<
 // Deepest allowed, just over, the issue's 5,000, and as deep as the 1 MiB body limit allows.
 const depths = [MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1, 5000, Math.floor(MAX_BODY / 10)];
 
-for (const [which, server] of [['compiled', () => compiled], ['class-transformer and class-validator', () => uncompiled]] as const) {
+for (const [which, server] of [
+  ['compiled', () => compiled],
+  ['class-transformer and class-validator', () => uncompiled],
+] as const) {
   for (const [shape, make] of shapes) {
     for (const depth of depths) {
       for (const path of ['/valid', '/typed', '/echo']) {
-        test.serial(`deep JSON (${which}): ${shape}, ${depth} levels, POST ${path}: ${depth > MAX_JSON_DEPTH ? '400 that names the limit, nothing stored' : 'no 5xx'}`, async (t) => {
-          let body = make(depth);
-          if (body.length > MAX_BODY) body = make(depth - Math.ceil((body.length - MAX_BODY) / 10));
-          t.true(body.length <= MAX_BODY);
-          const before = stored.length;
-          const res = await post(server(), path, body);
-          t.true(res.status < 500, `${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-          if (depth > MAX_JSON_DEPTH) {
-            t.is(res.status, 400);
-            t.is(res.body.code, 'RU_ERR_JSON_TOO_DEEP');
-            t.regex(res.body.message, new RegExp(`nested deeper than ${MAX_JSON_DEPTH} levels`));
-            t.is(stored.length, before);
-          } else if (path === '/echo') {
-            t.is(res.status, 200);
-          }
-        });
+        test.serial(
+          `deep JSON (${which}): ${shape}, ${depth} levels, POST ${path}: ${depth > MAX_JSON_DEPTH ? '400 that names the limit, nothing stored' : 'no 5xx'}`,
+          async (t) => {
+            let body = make(depth);
+            if (body.length > MAX_BODY) body = make(depth - Math.ceil((body.length - MAX_BODY) / 10));
+            t.true(body.length <= MAX_BODY);
+            const before = stored.length;
+            const res = await post(server(), path, body);
+            t.true(res.status < 500, `${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+            if (depth > MAX_JSON_DEPTH) {
+              t.is(res.status, 400);
+              t.is(res.body.code, 'RU_ERR_JSON_TOO_DEEP');
+              t.regex(res.body.message, new RegExp(`nested deeper than ${MAX_JSON_DEPTH} levels`));
+              t.is(stored.length, before);
+            } else if (path === '/echo') {
+              t.is(res.status, 200);
+            }
+          },
+        );
       }
     }
   }

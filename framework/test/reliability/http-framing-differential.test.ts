@@ -57,13 +57,21 @@ type Difference = 'header-oddity' | 'empty-first-header' | 'chunk-syntax' | 'une
 
 function classify(c: FramingCase, rest: readonly string[], nodeOnCleaned: readonly string[]): Difference {
   if (stricterOrSame(rest, nodeOnCleaned)) return 'header-oddity';
-  const values = c.framing.map((line) => ({ name: line.slice(0, line.indexOf(':')).toLowerCase(), value: line.slice(line.indexOf(':') + 1).trim() }));
+  const values = c.framing.map((line) => ({
+    name: line.slice(0, line.indexOf(':')).toLowerCase(),
+    value: line.slice(line.indexOf(':') + 1).trim(),
+  }));
   const first = (name: string) => values.find((v) => v.name === name);
-  if (!['POST', 'PUT', 'PATCH'].includes(c.method) && (first('content-length')?.value === '' || first('transfer-encoding')?.value === '')) return 'empty-first-header';
+  if (
+    !['POST', 'PUT', 'PATCH'].includes(c.method) &&
+    (first('content-length')?.value === '' || first('transfer-encoding')?.value === '')
+  )
+    return 'empty-first-header';
   const encodings = values.filter((v) => v.name === 'transfer-encoding');
   const lengths = values.filter((v) => v.name === 'content-length');
   const folded = c.framing.some((line) => line.includes('\n'));
-  if (!folded && encodings.length === 1 && encodings[0]!.value.toLowerCase() === 'chunked' && lengths.length === 0) return 'chunk-syntax';
+  if (!folded && encodings.length === 1 && encodings[0]!.value.toLowerCase() === 'chunked' && lengths.length === 0)
+    return 'chunk-syntax';
   return 'unexplained';
 }
 
@@ -80,7 +88,13 @@ test(`differential framing: ${CASES} generated request streams (seed ${SEED}); r
   const nodeDispatches: Dispatches = new Map();
   const rest = await listen(new RestBuilder().register(new Recorder(restDispatches)).logger(quiet).build());
   // The same app refusing chunked bodies (bodyHandler({ chunkedBodies: false })): no chunk-syntax difference is left.
-  const strict = await listen(new RestBuilder().register(new Recorder(strictDispatches)).bodyHandler({ chunkedBodies: false }).logger(quiet).build());
+  const strict = await listen(
+    new RestBuilder()
+      .register(new Recorder(strictDispatches))
+      .bodyHandler({ chunkedBodies: false })
+      .logger(quiet)
+      .build(),
+  );
   const node = await nodeServer(nodeDispatches);
   t.teardown(() => {
     rest.close();
@@ -95,8 +109,13 @@ test(`differential framing: ${CASES} generated request streams (seed ${SEED}); r
     while (next < cases.length) {
       const id = next++;
       const bytes = cases[id]!.bytes(id);
-      const [a, b, c] = await Promise.all([sendAndEnd(rest.port, bytes), sendAndEnd(strict.port, bytes), sendAndEnd(node.port, bytes)]);
-      if (a === 'timeout' || b === 'timeout' || c === 'timeout') timeouts.push(`case ${id}: rest.uws ${a}, rest.uws without chunked bodies ${b}, node ${c}`);
+      const [a, b, c] = await Promise.all([
+        sendAndEnd(rest.port, bytes),
+        sendAndEnd(strict.port, bytes),
+        sendAndEnd(node.port, bytes),
+      ]);
+      if (a === 'timeout' || b === 'timeout' || c === 'timeout')
+        timeouts.push(`case ${id}: rest.uws ${a}, rest.uws without chunked bodies ${b}, node ${c}`);
     }
   };
   const started = Date.now();
@@ -104,10 +123,15 @@ test(`differential framing: ${CASES} generated request streams (seed ${SEED}); r
   const seconds = (Date.now() - started) / 1000;
 
   const count = (dispatches: Dispatches) => [...dispatches.values()].reduce((sum, list) => sum + list.length, 0);
-  const differing = (dispatches: Dispatches) => cases.map((_, id) => id).filter((id) => !stricterOrSame(dispatches.get(String(id)) ?? [], nodeDispatches.get(String(id)) ?? []));
+  const differing = (dispatches: Dispatches) =>
+    cases
+      .map((_, id) => id)
+      .filter((id) => !stricterOrSame(dispatches.get(String(id)) ?? [], nodeDispatches.get(String(id)) ?? []));
   const differingDefault = differing(restDispatches);
   const differingStrict = differing(strictDispatches);
-  const bothRefused = cases.filter((_, id) => !restDispatches.has(String(id)) && !nodeDispatches.has(String(id))).length;
+  const bothRefused = cases.filter(
+    (_, id) => !restDispatches.has(String(id)) && !nodeDispatches.has(String(id)),
+  ).length;
 
   // Where they differ, Node reads the same case again with its boundary-neutral oddities made clean.
   const ids = [...new Set([...differingDefault, ...differingStrict])];
@@ -115,7 +139,12 @@ test(`differential framing: ${CASES} generated request streams (seed ${SEED}); r
   for (const id of ids) nodeDispatches.delete(String(id));
   await Promise.all(ids.map((id) => sendAndEnd(node.port, cases[id]!.sanitized(id))));
 
-  const judge = (name: string, dispatches: Dispatches, differingIds: readonly number[], allowed: readonly Difference[]) => {
+  const judge = (
+    name: string,
+    dispatches: Dispatches,
+    differingIds: readonly number[],
+    allowed: readonly Difference[],
+  ) => {
     const counts: Record<string, number> = {};
     const unexplained: string[] = [];
     for (const id of differingIds) {
@@ -123,22 +152,41 @@ test(`differential framing: ${CASES} generated request streams (seed ${SEED}); r
       const clean = nodeDispatches.get(String(id)) ?? [];
       const kind = classify(cases[id]!, r, clean);
       counts[kind] = (counts[kind] ?? 0) + 1;
-      if (process.env.FRAMING_SHOW === kind) t.log(`${name}, ${kind}: case ${id} ${JSON.stringify(cases[id]!.bytes(id).toString('latin1'))}\n  rest.uws ${JSON.stringify(r)}\n  node ${JSON.stringify(asSent.get(id))}`);
+      if (process.env.FRAMING_SHOW === kind)
+        t.log(
+          `${name}, ${kind}: case ${id} ${JSON.stringify(cases[id]!.bytes(id).toString('latin1'))}\n  rest.uws ${JSON.stringify(r)}\n  node ${JSON.stringify(asSent.get(id))}`,
+        );
       if (!allowed.includes(kind)) {
-        unexplained.push(`${name}: ${kind}: case ${id} ${cases[id]!.label}\n  bytes ${JSON.stringify(cases[id]!.bytes(id).toString('latin1'))}\n  rest.uws ${JSON.stringify(r)}\n  node     ${JSON.stringify(asSent.get(id))}\n  node, boundary-neutral oddities cleaned ${JSON.stringify(clean)}`);
+        unexplained.push(
+          `${name}: ${kind}: case ${id} ${cases[id]!.label}\n  bytes ${JSON.stringify(cases[id]!.bytes(id).toString('latin1'))}\n  rest.uws ${JSON.stringify(r)}\n  node     ${JSON.stringify(asSent.get(id))}\n  node, boundary-neutral oddities cleaned ${JSON.stringify(clean)}`,
+        );
       }
     }
-    t.log(`${name}: ${count(dispatches)} requests dispatched, ${differingIds.length} cases differ from Node; by kind ${JSON.stringify(counts)}`);
+    t.log(
+      `${name}: ${count(dispatches)} requests dispatched, ${differingIds.length} cases differ from Node; by kind ${JSON.stringify(counts)}`,
+    );
     return unexplained;
   };
-  t.log(`${cases.length} cases in ${seconds.toFixed(1)} s; Node dispatched ${count(nodeDispatches)} requests (before the re-reads); cases refused entirely by both rest.uws and Node: ${bothRefused}`);
+  t.log(
+    `${cases.length} cases in ${seconds.toFixed(1)} s; Node dispatched ${count(nodeDispatches)} requests (before the re-reads); cases refused entirely by both rest.uws and Node: ${bothRefused}`,
+  );
   const unexplained = [
     ...judge('rest.uws', restDispatches, differingDefault, ['header-oddity', 'empty-first-header', 'chunk-syntax']),
-    ...judge('rest.uws without chunked bodies', strictDispatches, differingStrict, ['header-oddity', 'empty-first-header']),
+    ...judge('rest.uws without chunked bodies', strictDispatches, differingStrict, [
+      'header-oddity',
+      'empty-first-header',
+    ]),
   ];
   t.deepEqual(timeouts, []);
   // Issue 17's bound for CI: at least 10,000 cases in under 2 minutes (the whole test, re-reads included).
   if (process.env.FRAMING_CASES === undefined) t.true(cases.length >= 10_000, `${cases.length} cases`);
-  t.true((Date.now() - started) / 1000 < 120, `the cases took ${((Date.now() - started) / 1000).toFixed(1)} s (bound: 120 s)`);
-  t.deepEqual(unexplained.slice(0, 20), [], `${unexplained.length} case(s) where rest.uws ran what Node would not, unexplained`);
+  t.true(
+    (Date.now() - started) / 1000 < 120,
+    `the cases took ${((Date.now() - started) / 1000).toFixed(1)} s (bound: 120 s)`,
+  );
+  t.deepEqual(
+    unexplained.slice(0, 20),
+    [],
+    `${unexplained.length} case(s) where rest.uws ran what Node would not, unexplained`,
+  );
 });

@@ -1,7 +1,20 @@
 import 'reflect-metadata';
 import test from 'ava';
 import fc from 'fast-check';
-import { Context, GET, POST, Path, PUT, RestBuilder, RestRouter, RoutingContext, TrieRouter, inject, type HttpMethod, type RouteHolder } from '../../src/index';
+import {
+  Context,
+  GET,
+  POST,
+  Path,
+  PUT,
+  RestBuilder,
+  RestRouter,
+  RoutingContext,
+  TrieRouter,
+  inject,
+  type HttpMethod,
+  type RouteHolder,
+} from '../../src/index';
 import { listen } from '../support/server';
 import { rawRequest } from '../support/raw-http';
 
@@ -19,8 +32,16 @@ const anySegment = fc.oneof(
 );
 const anyPatternArb = fc.array(anySegment, { minLength: 1, maxLength: 4 });
 const pathArb = fc
-  .array(fc.oneof({ weight: 6, arbitrary: word }, { weight: 1, arbitrary: fc.constantFrom('', 'zz', '%41', 'a%2Fb', 'c;m=1', '%zz', 'me%20') }), { minLength: 0, maxLength: 5 })
-  .chain((segments) => fc.constantFrom('/' + segments.join('/'), '/' + segments.join('/') + '/', '/' + segments.join('/') + '?q=1'));
+  .array(
+    fc.oneof(
+      { weight: 6, arbitrary: word },
+      { weight: 1, arbitrary: fc.constantFrom('', 'zz', '%41', 'a%2Fb', 'c;m=1', '%zz', 'me%20') },
+    ),
+    { minLength: 0, maxLength: 5 },
+  )
+  .chain((segments) =>
+    fc.constantFrom('/' + segments.join('/'), '/' + segments.join('/') + '/', '/' + segments.join('/') + '?q=1'),
+  );
 const methodArb = fc.constantFrom('GET', 'POST', 'PUT');
 const DECORATOR = { GET, POST, PUT } as const;
 
@@ -56,7 +77,11 @@ function statusAndBody(text: string): { status: number; body: string } {
   return { status, body: cut < 0 ? '' : text.slice(cut + 4) };
 }
 
-async function compare(routes: Route[], requests: Array<{ method: string; path: string }>, extraPattern?: string): Promise<string | undefined> {
+async function compare(
+  routes: Route[],
+  requests: Array<{ method: string; path: string }>,
+  extraPattern?: string,
+): Promise<string | undefined> {
   const shapes = new Set<string>();
   const unique = routes.filter((r) => {
     const key = `${r.method} ${r.segments.join('/')}`;
@@ -65,13 +90,17 @@ async function compare(routes: Route[], requests: Array<{ method: string; path: 
     return true;
   });
   const classes = unique.map((route, index) => resourceFor(route, index));
-  if (extraPattern !== undefined) classes.push(resourceFor({ method: 'GET', segments: [] }, classes.length, extraPattern));
+  if (extraPattern !== undefined)
+    classes.push(resourceFor({ method: 'GET', segments: [] }, classes.length, extraPattern));
   const app = new RestBuilder().register(...classes).build();
   const server = await listen(app);
   try {
     for (const { method, path } of requests) {
       const expected = await inject(app, { method, url: path });
-      const raw = await rawRequest(server.port, `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      const raw = await rawRequest(
+        server.port,
+        `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      );
       const got = statusAndBody(raw.text);
       if (got.status !== expected.statusCode || got.body !== expected.body) {
         return `${method} ${path}: socket ${got.status} ${got.body} / inject ${expected.statusCode} ${expected.body}`;
@@ -107,7 +136,10 @@ test('routes in uWebSockets.js’s own router answer exactly as the JavaScript r
 
 /** A path each route matches (`42` fits every kind of variable here), so that routes meet on the same requests. */
 function pathsOf(routes: Route[]): Array<{ method: string; path: string }> {
-  return routes.map((route) => ({ method: route.method, path: '/' + route.segments.map((s) => (s === '{p}.json' ? '42.json' : s.startsWith('{') ? '42' : s)).join('/') }));
+  return routes.map((route) => ({
+    method: route.method,
+    path: '/' + route.segments.map((s) => (s === '{p}.json' ? '42.json' : s.startsWith('{') ? '42' : s)).join('/'),
+  }));
 }
 
 test('beside routes only the JavaScript router can match (regex, spanning, mixed segments), answers stay the same', async (t) => {
@@ -126,7 +158,11 @@ test('a route uWebSockets.js cannot express takes the native routes it may overl
   // `{v0:\d+}` would lose to a native `/users/{id}` in uWebSockets.js's router; with it present, GET goes by the JavaScript router.
   await fc.assert(
     fc.asyncProperty(scenario, async ({ routes, requests }) => {
-      const mismatch = await compare([{ method: 'GET', segments: ['users', '{p}'] }, ...routes], [{ method: 'GET', path: '/users/42' }, ...requests], '/users/{v0:\\d+}');
+      const mismatch = await compare(
+        [{ method: 'GET', segments: ['users', '{p}'] }, ...routes],
+        [{ method: 'GET', path: '/users/42' }, ...requests],
+        '/users/{v0:\\d+}',
+      );
       if (mismatch !== undefined) t.log(mismatch);
       return mismatch === undefined;
     }),
@@ -153,10 +189,25 @@ test('a regex route registered after a native one still wins where the JavaScrip
   const app = new RestBuilder().register(Users).build();
   const server = await listen(app);
   try {
-    t.is(statusAndBody((await rawRequest(server.port, 'GET /users/42 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).text).body, 'by name');
+    t.is(
+      statusAndBody(
+        (await rawRequest(server.port, 'GET /users/42 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).text,
+      ).body,
+      'by name',
+    );
     RestRouter.register(app, Numbers);
-    t.is(statusAndBody((await rawRequest(server.port, 'GET /users/42 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).text).body, 'by id');
-    t.is(statusAndBody((await rawRequest(server.port, 'GET /users/ann HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).text).body, 'by name');
+    t.is(
+      statusAndBody(
+        (await rawRequest(server.port, 'GET /users/42 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).text,
+      ).body,
+      'by id',
+    );
+    t.is(
+      statusAndBody(
+        (await rawRequest(server.port, 'GET /users/ann HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).text,
+      ).body,
+      'by name',
+    );
   } finally {
     server.close();
   }
@@ -187,7 +238,12 @@ test('an app with a router of its own: every request goes through that router', 
   const server = await listen(app);
   try {
     for (const path of ['/users/7', '/hello']) {
-      t.is(statusAndBody((await rawRequest(server.port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).text).status, 200);
+      t.is(
+        statusAndBody(
+          (await rawRequest(server.port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).text,
+        ).status,
+        200,
+      );
     }
     t.is(router.finds, 2);
   } finally {
@@ -196,10 +252,19 @@ test('an app with a router of its own: every request goes through that router', 
 });
 
 test('many sibling routes: those past the native tree’s limit stay with the JavaScript router, and answers stay the same', async (t) => {
-  const siblings: Route[] = Array.from({ length: 60 }, (_, i) => ({ method: 'GET' as const, segments: [`r${i}`, 'x', '{p}'] }));
+  const siblings: Route[] = Array.from({ length: 60 }, (_, i) => ({
+    method: 'GET' as const,
+    segments: [`r${i}`, 'x', '{p}'],
+  }));
   // The variable route comes first, so it is native; siblings past the limit must take it back to the JavaScript router.
-  const routes: Route[] = [{ method: 'GET', segments: ['{p}', 'x', '{p}'] }, ...siblings, { method: 'GET', segments: ['r59', 'x', 'me'] }];
-  const requests = ['/r0/x/1', '/r31/x/2', '/r32/x/3', '/r59/x/4', '/r59/x/me', '/zz/x/5', '/r60/x/6', '/r59/y/7'].map((path) => ({ method: 'GET', path }));
+  const routes: Route[] = [
+    { method: 'GET', segments: ['{p}', 'x', '{p}'] },
+    ...siblings,
+    { method: 'GET', segments: ['r59', 'x', 'me'] },
+  ];
+  const requests = ['/r0/x/1', '/r31/x/2', '/r32/x/3', '/r59/x/4', '/r59/x/me', '/zz/x/5', '/r60/x/6', '/r59/y/7'].map(
+    (path) => ({ method: 'GET', path }),
+  );
   const mismatch = await compare(routes, requests);
   t.is(mismatch, undefined);
 });

@@ -67,16 +67,36 @@ const visibleBody = '{"item":"visible"}';
 
 /** Framing header lines and the bytes uWebSockets.js 20.30 reads as the body; the smuggled request follows them. */
 const framings: Array<[string, string[], string]> = [
-  ['two different Content-Length (uWebSockets.js takes the first)', [`Content-Length: ${visibleBody.length}`, `Content-Length: ${visibleBody.length + smuggled.length}`], visibleBody],
-  ['two equal Content-Length', [`Content-Length: ${visibleBody.length}`, `Content-Length: ${visibleBody.length}`], visibleBody],
+  [
+    'two different Content-Length (uWebSockets.js takes the first)',
+    [`Content-Length: ${visibleBody.length}`, `Content-Length: ${visibleBody.length + smuggled.length}`],
+    visibleBody,
+  ],
+  [
+    'two equal Content-Length',
+    [`Content-Length: ${visibleBody.length}`, `Content-Length: ${visibleBody.length}`],
+    visibleBody,
+  ],
   ['a Content-Length list', [`Content-Length: ${visibleBody.length}, ${visibleBody.length}`], visibleBody],
   ['two Transfer-Encoding: chunked', ['Transfer-Encoding: chunked', 'Transfer-Encoding: chunked'], `0${CRLF}${CRLF}`],
   ['Transfer-Encoding: identity (read as chunked)', ['Transfer-Encoding: identity'], `0${CRLF}${CRLF}`],
   ['Transfer-Encoding: gzip, chunked', ['Transfer-Encoding: gzip, chunked'], `0${CRLF}${CRLF}`],
   ['Transfer-Encoding: xchunked', ['Transfer-Encoding: xchunked'], `0${CRLF}${CRLF}`],
-  ['Content-Length and an empty Transfer-Encoding', [`Content-Length: ${visibleBody.length}`, 'Transfer-Encoding: '], visibleBody],
-  ['an empty Transfer-Encoding and Content-Length', ['Transfer-Encoding: ', `Content-Length: ${visibleBody.length}`], visibleBody],
-  ['Content-Length and Transfer-Encoding', [`Content-Length: ${visibleBody.length}`, 'Transfer-Encoding: chunked'], visibleBody],
+  [
+    'Content-Length and an empty Transfer-Encoding',
+    [`Content-Length: ${visibleBody.length}`, 'Transfer-Encoding: '],
+    visibleBody,
+  ],
+  [
+    'an empty Transfer-Encoding and Content-Length',
+    ['Transfer-Encoding: ', `Content-Length: ${visibleBody.length}`],
+    visibleBody,
+  ],
+  [
+    'Content-Length and Transfer-Encoding',
+    [`Content-Length: ${visibleBody.length}`, 'Transfer-Encoding: chunked'],
+    visibleBody,
+  ],
   ['an invalid Content-Length', ['Content-Length: +18'], visibleBody],
 ];
 
@@ -109,18 +129,27 @@ const STATUS_LINE = /^HTTP\/1\.1 (\d{3})/;
 for (const [target, where] of targets) {
   const bodyMethod = target.startsWith('POST');
   for (const [name, framing, body] of [...framings, ...(bodyMethod ? hiddenFramings : [])]) {
-    test.serial(`smuggling, pipelined: ${name} on ${where}: the connection is closed and no handler runs`, async (t) => {
-      calls.length = 0;
-      const connection = openRaw(server.port, ambiguous(target, framing, body) + smuggled);
-      t.true(await connection.closed, `the connection stayed open; received ${JSON.stringify(connection.text().slice(0, 300))}`);
-      const statuses = [...connection.text().matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
-      // uWebSockets.js closes a connection that sends a request while the previous one is unanswered, so the
-      // smuggled request ends it before the 400 can go out; if an answer came, it is the single 400.
-      t.true(statuses.length === 0 || (statuses.length === 1 && statuses[0] === '400'), `answers: ${statuses.join(', ')}`);
-      t.deepEqual(calls, []);
-      const after = await fetch(`${server.url}/ping`);
-      t.is(after.status, 200);
-    });
+    test.serial(
+      `smuggling, pipelined: ${name} on ${where}: the connection is closed and no handler runs`,
+      async (t) => {
+        calls.length = 0;
+        const connection = openRaw(server.port, ambiguous(target, framing, body) + smuggled);
+        t.true(
+          await connection.closed,
+          `the connection stayed open; received ${JSON.stringify(connection.text().slice(0, 300))}`,
+        );
+        const statuses = [...connection.text().matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
+        // uWebSockets.js closes a connection that sends a request while the previous one is unanswered, so the
+        // smuggled request ends it before the 400 can go out; if an answer came, it is the single 400.
+        t.true(
+          statuses.length === 0 || (statuses.length === 1 && statuses[0] === '400'),
+          `answers: ${statuses.join(', ')}`,
+        );
+        t.deepEqual(calls, []);
+        const after = await fetch(`${server.url}/ping`);
+        t.is(after.status, 200);
+      },
+    );
   }
 }
 
@@ -128,39 +157,52 @@ for (const [target, where] of targets) {
  * uWebSockets.js closes these connections itself before any route runs: 20.30 without an answer, 20.57 after its own
  * "400 Bad Request" page with Connection: close.
  */
-const refusedByUws = new Set(['a Content-Length list', 'Content-Length and Transfer-Encoding', 'an invalid Content-Length']);
+const refusedByUws = new Set([
+  'a Content-Length list',
+  'Content-Length and Transfer-Encoding',
+  'an invalid Content-Length',
+]);
 
 for (const [name, framing, body] of [...framings, ...hiddenFramings]) {
-  test.serial(`smuggling, keep-alive: ${name}: 400 with a body that says why, Connection: close, the connection closed, no handler runs`, async (t) => {
-    calls.length = 0;
-    const connection = openRaw(server.port, ambiguous('POST /orders', framing, body));
-    const closed = await connection.closed;
-    const text = connection.text();
-    if (refusedByUws.has(name)) {
-      t.true(closed);
-      t.true(text === '' || /^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\n\r\n<h1>Bad Request<\/h1>/.test(text), text.slice(0, 300));
-    } else {
-      t.true(closed, `the connection stayed open; received ${JSON.stringify(text.slice(0, 300))}`);
-      t.is(STATUS_LINE.exec(text)?.[1], '400', text.slice(0, 300));
-      t.regex(text, /\r\nConnection: close\r\n/i);
-      const payload = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
-      t.is(payload.code, 'RU_ERR_BODY_FRAMING');
-      t.regex(payload.message, /Content-Length|Transfer-Encoding/);
-    }
-    t.deepEqual(calls, []);
-  });
+  test.serial(
+    `smuggling, keep-alive: ${name}: 400 with a body that says why, Connection: close, the connection closed, no handler runs`,
+    async (t) => {
+      calls.length = 0;
+      const connection = openRaw(server.port, ambiguous('POST /orders', framing, body));
+      const closed = await connection.closed;
+      const text = connection.text();
+      if (refusedByUws.has(name)) {
+        t.true(closed);
+        t.true(
+          text === '' || /^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\n\r\n<h1>Bad Request<\/h1>/.test(text),
+          text.slice(0, 300),
+        );
+      } else {
+        t.true(closed, `the connection stayed open; received ${JSON.stringify(text.slice(0, 300))}`);
+        t.is(STATUS_LINE.exec(text)?.[1], '400', text.slice(0, 300));
+        t.regex(text, /\r\nConnection: close\r\n/i);
+        const payload = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+        t.is(payload.code, 'RU_ERR_BODY_FRAMING');
+        t.regex(payload.message, /Content-Length|Transfer-Encoding/);
+      }
+      t.deepEqual(calls, []);
+    },
+  );
 }
 
-test.serial('smuggling: a clean request and a pipelined one after it both run (the check refuses only ambiguity)', async (t) => {
-  calls.length = 0;
-  const clean = `POST /orders HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}Content-Length: ${visibleBody.length}${CRLF}${CRLF}${visibleBody}`;
-  const chunked = `POST /js/2/orders HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}Transfer-Encoding: Chunked${CRLF}${CRLF}${visibleBody.length.toString(16)}${CRLF}${visibleBody}${CRLF}0${CRLF}${CRLF}`;
-  const connection = openRaw(server.port, clean + chunked + `GET /ping HTTP/1.1${CRLF}Host: x${CRLF}${CRLF}`);
-  const text = await connection.received((s) => (s.match(/HTTP\/1\.1 200/g) ?? []).length === 3);
-  connection.destroy();
-  t.is((text.match(/HTTP\/1\.1 200/g) ?? []).length, 3);
-  t.deepEqual(calls, ['order:visible', 'js-order:visible', 'ping']);
-});
+test.serial(
+  'smuggling: a clean request and a pipelined one after it both run (the check refuses only ambiguity)',
+  async (t) => {
+    calls.length = 0;
+    const clean = `POST /orders HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}Content-Length: ${visibleBody.length}${CRLF}${CRLF}${visibleBody}`;
+    const chunked = `POST /js/2/orders HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}Transfer-Encoding: Chunked${CRLF}${CRLF}${visibleBody.length.toString(16)}${CRLF}${visibleBody}${CRLF}0${CRLF}${CRLF}`;
+    const connection = openRaw(server.port, clean + chunked + `GET /ping HTTP/1.1${CRLF}Host: x${CRLF}${CRLF}`);
+    const text = await connection.received((s) => (s.match(/HTTP\/1\.1 200/g) ?? []).length === 3);
+    connection.destroy();
+    t.is((text.match(/HTTP\/1\.1 200/g) ?? []).length, 3);
+    t.deepEqual(calls, ['order:visible', 'js-order:visible', 'ping']);
+  },
+);
 
 test.serial('smuggling: a clean WebSocket upgrade still opens (the check refuses only ambiguity)', async (t) => {
   calls.length = 0;
@@ -171,29 +213,42 @@ test.serial('smuggling: a clean WebSocket upgrade still opens (the check refuses
   t.deepEqual(calls, ['websocket-open']);
 });
 
-test.serial('bodyHandler({ chunkedBodies: false }): a chunked body gets 411 and a closed connection, the handler does not run; a Content-Length body is served', async (t) => {
-  calls.length = 0;
-  const strict = await listen(new RestBuilder().register(Shop).bodyHandler({ chunkedBodies: false }).build());
-  t.teardown(() => strict.close());
-  const chunked = `POST /orders HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}Transfer-Encoding: chunked${CRLF}${CRLF}${visibleBody.length.toString(16)}${CRLF}${visibleBody}${CRLF}0${CRLF}${CRLF}`;
-  const refused = openRaw(strict.port, chunked);
-  t.true(await refused.closed);
-  t.regex(refused.text(), /^HTTP\/1\.1 411 /);
-  t.regex(refused.text(), /RU_ERR_CHUNKED_REFUSED/);
-  t.deepEqual(calls, []);
-  const res = await fetch(`${strict.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: visibleBody });
-  t.is(res.status, 200);
-  t.deepEqual(calls, ['order:visible']);
-});
+test.serial(
+  'bodyHandler({ chunkedBodies: false }): a chunked body gets 411 and a closed connection, the handler does not run; a Content-Length body is served',
+  async (t) => {
+    calls.length = 0;
+    const strict = await listen(new RestBuilder().register(Shop).bodyHandler({ chunkedBodies: false }).build());
+    t.teardown(() => strict.close());
+    const chunked = `POST /orders HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}Transfer-Encoding: chunked${CRLF}${CRLF}${visibleBody.length.toString(16)}${CRLF}${visibleBody}${CRLF}0${CRLF}${CRLF}`;
+    const refused = openRaw(strict.port, chunked);
+    t.true(await refused.closed);
+    t.regex(refused.text(), /^HTTP\/1\.1 411 /);
+    t.regex(refused.text(), /RU_ERR_CHUNKED_REFUSED/);
+    t.deepEqual(calls, []);
+    const res = await fetch(`${strict.url}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: visibleBody,
+    });
+    t.is(res.status, 200);
+    t.deepEqual(calls, ['order:visible']);
+  },
+);
 
 for (const method of ['TRACE', 'PROPFIND', 'junkGET', '4567GET']) {
-  test.serial(`a method no route can have (${method}) ends the connection: 405 or closed at once, and nothing pipelined behind it runs`, async (t) => {
-    calls.length = 0;
-    const connection = openRaw(server.port, `${method} /ping HTTP/1.1${CRLF}Host: x${CRLF}${CRLF}` + smuggled);
-    t.true(await connection.closed, connection.text().slice(0, 300));
-    const statuses = [...connection.text().matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
-    // uWebSockets.js v20.30 closes by itself on a method it does not know; v20.57 hands any token to the app.
-    t.true(statuses.length === 0 || (statuses.length === 1 && statuses[0] === '405'), `answers: ${statuses.join(', ')}`);
-    t.deepEqual(calls, []);
-  });
+  test.serial(
+    `a method no route can have (${method}) ends the connection: 405 or closed at once, and nothing pipelined behind it runs`,
+    async (t) => {
+      calls.length = 0;
+      const connection = openRaw(server.port, `${method} /ping HTTP/1.1${CRLF}Host: x${CRLF}${CRLF}` + smuggled);
+      t.true(await connection.closed, connection.text().slice(0, 300));
+      const statuses = [...connection.text().matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
+      // uWebSockets.js v20.30 closes by itself on a method it does not know; v20.57 hands any token to the app.
+      t.true(
+        statuses.length === 0 || (statuses.length === 1 && statuses[0] === '405'),
+        `answers: ${statuses.join(', ')}`,
+      );
+      t.deepEqual(calls, []);
+    },
+  );
 }

@@ -1,5 +1,16 @@
 import test from 'ava';
-import { BadRequestException, Context, createLogger, GET, Path, PathParam, RequestLogger, requestId, RestBuilder, type Logger } from '../../src/index';
+import {
+  BadRequestException,
+  Context,
+  createLogger,
+  GET,
+  Path,
+  PathParam,
+  RequestLogger,
+  requestId,
+  RestBuilder,
+  type Logger,
+} from '../../src/index';
 import { runtimeOf } from '../../src/adapter/uws-adapter';
 import { openRaw } from '../support/raw-http';
 import { listen, type RunningServer } from '../support/server';
@@ -15,13 +26,15 @@ function memoryLog(): { logger: Logger; lines: () => Array<Record<string, any>> 
 
 @Path('/orders')
 class Orders {
-  @GET @Path('/{id}')
+  @GET
+  @Path('/{id}')
   order(@PathParam('id') id: string, @Context() log: RequestLogger) {
     log.info({ orderId: id }, 'order read');
     return { id, requestId: log.requestId ?? null };
   }
 
-  @GET @Path('/broken/{id}')
+  @GET
+  @Path('/broken/{id}')
   broken(): string {
     throw new BadRequestException('no such order');
   }
@@ -33,8 +46,15 @@ async function serve(builder: RestBuilder): Promise<RunningServer> {
 }
 
 /** Sends a GET with the given header lines as raw bytes (what fetch refuses to send) and parses the answer's head. */
-async function rawGet(port: number, headerLines: Buffer | string): Promise<{ status: number; headers: Map<string, string> }> {
-  const head = Buffer.concat([Buffer.from('GET /orders/7 HTTP/1.1\r\nHost: localhost\r\n'), Buffer.from(headerLines as string, 'latin1'), Buffer.from('\r\nConnection: close\r\n\r\n')]);
+async function rawGet(
+  port: number,
+  headerLines: Buffer | string,
+): Promise<{ status: number; headers: Map<string, string> }> {
+  const head = Buffer.concat([
+    Buffer.from('GET /orders/7 HTTP/1.1\r\nHost: localhost\r\n'),
+    Buffer.from(headerLines as string, 'latin1'),
+    Buffer.from('\r\nConnection: close\r\n\r\n'),
+  ]);
   const connection = openRaw(port, head, 5000);
   // The head is enough. (A NUL byte in a header is not tried: uWebSockets.js neither answers nor dispatches it.)
   const text = await connection.received((received) => received.includes('\r\n\r\n'));
@@ -65,7 +85,13 @@ test('a request without an id gets a new UUID, sent back on answers, errors and 
 test('a well-formed id from the request is kept, sent back and given to the handler', async (t) => {
   const server = await serve(new RestBuilder().use(requestId()));
   t.teardown(server.close);
-  for (const given of ['abc-123', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', 'Root=1-67891233-abcdef012345678912345678', 'a'.repeat(128), 'x/y+z=='] as const) {
+  for (const given of [
+    'abc-123',
+    '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+    'Root=1-67891233-abcdef012345678912345678',
+    'a'.repeat(128),
+    'x/y+z==',
+  ] as const) {
     const res = await fetch(`${server.url}/orders/9`, { headers: { 'x-request-id': given } });
     t.is(res.headers.get('x-request-id'), given);
     t.deepEqual(await res.json(), { id: '9', requestId: given });
@@ -94,7 +120,11 @@ test('hostile ids are never echoed: too long, spaces, quotes, commas, control ch
     t.is(headers.has('injected'), false);
   }
   // A POST copies its headers (the route reads no body here, but the framing check does): same rules.
-  const res = await fetch(`${server.url}/orders/7`, { method: 'POST', headers: { 'x-request-id': 'x'.repeat(500) }, body: 'x' });
+  const res = await fetch(`${server.url}/orders/7`, {
+    method: 'POST',
+    headers: { 'x-request-id': 'x'.repeat(500) },
+    body: 'x',
+  });
   t.regex(res.headers.get('x-request-id') ?? '', UUID);
 });
 
@@ -105,7 +135,9 @@ test('fromRequest: false ignores the client id; header, maxLength and generate a
   const res = await fetch(`${server.url}/orders/1`, { headers: { 'x-request-id': 'mine' } });
   t.regex(res.headers.get('x-request-id') ?? '', UUID);
 
-  const custom = await serve(new RestBuilder().use(requestId({ header: 'X-Correlation-Id', maxLength: 8, generate: () => `gen-${++n}` })));
+  const custom = await serve(
+    new RestBuilder().use(requestId({ header: 'X-Correlation-Id', maxLength: 8, generate: () => `gen-${++n}` })),
+  );
   t.teardown(custom.close);
   const kept = await fetch(`${custom.url}/orders/1`, { headers: { 'x-correlation-id': '12345678' } });
   t.is(kept.headers.get('x-correlation-id'), '12345678');
@@ -137,12 +169,18 @@ test('the RequestLogger lines and the access log line carry the request id', asy
   const generated = await fetch(`${server.url}/nowhere`);
   await generated.arrayBuffer();
   const lines = log.lines();
-  t.like(lines.find((l) => l.msg === 'order read'), { reqId: 'trace-42', orderId: '42', level: 30 });
+  t.like(
+    lines.find((l) => l.msg === 'order read'),
+    { reqId: 'trace-42', orderId: '42', level: 30 },
+  );
   const access = lines.filter((l) => l.msg === 'request');
-  t.deepEqual(access.map((l) => [l.path, l.status, l.reqId]), [
-    ['/orders/42', 200, 'trace-42'],
-    ['/nowhere', 404, generated.headers.get('x-request-id')],
-  ]);
+  t.deepEqual(
+    access.map((l) => [l.path, l.status, l.reqId]),
+    [
+      ['/orders/42', 200, 'trace-42'],
+      ['/nowhere', 404, generated.headers.get('x-request-id')],
+    ],
+  );
 });
 
 test('without requestId() the RequestLogger is the app logger, and nothing runs per request', async (t) => {
@@ -161,12 +199,22 @@ test('without requestId() the RequestLogger is the app logger, and nothing runs 
 
 test('a RequestLogger over a logger without child loggers adds the id to each line itself', (t) => {
   const seen: unknown[] = [];
-  const plain: Logger = { error: (o) => seen.push(o), warn: (o) => seen.push(o), info: (o) => seen.push(o), debug: (o) => seen.push(o) };
+  const plain: Logger = {
+    error: (o) => seen.push(o),
+    warn: (o) => seen.push(o),
+    info: (o) => seen.push(o),
+    debug: (o) => seen.push(o),
+  };
   const log = new RequestLogger(plain, 'r-1');
   log.info({ a: 1 });
   log.warn('text');
   const err = new Error('boom');
   log.error(err);
   log.child({ user: 'u' }).debug({ b: 2 });
-  t.deepEqual(seen, [{ reqId: 'r-1', a: 1 }, { reqId: 'r-1', msg: 'text' }, { reqId: 'r-1', err }, { reqId: 'r-1', user: 'u', b: 2 }]);
+  t.deepEqual(seen, [
+    { reqId: 'r-1', a: 1 },
+    { reqId: 'r-1', msg: 'text' },
+    { reqId: 'r-1', err },
+    { reqId: 'r-1', user: 'u', b: 2 },
+  ]);
 });

@@ -1,7 +1,21 @@
 import test from 'ava';
 import {
-  Authenticate, Authorize, BadRequestException, Context, GET, Path, PathParam, RestBuilder, RoutingContext, User,
-  type AuthorizationProvider, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse, type RestAuthenticationProvider, Handles,
+  Authenticate,
+  Authorize,
+  BadRequestException,
+  Context,
+  GET,
+  Path,
+  PathParam,
+  RestBuilder,
+  RoutingContext,
+  User,
+  type AuthorizationProvider,
+  type ExceptionHandler,
+  type HttpServerRequest,
+  type HttpServerResponse,
+  type RestAuthenticationProvider,
+  Handles,
 } from '../../src/index';
 import { recordingLogger, serve } from './security-fixtures';
 
@@ -73,27 +87,35 @@ class WrongType implements RestAuthenticationProvider<string> {
 @Path('/secure')
 @Authenticate(HeaderAuthentication)
 class SecureResource {
-  @GET @Path('/me')
+  @GET
+  @Path('/me')
   me(@Context() user: User): string {
     return `${user.name}:${user.roles.join(',')}`;
   }
 
-  @GET @Path('/admin') @Authorize(AdminOnly)
+  @GET
+  @Path('/admin')
+  @Authorize(AdminOnly)
   admin(@Context() ctx: RoutingContext): string {
     return `admin ${ctx.user()!.name}`;
   }
 
-  @GET @Path('/forgetful') @Authorize(Forgetful)
+  @GET
+  @Path('/forgetful')
+  @Authorize(Forgetful)
   forgetful(): string {
     return 'should not happen';
   }
 
-  @GET @Path('/by-key') @Authenticate(KeyAuthentication)
+  @GET
+  @Path('/by-key')
+  @Authenticate(KeyAuthentication)
   byKey(@Context() user: User): string {
     return user.name;
   }
 
-  @GET @Path('/items/:id')
+  @GET
+  @Path('/items/:id')
   item(@PathParam('id') id: number): number {
     return id * 2;
   }
@@ -101,12 +123,15 @@ class SecureResource {
 
 @Path('/open')
 class OpenResource {
-  @GET @Path('/')
+  @GET
+  @Path('/')
   open(@Context() ctx: RoutingContext): string {
     return ctx.user()?.name ?? 'anonymous';
   }
 
-  @GET @Path('/wrong-type') @Authenticate(WrongType)
+  @GET
+  @Path('/wrong-type')
+  @Authenticate(WrongType)
   wrongType(): string {
     return 'should not happen';
   }
@@ -169,7 +194,9 @@ test('authorization: allowed user 200, other user 403 naming the provider', asyn
     const ok = await fetch(`${server.url}/secure/admin`, { headers: { 'x-name': 'ada' } });
     t.is(ok.status, 200);
     t.is(await ok.text(), 'admin ada');
-    const denied = await fetch(`${server.url}/secure/admin`, { headers: { 'x-name': 'grace', accept: 'application/json' } });
+    const denied = await fetch(`${server.url}/secure/admin`, {
+      headers: { 'x-name': 'grace', accept: 'application/json' },
+    });
     t.is(denied.status, 403);
     const body = (await denied.json()) as { code: string; message: string };
     t.is(body.code, 'RU_ERR_NOT_AUTHORIZED');
@@ -194,7 +221,9 @@ test('providers may fail with their own errors, which reach the exception handle
     const teapot = await fetch(`${server.url}/secure/me`, { headers: { 'x-name': 'broken' } });
     t.is(teapot.status, 418);
     t.is(await teapot.text(), 'teapot: the user directory is a teapot');
-    const bad = await fetch(`${server.url}/secure/admin`, { headers: { 'x-name': 'bad-request', accept: 'application/json' } });
+    const bad = await fetch(`${server.url}/secure/admin`, {
+      headers: { 'x-name': 'bad-request', accept: 'application/json' },
+    });
     t.is(bad.status, 400);
     t.like(await bad.json(), { message: 'this user cannot even ask' });
   } finally {
@@ -229,12 +258,15 @@ test('routes without security stay open; a provider yielding a non-User is a 500
 test('authenticateWith / authorizeWith apply to every route of the app; route decorators override them', async (t) => {
   @Path('/g')
   class GlobalResource {
-    @GET @Path('/who')
+    @GET
+    @Path('/who')
     who(@Context() user: User): string {
       return user.name;
     }
 
-    @GET @Path('/header-auth') @Authenticate(HeaderAuthentication)
+    @GET
+    @Path('/header-auth')
+    @Authenticate(HeaderAuthentication)
     headerAuth(@Context() user: User): string {
       return user.name;
     }
@@ -248,7 +280,9 @@ test('authenticateWith / authorizeWith apply to every route of the app; route de
       return user.hasRole('partner');
     }
   }
-  const server = await serve(new RestBuilder().register(GlobalResource).authenticateWith(KeyAuthentication).authorizeWith(PartnersOnly));
+  const server = await serve(
+    new RestBuilder().register(GlobalResource).authenticateWith(KeyAuthentication).authorizeWith(PartnersOnly),
+  );
   try {
     t.is((await fetch(`${server.url}/g/who`)).status, 401);
     t.is((await fetch(`${server.url}/g/who`, { headers: { 'x-key': 'wrong' } })).status, 401);
@@ -266,7 +300,8 @@ test('authenticateWith / authorizeWith apply to every route of the app; route de
 test('provider instances work as well as classes', async (t) => {
   @Path('/inst')
   class InstanceResource {
-    @GET @Path('/')
+    @GET
+    @Path('/')
     get(@Context() user: User): string {
       return user.name;
     }

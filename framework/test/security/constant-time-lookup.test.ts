@@ -17,11 +17,15 @@ class Me {
   }
 }
 
-const tokens = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`tok_${String(i).padStart(2, '0')}_${'x'.repeat(i)}`, new User(`user${i}`)]));
+const tokens = Object.fromEntries(
+  Array.from({ length: 20 }, (_, i) => [`tok_${String(i).padStart(2, '0')}_${'x'.repeat(i)}`, new User(`user${i}`)]),
+);
 const names = Object.keys(tokens);
 
 test('Bearer tokens of fromTokens: every lookup compares with all 20 tokens in constant time, whichever matched and for a miss', async (t) => {
-  const server = await listen(new RestBuilder().register(Me).authenticateWith(BearerAuthenticationProvider.fromTokens(tokens)).build());
+  const server = await listen(
+    new RestBuilder().register(Me).authenticateWith(BearerAuthenticationProvider.fromTokens(tokens)).build(),
+  );
   t.teardown(() => server.close());
   const original = crypto.timingSafeEqual;
   let comparisons = 0;
@@ -33,12 +37,12 @@ test('Bearer tokens of fromTokens: every lookup compares with all 20 tokens in c
     crypto.timingSafeEqual = original;
   });
   const candidates: Array<[string, number]> = [
-    [names[0]!, 200],                    // the first token
-    [names[10]!, 200],                   // one in the middle
-    [names[19]!, 200],                   // the last
+    [names[0]!, 200], // the first token
+    [names[10]!, 200], // one in the middle
+    [names[19]!, 200], // the last
     [`${names[19]!.slice(0, -1)}y`, 401], // a near miss of the last, same length
-    ['tok_05_xx', 401],                  // a prefix of a token
-    ['z'.repeat(500), 401],              // longer than every token
+    ['tok_05_xx', 401], // a prefix of a token
+    ['z'.repeat(500), 401], // longer than every token
   ];
   for (const [token, status] of candidates) {
     const before = comparisons;

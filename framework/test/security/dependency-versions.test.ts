@@ -34,10 +34,15 @@ for (const user of users) {
 }
 
 test('no package.json of the workspace asks for a ws older than 8.17.1, and the root overrides the one uWebSockets.js pins', (t) => {
-  const root = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { overrides?: Record<string, string> };
+  const root = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    overrides?: Record<string, string>;
+  };
   t.true(atLeast((root.overrides?.ws ?? '0').replace(/^[\^~]/, ''), FIXED), `overrides.ws: ${root.overrides?.ws}`);
   for (const user of users.slice(0, 3)) {
-    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, user, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, user, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
     const spec = manifest.dependencies?.ws ?? manifest.devDependencies?.ws;
     if (spec !== undefined) t.true(atLeast(spec.replace(/^[\^~]/, ''), FIXED), `${user} asks for ws ${spec}`);
   }

@@ -1,5 +1,14 @@
 import test from 'ava';
-import { Context, GET, Path, RestBuilder, RestRouter, RoutingContext, User, type RestAuthenticationProvider } from '../../src/index';
+import {
+  Context,
+  GET,
+  Path,
+  RestBuilder,
+  RestRouter,
+  RoutingContext,
+  User,
+  type RestAuthenticationProvider,
+} from '../../src/index';
 import { loadUws } from '../../src/adapter/load-uws';
 import { listen } from '../support/server';
 
@@ -25,7 +34,8 @@ class LocalHeader implements RestAuthenticationProvider<string> {
 
 @Path('/who')
 class WhoResource {
-  @GET @Path('/')
+  @GET
+  @Path('/')
   who(@Context() user: User): string {
     return user.name;
   }

@@ -1,6 +1,17 @@
 import test from 'ava';
 import {
-  BadRequestException, Context, GET, Header, HttpResponseWriter, HttpServerRequest, HttpServerResponse, Path, QueryParam, RegistrationError, Response, ResponseWriter,
+  BadRequestException,
+  Context,
+  GET,
+  Header,
+  HttpResponseWriter,
+  HttpServerRequest,
+  HttpServerResponse,
+  Path,
+  QueryParam,
+  RegistrationError,
+  Response,
+  ResponseWriter,
   RestBuilder,
 } from '../../src/index';
 import { listen, type RunningServer } from '../support/server';
@@ -53,7 +64,12 @@ const logged: string[] = [];
 const record = (_fields: unknown, message?: string) => void logged.push(message ?? '');
 let server: RunningServer;
 test.before(async () => {
-  server = await listen(new RestBuilder().register(Echo).logger({ error: record, warn: record, info() {}, debug() {} }).build());
+  server = await listen(
+    new RestBuilder()
+      .register(Echo)
+      .logger({ error: record, warn: record, info() {}, debug() {} })
+      .build(),
+  );
 });
 test.after.always(() => server.close());
 
@@ -67,7 +83,11 @@ const injections: Array<[string, string]> = [
 for (const path of ['/entity', '/put', '/append', '/name', '/type', '/writer', '/error']) {
   for (const [what, encoded] of injections) {
     test(`response splitting: ${what} in a header ${path === '/name' ? 'name' : 'value'} set through ${path.slice(1)} never reaches the wire`, async (t) => {
-      const { text } = await rawRequest(server.port, `GET ${path}?note=a${encoded} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 10_000);
+      const { text } = await rawRequest(
+        server.port,
+        `GET ${path}?note=a${encoded} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        10_000,
+      );
       const head = text.slice(0, text.indexOf('\r\n\r\n'));
       t.regex(text, /^HTTP\/1\.1 500 /, text.slice(0, 200));
       t.false(/(^|[\r\n\0])Set-Cookie/i.test(head), head);

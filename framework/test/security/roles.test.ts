@@ -1,12 +1,25 @@
 import test from 'ava';
-import { Context, DenyAll, GET, Path, PermitAll, RestBuilder, RolesAllowed, RoutingContext, User, type RestAuthenticationProvider } from '../../src/index';
+import {
+  Context,
+  DenyAll,
+  GET,
+  Path,
+  PermitAll,
+  RestBuilder,
+  RolesAllowed,
+  RoutingContext,
+  User,
+  type RestAuthenticationProvider,
+} from '../../src/index';
 import { serve } from './security-fixtures';
 
 /** X-User: name, X-Roles: comma-separated roles. */
 class HeaderUser implements RestAuthenticationProvider<{ name: string; roles: string[] }> {
   provideCredentials(ctx: RoutingContext) {
     const name = ctx.request.getHeader('x-user');
-    return name === undefined ? null : { name, roles: (ctx.request.getHeader('x-roles') ?? '').split(',').filter(Boolean) };
+    return name === undefined
+      ? null
+      : { name, roles: (ctx.request.getHeader('x-roles') ?? '').split(',').filter(Boolean) };
   }
   authenticate(c: { name: string; roles: string[] }): User {
     return new User(c.name, c.roles);
@@ -16,22 +29,29 @@ class HeaderUser implements RestAuthenticationProvider<{ name: string; roles: st
 @Path('/admin')
 @RolesAllowed('admin', 'owner')
 class AdminResource {
-  @GET @Path('/stats')
+  @GET
+  @Path('/stats')
   stats(): string {
     return 'stats';
   }
 
-  @GET @Path('/health') @PermitAll
+  @GET
+  @Path('/health')
+  @PermitAll
   health(@Context() ctx: RoutingContext): string {
     return `ok ${ctx.user()?.name ?? 'anonymous'}`;
   }
 
-  @GET @Path('/editors') @RolesAllowed('editor')
+  @GET
+  @Path('/editors')
+  @RolesAllowed('editor')
   editors(): string {
     return 'editors';
   }
 
-  @GET @Path('/nobody') @DenyAll()
+  @GET
+  @Path('/nobody')
+  @DenyAll()
   nobody(): string {
     return 'should not happen';
   }
@@ -39,7 +59,9 @@ class AdminResource {
 
 @Path('/plain')
 class PlainResource {
-  @GET @Path('/roles') @RolesAllowed('admin')
+  @GET
+  @Path('/roles')
+  @RolesAllowed('admin')
   roles(): string {
     return 'admin only';
   }
@@ -51,10 +73,18 @@ test('@RolesAllowed on a class: any listed role passes, another role is 403, no 
   const server = await serve(app());
   try {
     t.is((await fetch(`${server.url}/admin/stats`, { headers: { 'x-user': 'a', 'x-roles': 'owner' } })).status, 200);
-    t.is((await fetch(`${server.url}/admin/stats`, { headers: { 'x-user': 'a', 'x-roles': 'reader,admin' } })).status, 200);
-    const denied = await fetch(`${server.url}/admin/stats`, { headers: { 'x-user': 'a', 'x-roles': 'reader', accept: 'application/json' } });
+    t.is(
+      (await fetch(`${server.url}/admin/stats`, { headers: { 'x-user': 'a', 'x-roles': 'reader,admin' } })).status,
+      200,
+    );
+    const denied = await fetch(`${server.url}/admin/stats`, {
+      headers: { 'x-user': 'a', 'x-roles': 'reader', accept: 'application/json' },
+    });
     t.is(denied.status, 403);
-    t.like(await denied.json(), { code: 'RU_ERR_ROLE_REQUIRED', message: 'AdminResource.stats requires one of the roles: admin, owner' });
+    t.like(await denied.json(), {
+      code: 'RU_ERR_ROLE_REQUIRED',
+      message: 'AdminResource.stats requires one of the roles: admin, owner',
+    });
     t.is((await fetch(`${server.url}/admin/stats`)).status, 401);
   } finally {
     server.close();

@@ -5,7 +5,8 @@ import { listen, type RunningServer } from '../support/server';
 
 /** Builds and listens; the caller closes. */
 export async function serve(builder: RestBuilder | TemplatedApp): Promise<RunningServer> {
-  const app = typeof (builder as RestBuilder).build === 'function' ? (builder as RestBuilder).build() : (builder as TemplatedApp);
+  const app =
+    typeof (builder as RestBuilder).build === 'function' ? (builder as RestBuilder).build() : (builder as TemplatedApp);
   return listen(app);
 }
 
@@ -14,7 +15,11 @@ export function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
   const keep = (obj: unknown, msg?: string) => {
     const o = obj instanceof Error ? { message: obj.message, stack: obj.stack } : obj;
-    lines.push(JSON.stringify({ o, msg }, (_k, v) => (v instanceof Error ? { message: v.message, stack: v.stack, cause: String(v.cause) } : v)));
+    lines.push(
+      JSON.stringify({ o, msg }, (_k, v) =>
+        v instanceof Error ? { message: v.message, stack: v.stack, cause: String(v.cause) } : v,
+      ),
+    );
   };
   return { lines, error: keep, warn: keep, info: keep, debug: keep };
 }

@@ -29,7 +29,10 @@ export async function startChild(env: Record<string, string>): Promise<ChildServ
 
 /** Runs the fixture app in a child process. */
 export function spawnChild(env: Record<string, string>): Omit<ChildServer, 'port'> {
-  const child = spawn(process.execPath, [FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [FIXTURE], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: any[] = [];
   const waiters: Array<{ match: (l: any) => boolean; resolve: (l: any) => void }> = [];
   let buffered = '';
@@ -46,23 +49,40 @@ export function spawnChild(env: Record<string, string>): Omit<ChildServer, 'port
         line = { text };
       }
       logs.push(line);
-      for (const w of [...waiters]) if (w.match(line)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(line);
-      }
+      for (const w of [...waiters])
+        if (w.match(line)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(line);
+        }
     }
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   // 'close', not 'exit': it comes after the last output was read.
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   // Generous: a child and its workers each load the framework, which takes seconds on a loaded 2-core machine.
   const waitForLog = (match: (l: any) => boolean, timeoutMs = 45_000) =>
     new Promise<any>((resolve, reject) => {
       const found = logs.find(match);
       if (found) return resolve(found);
-      const timer = setTimeout(() => reject(new Error(`no matching log line within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}; logs: ${JSON.stringify(logs).slice(-2000)}`)), timeoutMs);
-      waiters.push({ match, resolve: (l) => { clearTimeout(timer); resolve(l); } });
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no matching log line within ${timeoutMs} ms; stderr: ${stderr.slice(-2000)}; logs: ${JSON.stringify(logs).slice(-2000)}`,
+            ),
+          ),
+        timeoutMs,
+      );
+      waiters.push({
+        match,
+        resolve: (l) => {
+          clearTimeout(timer);
+          resolve(l);
+        },
+      });
     });
   return { child, logs, waitForLog, exited };
 }
@@ -70,19 +90,22 @@ export function spawnChild(env: Record<string, string>): Omit<ChildServer, 'port
 /** GET on a fresh connection (no keep-alive), so the kernel spreads them over the workers. */
 export function freshGet(port: number, path: string, timeoutMs = 10_000): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path, agent: false, headers: { connection: 'close' }, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: any = text;
-        try {
-          body = JSON.parse(text);
-        } catch {}
-        resolve({ status: res.statusCode ?? 0, body });
-      });
-      res.on('error', reject);
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port, path, agent: false, headers: { connection: 'close' }, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: any = text;
+          try {
+            body = JSON.parse(text);
+          } catch {}
+          resolve({ status: res.statusCode ?? 0, body });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', reject);
   });

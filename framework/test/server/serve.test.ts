@@ -31,7 +31,12 @@ test('serve: a worker that dies is logged and replaced; the port keeps answering
   const restart = await server.waitForLog((l) => l.msg === 'worker exited unexpectedly; restarting it');
   t.is(restart.threadId, crashed);
   t.is(restart.exitCode, 1);
-  t.truthy(server.logs.find((l) => l.msg === 'uncaught error in a serve worker; it exits and is replaced' && l.err?.message === 'crash requested'));
+  t.truthy(
+    server.logs.find(
+      (l) =>
+        l.msg === 'uncaught error in a serve worker; it exits and is replaced' && l.err?.message === 'crash requested',
+    ),
+  );
   await server.waitForLog((l) => l.msg === 'worker listening' && !before.has(l.threadId));
   const after = new Set<number>();
   for (let i = 0; i < 60; i++) {
@@ -64,12 +69,36 @@ test('SIGTERM: requests in flight finish, WebSockets close with 1001, new connec
   t.true(Date.now() - signalled < 5000, 'exit did not wait for the deadline');
   const stopped = server.logs.filter((l) => l.msg === 'worker stopped');
   t.is(stopped.length, 2);
-  t.is(stopped.reduce((n, l) => n + l.webSockets, 0), 4);
-  t.is(stopped.reduce((n, l) => n + l.inFlight, 0), 2);
-  t.is(stopped.reduce((n, l) => n + l.unfinished, 0), 0);
+  t.is(
+    stopped.reduce((n, l) => n + l.webSockets, 0),
+    4,
+  );
+  t.is(
+    stopped.reduce((n, l) => n + l.inFlight, 0),
+    2,
+  );
+  t.is(
+    stopped.reduce((n, l) => n + l.unfinished, 0),
+    0,
+  );
   // Each worker was told the shared port and its index, and closed its own resources before exiting.
-  t.deepEqual(server.logs.filter((l) => l.msg === 'building the app').map((l) => [l.port, l.worker]).sort(), [[server.port, 0], [server.port, 1]]);
-  t.deepEqual(server.logs.filter((l) => l.msg === 'app resources closed').map((l) => l.worker).sort(), [0, 1]);
+  t.deepEqual(
+    server.logs
+      .filter((l) => l.msg === 'building the app')
+      .map((l) => [l.port, l.worker])
+      .sort(),
+    [
+      [server.port, 0],
+      [server.port, 1],
+    ],
+  );
+  t.deepEqual(
+    server.logs
+      .filter((l) => l.msg === 'app resources closed')
+      .map((l) => l.worker)
+      .sort(),
+    [0, 1],
+  );
 });
 
 test('SIGINT with a request longer than the deadline: it is cut at the deadline and the process still exits 0', async (t) => {
@@ -84,7 +113,9 @@ test('SIGINT with a request longer than the deadline: it is cut at the deadline 
   t.true(Date.now() - signalled < 3000);
   const stopped = server.logs.find((l) => l.msg === 'worker stopped');
   t.is(stopped.unfinished, 1);
-  t.truthy(server.logs.find((l) => l.msg === 'shutdown deadline passed; closing the connections of unfinished requests'));
+  t.truthy(
+    server.logs.find((l) => l.msg === 'shutdown deadline passed; closing the connections of unfinished requests'),
+  );
 });
 
 for (const workers of ['0', '1']) {
@@ -108,7 +139,10 @@ test('workers: 0 serves in the main thread and shuts down the same way', async (
   server.child.kill('SIGTERM');
   t.is((await slow).status, 200);
   t.deepEqual(await server.exited, { code: 0, signal: null });
-  t.deepEqual(server.logs.filter((l) => l.msg === 'app resources closed').map((l) => l.worker), [0]);
+  t.deepEqual(
+    server.logs.filter((l) => l.msg === 'app resources closed').map((l) => l.worker),
+    [0],
+  );
 });
 
 test('serve: a worker that cannot build the app stops the start (logged, non-zero exit) instead of restarting forever', async (t) => {

@@ -1,6 +1,17 @@
 import test from 'ava';
 import * as http from 'node:http';
-import { Context, GET, HttpServerResponse, loadUws, Path, PathParam, RestBuilder, startServer, WebSocket, WebSocketConnection } from '../../src/index';
+import {
+  Context,
+  GET,
+  HttpServerResponse,
+  loadUws,
+  Path,
+  PathParam,
+  RestBuilder,
+  startServer,
+  WebSocket,
+  WebSocketConnection,
+} from '../../src/index';
 import { runtimeOf } from '../../src/adapter/uws-adapter';
 import { connect } from '../websocket/ws-client';
 
@@ -22,13 +33,19 @@ class Live {
 }
 
 /** A GET on a keep-alive connection, with the response's Connection header. */
-function keepAliveGet(agent: http.Agent, port: number, path: string): Promise<{ status: number; connection: string | undefined; body: string }> {
+function keepAliveGet(
+  agent: http.Agent,
+  port: number,
+  path: string,
+): Promise<{ status: number; connection: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path, agent }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -63,14 +80,16 @@ test('startServer: shutdown counts exactly the requests still open, after many a
   const abandonSeen = new Promise<void>((resolve) => (abandoned = resolve));
   @Path('/')
   class Gated {
-    @GET @Path('held/{n}')
+    @GET
+    @Path('held/{n}')
     async held(@PathParam('n') n: number, @Context() response: HttpServerResponse) {
       if (n === 0) response.onAborted(() => abandoned());
       if (++arrivals === 3) arrived();
       await gate;
       return { n };
     }
-    @GET @Path('quick')
+    @GET
+    @Path('quick')
     quick() {
       return { quick: true };
     }
@@ -92,7 +111,9 @@ test('startServer: shutdown counts exactly the requests still open, after many a
 });
 
 test('startServer: a plain uWebSockets.js app is served as it is and stops at once', async (t) => {
-  const app = loadUws().App().get('/*', (res) => void res.end('plain'));
+  const app = loadUws()
+    .App()
+    .get('/*', (res) => void res.end('plain'));
   const server = await startServer(app, { port: 0, host: '127.0.0.1' });
   t.is(await (await fetch(`http://127.0.0.1:${server.port}/x`)).text(), 'plain');
   t.deepEqual(await server.shutdown(), { inFlight: 0, unfinished: 0, webSockets: 0 });
@@ -107,17 +128,22 @@ test('startServer: a port taken by another server is an error, a bad port is ref
   await new Promise<void>((r) => node.listen(0, '127.0.0.1', () => r()));
   t.teardown(() => node.close());
   const taken = (node.address() as { port: number }).port;
-  await t.throwsAsync(startServer(second, { port: taken, host: '127.0.0.1' }), { message: /cannot listen on 127.0.0.1:\d+/ });
-  t.throws(() => startServer(loadUws().App(), { port: 70000 }), { message: /port must be a whole number from 0 to 65535/ });
+  await t.throwsAsync(startServer(second, { port: taken, host: '127.0.0.1' }), {
+    message: /cannot listen on 127.0.0.1:\d+/,
+  });
+  t.throws(() => startServer(loadUws().App(), { port: 70000 }), {
+    message: /port must be a whole number from 0 to 65535/,
+  });
 });
 
-test('startServer counts requests in flight without compiling the app\'s routes again (that would slow every request of a built app)', async (t) => {
+test("startServer counts requests in flight without compiling the app's routes again (that would slow every request of a built app)", async (t) => {
   // The shutdown starts once the request is in its handler (a fixed wait lost the race on a loaded CI machine).
   let arrived!: () => void;
   const inHandler = new Promise<void>((resolve) => (arrived = resolve));
   @Path('/')
   class Held {
-    @GET @Path('held')
+    @GET
+    @Path('held')
     async held() {
       arrived();
       await new Promise((r) => setTimeout(r, 300));
@@ -125,9 +151,17 @@ test('startServer counts requests in flight without compiling the app\'s routes 
     }
   }
   const app = new RestBuilder().register(Held).build();
-  const compiledBefore = runtimeOf(app)!.routes().map((holder) => holder.compiled);
+  const compiledBefore = runtimeOf(app)!
+    .routes()
+    .map((holder) => holder.compiled);
   const server = await startServer(app, { port: 0, host: '127.0.0.1' });
-  t.deepEqual(runtimeOf(app)!.routes().map((holder) => holder.compiled), compiledBefore, 'the same compiled routes serve after startServer');
+  t.deepEqual(
+    runtimeOf(app)!
+      .routes()
+      .map((holder) => holder.compiled),
+    compiledBefore,
+    'the same compiled routes serve after startServer',
+  );
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   t.teardown(() => agent.destroy());
   const slow = keepAliveGet(agent, server.port, '/held');

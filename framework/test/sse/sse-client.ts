@@ -43,50 +43,55 @@ export function parseBlock(block: string): ReceivedEvent {
 
 export function openEvents(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<EventClient> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, headers: { Accept: 'text/event-stream', ...headers }, agent: false }, (response) => {
-      const blocks: ReceivedEvent[] = [];
-      const waiters: Array<() => void> = [];
-      let buffer = '';
-      let done = false;
-      const ended = new Promise<void>((resolveEnd) => {
-        const finish = () => {
-          done = true;
+    const request = http.request(
+      url,
+      { method, headers: { Accept: 'text/event-stream', ...headers }, agent: false },
+      (response) => {
+        const blocks: ReceivedEvent[] = [];
+        const waiters: Array<() => void> = [];
+        let buffer = '';
+        let done = false;
+        const ended = new Promise<void>((resolveEnd) => {
+          const finish = () => {
+            done = true;
+            for (const w of waiters.splice(0)) w();
+            resolveEnd();
+          };
+          response.on('end', finish);
+          response.on('close', finish);
+          response.on('error', finish);
+        });
+        response.setEncoding('utf8');
+        response.on('data', (text: string) => {
+          buffer += text;
+          let at: number;
+          while ((at = buffer.indexOf('\n\n')) >= 0) {
+            blocks.push(parseBlock(buffer.slice(0, at)));
+            buffer = buffer.slice(at + 2);
+          }
           for (const w of waiters.splice(0)) w();
-          resolveEnd();
-        };
-        response.on('end', finish);
-        response.on('close', finish);
-        response.on('error', finish);
-      });
-      response.setEncoding('utf8');
-      response.on('data', (text: string) => {
-        buffer += text;
-        let at: number;
-        while ((at = buffer.indexOf('\n\n')) >= 0) {
-          blocks.push(parseBlock(buffer.slice(0, at)));
-          buffer = buffer.slice(at + 2);
-        }
-        for (const w of waiters.splice(0)) w();
-      });
-      resolve({
-        status: response.statusCode!,
-        headers: response.headers,
-        blocks,
-        ended,
-        until: (test) =>
-          new Promise((resolveUntil, rejectUntil) => {
-            const check = () => {
-              if (test(blocks)) resolveUntil(blocks);
-              else if (done) rejectUntil(new Error(`the stream ended; received ${JSON.stringify(blocks).slice(0, 300)}`));
-              else waiters.push(check);
-            };
-            check();
-          }),
-        pause: () => response.pause(),
-        resume: () => response.resume(),
-        close: () => request.destroy(),
-      });
-    });
+        });
+        resolve({
+          status: response.statusCode!,
+          headers: response.headers,
+          blocks,
+          ended,
+          until: (test) =>
+            new Promise((resolveUntil, rejectUntil) => {
+              const check = () => {
+                if (test(blocks)) resolveUntil(blocks);
+                else if (done)
+                  rejectUntil(new Error(`the stream ended; received ${JSON.stringify(blocks).slice(0, 300)}`));
+                else waiters.push(check);
+              };
+              check();
+            }),
+          pause: () => response.pause(),
+          resume: () => response.resume(),
+          close: () => request.destroy(),
+        });
+      },
+    );
     request.on('error', (err) => reject(err));
     request.end();
   });

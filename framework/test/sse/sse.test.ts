@@ -32,7 +32,9 @@ const unsubscribed = deferred();
 @Path('/events')
 class Events {
   /** Counts from Last-Event-ID; waits for the test before the first event. */
-  @GET @Path('count') @ServerSentEvents({ heartbeatSeconds: 0 })
+  @GET
+  @Path('count')
+  @ServerSentEvents({ heartbeatSeconds: 0 })
   async *count(@HeaderParam('Last-Event-ID') @Optional lastId: string | undefined) {
     await gate.first.promise;
     const start = lastId === undefined ? 1 : Number(lastId) + 1;
@@ -40,7 +42,9 @@ class Events {
   }
 
   /** Status and headers set before the stream. */
-  @GET @Path('created') @ServerSentEvents({ heartbeatSeconds: 0 })
+  @GET
+  @Path('created')
+  @ServerSentEvents({ heartbeatSeconds: 0 })
   created() {
     async function* one() {
       await gate.first.promise;
@@ -50,7 +54,9 @@ class Events {
   }
 
   /** Never ends by itself: the client leaves; the signal and return() are the way out. */
-  @GET @Path('endless') @ServerSentEvents({ heartbeatSeconds: 0 })
+  @GET
+  @Path('endless')
+  @ServerSentEvents({ heartbeatSeconds: 0 })
   endless(@Context() signal: AbortSignal) {
     signal.addEventListener('abort', () => gate.left.resolve(String((signal.reason as Error)?.message)));
     let n = 0;
@@ -71,7 +77,9 @@ class Events {
   }
 
   /** An async generator whose finally must run when the client leaves (it waits on the signal). */
-  @GET @Path('generator') @ServerSentEvents({ heartbeatSeconds: 0 })
+  @GET
+  @Path('generator')
+  @ServerSentEvents({ heartbeatSeconds: 0 })
   async *generator(@Context() signal: AbortSignal) {
     try {
       yield 'first';
@@ -85,7 +93,9 @@ class Events {
   }
 
   /** As fast as the client lets it: 16 KiB events. */
-  @GET @Path('flood') @ServerSentEvents({ heartbeatSeconds: 0 })
+  @GET
+  @Path('flood')
+  @ServerSentEvents({ heartbeatSeconds: 0 })
   async *flood() {
     const payload = 'x'.repeat(16 * 1024);
     for (let n = 0; ; n++) {
@@ -94,14 +104,18 @@ class Events {
     }
   }
 
-  @GET @Path('heartbeat') @ServerSentEvents({ heartbeatSeconds: 0.2, retryMs: 5000 })
+  @GET
+  @Path('heartbeat')
+  @ServerSentEvents({ heartbeatSeconds: 0.2, retryMs: 5000 })
   heartbeat(@Context() signal: AbortSignal) {
     return (async function* () {
       await new Promise((resolve) => signal.addEventListener('abort', resolve));
     })();
   }
 
-  @GET @Path('push') @ServerSentEvents({ heartbeatSeconds: 0 })
+  @GET
+  @Path('push')
+  @ServerSentEvents({ heartbeatSeconds: 0 })
   push() {
     const stream = new EventStream({ highWaterMark: 1024, maxBuffered: 256 * 1024 });
     stream.signal.addEventListener('abort', () => unsubscribed.resolve());
@@ -109,7 +123,9 @@ class Events {
     return stream;
   }
 
-  @GET @Path('formats') @Produces('text/event-stream')
+  @GET
+  @Path('formats')
+  @Produces('text/event-stream')
   formats() {
     return [
       'one line',
@@ -127,30 +143,33 @@ test.before(async () => {
 });
 test.after.always(() => server?.close());
 
-test.serial('status and headers go out before the first event; events follow in order; Last-Event-ID reaches the handler', async (t) => {
-  gate.first = deferred();
-  const client = await openEvents(`${server.url}/events/count`, { 'Last-Event-ID': '41' });
-  // The head is here while the route still waits to send its first event.
-  t.is(client.status, 200);
-  t.is(client.headers['content-type'], 'text/event-stream');
-  t.is(client.headers['cache-control'], 'no-cache');
-  t.is(client.headers['x-accel-buffering'], 'no');
-  gate.first.resolve();
-  await client.ended;
-  t.deepEqual(eventsOf(client.blocks), [
-    { id: '42', event: 'tick', data: '{"n":42}' },
-    { id: '43', event: 'tick', data: '{"n":43}' },
-    { id: '44', event: 'tick', data: '{"n":44}' },
-  ]);
+test.serial(
+  'status and headers go out before the first event; events follow in order; Last-Event-ID reaches the handler',
+  async (t) => {
+    gate.first = deferred();
+    const client = await openEvents(`${server.url}/events/count`, { 'Last-Event-ID': '41' });
+    // The head is here while the route still waits to send its first event.
+    t.is(client.status, 200);
+    t.is(client.headers['content-type'], 'text/event-stream');
+    t.is(client.headers['cache-control'], 'no-cache');
+    t.is(client.headers['x-accel-buffering'], 'no');
+    gate.first.resolve();
+    await client.ended;
+    t.deepEqual(eventsOf(client.blocks), [
+      { id: '42', event: 'tick', data: '{"n":42}' },
+      { id: '43', event: 'tick', data: '{"n":43}' },
+      { id: '44', event: 'tick', data: '{"n":44}' },
+    ]);
 
-  gate.first = deferred();
-  const created = await openEvents(`${server.url}/events/created`);
-  t.is(created.status, 201);
-  t.is(created.headers['x-stream'], 'yes');
-  gate.first.resolve();
-  await created.ended;
-  t.deepEqual(eventsOf(created.blocks), [{ data: 'hello' }]);
-});
+    gate.first = deferred();
+    const created = await openEvents(`${server.url}/events/created`);
+    t.is(created.status, 201);
+    t.is(created.headers['x-stream'], 'yes');
+    gate.first.resolve();
+    await created.ended;
+    t.deepEqual(eventsOf(created.blocks), [{ data: 'hello' }]);
+  },
+);
 
 test.serial('a client that leaves: the signal aborts and the iterator is ended with return()', async (t) => {
   const client = await openEvents(`${server.url}/events/endless`);
@@ -161,7 +180,7 @@ test.serial('a client that leaves: the signal aborts and the iterator is ended w
   t.pass();
 });
 
-test.serial("a client that leaves an async generator: its pending await is aborted and its finally runs", async (t) => {
+test.serial('a client that leaves an async generator: its pending await is aborted and its finally runs', async (t) => {
   const client = await openEvents(`${server.url}/events/generator`);
   await client.until((blocks) => eventsOf(blocks).length === 1);
   client.close();
@@ -191,7 +210,11 @@ test.serial('a slow reader holds the source back: events are pulled only as the 
   client.resume();
   await client.until((blocks) => eventsOf(blocks).length >= stalledAt + 100);
   const ids = eventsOf(client.blocks).map((b) => Number(b.id));
-  t.deepEqual(ids.slice(0, 200), Array.from({ length: 200 }, (_, i) => i), 'every event, in order');
+  t.deepEqual(
+    ids.slice(0, 200),
+    Array.from({ length: 200 }, (_, i) => i),
+    'every event, in order',
+  );
   client.close();
 });
 
@@ -203,29 +226,32 @@ test.serial('heartbeat comments keep an idle stream alive; retry goes first', as
   client.close();
 });
 
-test.serial('push API: queued events go out; past maxBuffered a slow client is dropped and the stream signal aborts', async (t) => {
-  const client = await openEvents(`${server.url}/events/push`);
-  await client.until((blocks) => blocks.length >= 1); // the head and first comment: the route returned
-  const stream = pushStream!;
-  t.true(stream.send('a'));
-  t.true(stream.send(new ServerSentEvent({ event: 'b', data: 'b' })));
-  await client.until((blocks) => eventsOf(blocks).length === 2);
-  t.deepEqual(eventsOf(client.blocks), [{ data: 'a' }, { event: 'b', data: 'b' }]);
+test.serial(
+  'push API: queued events go out; past maxBuffered a slow client is dropped and the stream signal aborts',
+  async (t) => {
+    const client = await openEvents(`${server.url}/events/push`);
+    await client.until((blocks) => blocks.length >= 1); // the head and first comment: the route returned
+    const stream = pushStream!;
+    t.true(stream.send('a'));
+    t.true(stream.send(new ServerSentEvent({ event: 'b', data: 'b' })));
+    await client.until((blocks) => eventsOf(blocks).length === 2);
+    t.deepEqual(eventsOf(client.blocks), [{ data: 'a' }, { event: 'b', data: 'b' }]);
 
-  client.pause();
-  let sent = 0;
-  const chunk = 'y'.repeat(4096);
-  while (!stream.closed) {
-    if (!stream.send(chunk)) await Promise.race([stream.drained(), sleep(5)]);
-    sent++;
-  }
-  t.true(stream.buffered === 0, 'the queue is freed');
-  t.false(stream.send('late'), 'send after close does nothing');
-  await unsubscribed.promise;
-  t.log(`${sent} events sent before the slow client was dropped`);
-  client.resume();
-  await client.ended;
-});
+    client.pause();
+    let sent = 0;
+    const chunk = 'y'.repeat(4096);
+    while (!stream.closed) {
+      if (!stream.send(chunk)) await Promise.race([stream.drained(), sleep(5)]);
+      sent++;
+    }
+    t.true(stream.buffered === 0, 'the queue is freed');
+    t.false(stream.send('late'), 'send after close does nothing');
+    await unsubscribed.promise;
+    t.log(`${sent} events sent before the slow client was dropped`);
+    client.resume();
+    await client.ended;
+  },
+);
 
 test.serial('formats: multi-line data, JSON, every field; HEAD gets the head only', async (t) => {
   const client = await openEvents(`${server.url}/events/formats`);

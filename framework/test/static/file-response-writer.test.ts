@@ -1,7 +1,18 @@
 import test from 'ava';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FileResponseWriter, GET, NoCache, Path, PathParam, Produces, QueryParam, RegistrationError, ResponseWriter, RestBuilder } from '../../src/index';
+import {
+  FileResponseWriter,
+  GET,
+  NoCache,
+  Path,
+  PathParam,
+  Produces,
+  QueryParam,
+  RegistrationError,
+  ResponseWriter,
+  RestBuilder,
+} from '../../src/index';
 import { rawRequest } from '../support/raw-http';
 import { listen, type RunningServer } from '../support/server';
 import { makeStaticFixture, SECRET_TEXT } from './fixtures';
@@ -10,29 +21,40 @@ const fixture = makeStaticFixture();
 
 @Path('/files')
 class Files {
-  @GET @Path('/{name:.+}') @ResponseWriter(FileResponseWriter)
+  @GET
+  @Path('/{name:.+}')
+  @ResponseWriter(FileResponseWriter)
   file(@PathParam('name') name: string): string {
     return name;
   }
 
   /** The query value is decoded once: lets tests hand the writer any string. */
-  @GET @Path('/by-query') @ResponseWriter(FileResponseWriter)
+  @GET
+  @Path('/by-query')
+  @ResponseWriter(FileResponseWriter)
   byQuery(@QueryParam('p') p: string): string {
     return p;
   }
 
-  @GET @Path('/nothing') @ResponseWriter(FileResponseWriter)
+  @GET
+  @Path('/nothing')
+  @ResponseWriter(FileResponseWriter)
   nothing(): string | null {
     return null;
   }
 
-  @GET @Path('/later') @ResponseWriter(FileResponseWriter)
+  @GET
+  @Path('/later')
+  @ResponseWriter(FileResponseWriter)
   async later(): Promise<string> {
     await new Promise((r) => setTimeout(r, 5));
     return 'sub/page.html';
   }
 
-  @GET @Path('/typed') @Produces('text/plain') @ResponseWriter(FileResponseWriter)
+  @GET
+  @Path('/typed')
+  @Produces('text/plain')
+  @ResponseWriter(FileResponseWriter)
   typed(@QueryParam('p') p: string): string {
     return p;
   }
@@ -40,7 +62,9 @@ class Files {
 
 const OtherRoot = FileResponseWriter.under(path.join(fixture.root, 'sub'));
 class OwnRoot {
-  @GET @Path('/own/{name}') @ResponseWriter(OtherRoot)
+  @GET
+  @Path('/own/{name}')
+  @ResponseWriter(OtherRoot)
   file(@PathParam('name') name: string): string {
     return name;
   }
@@ -50,7 +74,9 @@ class OwnRoot {
 @NoCache
 class PerRequestFileWriter extends FileResponseWriter {}
 class PerRequest {
-  @GET @Path('/per-request/{name}') @ResponseWriter(PerRequestFileWriter)
+  @GET
+  @Path('/per-request/{name}')
+  @ResponseWriter(PerRequestFileWriter)
   file(@PathParam('name') name: string): string {
     return name;
   }
@@ -65,7 +91,8 @@ test.after.always(() => {
   fixture.cleanup();
 });
 
-const get = (p: string, headers: Record<string, string> = {}, method = 'GET') => fetch(server.url + p, { headers, method });
+const get = (p: string, headers: Record<string, string> = {}, method = 'GET') =>
+  fetch(server.url + p, { headers, method });
 
 test('serves the file with Content-Type from the extension, ETag, Last-Modified, Cache-Control and Accept-Ranges', async (t) => {
   const r = await get('/files/app.js');
@@ -113,7 +140,10 @@ test('If-None-Match with the current ETag (strong, weak or in a list) gives 304 
     t.is(r.headers.get('etag'), etag);
     t.is(await r.text(), '');
   }
-  const changed = await get('/files/app.js', { 'If-None-Match': '"other"', 'If-Modified-Since': first.headers.get('last-modified')! });
+  const changed = await get('/files/app.js', {
+    'If-None-Match': '"other"',
+    'If-Modified-Since': first.headers.get('last-modified')!,
+  });
   t.is(changed.status, 200, 'If-None-Match decides when present; If-Modified-Since is ignored');
   t.is(await changed.text(), 'console.log("app");\n');
 });
@@ -123,8 +153,13 @@ test('If-Modified-Since: 304 when not modified since, 200 when modified after, i
   await first.arrayBuffer();
   const lastModified = first.headers.get('last-modified')!;
   t.is((await get('/files/app.js', { 'If-Modified-Since': lastModified })).status, 304);
-  t.is((await get('/files/app.js', { 'If-Modified-Since': new Date(Date.now() + 3600_000).toUTCString() })).status, 304);
-  const older = await get('/files/app.js', { 'If-Modified-Since': new Date(Date.parse(lastModified) - 1000).toUTCString() });
+  t.is(
+    (await get('/files/app.js', { 'If-Modified-Since': new Date(Date.now() + 3600_000).toUTCString() })).status,
+    304,
+  );
+  const older = await get('/files/app.js', {
+    'If-Modified-Since': new Date(Date.parse(lastModified) - 1000).toUTCString(),
+  });
   t.is(older.status, 200);
   t.is(await older.text(), 'console.log("app");\n');
   t.is((await get('/files/app.js', { 'If-Modified-Since': 'yesterday-ish' })).status, 200);
@@ -137,7 +172,10 @@ test('a file changed since the ETag was taken is sent again', async (t) => {
   const first = await get('/files/changing.txt');
   await first.text();
   fs.writeFileSync(file, 'two!');
-  const r = await get('/files/changing.txt', { 'If-None-Match': first.headers.get('etag')!, 'If-Modified-Since': first.headers.get('last-modified')! });
+  const r = await get('/files/changing.txt', {
+    'If-None-Match': first.headers.get('etag')!,
+    'If-Modified-Since': first.headers.get('last-modified')!,
+  });
   t.is(r.status, 200);
   t.is(await r.text(), 'two!');
 });
@@ -195,12 +233,20 @@ test('If-Range: a stale validator turns the Range off (200 whole file), the curr
 });
 
 test('HEAD sends the headers and the length GET would have, without a body; with Range, the range length', async (t) => {
-  const head = await rawRequest(server.port, 'HEAD /files/data.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 10000);
+  const head = await rawRequest(
+    server.port,
+    'HEAD /files/data.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    10000,
+  );
   t.regex(head.text, /^HTTP\/1\.1 200 OK\r\n/);
   t.regex(head.text, new RegExp(`\r\ncontent-length: ${fixture.binary.length}\r\n`, 'i'));
   t.regex(head.text, /\r\netag: "/i);
   t.true(head.text.endsWith('\r\n\r\n'), 'no body after the head');
-  const ranged = await rawRequest(server.port, 'HEAD /files/data.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\nRange: bytes=0-99\r\n\r\n', 10000);
+  const ranged = await rawRequest(
+    server.port,
+    'HEAD /files/data.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\nRange: bytes=0-99\r\n\r\n',
+    10000,
+  );
   t.regex(ranged.text, /^HTTP\/1\.1 206 /);
   t.regex(ranged.text, /\r\ncontent-length: 100\r\n/i);
 });
@@ -251,8 +297,14 @@ test('a FileResponseWriter route without any root fails registration with a clea
   }
   const err = t.throws(() => new RestBuilder().register(NoRoot).build(), { instanceOf: RegistrationError });
   t.regex(err!.message, /needs a root folder: RestBuilder\.staticFiles\(root\)/);
-  t.throws(() => new RestBuilder().staticFiles(path.join(fixture.base, 'does-not-exist')), { instanceOf: RegistrationError, message: /does not exist/ });
-  t.throws(() => FileResponseWriter.under(path.join(fixture.root, 'app.js')), { instanceOf: RegistrationError, message: /is not a folder/ });
+  t.throws(() => new RestBuilder().staticFiles(path.join(fixture.base, 'does-not-exist')), {
+    instanceOf: RegistrationError,
+    message: /does not exist/,
+  });
+  t.throws(() => FileResponseWriter.under(path.join(fixture.root, 'app.js')), {
+    instanceOf: RegistrationError,
+    message: /is not a folder/,
+  });
 });
 
 test('path traversal never returns the file outside the root: 403 or 404', async (t) => {
@@ -281,16 +333,28 @@ test('path traversal never returns the file outside the root: 403 or 404', async
     '/files/by-query?p=sub/./../../secret.txt',
   ];
   for (const target of attempts) {
-    const r = await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAccept: application/json\r\n\r\n`, 10000);
+    const r = await rawRequest(
+      server.port,
+      `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAccept: application/json\r\n\r\n`,
+      10000,
+    );
     const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(r.text)?.[1]);
     t.true(status === 403 || status === 404 || status === 400, `${target} answered ${status}`);
     t.false(r.text.includes(SECRET_TEXT), `${target} leaked the secret`);
     t.false(r.text.includes('root:x:0:0'), `${target} leaked /etc/passwd`);
   }
-  const dots = await rawRequest(server.port, 'GET /files/%2e%2e/secret.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAccept: application/json\r\n\r\n', 10000);
+  const dots = await rawRequest(
+    server.port,
+    'GET /files/%2e%2e/secret.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAccept: application/json\r\n\r\n',
+    10000,
+  );
   t.regex(dots.text, /^HTTP\/1\.1 403 /);
   t.regex(dots.text, /RU_ERR_PATH_FORBIDDEN/);
-  const link = await rawRequest(server.port, 'GET /files/escape.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAccept: application/json\r\n\r\n', 10000);
+  const link = await rawRequest(
+    server.port,
+    'GET /files/escape.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAccept: application/json\r\n\r\n',
+    10000,
+  );
   t.regex(link.text, /^HTTP\/1\.1 403 /);
   t.regex(link.text, /symbolic link/);
 });
@@ -320,6 +384,13 @@ test('read buffers are reused between transfers without mixing them: concurrent 
       return { file, body: Buffer.from(await res.arrayBuffer()) };
     });
     const [, done] = await Promise.all([Promise.all(cut), Promise.all(whole)]);
-    for (const { file, body } of done) { let at = 0; while (at < body.length && body[at] === file.bytes[at]) at++; t.true(body.equals(file.bytes), `${file.name} (round ${round}): ${body.length} of ${file.bytes.length} bytes, first difference at ${at}`); }
+    for (const { file, body } of done) {
+      let at = 0;
+      while (at < body.length && body[at] === file.bytes[at]) at++;
+      t.true(
+        body.equals(file.bytes),
+        `${file.name} (round ${round}): ${body.length} of ${file.bytes.length} bytes, first difference at ${at}`,
+      );
+    }
   }
 });

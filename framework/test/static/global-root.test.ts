@@ -8,7 +8,9 @@ const fixture = makeStaticFixture();
 test.after.always(() => fixture.cleanup());
 
 class Files {
-  @GET @Path('/f/{name}') @ResponseWriter(FileResponseWriter)
+  @GET
+  @Path('/f/{name}')
+  @ResponseWriter(FileResponseWriter)
   file(@PathParam('name') name: string) {
     return name;
   }

@@ -27,7 +27,9 @@ let server: RunningServer;
 let plain: RunningServer;
 test.before(async () => {
   // Compression is on too: it must leave the precompressed answers alone.
-  server = await listen(new RestBuilder().use(compression()).staticFiles('/assets', dir, { precompressed: true }).build());
+  server = await listen(
+    new RestBuilder().use(compression()).staticFiles('/assets', dir, { precompressed: true }).build(),
+  );
   plain = await listen(new RestBuilder().staticFiles('/assets', dir).build());
 });
 test.after.always(() => {

@@ -48,7 +48,9 @@ test('a slow download never receives bytes of another download', async (t) => {
   // The kernel's buffers fill within milliseconds; a slower machine only makes this test see less, never fail wrongly.
   await new Promise((r) => setTimeout(r, 500));
   for (let i = 0; i < 3; i++) {
-    await new Promise<void>((resolve, reject) => http.get(`${server.url}/f/b.bin`, (r) => r.resume().on('end', resolve)).on('error', reject));
+    await new Promise<void>((resolve, reject) =>
+      http.get(`${server.url}/f/b.bin`, (r) => r.resume().on('end', resolve)).on('error', reject),
+    );
   }
   slow.resume();
   await whole;

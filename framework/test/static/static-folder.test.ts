@@ -15,7 +15,12 @@ class Api {
 
 let server: RunningServer;
 test.before(async () => {
-  server = await listen(new RestBuilder().register(Api).staticFiles('/static', fixture.root, { cacheControl: 'public, max-age=60' }).build());
+  server = await listen(
+    new RestBuilder()
+      .register(Api)
+      .staticFiles('/static', fixture.root, { cacheControl: 'public, max-age=60' })
+      .build(),
+  );
 });
 test.after.always(() => {
   server?.close();
@@ -50,7 +55,18 @@ test('other methods get 405 with Allow; unknown files 404', async (t) => {
 });
 
 test('URL traversal attempts against the mount never leave the folder', async (t) => {
-  for (const target of ['/static/../secret.txt', '/static/%2e%2e/secret.txt', '/static/%252e%252e/secret.txt', '/static/..%2f..%2fsecret.txt', '/static/..%5csecret.txt', '/static//etc/passwd', '/static/escape.txt', '/static/escape-dir/secret.txt', '/static/.env', '/static/index.html%00']) {
+  for (const target of [
+    '/static/../secret.txt',
+    '/static/%2e%2e/secret.txt',
+    '/static/%252e%252e/secret.txt',
+    '/static/..%2f..%2fsecret.txt',
+    '/static/..%5csecret.txt',
+    '/static//etc/passwd',
+    '/static/escape.txt',
+    '/static/escape-dir/secret.txt',
+    '/static/.env',
+    '/static/index.html%00',
+  ]) {
     const r = await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 500);
     const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(r.text)?.[1]);
     t.true(status === 403 || status === 404, `${target} answered ${status}`);

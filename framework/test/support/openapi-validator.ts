@@ -10,7 +10,9 @@ export function oasValidator() {
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   // Ajv resolves the schema's `$dynamicRef: "#meta"` to the wrong place; in this base schema (no
   // dialect extension) that reference means exactly `#/$defs/schema`, so it is written as such.
-  const text = fs.readFileSync(path.join(schemaDir, 'schema.json'), 'utf8').replace(/"\$dynamicRef":\s*"#meta"/g, '"$ref": "#/$defs/schema"');
+  const text = fs
+    .readFileSync(path.join(schemaDir, 'schema.json'), 'utf8')
+    .replace(/"\$dynamicRef":\s*"#meta"/g, '"$ref": "#/$defs/schema"');
   return ajv.compile(JSON.parse(text));
 }
 
@@ -35,8 +37,16 @@ function closed(value: any): any {
   if (Array.isArray(value)) return value.map(closed);
   if (value === null || typeof value !== 'object') return value;
   const out: any = {};
-  for (const [k, v] of Object.entries(value)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)])) : closed(v);
-  if (value.properties !== undefined && typeof value.properties === 'object' && value.additionalProperties === undefined && value.unevaluatedProperties === undefined) out.unevaluatedProperties = false;
+  for (const [k, v] of Object.entries(value))
+    out[k] =
+      k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)])) : closed(v);
+  if (
+    value.properties !== undefined &&
+    typeof value.properties === 'object' &&
+    value.additionalProperties === undefined &&
+    value.unevaluatedProperties === undefined
+  )
+    out.unevaluatedProperties = false;
   return out;
 }
 
@@ -54,13 +64,26 @@ export function answerChecker(document: any) {
     if (op === undefined) return [`${operation} is not in the document`];
     const key = op.responses[String(answer.status)] !== undefined ? String(answer.status) : 'default';
     const documented = op.responses[key];
-    if (documented === undefined) return [`${operation}: status ${answer.status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`];
-    if (documented.content === undefined) return answer.body.length > 0 && (answer.status === 204 || answer.status === 304) ? [`${operation} ${answer.status}: a body where none is documented`] : [];
+    if (documented === undefined)
+      return [
+        `${operation}: status ${answer.status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`,
+      ];
+    if (documented.content === undefined)
+      return answer.body.length > 0 && (answer.status === 204 || answer.status === 304)
+        ? [`${operation} ${answer.status}: a body where none is documented`]
+        : [];
     const essence = (answer.contentType ?? '').split(';')[0]!.trim().toLowerCase();
-    const mediaType = Object.keys(documented.content).find((m) => m === essence || m === '*/*' || (m.endsWith('/*') && essence.startsWith(m.slice(0, -1))));
-    if (mediaType === undefined) return [`${operation} ${answer.status}: Content-Type ${answer.contentType} is not documented (${Object.keys(documented.content).join(', ')})`];
+    const mediaType = Object.keys(documented.content).find(
+      (m) => m === essence || m === '*/*' || (m.endsWith('/*') && essence.startsWith(m.slice(0, -1))),
+    );
+    if (mediaType === undefined)
+      return [
+        `${operation} ${answer.status}: Content-Type ${answer.contentType} is not documented (${Object.keys(documented.content).join(', ')})`,
+      ];
     if (documented.content[mediaType].schema === undefined) return [];
-    const validate = ajv.getSchema(`${BASE}#/${pointer('paths', template, method.toLowerCase(), 'responses', key, 'content', mediaType, 'schema')}`)!;
+    const validate = ajv.getSchema(
+      `${BASE}#/${pointer('paths', template, method.toLowerCase(), 'responses', key, 'content', mediaType, 'schema')}`,
+    )!;
     const json = essence === 'application/json' || essence.endsWith('+json');
     let value: unknown = answer.body;
     if (json) {
@@ -70,6 +93,10 @@ export function answerChecker(document: any) {
         return [`${operation} ${answer.status}: the body is not JSON: ${answer.body.slice(0, 100)}`];
       }
     }
-    return validate(value) ? [] : [`${operation} ${answer.status}: ${JSON.stringify(validate.errors?.slice(0, 3))} for ${answer.body.slice(0, 200)}`];
+    return validate(value)
+      ? []
+      : [
+          `${operation} ${answer.status}: ${JSON.stringify(validate.errors?.slice(0, 3))} for ${answer.body.slice(0, 200)}`,
+        ];
   };
 }

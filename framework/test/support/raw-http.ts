@@ -1,7 +1,12 @@
 import * as net from 'node:net';
 
 /** Sends bytes as they are on a fresh socket and collects what comes back until the server closes or `timeoutMs` passes. */
-export function rawRequest(port: number, payload: string | Buffer | Array<string | Buffer>, timeoutMs = 1000, gapMs = 0): Promise<{ text: string; closed: boolean }> {
+export function rawRequest(
+  port: number,
+  payload: string | Buffer | Array<string | Buffer>,
+  timeoutMs = 1000,
+  gapMs = 0,
+): Promise<{ text: string; closed: boolean }> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];

@@ -2,7 +2,21 @@ import test from 'ava';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { IsInt, IsString, Length, Min } from 'class-validator';
-import { ApiResponse, BearerAuthenticationProvider, GET, openApi, Path, PathParam, POST, QueryParam, Response, RestBuilder, swaggerUi, User, Valid } from '../../src/index';
+import {
+  ApiResponse,
+  BearerAuthenticationProvider,
+  GET,
+  openApi,
+  Path,
+  PathParam,
+  POST,
+  QueryParam,
+  Response,
+  RestBuilder,
+  swaggerUi,
+  User,
+  Valid,
+} from '../../src/index';
 import { listen } from '../support/server';
 import { launchChromium } from './chromium';
 
@@ -24,20 +38,23 @@ const calls: string[] = [];
 class PetResource {
   private readonly pets = new Map<number, Pet>([[1, { id: 1, name: 'Rex', age: 3 }]]);
 
-  @GET @Path('/')
+  @GET
+  @Path('/')
   @ApiResponse(200, { type: Pet, isArray: true })
   list(@QueryParam('minAge', { optional: true }) minAge?: number): Pet[] {
     calls.push(`list ${minAge ?? ''}`);
     return [...this.pets.values()].filter((p) => p.age >= (minAge ?? 0));
   }
 
-  @GET @Path('/{id:\\d+}')
+  @GET
+  @Path('/{id:\\d+}')
   get(@PathParam('id') id: number): Pet {
     calls.push(`get ${id}`);
     return this.pets.get(id) ?? { id, name: 'unknown', age: 0 };
   }
 
-  @POST @Path('/')
+  @POST
+  @Path('/')
   @ApiResponse(201, { type: Pet, description: 'Created' })
   create(@Valid body: NewPet): Response {
     const pet = { id: this.pets.size + 1, ...body };
@@ -63,17 +80,28 @@ test('Swagger UI loads offline, lists the operations, and "Try it out" / "Execut
   const failed: string[] = [];
   const elsewhere: string[] = [];
   const consoleErrors: string[] = [];
-  page.on('request', (request) => { if (!request.url().startsWith(`${server.url}/`)) elsewhere.push(request.url()); });
+  page.on('request', (request) => {
+    if (!request.url().startsWith(`${server.url}/`)) elsewhere.push(request.url());
+  });
   page.on('requestfailed', (request) => failed.push(`${request.url()}: ${request.failure()?.errorText}`));
-  page.on('response', (response) => { if (response.status() >= 400) failed.push(`${response.url()}: ${response.status()}`); });
-  page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.url()}: ${response.status()}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
   page.on('pageerror', (error) => consoleErrors.push(error.message));
 
   const loaded = await page.goto(`${server.url}/docs`);
   t.is(loaded?.status(), 200, 'the page is public although the app requires a bearer token');
   t.is(await page.title(), 'Pets API');
   await page.waitForSelector('.opblock', { timeout: 30_000 });
-  const operations = await page.$$eval('.opblock-summary', (nodes) => nodes.map((n) => `${n.querySelector('.opblock-summary-method')?.textContent} ${n.querySelector('[data-path]')?.getAttribute('data-path')}`));
+  const operations = await page.$$eval('.opblock-summary', (nodes) =>
+    nodes.map(
+      (n) =>
+        `${n.querySelector('.opblock-summary-method')?.textContent} ${n.querySelector('[data-path]')?.getAttribute('data-path')}`,
+    ),
+  );
   t.deepEqual(operations.sort(), ['GET /pets', 'GET /pets/{id}', 'POST /pets']);
   t.regex((await page.textContent('.info .title')) ?? '', /^Pets/, "the document's title");
 

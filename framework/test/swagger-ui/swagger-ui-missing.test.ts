@@ -15,6 +15,9 @@ test('without swagger-ui-dist installed, swaggerUi() stops with the package to i
   };
   t.teardown(() => (modules._resolveFilename = resolve));
   const error = t.throws(() => swaggerUi());
-  t.is(error?.message, 'swaggerUi() serves the files of the package swagger-ui-dist, which is not installed: npm install swagger-ui-dist');
+  t.is(
+    error?.message,
+    'swaggerUi() serves the files of the package swagger-ui-dist, which is not installed: npm install swagger-ui-dist',
+  );
   t.is((error as { code?: string }).code, 'RU_ERR_MISSING_PACKAGE');
 });

@@ -70,7 +70,9 @@ test('assets: the files of swagger-ui-dist with their types, cached for good, 30
     t.true(body.equals(readFileSync(path.join(DIST, name))), `${name}: the package's bytes`);
     const etag = res.headers.get('etag')!;
     t.is(etag, `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`);
-    const again = await fetch(`${server.url}/docs/assets/${VERSION}/${name}`, { headers: { 'if-none-match': `"other", W/${etag}` } });
+    const again = await fetch(`${server.url}/docs/assets/${VERSION}/${name}`, {
+      headers: { 'if-none-match': `"other", W/${etag}` },
+    });
     t.is(again.status, 304, `${name}: revalidated`);
     t.is((await again.arrayBuffer()).byteLength, 0);
   }
@@ -94,21 +96,30 @@ test('only the listed files of the installed version are served: no other file, 
   ];
   for (const url of refused) {
     // Raw bytes: fetch would resolve the dot segments before sending.
-    const { text } = await rawRequest(server.port, `GET ${url} HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nConnection: close\r\n\r\n`, 10_000);
+    const { text } = await rawRequest(
+      server.port,
+      `GET ${url} HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
+      10_000,
+    );
     t.regex(text, /^HTTP\/1\.1 404 /, url);
     t.notRegex(text, /swagger-ui-dist/, url);
   }
 });
 
 test('the routes are public, out of the document, and at the path given; the document is still served', async (t) => {
-  const server = await start(t, swaggerUi({ path: '/api/docs', url: '/openapi.json', title: 'Things <API>', config: { docExpansion: 'none' } }));
+  const server = await start(
+    t,
+    swaggerUi({ path: '/api/docs', url: '/openapi.json', title: 'Things <API>', config: { docExpansion: 'none' } }),
+  );
   t.is((await fetch(`${server.url}/docs`)).status, 404, 'nothing at the default path');
   const page = await fetch(`${server.url}/api/docs`);
   t.is(page.status, 200);
   const html = await page.text();
   t.true(html.includes('<title>Things &#60;API&#62;</title>'), 'the title is escaped');
   t.true(html.includes(`/api/docs/assets/${VERSION}/swagger-ui.css`));
-  t.true((await (await fetch(`${server.url}/api/docs/swagger-initializer.js`)).text()).includes('"docExpansion":"none"'));
+  t.true(
+    (await (await fetch(`${server.url}/api/docs/swagger-initializer.js`)).text()).includes('"docExpansion":"none"'),
+  );
   const doc: any = await (await fetch(`${server.url}/openapi.json`)).json();
   t.deepEqual(Object.keys(doc.paths), ['/things']);
 });
@@ -118,7 +129,9 @@ test('options are checked when the plugin is made', (t) => {
   t.throws(() => swaggerUi({ path: '/docs/{x}' }), { message: /path must be like/ });
   t.throws(() => swaggerUi({ path: '/docs/' }), { message: /path must be like/ });
   t.throws(() => swaggerUi({ url: '' }), { message: /url must be/ });
-  t.throws(() => swaggerUi({ config: { onComplete: () => undefined } }), { message: /config\.onComplete is not a JSON value/ });
+  t.throws(() => swaggerUi({ config: { onComplete: () => undefined } }), {
+    message: /config\.onComplete is not a JSON value/,
+  });
   t.throws(() => swaggerUi({ config: { dom_id: '#x' } }), { message: /config\.dom_id is set by the plugin/ });
   t.throws(() => swaggerUi({ config: { when: new Date() } }), { message: /config\.when is not a JSON value/ });
 });

@@ -8,7 +8,8 @@ import { eventually, filesIn, tempFolder } from './support';
 
 // Its own test file: RestRouter.setBodyHandler changes global state for every app of the process.
 class Files {
-  @POST @Path('/files')
+  @POST
+  @Path('/files')
   files(@Context() ctx: RoutingContext) {
     return ctx.fileUploads().map((f) => ({ dir: path.dirname(f.path), size: f.size }));
   }
@@ -25,7 +26,12 @@ test('RestRouter.setBodyHandler sets the uploads folder and limit of RestRouter 
   const ownDir = tempFolder('own-uploads');
   RestRouter.setBodyHandler({ uploadsDirectory: globalDir, maxBodySize: 4096 });
   const plain = await listen(RestRouter.register(loadUws().App(), Files));
-  const own = await listen(new RestBuilder().bodyHandler({ uploadsDirectory: ownDir, maxBodySize: 64 * 1024 }).register(Files).build());
+  const own = await listen(
+    new RestBuilder()
+      .bodyHandler({ uploadsDirectory: ownDir, maxBodySize: 64 * 1024 })
+      .register(Files)
+      .build(),
+  );
   try {
     t.deepEqual(await (await upload(plain.url, 100)).json(), [{ dir: globalDir, size: 100 }]);
     t.is((await upload(plain.url, 8000)).status, 413, 'the global limit applies');
@@ -34,9 +40,16 @@ test('RestRouter.setBodyHandler sets the uploads folder and limit of RestRouter 
 
     const file = path.join(globalDir, 'a-file');
     fs.writeFileSync(file, '');
-    t.throws(() => RestRouter.setBodyHandler({ uploadsDirectory: file }), { instanceOf: RegistrationError, message: /cannot be used/ });
+    t.throws(() => RestRouter.setBodyHandler({ uploadsDirectory: file }), {
+      instanceOf: RegistrationError,
+      message: /cannot be used/,
+    });
     t.throws(() => RestRouter.setBodyHandler({ maxBodySize: -5 }), { instanceOf: RegistrationError });
-    t.deepEqual(await (await upload(plain.url, 10)).json(), [{ dir: globalDir, size: 10 }], 'a refused setting leaves the previous ones');
+    t.deepEqual(
+      await (await upload(plain.url, 10)).json(),
+      [{ dir: globalDir, size: 10 }],
+      'a refused setting leaves the previous ones',
+    );
   } finally {
     plain.close();
     own.close();

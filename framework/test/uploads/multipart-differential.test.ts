@@ -41,7 +41,11 @@ function parseOurs(chunks: Buffer[]): Part[] {
     partData: (d) => current!.data.push(Buffer.from(d)),
     partEnd() {
       const data = Buffer.concat(current!.data);
-      parts.push({ name: current!.name, fileName: current!.fileName, content: current!.fileName === undefined ? data.toString('utf8') : data.toString('hex') });
+      parts.push({
+        name: current!.name,
+        fileName: current!.fileName,
+        content: current!.fileName === undefined ? data.toString('utf8') : data.toString('hex'),
+      });
       current = null;
     },
   });
@@ -80,24 +84,58 @@ function parseBusboy(chunks: Buffer[]): Promise<Part[]> {
 }
 
 /** Text a browser may send as a field name or a file name (no quotes, backslashes or line breaks). */
-const nameText = fc.stringMatching(/^[A-Za-z0-9 ._\-éüßå€😀]{1,24}$/).filter((s) => s.trim() === s && s.length > 0);
+const nameText = fc.stringMatching(/^[A-Za-z0-9 ._\-éüßå€😀]{1,24}$/u).filter((s) => s.trim() === s && s.length > 0);
 /** Content that tries to look like the boundary, line breaks, and anything else. */
 const contentBytes = fc.oneof(
   fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)),
-  fc.array(fc.constantFrom('\r\n', `--${BOUNDARY}`, `\r\n--${BOUNDARY.slice(0, 9)}`, '\r', '-', 'x', `\r\n--${BOUNDARY}-x`, 'é'), { maxLength: 24 }).map((a) => Buffer.from(a.join(''))),
+  fc
+    .array(
+      fc.constantFrom(
+        '\r\n',
+        `--${BOUNDARY}`,
+        `\r\n--${BOUNDARY.slice(0, 9)}`,
+        '\r',
+        '-',
+        'x',
+        `\r\n--${BOUNDARY}-x`,
+        'é',
+      ),
+      { maxLength: 24 },
+    )
+    .map((a) => Buffer.from(a.join(''))),
 );
 const part = fc.record({
   name: nameText,
-  fileName: fc.option(fc.oneof(nameText, nameText.map((n) => `C:\\fakepath\\${n}`), nameText.map((n) => `dir/sub/${n}`)), { nil: undefined }),
-  contentType: fc.option(fc.constantFrom('text/plain', 'text/plain; charset=utf-8', 'application/octet-stream', 'image/png'), { nil: undefined }),
+  fileName: fc.option(
+    fc.oneof(
+      nameText,
+      nameText.map((n) => `C:\\fakepath\\${n}`),
+      nameText.map((n) => `dir/sub/${n}`),
+    ),
+    { nil: undefined },
+  ),
+  contentType: fc.option(
+    fc.constantFrom('text/plain', 'text/plain; charset=utf-8', 'application/octet-stream', 'image/png'),
+    { nil: undefined },
+  ),
   content: contentBytes,
 });
 
-function body(parts: Array<{ name: string; fileName: string | undefined; contentType: string | undefined; content: Buffer }>, preamble: string, epilogue: string): Buffer {
+function body(
+  parts: Array<{ name: string; fileName: string | undefined; contentType: string | undefined; content: Buffer }>,
+  preamble: string,
+  epilogue: string,
+): Buffer {
   const out: Buffer[] = [Buffer.from(preamble)];
   for (const p of parts) {
     const disposition = `Content-Disposition: form-data; name="${p.name}"${p.fileName === undefined ? '' : `; filename="${p.fileName}"`}`;
-    out.push(Buffer.from(`--${BOUNDARY}\r\n${disposition}\r\n${p.contentType === undefined ? '' : `Content-Type: ${p.contentType}\r\n`}\r\n`), p.content, Buffer.from('\r\n'));
+    out.push(
+      Buffer.from(
+        `--${BOUNDARY}\r\n${disposition}\r\n${p.contentType === undefined ? '' : `Content-Type: ${p.contentType}\r\n`}\r\n`,
+      ),
+      p.content,
+      Buffer.from('\r\n'),
+    );
   }
   out.push(Buffer.from(`--${BOUNDARY}--\r\n${epilogue}`));
   return Buffer.concat(out);
@@ -124,7 +162,9 @@ test('rest.uws and @fastify/busboy read the same parts from random bodies cut in
       fc.array(fc.nat(), { maxLength: 12 }),
       async (parts, preamble, epilogue, cuts) => {
         // Fields are compared as text: keep their bytes valid UTF-8, as a browser sends them.
-        const sent = parts.map((p) => (p.fileName === undefined ? { ...p, content: Buffer.from(p.content.toString('utf8')) } : p));
+        const sent = parts.map((p) =>
+          p.fileName === undefined ? { ...p, content: Buffer.from(p.content.toString('utf8')) } : p,
+        );
         const chunks = chunked(body(sent, preamble, epilogue), cuts);
         const ours = parseOurs(chunks);
         const theirs = await parseBusboy(chunks);
@@ -137,22 +177,31 @@ test('rest.uws and @fastify/busboy read the same parts from random bodies cut in
 
 test('on any body, delimiter look-alikes in contents and cut-off bodies included, rest.uws is never more lenient than busboy: what busboy refuses, rest.uws refuses', async (t) => {
   await fc.assert(
-    fc.asyncProperty(fc.array(part, { maxLength: 5 }), fc.array(fc.nat(), { maxLength: 8 }), fc.boolean(), async (parts, cuts, truncate) => {
-      const whole = body(parts, '', '');
-      const sent = truncate ? whole.subarray(0, Math.floor(whole.length / 2)) : whole;
-      const chunks = chunked(sent, cuts);
-      const ours = await outcome(() => parseOurs(chunks));
-      const theirs = await outcome(() => parseBusboy(chunks));
-      // Where both read a malformed body, they may cut it differently: no sender makes such a body.
-      if (theirs === 'refused') t.is(ours, 'refused', 'busboy refused a body rest.uws read');
-    }),
+    fc.asyncProperty(
+      fc.array(part, { maxLength: 5 }),
+      fc.array(fc.nat(), { maxLength: 8 }),
+      fc.boolean(),
+      async (parts, cuts, truncate) => {
+        const whole = body(parts, '', '');
+        const sent = truncate ? whole.subarray(0, Math.floor(whole.length / 2)) : whole;
+        const chunks = chunked(sent, cuts);
+        const ours = await outcome(() => parseOurs(chunks));
+        const theirs = await outcome(() => parseBusboy(chunks));
+        // Where both read a malformed body, they may cut it differently: no sender makes such a body.
+        if (theirs === 'refused') t.is(ours, 'refused', 'busboy refused a body rest.uws read');
+      },
+    ),
     { seed: 20261125, numRuns: 600 },
   );
 });
 
 test('what one parser refuses as malformed, the other does not read as a complete form', async (t) => {
   // A body cut before its closing boundary: rest.uws refuses it (400); busboy reports an error too.
-  const whole = body([{ name: 'a', fileName: undefined, contentType: undefined, content: Buffer.from('value') }], '', '');
+  const whole = body(
+    [{ name: 'a', fileName: undefined, contentType: undefined, content: Buffer.from('value') }],
+    '',
+    '',
+  );
   const cut = whole.subarray(0, whole.length - 10);
   t.throws(() => parseOurs([cut]), { message: /ended before the closing boundary/ });
   await t.throwsAsync(parseBusboy([cut]));

@@ -28,10 +28,15 @@ function parse(body: Buffer, boundary: string, splitAt: number[] = []): Parsed[]
 }
 
 const B = 'XyZ-boundary-1234';
-const tricky = Buffer.concat([Buffer.from('line one\r\n--XyZ-bound not quite\r\n\r'), Buffer.from([0, 13, 10, 45, 45, 255])]);
+const tricky = Buffer.concat([
+  Buffer.from('line one\r\n--XyZ-bound not quite\r\n\r'),
+  Buffer.from([0, 13, 10, 45, 45, 255]),
+]);
 const body = Buffer.concat([
   Buffer.from(`preamble to ignore\r\n--${B}\r\nContent-Disposition: form-data; name="title"\r\n\r\nHello, wörld\r\n`),
-  Buffer.from(`--${B}  \t\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+  Buffer.from(
+    `--${B}  \t\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  ),
   tricky,
   Buffer.from(`\r\n--${B}\r\n\r\nno headers here\r\n--${B}--\r\nepilogue to ignore`),
 ]);
@@ -67,7 +72,10 @@ test('a body without its closing boundary, a bad line after a boundary, or overs
 });
 
 test('boundary parameter: plain, quoted, case-insensitive; missing or too long is undefined', (t) => {
-  t.is(boundaryOf('multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW'), '----WebKitFormBoundary7MA4YWxkTrZu0gW');
+  t.is(
+    boundaryOf('multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW'),
+    '----WebKitFormBoundary7MA4YWxkTrZu0gW',
+  );
   t.is(boundaryOf('multipart/form-data; BOUNDARY="a b:c"; charset=utf-8'), 'a b:c');
   t.is(boundaryOf('multipart/form-data'), undefined);
   t.is(boundaryOf(`multipart/form-data; boundary=${'x'.repeat(71)}`), undefined);
@@ -75,12 +83,30 @@ test('boundary parameter: plain, quoted, case-insensitive; missing or too long i
 
 test('part headers: field name, file name (RFC 5987 filename* wins, only the last path component kept), type and charset', (t) => {
   const h = (s: string) => parsePartHeaders(Buffer.from(s));
-  t.deepEqual(h('Content-Disposition: form-data; name="title"'), { fieldName: 'title', fileName: undefined, contentType: undefined, charset: undefined });
-  t.like(h('content-disposition: form-data; name="doc"; filename="C:\\Users\\me\\report.pdf"\r\nContent-Type: application/pdf'), { fieldName: 'doc', fileName: 'report.pdf', contentType: 'application/pdf' });
+  t.deepEqual(h('Content-Disposition: form-data; name="title"'), {
+    fieldName: 'title',
+    fileName: undefined,
+    contentType: undefined,
+    charset: undefined,
+  });
+  t.like(
+    h(
+      'content-disposition: form-data; name="doc"; filename="C:\\Users\\me\\report.pdf"\r\nContent-Type: application/pdf',
+    ),
+    { fieldName: 'doc', fileName: 'report.pdf', contentType: 'application/pdf' },
+  );
   t.like(h('Content-Disposition: form-data; name="f"; filename="../../etc/passwd"'), { fileName: 'passwd' });
-  t.like(h(`Content-Disposition: form-data; name="f"; filename="plain.txt"; filename*=UTF-8''na%C3%AFve%20%E2%82%AC.txt`), { fileName: 'naïve €.txt' });
-  t.like(h('Content-Disposition: form-data; name="semi;colon"; filename="a \\"q\\".txt"'), { fieldName: 'semi;colon', fileName: 'a "q".txt' });
-  t.like(h('Content-Disposition: form-data; name="t"\r\nContent-Type: text/plain; charset=iso-8859-1'), { charset: 'iso-8859-1' });
+  t.like(
+    h(`Content-Disposition: form-data; name="f"; filename="plain.txt"; filename*=UTF-8''na%C3%AFve%20%E2%82%AC.txt`),
+    { fileName: 'naïve €.txt' },
+  );
+  t.like(h('Content-Disposition: form-data; name="semi;colon"; filename="a \\"q\\".txt"'), {
+    fieldName: 'semi;colon',
+    fileName: 'a "q".txt',
+  });
+  t.like(h('Content-Disposition: form-data; name="t"\r\nContent-Type: text/plain; charset=iso-8859-1'), {
+    charset: 'iso-8859-1',
+  });
   t.like(h('Content-Disposition: form-data; name="e"; filename=""'), { fileName: '' });
   t.throws(() => h('Content-Type: text/plain'), { message: /no Content-Disposition/ });
   t.throws(() => h('Content-Disposition: attachment; name="x"'), { message: /not form-data/ });

@@ -30,14 +30,21 @@ export async function eventually(check: () => boolean, ms = 3000): Promise<boole
 }
 
 /** A multipart/form-data body built by hand (fetch's FormData cannot send every shape tests need). */
-export function multipartBody(boundary: string, parts: Array<{ name: string; fileName?: string; type?: string; content: string | Buffer }>): Buffer {
+export function multipartBody(
+  boundary: string,
+  parts: Array<{ name: string; fileName?: string; type?: string; content: string | Buffer }>,
+): Buffer {
   const chunks: Buffer[] = [];
   for (const p of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;
     if (p.fileName !== undefined) head += `; filename="${p.fileName}"`;
     head += '\r\n';
     if (p.type !== undefined) head += `Content-Type: ${p.type}\r\n`;
-    chunks.push(Buffer.from(head + '\r\n'), Buffer.isBuffer(p.content) ? p.content : Buffer.from(p.content), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(head + '\r\n'),
+      Buffer.isBuffer(p.content) ? p.content : Buffer.from(p.content),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(chunks);

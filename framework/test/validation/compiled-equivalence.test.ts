@@ -11,16 +11,32 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import type { ValidatorOptions } from 'class-validator';
 import { CompiledValidation } from '../../src/features/validation/compiled/compiled-validation';
-import { loadClassValidatorInternals, type ClassValidatorInternals } from '../../src/features/validation/compiled/internals';
+import {
+  loadClassValidatorInternals,
+  type ClassValidatorInternals,
+} from '../../src/features/validation/compiled/internals';
 import { flattenErrors } from '../../src/features/validation/flatten-errors';
 import { ClassValidator } from '../../src/features/validation/validator';
 import { PLAIN_OBJECTS, wild } from './support/arbitraries';
 import * as dtos from './support/equivalence-dtos';
 
 const CLASSES: Record<string, new () => object> = {
-  Tag: dtos.Tag, Address: dtos.Address, Everything: dtos.Everything, Messages: dtos.Messages, Grouped: dtos.Grouped, Conditional: dtos.Conditional,
-  RestUwsFields: dtos.RestUwsFields, Custom: dtos.Custom, Base: dtos.Base, Derived: dtos.Derived, Tree: dtos.Tree, Allowed: dtos.Allowed, Grid: dtos.Grid,
-  Twice: dtos.Twice, Empty: dtos.Empty, Contexts: dtos.Contexts,
+  Tag: dtos.Tag,
+  Address: dtos.Address,
+  Everything: dtos.Everything,
+  Messages: dtos.Messages,
+  Grouped: dtos.Grouped,
+  Conditional: dtos.Conditional,
+  RestUwsFields: dtos.RestUwsFields,
+  Custom: dtos.Custom,
+  Base: dtos.Base,
+  Derived: dtos.Derived,
+  Tree: dtos.Tree,
+  Allowed: dtos.Allowed,
+  Grid: dtos.Grid,
+  Twice: dtos.Twice,
+  Empty: dtos.Empty,
+  Contexts: dtos.Contexts,
 };
 
 const OPTION_SETS: [string, ValidatorOptions][] = [
@@ -63,7 +79,12 @@ async function asyncOutcome(run: () => unknown): Promise<unknown> {
 }
 
 /** Compares compiled and class-validator violations (and the instances, which whitelisting may strip) for generated bodies. */
-function assertEquivalent(internals: ClassValidatorInternals, options: ValidatorOptions, runs: number, seed?: number): void {
+function assertEquivalent(
+  internals: ClassValidatorInternals,
+  options: ValidatorOptions,
+  runs: number,
+  seed?: number,
+): void {
   const compiled = CompiledValidation.create(options, false, internals)!;
   for (const [name, cls] of Object.entries(CLASSES)) {
     fc.assert(
@@ -125,18 +146,43 @@ test("a constraint's context option comes with its violation, merged per constra
   const compiled = CompiledValidation.create({ forbidUnknownValues: false }, false, v15)!;
   const body = { a: 'longer', b: 'y', c: 5, tags: [7, { name: 'ok' }], d: [2, 1.5], e: null, f: 'no' };
   const expected = [
-    { path: 'a', constraint: 'maxLength', message: 'a must be shorter than or equal to 4 characters', context: { code: 'too_long' } },
-    { path: 'b', constraint: 'isIn', message: 'b must be one of the following values: x', context: { code: 'not_in', level: 2 } },
+    {
+      path: 'a',
+      constraint: 'maxLength',
+      message: 'a must be shorter than or equal to 4 characters',
+      context: { code: 'too_long' },
+    },
+    {
+      path: 'b',
+      constraint: 'isIn',
+      message: 'b must be one of the following values: x',
+      context: { code: 'not_in', level: 2 },
+    },
     { path: 'c', constraint: 'isDivisibleBy', message: 'c must be divisible by 3' },
     { path: 'c', constraint: 'isEven', message: 'c must be even (offset $constraint1)', context: { code: 'odd' } },
-    { path: 'tags[0]', constraint: 'nestedValidation', message: 'each value in nested property tags must be either object or array', context: { code: 'bad_tag' } },
-    { path: 'd', constraint: 'isInt', message: 'each value in d must be an integer number', context: { code: 'whole' } },
+    {
+      path: 'tags[0]',
+      constraint: 'nestedValidation',
+      message: 'each value in nested property tags must be either object or array',
+      context: { code: 'bad_tag' },
+    },
+    {
+      path: 'd',
+      constraint: 'isInt',
+      message: 'each value in d must be an integer number',
+      context: { code: 'whole' },
+    },
     { path: 'd', constraint: 'min', message: 'd must not be less than 2', context: { code: 'small' } },
     { path: 'e', constraint: 'isDefined', message: 'e should not be null or undefined', context: { code: 'silent' } },
     { path: 'f', constraint: 'isBoolean', message: 'f must be a boolean value', context: { code: 'flag' } },
   ];
   t.deepEqual(compiled.validate(plainToInstance(dtos.Contexts, body) as object), expected);
-  t.deepEqual(flattenErrors(v15.module.validateSync(plainToInstance(dtos.Contexts, body) as object, { forbidUnknownValues: false })), expected);
+  t.deepEqual(
+    flattenErrors(
+      v15.module.validateSync(plainToInstance(dtos.Contexts, body) as object, { forbidUnknownValues: false }),
+    ),
+    expected,
+  );
 });
 
 /** Values no JSON body has: Sets, Maps, Dates, boxed primitives, null-prototype objects, functions. */
@@ -150,19 +196,44 @@ const exotic: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant(Object.create(null) as object),
   fc.constant(() => 1),
   fc.record({ name: fc.string({ maxLength: 4 }) }).map((r) => Object.assign(new dtos.Tag(), r)),
-  fc.array(fc.record({ name: fc.string({ maxLength: 9 }) }).map((r) => Object.assign(new dtos.Tag(), r)), { maxLength: 3 }).map((a) => new Set(a)),
+  fc
+    .array(
+      fc.record({ name: fc.string({ maxLength: 9 }) }).map((r) => Object.assign(new dtos.Tag(), r)),
+      { maxLength: 3 },
+    )
+    .map((a) => new Set(a)),
 );
 
 test('same violations as class-validator for instances holding Sets, Maps, Dates and boxed values (each, nested)', (t) => {
   for (const [label, options] of OPTION_SETS.slice(0, 5)) {
     const compiled = CompiledValidation.create(options, false, v15)!;
-    for (const cls of [dtos.Everything, dtos.Messages, dtos.Grid, dtos.Tree, dtos.RestUwsFields, dtos.Custom, dtos.Twice, dtos.Contexts]) {
+    for (const cls of [
+      dtos.Everything,
+      dtos.Messages,
+      dtos.Grid,
+      dtos.Tree,
+      dtos.RestUwsFields,
+      dtos.Custom,
+      dtos.Twice,
+      dtos.Contexts,
+    ]) {
       fc.assert(
-        fc.property(fc.dictionary(fc.constantFrom(...Object.keys(new cls()), 'tags', 'rows', 'children', 'strings', 'ints'), exotic, { maxKeys: 6 }), (values) => {
-          const a = Object.assign(new cls(), values);
-          const b = Object.assign(new cls(), values);
-          deepStrictEqual(outcome(() => compiled.validate(a)), outcome(() => flattenErrors(v15.module.validateSync(b, options))), `${label} ${cls.name}`);
-        }),
+        fc.property(
+          fc.dictionary(
+            fc.constantFrom(...Object.keys(new cls()), 'tags', 'rows', 'children', 'strings', 'ints'),
+            exotic,
+            { maxKeys: 6 },
+          ),
+          (values) => {
+            const a = Object.assign(new cls(), values);
+            const b = Object.assign(new cls(), values);
+            deepStrictEqual(
+              outcome(() => compiled.validate(a)),
+              outcome(() => flattenErrors(v15.module.validateSync(b, options))),
+              `${label} ${cls.name}`,
+            );
+          },
+        ),
         { numRuns: 150 },
       );
     }
@@ -174,16 +245,25 @@ test('asynchronous validation gives class-validator validate()s violations, sync
   const options = { forbidUnknownValues: false };
   const compiled = CompiledValidation.create(options, true, v15)!;
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom('Everything', 'Conditional', 'Tree', 'Custom'), fc.integer(), async (name, seed) => {
-      const plain = fc.sample(PLAIN_OBJECTS[name]!, { seed, numRuns: 1 })[0];
-      const cls = CLASSES[name]!;
-      const compiledOutcome = await asyncOutcome(() => {
-        const result = compiled.validate(plainToInstance(cls, plain) as object);
-        t.false(result instanceof Promise);
-        return result;
-      });
-      deepStrictEqual(compiledOutcome, await asyncOutcome(async () => flattenErrors(await v15.module.validate(plainToInstance(cls, plain) as object, options))));
-    }),
+    fc.asyncProperty(
+      fc.constantFrom('Everything', 'Conditional', 'Tree', 'Custom'),
+      fc.integer(),
+      async (name, seed) => {
+        const plain = fc.sample(PLAIN_OBJECTS[name]!, { seed, numRuns: 1 })[0];
+        const cls = CLASSES[name]!;
+        const compiledOutcome = await asyncOutcome(() => {
+          const result = compiled.validate(plainToInstance(cls, plain) as object);
+          t.false(result instanceof Promise);
+          return result;
+        });
+        deepStrictEqual(
+          compiledOutcome,
+          await asyncOutcome(async () =>
+            flattenErrors(await v15.module.validate(plainToInstance(cls, plain) as object, options)),
+          ),
+        );
+      },
+    ),
     { numRuns: 200 },
   );
 });

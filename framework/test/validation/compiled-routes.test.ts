@@ -7,7 +7,18 @@ import test from 'ava';
 import 'reflect-metadata';
 import fc from 'fast-check';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsString, Matches, Max, Min, ValidateNested, ValidatePromise, ValidateBy, registerDecorator } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+  ValidatePromise,
+  ValidateBy,
+  registerDecorator,
+} from 'class-validator';
 import { BodyParam, ClassValidator, Path, POST, RestBuilder, Valid, type ClassValidatorOptions } from '../../src/index';
 import { listen, type RunningServer } from '../support/server';
 import { PLAIN_OBJECTS } from './support/arbitraries';
@@ -25,7 +36,11 @@ class Outer {
 }
 
 const slowCheck = () =>
-  ValidateBy({ name: 'notTaken', async: true, validator: { validate: async (value: unknown) => value !== 'taken', defaultMessage: () => '$property is taken' } });
+  ValidateBy({
+    name: 'notTaken',
+    async: true,
+    validator: { validate: async (value: unknown) => value !== 'taken', defaultMessage: () => '$property is taken' },
+  });
 
 class Signup {
   @IsString() @slowCheck() user!: string;
@@ -33,7 +48,13 @@ class Signup {
 
 /** A constraint registered as asynchronous: validate() runs it, validateSync() ignores it. */
 function IsFreeName(target: object, propertyName: string): void {
-  registerDecorator({ name: 'isFreeName', async: true, target: target.constructor, propertyName, validator: { validate: async (value: unknown) => value !== 'root', defaultMessage: () => '$property is reserved' } });
+  registerDecorator({
+    name: 'isFreeName',
+    async: true,
+    target: target.constructor,
+    propertyName,
+    validator: { validate: async (value: unknown) => value !== 'root', defaultMessage: () => '$property is reserved' },
+  });
 }
 
 class Account {
@@ -42,35 +63,45 @@ class Account {
 
 @Path('/')
 class Resource {
-  @POST @Path('everything')
+  @POST
+  @Path('everything')
   everything(@Valid body: Everything): string {
     const nested = body.address instanceof Object ? body.address.constructor.name : typeof body.address;
-    const tags = Array.isArray(body.tags) ? body.tags.map((t) => (t instanceof Object ? t.constructor.name : typeof t)).join(',') : typeof body.tags;
+    const tags = Array.isArray(body.tags)
+      ? body.tags.map((t) => (t instanceof Object ? t.constructor.name : typeof t)).join(',')
+      : typeof body.tags;
     return `${body.constructor.name} ${nested} ${tags}`;
   }
 
-  @POST @Path('trees')
+  @POST
+  @Path('trees')
   trees(@Valid @BodyParam({ type: [Tree] }) trees: Tree[]): number {
     return trees.length;
   }
 
-  @POST @Path('outer')
+  @POST
+  @Path('outer')
   outer(@Valid body: Outer): string {
     return `${body.inner.constructor.name} ${body.tags.map((t) => t.constructor.name).join(',')}`;
   }
 
-  @POST @Path('signup')
+  @POST
+  @Path('signup')
   signup(@Valid body: Signup): string {
     return body.user;
   }
 
-  @POST @Path('accounts')
+  @POST
+  @Path('accounts')
   account(@Valid body: Account): string {
     return body.name;
   }
 }
 
-async function serve(options: ClassValidatorOptions | undefined, t: { teardown(fn: () => void): void }): Promise<RunningServer> {
+async function serve(
+  options: ClassValidatorOptions | undefined,
+  t: { teardown(fn: () => void): void },
+): Promise<RunningServer> {
   const builder = new RestBuilder().register(Resource);
   if (options !== undefined) builder.validateWith(options);
   const server = await listen(builder.build());
@@ -80,24 +111,37 @@ async function serve(options: ClassValidatorOptions | undefined, t: { teardown(f
 
 /** Everything a client sees of an answer. */
 async function answer(server: RunningServer, path: string, body: unknown): Promise<string> {
-  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return `${res.status} ${res.headers.get('x-status-reason')} ${res.headers.get('content-type')}\n${await res.text()}`;
 }
 
 for (const [label, options] of [
   ['rest.uws defaults (no validateWith)', undefined],
-  ['whitelist + forbidNonWhitelisted, stopAtFirstError', { validator: { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true } }],
+  [
+    'whitelist + forbidNonWhitelisted, stopAtFirstError',
+    { validator: { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true } },
+  ],
 ] as [string, ClassValidatorOptions | undefined][]) {
   test(`a route answers exactly as with class-validator and class-transformer: ${label}`, async (t) => {
     const compiled = await serve(options, t);
     const reference = await serve({ ...options, compile: false }, t);
     let invalid = 0;
     await fc.assert(
-      fc.asyncProperty(fc.oneof(PLAIN_OBJECTS.Everything!.map((b) => ['/everything', b] as const), fc.array(PLAIN_OBJECTS.Tree!, { maxLength: 3 }).map((b) => ['/trees', b] as const)), async ([path, body]) => {
-        const [a, b] = await Promise.all([answer(compiled, path, body), answer(reference, path, body)]);
-        t.is(a, b, `${path} ${JSON.stringify(body)}`);
-        if (a.startsWith('400')) invalid++;
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          PLAIN_OBJECTS.Everything!.map((b) => ['/everything', b] as const),
+          fc.array(PLAIN_OBJECTS.Tree!, { maxLength: 3 }).map((b) => ['/trees', b] as const),
+        ),
+        async ([path, body]) => {
+          const [a, b] = await Promise.all([answer(compiled, path, body), answer(reference, path, body)]);
+          t.is(a, b, `${path} ${JSON.stringify(body)}`);
+          if (a.startsWith('400')) invalid++;
+        },
+      ),
       { numRuns: 120 },
     );
     t.true(invalid > 20, `only ${invalid} of the bodies were invalid`);
@@ -105,14 +149,43 @@ for (const [label, options] of [
 }
 
 test('a valid body arrives as a real instance with nested instances (compiled by default)', async (t) => {
-  t.deepEqual(new ClassValidator().compilation(Everything), { validation: { compiled: true }, transform: { compiled: true } });
+  t.deepEqual(new ClassValidator().compilation(Everything), {
+    validation: { compiled: true },
+    transform: { compiled: true },
+  });
   const server = await serve(undefined, t);
   const body = {
-    s: 'x', i: 3, n: 1.5, loose: 2, money: 1.25, b: true, oneOf: 'a', notOneOf: 'y', color: 'red', level: 2, pos: 1, neg: -1, yes: 'yes', notZero: 2,
-    email: 'a@b.co', uuid: '550e8400-e29b-41d4-a716-446655440000', uuid4: '550e8400-e29b-41d4-a716-446655440000', iso: '2024-01-31', date: '2024-01-31',
-    url: 'https://example.com', list: [1], strings: ['ab'], ints: [0, 1], address: { city: 'Berlin', zip: '10115', country: 'DE' }, tags: [{ name: 'ab' }, { name: 'cd', weight: 2 }],
+    s: 'x',
+    i: 3,
+    n: 1.5,
+    loose: 2,
+    money: 1.25,
+    b: true,
+    oneOf: 'a',
+    notOneOf: 'y',
+    color: 'red',
+    level: 2,
+    pos: 1,
+    neg: -1,
+    yes: 'yes',
+    notZero: 2,
+    email: 'a@b.co',
+    uuid: '550e8400-e29b-41d4-a716-446655440000',
+    uuid4: '550e8400-e29b-41d4-a716-446655440000',
+    iso: '2024-01-31',
+    date: '2024-01-31',
+    url: 'https://example.com',
+    list: [1],
+    strings: ['ab'],
+    ints: [0, 1],
+    address: { city: 'Berlin', zip: '10115', country: 'DE' },
+    tags: [{ name: 'ab' }, { name: 'cd', weight: 2 }],
   };
-  const res = await fetch(`${server.url}/everything`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}/everything`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   t.is(await res.text(), 'Everything Address Tag,Tag');
   t.is(res.status, 200);
 });
@@ -132,7 +205,10 @@ test('a class with a decorator the compiler does not mirror (@ValidatePromise) i
   ]) {
     t.is(await answer(compiled, '/outer', body), await answer(reference, '/outer', body), JSON.stringify(body));
   }
-  t.is((await answer(compiled, '/outer', { n: 1, inner: { name: 'a' }, tags: [{ name: 'ok' }] })).split('\n')[1], 'WithPromise Tag');
+  t.is(
+    (await answer(compiled, '/outer', { n: 1, inner: { name: 'a' }, tags: [{ name: 'ok' }] })).split('\n')[1],
+    'WithPromise Tag',
+  );
 });
 
 test('with async: true, an asynchronous constraint hands the object to class-validator validate()', async (t) => {
@@ -143,21 +219,36 @@ test('with async: true, an asynchronous constraint hands the object to class-val
   t.deepEqual(new ClassValidator({ async: true }).compilation(Signup).validation, { compiled: true });
   const server = await serve({ async: true }, t);
   const reference = await serve({ async: true, compile: false }, t);
-  for (const [path, body] of [['/signup', { user: 'ada' }], ['/signup', { user: 'taken' }], ['/signup', { user: 3 }], ['/accounts', { name: 'root' }], ['/accounts', { name: 'ada' }]] as const) {
+  for (const [path, body] of [
+    ['/signup', { user: 'ada' }],
+    ['/signup', { user: 'taken' }],
+    ['/signup', { user: 3 }],
+    ['/accounts', { name: 'root' }],
+    ['/accounts', { name: 'ada' }],
+  ] as const) {
     t.is(await answer(server, path, body), await answer(reference, path, body));
   }
   t.is(await answer(server, '/signup', { user: 'ada' }), '200 null text/plain; charset=utf-8\nada');
   const taken = await answer(server, '/signup', { user: 'taken' });
   t.true(taken.startsWith('400 Validation failed'));
-  t.true(taken.endsWith('"violations":[{"in":"body","path":"user","constraint":"notTaken","message":"user is taken"}]}'), taken);
-  t.true((await answer(server, '/accounts', { name: 'root' })).includes('"constraint":"isFreeName","message":"name is reserved"'));
+  t.true(
+    taken.endsWith('"violations":[{"in":"body","path":"user","constraint":"notTaken","message":"user is taken"}]}'),
+    taken,
+  );
+  t.true(
+    (await answer(server, '/accounts', { name: 'root' })).includes(
+      '"constraint":"isFreeName","message":"name is reserved"',
+    ),
+  );
 });
 
 test('non-default class-transformer options keep class-transformer for bodies', async (t) => {
   const validator = new ClassValidator({ transformer: { enableImplicitConversion: true } });
   t.like(validator.compilation(Everything).transform, { compiled: false });
   t.deepEqual(validator.compilation(Everything).validation, { compiled: true });
-  t.like(new ClassValidator({ compile: false }).compilation(Everything), { validation: { compiled: false, reason: 'compile: false' } });
+  t.like(new ClassValidator({ compile: false }).compilation(Everything), {
+    validation: { compiled: false, reason: 'compile: false' },
+  });
 });
 
 // The example of docs/reference/validation-and-injection.md ("Compiled validation"), with its documented answer.
@@ -183,7 +274,8 @@ test('the documented example answers as documented', async (t) => {
   t.deepEqual(validator.compilation(DocOrder), { validation: { compiled: true }, transform: { compiled: true } });
   const server = await listen(new RestBuilder().validateWith(validator).register(DocOrders).build());
   t.teardown(() => server.close());
-  const post = (body: string) => fetch(`${server.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const post = (body: string) =>
+    fetch(`${server.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const bad = await post('{"currency":"GBP","items":[{"sku":"a b","quantity":0}, 7]}');
   t.is(bad.status, 400);
   t.is(
@@ -200,7 +292,13 @@ test('the documented example answers as documented', async (t) => {
 
 /** A constraint whose promise rejects (a lookup that failed). */
 function IsCheckedRemotely(target: object, propertyName: string): void {
-  registerDecorator({ name: 'isCheckedRemotely', target: target.constructor, propertyName, options: { each: true }, validator: { validate: () => Promise.reject(new Error('lookup failed')) } });
+  registerDecorator({
+    name: 'isCheckedRemotely',
+    target: target.constructor,
+    propertyName,
+    options: { each: true },
+    validator: { validate: () => Promise.reject(new Error('lookup failed')) },
+  });
 }
 
 class Remote {
@@ -216,7 +314,9 @@ test('a constraint whose promise rejects leaves no unhandled rejection behind (s
   const async = new ClassValidator({ async: true });
   for (const code of ['a', ['a', 'b']]) {
     t.deepEqual(sync.validate(Object.assign(new Remote(), { code })), []); // validateSync ignores promises
-    await t.throwsAsync(async () => async.validate(Object.assign(new Remote(), { code })), { message: 'lookup failed' });
+    await t.throwsAsync(async () => async.validate(Object.assign(new Remote(), { code })), {
+      message: 'lookup failed',
+    });
   }
   await new Promise((resolve) => setTimeout(resolve, 50));
   t.deepEqual(unhandled, []);

@@ -10,7 +10,8 @@ class Note {
 
 @Path('/notes')
 class NoteResource {
-  @POST @Path('/')
+  @POST
+  @Path('/')
   add(@Valid note: Note): string {
     return note.text;
   }
@@ -22,7 +23,9 @@ const shoutingValidator: Validator = {
   validate(value: object) {
     const text = (value as Note).text;
     checked.push(text);
-    return text === text.toUpperCase() ? [{ path: 'text', constraint: 'noShouting', message: 'text must not shout' }] : [];
+    return text === text.toUpperCase()
+      ? [{ path: 'text', constraint: 'noShouting', message: 'text must not shout' }]
+      : [];
   },
 };
 
@@ -33,11 +36,18 @@ test('RestRouter.validateWith sets the validator of apps that configure none', a
   RestRouter.register(app, NoteResource);
   const server = await listen(app);
   t.teardown(() => server.close());
-  const post = (text: string) => fetch(`${server.url}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
+  const post = (text: string) =>
+    fetch(`${server.url}/notes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+    });
   t.is(await (await post('quiet')).text(), 'quiet');
   const loud = await post('LOUD');
   t.is(loud.status, 400);
-  t.like(await loud.json(), { violations: [{ in: 'body', path: 'text', constraint: 'noShouting', message: 'text must not shout' }] });
+  t.like(await loud.json(), {
+    violations: [{ in: 'body', path: 'text', constraint: 'noShouting', message: 'text must not shout' }],
+  });
   t.deepEqual(checked, ['quiet', 'LOUD']);
 });
 

@@ -17,21 +17,41 @@ const SPECIAL = ['\uD83D', '\uDE00', '\uD83D\uDE00', '\uFE0E', '\uFE0F', 'a', 'Z
 
 function agree(t: import('ava').ExecutionContext, s: string, min: number, max: number | undefined): void {
   const exact = (text: string) => packageLength(text, min, max as number);
-  t.is(lengthWithin(s, min, max, exact), packageLength(s, min, max as number), `${JSON.stringify(s)} within ${min}..${max}`);
+  t.is(
+    lengthWithin(s, min, max, exact),
+    packageLength(s, min, max as number),
+    `${JSON.stringify(s)} within ${min}..${max}`,
+  );
 }
 
 test('strings made of the characters that count specially agree with class-validator at every bound', (t) => {
-  const strings = ['', 'a', '\uFE0F\uFE0F\uFE0Fa', '\uFE0F\uFE0F\uFE0F', '\uD83D\uDE00\uD83D\uDE00', 'a\uFE0F', '\uDE00\uD83D', '\uD83Da', 'ab\uD83D\uDE00c'];
-  for (const s of strings) for (let min = 0; min <= 5; min++) for (const max of [undefined, min, min + 1, 3, 10]) agree(t, s, min, max);
+  const strings = [
+    '',
+    'a',
+    '\uFE0F\uFE0F\uFE0Fa',
+    '\uFE0F\uFE0F\uFE0F',
+    '\uD83D\uDE00\uD83D\uDE00',
+    'a\uFE0F',
+    '\uDE00\uD83D',
+    '\uD83Da',
+    'ab\uD83D\uDE00c',
+  ];
+  for (const s of strings)
+    for (let min = 0; min <= 5; min++) for (const max of [undefined, min, min + 1, 3, 10]) agree(t, s, min, max);
 });
 
 test('generated strings of ordinary and special characters agree with class-validator', (t) => {
   fc.assert(
-    fc.property(fc.array(fc.constantFrom(...SPECIAL), { maxLength: 12 }), fc.nat(8), fc.option(fc.nat(12), { nil: undefined }), (parts, min, max) => {
-      const s = parts.join('');
-      const exact = (text: string) => packageLength(text, min, max as number);
-      return lengthWithin(s, min, max, exact) === packageLength(s, min, max as number);
-    }),
+    fc.property(
+      fc.array(fc.constantFrom(...SPECIAL), { maxLength: 12 }),
+      fc.nat(8),
+      fc.option(fc.nat(12), { nil: undefined }),
+      (parts, min, max) => {
+        const s = parts.join('');
+        const exact = (text: string) => packageLength(text, min, max as number);
+        return lengthWithin(s, min, max, exact) === packageLength(s, min, max as number);
+      },
+    ),
     { numRuns: 3000 },
   );
   t.pass();
@@ -45,24 +65,49 @@ test('a string whose first character counts one passes a minimum of one without 
   };
   t.true(lengthWithin('x' + '\uFE0F'.repeat(150), 1, 200, exact));
   t.is(asked, 0);
-  t.false(lengthWithin('\uFE0F'.repeat(150), 1, 200, exact), 'only characters that count nothing: the exact count decides');
+  t.false(
+    lengthWithin('\uFE0F'.repeat(150), 1, 200, exact),
+    'only characters that count nothing: the exact count decides',
+  );
   t.is(asked, 1);
 });
 
 /** The check compiled validation writes for a constraint (its quick path at the call site, then `lengthWithin`). */
-function compiledCheck(name: 'isLength' | 'minLength' | 'maxLength', constraints: unknown[]): (value: unknown) => boolean {
+function compiledCheck(
+  name: 'isLength' | 'minLength' | 'maxLength',
+  constraints: unknown[],
+): (value: unknown) => boolean {
   const k = new ConstantTable();
   const emit = KNOWN_CONSTRAINTS[name]!(constraints, k, classValidator)!;
-  const make = new Function('K', 'lengthWithin', 'isIn', 'isEnum', strictSource(k, [`return function test(x) { return ${emit('x')}; };`]));
+  const make = new Function(
+    'K',
+    'lengthWithin',
+    'isIn',
+    'isEnum',
+    strictSource(k, [`return function test(x) { return ${emit('x')}; };`]),
+  );
   return make(k.values, lengthWithin, isIn, isEnum) as (value: unknown) => boolean;
 }
 
 test('the compiled Length, MinLength and MaxLength checks agree with class-validator, quick path and fallback alike', (t) => {
-  const fixed = ['', 'a', 'abc', 'abcdef', 'abcdefgh', '\uFE0F\uFE0F\uFE0Fa', 'a\uFE0F\uFE0F', '\uD83D\uDE00\uD83D\uDE00', 'ab\uD83D\uDE00c', 'abcd\uD83D\uDE00e', '\u00E9\u00E9\u00E9\u00E9\u00E9\u00E9'];
+  const fixed = [
+    '',
+    'a',
+    'abc',
+    'abcdef',
+    'abcdefgh',
+    '\uFE0F\uFE0F\uFE0Fa',
+    'a\uFE0F\uFE0F',
+    '\uD83D\uDE00\uD83D\uDE00',
+    'ab\uD83D\uDE00c',
+    'abcd\uD83D\uDE00e',
+    '\u00E9\u00E9\u00E9\u00E9\u00E9\u00E9',
+  ];
   for (let min = 0; min <= 7; min++) {
     for (const max of [undefined, min, min + 2, 10]) {
       const length = compiledCheck('isLength', [min, max]);
-      for (const s of fixed) t.is(length(s), classValidator.length(s, min, max as number), `${JSON.stringify(s)} Length(${min}, ${max})`);
+      for (const s of fixed)
+        t.is(length(s), classValidator.length(s, min, max as number), `${JSON.stringify(s)} Length(${min}, ${max})`);
     }
     const minLength = compiledCheck('minLength', [min]);
     const maxLength = compiledCheck('maxLength', [min]);
@@ -71,15 +116,21 @@ test('the compiled Length, MinLength and MaxLength checks agree with class-valid
       t.is(maxLength(s), classValidator.maxLength(s, min), `${JSON.stringify(s)} MaxLength(${min})`);
     }
   }
-  for (const value of [undefined, null, 5, ['abc'], new String('abc')]) t.is(compiledCheck('isLength', [1, 5])(value), classValidator.length(value, 1, 5));
+  for (const value of [undefined, null, 5, ['abc'], new String('abc')])
+    t.is(compiledCheck('isLength', [1, 5])(value), classValidator.length(value, 1, 5));
 });
 
 test('generated strings agree with class-validator through the compiled checks (minimums past the unrolled prefix included)', (t) => {
   fc.assert(
-    fc.property(fc.array(fc.constantFrom(...SPECIAL), { maxLength: 12 }), fc.nat(8), fc.option(fc.nat(12), { nil: undefined }), (parts, min, max) => {
-      const s = parts.join('');
-      return compiledCheck('isLength', [min, max])(s) === classValidator.length(s, min, max as number);
-    }),
+    fc.property(
+      fc.array(fc.constantFrom(...SPECIAL), { maxLength: 12 }),
+      fc.nat(8),
+      fc.option(fc.nat(12), { nil: undefined }),
+      (parts, min, max) => {
+        const s = parts.join('');
+        return compiledCheck('isLength', [min, max])(s) === classValidator.length(s, min, max as number);
+      },
+    ),
     { numRuns: 2000 },
   );
   t.pass();

@@ -1,7 +1,18 @@
 import test from 'ava';
 import 'reflect-metadata';
 import { IsBoolean, IsOptional, IsString, Length } from 'class-validator';
-import { Consumes, GET, Handles, Path, POST, RequestReader, Response, RestBuilder, Valid, type ValueReader } from '../../src/index';
+import {
+  Consumes,
+  GET,
+  Handles,
+  Path,
+  POST,
+  RequestReader,
+  Response,
+  RestBuilder,
+  Valid,
+  type ValueReader,
+} from '../../src/index';
 import { listen, type RunningServer } from '../support/server';
 
 /**
@@ -11,10 +22,12 @@ import { listen, type RunningServer } from '../support/server';
  */
 
 class NewTodo {
-  @IsString() @Length(1, 200)
+  @IsString()
+  @Length(1, 200)
   title!: string;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   done?: boolean;
 }
 
@@ -57,18 +70,22 @@ class WrongClassReader implements ValueReader<unknown> {
 class TodoResource {
   constructor(private readonly store: TodoStore) {}
 
-  @GET @Path('/')
+  @GET
+  @Path('/')
   list(): Todo[] {
     return this.store.todos;
   }
 
-  @POST @Path('/')
+  @POST
+  @Path('/')
   create(@Valid body: NewTodo): Response {
     const todo = this.store.add(body);
     return Response.status(201).header('Location', `/todos/${todo.id}`).entity(todo).build();
   }
 
-  @POST @Path('/wrong-reader') @RequestReader(WrongClassReader)
+  @POST
+  @Path('/wrong-reader')
+  @RequestReader(WrongClassReader)
   createWithWrongReader(@Valid body: NewTodo): Response {
     return Response.status(201).entity(this.store.add(body)).build();
   }
@@ -81,23 +98,49 @@ test.before(async () => {
 });
 test.after.always(() => server.close());
 
-async function post(body: string, contentType: string | undefined, path = '/todos'): Promise<{ status: number; body: any }> {
+async function post(
+  body: string,
+  contentType: string | undefined,
+  path = '/todos',
+): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = {};
   if (contentType !== undefined) headers['content-type'] = contentType;
   // fetch adds text/plain to a string body without a Content-Type: send bytes to send none.
-  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: contentType === undefined ? Buffer.from(body) : body });
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers,
+    body: contentType === undefined ? Buffer.from(body) : body,
+  });
   const text = await res.text();
   return { status: res.status, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
 }
 
 const refused: Array<[string, string, string | undefined, number, RegExp]> = [
-  ['text/plain JSON (the issue\'s case: was 201 with a todo without a title)', '{"title":"x"}', 'text/plain', 415, /text\/plain.*send application\/json/],
+  [
+    "text/plain JSON (the issue's case: was 201 with a todo without a title)",
+    '{"title":"x"}',
+    'text/plain',
+    415,
+    /text\/plain.*send application\/json/,
+  ],
   ['text/plain with charset', '{"title":"x"}', 'text/plain; charset=utf-8', 415, /text\/plain/],
   ['text/plain text', 'buy milk', 'text/plain', 415, /NewTodo/],
   ['an app reader giving a string', 'buy milk', 'application/vnd.todo', 415, /application\/vnd\.todo/],
-  ['an app reader giving a plain object that fails the constraints', '{"title":""}', 'application/vnd.todo', 400, /Validation failed/],
+  [
+    'an app reader giving a plain object that fails the constraints',
+    '{"title":""}',
+    'application/vnd.todo',
+    400,
+    /Validation failed/,
+  ],
   ['a form failing the constraints', 'title=', 'application/x-www-form-urlencoded', 400, /Validation failed/],
-  ['a form with a field of the wrong type', 'title=x&done=maybe', 'application/x-www-form-urlencoded', 400, /Validation failed/],
+  [
+    'a form with a field of the wrong type',
+    'title=x&done=maybe',
+    'application/x-www-form-urlencoded',
+    400,
+    /Validation failed/,
+  ],
   ['no Content-Type, invalid JSON object', '{"title":""}', undefined, 400, /Validation failed/],
   ['no Content-Type, a JSON string', '"x"', undefined, 400, /JSON object/],
   ['JSON array for one todo', '[{"title":"x"}]', 'application/json', 400, /array/],

@@ -1,10 +1,44 @@
 import test from 'ava';
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsEmail, IsInt, IsString, Length, Min as IsMin, ValidateNested, registerDecorator, IsOptional } from 'class-validator';
 import {
-  BeanParam, BodyParam, CatchWith, Constraint, ConstraintException, Email, GET, Handles, Max, Min, NotBlank, Path, PathParam, Pattern, POST, QueryParam,
-  RegistrationError, RequestReader, RestBuilder, Size, Valid, type ConstraintViolation, type ValueReader, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse, type Validator,
+  IsEmail,
+  IsInt,
+  IsString,
+  Length,
+  Min as IsMin,
+  ValidateNested,
+  registerDecorator,
+  IsOptional,
+} from 'class-validator';
+import {
+  BeanParam,
+  BodyParam,
+  CatchWith,
+  Constraint,
+  ConstraintException,
+  Email,
+  GET,
+  Handles,
+  Max,
+  Min,
+  NotBlank,
+  Path,
+  PathParam,
+  Pattern,
+  POST,
+  QueryParam,
+  RegistrationError,
+  RequestReader,
+  RestBuilder,
+  Size,
+  Valid,
+  type ConstraintViolation,
+  type ValueReader,
+  type ExceptionHandler,
+  type HttpServerRequest,
+  type HttpServerResponse,
+  type Validator,
 } from '../../src/index';
 import { IsIn } from 'class-validator';
 import { listen } from '../support/server';
@@ -39,23 +73,27 @@ class Paging {
 
 @Path('/users')
 class UserResource {
-  @POST @Path('/')
+  @POST
+  @Path('/')
   create(@Valid user: NewUser): string {
     return user.greet();
   }
 
-  @POST @Path('/plain')
+  @POST
+  @Path('/plain')
   plain(user: NewUser): string {
     // Without @Valid or a configured validator, the body keeps the core's shallow instance.
     return `${user instanceof NewUser} ${user.address instanceof Address}`;
   }
 
-  @POST @Path('/items')
+  @POST
+  @Path('/items')
   items(@Valid @BodyParam({ type: [LineItem] }) items: LineItem[]): number {
     return items.reduce((n, i) => n + i.qty, 0);
   }
 
-  @GET @Path('/search/:code')
+  @GET
+  @Path('/search/:code')
   search(
     @PathParam('code') @Pattern(/[A-Z]{3}/) code: string,
     @QueryParam('limit', { optional: true, type: Number }) @Min(1) @Max(100) limit: number | undefined,
@@ -65,12 +103,14 @@ class UserResource {
     return `${code} ${limit ?? '-'} ${sort ?? '-'} ${q}`;
   }
 
-  @GET @Path('/page')
+  @GET
+  @Path('/page')
   page(@Valid @BeanParam paging: Paging): string {
     return `${paging.offset ?? 0}/${paging.limit ?? 10}`;
   }
 
-  @POST @Path('/contact')
+  @POST
+  @Path('/contact')
   contact(@QueryParam('to') @Email() to: string): string {
     return to;
   }
@@ -104,7 +144,12 @@ test('@Valid body: a valid one arrives as a real instance with nested instances'
 
 test('@Valid body: every violation is listed (nested paths included) with 400 and X-Status-Reason', async (t) => {
   const server = await serve(new RestBuilder().register(UserResource), t);
-  const res = await post(`${server.url}/users`, { email: 'not-an-email', name: '  ', age: -1.5, address: { city: '', zip: '1234' } });
+  const res = await post(`${server.url}/users`, {
+    email: 'not-an-email',
+    name: '  ',
+    age: -1.5,
+    address: { city: '', zip: '1234' },
+  });
   t.is(res.status, 400);
   t.is(res.headers.get('x-status-reason'), 'Validation failed');
   t.is(res.headers.get('content-type'), 'application/json');
@@ -132,18 +177,34 @@ test('@Valid body: a missing nested object or wrong JSON types are violations, n
   t.is(res.status, 400);
   const paths = ((await res.json()) as ErrorBody).violations.map((v) => `${v.path}:${v.constraint}`);
   t.true(paths.includes('age:isInt'));
-  t.true(paths.some((p) => p.startsWith('address:')), paths.join(' '));
-  const malformed = await fetch(`${server.url}/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
+  t.true(
+    paths.some((p) => p.startsWith('address:')),
+    paths.join(' '),
+  );
+  const malformed = await fetch(`${server.url}/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"email":',
+  });
   t.is(malformed.status, 400);
 });
 
 test('@Valid on an array body validates each element, paths carry the index', async (t) => {
   const server = await serve(new RestBuilder().register(UserResource), t);
-  const ok = await post(`${server.url}/users/items`, [{ sku: 'a', qty: 2 }, { sku: 'b', qty: 3 }]);
+  const ok = await post(`${server.url}/users/items`, [
+    { sku: 'a', qty: 2 },
+    { sku: 'b', qty: 3 },
+  ]);
   t.is(await ok.text(), '5');
-  const bad = await post(`${server.url}/users/items`, [{ sku: 'a', qty: 2 }, { sku: 7, qty: 0 }]);
+  const bad = await post(`${server.url}/users/items`, [
+    { sku: 'a', qty: 2 },
+    { sku: 7, qty: 0 },
+  ]);
   t.is(bad.status, 400);
-  t.deepEqual(((await bad.json()) as ErrorBody).violations.map((v) => `${v.path}:${v.constraint}`).sort(), ['[1].qty:min', '[1].sku:isString']);
+  t.deepEqual(((await bad.json()) as ErrorBody).violations.map((v) => `${v.path}:${v.constraint}`).sort(), [
+    '[1].qty:min',
+    '[1].sku:isString',
+  ]);
 });
 
 test('constraints on method arguments: path, query values and class-validator decorators through @Constraint', async (t) => {
@@ -155,7 +216,10 @@ test('constraints on method arguments: path, query values and class-validator de
   const bad = await fetch(`${server.url}/users/search/ABCD?limit=101&sort=up&q=%20`);
   t.is(bad.status, 400);
   const body = (await bad.json()) as ErrorBody;
-  t.deepEqual(body.violations.map((v) => `${v.in}:${v.path}:${v.constraint}`), ['path:code:pattern', 'query:limit:max', 'query:sort:isIn', 'query:q:notBlank']);
+  t.deepEqual(
+    body.violations.map((v) => `${v.in}:${v.path}:${v.constraint}`),
+    ['path:code:pattern', 'query:limit:max', 'query:sort:isIn', 'query:q:notBlank'],
+  );
   t.is(body.violations[1]!.message, 'limit must not be greater than 100');
   // A conversion failure stays the argument error it was (400 naming the value).
   t.is((await fetch(`${server.url}/users/search/ABC?limit=ten&q=x`)).status, 400);
@@ -166,7 +230,10 @@ test('@Valid on a @BeanParam validates the bean built from the request', async (
   t.is(await (await fetch(`${server.url}/users/page?offset=5&limit=20`)).text(), '5/20');
   const bad = await fetch(`${server.url}/users/page?offset=-1&limit=51`);
   t.is(bad.status, 400);
-  t.deepEqual(((await bad.json()) as ErrorBody).violations.map((v) => `${v.in}:${v.path}:${v.constraint}`), ['bean:offset:min', 'bean:limit:max']);
+  t.deepEqual(
+    ((await bad.json()) as ErrorBody).violations.map((v) => `${v.in}:${v.path}:${v.constraint}`),
+    ['bean:offset:min', 'bean:limit:max'],
+  );
 });
 
 test('validateWith(): class-typed bodies become real instances even without @Valid', async (t) => {
@@ -177,10 +244,18 @@ test('validateWith(): class-typed bodies become real instances even without @Val
 });
 
 test('validateWith(options): class-validator options such as forbidNonWhitelisted apply', async (t) => {
-  const server = await serve(new RestBuilder().register(UserResource).validateWith({ validator: { whitelist: true, forbidNonWhitelisted: true } }), t);
+  const server = await serve(
+    new RestBuilder()
+      .register(UserResource)
+      .validateWith({ validator: { whitelist: true, forbidNonWhitelisted: true } }),
+    t,
+  );
   const res = await post(`${server.url}/users`, { ...validUser, isAdmin: true });
   t.is(res.status, 400);
-  t.deepEqual(((await res.json()) as ErrorBody).violations.map((v) => `${v.path}:${v.constraint}`), ['isAdmin:whitelistValidation']);
+  t.deepEqual(
+    ((await res.json()) as ErrorBody).violations.map((v) => `${v.path}:${v.constraint}`),
+    ['isAdmin:whitelistValidation'],
+  );
 });
 
 test('a prototype-polluting body does not pollute and does not pass as a property', async (t) => {
@@ -206,7 +281,9 @@ test('a custom Validator can be plugged in; its violations reach the client', as
   const server = await serve(new RestBuilder().register(UserResource).validateWith(validator), t);
   t.is((await post(`${server.url}/users`, validUser)).status, 200);
   const res = await post(`${server.url}/users`, { ...validUser, name: 'Bob' });
-  t.deepEqual(((await res.json()) as ErrorBody).violations, [{ in: 'body', path: 'name', constraint: 'notBob', message: 'no Bobs' }]);
+  t.deepEqual(((await res.json()) as ErrorBody).violations, [
+    { in: 'body', path: 'name', constraint: 'notBob', message: 'no Bobs' },
+  ]);
   t.deepEqual(calls, ['NewUser', 'NewUser']);
 });
 
@@ -215,8 +292,17 @@ test('asynchronous constraints run with { async: true }', async (t) => {
   function IsFreeEmail() {
     return (object: object, propertyName: string) =>
       registerDecorator({
-        name: 'isFreeEmail', target: object.constructor, propertyName, async: true,
-        validator: { validate: async (v: unknown) => { await new Promise((r) => setTimeout(r, 5)); return !taken.has(String(v)); }, defaultMessage: () => '$property is taken' },
+        name: 'isFreeEmail',
+        target: object.constructor,
+        propertyName,
+        async: true,
+        validator: {
+          validate: async (v: unknown) => {
+            await new Promise((r) => setTimeout(r, 5));
+            return !taken.has(String(v));
+          },
+          defaultMessage: () => '$property is taken',
+        },
       });
   }
   class Signup {
@@ -225,7 +311,8 @@ test('asynchronous constraints run with { async: true }', async (t) => {
   }
   @Path('/signup')
   class SignupResource {
-    @POST @Path('/')
+    @POST
+    @Path('/')
     signup(@Valid s: Signup): string {
       return s.email;
     }
@@ -234,7 +321,10 @@ test('asynchronous constraints run with { async: true }', async (t) => {
   t.is(await (await post(`${server.url}/signup`, { email: 'new@example.com' })).text(), 'new@example.com');
   const res = await post(`${server.url}/signup`, { email: 'taken@example.com' });
   t.is(res.status, 400);
-  t.deepEqual(((await res.json()) as ErrorBody).violations.map((v) => v.message), ['email is taken']);
+  t.deepEqual(
+    ((await res.json()) as ErrorBody).violations.map((v) => v.message),
+    ['email is taken'],
+  );
 });
 
 test('a route or app handler for ConstraintException replaces the built-in one', async (t) => {
@@ -246,7 +336,9 @@ test('a route or app handler for ConstraintException replaces the built-in one',
   }
   @Path('/custom')
   class CustomResource {
-    @POST @Path('/') @CatchWith(PlainViolations)
+    @POST
+    @Path('/')
+    @CatchWith(PlainViolations)
     create(@Valid user: NewUser): string {
       return user.name;
     }
@@ -260,7 +352,8 @@ test('a route or app handler for ConstraintException replaces the built-in one',
 test('@Valid on a plain query value is refused at registration with a clear message', (t) => {
   @Path('/wrong')
   class WrongResource {
-    @GET @Path('/')
+    @GET
+    @Path('/')
     get(@QueryParam('x') @Valid x: string): string {
       return x;
     }
@@ -272,9 +365,12 @@ test('@Valid on a plain query value is refused at registration with a clear mess
 test('constraint messages can be replaced; $property, $value and $constraint1 are filled in', async (t) => {
   @Path('/msg')
   class MessageResource {
-    @GET @Path('/')
-    get(@QueryParam('n') @Min(10, { message: '$property must be at least $constraint1, got $value' }) n: number,
-        @QueryParam('code') @Size(2, 3) code: string): string {
+    @GET
+    @Path('/')
+    get(
+      @QueryParam('n') @Min(10, { message: '$property must be at least $constraint1, got $value' }) n: number,
+      @QueryParam('code') @Size(2, 3) code: string,
+    ): string {
       return `${n} ${code}`;
     }
   }
@@ -295,10 +391,15 @@ test("a constraint's context (an error code of the API) comes with its violation
   }
   @Path('/orders')
   class OrderResource {
-    @POST @Path('/')
-    create(@Valid order: Order,
-           @QueryParam('n', { type: Number }) @Min(1, { context: { code: 'too_small' } }) n: number,
-           @QueryParam('sort', { optional: true }) @Constraint(IsIn(['asc'], { context: { code: 'bad_sort' } })) sort: string | undefined): string {
+    @POST
+    @Path('/')
+    create(
+      @Valid order: Order,
+      @QueryParam('n', { type: Number }) @Min(1, { context: { code: 'too_small' } }) n: number,
+      @QueryParam('sort', { optional: true }) @Constraint(IsIn(['asc'], { context: { code: 'bad_sort' } })) sort:
+        | string
+        | undefined,
+    ): string {
       return `${order.format} ${n} ${sort ?? '-'}`;
     }
   }
@@ -307,18 +408,38 @@ test("a constraint's context (an error code of the API) comes with its violation
   const res = await post(`${server.url}/orders?n=0&sort=desc`, { format: 'xml', count: 6, note: 1 });
   t.is(res.status, 400);
   t.deepEqual(((await res.json()) as ErrorBody).violations, [
-    { in: 'body', path: 'format', constraint: 'isIn', message: 'format must be one of the following values: json, msgpack', context: { code: 'invalid_format' } },
-    { in: 'body', path: 'count', constraint: 'max', message: 'count must not be greater than 5', context: { code: 'too_many' } },
+    {
+      in: 'body',
+      path: 'format',
+      constraint: 'isIn',
+      message: 'format must be one of the following values: json, msgpack',
+      context: { code: 'invalid_format' },
+    },
+    {
+      in: 'body',
+      path: 'count',
+      constraint: 'max',
+      message: 'count must not be greater than 5',
+      context: { code: 'too_many' },
+    },
     { in: 'body', path: 'note', constraint: 'isString', message: 'note must be a string' },
     { in: 'query', path: 'n', constraint: 'min', message: 'n must not be less than 1', context: { code: 'too_small' } },
-    { in: 'query', path: 'sort', constraint: 'isIn', message: 'sort must be one of the following values: asc', context: { code: 'bad_sort' } },
+    {
+      in: 'query',
+      path: 'sort',
+      constraint: 'isIn',
+      message: 'sort must be one of the following values: asc',
+      context: { code: 'bad_sort' },
+    },
   ]);
 });
 
 test('@Valid on a method validates all its body and bean arguments', async (t) => {
   @Path('/whole')
   class WholeMethodResource {
-    @POST @Path('/') @Valid
+    @POST
+    @Path('/')
+    @Valid
     create(user: NewUser, @QueryParam('tag') tag: string): string {
       return `${user.name} ${tag}`;
     }
@@ -326,7 +447,10 @@ test('@Valid on a method validates all its body and bean arguments', async (t) =
   const server = await serve(new RestBuilder().register(WholeMethodResource), t);
   t.is(await (await post(`${server.url}/whole?tag=x`, validUser)).text(), 'Ada x');
   const res = await post(`${server.url}/whole?tag=x`, { ...validUser, email: 'no' });
-  t.deepEqual(((await res.json()) as ErrorBody).violations.map((v) => `${v.in}:${v.path}:${v.constraint}`), ['body:email:isEmail']);
+  t.deepEqual(
+    ((await res.json()) as ErrorBody).violations.map((v) => `${v.in}:${v.path}:${v.constraint}`),
+    ['body:email:isEmail'],
+  );
 });
 
 /** Builds NewUser bodies its own way and remembers each one it made. */
@@ -340,10 +464,12 @@ class UserReader implements ValueReader<NewUser> {
   }
 }
 
-test('a body read by the route\'s own reader is validated as that reader made it, not rebuilt from the JSON', async (t) => {
+test("a body read by the route's own reader is validated as that reader made it, not rebuilt from the JSON", async (t) => {
   @Path('/own')
   class OwnReaderResource {
-    @POST @Path('/') @RequestReader(UserReader)
+    @POST
+    @Path('/')
+    @RequestReader(UserReader)
     create(@Valid user: NewUser): string {
       return `${madeByUserReader.has(user)} ${user.greet()}`;
     }
@@ -353,16 +479,25 @@ test('a body read by the route\'s own reader is validated as that reader made it
     t.is(await (await post(`${server.url}/own`, validUser)).text(), 'true hello Ada from 12345 London');
     const res = await post(`${server.url}/own`, { ...validUser, age: -1 });
     t.is(res.status, 400);
-    t.deepEqual(((await res.json()) as ErrorBody).violations.map((v) => `${v.path}:${v.constraint}`), ['age:min']);
+    t.deepEqual(
+      ((await res.json()) as ErrorBody).violations.map((v) => `${v.path}:${v.constraint}`),
+      ['age:min'],
+    );
   }
 });
 
 test('a @Valid JSON body keeps its own keys and drops prototype keys at every depth; its methods work', async (t) => {
   @Path('/keys')
   class KeysResource {
-    @POST @Path('/')
+    @POST
+    @Path('/')
     create(@Valid user: NewUser): unknown {
-      return { keys: Object.keys(user), addressKeys: Object.keys(user.address), ownConstructor: Object.hasOwn(user, 'constructor'), greeting: user.greet() };
+      return {
+        keys: Object.keys(user),
+        addressKeys: Object.keys(user.address),
+        ownConstructor: Object.hasOwn(user, 'constructor'),
+        greeting: user.greet(),
+      };
     }
   }
   const server = await serve(new RestBuilder().register(KeysResource), t);
@@ -372,13 +507,19 @@ test('a @Valid JSON body keeps its own keys and drops prototype keys at every de
     body: '{"email":"a@b.co","constructor":{"name":"x"},"name":"Al","prototype":{"greet":1},"age":1,"address":{"city":"X","constructor":1,"zip":"12345"},"__proto__":{"greet":1}}',
   });
   t.is(res.status, 200);
-  t.deepEqual(await res.json(), { keys: ['email', 'name', 'age', 'address'], addressKeys: ['city', 'zip'], ownConstructor: false, greeting: 'hello Al from 12345 X' });
+  t.deepEqual(await res.json(), {
+    keys: ['email', 'name', 'age', 'address'],
+    addressKeys: ['city', 'zip'],
+    ownConstructor: false,
+    greeting: 'hello Al from 12345 X',
+  });
 });
 
 test('a class-typed body without @Valid beside a @Valid one still gets its class prototype', async (t) => {
   @Path('/two')
   class TwoBodiesResource {
-    @POST @Path('/')
+    @POST
+    @Path('/')
     create(@Valid @BodyParam() user: NewUser, @BodyParam() same: LineItem): string {
       return `${user instanceof NewUser} ${user.address instanceof Address} ${same instanceof LineItem} ${(same as unknown as NewUser).address instanceof Address}`;
     }

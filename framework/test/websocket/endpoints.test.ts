@@ -35,7 +35,12 @@ const wsUrl = (port: number, path: string) => `ws://127.0.0.1:${port}${path}`;
 
 @WebSocket('/echo/{room}')
 class EchoEndpoint {
-  open(connection: WebSocketConnection, @PathParam('room') room: string, @QueryParam('name') name: string, @HeaderParam('x-client') client: string) {
+  open(
+    connection: WebSocketConnection,
+    @PathParam('room') room: string,
+    @QueryParam('name') name: string,
+    @HeaderParam('x-client') client: string,
+  ) {
     connection.data.room = room;
     connection.sendJson({ hello: name, room, client });
   }
@@ -68,7 +73,10 @@ test('text and binary frames are told apart; open gets path, query and header ar
 test('an upgrade missing a required argument is answered 400 and never becomes a socket', async (t) => {
   const server = await listen(new RestBuilder().register(EchoEndpoint).build());
   t.teardown(server.close);
-  const refused = await refusedUpgrade(wsUrl(server.port, '/echo/lobby'), { accept: 'application/json', 'x-client': 'tests' });
+  const refused = await refusedUpgrade(wsUrl(server.port, '/echo/lobby'), {
+    accept: 'application/json',
+    'x-client': 'tests',
+  });
   t.is(refused.status, 400);
   t.is(JSON.parse(refused.body).message, 'Missing @QueryParam("name") for: WebSocket /echo/{room}');
 });
@@ -81,7 +89,12 @@ test('a plain GET on the endpoint path is not an upgrade: the HTTP routes answer
 });
 
 @WebSocket('/secure')
-@Authenticate(BearerAuthenticationProvider.fromTokens({ 'token-ada': new User('ada', ['member']), 'token-bob': new User('bob', ['guest']) }))
+@Authenticate(
+  BearerAuthenticationProvider.fromTokens({
+    'token-ada': new User('ada', ['member']),
+    'token-bob': new User('bob', ['guest']),
+  }),
+)
 @RolesAllowed('member')
 class SecureEndpoint {
   open(connection: WebSocketConnection, @Context() user: User) {
@@ -133,7 +146,10 @@ test('an asynchronous context provider delays the upgrade; unknown tenants are r
   ok.socket.send('where am I');
   t.is((await ok.next()).data, 'from 127.0.0.1');
   ok.socket.close();
-  const refused = await refusedUpgrade(wsUrl(server.port, '/tenant'), { 'x-tenant': 'other', accept: 'application/json' });
+  const refused = await refusedUpgrade(wsUrl(server.port, '/tenant'), {
+    'x-tenant': 'other',
+    accept: 'application/json',
+  });
   t.is(refused.status, 400);
   t.regex(JSON.parse(refused.body).message, /Can't provide @Context of type: Tenant/);
 });
@@ -232,7 +248,11 @@ class FloodEndpoint {
     if (connection.data.reported) return;
     if (connection.getBufferedAmount() > 0) return;
     connection.data.reported = true;
-    connection.sendJson({ sent: connection.data.sent, bufferedAtPause: connection.data.buffered, bufferedNow: connection.getBufferedAmount() });
+    connection.sendJson({
+      sent: connection.data.sent,
+      bufferedAtPause: connection.data.buffered,
+      bufferedNow: connection.getBufferedAmount(),
+    });
   }
 }
 
@@ -322,12 +342,17 @@ test('RestRouter.register works for endpoints; closeAllWebSockets closes every s
   for (const c of clients) t.is((await c.next()).data, 'ready');
   t.is(closeAllWebSockets(app), 2);
   for (const c of clients) t.deepEqual(await c.closed, { code: 1001, reason: 'Server shutting down' });
-  t.deepEqual(endpoint.closes, [{ code: 1001, reason: 'Server shutting down' }, { code: 1001, reason: 'Server shutting down' }]);
+  t.deepEqual(endpoint.closes, [
+    { code: 1001, reason: 'Server shutting down' },
+    { code: 1001, reason: 'Server shutting down' },
+  ]);
   t.is(closeAllWebSockets(app), 0);
 });
 
 test('registration checks: bad options, two undecorated parameters, a body argument, two endpoints on one route', (t) => {
-  t.throws(() => WebSocket('/x', { idleTimeout: 3 }), { message: /idleTimeout must be 0 \(off\) or at least 8 seconds/ });
+  t.throws(() => WebSocket('/x', { idleTimeout: 3 }), {
+    message: /idleTimeout must be 0 \(off\) or at least 8 seconds/,
+  });
   t.throws(() => WebSocket('/x', { maxPayloadLength: -1 }), { message: /maxPayloadLength must be a whole number/ });
   t.throws(() => WebSocket('/x', { maxBackpresure: 1 } as any), { message: /unknown option "maxBackpresure"/ });
 
@@ -335,7 +360,9 @@ test('registration checks: bad options, two undecorated parameters, a body argum
   class TwoUndecorated {
     open(_a: WebSocketConnection, _b: WebSocketConnection) {}
   }
-  t.throws(() => new RestBuilder().register(TwoUndecorated).build(), { message: /parameters 0 and 1 have no decorator/ });
+  t.throws(() => new RestBuilder().register(TwoUndecorated).build(), {
+    message: /parameters 0 and 1 have no decorator/,
+  });
 
   @WebSocket('/body')
   class WithBody {
@@ -351,7 +378,9 @@ test('registration checks: bad options, two undecorated parameters, a body argum
   class B {
     message() {}
   }
-  t.throws(() => new RestBuilder().register(A, B).build(), { message: /same uWebSockets.js route \(\/a\/:y\) as A|same uWebSockets.js route/ });
+  t.throws(() => new RestBuilder().register(A, B).build(), {
+    message: /same uWebSockets.js route \(\/a\/:y\) as A|same uWebSockets.js route/,
+  });
 
   @WebSocket('/nothing')
   class Nothing {}
@@ -399,12 +428,17 @@ test('a client that leaves during an asynchronous upgrade is forgotten; the serv
   t.teardown(server.close);
   const raw = net.connect(server.port, '127.0.0.1');
   await new Promise((r) => raw.once('connect', r));
-  raw.write('GET /slow-upgrade HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+  raw.write(
+    'GET /slow-upgrade HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+  );
   await new Promise((r) => setTimeout(r, 50));
   raw.destroy();
   await new Promise((r) => setTimeout(r, 300));
   const client = await connect(wsUrl(server.port, '/slow-upgrade'));
   t.is((await client.next()).data, 'opened');
   client.socket.close();
-  t.deepEqual(logger.lines.filter((l) => l.level === 'error'), []);
+  t.deepEqual(
+    logger.lines.filter((l) => l.level === 'error'),
+    [],
+  );
 });

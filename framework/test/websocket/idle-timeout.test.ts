@@ -27,7 +27,8 @@ function silentClient(port: number): Promise<net.Socket> {
       ),
     );
     socket.once('data', (head) => {
-      if (!head.toString('latin1').startsWith('HTTP/1.1 101')) reject(new Error(`not upgraded: ${head.toString('latin1').split('\r\n')[0]}`));
+      if (!head.toString('latin1').startsWith('HTTP/1.1 101'))
+        reject(new Error(`not upgraded: ${head.toString('latin1').split('\r\n')[0]}`));
       else resolve(socket);
     });
   });

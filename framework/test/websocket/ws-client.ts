@@ -13,7 +13,10 @@ export interface TestClient {
   closed: Promise<{ code: number; reason: string }>;
 }
 
-export function connect(url: string, options: WebSocket.ClientOptions & { protocols?: string[] } = {}): Promise<TestClient> {
+export function connect(
+  url: string,
+  options: WebSocket.ClientOptions & { protocols?: string[] } = {},
+): Promise<TestClient> {
   const { protocols, ...rest } = options;
   const socket = new WebSocket(url, protocols, rest);
   const queue: Received[] = [];
@@ -24,7 +27,9 @@ export function connect(url: string, options: WebSocket.ClientOptions & { protoc
     if (w) w(m);
     else queue.push(m);
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   return new Promise((resolve, reject) => {
     socket.once('open', () =>
       resolve({
@@ -42,13 +47,18 @@ export function connect(url: string, options: WebSocket.ClientOptions & { protoc
           }),
       }),
     );
-    socket.once('unexpected-response', (_req, res: IncomingMessage) => reject(new Error(`upgrade refused with ${res.statusCode}`)));
+    socket.once('unexpected-response', (_req, res: IncomingMessage) =>
+      reject(new Error(`upgrade refused with ${res.statusCode}`)),
+    );
     socket.once('error', reject);
   });
 }
 
 /** Attempts an upgrade expected to be refused; resolves with the HTTP answer (`raw`: its body as sent, not decompressed). */
-export function refusedUpgrade(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; raw: Buffer; headers: IncomingMessage['headers'] }> {
+export function refusedUpgrade(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; raw: Buffer; headers: IncomingMessage['headers'] }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers });
     socket.once('open', () => {

@@ -48,7 +48,13 @@ export function createProject(options: ProjectOptions): CreatedProject {
     write(relative === 'gitignore' ? '.gitignore' : relative, fs.readFileSync(path.join(templateDir, relative)));
   }
   write('package.json', `${JSON.stringify(manifest(name, options, uws.spec), null, 2)}\n`);
-  return { folder, name, files: files.sort(), uws: uws.spec, ...(uws.warning !== undefined ? { warning: uws.warning } : {}) };
+  return {
+    folder,
+    name,
+    files: files.sort(),
+    uws: uws.spec,
+    ...(uws.warning !== undefined ? { warning: uws.warning } : {}),
+  };
 }
 
 function manifest(name: string, options: ProjectOptions, uwsSpec: string): object {
@@ -91,8 +97,13 @@ function restUwsSpec(spec: string): string {
 
 /** The folder's name as an npm package name. */
 function packageName(base: string): string {
-  const name = base.toLowerCase().replace(/[^a-z0-9._~-]+/g, '-').replace(/^[._-]+/, '').replace(/-+$/, '');
-  if (name === '') throw new UsageError(`cannot make a package name of "${base}": choose a folder name with letters or digits.`);
+  const name = base
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, '-')
+    .replace(/^[._-]+/, '')
+    .replace(/-+$/, '');
+  if (name === '')
+    throw new UsageError(`cannot make a package name of "${base}": choose a folder name with letters or digits.`);
   return name.slice(0, 214);
 }
 

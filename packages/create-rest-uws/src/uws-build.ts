@@ -26,7 +26,12 @@ export interface UwsPick {
 
 export function thisMachine(): Machine {
   const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
-  return { nodeVersion: process.versions.node, platform: process.platform, arch: process.arch, glibc: header?.glibcVersionRuntime };
+  return {
+    nodeVersion: process.versions.node,
+    platform: process.platform,
+    arch: process.arch,
+    glibc: header?.glibcVersionRuntime,
+  };
 }
 
 /** v20.30 on Node 20 (any glibc from 2.27), v20.57 from Node 22 on (glibc 2.38+); a warning where neither loads. */
@@ -34,15 +39,25 @@ export function pickUws(machine: Machine): UwsPick {
   const major = Number(machine.nodeVersion.split('.')[0]);
   const where = `${machine.platform}-${machine.arch}`;
   if (!NODE_MAJORS.includes(major)) {
-    return { spec: UWS_CURRENT_PACKAGE, warning: `no published uWebSockets.js build has binaries for Node ${major}: use Node 20, 22 or 24.` };
+    return {
+      spec: UWS_CURRENT_PACKAGE,
+      warning: `no published uWebSockets.js build has binaries for Node ${major}: use Node 20, 22 or 24.`,
+    };
   }
   if (machine.platform === 'linux' && machine.glibc === undefined) {
     const spec = major === 20 ? UWS_NODE20_PACKAGE : UWS_CURRENT_PACKAGE;
-    return { spec, warning: 'uWebSockets.js has no build for musl libc (Alpine Linux): use a glibc-based system or image, e.g. Debian 13 (node:24-trixie-slim).' };
+    return {
+      spec,
+      warning:
+        'uWebSockets.js has no build for musl libc (Alpine Linux): use a glibc-based system or image, e.g. Debian 13 (node:24-trixie-slim).',
+    };
   }
   if (major === 20) return { spec: UWS_NODE20_PACKAGE };
   if (!CURRENT_PLATFORMS.includes(where)) {
-    return { spec: UWS_CURRENT_PACKAGE, warning: `no published uWebSockets.js build for Node ${major} has binaries for ${where}.` };
+    return {
+      spec: UWS_CURRENT_PACKAGE,
+      warning: `no published uWebSockets.js build for Node ${major} has binaries for ${where}.`,
+    };
   }
   if (machine.platform === 'linux' && olderThan(machine.glibc!, [2, 38])) {
     return {

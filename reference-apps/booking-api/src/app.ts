@@ -1,4 +1,12 @@
-import { ClassValidator, rateLimit, RestBuilder, swaggerUi, TsyringeInjectionProvider, type Logger, type RateLimitKey } from 'rest.uws';
+import {
+  ClassValidator,
+  rateLimit,
+  RestBuilder,
+  swaggerUi,
+  TsyringeInjectionProvider,
+  type Logger,
+  type RateLimitKey,
+} from 'rest.uws';
 import { rateLimitStoreOptions, useOperations, type AppRateLimit, type OperationsOptions } from 'app-support';
 import { container as rootContainer } from 'tsyringe';
 import { BookingService } from './domain/booking-service';

@@ -1,4 +1,11 @@
-import { migrateToLatest, openDatabase, systemClock, type Clock, type Database, type PostgresPoolOptions } from 'app-support';
+import {
+  migrateToLatest,
+  openDatabase,
+  systemClock,
+  type Clock,
+  type Database,
+  type PostgresPoolOptions,
+} from 'app-support';
 import type { BookingSchema } from './storage/schema';
 import { bookingMigrations } from './storage/migrations';
 import { BookingRepository } from './storage/booking-repository';
@@ -43,7 +50,10 @@ export interface BookingSystem {
 export async function openBookingSystem(options: BookingSystemOptions): Promise<BookingSystem> {
   const clock = options.clock ?? systemClock;
   const database = await openDatabase<BookingSchema>(options.databaseUrl, {
-    postgres: { ...options.postgresPool, ...(options.postgresPoolSize !== undefined ? { max: options.postgresPoolSize } : {}) },
+    postgres: {
+      ...options.postgresPool,
+      ...(options.postgresPoolSize !== undefined ? { max: options.postgresPoolSize } : {}),
+    },
   });
   try {
     await migrateToLatest(database, bookingMigrations);
@@ -57,8 +67,12 @@ export async function openBookingSystem(options: BookingSystemOptions): Promise<
     const fulfilment = new Fulfilment(repositories.bookings, linksUnder(options.publicBaseUrl), clock);
     const sweeper = new CaptureTimeoutSweeper(repositories.bookings, clock);
     const background = options.background === false ? undefined : (options.background ?? {});
-    const fulfilmentJob = background ? new PeriodicJob('fulfilment', background.fulfilmentIntervalMs ?? 1000, () => fulfilment.runOnce()) : undefined;
-    const sweepJob = background ? new PeriodicJob('capture-timeout sweep', background.sweepIntervalMs ?? 30_000, () => sweeper.runOnce()) : undefined;
+    const fulfilmentJob = background
+      ? new PeriodicJob('fulfilment', background.fulfilmentIntervalMs ?? 1000, () => fulfilment.runOnce())
+      : undefined;
+    const sweepJob = background
+      ? new PeriodicJob('capture-timeout sweep', background.sweepIntervalMs ?? 30_000, () => sweeper.runOnce())
+      : undefined;
 
     const catalogue = new CatalogueService(repositories.catalogue, repositories.bookings, clock);
     const bookings = new BookingService({

@@ -71,8 +71,16 @@ export const BOOKING_FLAGS = {
 export type BookingFlags = Partial<Record<keyof typeof BOOKING_FLAGS, string>>;
 
 /** The flags in `argv` (node:util parseArgs; an unknown flag or one without its value is an error); positionals only when allowed. */
-export function parseBookingFlags(argv: readonly string[], allowPositionals = false): { flags: BookingFlags; positionals: string[] } {
-  const { values, positionals } = parseArgs({ args: [...argv], options: BOOKING_FLAGS, strict: true, allowPositionals });
+export function parseBookingFlags(
+  argv: readonly string[],
+  allowPositionals = false,
+): { flags: BookingFlags; positionals: string[] } {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: BOOKING_FLAGS,
+    strict: true,
+    allowPositionals,
+  });
   return { flags: values, positionals };
 }
 
@@ -105,33 +113,87 @@ function readInteger(
  * addresses and ranges), --rate-limit (BOOKING_RATE_LIMIT: requests per minute per API key, or off) and --log-level
  * (BOOKING_LOG_LEVEL: error, warn, info, debug). An unknown flag is an error.
  */
-export function readBookingConfig(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): BookingConfig {
+export function readBookingConfig(
+  argv: readonly string[] = process.argv.slice(2),
+  env: NodeJS.ProcessEnv = process.env,
+): BookingConfig {
   return bookingConfigFrom(parseBookingFlags(argv).flags, env);
 }
 
 /** The configuration from flags already parsed (the keys CLI parses its command words with them). */
 export function bookingConfigFrom(flags: BookingFlags, env: NodeJS.ProcessEnv = process.env): BookingConfig {
-  const server = serverConfigFrom({ port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_FILE, envPrefix: 'BOOKING' }, flags, env);
+  const server = serverConfigFrom(
+    { port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_FILE, envPrefix: 'BOOKING' },
+    flags,
+    env,
+  );
   const publicBaseUrl = flags['public-url'] ?? env.BOOKING_PUBLIC_BASE_URL ?? env.PUBLIC_BASE_URL;
   if (publicBaseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(publicBaseUrl)) {
     throw new Error(`Invalid public base URL "${publicBaseUrl}": expected http(s)://host[:port]`);
   }
   const postgresPool = {
     max: readInteger(flags, env, 'db-pool-size', 'BOOKING_DB_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 1000),
-    statementTimeoutMs: readInteger(flags, env, 'db-statement-timeout-ms', 'BOOKING_DB_STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0, 3_600_000),
-    connectionTimeoutMs: readInteger(flags, env, 'db-connect-timeout-ms', 'BOOKING_DB_CONNECT_TIMEOUT_MS', DEFAULT_CONNECT_TIMEOUT_MS, 0, 3_600_000),
+    statementTimeoutMs: readInteger(
+      flags,
+      env,
+      'db-statement-timeout-ms',
+      'BOOKING_DB_STATEMENT_TIMEOUT_MS',
+      DEFAULT_STATEMENT_TIMEOUT_MS,
+      0,
+      3_600_000,
+    ),
+    connectionTimeoutMs: readInteger(
+      flags,
+      env,
+      'db-connect-timeout-ms',
+      'BOOKING_DB_CONNECT_TIMEOUT_MS',
+      DEFAULT_CONNECT_TIMEOUT_MS,
+      0,
+      3_600_000,
+    ),
   };
   const workers = readInteger(flags, env, 'workers', 'BOOKING_WORKERS', 0, 0, 256);
   const jobs = flags['background-jobs'] ?? env.BOOKING_BACKGROUND_JOBS ?? 'on';
   if (jobs !== 'on' && jobs !== 'off') throw new Error(`Invalid background jobs setting "${jobs}": expected on or off`);
-  const background = jobs === 'off' ? (false as const) : {
-    fulfilmentIntervalMs: readInteger(flags, env, 'fulfilment-interval-ms', 'BOOKING_FULFILMENT_INTERVAL_MS', DEFAULT_FULFILMENT_INTERVAL_MS, 10, 3_600_000),
-    sweepIntervalMs: readInteger(flags, env, 'sweep-interval-ms', 'BOOKING_SWEEP_INTERVAL_MS', DEFAULT_SWEEP_INTERVAL_MS, 10, 3_600_000),
-  };
+  const background =
+    jobs === 'off'
+      ? (false as const)
+      : {
+          fulfilmentIntervalMs: readInteger(
+            flags,
+            env,
+            'fulfilment-interval-ms',
+            'BOOKING_FULFILMENT_INTERVAL_MS',
+            DEFAULT_FULFILMENT_INTERVAL_MS,
+            10,
+            3_600_000,
+          ),
+          sweepIntervalMs: readInteger(
+            flags,
+            env,
+            'sweep-interval-ms',
+            'BOOKING_SWEEP_INTERVAL_MS',
+            DEFAULT_SWEEP_INTERVAL_MS,
+            10,
+            3_600_000,
+          ),
+        };
   const pick = (flag: 'trust-proxy' | 'rate-limit' | 'log-level', envName: string): [string | undefined, string] =>
     flags[flag] !== undefined ? [flags[flag], `--${flag}`] : [env[envName], envName];
   const trustProxy = parseTrustProxy(...pick('trust-proxy', 'BOOKING_TRUST_PROXY'));
-  const rateLimitPerMinute = parseRequestsPerMinute(...pick('rate-limit', 'BOOKING_RATE_LIMIT'), DEFAULT_RATE_LIMIT_PER_MINUTE);
+  const rateLimitPerMinute = parseRequestsPerMinute(
+    ...pick('rate-limit', 'BOOKING_RATE_LIMIT'),
+    DEFAULT_RATE_LIMIT_PER_MINUTE,
+  );
   const logLevel = parseLogLevel(...pick('log-level', 'BOOKING_LOG_LEVEL'), 'info');
-  return { ...server, publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''), postgresPool, workers, background, trustProxy, rateLimitPerMinute, logLevel };
+  return {
+    ...server,
+    publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''),
+    postgresPool,
+    workers,
+    background,
+    trustProxy,
+    rateLimitPerMinute,
+    logLevel,
+  };
 }

@@ -17,15 +17,20 @@ function describePool(config: BookingConfig): string[] {
   if (parseDatabaseUrl(config.databaseUrl).dialect !== 'postgres') return [];
   const { max, statementTimeoutMs, connectionTimeoutMs } = config.postgresPool;
   const perThread = config.workers > 1 ? ' per worker' : '';
-  return [`booking-api: PostgreSQL pool of ${max} connections${perThread}, statement timeout ${statementTimeoutMs} ms, connect timeout ${connectionTimeoutMs} ms`];
+  return [
+    `booking-api: PostgreSQL pool of ${max} connections${perThread}, statement timeout ${statementTimeoutMs} ms, connect timeout ${connectionTimeoutMs} ms`,
+  ];
 }
 
 /** What the operations settings mean, for the start-up lines. */
 function describeOperations(config: BookingConfig, shared: boolean): string[] {
-  const limit = config.rateLimitPerMinute === false
-    ? 'no rate limit (--rate-limit off)'
-    : `rate limit ${config.rateLimitPerMinute} requests per minute per API key (${shared ? 'counted in PostgreSQL, shared by every instance' : 'counted in this process'})`;
-  return [`booking-api: ${limit}; trust proxy ${describeTrustProxy(config.trustProxy)}; health at /health, readiness at /ready; log level ${config.logLevel}`];
+  const limit =
+    config.rateLimitPerMinute === false
+      ? 'no rate limit (--rate-limit off)'
+      : `rate limit ${config.rateLimitPerMinute} requests per minute per API key (${shared ? 'counted in PostgreSQL, shared by every instance' : 'counted in this process'})`;
+  return [
+    `booking-api: ${limit}; trust proxy ${describeTrustProxy(config.trustProxy)}; health at /health, readiness at /ready; log level ${config.logLevel}`,
+  ];
 }
 
 /** Starts one server thread, or `--workers` threads through rest.uws serve(); returns how to stop. */
@@ -33,7 +38,10 @@ async function start(config: BookingConfig): Promise<{ lines: string[]; close():
   if (config.workers > 1 || isServeWorker()) {
     const handle = await serveBookingWorkers(config);
     const shared = parseDatabaseUrl(config.databaseUrl).dialect === 'postgres';
-    return { lines: [...describeWorkers(config, handle), ...describeOperations(config, shared)], close: () => handle.shutdown() };
+    return {
+      lines: [...describeWorkers(config, handle), ...describeOperations(config, shared)],
+      close: () => handle.shutdown(),
+    };
   }
   const server = await startBookingServer({
     port: config.port,

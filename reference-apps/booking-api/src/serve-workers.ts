@@ -1,4 +1,10 @@
-import { appRateLimitStore, databaseReadinessCheck, findFreePort, parseDatabaseUrl, redactDatabaseUrl } from 'app-support';
+import {
+  appRateLimitStore,
+  databaseReadinessCheck,
+  findFreePort,
+  parseDatabaseUrl,
+  redactDatabaseUrl,
+} from 'app-support';
 import { isServeWorker, serve, type ServeHandle } from 'rest.uws';
 import { bookingApp } from './app';
 import type { BookingConfig } from './config';
@@ -19,9 +25,16 @@ export async function serveBookingWorkers(config: BookingConfig): Promise<ServeH
   const worker = isServeWorker();
   if (!worker) {
     if (parseDatabaseUrl(config.databaseUrl).dialect !== 'postgres') {
-      throw new Error(`--workers ${config.workers} needs PostgreSQL (--database postgres://...); SQLite serves one thread: leave --workers out`);
+      throw new Error(
+        `--workers ${config.workers} needs PostgreSQL (--database postgres://...); SQLite serves one thread: leave --workers out`,
+      );
     }
-    const once = await openBookingSystem({ databaseUrl: config.databaseUrl, publicBaseUrl: 'http://localhost', background: false, postgresPool: { ...config.postgresPool, max: 1 } });
+    const once = await openBookingSystem({
+      databaseUrl: config.databaseUrl,
+      publicBaseUrl: 'http://localhost',
+      background: false,
+      postgresPool: { ...config.postgresPool, max: 1 },
+    });
     await once.close();
     // Workers share one fixed port: uWebSockets.js shares a port between threads only when given its number.
     process.env[SERVE_PORT_VARIABLE] = String(config.port === 0 ? await findFreePort() : config.port);
@@ -44,7 +57,10 @@ export async function serveBookingWorkers(config: BookingConfig): Promise<ServeH
         fallbackBaseUrl: linkBase,
         logger: bookingLogger(config),
         trustProxy: config.trustProxy,
-        rateLimit: limits === undefined ? false : { limit: config.rateLimitPerMinute as number, windowSeconds: 60, ...limits.options },
+        rateLimit:
+          limits === undefined
+            ? false
+            : { limit: config.rateLimitPerMinute as number, windowSeconds: 60, ...limits.options },
         readiness: [databaseReadinessCheck(system.database)],
       });
     },

@@ -14,13 +14,25 @@ const engines = useEngines('atomic_writes');
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 
 /** Makes every insert into `table` fail, as a crash between two statements would; returns how to stop it. */
-async function failInserts(engine: Engine, db: Kysely<BookingSchema>, table: 'booking' | 'ticket'): Promise<() => Promise<void>> {
+async function failInserts(
+  engine: Engine,
+  db: Kysely<BookingSchema>,
+  table: 'booking' | 'ticket',
+): Promise<() => Promise<void>> {
   if (engine.name === 'SQLite') {
-    await sql.raw(`CREATE TRIGGER fail_${table} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'injected failure'); END`).execute(db);
+    await sql
+      .raw(`CREATE TRIGGER fail_${table} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'injected failure'); END`)
+      .execute(db);
     return async () => void (await sql.raw(`DROP TRIGGER fail_${table}`).execute(db));
   }
-  await sql.raw(`CREATE FUNCTION fail_${table}() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$ LANGUAGE plpgsql`).execute(db);
-  await sql.raw(`CREATE TRIGGER fail_${table} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION fail_${table}()`).execute(db);
+  await sql
+    .raw(
+      `CREATE FUNCTION fail_${table}() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$ LANGUAGE plpgsql`,
+    )
+    .execute(db);
+  await sql
+    .raw(`CREATE TRIGGER fail_${table} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION fail_${table}()`)
+    .execute(db);
   return async () => {
     await sql.raw(`DROP TRIGGER fail_${table} ON ${table}`).execute(db);
     await sql.raw(`DROP FUNCTION fail_${table}()`).execute(db);

@@ -19,7 +19,11 @@ for (const engine of engines) {
     clock.advance(HOUR - 1000);
     t.is((await system.bookings.get(alice, booking.bookingId)).status, 'UNCAPTURED');
     clock.advance(1000);
-    t.is((await system.bookings.get(alice, booking.bookingId)).status, 'CAPTURE_TIMEOUT', 'seen on the very first read');
+    t.is(
+      (await system.bookings.get(alice, booking.bookingId)).status,
+      'CAPTURE_TIMEOUT',
+      'seen on the very first read',
+    );
     t.is(await storedStatus(system, booking.bookingId), 'CAPTURE_TIMEOUT', 'and written');
     t.is(await remainingSeats(system), 5, 'seats back in the slot');
     // Seats are given back once only, however often it is read or swept.
@@ -51,7 +55,10 @@ for (const engine of engines) {
     const before = await openFixture(url, { capacity: 10 });
     const stale = await before.system.bookings.create(before.alice, createBody(2, 0));
     const captured = await before.system.bookings.create(before.alice, createBody(1, 0));
-    await before.system.bookings.capture(before.alice, captured.bookingId, { status: 'PENDING', partnerReferenceId: 'KEEP' });
+    await before.system.bookings.capture(before.alice, captured.bookingId, {
+      status: 'PENDING',
+      partnerReferenceId: 'KEEP',
+    });
     await before.system.close();
 
     // Restart two hours later with background work on: the sweep runs at start, no read needed.
@@ -77,13 +84,18 @@ for (const engine of engines) {
       await first.system.close();
       await second.system.close();
     });
-    const created = await Promise.all(Array.from({ length: 30 }, () => first.system.bookings.create(first.alice, createBody(1, 0))));
+    const created = await Promise.all(
+      Array.from({ length: 30 }, () => first.system.bookings.create(first.alice, createBody(1, 0))),
+    );
     t.is(await remainingSeats(first.system), 20);
     first.clock.advance(HOUR);
     const [a, b] = await Promise.all([first.system.sweeper.runOnce(), second.system.sweeper.runOnce()]);
     t.is(a.length + b.length, 30, 'each booking timed out by exactly one sweep');
     t.is(new Set([...a, ...b]).size, 30);
-    t.deepEqual([...a, ...b].sort((x, y) => x - y), created.map((booking) => Number(booking.bookingId)).sort((x, y) => x - y));
+    t.deepEqual(
+      [...a, ...b].sort((x, y) => x - y),
+      created.map((booking) => Number(booking.bookingId)).sort((x, y) => x - y),
+    );
     t.is(await remainingSeats(first.system), 50);
   });
 }

@@ -10,16 +10,25 @@ for (const engine of engines) {
     const { system, alice } = await openFixture(await engine.freshUrl());
     t.teardown(() => system.close());
     const created = await system.bookings.create(alice, createBody(2, 0));
-    const captured = await system.bookings.capture(alice, created.bookingId, { status: 'PENDING', partnerReferenceId: 'AX67873DDFSR' });
+    const captured = await system.bookings.capture(alice, created.bookingId, {
+      status: 'PENDING',
+      partnerReferenceId: 'AX67873DDFSR',
+    });
     t.is(captured.status, 'PENDING');
     t.is(captured.partnerReferenceId, 'AX67873DDFSR');
     t.deepEqual({ ...captured, status: 'UNCAPTURED', partnerReferenceId: null }, created, 'nothing else changed');
 
-    const again = await system.bookings.capture(alice, created.bookingId, { status: 'PENDING', partnerReferenceId: 'AX67873DDFSR' });
+    const again = await system.bookings.capture(alice, created.bookingId, {
+      status: 'PENDING',
+      partnerReferenceId: 'AX67873DDFSR',
+    });
     t.deepEqual(again, captured);
     // Still idempotent after fulfilment completed it.
     await system.fulfilment.runOnce();
-    const completed = await system.bookings.capture(alice, created.bookingId, { status: 'PENDING', partnerReferenceId: 'AX67873DDFSR' });
+    const completed = await system.bookings.capture(alice, created.bookingId, {
+      status: 'PENDING',
+      partnerReferenceId: 'AX67873DDFSR',
+    });
     t.is(completed.status, 'COMPLETED');
   });
 
@@ -33,16 +42,31 @@ for (const engine of engines) {
       t.is(error!.httpStatus, status);
       t.regex(error!.message, message);
     };
-    await refuse({ status: 'COMPLETED', partnerReferenceId: 'R1' }, 'E_INVALID_STATE_TRANSITION', 409, /cannot be moved to COMPLETED by a partner; only status PENDING/);
+    await refuse(
+      { status: 'COMPLETED', partnerReferenceId: 'R1' },
+      'E_INVALID_STATE_TRANSITION',
+      409,
+      /cannot be moved to COMPLETED by a partner; only status PENDING/,
+    );
     await refuse({ status: 'UNCAPTURED', partnerReferenceId: 'R1' }, 'E_INVALID_STATE_TRANSITION', 409, /UNCAPTURED/);
-    await refuse({ status: 'SHIPPED', partnerReferenceId: 'R1' }, 'E_INVALID_ARGUMENT', 400, /Invalid status: Invalid status code: SHIPPED/);
+    await refuse(
+      { status: 'SHIPPED', partnerReferenceId: 'R1' },
+      'E_INVALID_ARGUMENT',
+      400,
+      /Invalid status: Invalid status code: SHIPPED/,
+    );
     await refuse({ status: 'PENDING' }, 'E_MISSING_PARAMETER', 400, /Missing required parameter: partnerReferenceId/);
     await refuse({ partnerReferenceId: 'R1' }, 'E_MISSING_PARAMETER', 400, /Missing required parameter: status/);
     await refuse(null, 'E_MISSING_PARAMETER', 400, /body/);
     t.is((await system.bookings.get(alice, bookingId)).status, 'UNCAPTURED', 'nothing changed');
 
     await system.bookings.capture(alice, bookingId, { status: 'PENDING', partnerReferenceId: 'R1' });
-    await refuse({ status: 'PENDING', partnerReferenceId: 'R2' }, 'E_INVALID_STATE_TRANSITION', 409, /already captured \(status PENDING\) with partnerReferenceId "R1"; it cannot be captured again with "R2"/);
+    await refuse(
+      { status: 'PENDING', partnerReferenceId: 'R2' },
+      'E_INVALID_STATE_TRANSITION',
+      409,
+      /already captured \(status PENDING\) with partnerReferenceId "R1"; it cannot be captured again with "R2"/,
+    );
   });
 
   test(`${engine.name}: a booking not captured within one hour cannot be captured`, async (t) => {
@@ -51,12 +75,24 @@ for (const engine of engines) {
     const early = await system.bookings.create(alice, createBody(1, 0));
     const late = await system.bookings.create(alice, createBody(1, 0));
     clock.advance(HOUR - 1);
-    t.is((await system.bookings.capture(alice, early.bookingId, { status: 'PENDING', partnerReferenceId: 'IN-TIME' })).status, 'PENDING');
+    t.is(
+      (await system.bookings.capture(alice, early.bookingId, { status: 'PENDING', partnerReferenceId: 'IN-TIME' }))
+        .status,
+      'PENDING',
+    );
     clock.advance(1);
-    const error = await t.throwsAsync(system.bookings.capture(alice, late.bookingId, { status: 'PENDING', partnerReferenceId: 'TOO-LATE' }), { instanceOf: BookingError });
+    const error = await t.throwsAsync(
+      system.bookings.capture(alice, late.bookingId, { status: 'PENDING', partnerReferenceId: 'TOO-LATE' }),
+      { instanceOf: BookingError },
+    );
     t.is(error!.code, 'E_CAPTURE_TIMEOUT');
     t.is(error!.httpStatus, 409);
-    t.regex(error!.message, new RegExp(`Booking ${late.bookingId} was not captured within one hour .* CAPTURE_TIMEOUT; it can no longer be captured`));
+    t.regex(
+      error!.message,
+      new RegExp(
+        `Booking ${late.bookingId} was not captured within one hour .* CAPTURE_TIMEOUT; it can no longer be captured`,
+      ),
+    );
     const read = await system.bookings.get(alice, late.bookingId);
     t.is(read.status, 'CAPTURE_TIMEOUT');
     t.is(read.partnerReferenceId, null);

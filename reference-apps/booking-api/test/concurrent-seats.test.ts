@@ -33,7 +33,10 @@ for (const engine of engines) {
       t.is((failure.reason as BookingError).code, 'E_SOLD_OUT');
       t.is((failure.reason as BookingError).httpStatus, 409);
     }
-    t.regex((failed[0].reason as Error).message, /Inventory slot slot-walk-0201-1000 has 0 seat\(s\) left; 1 requested/);
+    t.regex(
+      (failed[0].reason as Error).message,
+      /Inventory slot slot-walk-0201-1000 has 0 seat\(s\) left; 1 requested/,
+    );
     t.is(await remainingSeats(first.system), 0);
     const list = await first.system.bookings.list(first.alice, { limit: '100' }, 'http://x');
     t.is(list.total, 10, 'exactly ten bookings stored');
@@ -42,7 +45,9 @@ for (const engine of engines) {
   test(`${engine.name}: a booking larger than what is left is refused whole, a smaller one still fits`, async (t) => {
     const { system, alice } = await openFixture(await engine.freshUrl(), { capacity: 3 });
     t.teardown(() => system.close());
-    await t.throwsAsync(system.bookings.create(alice, createBody(4, 0)), { message: /has 3 seat\(s\) left; 4 requested/ });
+    await t.throwsAsync(system.bookings.create(alice, createBody(4, 0)), {
+      message: /has 3 seat\(s\) left; 4 requested/,
+    });
     t.is(await remainingSeats(system), 3);
     await system.bookings.create(alice, createBody(2, 1));
     t.is(await remainingSeats(system), 0);

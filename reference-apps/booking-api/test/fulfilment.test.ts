@@ -21,7 +21,11 @@ for (const engine of engines) {
     const { bookingId } = await system.bookings.create(alice, createBody(2, 1));
     t.deepEqual(await system.fulfilment.runOnce(), [], 'nothing to do before capture');
     const uncapturedToken = (await system.repositories.bookings.findById(Number(bookingId)))!.voucher_token;
-    await t.throwsAsync(system.bookings.getByVoucherToken(uncapturedToken), { message: /^Voucher .* not found$/ }, 'no voucher before fulfilment');
+    await t.throwsAsync(
+      system.bookings.getByVoucherToken(uncapturedToken),
+      { message: /^Voucher .* not found$/ },
+      'no voucher before fulfilment',
+    );
     await system.bookings.capture(alice, bookingId, { status: 'PENDING', partnerReferenceId: 'REF-1' });
     t.deepEqual(await system.fulfilment.runOnce(), [Number(bookingId)]);
 
@@ -42,7 +46,9 @@ for (const engine of engines) {
     t.deepEqual(await system.bookings.getByVoucherToken(token), booking);
     const second = booking.tickets[1];
     t.deepEqual(await system.bookings.getByTicket(second.publicId), { ticket: second, booking });
-    await t.throwsAsync(system.bookings.getByTicket('00000000-0000-4000-8000-000000000000'), { message: /^Ticket .* not found$/ });
+    await t.throwsAsync(system.bookings.getByTicket('00000000-0000-4000-8000-000000000000'), {
+      message: /^Ticket .* not found$/,
+    });
     await t.throwsAsync(system.bookings.getByVoucherToken('../../etc/passwd'), { message: /^Voucher .* not found$/ });
     t.deepEqual((await system.bookings.get(alice, bookingId)).tickets, booking.tickets);
   });
@@ -60,7 +66,10 @@ for (const engine of engines) {
     });
     t.teardown(() => system.close());
     const { bookingId } = await system.bookings.create(fixture.alice, createBody(1, 0));
-    const captured = await system.bookings.capture(fixture.alice, bookingId, { status: 'PENDING', partnerReferenceId: 'R' });
+    const captured = await system.bookings.capture(fixture.alice, bookingId, {
+      status: 'PENDING',
+      partnerReferenceId: 'R',
+    });
     t.is(captured.status, 'PENDING', 'the capture answers PENDING');
     // The interval is a minute: only the capture's own trigger can complete it this fast.
     await waitFor(async () => (await system.bookings.get(fixture.alice, bookingId)).status === 'COMPLETED', 5000);
@@ -72,7 +81,10 @@ for (const engine of engines) {
     const first = await openFixture(url);
     const uncaptured = await first.system.bookings.create(first.alice, createBody(1, 0));
     const captured = await first.system.bookings.create(first.alice, createBody(2, 0));
-    const capturedView = await first.system.bookings.capture(first.alice, captured.bookingId, { status: 'PENDING', partnerReferenceId: 'R-9' });
+    const capturedView = await first.system.bookings.capture(first.alice, captured.bookingId, {
+      status: 'PENDING',
+      partnerReferenceId: 'R-9',
+    });
     await first.system.close(); // "crash" before fulfilment ran
 
     const restarted = await openBookingSystem({
@@ -83,10 +95,18 @@ for (const engine of engines) {
       background: { fulfilmentIntervalMs: 50, sweepIntervalMs: 50 },
     });
     t.teardown(() => restarted.close());
-    t.deepEqual(await restarted.bookings.get(first.alice, uncaptured.bookingId), uncaptured, 'uncaptured booking unchanged');
+    t.deepEqual(
+      await restarted.bookings.get(first.alice, uncaptured.bookingId),
+      uncaptured,
+      'uncaptured booking unchanged',
+    );
     await waitFor(async () => (await restarted.bookings.get(first.alice, captured.bookingId)).status === 'COMPLETED');
     const completed = await restarted.bookings.get(first.alice, captured.bookingId);
-    t.deepEqual({ ...completed, status: 'PENDING', tickets: [], voucherUrl: null }, capturedView, 'same booking, now fulfilled');
+    t.deepEqual(
+      { ...completed, status: 'PENDING', tickets: [], voucherUrl: null },
+      capturedView,
+      'same booking, now fulfilled',
+    );
     t.is(completed.tickets.length, 2);
     // The key issued before the restart still works.
     t.deepEqual(await restarted.partnerKeys.authenticate(first.aliceKey), first.alice);
@@ -103,7 +123,10 @@ for (const engine of engines) {
     const ids: string[] = [];
     for (let index = 0; index < 45; index++) {
       const { bookingId } = await first.system.bookings.create(first.alice, createBody(1, 0));
-      await first.system.bookings.capture(first.alice, bookingId, { status: 'PENDING', partnerReferenceId: `R${index}` });
+      await first.system.bookings.capture(first.alice, bookingId, {
+        status: 'PENDING',
+        partnerReferenceId: `R${index}`,
+      });
       ids.push(bookingId);
     }
     const [a, b] = await Promise.all([first.system.fulfilment.runOnce(), second.system.fulfilment.runOnce()]);

@@ -10,7 +10,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 for (const engine of engines) {
   test(`${engine.name}: catalogue, create, read, capture, fulfilment and the customer pages through HTTP`, async (t) => {
-    const { server, alice } = await startHttpFixture(await engine.freshUrl(), { background: { fulfilmentIntervalMs: 50, sweepIntervalMs: 60_000 } });
+    const { server, alice } = await startHttpFixture(await engine.freshUrl(), {
+      background: { fulfilmentIntervalMs: 50, sweepIntervalMs: 60_000 },
+    });
     t.teardown(() => server.close());
 
     // The catalogue a partner reads first.
@@ -19,16 +21,38 @@ for (const engine of engines) {
     t.is(products.headers.get('content-type'), 'application/json');
     t.is(products.body.total, 1);
     t.is(products.body.items[0].name, 'Old Town Walking Tour');
-    t.deepEqual(products.body.items[0].variants.map((variant: { id: string }) => variant.id).sort(), ['v-other', VARIANT_ID]);
+    t.deepEqual(products.body.items[0].variants.map((variant: { id: string }) => variant.id).sort(), [
+      'v-other',
+      VARIANT_ID,
+    ]);
     const product = await alice.get(`${API}/product/p-walk`);
     t.is(product.status, 200);
     const walk = product.body.variants.find((variant: { id: string }) => variant.id === VARIANT_ID);
     t.is(walk.inputFields.find((field: { id: string }) => field.id === 'language').appliesTo, 'VARIANT');
-    const inventory = await alice.get(`${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-01-15T00:00:00&endDateTime=2030-03-01T00:00:00`);
+    const inventory = await alice.get(
+      `${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-01-15T00:00:00&endDateTime=2030-03-01T00:00:00`,
+    );
     t.is(inventory.status, 200);
-    t.deepEqual(inventory.body.items.map((slot: { id: string }) => slot.id), [SLOT_ID]);
-    t.like(inventory.body.items[0], { startDateTime: '2030-02-01T10:00:00', availability: 'LIMITED', remaining: 30, currencyCode: 'EUR' });
-    t.deepEqual(inventory.body.items[0].pricing.persons.map((person: { type: string; price: number }) => [person.type, person.price]), [['ADULT', 25], ['CHILD', 12.5]]);
+    t.deepEqual(
+      inventory.body.items.map((slot: { id: string }) => slot.id),
+      [SLOT_ID],
+    );
+    t.like(inventory.body.items[0], {
+      startDateTime: '2030-02-01T10:00:00',
+      availability: 'LIMITED',
+      remaining: 30,
+      currencyCode: 'EUR',
+    });
+    t.deepEqual(
+      inventory.body.items[0].pricing.persons.map((person: { type: string; price: number }) => [
+        person.type,
+        person.price,
+      ]),
+      [
+        ['ADULT', 25],
+        ['CHILD', 12.5],
+      ],
+    );
 
     // Create: 201, Location, the booking UNCAPTURED with partnerReferenceId null and no tickets.
     const created = await alice.post(`${API}/booking`, createBody(1, 1));
@@ -52,7 +76,12 @@ for (const engine of engines) {
     ]);
     t.deepEqual(created.body.variantInputFields, [{ id: 'language', name: 'Tour Language', value: 'English' }]);
     const id = created.body.bookingId as string;
-    t.is((await alice.get(`${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`)).body.items[0].remaining, 28, 'two seats taken');
+    t.is(
+      (await alice.get(`${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`)).body.items[0]
+        .remaining,
+      28,
+      'two seats taken',
+    );
 
     const read = await alice.get(`${API}/booking/${id}`);
     t.is(read.status, 200);
@@ -67,7 +96,10 @@ for (const engine of engines) {
     t.is(again.body.partnerReferenceId, 'AX67873DDFSR');
 
     // Fulfilment in the background: two tickets with UUIDs and links, a voucher, COMPLETED.
-    const completed = await eventually(() => alice.get(`${API}/booking/${id}`), (answer) => answer.body.status === 'COMPLETED');
+    const completed = await eventually(
+      () => alice.get(`${API}/booking/${id}`),
+      (answer) => answer.body.status === 'COMPLETED',
+    );
     t.is(completed.body.status, 'COMPLETED');
     t.is(completed.body.tickets.length, 2);
     for (const ticket of completed.body.tickets) {
@@ -75,7 +107,11 @@ for (const engine of engines) {
       t.is(ticket.url, `${server.publicBaseUrl}/ticket/${ticket.publicId}`);
     }
     t.regex(completed.body.voucherUrl, new RegExp(`^${server.publicBaseUrl}/voucher/[0-9a-f-]{36}$`));
-    t.is(server.publicBaseUrl, `http://localhost:${server.port}`, 'links default to localhost and the port listened on');
+    t.is(
+      server.publicBaseUrl,
+      `http://localhost:${server.port}`,
+      'links default to localhost and the port listened on',
+    );
 
     // The customer pages behind those links, without any key.
     const voucher = await fetch(`${server.url}${new URL(completed.body.voucherUrl).pathname}`);
@@ -102,7 +138,10 @@ for (const engine of engines) {
   test(`${engine.name}: the deprecated POST /booking/create answers {itineraryId, price} with Deprecation and a successor Link`, async (t) => {
     const { server, alice } = await startHttpFixture(await engine.freshUrl());
     t.teardown(() => server.close());
-    const legacy = await alice.post(`${API}/booking/create`, createBody(2, 0, { customersDetails: { ...createBody(2, 0).customersDetails, priceType: 'PER_PERSON' } }));
+    const legacy = await alice.post(
+      `${API}/booking/create`,
+      createBody(2, 0, { customersDetails: { ...createBody(2, 0).customersDetails, priceType: 'PER_PERSON' } }),
+    );
     t.is(legacy.status, 200, legacy.text);
     t.deepEqual(Object.keys(legacy.body).sort(), ['itineraryId', 'price']);
     t.deepEqual(legacy.body.price, { amount: 50, currencyCode: 'EUR' });
@@ -126,16 +165,30 @@ for (const engine of engines) {
     const first = await alice.get(`${API}/booking?limit=2`);
     t.is(first.status, 200);
     t.is(first.body.total, 5);
-    t.deepEqual(first.body.items.map((booking: { bookingId: string }) => booking.bookingId), ['1', '2']);
+    t.deepEqual(
+      first.body.items.map((booking: { bookingId: string }) => booking.bookingId),
+      ['1', '2'],
+    );
     t.is(first.body.nextUrl, `${server.url}${API}/booking?offset=2&limit=2`);
     t.is(first.body.prevUrl, null);
     t.is(first.body.nextOffset, 2);
 
-    const next = (await fetch(first.body.nextUrl, { headers: alice.headers }).then((response) => response.json())) as { items: { bookingId: string }[]; prevUrl: string };
-    t.deepEqual(next.items.map((booking: { bookingId: string }) => booking.bookingId), ['3', '4']);
+    const next = (await fetch(first.body.nextUrl, { headers: alice.headers }).then((response) => response.json())) as {
+      items: { bookingId: string }[];
+      prevUrl: string;
+    };
+    t.deepEqual(
+      next.items.map((booking: { bookingId: string }) => booking.bookingId),
+      ['3', '4'],
+    );
     t.is(next.prevUrl, `${server.url}${API}/booking?offset=0&limit=2`);
     const last = await alice.get(`${API}/booking?offset=4&limit=2`);
-    t.like(last.body, { nextUrl: null, nextOffset: null, prevUrl: `${server.url}${API}/booking?offset=2&limit=2`, total: 5 });
+    t.like(last.body, {
+      nextUrl: null,
+      nextOffset: null,
+      prevUrl: `${server.url}${API}/booking?offset=2&limit=2`,
+      total: 5,
+    });
     t.is(last.body.items.length, 1);
 
     const defaults = await alice.get(`${API}/booking`);
@@ -148,16 +201,26 @@ for (const engine of engines) {
     // default) changes nothing: a trusted proxy's https is tested in http-operations.
     const proxied = await rawRequest(server.url, {
       path: `${API}/booking?limit=2`,
-      headers: { ...alice.headers, Host: 'partners.example.com', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example' },
+      headers: {
+        ...alice.headers,
+        Host: 'partners.example.com',
+        'X-Forwarded-Proto': 'https',
+        'X-Forwarded-Host': 'evil.example',
+      },
     });
     t.is(JSON.parse(proxied.text).nextUrl, `http://partners.example.com${API}/booking?offset=2&limit=2`);
     // A Host that is not a plain host name cannot shape the links.
-    const forged = await rawRequest(server.url, { path: `${API}/booking?limit=2`, headers: { ...alice.headers, Host: 'x"><script>' } });
+    const forged = await rawRequest(server.url, {
+      path: `${API}/booking?limit=2`,
+      headers: { ...alice.headers, Host: 'x"><script>' },
+    });
     t.is(JSON.parse(forged.text).nextUrl, `http://localhost:${server.port}${API}/booking?offset=2&limit=2`);
   });
 
   test(`${engine.name}: a configured public URL is the base of every link, whatever the Host header says`, async (t) => {
-    const { server, alice } = await startHttpFixture(await engine.freshUrl(), { publicBaseUrl: 'https://booking.example.test' });
+    const { server, alice } = await startHttpFixture(await engine.freshUrl(), {
+      publicBaseUrl: 'https://booking.example.test',
+    });
     t.teardown(() => server.close());
     await alice.post(`${API}/booking`, createBody(1, 0));
     const created = await rawRequest(server.url, {
@@ -168,7 +231,10 @@ for (const engine of engines) {
     });
     t.is(created.status, 201);
     t.is(created.headers.location, `https://booking.example.test${API}/booking/2`);
-    const page = await rawRequest(server.url, { path: `${API}/booking?limit=1`, headers: { ...alice.headers, Host: 'evil.example' } });
+    const page = await rawRequest(server.url, {
+      path: `${API}/booking?limit=1`,
+      headers: { ...alice.headers, Host: 'evil.example' },
+    });
     t.is(JSON.parse(page.text).nextUrl, `https://booking.example.test${API}/booking?offset=1&limit=1`);
   });
 }

@@ -9,15 +9,25 @@ const engines = useEngines('http_pages');
 
 for (const engine of engines) {
   test(`${engine.name}: a browser opens the voucher and ticket links of a fulfilled booking; what customers typed stays text`, async (t) => {
-    const { server, alice } = await startHttpFixture(await engine.freshUrl(), { background: { fulfilmentIntervalMs: 50 } });
+    const { server, alice } = await startHttpFixture(await engine.freshUrl(), {
+      background: { fulfilmentIntervalMs: 50 },
+    });
     t.teardown(() => server.close());
     // A lead name that would run as script if the page did not escape it.
     const body = createBody(2, 1);
-    body.customersDetails.customers[0].inputFields[0] = { id: 'name', value: '<script>document.title="pwned"</script>Ana <b>Lima</b>' };
+    body.customersDetails.customers[0].inputFields[0] = {
+      id: 'name',
+      value: '<script>document.title="pwned"</script>Ana <b>Lima</b>',
+    };
     const created = await alice.post(`${API}/booking`, body);
     t.is(created.status, 201, created.text);
     await alice.put(`${API}/booking/${created.body.bookingId}`, { status: 'PENDING', partnerReferenceId: 'PAGE-1' });
-    const booking = (await eventually(() => alice.get(`${API}/booking/${created.body.bookingId}`), (answer) => answer.body.status === 'COMPLETED')).body;
+    const booking = (
+      await eventually(
+        () => alice.get(`${API}/booking/${created.body.bookingId}`),
+        (answer) => answer.body.status === 'COMPLETED',
+      )
+    ).body;
     t.is(booking.tickets.length, 3);
 
     // The links say localhost:<port>; the browser reaches the same server at 127.0.0.1.
@@ -25,12 +35,18 @@ for (const engine of engines) {
     const voucher = await renderedDom(local(booking.voucherUrl));
     t.regex(voucher, /<title>Voucher for Old Town Walking Tour<\/title>/, 'the script in the name did not run');
     t.regex(voucher, /<h1>Old Town Walking Tour · Morning tour<\/h1>/);
-    t.regex(voucher, /<dd id="lead">&lt;script&gt;document\.title="pwned"&lt;\/script&gt;Ana &lt;b&gt;Lima&lt;\/b&gt;<\/dd>/);
+    t.regex(
+      voucher,
+      /<dd id="lead">&lt;script&gt;document\.title="pwned"&lt;\/script&gt;Ana &lt;b&gt;Lima&lt;\/b&gt;<\/dd>/,
+    );
     t.regex(voucher, /<dd id="start">1 February 2030, 10:00 \(local time\)<\/dd>/);
     t.regex(voucher, /<dd id="price">62\.50 EUR<\/dd>/);
     t.regex(voucher, /<span id="status">COMPLETED<\/span>/);
     const links = [...voucher.matchAll(/<a href="([^"]+)">Ticket (\d)<\/a>/g)];
-    t.deepEqual(links.map((match) => match[1]), booking.tickets.map((ticket: { url: string }) => ticket.url));
+    t.deepEqual(
+      links.map((match) => match[1]),
+      booking.tickets.map((ticket: { url: string }) => ticket.url),
+    );
 
     const ticket = await renderedDom(local(booking.tickets[2].url));
     t.regex(ticket, /<title>Ticket 3 of 3 for Old Town Walking Tour<\/title>/);

@@ -10,11 +10,18 @@ test('the API key comes from Authorization: Bearer or from Headout-Auth', (t) =>
   t.is(readApiKey(headers({ authorization: 'Bearer pk_abc' })), 'pk_abc');
   t.is(readApiKey(headers({ authorization: 'bearer   pk_abc ' })), 'pk_abc');
   t.is(readApiKey(headers({ 'headout-auth': 'pk_xyz' })), 'pk_xyz');
-  t.is(readApiKey(headers({ authorization: 'Bearer pk_abc', 'headout-auth': 'pk_xyz' })), 'pk_abc', 'Authorization first');
+  t.is(
+    readApiKey(headers({ authorization: 'Bearer pk_abc', 'headout-auth': 'pk_xyz' })),
+    'pk_abc',
+    'Authorization first',
+  );
   t.is(readApiKey(headers({ authorization: 'Basic dXNlcjpwYXNz' })), undefined);
   t.is(readApiKey(headers({})), undefined);
   t.regex(missingKeyMessage(headers({ authorization: 'Basic x' })), /must use the Bearer scheme/);
-  t.regex(missingKeyMessage(headers({})), /Missing API key: send "Authorization: Bearer <api key>" or "Headout-Auth: <api key>"/);
+  t.regex(
+    missingKeyMessage(headers({})),
+    /Missing API key: send "Authorization: Bearer <api key>" or "Headout-Auth: <api key>"/,
+  );
 });
 
 test('domain errors keep their status and code; anything else is a 500 without internals', (t) => {
@@ -31,7 +38,10 @@ test('domain errors keep their status and code; anything else is a 500 without i
 });
 
 test('link base: configured URL, else the request host when it is a plain host, with its protocol', (t) => {
-  t.is(requestBaseUrl('https://api.example.com/', 'evil.test', 'http', 'http://localhost:8081'), 'https://api.example.com');
+  t.is(
+    requestBaseUrl('https://api.example.com/', 'evil.test', 'http', 'http://localhost:8081'),
+    'https://api.example.com',
+  );
   t.is(requestBaseUrl(undefined, '127.0.0.1:8081', 'http', 'x'), 'http://127.0.0.1:8081');
   t.is(requestBaseUrl(undefined, 'api.example.com', 'https', 'x'), 'https://api.example.com');
   t.is(requestBaseUrl(undefined, 'api.example.com', 'gopher', 'x'), 'http://api.example.com');
@@ -61,11 +71,18 @@ test('a database that is down, restarting, overloaded or locked is a 503 with Re
     const answer = errorResponse(error, (cause) => logged.push(cause));
     t.is(answer.status, 503, error.message);
     t.is(answer.body.error.code, 'E_SERVICE_UNAVAILABLE');
-    t.is(answer.body.error.message, 'The booking database is unavailable; the request was not completed. Retry in a few seconds');
+    t.is(
+      answer.body.error.message,
+      'The booking database is unavailable; the request was not completed. Retry in a few seconds',
+    );
     t.deepEqual(answer.headers, { 'Retry-After': '5' });
     t.deepEqual(logged, [], 'not logged as an unexpected error');
   }
-  for (const error of [coded('23505', 'duplicate key value violates unique constraint'), coded('SQLITE_CONSTRAINT'), coded('42P01', 'relation "booking" does not exist')]) {
+  for (const error of [
+    coded('23505', 'duplicate key value violates unique constraint'),
+    coded('SQLITE_CONSTRAINT'),
+    coded('42P01', 'relation "booking" does not exist'),
+  ]) {
     t.is(errorResponse(error, () => undefined).status, 500, error.message);
   }
 });

@@ -29,9 +29,19 @@ import { startHttpFixture } from './helpers/http-fixture';
 function refusalMessage(answer: RawAnswer): string | undefined {
   if (!/json/.test(headerOf(answer, 'content-type') ?? '')) return defaultRefusalMessage(answer);
   try {
-    const body = JSON.parse(answer.body.toString('utf8')) as { status?: unknown; error?: { code?: unknown; message?: unknown } };
+    const body = JSON.parse(answer.body.toString('utf8')) as {
+      status?: unknown;
+      error?: { code?: unknown; message?: unknown };
+    };
     const { code, message } = body.error ?? {};
-    if (body.status !== answer.status || typeof code !== 'string' || !code.startsWith('E_') || typeof message !== 'string' || message === '') return undefined;
+    if (
+      body.status !== answer.status ||
+      typeof code !== 'string' ||
+      !code.startsWith('E_') ||
+      typeof message !== 'string' ||
+      message === ''
+    )
+      return undefined;
     return message;
   } catch {
     return undefined;
@@ -44,7 +54,10 @@ test('booking-api: every route holds against the hostile-input corpus (SQLite)',
   // nothing but the requests changes the stored data.
   // The rate limit as shipped, but far above the corpus's thousands of requests with one key (its own tests are in
   // http-operations).
-  const { server, alice, aliceKey } = await startHttpFixture(path.join(folder, 'booking.db'), { capacity: null, rateLimit: { limit: 1_000_000 } });
+  const { server, alice, aliceKey } = await startHttpFixture(path.join(folder, 'booking.db'), {
+    capacity: null,
+    rateLimit: { limit: 1_000_000 },
+  });
   t.teardown(async () => {
     await server.close();
     fs.rmSync(folder, { recursive: true, force: true });
@@ -53,7 +66,10 @@ test('booking-api: every route holds against the hostile-input corpus (SQLite)',
   // State the samples point at: an UNCAPTURED booking, and a fulfilled one with its voucher and ticket.
   const open = (await alice.post(`${API}/booking`, createBody(1, 0))).body;
   const fulfilled = (await alice.post(`${API}/booking`, createBody(2, 0))).body;
-  await alice.put(`${API}/booking/${fulfilled.bookingId}`, { status: 'PENDING', partnerReferenceId: 'corpus-fulfilled' });
+  await alice.put(`${API}/booking/${fulfilled.bookingId}`, {
+    status: 'PENDING',
+    partnerReferenceId: 'corpus-fulfilled',
+  });
   await server.system.fulfilment.runOnce();
   const completed = (await alice.get(`${API}/booking/${fulfilled.bookingId}`)).body;
   t.is(completed.status, 'COMPLETED');
@@ -69,11 +85,22 @@ test('booking-api: every route holds against the hostile-input corpus (SQLite)',
     [`GET ${API}/booking`]: { query: { offset: '0', limit: '10' } },
     [`POST ${API}/booking`]: { body: createBody(1, 0) },
     [`GET ${API}/booking/{id}`]: { path: { id: open.bookingId } },
-    [`PUT ${API}/booking/{id}`]: { path: { id: open.bookingId }, body: { status: 'PENDING', partnerReferenceId: 'corpus-capture' } },
+    [`PUT ${API}/booking/{id}`]: {
+      path: { id: open.bookingId },
+      body: { status: 'PENDING', partnerReferenceId: 'corpus-capture' },
+    },
     [`POST ${API}/booking/create`]: { body: createBody(1, 0) },
     [`GET ${API}/product`]: { query: { offset: '0', limit: '10' } },
     [`GET ${API}/product/{id}`]: { path: { id: 'p-walk' } },
-    [`GET ${API}/inventory`]: { query: { variantId: VARIANT_ID, startDateTime: '2030-02-01T00:00:00', endDateTime: '2030-02-02T00:00:00', offset: '0', limit: '10' } },
+    [`GET ${API}/inventory`]: {
+      query: {
+        variantId: VARIANT_ID,
+        startDateTime: '2030-02-01T00:00:00',
+        endDateTime: '2030-02-02T00:00:00',
+        offset: '0',
+        limit: '10',
+      },
+    },
     ['GET /voucher/{token}']: { path: { token: voucherToken } },
     ['GET /ticket/{publicId}']: { path: { publicId: ticketId } },
   };
@@ -102,7 +129,11 @@ test('booking-api: every route holds against the hostile-input corpus (SQLite)',
     seed,
     snapshot: () => snapshotDatabase(server.system.database.db, { dialect: 'sqlite' }),
     refusalMessage,
-    health: { method: 'GET', target: `${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`, headers: [['Authorization', `Bearer ${aliceKey}`]] },
+    health: {
+      method: 'GET',
+      target: `${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`,
+      headers: [['Authorization', `Bearer ${aliceKey}`]],
+    },
   });
   t.log(formatCorpusReport(report));
   const { unexpected, fixed, setAside } = sortFailures(report, []);
@@ -113,6 +144,7 @@ test('booking-api: every route holds against the hostile-input corpus (SQLite)',
   // Every route was tried, and its valid request passed (a corpus around a broken sample attacks nothing).
   t.deepEqual(new Set(routes.map((route) => route.key)).size, routes.length);
   t.true(routes.length >= 11, routes.map((route) => route.key).join(', '));
-  const slot = (await alice.get(`${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`)).body.items[0];
+  const slot = (await alice.get(`${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`)).body
+    .items[0];
   t.is(slot.id, SLOT_ID);
 });

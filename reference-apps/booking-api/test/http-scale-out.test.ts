@@ -25,32 +25,43 @@ async function twoInstances(t: { teardown(fn: () => unknown): void }, capacity: 
   return { prepared, instances, one: one!, two: two! };
 }
 
-test.serial('a booking created through one instance is read, listed and captured through the other, and fulfilled once', async (t) => {
-  const { one, two } = await twoInstances(t, 30);
-  t.not(one.baseUrl, two.baseUrl);
-  const created = await one.post(`${API}/booking`, createBody(2, 1));
-  t.is(created.status, 201);
-  const id = created.body.bookingId;
-  t.deepEqual((await two.get(`${API}/booking/${id}`)).body, created.body, 'the other instance reads it as created');
-  t.deepEqual((await two.get(`${API}/booking`)).body.items.map((booking: { bookingId: string }) => booking.bookingId), [id]);
+test.serial(
+  'a booking created through one instance is read, listed and captured through the other, and fulfilled once',
+  async (t) => {
+    const { one, two } = await twoInstances(t, 30);
+    t.not(one.baseUrl, two.baseUrl);
+    const created = await one.post(`${API}/booking`, createBody(2, 1));
+    t.is(created.status, 201);
+    const id = created.body.bookingId;
+    t.deepEqual((await two.get(`${API}/booking/${id}`)).body, created.body, 'the other instance reads it as created');
+    t.deepEqual(
+      (await two.get(`${API}/booking`)).body.items.map((booking: { bookingId: string }) => booking.bookingId),
+      [id],
+    );
 
-  const captured = await two.put(`${API}/booking/${id}`, { status: 'PENDING', partnerReferenceId: 'LB-1' });
-  t.is(captured.status, 200);
-  t.is(captured.body.status, 'PENDING');
-  // The same capture through the first instance is the idempotent retry a partner behind a load balancer makes.
-  t.is((await one.put(`${API}/booking/${id}`, { status: 'PENDING', partnerReferenceId: 'LB-1' })).status, 200);
-  t.is((await one.put(`${API}/booking/${id}`, { status: 'PENDING', partnerReferenceId: 'LB-2' })).status, 409);
+    const captured = await two.put(`${API}/booking/${id}`, { status: 'PENDING', partnerReferenceId: 'LB-1' });
+    t.is(captured.status, 200);
+    t.is(captured.body.status, 'PENDING');
+    // The same capture through the first instance is the idempotent retry a partner behind a load balancer makes.
+    t.is((await one.put(`${API}/booking/${id}`, { status: 'PENDING', partnerReferenceId: 'LB-1' })).status, 200);
+    t.is((await one.put(`${API}/booking/${id}`, { status: 'PENDING', partnerReferenceId: 'LB-2' })).status, 409);
 
-  const completed = await eventually(() => one.get(`${API}/booking/${id}`), (answer) => answer.body.status === 'COMPLETED');
-  t.is(completed.body.status, 'COMPLETED');
-  t.is(completed.body.tickets.length, 3);
-  t.deepEqual((await two.get(`${API}/booking/${id}`)).body, completed.body, 'both instances answer the same booking');
-  t.is(await remainingOnSlot(two), 27);
-});
+    const completed = await eventually(
+      () => one.get(`${API}/booking/${id}`),
+      (answer) => answer.body.status === 'COMPLETED',
+    );
+    t.is(completed.body.status, 'COMPLETED');
+    t.is(completed.body.tickets.length, 3);
+    t.deepEqual((await two.get(`${API}/booking/${id}`)).body, completed.body, 'both instances answer the same booking');
+    t.is(await remainingOnSlot(two), 27);
+  },
+);
 
 test.serial('50 concurrent creates spread over both instances for the last 10 seats: exactly 10 succeed', async (t) => {
   const { one, two } = await twoInstances(t, 10);
-  const answers = await Promise.all(Array.from({ length: 50 }, (_, index) => (index % 2 === 0 ? one : two).post(`${API}/booking`, createBody(1, 0))));
+  const answers = await Promise.all(
+    Array.from({ length: 50 }, (_, index) => (index % 2 === 0 ? one : two).post(`${API}/booking`, createBody(1, 0))),
+  );
   const statuses = answers.map((answer) => answer.status);
   t.is(statuses.filter((status) => status === 201).length, 10, statuses.join(' '));
   t.is(statuses.filter((status) => status === 409).length, 40, statuses.join(' '));
@@ -75,83 +86,130 @@ async function createMany(clients: ApiClient[], count: number): Promise<Array<{ 
   return answers;
 }
 
-test.serial('the fulfilment worker and the capture-timeout sweep run on both instances and do no booking twice', async (t) => {
-  const capacity = 1000;
-  const { prepared, instances, one, two } = await twoInstances(t, capacity);
-  const bookings = await createMany([one, two], 150);
-  const toCapture = bookings.filter((_, index) => index % 3 !== 0);
-  const toForget = bookings.filter((_, index) => index % 3 === 0);
+test.serial(
+  'the fulfilment worker and the capture-timeout sweep run on both instances and do no booking twice',
+  async (t) => {
+    const capacity = 1000;
+    const { prepared, instances, one, two } = await twoInstances(t, capacity);
+    const bookings = await createMany([one, two], 150);
+    const toCapture = bookings.filter((_, index) => index % 3 !== 0);
+    const toForget = bookings.filter((_, index) => index % 3 === 0);
 
-  // All captures at once through both instances: both fulfilment workers are woken and race for the same rows.
-  const captures = await Promise.all(toCapture.map((booking, index) => (index % 2 === 0 ? one : two).put(`${API}/booking/${booking.id}`, { status: 'PENDING', partnerReferenceId: `REF-${booking.id}` })));
-  t.deepEqual([...new Set(captures.map((answer) => answer.status))], [200]);
+    // All captures at once through both instances: both fulfilment workers are woken and race for the same rows.
+    const captures = await Promise.all(
+      toCapture.map((booking, index) =>
+        (index % 2 === 0 ? one : two).put(`${API}/booking/${booking.id}`, {
+          status: 'PENDING',
+          partnerReferenceId: `REF-${booking.id}`,
+        }),
+      ),
+    );
+    t.deepEqual([...new Set(captures.map((answer) => answer.status))], [200]);
 
-  // An hour passes for the bookings nobody captured (their creation time moved back; the instances use the real
-  // clock). Both sweeps (every 25 ms) race to time them out and give the seats back.
-  const database = await openDatabase<BookingSchema>(prepared.url);
-  t.teardown(() => database.destroy());
-  await database.db
-    .updateTable('booking')
-    .set({ created_at: sql`created_at - ${2 * HOUR}` })
-    .where('status', '=', 'UNCAPTURED')
-    .execute();
+    // An hour passes for the bookings nobody captured (their creation time moved back; the instances use the real
+    // clock). Both sweeps (every 25 ms) race to time them out and give the seats back.
+    const database = await openDatabase<BookingSchema>(prepared.url);
+    t.teardown(() => database.destroy());
+    await database.db
+      .updateTable('booking')
+      .set({ created_at: sql`created_at - ${2 * HOUR}` })
+      .where('status', '=', 'UNCAPTURED')
+      .execute();
 
-  const settled = await eventually(
-    () => database.db.selectFrom('booking').select(['id', 'status', 'seats', 'partner_reference_id', 'voucher_url', 'timed_out_at']).orderBy('id').execute(),
-    (rows) => rows.every((row) => row.status === 'COMPLETED' || row.status === 'CAPTURE_TIMEOUT'),
-    20_000,
-  );
-  const byId = new Map(settled.map((row) => [String(row.id), row]));
-  for (const booking of toCapture) {
-    t.is(byId.get(booking.id)?.status, 'COMPLETED', `captured booking ${booking.id}`);
-    t.is(byId.get(booking.id)?.partner_reference_id, `REF-${booking.id}`);
-  }
-  for (const booking of toForget) t.is(byId.get(booking.id)?.status, 'CAPTURE_TIMEOUT', `forgotten booking ${booking.id}`);
+    const settled = await eventually(
+      () =>
+        database.db
+          .selectFrom('booking')
+          .select(['id', 'status', 'seats', 'partner_reference_id', 'voucher_url', 'timed_out_at'])
+          .orderBy('id')
+          .execute(),
+      (rows) => rows.every((row) => row.status === 'COMPLETED' || row.status === 'CAPTURE_TIMEOUT'),
+      20_000,
+    );
+    const byId = new Map(settled.map((row) => [String(row.id), row]));
+    for (const booking of toCapture) {
+      t.is(byId.get(booking.id)?.status, 'COMPLETED', `captured booking ${booking.id}`);
+      t.is(byId.get(booking.id)?.partner_reference_id, `REF-${booking.id}`);
+    }
+    for (const booking of toForget)
+      t.is(byId.get(booking.id)?.status, 'CAPTURE_TIMEOUT', `forgotten booking ${booking.id}`);
 
-  // Each instance links vouchers under its own address (no public URL set), which tells who fulfilled what.
-  const fulfilledBy = instances.map((instance) => settled.filter((row) => row.voucher_url?.startsWith(`http://localhost:${new URL(instance.url).port}/`)).length);
-  t.log(`fulfilled by instance one: ${fulfilledBy[0]}, by instance two: ${fulfilledBy[1]}`);
-  t.is(fulfilledBy[0]! + fulfilledBy[1]!, toCapture.length);
-  t.true(fulfilledBy.every((count) => count > 0), 'both workers took part');
+    // Each instance links vouchers under its own address (no public URL set), which tells who fulfilled what.
+    const fulfilledBy = instances.map(
+      (instance) =>
+        settled.filter((row) => row.voucher_url?.startsWith(`http://localhost:${new URL(instance.url).port}/`)).length,
+    );
+    t.log(`fulfilled by instance one: ${fulfilledBy[0]}, by instance two: ${fulfilledBy[1]}`);
+    t.is(fulfilledBy[0]! + fulfilledBy[1]!, toCapture.length);
+    t.true(
+      fulfilledBy.every((count) => count > 0),
+      'both workers took part',
+    );
 
-  // Fulfilled once: exactly one ticket per seat, no ticket issued twice.
-  const tickets = await database.db.selectFrom('ticket').select(['booking_id', 'public_id', 'position']).execute();
-  const seatsCompleted = toCapture.reduce((sum, booking) => sum + booking.seats, 0);
-  t.is(tickets.length, seatsCompleted, 'tickets issued = seats of the fulfilled bookings');
-  t.is(new Set(tickets.map((ticket) => ticket.public_id)).size, tickets.length);
-  t.is(new Set(tickets.map((ticket) => `${ticket.booking_id}:${ticket.position}`)).size, tickets.length, 'no position filled twice');
-  for (const booking of toCapture) {
-    const answer = await two.get(`${API}/booking/${booking.id}`);
-    t.is(answer.body.tickets.length, booking.seats);
-  }
-  // Timed out once: every seat given back exactly once, so what is left plus what is held is the capacity.
-  const held = seatsHeld(await listAll(one));
-  t.is(held, seatsCompleted);
-  t.is(await remainingOnSlot(one), capacity - seatsCompleted);
-  const slot = await database.db.selectFrom('inventory_slot').select('remaining').where('id', '=', SLOT_ID).executeTakeFirstOrThrow();
-  t.is(slot.remaining, capacity - seatsCompleted);
-});
+    // Fulfilled once: exactly one ticket per seat, no ticket issued twice.
+    const tickets = await database.db.selectFrom('ticket').select(['booking_id', 'public_id', 'position']).execute();
+    const seatsCompleted = toCapture.reduce((sum, booking) => sum + booking.seats, 0);
+    t.is(tickets.length, seatsCompleted, 'tickets issued = seats of the fulfilled bookings');
+    t.is(new Set(tickets.map((ticket) => ticket.public_id)).size, tickets.length);
+    t.is(
+      new Set(tickets.map((ticket) => `${ticket.booking_id}:${ticket.position}`)).size,
+      tickets.length,
+      'no position filled twice',
+    );
+    for (const booking of toCapture) {
+      const answer = await two.get(`${API}/booking/${booking.id}`);
+      t.is(answer.body.tickets.length, booking.seats);
+    }
+    // Timed out once: every seat given back exactly once, so what is left plus what is held is the capacity.
+    const held = seatsHeld(await listAll(one));
+    t.is(held, seatsCompleted);
+    t.is(await remainingOnSlot(one), capacity - seatsCompleted);
+    const slot = await database.db
+      .selectFrom('inventory_slot')
+      .select('remaining')
+      .where('id', '=', SLOT_ID)
+      .executeTakeFirstOrThrow();
+    t.is(slot.remaining, capacity - seatsCompleted);
+  },
+);
 
-test.serial('one instance with rest.uws serve() worker threads (--workers 2) on PostgreSQL serves and stops; SQLite is refused', async (t) => {
-  const prepared = await prepareDatabase(await postgres.freshDatabase('scale_workers'), 100);
-  const server = await startMain(['--port', '0', '--host', '127.0.0.1', '--database', prepared.url, '--workers', '2']);
-  t.teardown(() => server.stop('SIGKILL'));
-  t.regex(server.output(), /listening on http:\/\/127\.0\.0\.1:\d+, database postgres:\/\/\S+, 2 worker threads/);
-  // Printed just after the listening lines; it may come in the next chunk of the pipe.
-  const poolLine = /PostgreSQL pool of 10 connections per worker, statement timeout 10000 ms, connect timeout 5000 ms/;
-  for (const deadline = Date.now() + 5000; !poolLine.test(server.output()) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
-  t.regex(server.output(), poolLine);
-  const alice = clientOf(server, prepared.aliceKey);
-  // Many connections at once: the kernel spreads them over both threads; every answer is right.
-  const created = await Promise.all(Array.from({ length: 20 }, () => alice.post(`${API}/booking`, createBody(1, 0))));
-  t.deepEqual([...new Set(created.map((answer) => answer.status))], [201]);
-  const reads = await Promise.all(created.map((answer) => alice.get(`${API}/booking/${answer.body.bookingId}`)));
-  t.deepEqual(reads.map((answer) => answer.body.bookingId), created.map((answer) => answer.body.bookingId));
-  t.is(await remainingOnSlot(alice), 80);
-  t.is(await server.stop('SIGTERM'), 0);
-  t.regex(server.output(), /SIGTERM received, stopping[\s\S]*booking-api: stopped/);
+test.serial(
+  'one instance with rest.uws serve() worker threads (--workers 2) on PostgreSQL serves and stops; SQLite is refused',
+  async (t) => {
+    const prepared = await prepareDatabase(await postgres.freshDatabase('scale_workers'), 100);
+    const server = await startMain([
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--database',
+      prepared.url,
+      '--workers',
+      '2',
+    ]);
+    t.teardown(() => server.stop('SIGKILL'));
+    t.regex(server.output(), /listening on http:\/\/127\.0\.0\.1:\d+, database postgres:\/\/\S+, 2 worker threads/);
+    // Printed just after the listening lines; it may come in the next chunk of the pipe.
+    const poolLine =
+      /PostgreSQL pool of 10 connections per worker, statement timeout 10000 ms, connect timeout 5000 ms/;
+    for (const deadline = Date.now() + 5000; !poolLine.test(server.output()) && Date.now() < deadline; )
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    t.regex(server.output(), poolLine);
+    const alice = clientOf(server, prepared.aliceKey);
+    // Many connections at once: the kernel spreads them over both threads; every answer is right.
+    const created = await Promise.all(Array.from({ length: 20 }, () => alice.post(`${API}/booking`, createBody(1, 0))));
+    t.deepEqual([...new Set(created.map((answer) => answer.status))], [201]);
+    const reads = await Promise.all(created.map((answer) => alice.get(`${API}/booking/${answer.body.bookingId}`)));
+    t.deepEqual(
+      reads.map((answer) => answer.body.bookingId),
+      created.map((answer) => answer.body.bookingId),
+    );
+    t.is(await remainingOnSlot(alice), 80);
+    t.is(await server.stop('SIGTERM'), 0);
+    t.regex(server.output(), /SIGTERM received, stopping[\s\S]*booking-api: stopped/);
 
-  const refused = await runCli('main.js', ['--port', '0', '--database', 'sqlite::memory:', '--workers', '2']);
-  t.is(refused.code, 1);
-  t.regex(refused.output, /--workers 2 needs PostgreSQL/);
-});
+    const refused = await runCli('main.js', ['--port', '0', '--database', 'sqlite::memory:', '--workers', '2']);
+    t.is(refused.code, 1);
+    t.regex(refused.output, /--workers 2 needs PostgreSQL/);
+  },
+);

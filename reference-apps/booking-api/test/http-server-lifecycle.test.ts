@@ -35,7 +35,9 @@ test('PostgreSQL: a stop lets requests in progress finish, refuses new connectio
   const stopping = server.close().then(() => (stopped = true));
   await new Promise((resolve) => setTimeout(resolve, 100));
   t.false(stopped, 'the stop waits for the create in progress');
-  const refused = await rawRequest(server.url, { path: `${API}/booking`, headers: alice.headers }).catch((error: NodeJS.ErrnoException) => error.code);
+  const refused = await rawRequest(server.url, { path: `${API}/booking`, headers: alice.headers }).catch(
+    (error: NodeJS.ErrnoException) => error.code,
+  );
   t.is(refused, 'ECONNREFUSED', 'no new connections');
   // A request on the connection kept alive is still answered, and its connection closes after.
   const late = rawRequest(server.url, { path: `${API}/booking`, headers: alice.headers, agent: keptAlive });
@@ -50,7 +52,10 @@ test('PostgreSQL: a stop lets requests in progress finish, refuses new connectio
   t.true(stopped);
   const reader = await openDatabase(url);
   t.teardown(() => reader.destroy());
-  const rows = await reader.db.selectFrom('booking' as never).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  const rows = await reader.db
+    .selectFrom('booking' as never)
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
   t.is((rows as { n: number }).n, 1, 'and its booking is stored');
 });
 
@@ -62,12 +67,26 @@ for (const engine of engines) {
     const key = /API key: (\S+)/.exec(issued.output)![1];
 
     // Flags.
-    const first = await startMain(['--port', '0', '--host', '127.0.0.1', '--database', url, '--public-url', 'https://booking.example.test']);
+    const first = await startMain([
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--database',
+      url,
+      '--public-url',
+      'https://booking.example.test',
+    ]);
     t.regex(first.output(), /booking-api: listening on http:\/\/127\.0\.0\.1:\d+, database /);
     t.regex(first.output(), /links under https:\/\/booking\.example\.test/);
-    if (engine.name === 'PostgreSQL') t.false(first.output().includes(new URL(url).password || '\u0000'), 'no password printed');
+    if (engine.name === 'PostgreSQL')
+      t.false(first.output().includes(new URL(url).password || '\u0000'), 'no password printed');
     const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-    const created = await fetch(`${first.url}${API}/booking`, { method: 'POST', headers, body: JSON.stringify(await demoBooking(first.url, headers)) });
+    const created = await fetch(`${first.url}${API}/booking`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(await demoBooking(first.url, headers)),
+    });
     t.is(created.status, 201, await created.clone().text());
     const booking = (await created.json()) as { bookingId: string };
     t.is(await first.stop('SIGTERM'), 0);
@@ -94,7 +113,9 @@ test('main refuses a bad configuration with a message and exit code 1', async (t
 
 /** A booking from the demo catalogue main seeds at first start: one adult at the Louvre, the first slot offered. */
 async function demoBooking(baseUrl: string, headers: Record<string, string>) {
-  const inventory = (await fetch(`${baseUrl}${API}/inventory?variantId=2003&limit=1`, { headers }).then((response) => response.json())) as {
+  const inventory = (await fetch(`${baseUrl}${API}/inventory?variantId=2003&limit=1`, { headers }).then((response) =>
+    response.json(),
+  )) as {
     items: { id: string; pricing: { persons: { type: string; price: number }[] } }[];
   };
   const slot = inventory.items[0];

@@ -11,19 +11,27 @@ for (const engine of engines) {
     const { system, alice, bob } = await openFixture(await engine.freshUrl(), { capacity: null });
     t.teardown(() => system.close());
     const ids: string[] = [];
-    for (let index = 0; index < 45; index++) ids.push((await system.bookings.create(alice, createBody(1, 0))).bookingId);
+    for (let index = 0; index < 45; index++)
+      ids.push((await system.bookings.create(alice, createBody(1, 0))).bookingId);
     await system.bookings.create(bob, createBody(1, 0));
 
     const first = await system.bookings.list(alice, {}, BASE);
     t.is(first.items.length, 20, 'limit defaults to 20');
-    t.deepEqual(first.items.map((item) => item.bookingId), ids.slice(0, 20), 'oldest first');
+    t.deepEqual(
+      first.items.map((item) => item.bookingId),
+      ids.slice(0, 20),
+      'oldest first',
+    );
     t.is(first.total, 45, "only the partner's own bookings");
     t.is(first.nextOffset, 20);
     t.is(first.nextUrl, `${BASE}/api/public/v1/booking?offset=20&limit=20`);
     t.is(first.prevUrl, null);
 
     const middle = await system.bookings.list(alice, { offset: '20', limit: '20' }, BASE);
-    t.deepEqual(middle.items.map((item) => item.bookingId), ids.slice(20, 40));
+    t.deepEqual(
+      middle.items.map((item) => item.bookingId),
+      ids.slice(20, 40),
+    );
     t.is(middle.prevUrl, `${BASE}/api/public/v1/booking?offset=0&limit=20`);
     t.is(middle.nextUrl, `${BASE}/api/public/v1/booking?offset=40&limit=20`);
 

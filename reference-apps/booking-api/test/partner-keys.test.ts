@@ -8,7 +8,10 @@ const engines = useEngines('partner_keys');
 const cli = path.join(__dirname, '..', 'src', 'cli', 'keys-cli.js');
 
 function keys(databaseUrl: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args, '--database', databaseUrl], { encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync(process.execPath, [cli, ...args, '--database', databaseUrl], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -22,14 +25,22 @@ for (const engine of engines) {
     t.truthy(key, created.out);
     t.truthy(keyId, created.out);
 
-    const system = await openBookingSystem({ databaseUrl: url, publicBaseUrl: 'https://x', seedDemoCatalogue: false, background: false });
+    const system = await openBookingSystem({
+      databaseUrl: url,
+      publicBaseUrl: 'https://x',
+      seedDemoCatalogue: false,
+      background: false,
+    });
     t.teardown(() => system.close());
     const partner = await system.partnerKeys.authenticate(key);
     t.is(partner?.name, 'Acme Travel');
 
     const listed = keys(url, 'list');
     t.is(listed.code, 0, listed.err);
-    t.regex(listed.out, new RegExp(`${keyId}\\s+${key!.slice(0, 7)}\\.\\.\\.\\s+Acme Travel \\(ptn_[0-9a-f]{12}\\).*active`));
+    t.regex(
+      listed.out,
+      new RegExp(`${keyId}\\s+${key!.slice(0, 7)}\\.\\.\\.\\s+Acme Travel \\(ptn_[0-9a-f]{12}\\).*active`),
+    );
     t.false(listed.out.includes(key!), 'the key itself is never listed');
 
     // A second key for the same partner belongs to the same partner.
@@ -57,7 +68,12 @@ test('keys CLI without a command or with a missing argument prints usage and exi
 });
 
 test('unknown, empty, malformed and oversized keys do not authenticate', async (t) => {
-  const system = await openBookingSystem({ databaseUrl: 'sqlite::memory:', publicBaseUrl: 'https://x', seedDemoCatalogue: false, background: false });
+  const system = await openBookingSystem({
+    databaseUrl: 'sqlite::memory:',
+    publicBaseUrl: 'https://x',
+    seedDemoCatalogue: false,
+    background: false,
+  });
   t.teardown(() => system.close());
   const issued = await system.partnerKeys.issueKey('Zed');
   for (const candidate of [undefined, '', 'pk_', `${issued.key}x`, issued.key.slice(0, -1), 'x'.repeat(10_000)]) {

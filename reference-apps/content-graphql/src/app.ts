@@ -1,4 +1,12 @@
-import { openApi, rateLimit, RestBuilder, TsyringeInjectionProvider, WebApplicationException, type Logger, type RateLimitKey } from 'rest.uws';
+import {
+  openApi,
+  rateLimit,
+  RestBuilder,
+  TsyringeInjectionProvider,
+  WebApplicationException,
+  type Logger,
+  type RateLimitKey,
+} from 'rest.uws';
 import { rateLimitStoreOptions, useOperations, type AppRateLimit, type OperationsOptions } from 'app-support';
 import { container as rootContainer } from 'tsyringe';
 import type { TemplatedApp } from 'uWebSockets.js';
@@ -79,21 +87,28 @@ export function contentApp(service: ContentService, options: ContentAppOptions =
       }),
     );
   }
-  return builder
-    .injectWith(new TsyringeInjectionProvider(container))
-    // A query needs far less than the framework's 1 MiB; larger bodies get 413 before they are read.
-    .bodyHandler({ maxBodySize: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES })
-    // The 413, 405 and framing errors the framework answers before a route runs: GraphQL-shaped on the endpoint.
-    .errorHandlerFor(WebApplicationException, new GraphqlEndpointErrorHandler(graphqlPath))
-    .register(graphqlResource(graphqlPath, service.graphql), assetResource(service.files), graphiqlResource(graphqlPath), AdminResource)
-    .use(
-      openApi({
-        title: 'Content GraphQL',
-        version: '1.0.0',
-        path: OPENAPI_PATH,
-        description:
-          `The GraphQL endpoint (${graphqlPath}: GET, POST, the CMS's answers), asset files and the admin API (X-Admin-Key). ` +
-          'The GraphQL schema itself is read by introspection (GraphiQL at /graphiql).',
-      }),
-    );
+  return (
+    builder
+      .injectWith(new TsyringeInjectionProvider(container))
+      // A query needs far less than the framework's 1 MiB; larger bodies get 413 before they are read.
+      .bodyHandler({ maxBodySize: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES })
+      // The 413, 405 and framing errors the framework answers before a route runs: GraphQL-shaped on the endpoint.
+      .errorHandlerFor(WebApplicationException, new GraphqlEndpointErrorHandler(graphqlPath))
+      .register(
+        graphqlResource(graphqlPath, service.graphql),
+        assetResource(service.files),
+        graphiqlResource(graphqlPath),
+        AdminResource,
+      )
+      .use(
+        openApi({
+          title: 'Content GraphQL',
+          version: '1.0.0',
+          path: OPENAPI_PATH,
+          description:
+            `The GraphQL endpoint (${graphqlPath}: GET, POST, the CMS's answers), asset files and the admin API (X-Admin-Key). ` +
+            'The GraphQL schema itself is read by introspection (GraphiQL at /graphiql).',
+        }),
+      )
+  );
 }

@@ -1,6 +1,13 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { parseLogLevel, parseRequestsPerMinute, parseTrustProxy, readServerConfig, type LogLevel, type ServerConfig } from 'app-support';
+import {
+  parseLogLevel,
+  parseRequestsPerMinute,
+  parseTrustProxy,
+  readServerConfig,
+  type LogLevel,
+  type ServerConfig,
+} from 'app-support';
 import type { ExecutorKind } from './graphql/query-executor';
 import type { ContentServerOptions } from './server';
 
@@ -17,7 +24,10 @@ export const LOCATION_OPTIONS = {
   assets: { type: 'string' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
-export interface Locations { database?: string; assets?: string }
+export interface Locations {
+  database?: string;
+  assets?: string;
+}
 
 export function databaseUrlFrom(flags: Locations, env: NodeJS.ProcessEnv): string {
   return flags.database ?? env.CONTENT_GRAPHQL_DATABASE_URL ?? env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
@@ -41,19 +51,42 @@ export interface ContentRunConfig {
  * the GraphQL limits, and the operations: CONTENT_GRAPHQL_TRUST_PROXY (off, a hop count, or addresses and ranges),
  * CONTENT_GRAPHQL_RATE_LIMIT (GraphQL requests per minute per token, or off; default 600), CONTENT_GRAPHQL_LOG_LEVEL.
  */
-export function readContentConfig(argv: readonly string[], env: NodeJS.ProcessEnv): { server: ServerConfig; options: ContentServerOptions; run: ContentRunConfig } {
-  const operationFlags = { 'trust-proxy': { type: 'string' }, 'rate-limit': { type: 'string' }, 'log-level': { type: 'string' } } as const;
-  const flags = parseArgs({ args: [...argv], options: { ...LOCATION_OPTIONS, port: { type: 'string' }, host: { type: 'string' }, ...operationFlags }, strict: true }).values;
-  const server = readServerConfig({ port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_URL, envPrefix: 'CONTENT_GRAPHQL' }, argv, env);
+export function readContentConfig(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { server: ServerConfig; options: ContentServerOptions; run: ContentRunConfig } {
+  const operationFlags = {
+    'trust-proxy': { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'log-level': { type: 'string' },
+  } as const;
+  const flags = parseArgs({
+    args: [...argv],
+    options: { ...LOCATION_OPTIONS, port: { type: 'string' }, host: { type: 'string' }, ...operationFlags },
+    strict: true,
+  }).values;
+  const server = readServerConfig(
+    { port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_URL, envPrefix: 'CONTENT_GRAPHQL' },
+    argv,
+    env,
+  );
   const pick = (flag: keyof typeof operationFlags, envName: string): [string | undefined, string] =>
     flags[flag] !== undefined ? [flags[flag], `--${flag}`] : [env[envName], envName];
-  const rateLimit = parseRequestsPerMinute(...pick('rate-limit', 'CONTENT_GRAPHQL_RATE_LIMIT'), DEFAULT_GRAPHQL_RATE_LIMIT_PER_MINUTE);
-  const number = (name: string, fallback: number, zeroAllowed = false) => positiveInteger(env, name, fallback, zeroAllowed);
+  const rateLimit = parseRequestsPerMinute(
+    ...pick('rate-limit', 'CONTENT_GRAPHQL_RATE_LIMIT'),
+    DEFAULT_GRAPHQL_RATE_LIMIT_PER_MINUTE,
+  );
+  const number = (name: string, fallback: number, zeroAllowed = false) =>
+    positiveInteger(env, name, fallback, zeroAllowed);
   return {
     server,
     options: {
-      host: server.host, port: server.port, databaseUrl: server.databaseUrl, assetsRoot: assetsDirFrom(flags, env),
-      graphqlPath: env.GRAPHQL_PATH ?? '/api', publicUrl: env.PUBLIC_URL,
+      host: server.host,
+      port: server.port,
+      databaseUrl: server.databaseUrl,
+      assetsRoot: assetsDirFrom(flags, env),
+      graphqlPath: env.GRAPHQL_PATH ?? '/api',
+      publicUrl: env.PUBLIC_URL,
       adminKey: env.CONTENT_GRAPHQL_ADMIN_KEY ?? null,
       trustProxy: parseTrustProxy(...pick('trust-proxy', 'CONTENT_GRAPHQL_TRUST_PROXY')),
       rateLimit: rateLimit === false ? false : { limit: rateLimit, windowSeconds: 60 },
@@ -87,6 +120,7 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number,
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < (zeroAllowed ? 0 : 1)) throw new Error(`${name} must be a whole number${zeroAllowed ? ' of 0 or more' : ' above 0'}, got "${text}"`);
+  if (!Number.isInteger(value) || value < (zeroAllowed ? 0 : 1))
+    throw new Error(`${name} must be a whole number${zeroAllowed ? ' of 0 or more' : ' above 0'}, got "${text}"`);
   return value;
 }

@@ -56,7 +56,8 @@ export async function createContentService(options: ContentServiceOptions): Prom
   let changes: PostgresNoticeListener<ChangeNotice> | null = null;
   if (options.listenUrl && options.dialect === 'postgres') {
     changes = new PostgresNoticeListener(options.listenUrl, {
-      channel: CHANGE_CHANNEL, parse: parseChangeNotice,
+      channel: CHANGE_CHANNEL,
+      parse: parseChangeNotice,
       handlers: { onNotice: (notice) => graphql.applyNotice(notice), onResumed: () => graphql.forgetAll() },
     });
     try {
@@ -68,7 +69,11 @@ export async function createContentService(options: ContentServiceOptions): Prom
   }
   const listener = changes;
   return {
-    store, access, graphql, files: new AssetFileService(store, graphql.transformer), changes,
+    store,
+    access,
+    graphql,
+    files: new AssetFileService(store, graphql.transformer),
+    changes,
     close: async () => {
       graphql.close();
       await listener?.close();

@@ -1,5 +1,10 @@
 // The content GraphQL API (issue 6): storage, schemas and tokens, and the transport-independent GraphQL service.
-export { createContentService, DEMO_PUBLIC_SCOPE, type ContentService, type ContentServiceOptions } from './content-service';
+export {
+  createContentService,
+  DEMO_PUBLIC_SCOPE,
+  type ContentService,
+  type ContentServiceOptions,
+} from './content-service';
 export { GraphqlService } from './graphql/graphql-service';
 export type { GraphqlRequest, GraphqlResponse, CachedGraphqlAnswer, GraphqlPhase } from './graphql/graphql-response';
 export { DEFAULT_GRAPHQL_SETTINGS, type GraphqlSettings } from './graphql/graphql-settings';

@@ -31,10 +31,13 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
   // Printed once the signals are handled: whoever waits for this line may stop the server at once.
   console.log(describeServerConfig('content-graphql', config, server.port));
-  const limit = options.rateLimit === false || options.rateLimit === undefined
-    ? 'GraphQL requests not rate limited (--rate-limit off)'
-    : `at most ${options.rateLimit.limit} GraphQL requests per minute per token (${server.sharedRateLimits ? 'counted in PostgreSQL, shared by every instance' : 'counted in this process'})`;
-  console.log(`content-graphql: ${limit}; trust proxy ${describeTrustProxy(options.trustProxy ?? false)}; health at /health, readiness at /ready; log level ${run.logLevel}`);
+  const limit =
+    options.rateLimit === false || options.rateLimit === undefined
+      ? 'GraphQL requests not rate limited (--rate-limit off)'
+      : `at most ${options.rateLimit.limit} GraphQL requests per minute per token (${server.sharedRateLimits ? 'counted in PostgreSQL, shared by every instance' : 'counted in this process'})`;
+  console.log(
+    `content-graphql: ${limit}; trust proxy ${describeTrustProxy(options.trustProxy ?? false)}; health at /health, readiness at /ready; log level ${run.logLevel}`,
+  );
 }
 
 main().catch((error: unknown) => {

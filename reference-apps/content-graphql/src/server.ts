@@ -1,5 +1,11 @@
 import { startServer, type Logger, type Server } from 'rest.uws';
-import { appRateLimitStore, databaseReadinessCheck, openDatabase, type Database, type TrustProxySetting } from 'app-support';
+import {
+  appRateLimitStore,
+  databaseReadinessCheck,
+  openDatabase,
+  type Database,
+  type TrustProxySetting,
+} from 'app-support';
 import { createContentService, type ContentService } from './content-service';
 import type { ContentDB } from './storage/database-types';
 import type { GraphqlSettings } from './graphql/graphql-settings';
@@ -48,13 +54,17 @@ export interface RunningContentServer {
 
 /** Opens the database, builds the app and listens; `close()` stops the server and closes the database. */
 export async function startContentServer(options: ContentServerOptions): Promise<RunningContentServer> {
-  const database = await openDatabase<ContentDB>(options.databaseUrl, { postgres: { max: options.postgresPoolSize ?? 10 } });
+  const database = await openDatabase<ContentDB>(options.databaseUrl, {
+    postgres: { max: options.postgresPoolSize ?? 10 },
+  });
   let service: ContentService | null = null;
   let server: Server | null = null;
   let sharedRateLimits = false;
   try {
     service = await createContentService({
-      db: database.db, dialect: database.dialect, assetsRoot: options.assetsRoot,
+      db: database.db,
+      dialect: database.dialect,
+      assetsRoot: options.assetsRoot,
       // `@web` URLs need the server's address, known once it listens (port 0): set below, before any request.
       settings: { publicUrl: options.publicUrl ?? '', ...options.settings },
       // Several instances may share a PostgreSQL database: hear each other's changes at once.
@@ -72,7 +82,11 @@ export async function startContentServer(options: ContentServerOptions): Promise
       rateLimit: limit === false ? false : { ...limit, ...store!.options },
       readiness: [databaseReadinessCheck(database)],
     });
-    server = await startServer(builder, { host: options.host, port: options.port, shutdownTimeoutMs: options.shutdownTimeoutMs });
+    server = await startServer(builder, {
+      host: options.host,
+      port: options.port,
+      shutdownTimeoutMs: options.shutdownTimeoutMs,
+    });
   } catch (error) {
     await service?.close();
     await database.destroy();
@@ -85,7 +99,11 @@ export async function startContentServer(options: ContentServerOptions): Promise
   const listening = server;
   let closing: Promise<void> | undefined;
   return {
-    port: server.port, url, service: running, database, sharedRateLimits,
+    port: server.port,
+    url,
+    service: running,
+    database,
+    sharedRateLimits,
     close: () =>
       (closing ??= (async () => {
         await listening.shutdown();

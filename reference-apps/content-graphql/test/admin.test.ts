@@ -15,7 +15,14 @@ for (const dialect of DIALECTS) {
   test.serial.before(`${dialect}: start`, async () => {
     dir = await mkdtemp(join(tmpdir(), 'content-admin-'));
     pg = dialect === 'postgres' ? await postgresForTests('content_admin') : null;
-    server = await startContentServer({ host: '127.0.0.1', port: 0, databaseUrl: pg?.url ?? join(dir, 'c.db'), assetsRoot: join(dir, 'assets'), adminKey: KEY, settings: { changePollMs: 0 } });
+    server = await startContentServer({
+      host: '127.0.0.1',
+      port: 0,
+      databaseUrl: pg?.url ?? join(dir, 'c.db'),
+      assetsRoot: join(dir, 'assets'),
+      adminKey: KEY,
+      settings: { changePollMs: 0 },
+    });
   });
   test.serial.after.always(`${dialect}: stop`, async () => {
     await server?.close();
@@ -23,10 +30,15 @@ for (const dialect of DIALECTS) {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const admin = (method: string, path: string, body?: unknown, key: string | null = KEY) => fetch(`${server.url}/admin${path}`, {
-    method, headers: { ...(key ? { 'X-Admin-Key': key } : {}), ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const admin = (method: string, path: string, body?: unknown, key: string | null = KEY) =>
+    fetch(`${server.url}/admin${path}`, {
+      method,
+      headers: {
+        ...(key ? { 'X-Admin-Key': key } : {}),
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   test.serial(`${dialect}: the admin API needs its key`, async (t) => {
     const missing = await admin('GET', '/schemas', undefined, null);
@@ -35,12 +47,22 @@ for (const dialect of DIALECTS) {
     const wrong = await admin('GET', '/schemas', undefined, 'nope');
     t.is(wrong.status, 403);
     t.like(await wrong.json(), { message: 'Invalid X-Admin-Key header' });
-    t.is((await admin('PUT', '/schemas/1/scope', { scope: [] }, 'nope')).status, 403, 'nothing is read or written before the key is checked');
+    t.is(
+      (await admin('PUT', '/schemas/1/scope', { scope: [] }, 'nope')).status,
+      403,
+      'nothing is read or written before the key is checked',
+    );
     t.is((await admin('GET', '/schemas')).status, 200);
   });
 
   test.serial(`${dialect}: without a configured key the admin API does not exist`, async (t) => {
-    const closed = await startContentServer({ host: '127.0.0.1', port: 0, databaseUrl: pg ? await pg.freshDatabase('content_admin_off') : join(dir, 'off.db'), assetsRoot: join(dir, 'assets-off'), settings: { changePollMs: 0 } });
+    const closed = await startContentServer({
+      host: '127.0.0.1',
+      port: 0,
+      databaseUrl: pg ? await pg.freshDatabase('content_admin_off') : join(dir, 'off.db'),
+      assetsRoot: join(dir, 'assets-off'),
+      settings: { changePollMs: 0 },
+    });
     try {
       for (const key of [KEY, null]) {
         const response = await fetch(`${closed.url}/admin/schemas`, { headers: key ? { 'X-Admin-Key': key } : {} });
@@ -53,16 +75,24 @@ for (const dialect of DIALECTS) {
   });
 
   test.serial(`${dialect}: schemas and tokens are created, used, disabled and deleted over HTTP`, async (t) => {
-    const created = await admin('POST', '/schemas', { name: 'Mobile app', scope: ['sections.news', 'usergroups.everyone'] });
+    const created = await admin('POST', '/schemas', {
+      name: 'Mobile app',
+      scope: ['sections.news', 'usergroups.everyone'],
+    });
     t.is(created.status, 201);
-    const schema = await created.json() as any;
+    const schema = (await created.json()) as any;
     t.is(created.headers.get('location'), `/admin/schemas/${schema.id}`);
     t.true(schema.scope.some((s: string) => s.startsWith('sections.')));
     const tokenResponse = await admin('POST', '/tokens', { name: 'mobile', schemaId: schema.id });
     t.is(tokenResponse.status, 201);
-    const token = await tokenResponse.json() as any;
-    const query = (auth: string) => fetch(`${server.url}/api?query=${encodeURIComponent('{ users { username } }')}`, { headers: { Authorization: `Bearer ${auth}` } });
-    t.deepEqual(await (await query(token.token)).json(), { data: { users: [{ username: 'ada' }, { username: 'grace' }, { username: 'linus' }] } });
+    const token = (await tokenResponse.json()) as any;
+    const query = (auth: string) =>
+      fetch(`${server.url}/api?query=${encodeURIComponent('{ users { username } }')}`, {
+        headers: { Authorization: `Bearer ${auth}` },
+      });
+    t.deepEqual(await (await query(token.token)).json(), {
+      data: { users: [{ username: 'ada' }, { username: 'grace' }, { username: 'linus' }] },
+    });
     t.is((await admin('POST', `/tokens/${token.id}/disable`)).status, 200);
     t.is((await query(token.token)).status, 400);
     t.is((await admin('POST', `/tokens/${token.id}/enable`)).status, 200);
@@ -77,56 +107,100 @@ for (const dialect of DIALECTS) {
   test.serial(`${dialect}: bad admin input gets 4xx with a message`, async (t) => {
     const badScope = await admin('POST', '/schemas', { name: 'X', scope: ['planets.mars'] });
     t.is(badScope.status, 400);
-    t.like(await badScope.json(), { status: 400, message: 'Unknown scope "planets.mars": use sections, entrytypes, volumes, globalsets, categorygroups, taggroups or usergroups' });
+    t.like(await badScope.json(), {
+      status: 400,
+      message:
+        'Unknown scope "planets.mars": use sections, entrytypes, volumes, globalsets, categorygroups, taggroups or usergroups',
+    });
     t.is((await admin('POST', '/schemas', { name: 'Public Schema', scope: [] })).status, 409);
     t.is((await admin('POST', '/tokens', { name: 'x', schemaId: 'one' })).status, 400);
     t.is((await admin('DELETE', '/tokens/99999')).status, 404);
     t.is((await admin('POST', '/tokens/abc/enable')).status, 400);
   });
 
-  test.serial(`${dialect}: admin bodies must be JSON objects: others get 415 or 400 with a message and change nothing`, async (t) => {
-    const before = await (await admin('GET', '/schemas')).text();
-    const send = (method: string, path: string, body: string, type: string | null) => fetch(`${server.url}/admin${path}`, {
-      method, headers: { 'X-Admin-Key': KEY, ...(type ? { 'Content-Type': type } : {}) }, body,
-    });
-    for (const [method, path] of [['PUT', '/elements/1'], ['POST', '/schemas'], ['PUT', '/schemas/1/scope'], ['POST', '/tokens']]) {
-      for (const body of ['null', 'true', '0', '[]', '"text"']) {
-        const response = await send(method, path, body, 'application/json');
-        t.is(response.status, 400, `${method} ${path} ${body}`);
-        t.like(await response.json(), { message: 'The body must be a JSON object' });
+  test.serial(
+    `${dialect}: admin bodies must be JSON objects: others get 415 or 400 with a message and change nothing`,
+    async (t) => {
+      const before = await (await admin('GET', '/schemas')).text();
+      const send = (method: string, path: string, body: string, type: string | null) =>
+        fetch(`${server.url}/admin${path}`, {
+          method,
+          headers: { 'X-Admin-Key': KEY, ...(type ? { 'Content-Type': type } : {}) },
+          body,
+        });
+      for (const [method, path] of [
+        ['PUT', '/elements/1'],
+        ['POST', '/schemas'],
+        ['PUT', '/schemas/1/scope'],
+        ['POST', '/tokens'],
+      ]) {
+        for (const body of ['null', 'true', '0', '[]', '"text"']) {
+          const response = await send(method, path, body, 'application/json');
+          t.is(response.status, 400, `${method} ${path} ${body}`);
+          t.like(await response.json(), { message: 'The body must be a JSON object' });
+        }
+        const text = await send(method, path, '{"name":"x","scope":[]}', 'text/plain');
+        t.is(text.status, 415, `${method} ${path} as text/plain`);
+        t.is(
+          (await send(method, path, '{"name":"x","scope":[]}', null)).status,
+          415,
+          `${method} ${path} without a Content-Type`,
+        );
       }
-      const text = await send(method, path, '{"name":"x","scope":[]}', 'text/plain');
-      t.is(text.status, 415, `${method} ${path} as text/plain`);
-      t.is((await send(method, path, '{"name":"x","scope":[]}', null)).status, 415, `${method} ${path} without a Content-Type`);
-    }
-    t.is(await (await admin('GET', '/schemas')).text(), before);
-  });
+      t.is(await (await admin('GET', '/schemas')).text(), before);
+    },
+  );
 
-  test.serial(`${dialect}: content edits through the admin API change answers at once and refuse bad input`, async (t) => {
-    const ask = async (query: string) => (await (await fetch(`${server.url}/api?query=${encodeURIComponent(query)}`)).json()) as any;
-    const { id } = (await ask('{ entry(slug: "harbour-traffic-doubles") { id } }')).data.entry;
-    const query = `{ entry(id: ${id}) { title ... on news_article_Entry { readingTime summary } } }`;
-    t.like((await ask(query)).data.entry, { title: 'Harbour traffic doubles', readingTime: 3 });
-    t.is((await admin('PUT', `/elements/${id}`, { title: 'Harbour traffic triples', fields: { readingTime: 6, summary: 'Tripled.' } })).status, 204);
-    t.deepEqual((await ask(query)).data.entry, { title: 'Harbour traffic triples', readingTime: 6, summary: 'Tripled.' }, 'the cached answer was dropped');
-    t.is((await admin('POST', `/elements/${id}/disable`)).status, 204);
-    t.deepEqual((await ask(query)).data, { entry: null });
-    t.is((await admin('POST', `/elements/${id}/enable`)).status, 204);
-    t.truthy((await ask(query)).data.entry);
+  test.serial(
+    `${dialect}: content edits through the admin API change answers at once and refuse bad input`,
+    async (t) => {
+      const ask = async (query: string) =>
+        (await (await fetch(`${server.url}/api?query=${encodeURIComponent(query)}`)).json()) as any;
+      const { id } = (await ask('{ entry(slug: "harbour-traffic-doubles") { id } }')).data.entry;
+      const query = `{ entry(id: ${id}) { title ... on news_article_Entry { readingTime summary } } }`;
+      t.like((await ask(query)).data.entry, { title: 'Harbour traffic doubles', readingTime: 3 });
+      t.is(
+        (
+          await admin('PUT', `/elements/${id}`, {
+            title: 'Harbour traffic triples',
+            fields: { readingTime: 6, summary: 'Tripled.' },
+          })
+        ).status,
+        204,
+      );
+      t.deepEqual(
+        (await ask(query)).data.entry,
+        { title: 'Harbour traffic triples', readingTime: 6, summary: 'Tripled.' },
+        'the cached answer was dropped',
+      );
+      t.is((await admin('POST', `/elements/${id}/disable`)).status, 204);
+      t.deepEqual((await ask(query)).data, { entry: null });
+      t.is((await admin('POST', `/elements/${id}/enable`)).status, 204);
+      t.truthy((await ask(query)).data.entry);
 
-    const refused = async (path: string, body: unknown, status: number, message: RegExp) => {
-      const response = await admin(path.endsWith('able') ? 'POST' : 'PUT', path, body);
-      t.is(response.status, status, path);
-      t.regex(((await response.json()) as any).message, message);
-    };
-    await refused('/elements/99999', { title: 'x' }, 404, /No element 99999/);
-    await refused('/elements/99999/disable', undefined, 404, /No element 99999/);
-    await refused(`/elements/${id}`, { title: '' }, 400, /"title" must be a non-empty string/);
-    await refused(`/elements/${id}`, { fields: [1] }, 400, /"fields" must be an object/);
-    await refused(`/elements/${id}`, { fields: { colour: 'red' } }, 400, /has no field "colour"; its fields: summary, body/);
-    await refused(`/elements/${id}`, { fields: { tags: [1] } }, 400, /Field "tags" \(Tags\) cannot be edited here/);
-    await refused(`/elements/${id}`, { fields: { readingTime: 'soon' } }, 400, /Field "readingTime" takes a number/);
-    await refused(`/elements/${id}`, { fields: { featured: 'yes' } }, 400, /Field "featured" takes true or false/);
-    t.like((await ask(query)).data.entry, { title: 'Harbour traffic triples', readingTime: 6 }, 'refused edits changed nothing');
-  });
+      const refused = async (path: string, body: unknown, status: number, message: RegExp) => {
+        const response = await admin(path.endsWith('able') ? 'POST' : 'PUT', path, body);
+        t.is(response.status, status, path);
+        t.regex(((await response.json()) as any).message, message);
+      };
+      await refused('/elements/99999', { title: 'x' }, 404, /No element 99999/);
+      await refused('/elements/99999/disable', undefined, 404, /No element 99999/);
+      await refused(`/elements/${id}`, { title: '' }, 400, /"title" must be a non-empty string/);
+      await refused(`/elements/${id}`, { fields: [1] }, 400, /"fields" must be an object/);
+      await refused(
+        `/elements/${id}`,
+        { fields: { colour: 'red' } },
+        400,
+        /has no field "colour"; its fields: summary, body/,
+      );
+      await refused(`/elements/${id}`, { fields: { tags: [1] } }, 400, /Field "tags" \(Tags\) cannot be edited here/);
+      await refused(`/elements/${id}`, { fields: { readingTime: 'soon' } }, 400, /Field "readingTime" takes a number/);
+      await refused(`/elements/${id}`, { fields: { featured: 'yes' } }, 400, /Field "featured" takes true or false/);
+      t.like(
+        (await ask(query)).data.entry,
+        { title: 'Harbour traffic triples', readingTime: 6 },
+        'refused edits changed nothing',
+      );
+    },
+  );
 }

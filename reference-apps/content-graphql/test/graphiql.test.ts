@@ -12,7 +12,13 @@ let dir: string;
 
 test.before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'content-graphiql-'));
-  server = await startContentServer({ host: '127.0.0.1', port: 0, databaseUrl: join(dir, 'content.db'), assetsRoot: join(dir, 'assets'), settings: { changePollMs: 0 } });
+  server = await startContentServer({
+    host: '127.0.0.1',
+    port: 0,
+    databaseUrl: join(dir, 'content.db'),
+    assetsRoot: join(dir, 'assets'),
+    settings: { changePollMs: 0 },
+  });
 });
 test.after.always(async () => {
   await server?.close();
@@ -27,13 +33,19 @@ test('the GraphiQL page loads from local files and runs a query with the token f
   try {
     const page = await browser.newPage();
     const outside: string[] = [];
-    page.on('request', (request) => { if (!request.url().startsWith(server.url)) outside.push(request.url()); });
+    page.on('request', (request) => {
+      if (!request.url().startsWith(server.url)) outside.push(request.url());
+    });
     await page.goto(`${server.url}/graphiql?query=${encodeURIComponent('{ users { username } }')}`);
     await page.fill('#token', token);
     await page.dispatchEvent('#token', 'change');
     await page.waitForSelector('.graphiql-execute-button');
     await page.click('.graphiql-execute-button');
-    await page.waitForFunction("(document.querySelector('.result-window')?.textContent ?? '').includes('username')", undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      "(document.querySelector('.result-window')?.textContent ?? '').includes('username')",
+      undefined,
+      { timeout: 20_000 },
+    );
     await page.screenshot({ path: join(dir, 'graphiql.png') });
     const result = await page.textContent('.result-window');
     t.regex(result ?? '', /"ada"/);

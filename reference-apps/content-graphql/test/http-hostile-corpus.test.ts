@@ -45,8 +45,13 @@ test('content-graphql: every route holds against the hostile-input corpus (SQLit
   // The GraphQL rate limit as shipped, but far above the corpus's thousands of requests from one address (its own
   // tests are in http-operations).
   const server = await startContentServer({
-    host: '127.0.0.1', port: 0, databaseUrl: join(dir, 'content.db'), assetsRoot: join(dir, 'assets'), adminKey: ADMIN_KEY,
-    settings: { changePollMs: 0 }, rateLimit: { limit: 1_000_000 },
+    host: '127.0.0.1',
+    port: 0,
+    databaseUrl: join(dir, 'content.db'),
+    assetsRoot: join(dir, 'assets'),
+    adminKey: ADMIN_KEY,
+    settings: { changePollMs: 0 },
+    rateLimit: { limit: 1_000_000 },
   });
   t.teardown(async () => {
     await server.close();
@@ -60,22 +65,44 @@ test('content-graphql: every route holds against the hostile-input corpus (SQLit
   const { record: token } = await access.createToken({ name: 'corpus', schemaId: schema.id });
   const spareSchema = await access.createSchema('Corpus spare', expandScope(['entrytypes.blog.post'], catalog));
   const { record: spareToken } = await access.createToken({ name: 'corpus-spare', schemaId: schema.id });
-  const expired = await access.createToken({ name: 'corpus-expired', schemaId: schema.id, expiryDate: '2020-01-01T00:00:00Z' });
+  const expired = await access.createToken({
+    name: 'corpus-expired',
+    schemaId: schema.id,
+    expiryDate: '2020-01-01T00:00:00Z',
+  });
   const disabled = await access.createToken({ name: 'corpus-disabled', schemaId: schema.id, enabled: false });
   const deleted = await access.createToken({ name: 'corpus-deleted', schemaId: schema.id });
   await access.deleteToken(deleted.record.id);
-  const asset = (await (await fetch(`${server.url}/api?query=${encodeURIComponent('{ asset(filename: "boats.png") { url } }')}`)).json()) as { data: { asset: { url: string } } };
+  const asset = (await (
+    await fetch(`${server.url}/api?query=${encodeURIComponent('{ asset(filename: "boats.png") { url } }')}`)
+  ).json()) as { data: { asset: { url: string } } };
   const assetPath = new URL(asset.data.asset.url).pathname.replace(/^\/assets\//, '');
-  const element = await store.db.selectFrom('elements').innerJoin('entries', 'entries.id', 'elements.id').select('elements.id').orderBy('elements.id').executeTakeFirstOrThrow();
+  const element = await store.db
+    .selectFrom('elements')
+    .innerJoin('entries', 'entries.id', 'elements.id')
+    .select('elements.id')
+    .orderBy('elements.id')
+    .executeTakeFirstOrThrow();
 
   // The routes, from the document the app serves; GraphiQL and the document itself are not operations of the API
   // (left out of it), attacked all the same.
   const document = await (await fetch(`${server.url}${OPENAPI_PATH}`)).json();
-  const routes = routesFromOpenApi(document, [extraRoute('GET', '/graphiql'), extraRoute('GET', '/graphiql/assets/{name}'), extraRoute('GET', OPENAPI_PATH)]);
+  const routes = routesFromOpenApi(document, [
+    extraRoute('GET', '/graphiql'),
+    extraRoute('GET', '/graphiql/assets/{name}'),
+    extraRoute('GET', OPENAPI_PATH),
+  ]);
   const query = 'query One($slug: [String]) { entry(slug: $slug) { title } } query Two { ping }';
   const samples: Record<string, RouteSample> = {
-    'GET /api': { query: { query: '{ entries(limit: 2) { title } }' }, extraQueryParams: ['query', 'variables', 'operationName'] },
-    'POST /api': { body: { query, variables: { slug: 'about-us' }, operationName: 'One' }, bodyTypes: ['application/json', 'application/graphql'], extraQueryParams: ['query', 'operationName'] },
+    'GET /api': {
+      query: { query: '{ entries(limit: 2) { title } }' },
+      extraQueryParams: ['query', 'variables', 'operationName'],
+    },
+    'POST /api': {
+      body: { query, variables: { slug: 'about-us' }, operationName: 'One' },
+      bodyTypes: ['application/json', 'application/graphql'],
+      extraQueryParams: ['query', 'operationName'],
+    },
     'GET /assets/{file}': { path: { file: assetPath } },
     'GET /graphiql/assets/{name}': { path: { name: 'graphiql.min.css' } },
     'PUT /admin/elements/{id}': { path: { id: String(element.id) }, body: { title: 'Edited by the corpus' } },
@@ -84,7 +111,9 @@ test('content-graphql: every route holds against the hostile-input corpus (SQLit
     'POST /admin/schemas': { body: { name: 'Made by the corpus', scope: ['sections.news'] } },
     'PUT /admin/schemas/{id}/scope': { path: { id: String(schema.id) }, body: { scope: ['entrytypes.news.article'] } },
     'DELETE /admin/schemas/{id}': { path: { id: String(spareSchema.id) } },
-    'POST /admin/tokens': { body: { name: 'made-by-the-corpus', schemaId: schema.id, expiryDate: '2031-01-01T00:00:00Z' } },
+    'POST /admin/tokens': {
+      body: { name: 'made-by-the-corpus', schemaId: schema.id, expiryDate: '2031-01-01T00:00:00Z' },
+    },
     'POST /admin/tokens/{id}/enable': { path: { id: String(token.id) } },
     'POST /admin/tokens/{id}/disable': { path: { id: String(token.id) } },
     'DELETE /admin/tokens/{id}': { path: { id: String(spareToken.id) } },
@@ -93,7 +122,10 @@ test('content-graphql: every route holds against the hostile-input corpus (SQLit
     routes,
     document,
     sample: (route: { key: string }) => samples[route.key],
-    auth: { appliesTo: (route: { template: string }) => route.template.startsWith('/admin'), valid: [['X-Admin-Key', ADMIN_KEY] as const] },
+    auth: {
+      appliesTo: (route: { template: string }) => route.template.startsWith('/admin'),
+      valid: [['X-Admin-Key', ADMIN_KEY] as const],
+    },
     bodyLimit: DEFAULT_MAX_REQUEST_BYTES,
     seed: corpusSeed(),
   };

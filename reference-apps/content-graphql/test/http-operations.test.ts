@@ -5,7 +5,18 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import test from 'ava';
 import pg from 'pg';
 import { postgresForTests, type TestPostgresDatabase } from 'app-support';
-import { RawHttpConnection, cutOffDatabase, expectedProbeRound, headerOf, probesAroundOutage, recordingLogger, requestOnce, type LoggedLine, type RawAnswer, type RawHeader } from 'app-support/testing';
+import {
+  RawHttpConnection,
+  cutOffDatabase,
+  expectedProbeRound,
+  headerOf,
+  probesAroundOutage,
+  recordingLogger,
+  requestOnce,
+  type LoggedLine,
+  type RawAnswer,
+  type RawHeader,
+} from 'app-support/testing';
 import { readContentConfig } from '../src/config';
 import { expandScope } from '../src/domain/access/scope';
 import { startContentServer, type ContentServerOptions, type RunningContentServer } from '../src/server';
@@ -15,7 +26,8 @@ import { startContentServer, type ContentServerOptions, type RunningContentServe
 // GraphQL endpoint's rate limit per token (429 in GraphQL's shape), trust proxy off by default.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const ENTRIES = '{ entries(limit: 100) { id uid title slug uri url sectionHandle typeHandle postDate dateCreated dateUpdated } }';
+const ENTRIES =
+  '{ entries(limit: 100) { id uid title slug uri url sectionHandle typeHandle postDate dateCreated dateUpdated } }';
 
 let postgres: TestPostgresDatabase;
 let dir: string;
@@ -29,16 +41,25 @@ test.after.always(async () => {
 });
 
 let count = 0;
-async function start(t: { teardown(fn: () => unknown): void }, options: Partial<ContentServerOptions> = {}): Promise<RunningContentServer> {
+async function start(
+  t: { teardown(fn: () => unknown): void },
+  options: Partial<ContentServerOptions> = {},
+): Promise<RunningContentServer> {
   const n = ++count;
   const server = await startContentServer({
-    host: '127.0.0.1', port: 0, databaseUrl: join(dir, `content-${n}.db`), assetsRoot: join(dir, `assets-${n}`), settings: { changePollMs: 0 }, ...options,
+    host: '127.0.0.1',
+    port: 0,
+    databaseUrl: join(dir, `content-${n}.db`),
+    assetsRoot: join(dir, `assets-${n}`),
+    settings: { changePollMs: 0 },
+    ...options,
   });
   t.teardown(() => server.close());
   return server;
 }
 
-const raw = (server: { port: number }, method: string, target: string, headers: RawHeader[] = [], body?: string) => requestOnce(server.port, method, target, headers, body);
+const raw = (server: { port: number }, method: string, target: string, headers: RawHeader[] = [], body?: string) =>
+  requestOnce(server.port, method, target, headers, body);
 
 const json = (answer: RawAnswer) => JSON.parse(answer.body.toString('utf8'));
 const query = (text: string) => `/api?query=${encodeURIComponent(text)}`;
@@ -46,7 +67,10 @@ const query = (text: string) => `/api?query=${encodeURIComponent(text)}`;
 /** A token of a schema that reads the news articles. */
 async function newToken(server: RunningContentServer, name: string): Promise<string> {
   const { access, store } = server.service;
-  const schema = await access.createSchema(`Schema of ${name}`, expandScope(['entrytypes.news.article'], await store.catalog()));
+  const schema = await access.createSchema(
+    `Schema of ${name}`,
+    expandScope(['entrytypes.news.article'], await store.catalog()),
+  );
   return (await access.createToken({ name, schemaId: schema.id })).token;
 }
 
@@ -55,23 +79,35 @@ test('configuration: trust proxy, rate limit and log level from flags or CONTENT
   t.is(defaults.options.trustProxy, false);
   t.deepEqual(defaults.options.rateLimit, { limit: 600, windowSeconds: 60 });
   t.is(defaults.run.logLevel, 'info');
-  const fromEnv = readContentConfig([], { CONTENT_GRAPHQL_TRUST_PROXY: '10.0.0.0/8', CONTENT_GRAPHQL_RATE_LIMIT: 'off', CONTENT_GRAPHQL_LOG_LEVEL: 'warn' });
+  const fromEnv = readContentConfig([], {
+    CONTENT_GRAPHQL_TRUST_PROXY: '10.0.0.0/8',
+    CONTENT_GRAPHQL_RATE_LIMIT: 'off',
+    CONTENT_GRAPHQL_LOG_LEVEL: 'warn',
+  });
   t.is(fromEnv.options.trustProxy, '10.0.0.0/8');
   t.is(fromEnv.options.rateLimit, false);
   t.is(fromEnv.run.logLevel, 'warn');
-  const fromFlags = readContentConfig(['--trust-proxy', '1', '--rate-limit', '1200', '--log-level', 'debug'], { CONTENT_GRAPHQL_RATE_LIMIT: 'off' });
+  const fromFlags = readContentConfig(['--trust-proxy', '1', '--rate-limit', '1200', '--log-level', 'debug'], {
+    CONTENT_GRAPHQL_RATE_LIMIT: 'off',
+  });
   t.like(fromFlags.options, { trustProxy: 1, rateLimit: { limit: 1200, windowSeconds: 60 } });
   t.is(fromFlags.run.logLevel, 'debug');
   t.throws(() => readContentConfig(['--rate-limit', 'plenty'], {}), { message: /^Invalid --rate-limit "plenty"/ });
-  t.throws(() => readContentConfig([], { CONTENT_GRAPHQL_TRUST_PROXY: '300.1.2.3' }), { message: /^Invalid CONTENT_GRAPHQL_TRUST_PROXY "300\.1\.2\.3"/ });
+  t.throws(() => readContentConfig([], { CONTENT_GRAPHQL_TRUST_PROXY: '300.1.2.3' }), {
+    message: /^Invalid CONTENT_GRAPHQL_TRUST_PROXY "300\.1\.2\.3"/,
+  });
 });
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
   test(`${dialect}: /health answers while the process runs; /ready checks the database and answers 503 naming it once it is gone`, async (t) => {
-    const url = dialect === 'postgres' ? await postgres.freshDatabase('content_ready') : join(dir, `ready-${++count}.db`);
+    const url =
+      dialect === 'postgres' ? await postgres.freshDatabase('content_ready') : join(dir, `ready-${++count}.db`);
     const server = await start(t, { databaseUrl: url });
     // PostgreSQL refuses connections (the open ones cut) until restored; SQLite's handle is closed.
-    const takeAway = async () => (dialect === 'postgres' ? (await cutOffDatabase(postgres.url, url)).restore : void (await server.database.destroy()));
+    const takeAway = async () =>
+      dialect === 'postgres'
+        ? (await cutOffDatabase(postgres.url, url)).restore
+        : void (await server.database.destroy());
     t.deepEqual(await probesAroundOutage(server.port, takeAway), expectedProbeRound(dialect === 'postgres'));
   });
 }
@@ -111,9 +147,17 @@ test('request ids: a well-formed X-Request-Id comes back, anything else is repla
   for (const bad of ['a b', 'é', 'x'.repeat(129)]) {
     t.regex(headerOf(await raw(server, 'GET', query('{ ping }'), [['X-Request-Id', bad]]), 'x-request-id') ?? '', UUID);
   }
-  t.regex(headerOf(await raw(server, 'POST', '/api', [['Content-Type', 'text/csv']], 'x'), 'x-request-id') ?? '', UUID, 'errors carry one too');
+  t.regex(
+    headerOf(await raw(server, 'POST', '/api', [['Content-Type', 'text/csv']], 'x'), 'x-request-id') ?? '',
+    UUID,
+    'errors carry one too',
+  );
   const access = lines.filter((line) => line.message === 'request');
-  t.like(access.find((line) => line.fields.reqId === 'site-build:42')?.fields, { method: 'GET', path: '/api', status: 200 });
+  t.like(access.find((line) => line.fields.reqId === 'site-build:42')?.fields, {
+    method: 'GET',
+    path: '/api',
+    status: 200,
+  });
   t.truthy(access.find((line) => line.fields.status === 415));
 });
 
@@ -129,7 +173,16 @@ test('compression: a large GraphQL answer is sent gzip or brotli when asked (the
   t.is(headerOf(gzipped, 'content-type'), 'application/json; charset=utf-8');
   t.true(gzipped.body.length < plain.body.length / 2, `${gzipped.body.length} of ${plain.body.length} bytes`);
   t.deepEqual(JSON.parse(gunzipSync(gzipped.body).toString('utf8')), json(plain));
-  const brotli = await raw(server, 'POST', '/api', [['Content-Type', 'application/json'], ['Accept-Encoding', 'br']], JSON.stringify({ query: ENTRIES }));
+  const brotli = await raw(
+    server,
+    'POST',
+    '/api',
+    [
+      ['Content-Type', 'application/json'],
+      ['Accept-Encoding', 'br'],
+    ],
+    JSON.stringify({ query: ENTRIES }),
+  );
   t.is(headerOf(brotli, 'content-encoding'), 'br');
   t.deepEqual(JSON.parse(brotliDecompressSync(brotli.body).toString('utf8')), json(plain));
   const small = await raw(server, 'GET', query('{ ping }'), [['Accept-Encoding', 'gzip']]);
@@ -146,9 +199,21 @@ test('rate limit: past its limit a token gets 429 in GraphQL shape with Retry-Af
   const get = await raw(server, 'GET', query('{ ping }'), [bearer(token)]);
   t.is(headerOf(get, 'ratelimit-limit'), '3');
   t.is(headerOf(get, 'ratelimit-remaining'), '2');
-  const post = await raw(server, 'POST', '/api', [bearer(token), ['Content-Type', 'application/json']], JSON.stringify({ query: '{ ping }' }));
+  const post = await raw(
+    server,
+    'POST',
+    '/api',
+    [bearer(token), ['Content-Type', 'application/json']],
+    JSON.stringify({ query: '{ ping }' }),
+  );
   t.is(headerOf(post, 'ratelimit-remaining'), '1');
-  t.is(headerOf(await raw(server, 'POST', '/api', [bearer(token), ['Content-Type', 'application/graphql']], '{ ping }'), 'ratelimit-remaining'), '0');
+  t.is(
+    headerOf(
+      await raw(server, 'POST', '/api', [bearer(token), ['Content-Type', 'application/graphql']], '{ ping }'),
+      'ratelimit-remaining',
+    ),
+    '0',
+  );
 
   const refused = await raw(server, 'GET', query('{ ping }'), [bearer(token)]);
   t.is(refused.status, 429);
@@ -160,23 +225,37 @@ test('rate limit: past its limit a token gets 429 in GraphQL shape with Retry-Af
   t.true(retryAfter >= 1150 && retryAfter <= 1200, `Retry-After ${retryAfter}`);
   t.is(headerOf(refused, 'ratelimit-remaining'), '0');
   t.is(headerOf(refused, 'access-control-allow-origin'), '*', 'a browser can read the refusal');
-  t.is((await raw(server, 'POST', '/api', [bearer(token), ['Content-Type', 'application/json']], '{ not json')).status, 429, 'counted before the body is read');
+  t.is(
+    (await raw(server, 'POST', '/api', [bearer(token), ['Content-Type', 'application/json']], '{ not json')).status,
+    429,
+    'counted before the body is read',
+  );
 
   t.is((await raw(server, 'GET', query('{ ping }'), [bearer(other)])).status, 200, 'another token has its own bucket');
   t.is((await raw(server, 'GET', query('{ ping }'))).status, 200, 'the public schema counts by address');
   t.is((await raw(server, 'OPTIONS', '/api', [bearer(token)])).status, 200, 'the preflight is not limited');
-  t.is((await raw(server, 'GET', '/admin/schemas', [['X-Admin-Key', adminKey], bearer(token)])).status, 200, 'the admin API is not limited');
+  t.is(
+    (await raw(server, 'GET', '/admin/schemas', [['X-Admin-Key', adminKey], bearer(token)])).status,
+    200,
+    'the admin API is not limited',
+  );
 });
 
 test('trust proxy: requests without a token count by address; forged X-Forwarded-For shares the bucket unless the proxy is trusted', async (t) => {
   const direct = await start(t, { rateLimit: { limit: 2, windowSeconds: 3600 } });
   const forged = [];
-  for (let i = 0; i < 3; i++) forged.push((await raw(direct, 'GET', query('{ ping }'), [['X-Forwarded-For', `203.0.113.${i}`]])).status);
+  for (let i = 0; i < 3; i++)
+    forged.push((await raw(direct, 'GET', query('{ ping }'), [['X-Forwarded-For', `203.0.113.${i}`]])).status);
   t.deepEqual(forged, [200, 200, 429]);
 
   const behind = await start(t, { rateLimit: { limit: 2, windowSeconds: 3600 }, trustProxy: 'loopback' });
   const one = [];
-  for (let i = 0; i < 3; i++) one.push((await raw(behind, 'GET', query('{ ping }'), [['X-Forwarded-For', '203.0.113.1']])).status);
+  for (let i = 0; i < 3; i++)
+    one.push((await raw(behind, 'GET', query('{ ping }'), [['X-Forwarded-For', '203.0.113.1']])).status);
   t.deepEqual(one, [200, 200, 429]);
-  t.is((await raw(behind, 'GET', query('{ ping }'), [['X-Forwarded-For', '203.0.113.2']])).status, 200, 'another client behind the trusted proxy');
+  t.is(
+    (await raw(behind, 'GET', query('{ ping }'), [['X-Forwarded-For', '203.0.113.2']])).status,
+    200,
+    'another client behind the trusted proxy',
+  );
 });

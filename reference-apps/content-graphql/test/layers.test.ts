@@ -17,10 +17,12 @@ const rankOf = (file: string): number => {
 };
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
 }
 
-test('every import between the app\'s folders points down the ladder', (t) => {
+test("every import between the app's folders points down the ladder", (t) => {
   const upward: string[] = [];
   const files = sources(SRC);
   for (const file of files) {

@@ -61,76 +61,390 @@ function samples(ids: Ids): Sample[] {
     { operation: 'POST /api', status: 404, path: '/api', method: 'POST', body: { query: '{ ping }' }, disabled: true },
     { operation: 'POST /api', status: 413, path: '/api', method: 'POST', body: HUGE, headers: json },
     { operation: 'POST /api', status: 414, path: LONG_URL, method: 'POST', body: { query: '{ ping }' } },
-    { operation: 'POST /api', status: 415, path: '/api', method: 'POST', body: '{ ping }', headers: { 'Content-Type': 'text/plain' } },
+    {
+      operation: 'POST /api',
+      status: 415,
+      path: '/api',
+      method: 'POST',
+      body: '{ ping }',
+      headers: { 'Content-Type': 'text/plain' },
+    },
     { operation: 'OPTIONS /api', status: 200, path: '/api', method: 'OPTIONS' },
     { operation: 'GET /assets/{file}', status: 200, path: `/assets/${ids.asset}` },
     { operation: 'GET /assets/{file}', status: 400, path: '/assets/images/%ff.png' },
     { operation: 'GET /assets/{file}', status: 404, path: '/assets/images/news/nothing.jpg' },
 
-    { operation: 'PUT /admin/elements/{id}', status: 204, path: el, method: 'PUT', body: { title: 'Edited by the conformance test' }, headers: admin },
-    { operation: 'PUT /admin/elements/{id}', status: 400, path: '/admin/elements/abc', method: 'PUT', body: { title: 'x' }, headers: admin },
+    {
+      operation: 'PUT /admin/elements/{id}',
+      status: 204,
+      path: el,
+      method: 'PUT',
+      body: { title: 'Edited by the conformance test' },
+      headers: admin,
+    },
+    {
+      operation: 'PUT /admin/elements/{id}',
+      status: 400,
+      path: '/admin/elements/abc',
+      method: 'PUT',
+      body: { title: 'x' },
+      headers: admin,
+    },
     { operation: 'PUT /admin/elements/{id}', status: 401, path: el, method: 'PUT', body: { title: 'x' } },
-    { operation: 'PUT /admin/elements/{id}', status: 403, path: el, method: 'PUT', body: { title: 'x' }, headers: { 'X-Admin-Key': 'wrong' } },
-    { operation: 'PUT /admin/elements/{id}', status: 404, path: '/admin/elements/999999', method: 'PUT', body: { title: 'x' }, headers: admin },
+    {
+      operation: 'PUT /admin/elements/{id}',
+      status: 403,
+      path: el,
+      method: 'PUT',
+      body: { title: 'x' },
+      headers: { 'X-Admin-Key': 'wrong' },
+    },
+    {
+      operation: 'PUT /admin/elements/{id}',
+      status: 404,
+      path: '/admin/elements/999999',
+      method: 'PUT',
+      body: { title: 'x' },
+      headers: admin,
+    },
     { operation: 'PUT /admin/elements/{id}', status: 413, path: el, method: 'PUT', body: HUGE, headers: adminJson },
-    { operation: 'PUT /admin/elements/{id}', status: 415, path: el, method: 'PUT', body: 'title=x', headers: { ...admin, 'Content-Type': 'application/x-www-form-urlencoded' } },
+    {
+      operation: 'PUT /admin/elements/{id}',
+      status: 415,
+      path: el,
+      method: 'PUT',
+      body: 'title=x',
+      headers: { ...admin, 'Content-Type': 'application/x-www-form-urlencoded' },
+    },
     ...(['enable', 'disable'] as const).flatMap((action): Sample[] => [
-      { operation: `POST /admin/elements/{id}/${action}`, status: 204, path: `${el}/${action}`, method: 'POST', headers: admin },
-      { operation: `POST /admin/elements/{id}/${action}`, status: 400, path: `/admin/elements/x1/${action}`, method: 'POST', headers: admin },
+      {
+        operation: `POST /admin/elements/{id}/${action}`,
+        status: 204,
+        path: `${el}/${action}`,
+        method: 'POST',
+        headers: admin,
+      },
+      {
+        operation: `POST /admin/elements/{id}/${action}`,
+        status: 400,
+        path: `/admin/elements/x1/${action}`,
+        method: 'POST',
+        headers: admin,
+      },
       { operation: `POST /admin/elements/{id}/${action}`, status: 401, path: `${el}/${action}`, method: 'POST' },
-      { operation: `POST /admin/elements/{id}/${action}`, status: 403, path: `${el}/${action}`, method: 'POST', headers: { 'X-Admin-Key': 'wrong' } },
-      { operation: `POST /admin/elements/{id}/${action}`, status: 404, path: `/admin/elements/999999/${action}`, method: 'POST', headers: admin },
+      {
+        operation: `POST /admin/elements/{id}/${action}`,
+        status: 403,
+        path: `${el}/${action}`,
+        method: 'POST',
+        headers: { 'X-Admin-Key': 'wrong' },
+      },
+      {
+        operation: `POST /admin/elements/{id}/${action}`,
+        status: 404,
+        path: `/admin/elements/999999/${action}`,
+        method: 'POST',
+        headers: admin,
+      },
     ]),
     { operation: 'GET /admin/schemas', status: 200, path: '/admin/schemas', headers: admin },
     { operation: 'GET /admin/schemas', status: 401, path: '/admin/schemas' },
     { operation: 'GET /admin/schemas', status: 403, path: '/admin/schemas', headers: { 'X-Admin-Key': 'wrong' } },
     { operation: 'GET /admin/schemas', status: 404, path: '/admin/schemas', headers: admin, disabled: true },
-    { operation: 'POST /admin/schemas', status: 201, path: '/admin/schemas', method: 'POST', body: { name: 'Made by the conformance test', scope: ['sections.news'] }, headers: admin },
-    { operation: 'POST /admin/schemas', status: 400, path: '/admin/schemas', method: 'POST', body: { scope: [] }, headers: admin },
-    { operation: 'POST /admin/schemas', status: 401, path: '/admin/schemas', method: 'POST', body: { name: 'x', scope: [] } },
-    { operation: 'POST /admin/schemas', status: 403, path: '/admin/schemas', method: 'POST', body: { name: 'x', scope: [] }, headers: { 'X-Admin-Key': 'wrong' } },
-    { operation: 'POST /admin/schemas', status: 404, path: '/admin/schemas', method: 'POST', body: { name: 'x', scope: [] }, headers: admin, disabled: true },
-    { operation: 'POST /admin/schemas', status: 409, path: '/admin/schemas', method: 'POST', body: { name: 'Made by the conformance test', scope: [] }, headers: admin },
-    { operation: 'POST /admin/schemas', status: 413, path: '/admin/schemas', method: 'POST', body: HUGE, headers: adminJson },
-    { operation: 'POST /admin/schemas', status: 415, path: '/admin/schemas', method: 'POST', body: 'name=x', headers: { ...admin, 'Content-Type': 'text/plain' } },
-    { operation: 'PUT /admin/schemas/{id}/scope', status: 200, path: `/admin/schemas/${ids.schema}/scope`, method: 'PUT', body: { scope: ['entrytypes.news.article'] }, headers: admin },
-    { operation: 'PUT /admin/schemas/{id}/scope', status: 400, path: `/admin/schemas/${ids.schema}/scope`, method: 'PUT', body: { scope: 'everything' }, headers: admin },
-    { operation: 'PUT /admin/schemas/{id}/scope', status: 401, path: `/admin/schemas/${ids.schema}/scope`, method: 'PUT', body: { scope: [] } },
-    { operation: 'PUT /admin/schemas/{id}/scope', status: 403, path: `/admin/schemas/${ids.schema}/scope`, method: 'PUT', body: { scope: [] }, headers: { 'X-Admin-Key': 'wrong' } },
-    { operation: 'PUT /admin/schemas/{id}/scope', status: 404, path: '/admin/schemas/999999/scope', method: 'PUT', body: { scope: [] }, headers: admin },
-    { operation: 'PUT /admin/schemas/{id}/scope', status: 413, path: `/admin/schemas/${ids.schema}/scope`, method: 'PUT', body: HUGE, headers: adminJson },
-    { operation: 'PUT /admin/schemas/{id}/scope', status: 415, path: `/admin/schemas/${ids.schema}/scope`, method: 'PUT', body: 'x', headers: { ...admin, 'Content-Type': 'text/csv' } },
-    { operation: 'DELETE /admin/schemas/{id}', status: 204, path: `/admin/schemas/${ids.spareSchema}`, method: 'DELETE', headers: admin },
-    { operation: 'DELETE /admin/schemas/{id}', status: 400, path: '/admin/schemas/one', method: 'DELETE', headers: admin },
+    {
+      operation: 'POST /admin/schemas',
+      status: 201,
+      path: '/admin/schemas',
+      method: 'POST',
+      body: { name: 'Made by the conformance test', scope: ['sections.news'] },
+      headers: admin,
+    },
+    {
+      operation: 'POST /admin/schemas',
+      status: 400,
+      path: '/admin/schemas',
+      method: 'POST',
+      body: { scope: [] },
+      headers: admin,
+    },
+    {
+      operation: 'POST /admin/schemas',
+      status: 401,
+      path: '/admin/schemas',
+      method: 'POST',
+      body: { name: 'x', scope: [] },
+    },
+    {
+      operation: 'POST /admin/schemas',
+      status: 403,
+      path: '/admin/schemas',
+      method: 'POST',
+      body: { name: 'x', scope: [] },
+      headers: { 'X-Admin-Key': 'wrong' },
+    },
+    {
+      operation: 'POST /admin/schemas',
+      status: 404,
+      path: '/admin/schemas',
+      method: 'POST',
+      body: { name: 'x', scope: [] },
+      headers: admin,
+      disabled: true,
+    },
+    {
+      operation: 'POST /admin/schemas',
+      status: 409,
+      path: '/admin/schemas',
+      method: 'POST',
+      body: { name: 'Made by the conformance test', scope: [] },
+      headers: admin,
+    },
+    {
+      operation: 'POST /admin/schemas',
+      status: 413,
+      path: '/admin/schemas',
+      method: 'POST',
+      body: HUGE,
+      headers: adminJson,
+    },
+    {
+      operation: 'POST /admin/schemas',
+      status: 415,
+      path: '/admin/schemas',
+      method: 'POST',
+      body: 'name=x',
+      headers: { ...admin, 'Content-Type': 'text/plain' },
+    },
+    {
+      operation: 'PUT /admin/schemas/{id}/scope',
+      status: 200,
+      path: `/admin/schemas/${ids.schema}/scope`,
+      method: 'PUT',
+      body: { scope: ['entrytypes.news.article'] },
+      headers: admin,
+    },
+    {
+      operation: 'PUT /admin/schemas/{id}/scope',
+      status: 400,
+      path: `/admin/schemas/${ids.schema}/scope`,
+      method: 'PUT',
+      body: { scope: 'everything' },
+      headers: admin,
+    },
+    {
+      operation: 'PUT /admin/schemas/{id}/scope',
+      status: 401,
+      path: `/admin/schemas/${ids.schema}/scope`,
+      method: 'PUT',
+      body: { scope: [] },
+    },
+    {
+      operation: 'PUT /admin/schemas/{id}/scope',
+      status: 403,
+      path: `/admin/schemas/${ids.schema}/scope`,
+      method: 'PUT',
+      body: { scope: [] },
+      headers: { 'X-Admin-Key': 'wrong' },
+    },
+    {
+      operation: 'PUT /admin/schemas/{id}/scope',
+      status: 404,
+      path: '/admin/schemas/999999/scope',
+      method: 'PUT',
+      body: { scope: [] },
+      headers: admin,
+    },
+    {
+      operation: 'PUT /admin/schemas/{id}/scope',
+      status: 413,
+      path: `/admin/schemas/${ids.schema}/scope`,
+      method: 'PUT',
+      body: HUGE,
+      headers: adminJson,
+    },
+    {
+      operation: 'PUT /admin/schemas/{id}/scope',
+      status: 415,
+      path: `/admin/schemas/${ids.schema}/scope`,
+      method: 'PUT',
+      body: 'x',
+      headers: { ...admin, 'Content-Type': 'text/csv' },
+    },
+    {
+      operation: 'DELETE /admin/schemas/{id}',
+      status: 204,
+      path: `/admin/schemas/${ids.spareSchema}`,
+      method: 'DELETE',
+      headers: admin,
+    },
+    {
+      operation: 'DELETE /admin/schemas/{id}',
+      status: 400,
+      path: '/admin/schemas/one',
+      method: 'DELETE',
+      headers: admin,
+    },
     { operation: 'DELETE /admin/schemas/{id}', status: 401, path: `/admin/schemas/${ids.schema}`, method: 'DELETE' },
-    { operation: 'DELETE /admin/schemas/{id}', status: 403, path: `/admin/schemas/${ids.schema}`, method: 'DELETE', headers: { 'X-Admin-Key': 'wrong' } },
-    { operation: 'DELETE /admin/schemas/{id}', status: 404, path: '/admin/schemas/999999', method: 'DELETE', headers: admin },
-    { operation: 'DELETE /admin/schemas/{id}', status: 409, path: `/admin/schemas/${ids.publicSchema}`, method: 'DELETE', headers: admin },
+    {
+      operation: 'DELETE /admin/schemas/{id}',
+      status: 403,
+      path: `/admin/schemas/${ids.schema}`,
+      method: 'DELETE',
+      headers: { 'X-Admin-Key': 'wrong' },
+    },
+    {
+      operation: 'DELETE /admin/schemas/{id}',
+      status: 404,
+      path: '/admin/schemas/999999',
+      method: 'DELETE',
+      headers: admin,
+    },
+    {
+      operation: 'DELETE /admin/schemas/{id}',
+      status: 409,
+      path: `/admin/schemas/${ids.publicSchema}`,
+      method: 'DELETE',
+      headers: admin,
+    },
     { operation: 'GET /admin/tokens', status: 200, path: '/admin/tokens', headers: admin },
     { operation: 'GET /admin/tokens', status: 401, path: '/admin/tokens' },
     { operation: 'GET /admin/tokens', status: 403, path: '/admin/tokens', headers: { 'X-Admin-Key': 'wrong' } },
     { operation: 'GET /admin/tokens', status: 404, path: '/admin/tokens', headers: admin, disabled: true },
-    { operation: 'POST /admin/tokens', status: 201, path: '/admin/tokens', method: 'POST', body: { name: 'made-by-the-conformance-test', schemaId: ids.schema, expiryDate: '2031-01-01T00:00:00Z' }, headers: admin },
-    { operation: 'POST /admin/tokens', status: 400, path: '/admin/tokens', method: 'POST', body: { name: 'no schema' }, headers: admin },
-    { operation: 'POST /admin/tokens', status: 401, path: '/admin/tokens', method: 'POST', body: { name: 'x', schemaId: ids.schema } },
-    { operation: 'POST /admin/tokens', status: 403, path: '/admin/tokens', method: 'POST', body: { name: 'x', schemaId: ids.schema }, headers: { 'X-Admin-Key': 'wrong' } },
-    { operation: 'POST /admin/tokens', status: 404, path: '/admin/tokens', method: 'POST', body: { name: 'x', schemaId: 999999 }, headers: admin },
-    { operation: 'POST /admin/tokens', status: 409, path: '/admin/tokens', method: 'POST', body: { name: 'made-by-the-conformance-test', schemaId: ids.schema }, headers: admin },
-    { operation: 'POST /admin/tokens', status: 413, path: '/admin/tokens', method: 'POST', body: HUGE, headers: adminJson },
-    { operation: 'POST /admin/tokens', status: 415, path: '/admin/tokens', method: 'POST', body: 'x', headers: { ...admin, 'Content-Type': 'text/plain' } },
+    {
+      operation: 'POST /admin/tokens',
+      status: 201,
+      path: '/admin/tokens',
+      method: 'POST',
+      body: { name: 'made-by-the-conformance-test', schemaId: ids.schema, expiryDate: '2031-01-01T00:00:00Z' },
+      headers: admin,
+    },
+    {
+      operation: 'POST /admin/tokens',
+      status: 400,
+      path: '/admin/tokens',
+      method: 'POST',
+      body: { name: 'no schema' },
+      headers: admin,
+    },
+    {
+      operation: 'POST /admin/tokens',
+      status: 401,
+      path: '/admin/tokens',
+      method: 'POST',
+      body: { name: 'x', schemaId: ids.schema },
+    },
+    {
+      operation: 'POST /admin/tokens',
+      status: 403,
+      path: '/admin/tokens',
+      method: 'POST',
+      body: { name: 'x', schemaId: ids.schema },
+      headers: { 'X-Admin-Key': 'wrong' },
+    },
+    {
+      operation: 'POST /admin/tokens',
+      status: 404,
+      path: '/admin/tokens',
+      method: 'POST',
+      body: { name: 'x', schemaId: 999999 },
+      headers: admin,
+    },
+    {
+      operation: 'POST /admin/tokens',
+      status: 409,
+      path: '/admin/tokens',
+      method: 'POST',
+      body: { name: 'made-by-the-conformance-test', schemaId: ids.schema },
+      headers: admin,
+    },
+    {
+      operation: 'POST /admin/tokens',
+      status: 413,
+      path: '/admin/tokens',
+      method: 'POST',
+      body: HUGE,
+      headers: adminJson,
+    },
+    {
+      operation: 'POST /admin/tokens',
+      status: 415,
+      path: '/admin/tokens',
+      method: 'POST',
+      body: 'x',
+      headers: { ...admin, 'Content-Type': 'text/plain' },
+    },
     ...(['enable', 'disable'] as const).flatMap((action): Sample[] => [
-      { operation: `POST /admin/tokens/{id}/${action}`, status: 200, path: `/admin/tokens/${ids.token}/${action}`, method: 'POST', headers: admin },
-      { operation: `POST /admin/tokens/{id}/${action}`, status: 400, path: `/admin/tokens/-1/${action}`, method: 'POST', headers: admin },
-      { operation: `POST /admin/tokens/{id}/${action}`, status: 401, path: `/admin/tokens/${ids.token}/${action}`, method: 'POST' },
-      { operation: `POST /admin/tokens/{id}/${action}`, status: 403, path: `/admin/tokens/${ids.token}/${action}`, method: 'POST', headers: { 'X-Admin-Key': 'wrong' } },
-      { operation: `POST /admin/tokens/{id}/${action}`, status: 404, path: `/admin/tokens/999999/${action}`, method: 'POST', headers: admin },
+      {
+        operation: `POST /admin/tokens/{id}/${action}`,
+        status: 200,
+        path: `/admin/tokens/${ids.token}/${action}`,
+        method: 'POST',
+        headers: admin,
+      },
+      {
+        operation: `POST /admin/tokens/{id}/${action}`,
+        status: 400,
+        path: `/admin/tokens/-1/${action}`,
+        method: 'POST',
+        headers: admin,
+      },
+      {
+        operation: `POST /admin/tokens/{id}/${action}`,
+        status: 401,
+        path: `/admin/tokens/${ids.token}/${action}`,
+        method: 'POST',
+      },
+      {
+        operation: `POST /admin/tokens/{id}/${action}`,
+        status: 403,
+        path: `/admin/tokens/${ids.token}/${action}`,
+        method: 'POST',
+        headers: { 'X-Admin-Key': 'wrong' },
+      },
+      {
+        operation: `POST /admin/tokens/{id}/${action}`,
+        status: 404,
+        path: `/admin/tokens/999999/${action}`,
+        method: 'POST',
+        headers: admin,
+      },
     ]),
-    { operation: 'DELETE /admin/tokens/{id}', status: 204, path: `/admin/tokens/${ids.spareToken}`, method: 'DELETE', headers: admin },
-    { operation: 'DELETE /admin/tokens/{id}', status: 400, path: '/admin/tokens/1.5', method: 'DELETE', headers: admin },
+    {
+      operation: 'DELETE /admin/tokens/{id}',
+      status: 204,
+      path: `/admin/tokens/${ids.spareToken}`,
+      method: 'DELETE',
+      headers: admin,
+    },
+    {
+      operation: 'DELETE /admin/tokens/{id}',
+      status: 400,
+      path: '/admin/tokens/1.5',
+      method: 'DELETE',
+      headers: admin,
+    },
     { operation: 'DELETE /admin/tokens/{id}', status: 401, path: `/admin/tokens/${ids.token}`, method: 'DELETE' },
-    { operation: 'DELETE /admin/tokens/{id}', status: 403, path: `/admin/tokens/${ids.token}`, method: 'DELETE', headers: { 'X-Admin-Key': 'wrong' } },
-    { operation: 'DELETE /admin/tokens/{id}', status: 404, path: '/admin/tokens/999999', method: 'DELETE', headers: admin },
-    { operation: 'DELETE /admin/tokens/{id}', status: 409, path: `/admin/tokens/${ids.publicToken}`, method: 'DELETE', headers: admin },
+    {
+      operation: 'DELETE /admin/tokens/{id}',
+      status: 403,
+      path: `/admin/tokens/${ids.token}`,
+      method: 'DELETE',
+      headers: { 'X-Admin-Key': 'wrong' },
+    },
+    {
+      operation: 'DELETE /admin/tokens/{id}',
+      status: 404,
+      path: '/admin/tokens/999999',
+      method: 'DELETE',
+      headers: admin,
+    },
+    {
+      operation: 'DELETE /admin/tokens/{id}',
+      status: 409,
+      path: `/admin/tokens/${ids.publicToken}`,
+      method: 'DELETE',
+      headers: admin,
+    },
   ];
 }
 
@@ -159,14 +473,23 @@ async function send(server: RunningContentServer, sample: Pick<Sample, 'path' | 
 
 for (const dialect of DIALECTS) {
   test(`${dialect}: the document validates as OpenAPI 3.1, and every documented answer is what the server sends for a sample request`, async (t) => {
-    const databaseUrl = (label: string) => (dialect === 'postgres' ? postgres.freshDatabase(label) : Promise.resolve(join(dir, `${label}.db`)));
+    const databaseUrl = (label: string) =>
+      dialect === 'postgres' ? postgres.freshDatabase(label) : Promise.resolve(join(dir, `${label}.db`));
     const server = await startContentServer({
-      host: '127.0.0.1', port: 0, databaseUrl: await databaseUrl('conformance'), assetsRoot: join(dir, `assets-${dialect}`), adminKey: KEY,
-      settings: { changePollMs: 0 }, rateLimit: { limit: LIMIT, windowSeconds: 86_400 },
+      host: '127.0.0.1',
+      port: 0,
+      databaseUrl: await databaseUrl('conformance'),
+      assetsRoot: join(dir, `assets-${dialect}`),
+      adminKey: KEY,
+      settings: { changePollMs: 0 },
+      rateLimit: { limit: LIMIT, windowSeconds: 86_400 },
     });
     t.teardown(() => server.close());
     const disabled = await startContentServer({
-      host: '127.0.0.1', port: 0, databaseUrl: await databaseUrl('conformance_off'), assetsRoot: join(dir, `assets-off-${dialect}`),
+      host: '127.0.0.1',
+      port: 0,
+      databaseUrl: await databaseUrl('conformance_off'),
+      assetsRoot: join(dir, `assets-off-${dialect}`),
       settings: { changePollMs: 0, enableGql: false },
     });
     t.teardown(() => disabled.close());
@@ -185,18 +508,38 @@ for (const dialect of DIALECTS) {
     const spender = await access.createToken({ name: 'conformance-spender', schemaId: schema.id });
     const publicSchema = (await access.listSchemas()).find((s) => s.isPublic)!;
     const publicToken = (await access.listTokens()).find((s) => s.isPublic)!;
-    const element = await store.db.selectFrom('elements').innerJoin('entries', 'entries.id', 'elements.id').select('elements.id').orderBy('elements.id').executeTakeFirstOrThrow();
-    const asset = (await (await fetch(`${server.url}${query('{ asset(filename: "boats.png") { url } }')}`)).json()) as { data: { asset: { url: string } } };
+    const element = await store.db
+      .selectFrom('elements')
+      .innerJoin('entries', 'entries.id', 'elements.id')
+      .select('elements.id')
+      .orderBy('elements.id')
+      .executeTakeFirstOrThrow();
+    const asset = (await (await fetch(`${server.url}${query('{ asset(filename: "boats.png") { url } }')}`)).json()) as {
+      data: { asset: { url: string } };
+    };
     const ids: Ids = {
-      element: Number(element.id), schema: schema.id, spareSchema: spareSchema.id, publicSchema: publicSchema.id,
-      token: token.id, spareToken: spareToken.id, publicToken: publicToken.id, asset: new URL(asset.data.asset.url).pathname.replace(/^\/assets\//, ''),
+      element: Number(element.id),
+      schema: schema.id,
+      spareSchema: spareSchema.id,
+      publicSchema: publicSchema.id,
+      token: token.id,
+      spareToken: spareToken.id,
+      publicToken: publicToken.id,
+      asset: new URL(asset.data.asset.url).pathname.replace(/^\/assets\//, ''),
     };
     const table = samples(ids);
     // The GraphQL endpoint over the limit: a token that spent its bucket (a day's worth).
     const bearer = { Authorization: `Bearer ${spender.token}` };
     const overTheLimit: Sample[] = [
       { operation: 'GET /api', status: 429, path: query('{ ping }'), headers: bearer },
-      { operation: 'POST /api', status: 429, path: '/api', method: 'POST', body: { query: '{ ping }' }, headers: bearer },
+      {
+        operation: 'POST /api',
+        status: 429,
+        path: '/api',
+        method: 'POST',
+        body: { query: '{ ping }' },
+        headers: bearer,
+      },
     ];
     // On PostgreSQL the limits are counted in the database: with its table gone, the endpoint answers 503.
     const storeFailures: Sample[] = server.sharedRateLimits
@@ -214,12 +557,18 @@ for (const dialect of DIALECTS) {
     const check = answerChecker(document);
     const run = async (sample: Sample) => {
       const answer = await send(sample.disabled ? disabled : server, sample);
-      t.is(answer.status, sample.status, `${sample.operation} ${sample.path.slice(0, 80)}: ${answer.body.slice(0, 300)}`);
+      t.is(
+        answer.status,
+        sample.status,
+        `${sample.operation} ${sample.path.slice(0, 80)}: ${answer.body.slice(0, 300)}`,
+      );
       t.deepEqual(check(sample.operation, answer), [], `${sample.operation} ${sample.status}`);
     };
     for (const sample of table) await run(sample);
     for (let sent = 0; sent < LIMIT; sent += 10) {
-      const answers = await Promise.all(Array.from({ length: 10 }, () => send(server, { path: query('{ ping }'), headers: bearer })));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => send(server, { path: query('{ ping }'), headers: bearer })),
+      );
       t.deepEqual([...new Set(answers.map((answer) => answer.status))], [200]);
     }
     for (const sample of overTheLimit) await run(sample);

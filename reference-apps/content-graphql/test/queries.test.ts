@@ -7,14 +7,18 @@ for (const dialect of DIALECTS) {
   const t = (title: string, fn: (t: import('ava').ExecutionContext, f: ContentFixture) => Promise<void>) =>
     test.serial(`${dialect}: ${title}`, (tc) => fn(tc, fixture));
 
-  test.serial.before(`${dialect}: open`, async () => { fixture = await openContentFixture(dialect); });
+  test.serial.before(`${dialect}: open`, async () => {
+    fixture = await openContentFixture(dialect);
+  });
 
   t('ping answers pong', async (tc, f) => {
     tc.deepEqual((await f.query('{ ping }')).body, { data: { ping: 'pong' } });
   });
 
   t('entries default to live entries, newest post date first', async (tc, f) => {
-    const { body } = await f.query('{ entries(section: "blog") { title } news: entries(type: "link") { title status } all: entries { title } }');
+    const { body } = await f.query(
+      '{ entries(section: "blog") { title } news: entries(type: "link") { title status } all: entries { title } }',
+    );
     tc.deepEqual(body.data.entries, [{ title: 'Why we write about ships' }]);
     tc.deepEqual(body.data.news, [{ title: 'Harbour festival programme', status: 'live' }]);
     const titles = body.data.all.map((e: { title: string }) => e.title);
@@ -25,16 +29,21 @@ for (const dialect of DIALECTS) {
   });
 
   t('status lists mean OR, and null means any status', async (tc, f) => {
-    const { body } = await f.query('{ a: entries(status: ["pending", "expired"]) { title status } b: entries(status: null, section: "news") { title } c: entries(status: "disabled") { title status } }');
+    const { body } = await f.query(
+      '{ a: entries(status: ["pending", "expired"]) { title status } b: entries(status: null, section: "news") { title } c: entries(status: "disabled") { title status } }',
+    );
     tc.deepEqual(body.data.a.map((e: any) => e.status).sort(), ['expired', 'pending']);
     tc.is(body.data.b.length, 9);
     tc.deepEqual(body.data.c, [{ title: 'Draft notes on the fish market', status: 'disabled' }]);
   });
 
   t('structure section queried alone comes in structure order, with children and parent', async (tc, f) => {
-    const { body } = await f.query('{ entries(section: "news", level: 1) { title level children { title level parent { title } } } }');
+    const { body } = await f.query(
+      '{ entries(section: "news", level: 1) { title level children { title level parent { title } } } }',
+    );
     tc.deepEqual(body.data.entries[0], {
-      title: 'The new harbour opens', level: 1,
+      title: 'The new harbour opens',
+      level: 1,
       children: [
         { title: 'First ships dock at the new harbour', level: 2, parent: { title: 'The new harbour opens' } },
         { title: 'Harbour traffic doubles', level: 2, parent: { title: 'The new harbour opens' } },
@@ -48,7 +57,10 @@ for (const dialect of DIALECTS) {
       after: entries(after: "2019-08-21T13:05:00+00:00", section: "news") { title }
       before: entries(before: "2019-08-21T13:05:00+00:00", section: "news", level: 1) { title }
     }`);
-    tc.deepEqual(body.data.april.map((e: any) => e.title).sort(), ['First ships dock at the new harbour', 'The new harbour opens']);
+    tc.deepEqual(body.data.april.map((e: any) => e.title).sort(), [
+      'First ships dock at the new harbour',
+      'The new harbour opens',
+    ]);
     tc.true(body.data.after.some((e: any) => e.title === 'City archive moves to a new database'));
     tc.false(body.data.before.some((e: any) => e.title === 'City archive moves to a new database'));
     const bad = await f.query('{ entries(postDate: ">= yesterday-ish") { title } }');
@@ -66,15 +78,26 @@ for (const dialect of DIALECTS) {
       rev: entries(section: "news", orderBy: "title", inReverse: true) { title }
       page: entries(section: "news", orderBy: "title", offset: 1, limit: 2) { title }
     }`);
-    tc.deepEqual(body.data.fixed.map((e: any) => Number(e.id)), [a, b, c]);
+    tc.deepEqual(
+      body.data.fixed.map((e: any) => Number(e.id)),
+      [a, b, c],
+    );
     tc.deepEqual(body.data.noIds, []);
     tc.is(body.data.not.length, all.length - 1);
-    tc.deepEqual(body.data.rev.map((e: any) => e.title), all.map((e: any) => e.title).reverse());
-    tc.deepEqual(body.data.page.map((e: any) => e.title), all.slice(1, 3).map((e: any) => e.title));
+    tc.deepEqual(
+      body.data.rev.map((e: any) => e.title),
+      all.map((e: any) => e.title).reverse(),
+    );
+    tc.deepEqual(
+      body.data.page.map((e: any) => e.title),
+      all.slice(1, 3).map((e: any) => e.title),
+    );
   });
 
   t('orderBy takes several columns and rejects unknown ones', async (tc, f) => {
-    const { body } = await f.query('{ entries(section: "news", orderBy: "typeId DESC, postDate ASC") { title typeHandle } }');
+    const { body } = await f.query(
+      '{ entries(section: "news", orderBy: "typeId DESC, postDate ASC") { title typeHandle } }',
+    );
     tc.is(body.data.entries[0].typeHandle, 'link');
     tc.is(body.data.entries[1].title, 'The new harbour opens');
     const bad = await f.query('{ entries(orderBy: "password; drop table entries") { title } }');
@@ -82,10 +105,20 @@ for (const dialect of DIALECTS) {
   });
 
   t('search: terms, OR, -term, phrases and field:value', async (tc, f) => {
-    const q = async (search: string) => (await f.query(`{ entries(search: ${JSON.stringify(search)}, orderBy: "title") { title } }`)).body.data.entries.map((e: any) => e.title);
+    const q = async (search: string) =>
+      (
+        await f.query(`{ entries(search: ${JSON.stringify(search)}, orderBy: "title") { title } }`)
+      ).body.data.entries.map((e: any) => e.title);
     tc.deepEqual(await q('harbour years'), ['The new harbour opens']);
-    tc.deepEqual(await q('harbour opens'), ['Storm warning for the weekend', 'The new harbour opens'], 'relation fields index the titles of related entries');
-    tc.deepEqual(await q('twelve OR postgresql'), ['City archive moves to a new database', 'First ships dock at the new harbour']);
+    tc.deepEqual(
+      await q('harbour opens'),
+      ['Storm warning for the weekend', 'The new harbour opens'],
+      'relation fields index the titles of related entries',
+    );
+    tc.deepEqual(await q('twelve OR postgresql'), [
+      'City archive moves to a new database',
+      'First ships dock at the new harbour',
+    ]);
     tc.deepEqual(await q('storm OR festival'), ['Harbour festival programme', 'Storm warning for the weekend']);
     tc.false((await q('harbour -ships')).includes('The new harbour opens'));
     tc.deepEqual(await q('"strong winds"'), ['Storm warning for the weekend']);
@@ -112,7 +145,9 @@ for (const dialect of DIALECTS) {
   });
 
   t('sites: default is the primary site; site argument picks another', async (tc, f) => {
-    const { body } = await f.query('{ a: entry(section: "about") { title url siteId } b: entry(section: "about", site: "french") { title url } c: entries(section: "about", site: "*") { title } }');
+    const { body } = await f.query(
+      '{ a: entry(section: "about") { title url siteId } b: entry(section: "about", site: "french") { title url } c: entries(section: "about", site: "*") { title } }',
+    );
     tc.is(body.data.a.title, 'About us');
     tc.is(body.data.a.url, 'http://cms.test/about');
     tc.deepEqual(body.data.b, { title: 'À propos', url: 'http://cms.test/fr/a-propos' });
@@ -121,13 +156,15 @@ for (const dialect of DIALECTS) {
     tc.regex(bad.body.errors[0].message, /Invalid site handle/);
   });
 
-  t('structure arguments: ancestorOf, descendantOf with distance, siblings, positions, leaves, hasDescendants', async (tc, f) => {
-    const news = (await f.query('{ entries(section: "news", level: null) { id title level } }')).body.data.entries;
-    const id = (title: string) => news.find((e: any) => e.title === title).id;
-    const parent = id('The new harbour opens');
-    const first = id('First ships dock at the new harbour');
-    const second = id('Harbour traffic doubles');
-    const { body } = await f.query(`{
+  t(
+    'structure arguments: ancestorOf, descendantOf with distance, siblings, positions, leaves, hasDescendants',
+    async (tc, f) => {
+      const news = (await f.query('{ entries(section: "news", level: null) { id title level } }')).body.data.entries;
+      const id = (title: string) => news.find((e: any) => e.title === title).id;
+      const parent = id('The new harbour opens');
+      const first = id('First ships dock at the new harbour');
+      const second = id('Harbour traffic doubles');
+      const { body } = await f.query(`{
       anc: entries(ancestorOf: ${second}) { title }
       desc: entries(section: "news", descendantOf: ${parent}, descendantDist: 1) { title }
       next: entry(nextSiblingOf: ${first}) { title }
@@ -138,16 +175,23 @@ for (const dialect of DIALECTS) {
       parents: entries(section: "news", hasDescendants: true) { title }
       editable: entries(editable: true) { title }
     }`);
-    tc.deepEqual(body.data.anc, [{ title: 'The new harbour opens' }]);
-    tc.deepEqual(body.data.desc.map((e: any) => e.title), ['First ships dock at the new harbour', 'Harbour traffic doubles']);
-    tc.deepEqual(body.data.next, { title: 'Harbour traffic doubles' });
-    tc.deepEqual(body.data.prev, { title: 'First ships dock at the new harbour' });
-    tc.true(body.data.after.every((e: any) => e.title !== 'The new harbour opens'));
-    tc.deepEqual(body.data.before.map((e: any) => e.title), ['The new harbour opens', 'First ships dock at the new harbour', 'Harbour traffic doubles']);
-    tc.is(body.data.leaves.length, 2);
-    tc.deepEqual(body.data.parents, [{ title: 'The new harbour opens' }]);
-    tc.deepEqual(body.data.editable, []);
-  });
+      tc.deepEqual(body.data.anc, [{ title: 'The new harbour opens' }]);
+      tc.deepEqual(
+        body.data.desc.map((e: any) => e.title),
+        ['First ships dock at the new harbour', 'Harbour traffic doubles'],
+      );
+      tc.deepEqual(body.data.next, { title: 'Harbour traffic doubles' });
+      tc.deepEqual(body.data.prev, { title: 'First ships dock at the new harbour' });
+      tc.true(body.data.after.every((e: any) => e.title !== 'The new harbour opens'));
+      tc.deepEqual(
+        body.data.before.map((e: any) => e.title),
+        ['The new harbour opens', 'First ships dock at the new harbour', 'Harbour traffic doubles'],
+      );
+      tc.is(body.data.leaves.length, 2);
+      tc.deepEqual(body.data.parents, [{ title: 'The new harbour opens' }]);
+      tc.deepEqual(body.data.editable, []);
+    },
+  );
 
   t('concrete types, custom fields, matrix blocks and _count', async (tc, f) => {
     const { body } = await f.query(`{ entry(slug: "the-new-harbour-opens") {
@@ -161,8 +205,17 @@ for (const dialect of DIALECTS) {
     tc.true(entry.featured);
     tc.is(entry._count, 2);
     tc.deepEqual(entry.topics, [{ title: 'Harbour life', groupHandle: 'topics' }]);
-    tc.deepEqual(entry.contentBlocks.map((b: any) => b.__typename), ['contentBlocks_text_BlockType', 'contentBlocks_quote_BlockType', 'contentBlocks_image_BlockType']);
-    tc.deepEqual(entry.contentBlocks[1], { __typename: 'contentBlocks_quote_BlockType', typeHandle: 'quote', sortOrder: 2, quote: 'A harbour for everyone.', attribution: 'The mayor' });
+    tc.deepEqual(
+      entry.contentBlocks.map((b: any) => b.__typename),
+      ['contentBlocks_text_BlockType', 'contentBlocks_quote_BlockType', 'contentBlocks_image_BlockType'],
+    );
+    tc.deepEqual(entry.contentBlocks[1], {
+      __typename: 'contentBlocks_quote_BlockType',
+      typeHandle: 'quote',
+      sortOrder: 2,
+      quote: 'A harbour for everyone.',
+      attribution: 'The mayor',
+    });
     tc.deepEqual(entry.contentBlocks[2].image, [{ filename: 'boats.png' }]);
   });
 
@@ -178,13 +231,35 @@ for (const dialect of DIALECTS) {
       set: globalSet(handle: "siteInfo") { name }
     }`);
     tc.is(body.data.wide.length, 1);
-    tc.like(body.data.wide[0], { filename: 'sunrise.jpg', width: 640, height: 400, kind: 'image', mimeType: 'image/jpeg', extension: 'jpg', hasFocalPoint: true, focalPoint: [0.7, 0.35], path: 'news/sunrise.jpg' });
+    tc.like(body.data.wide[0], {
+      filename: 'sunrise.jpg',
+      width: 640,
+      height: 400,
+      kind: 'image',
+      mimeType: 'image/jpeg',
+      extension: 'jpg',
+      hasFocalPoint: true,
+      focalPoint: [0.7, 0.35],
+      path: 'news/sunrise.jpg',
+    });
     tc.true(Number(body.data.wide[0].size) > 1000);
     tc.deepEqual(body.data.pngs, [{ filename: 'boats.png' }]);
-    tc.deepEqual(body.data.cats, [{ title: 'Technology', children: [{ title: 'Databases' }, { title: 'Web' }] }, { title: 'Harbour life', children: [] }]);
-    tc.deepEqual(body.data.cat, { title: 'Databases', parent: { title: 'Technology' }, url: 'http://cms.test/topics/technology/databases' });
-    tc.deepEqual(body.data.tags.map((x: any) => x.title), ['weather', 'sql', 'ships']);
-    tc.deepEqual(body.data.globals, [{ name: 'Site information', handle: 'siteInfo', tagline: 'News from the harbour' }]);
+    tc.deepEqual(body.data.cats, [
+      { title: 'Technology', children: [{ title: 'Databases' }, { title: 'Web' }] },
+      { title: 'Harbour life', children: [] },
+    ]);
+    tc.deepEqual(body.data.cat, {
+      title: 'Databases',
+      parent: { title: 'Technology' },
+      url: 'http://cms.test/topics/technology/databases',
+    });
+    tc.deepEqual(
+      body.data.tags.map((x: any) => x.title),
+      ['weather', 'sql', 'ships'],
+    );
+    tc.deepEqual(body.data.globals, [
+      { name: 'Site information', handle: 'siteInfo', tagline: 'News from the harbour' },
+    ]);
     tc.deepEqual(body.data.set, { name: 'Site information' });
     const folder = body.data.folder.folderId;
     const sub = await f.query(`{ a: assets(folderId: ${folder}) { filename } }`);
@@ -195,17 +270,26 @@ for (const dialect of DIALECTS) {
     const hidden = await f.query('{ users { username } }');
     tc.regex(hidden.body.errors[0].message, /Cannot query field "users" on type "Query"/);
     const catalog = await f.service.store.catalog();
-    const schema = await f.service.access.createSchema('Users reader', expandScope(['usergroups.everyone', 'sections.news', 'volumes.images'], catalog));
+    const schema = await f.service.access.createSchema(
+      'Users reader',
+      expandScope(['usergroups.everyone', 'sections.news', 'volumes.images'], catalog),
+    );
     const { token } = await f.service.access.createToken({ name: 'users-token', schemaId: schema.id });
     const auth = `Bearer ${token}`;
-    const { body } = await f.query(`{
+    const { body } = await f.query(
+      `{
       users { username fullName friendlyName name }
       editors: users(group: "editors") { username email photo { filename } }
       byId: users(groupId: ${[...catalog.userGroupsById.values()].find((g) => g.handle === 'authors')!.id}) { username }
       named: user(firstName: "Grace") { lastName preferences }
       authored: entries(authorGroup: "editors", section: "news", level: 1) { title author { username } }
-    }`, { authorization: auth });
-    tc.deepEqual(body.data.users.map((u: any) => u.username), ['ada', 'grace', 'linus']);
+    }`,
+      { authorization: auth },
+    );
+    tc.deepEqual(
+      body.data.users.map((u: any) => u.username),
+      ['ada', 'grace', 'linus'],
+    );
     tc.deepEqual(body.data.users[2], { username: 'linus', fullName: null, friendlyName: 'linus', name: 'linus' });
     tc.deepEqual(body.data.editors, [{ username: 'ada', email: 'ada@example.com', photo: { filename: 'ada.jpg' } }]);
     tc.deepEqual(body.data.byId, [{ username: 'grace' }]);
@@ -229,5 +313,7 @@ for (const dialect of DIALECTS) {
     }
   });
 
-  test.serial.after.always(`${dialect}: close`, async () => { await fixture?.close(); });
+  test.serial.after.always(`${dialect}: close`, async () => {
+    await fixture?.close();
+  });
 }

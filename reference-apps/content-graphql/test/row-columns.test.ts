@@ -10,7 +10,10 @@ const ROOTS = ['entries', 'assets', 'users', 'categories', 'tags', 'globalSets']
 /** The marked fields of a type that need no argument: leaves as they are, element fields with `{ id }`. */
 function markedSelection(type: GraphQLObjectType): string {
   return Object.values(type.getFields())
-    .filter((field) => field.extensions?.essentialColumns === true && field.args.every((arg) => arg.type.toString().slice(-1) !== '!'))
+    .filter(
+      (field) =>
+        field.extensions?.essentialColumns === true && field.args.every((arg) => arg.type.toString().slice(-1) !== '!'),
+    )
     .map((field) => (isLeafType(getNamedType(field.type)) ? field.name : `${field.name} { id }`))
     .join(' ');
 }
@@ -35,7 +38,11 @@ function queryOf(schema: GraphQLSchema, extra: string, named: boolean): string {
 function withoutKey(value: unknown, key: string): unknown {
   if (Array.isArray(value)) return value.map((item) => withoutKey(item, key));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([name]) => name !== key).map(([name, item]) => [name, withoutKey(item, key)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([name]) => name !== key)
+      .map(([name, item]) => [name, withoutKey(item, key)]),
+  );
 }
 
 for (const dialect of DIALECTS) {
@@ -45,33 +52,50 @@ for (const dialect of DIALECTS) {
     f = await openContentFixture(dialect, { enableGraphQlCaching: false });
     authorization = `Bearer ${await everythingToken(f)}`;
   });
-  test.serial.after.always(`${dialect}: close`, async () => { await f?.close(); });
+  test.serial.after.always(`${dialect}: close`, async () => {
+    await f?.close();
+  });
 
   for (const named of [false, true]) {
-    test.serial(`${dialect}: every field marked as reading essential columns answers as with all columns (${named ? 'named' : 'inline'} fragments)`, async (t) => {
-      const prepared = await f.service.graphql.prepareExecution(authorization);
-      if (!('schema' in prepared)) throw new Error('no schema');
-      const essentialQuery = queryOf(prepared.schema, '', named);
-      const allQuery = queryOf(prepared.schema, 'uid', named);
-      const selectsBefore = f.counter.compiledSelections.length;
-      const essential = await f.service.graphql.execute({ query: essentialQuery, authorization });
-      const compiled = f.counter.compiledSelections.slice(selectsBefore).filter((names) => names.includes('title'));
-      const all = await f.service.graphql.execute({ query: allQuery, authorization });
-      const essentialBody = JSON.parse(essential.body);
-      t.falsy(essentialBody.errors, JSON.stringify(essentialBody.errors));
-      t.true(essentialBody.data.entries.length >= 10 && essentialBody.data.assets.length >= 3 && essentialBody.data.users.length >= 2, 'the demo content is there');
-      t.deepEqual(essentialBody, withoutKey(JSON.parse(all.body), 'uid'));
-      // The essential path was taken (when compiled now: statements are kept per shape): no uid, slug or dates read.
-      if (!named) {
-        t.true(compiled.length >= 6, `element statements compiled: ${compiled.length}`);
-        for (const names of compiled) t.false(names.some((name) => ['uid', 'slug', 'dateCreated', 'expiryDate', 'size'].includes(name)), names.join(','));
-      }
-    });
+    test.serial(
+      `${dialect}: every field marked as reading essential columns answers as with all columns (${named ? 'named' : 'inline'} fragments)`,
+      async (t) => {
+        const prepared = await f.service.graphql.prepareExecution(authorization);
+        if (!('schema' in prepared)) throw new Error('no schema');
+        const essentialQuery = queryOf(prepared.schema, '', named);
+        const allQuery = queryOf(prepared.schema, 'uid', named);
+        const selectsBefore = f.counter.compiledSelections.length;
+        const essential = await f.service.graphql.execute({ query: essentialQuery, authorization });
+        const compiled = f.counter.compiledSelections.slice(selectsBefore).filter((names) => names.includes('title'));
+        const all = await f.service.graphql.execute({ query: allQuery, authorization });
+        const essentialBody = JSON.parse(essential.body);
+        t.falsy(essentialBody.errors, JSON.stringify(essentialBody.errors));
+        t.true(
+          essentialBody.data.entries.length >= 10 &&
+            essentialBody.data.assets.length >= 3 &&
+            essentialBody.data.users.length >= 2,
+          'the demo content is there',
+        );
+        t.deepEqual(essentialBody, withoutKey(JSON.parse(all.body), 'uid'));
+        // The essential path was taken (when compiled now: statements are kept per shape): no uid, slug or dates read.
+        if (!named) {
+          t.true(compiled.length >= 6, `element statements compiled: ${compiled.length}`);
+          for (const names of compiled)
+            t.false(
+              names.some((name) => ['uid', 'slug', 'dateCreated', 'expiryDate', 'size'].includes(name)),
+              names.join(','),
+            );
+        }
+      },
+    );
   }
 
   test.serial(`${dialect}: a field that reads other columns makes the query read all of them`, async (t) => {
     const selectsBefore = f.counter.compiledSelections.length;
-    const { body } = await f.query('{ entries(section: "news", level: 1, limit: 5) { title ... on news_article_Entry { featuredImage { filename kind } } children { title } } }', { authorization });
+    const { body } = await f.query(
+      '{ entries(section: "news", level: 1, limit: 5) { title ... on news_article_Entry { featuredImage { filename kind } } children { title } } }',
+      { authorization },
+    );
     t.falsy(body.errors);
     const compiled = f.counter.compiledSelections.slice(selectsBefore).filter((names) => names.includes('title'));
     // The entries and children statements read essential columns; the images' one (kind) reads all.

@@ -14,7 +14,9 @@ const cliDir = join(__dirname, '..', 'src', 'cli');
 
 async function cli(name: string, args: string[], env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(cliDir, `${name}.js`), ...args], { env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, [join(cliDir, `${name}.js`), ...args], {
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -31,12 +33,19 @@ for (const dialect of DIALECTS) {
       t.like(sunrise, { format: 'jpeg', width: 640, height: 400 });
       const boats = await sharp(join(f.assetsRoot, 'images', 'news', 'boats.png')).metadata();
       t.like(boats, { format: 'png', width: 320, height: 240 });
-      const rows = await f.database.db.selectFrom('structureelements').select(['lft', 'rgt', 'level']).where('elementId', 'is not', null).execute();
+      const rows = await f.database.db
+        .selectFrom('structureelements')
+        .select(['lft', 'rgt', 'level'])
+        .where('elementId', 'is not', null)
+        .execute();
       for (const row of rows) t.true(row.rgt > row.lft && row.level >= 1);
       const deleted = await f.query('{ entry(slug: "harbour-traffic-doubles") { id } }');
       await f.service.store.deleteElement(Number(deleted.body.data.entry.id));
       t.is((await f.query('{ entry(slug: "harbour-traffic-doubles") { id } }')).body.data.entry, null);
-      t.deepEqual((await f.query('{ entries(slug: "harbour-traffic-doubles", trashed: true) { trashed } }')).body.data.entries, [{ trashed: true }]);
+      t.deepEqual(
+        (await f.query('{ entries(slug: "harbour-traffic-doubles", trashed: true) { trashed } }')).body.data.entries,
+        [{ trashed: true }],
+      );
     } finally {
       await f.close();
     }
@@ -64,9 +73,21 @@ for (const dialect of DIALECTS) {
       t.true((await stat(join(dir, 'assets-b', 'images', 'news', 'sunrise.jpg'))).size > 1000);
 
       // The imported copy answers queries like the original once a schema lets a token read it.
-      const created = await cli('access-cli', ['schemas', 'create', 'Everything', '--scope', 'sections.*,volumes.*,categorygroups.*,taggroups.*,globalsets.*,usergroups.everyone'], target);
+      const created = await cli(
+        'access-cli',
+        [
+          'schemas',
+          'create',
+          'Everything',
+          '--scope',
+          'sections.*,volumes.*,categorygroups.*,taggroups.*,globalsets.*,usergroups.everyone',
+        ],
+        target,
+      );
       t.is(created.code, 0, created.stderr);
-      const token = JSON.parse((await cli('access-cli', ['tokens', 'create', 'reader', '--schema', 'Everything'], target)).stdout);
+      const token = JSON.parse(
+        (await cli('access-cli', ['tokens', 'create', 'reader', '--schema', 'Everything'], target)).stdout,
+      );
       t.regex(token.token, /^[A-Za-z0-9_-]{32}$/);
       const listed = await cli('access-cli', ['tokens', 'list'], target);
       t.false(listed.stdout.includes(token.token), 'listings never show the secret');
@@ -89,15 +110,30 @@ for (const dialect of DIALECTS) {
       const database = await openDatabase<any>(target.DATABASE_URL);
       const f = { db: database.db };
       const { createContentService } = await import('../src/content-service.js');
-      const service = await createContentService({ db: f.db, dialect: database.dialect, assetsRoot: target.ASSETS_DIR, settings: { changePollMs: 0, publicUrl: 'http://cms.test' } });
-      const result = await service.graphql.execute({ authorization: `Bearer ${token.token}`, query: '{ entry(slug: "the-new-harbour-opens") { title ... on news_article_Entry { featuredImage { filename } tags { title } relatedArticles { title } contentBlocks { typeHandle } children { title } } } users { username photo { filename } } }' });
+      const service = await createContentService({
+        db: f.db,
+        dialect: database.dialect,
+        assetsRoot: target.ASSETS_DIR,
+        settings: { changePollMs: 0, publicUrl: 'http://cms.test' },
+      });
+      const result = await service.graphql.execute({
+        authorization: `Bearer ${token.token}`,
+        query:
+          '{ entry(slug: "the-new-harbour-opens") { title ... on news_article_Entry { featuredImage { filename } tags { title } relatedArticles { title } contentBlocks { typeHandle } children { title } } } users { username photo { filename } } }',
+      });
       const body = JSON.parse(result.body);
       t.deepEqual(body.data.entry, {
-        title: 'The new harbour opens', featuredImage: [{ filename: 'sunrise.jpg' }], tags: [{ title: 'ships' }, { title: 'weather' }], relatedArticles: [],
+        title: 'The new harbour opens',
+        featuredImage: [{ filename: 'sunrise.jpg' }],
+        tags: [{ title: 'ships' }, { title: 'weather' }],
+        relatedArticles: [],
         contentBlocks: [{ typeHandle: 'text' }, { typeHandle: 'quote' }, { typeHandle: 'image' }],
         children: [{ title: 'First ships dock at the new harbour' }, { title: 'Harbour traffic doubles' }],
       });
-      t.deepEqual(body.data.users.map((u: any) => u.username), ['ada', 'grace', 'linus']);
+      t.deepEqual(
+        body.data.users.map((u: any) => u.username),
+        ['ada', 'grace', 'linus'],
+      );
       t.deepEqual(body.data.users[0].photo, { filename: 'ada.jpg' });
       await service.close();
       await database.destroy();

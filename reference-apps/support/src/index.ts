@@ -16,9 +16,23 @@ export { findFreePort } from './postgres/free-port';
 export { PostgresNoticeListener, type NoticeHandlers, type NoticeListenerOptions } from './postgres/notice-listener';
 export { generateKey, hashSecret, verifySecret } from './secrets/secrets';
 export { readFlag } from './config/command-line-flags';
-export { readServerConfig, serverConfigFrom, describeServerConfig, type ServerConfig, type ServerConfigDefaults, type ServerFlags } from './config/server-config';
+export {
+  readServerConfig,
+  serverConfigFrom,
+  describeServerConfig,
+  type ServerConfig,
+  type ServerConfigDefaults,
+  type ServerFlags,
+} from './config/server-config';
 export { systemClock, ManualClock, type Clock } from './time/clock';
-export { runKeysCommand, runKeysCommandAsMain, keysUsage, keyState, type KeysCommandSpec, type KeysCommandStore } from './cli/keys-command';
+export {
+  runKeysCommand,
+  runKeysCommandAsMain,
+  keysUsage,
+  keyState,
+  type KeysCommandSpec,
+  type KeysCommandStore,
+} from './cli/keys-command';
 export {
   parseTrustProxy,
   describeTrustProxy,
@@ -28,5 +42,15 @@ export {
   type TrustProxySetting,
   type LogLevel,
 } from './operations/operations-settings';
-export { databaseReadinessCheck, appRateLimitStore, DATABASE_CHECK_TIMEOUT_MS, type AppRateLimitStore } from './operations/database-operations';
-export { useOperations, rateLimitStoreOptions, type OperationsOptions, type AppRateLimit } from './operations/operations-plugins';
+export {
+  databaseReadinessCheck,
+  appRateLimitStore,
+  DATABASE_CHECK_TIMEOUT_MS,
+  type AppRateLimitStore,
+} from './operations/database-operations';
+export {
+  useOperations,
+  rateLimitStoreOptions,
+  type OperationsOptions,
+  type AppRateLimit,
+} from './operations/operations-plugins';

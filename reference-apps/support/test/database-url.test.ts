@@ -16,7 +16,10 @@ test('file paths and sqlite: URLs resolve to absolute SQLite files', (t) => {
 });
 
 test('postgres:// and postgresql:// URLs select PostgreSQL', (t) => {
-  t.deepEqual(parseDatabaseUrl('postgres://u:p@h:5432/db'), { dialect: 'postgres', connectionString: 'postgres://u:p@h:5432/db' });
+  t.deepEqual(parseDatabaseUrl('postgres://u:p@h:5432/db'), {
+    dialect: 'postgres',
+    connectionString: 'postgres://u:p@h:5432/db',
+  });
   t.is(parseDatabaseUrl('postgresql://h/db').dialect, 'postgres');
 });
 

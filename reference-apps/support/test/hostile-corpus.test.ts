@@ -6,7 +6,16 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { openDatabase } from '../src/index';
-import { buildCorpus, changedTables, RawHttpConnection, routesFromOpenApi, runCorpus, snapshotDatabase, type CorpusRoute, type RawRequest } from '../src/testing/index';
+import {
+  buildCorpus,
+  changedTables,
+  RawHttpConnection,
+  routesFromOpenApi,
+  runCorpus,
+  snapshotDatabase,
+  type CorpusRoute,
+  type RawRequest,
+} from '../src/testing/index';
 
 // The corpus machinery itself: the raw client reads answers right, the cases are deterministic and cover every part
 // of a route, and the judge catches each way an app can fail (5xx, accepting bad input, a refusal without a message,
@@ -24,7 +33,15 @@ const DOCUMENT = {
     },
     '/items/{id}': { get: { parameters: [{ name: 'id', in: 'path' }] } },
   },
-  components: { schemas: { NewItem: { type: 'object', properties: { name: { type: 'string' }, count: { type: 'integer', minimum: 1 } }, required: ['name'] } } },
+  components: {
+    schemas: {
+      NewItem: {
+        type: 'object',
+        properties: { name: { type: 'string' }, count: { type: 'integer', minimum: 1 } },
+        required: ['name'],
+      },
+    },
+  },
 };
 
 async function listening(server: http.Server | net.Server): Promise<number> {
@@ -54,7 +71,8 @@ test('the raw client reads Content-Length, chunked, 100 Continue, HEAD and close
   t.teardown(() => server.close());
   const connection = new RawHttpConnection('127.0.0.1', port);
   t.teardown(() => connection.close());
-  const get = (target: string, method = 'GET', timeoutMs?: number) => connection.exchange({ method, target, headers: [] }, timeoutMs);
+  const get = (target: string, method = 'GET', timeoutMs?: number) =>
+    connection.exchange({ method, target, headers: [] }, timeoutMs);
 
   t.is((await get('/length')).answer?.body.toString(), 'hello');
   t.is((await get('/chunked')).answer?.body.toString(), 'hello');
@@ -77,15 +95,40 @@ test('the raw client reads Content-Length, chunked, 100 Continue, HEAD and close
 
 test('the corpus is the same for the same seed, covers every part of every route, and a new route is attacked without a sample', (t) => {
   const routes = routesFromOpenApi(DOCUMENT);
-  t.deepEqual(routes.map((route) => route.key), ['GET /items', 'POST /items', 'GET /items/{id}']);
+  t.deepEqual(
+    routes.map((route) => route.key),
+    ['GET /items', 'POST /items', 'GET /items/{id}'],
+  );
   t.true(routes[1].secured);
-  const plan = { routes, document: DOCUMENT, sample: () => undefined, auth: { valid: [['Authorization', 'Bearer k_123456'] as const] }, bodyLimit: 4096, seed: 7 };
+  const plan = {
+    routes,
+    document: DOCUMENT,
+    sample: () => undefined,
+    auth: { valid: [['Authorization', 'Bearer k_123456'] as const] },
+    bodyLimit: 4096,
+    seed: 7,
+  };
   const first = buildCorpus(plan);
   const again = buildCorpus(plan);
   t.deepEqual(JSON.stringify(first), JSON.stringify(again));
-  t.notDeepEqual(JSON.stringify(buildCorpus({ ...plan, seed: 8 })), JSON.stringify(first), 'the seed changes the random strings');
+  t.notDeepEqual(
+    JSON.stringify(buildCorpus({ ...plan, seed: 8 })),
+    JSON.stringify(first),
+    'the seed changes the random strings',
+  );
   const kinds = (key: string) => new Set(first.filter((entry) => entry.route === key).map((entry) => entry.kind));
-  t.deepEqual([...kinds('POST /items')].sort(), ['auth', 'baseline', 'deep', 'fields', 'framing', 'headers', 'malformed', 'media', 'query', 'size']);
+  t.deepEqual([...kinds('POST /items')].sort(), [
+    'auth',
+    'baseline',
+    'deep',
+    'fields',
+    'framing',
+    'headers',
+    'malformed',
+    'media',
+    'query',
+    'size',
+  ]);
   t.true(kinds('GET /items').has('method'), 'other methods tried once per path');
   t.true(kinds('GET /items/{id}').has('path'));
   t.false(kinds('GET /items').has('auth'), 'auth only where the document asks for it');
@@ -106,12 +149,33 @@ test('the headers a route reads credentials from are attacked like its header pa
       '/b': { get: { security: [{ bearer: [] }], parameters: [{ name: 'X-Trace', in: 'header' }] } },
       '/c': { get: {} },
     },
-    components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' }, bearer: { type: 'http', scheme: 'bearer' } } },
+    components: {
+      securitySchemes: {
+        key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        bearer: { type: 'http', scheme: 'bearer' },
+      },
+    },
   };
   const routes = routesFromOpenApi(document);
-  t.deepEqual(routes.map((route) => [route.key, route.headerParams]), [['GET /a', ['x-api-key']], ['GET /b', ['x-trace', 'authorization']], ['GET /c', []]]);
-  const plan = { routes, document, sample: () => undefined, auth: { valid: [['X-Api-Key', 'k_123456'] as const] }, bodyLimit: 4096, seed: 7 };
-  const attacks = buildCorpus(plan).filter((entry) => entry.route === 'GET /a' && entry.kind === 'headers' && entry.name.startsWith('x-api-key: '));
+  t.deepEqual(
+    routes.map((route) => [route.key, route.headerParams]),
+    [
+      ['GET /a', ['x-api-key']],
+      ['GET /b', ['x-trace', 'authorization']],
+      ['GET /c', []],
+    ],
+  );
+  const plan = {
+    routes,
+    document,
+    sample: () => undefined,
+    auth: { valid: [['X-Api-Key', 'k_123456'] as const] },
+    bodyLimit: 4096,
+    seed: 7,
+  };
+  const attacks = buildCorpus(plan).filter(
+    (entry) => entry.route === 'GET /a' && entry.kind === 'headers' && entry.name.startsWith('x-api-key: '),
+  );
   t.true(attacks.length > 10, `${attacks.length} attacks`);
   for (const attack of attacks) {
     const text = (attack.request as RawRequest).headers.filter(([name]) => name.toLowerCase() === 'x-api-key');
@@ -124,7 +188,12 @@ test('the headers a route reads credentials from are attacked like its header pa
  * A small JSON API with the faults the judge must catch, each behind a switch: 500 on a NUL in a name, 201 for
  * text/plain, a bare 400 without a message, a refused request that still stores, and a route that never answers.
  */
-async function weakServer(faults: { crashOnNul?: boolean; acceptText?: boolean; bareRefusal?: boolean; storeWhenRefusing?: boolean }) {
+async function weakServer(faults: {
+  crashOnNul?: boolean;
+  acceptText?: boolean;
+  bareRefusal?: boolean;
+  storeWhenRefusing?: boolean;
+}) {
   const database = await openDatabase<{ item: { name: string } }>('sqlite::memory:');
   await database.db.schema.createTable('item').addColumn('name', 'text').execute();
   const server = http.createServer((request, response) => {
@@ -132,7 +201,9 @@ async function weakServer(faults: { crashOnNul?: boolean; acceptText?: boolean; 
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
       const answer = (status: number, body: unknown) => {
-        response.writeHead(status, { 'Content-Type': 'application/json' }).end(body === undefined ? '' : JSON.stringify(body));
+        response
+          .writeHead(status, { 'Content-Type': 'application/json' })
+          .end(body === undefined ? '' : JSON.stringify(body));
       };
       const url = new URL(request.url ?? '/', 'http://x');
       if (request.method === 'GET' && /^\/items(\/[^/]+)?$/.test(url.pathname)) return answer(200, []);
@@ -145,7 +216,8 @@ async function weakServer(faults: { crashOnNul?: boolean; acceptText?: boolean; 
       } catch {
         return answer(400, faults.bareRefusal ? undefined : { message: 'malformed JSON' });
       }
-      if (!/^application\/json\b/i.test(type) && !(faults.acceptText && type === 'text/plain')) return answer(415, { message: 'send JSON' });
+      if (!/^application\/json\b/i.test(type) && !(faults.acceptText && type === 'text/plain'))
+        return answer(415, { message: 'send JSON' });
       if (typeof body?.name !== 'string') {
         if (faults.storeWhenRefusing) await database.db.insertInto('item').values({ name: 'partial' }).execute();
         return answer(400, { message: 'name must be a string' });
@@ -156,14 +228,28 @@ async function weakServer(faults: { crashOnNul?: boolean; acceptText?: boolean; 
     });
   });
   const port = await listening(server);
-  return { port, database, close: async () => { server.close(); await database.destroy(); } };
+  return {
+    port,
+    database,
+    close: async () => {
+      server.close();
+      await database.destroy();
+    },
+  };
 }
 
 async function corpusAgainst(faults: Parameters<typeof weakServer>[0]) {
   const server = await weakServer(faults);
   try {
     const routes: CorpusRoute[] = routesFromOpenApi(DOCUMENT).filter((route) => route.key === 'POST /items');
-    const cases = buildCorpus({ routes, document: DOCUMENT, sample: () => ({ body: { name: 'widget', count: 2 } }), auth: { valid: [['Authorization', 'Bearer k_123456']] }, bodyLimit: 4096, seed: 1 })
+    const cases = buildCorpus({
+      routes,
+      document: DOCUMENT,
+      sample: () => ({ body: { name: 'widget', count: 2 } }),
+      auth: { valid: [['Authorization', 'Bearer k_123456']] },
+      bodyLimit: 4096,
+      seed: 1,
+    })
       // node:http answers framing attacks, odd heads and unknown methods itself: keep to what this toy server decides.
       .filter((entry) => ['baseline', 'auth', 'query', 'media', 'malformed', 'deep', 'fields'].includes(entry.kind));
     return await runCorpus({
@@ -187,13 +273,27 @@ test('the judge catches a 5xx, accepted bad input, a refusal without a message a
   t.true(sound.cases > 100);
 
   const crash = await corpusAgainst({ crashOnNul: true });
-  t.true(crash.failures.some((line) => line.includes('name: NUL inside') && line.includes('answered 500')), crash.failures.join('\n'));
+  t.true(
+    crash.failures.some((line) => line.includes('name: NUL inside') && line.includes('answered 500')),
+    crash.failures.join('\n'),
+  );
   const text = await corpusAgainst({ acceptText: true });
-  t.true(text.failures.some((line) => line.includes('| text/plain:') && line.includes('accepted (201) input that must be refused')), text.failures.join('\n'));
+  t.true(
+    text.failures.some(
+      (line) => line.includes('| text/plain:') && line.includes('accepted (201) input that must be refused'),
+    ),
+    text.failures.join('\n'),
+  );
   const bare = await corpusAgainst({ bareRefusal: true });
-  t.true(bare.failures.some((line) => line.includes('malformed') && line.includes('without a message')), bare.failures.join('\n'));
+  t.true(
+    bare.failures.some((line) => line.includes('malformed') && line.includes('without a message')),
+    bare.failures.join('\n'),
+  );
   const store = await corpusAgainst({ storeWhenRefusing: true });
-  t.true(store.failures.some((line) => line.includes('refused, yet stored data changed (item)')), store.failures.join('\n'));
+  t.true(
+    store.failures.some((line) => line.includes('refused, yet stored data changed (item)')),
+    store.failures.join('\n'),
+  );
 });
 
 test('a SQLite snapshot sees every change, made through its own connection or another, and only then reads the tables again', async (t) => {

@@ -2,7 +2,9 @@ import test from 'ava';
 import pg from 'pg';
 import { PostgresNoticeListener, findFreePort, postgresForTests } from '../src/index';
 
-interface Notice { id: number }
+interface Notice {
+  id: number;
+}
 
 const parse = (payload: string | undefined): Notice | undefined => {
   try {
@@ -18,13 +20,29 @@ function recordingListener(url: string, channel = 'test_notices') {
   const notices: Notice[] = [];
   let resumed = 0;
   let wake: (() => void) | null = null;
-  const changed = () => { wake?.(); wake = null; };
+  const changed = () => {
+    wake?.();
+    wake = null;
+  };
   const listener = new PostgresNoticeListener<Notice>(url, {
-    channel, parse,
-    handlers: { onNotice: (notice) => { notices.push(notice); changed(); }, onResumed: () => { resumed++; changed(); } },
+    channel,
+    parse,
+    handlers: {
+      onNotice: (notice) => {
+        notices.push(notice);
+        changed();
+      },
+      onResumed: () => {
+        resumed++;
+        changed();
+      },
+    },
   });
   const until = async (done: () => boolean) => {
-    while (!done()) await new Promise<void>((resolve) => { wake = resolve; });
+    while (!done())
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
   };
   return { listener, notices, resumed: () => resumed, until };
 }
@@ -56,7 +74,9 @@ test('notices reach the listener; other channels and payloads its parser refuses
 
   await listener.close();
   t.false(listener.listening);
-  const { rows } = await sender.query("select count(*)::int as n from pg_stat_activity where query = 'LISTEN test_notices'");
+  const { rows } = await sender.query(
+    "select count(*)::int as n from pg_stat_activity where query = 'LISTEN test_notices'",
+  );
   t.is(rows[0].n, 0, 'closing ends the listening session');
 });
 
@@ -65,5 +85,7 @@ test('the first connection failing rejects start, and a channel name that is not
   const { listener } = recordingListener(`postgres://nobody@127.0.0.1:${port}/none`);
   await t.throwsAsync(listener.start(), { message: /ECONNREFUSED|connect/ });
   t.false(listener.listening);
-  t.throws(() => recordingListener('postgres://x@127.0.0.1/x', 'changes; drop table x'), { message: 'The channel name "changes; drop table x" must be a lower-case identifier' });
+  t.throws(() => recordingListener('postgres://x@127.0.0.1/x', 'changes; drop table x'), {
+    message: 'The channel name "changes; drop table x" must be a lower-case identifier',
+  });
 });

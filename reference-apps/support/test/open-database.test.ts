@@ -6,7 +6,13 @@ import { performance } from 'node:perf_hooks';
 import test from 'ava';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import { migrateToLatest, openDatabase, postgresForTests, type AppMigration, type TestPostgresDatabase } from '../src/index';
+import {
+  migrateToLatest,
+  openDatabase,
+  postgresForTests,
+  type AppMigration,
+  type TestPostgresDatabase,
+} from '../src/index';
 
 interface NotesDB {
   note: { id: string; body: string; created_at: number; pinned: number };
@@ -26,8 +32,14 @@ const migrations: Record<string, AppMigration> = {
   '0002_pinned': {
     async up(db: Kysely<any>, dialect) {
       // The dialect is passed so a step may differ per engine.
-      await db.schema.alterTable('note').addColumn('pinned', 'integer', (column) => column.notNull().defaultTo(0)).execute();
-      await db.insertInto('note').values({ id: `seed-${dialect}`, body: 'seeded', created_at: 1 }).execute();
+      await db.schema
+        .alterTable('note')
+        .addColumn('pinned', 'integer', (column) => column.notNull().defaultTo(0))
+        .execute();
+      await db
+        .insertInto('note')
+        .values({ id: `seed-${dialect}`, body: 'seeded', created_at: 1 })
+        .execute();
     },
   },
 };
@@ -46,7 +58,11 @@ test.after.always(async () => {
 });
 
 const engines = [
-  { name: 'SQLite', url: () => path.join(tempDir, `notes-${Math.random().toString(36).slice(2)}.db`), dialect: 'sqlite' },
+  {
+    name: 'SQLite',
+    url: () => path.join(tempDir, `notes-${Math.random().toString(36).slice(2)}.db`),
+    dialect: 'sqlite',
+  },
   { name: 'PostgreSQL', url: () => postgres.url, dialect: 'postgres' },
 ] as const;
 
@@ -56,7 +72,10 @@ for (const engine of engines) {
     const first = await openDatabase<NotesDB>(url);
     t.is(first.dialect, engine.dialect);
     t.deepEqual(await migrateToLatest(first, migrations), ['0001_notes', '0002_pinned']);
-    await first.db.insertInto('note').values({ id: 'n1', body: 'hello', created_at: 1_700_000_000_123, pinned: 1 }).execute();
+    await first.db
+      .insertInto('note')
+      .values({ id: 'n1', body: 'hello', created_at: 1_700_000_000_123, pinned: 1 })
+      .execute();
     await first.destroy();
     await first.destroy(); // twice is harmless
 
@@ -74,7 +93,9 @@ for (const engine of engines) {
   test.serial(`${engine.name}: bigint, count(*) and numeric come back as numbers`, async (t) => {
     const database = await openDatabase(engine.url());
     const { rows } = await sql<{ total: unknown; big: unknown; amount: unknown }>`
-      select count(*) as total, cast(9007199254740991 as bigint) as big, cast(12.5 as numeric) as amount`.execute(database.db);
+      select count(*) as total, cast(9007199254740991 as bigint) as big, cast(12.5 as numeric) as amount`.execute(
+      database.db,
+    );
     t.deepEqual(rows[0], { total: 1, big: 9007199254740991, amount: 12.5 });
     await database.destroy();
   });
@@ -121,7 +142,10 @@ test('an unreachable PostgreSQL fails at open with the cause', async (t) => {
  * A TCP proxy in front of the test PostgreSQL that swallows its first `stalled` connections (accepted, never
  * answered: the client's connect timeout fires) and forwards the later ones.
  */
-async function stallingProxy(target: URL, stalled: number): Promise<{ url: string; accepted: () => number; close: () => Promise<void> }> {
+async function stallingProxy(
+  target: URL,
+  stalled: number,
+): Promise<{ url: string; accepted: () => number; close: () => Promise<void> }> {
   let accepted = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -173,7 +197,10 @@ test('SQLite statements are reused by SQL text, streaming still works, and past 
   await sql`create table item (id integer primary key, label text not null)`.execute(database.db);
   for (let id = 1; id <= 600; id++) {
     // 600 distinct SQL texts (the limit is part of the text) overflow the 500-statement cache.
-    await database.db.insertInto('item').values({ id, label: `item ${id}` }).execute();
+    await database.db
+      .insertInto('item')
+      .values({ id, label: `item ${id}` })
+      .execute();
     const rows = await database.db.selectFrom('item').select('label').where('id', '=', id).limit(id).execute();
     t.deepEqual(rows, [{ label: `item ${id}` }]);
   }
@@ -184,7 +211,10 @@ test('SQLite statements are reused by SQL text, streaming still works, and past 
   t.deepEqual(streamed, [1, 2, 3]);
   // The same SQL as a plain query afterwards: the stream used its own statement, the cached one is free.
   const plain = await database.db.selectFrom('item').select('id').where('id', '<=', 3).orderBy('id').execute();
-  t.deepEqual(plain.map((row) => row.id), [1, 2, 3]);
+  t.deepEqual(
+    plain.map((row) => row.id),
+    [1, 2, 3],
+  );
   await database.destroy();
 });
 
@@ -204,8 +234,16 @@ test('SQLite rows are plain objects holding what better-sqlite3 itself gives, wh
     const rows = (await sql.raw(text).execute(database.db)).rows as object[];
     const expected = own.prepare(text).all() as object[];
     t.deepEqual(rows, expected, text);
-    t.deepEqual(rows.map((row) => Object.keys(row)), expected.map((row) => Object.keys(row)), `${text}: same keys in the same order`);
-    if (!text.includes('__proto__')) t.true(rows.every((row) => Object.getPrototypeOf(row) === Object.prototype), `${text}: plain objects`);
+    t.deepEqual(
+      rows.map((row) => Object.keys(row)),
+      expected.map((row) => Object.keys(row)),
+      `${text}: same keys in the same order`,
+    );
+    if (!text.includes('__proto__'))
+      t.true(
+        rows.every((row) => Object.getPrototypeOf(row) === Object.prototype),
+        `${text}: plain objects`,
+      );
   }
 });
 
@@ -218,7 +256,15 @@ test('SQLite: reads of one turn share a read transaction, and writes, transactio
   const other = new BetterSqlite3(file);
   t.teardown(() => other.close());
   const countOther = () => (other.prepare('select count(*) as n from note').get() as { n: number }).n;
-  const countServer = async () => Number((await server.db.selectFrom('note').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const countServer = async () =>
+    Number(
+      (
+        await server.db
+          .selectFrom('note')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const base = await countServer();
 
   // A write right after a read, in the same turn, is committed at once: another connection sees it before the turn ends.
@@ -228,7 +274,11 @@ test('SQLite: reads of one turn share a read transaction, and writes, transactio
 
   // insert ... returning reads rows back, yet writes: also committed at once.
   t.is(await countServer(), base + 1);
-  const returned = await server.db.insertInto('note').values({ id: 'w2', body: 'returning', created_at: 2, pinned: 0 }).returning('id').execute();
+  const returned = await server.db
+    .insertInto('note')
+    .values({ id: 'w2', body: 'returning', created_at: 2, pinned: 0 })
+    .returning('id')
+    .execute();
   t.deepEqual(returned, [{ id: 'w2' }]);
   t.is(countOther(), base + 2, 'a write with RETURNING is not held in the read transaction');
 
@@ -239,25 +289,45 @@ test('SQLite: reads of one turn share a read transaction, and writes, transactio
   });
   t.is(countOther(), base + 3);
   t.is(await countServer(), base + 3);
-  await t.throwsAsync(server.db.transaction().execute(async (trx) => {
-    await trx.insertInto('note').values({ id: 't2', body: 'rolled back', created_at: 4, pinned: 0 }).execute();
-    throw new Error('undo');
-  }), { message: 'undo' });
+  await t.throwsAsync(
+    server.db.transaction().execute(async (trx) => {
+      await trx.insertInto('note').values({ id: 't2', body: 'rolled back', created_at: 4, pinned: 0 }).execute();
+      throw new Error('undo');
+    }),
+    { message: 'undo' },
+  );
   t.is(countOther(), base + 3);
   t.is(await countServer(), base + 3);
 
   // A stream after a read in the same turn.
   const streamed: string[] = [];
-  for await (const row of server.db.selectFrom('note').select('id').where('id', 'in', ['w1', 'w2']).orderBy('id').stream()) streamed.push(row.id);
+  for await (const row of server.db
+    .selectFrom('note')
+    .select('id')
+    .where('id', 'in', ['w1', 'w2'])
+    .orderBy('id')
+    .stream())
+    streamed.push(row.id);
   t.deepEqual(streamed, ['w1', 'w2']);
 
   // A second connection of this process (opened through app-support) that read in this turn sees a commit made
   // through the first at once: a statement that may write ends every read transaction of the process first.
   const second = await openDatabase<NotesDB>(file);
   t.teardown(() => second.destroy());
-  const countSecond = async () => Number((await second.db.selectFrom('note').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const countSecond = async () =>
+    Number(
+      (
+        await second.db
+          .selectFrom('note')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   t.is(await countSecond(), base + 3);
-  await server.db.insertInto('note').values({ id: 'w3', body: 'seen by the second connection', created_at: 6, pinned: 0 }).execute();
+  await server.db
+    .insertInto('note')
+    .values({ id: 'w3', body: 'seen by the second connection', created_at: 6, pinned: 0 })
+    .execute();
   t.is(await countSecond(), base + 4, 'the second connection sees the commit in the same turn');
   await server.db.deleteFrom('note').where('id', '=', 'w3').execute();
   t.is(await countSecond(), base + 3);
@@ -271,8 +341,14 @@ test('SQLite: reads of one turn share a read transaction, and writes, transactio
   t.is(await countServer(), base + 4);
   other.prepare(`insert into note (id, body, created_at, pinned) values ('o2', 'other', 7, 0)`).run();
   const waitUntil = performance.now() + 10;
-  while (performance.now() < waitUntil) { /* a synchronous wait */ }
-  t.is(await countServer(), base + 5, 'a commit of another process made before a synchronous wait is seen in the same turn');
+  while (performance.now() < waitUntil) {
+    /* a synchronous wait */
+  }
+  t.is(
+    await countServer(),
+    base + 5,
+    'a commit of another process made before a synchronous wait is seen in the same turn',
+  );
   // The read transaction does not outlive its turn: the other connection can still write and checkpoint.
   await new Promise((resolve) => setImmediate(resolve));
   t.is((other.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]!.busy, 0);

@@ -31,7 +31,9 @@ test('trust proxy settings: off by default, hop counts, ranges; mistakes name th
   for (const off of [undefined, '', ' ', 'off', 'false']) t.is(parseTrustProxy(off, '--trust-proxy'), false);
   t.is(parseTrustProxy('1', '--trust-proxy'), 1);
   t.is(parseTrustProxy('10.0.0.0/8,loopback', 'BOOKING_TRUST_PROXY'), '10.0.0.0/8,loopback');
-  t.throws(() => parseTrustProxy('10.0.0.0/33', 'BOOKING_TRUST_PROXY'), { message: /^Invalid BOOKING_TRUST_PROXY "10\.0\.0\.0\/33": .*expected off, a hop count/ });
+  t.throws(() => parseTrustProxy('10.0.0.0/33', 'BOOKING_TRUST_PROXY'), {
+    message: /^Invalid BOOKING_TRUST_PROXY "10\.0\.0\.0\/33": .*expected off, a hop count/,
+  });
   t.throws(() => parseTrustProxy('everyone', '--trust-proxy'), { message: /^Invalid --trust-proxy "everyone"/ });
   t.throws(() => parseTrustProxy('65', '--trust-proxy'), { message: /hop count/ });
   t.is(describeTrustProxy(false), 'off (forwarding headers ignored)');
@@ -45,11 +47,17 @@ test('per-minute limits and log levels', (t) => {
   t.is(parseRequestsPerMinute('off', '--rate-limit', 600), false);
   t.is(parseRequestsPerMinute(' 1200 ', '--rate-limit', 600), 1200);
   for (const bad of ['0', '-5', '1.5', 'lots', '600/s', '99999999']) {
-    t.throws(() => parseRequestsPerMinute(bad, 'BOOKING_RATE_LIMIT', 600), { message: new RegExp(`^Invalid BOOKING_RATE_LIMIT "${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}": expected requests per minute`) });
+    t.throws(() => parseRequestsPerMinute(bad, 'BOOKING_RATE_LIMIT', 600), {
+      message: new RegExp(
+        `^Invalid BOOKING_RATE_LIMIT "${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}": expected requests per minute`,
+      ),
+    });
   }
   t.is(parseLogLevel(undefined, '--log-level', 'info'), 'info');
   t.is(parseLogLevel('warn', '--log-level', 'info'), 'warn');
-  t.throws(() => parseLogLevel('verbose', '--log-level', 'info'), { message: /^Invalid --log-level "verbose": expected error, warn, info, debug/ });
+  t.throws(() => parseLogLevel('verbose', '--log-level', 'info'), {
+    message: /^Invalid --log-level "verbose": expected error, warn, info, debug/,
+  });
 });
 
 test('SQLite: the readiness check reads the file; it fails once the database is closed. Limits in memory', async (t) => {
@@ -92,7 +100,10 @@ test('PostgreSQL: the readiness check needs a connection; it fails while the dat
   // again is waited for, as a readiness probe would.
   let passes = false;
   for (const deadline = Date.now() + 10_000; !passes && Date.now() < deadline; ) {
-    passes = await Promise.resolve(check.check()).then(() => true, () => false);
+    passes = await Promise.resolve(check.check()).then(
+      () => true,
+      () => false,
+    );
     if (!passes) await new Promise((resolve) => setTimeout(resolve, 50));
   }
   t.true(passes, 'the check passes again once the database takes connections');

@@ -37,7 +37,10 @@ test('each call and each freshDatabase() gives a separate empty database, all dr
   await first.close();
   t.false(await databaseExists(adminUrl.toString(), first.name));
   t.false(await databaseExists(adminUrl.toString(), extraName));
-  t.true(await databaseExists(adminUrl.toString(), second.name), 'the other handle keeps its database (and the server)');
+  t.true(
+    await databaseExists(adminUrl.toString(), second.name),
+    'the other handle keeps its database (and the server)',
+  );
   await second.close();
   await leftOpen.end().catch(() => undefined);
 });

@@ -6,7 +6,9 @@ test('a paused throwaway cluster refuses connections, keeps its data, and an ope
   const cluster = await startThrowawayPostgres();
   t.teardown(() => cluster.stop());
   const url = await cluster.createDatabase('outage_db');
-  const database = await openDatabase<{ item: { id: number } }>(url, { postgres: { max: 2, connectionTimeoutMs: 2000 } });
+  const database = await openDatabase<{ item: { id: number } }>(url, {
+    postgres: { max: 2, connectionTimeoutMs: 2000 },
+  });
   t.teardown(() => database.destroy());
   await sql`create table item (id integer primary key)`.execute(database.db);
   await database.db.insertInto('item').values({ id: 1 }).execute();
@@ -21,7 +23,11 @@ test('a paused throwaway cluster refuses connections, keeps its data, and an ope
   });
   await t.throwsAsync(interrupted, { message: /not queryable|terminat|ECONNREFUSED/ });
   const during = await t.throwsAsync(database.db.selectFrom('item').selectAll().execute());
-  t.regex(String((during as NodeJS.ErrnoException).code ?? during!.message), /ECONNREFUSED|57P01|terminat/i, during!.message);
+  t.regex(
+    String((during as NodeJS.ErrnoException).code ?? during!.message),
+    /ECONNREFUSED|57P01|terminat/i,
+    during!.message,
+  );
 
   await cluster.resumeServer();
   // The pool dropped its broken connections and opens new ones: no reopen needed.
@@ -31,7 +37,9 @@ test('a paused throwaway cluster refuses connections, keeps its data, and an ope
 test('statementTimeoutMs cancels longer statements on the server (57014), shorter ones run', async (t) => {
   const cluster = await startThrowawayPostgres();
   t.teardown(() => cluster.stop());
-  const database = await openDatabase(await cluster.createDatabase('timeout_db'), { postgres: { statementTimeoutMs: 200 } });
+  const database = await openDatabase(await cluster.createDatabase('timeout_db'), {
+    postgres: { statementTimeoutMs: 200 },
+  });
   t.teardown(() => database.destroy());
   const slow = await t.throwsAsync(sql`select pg_sleep(2)`.execute(database.db));
   t.is((slow as Error & { code?: string }).code, '57014');

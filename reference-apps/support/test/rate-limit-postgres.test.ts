@@ -1,7 +1,17 @@
 import test, { type ExecutionContext } from 'ava';
 import pg from 'pg';
 import 'reflect-metadata';
-import { GET, Path, PostgresRateLimitStore, RateLimit, RestBuilder, byHeader, loadUws, rateLimit, type Logger } from 'rest.uws';
+import {
+  GET,
+  Path,
+  PostgresRateLimitStore,
+  RateLimit,
+  RestBuilder,
+  byHeader,
+  loadUws,
+  rateLimit,
+  type Logger,
+} from 'rest.uws';
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { postgresForTests } from '../src/index';
 
@@ -12,7 +22,8 @@ import { postgresForTests } from '../src/index';
 
 @Path('/quota')
 class Quota {
-  @GET @RateLimit({ limit: 40, windowSeconds: 3600 })
+  @GET
+  @RateLimit({ limit: 40, windowSeconds: 3600 })
   spend() {
     return { ok: true };
   }
@@ -23,7 +34,10 @@ function listen(app: TemplatedApp): Promise<{ url: string; close(): void }> {
   return new Promise((resolve, reject) => {
     app.listen('127.0.0.1', 0, (socket: us_listen_socket | false) => {
       if (!socket) return reject(new Error('listen failed'));
-      resolve({ url: `http://127.0.0.1:${uws.us_socket_local_port(socket)}`, close: () => uws.us_listen_socket_close(socket) });
+      resolve({
+        url: `http://127.0.0.1:${uws.us_socket_local_port(socket)}`,
+        close: () => uws.us_listen_socket_close(socket),
+      });
     });
   });
 }
@@ -46,7 +60,12 @@ async function instance(t: ExecutionContext, url: string) {
   t.teardown(() => pool.end());
   const store = new PostgresRateLimitStore({ pool });
   await store.migrate();
-  const server = await listen(new RestBuilder().use(rateLimit({ store, key: byHeader('X-Api-Key') })).register(Quota).build());
+  const server = await listen(
+    new RestBuilder()
+      .use(rateLimit({ store, key: byHeader('X-Api-Key') }))
+      .register(Quota)
+      .build(),
+  );
   t.teardown(() => server.close());
   return { pool, errors, store, server };
 }
@@ -57,8 +76,11 @@ test('two instances share one limit: of 120 concurrent requests across both, exa
   // Started at once, as two instances of a deployment start: both create the table (a race PostgreSQL answers with
   // one of three errors, each of which the store takes as "already there").
   const [a, b] = await Promise.all([instance(t, database.url), instance(t, database.url)]);
-  const send = (server: { url: string }, key: string) => fetch(`${server.url}/quota`, { headers: { 'X-Api-Key': key } });
-  const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => send(i % 2 === 0 ? a.server : b.server, 'partner-1')));
+  const send = (server: { url: string }, key: string) =>
+    fetch(`${server.url}/quota`, { headers: { 'X-Api-Key': key } });
+  const answers = await Promise.all(
+    Array.from({ length: 120 }, (_, i) => send(i % 2 === 0 ? a.server : b.server, 'partner-1')),
+  );
   const statuses = answers.map((r) => r.status);
   t.is(statuses.filter((s) => s === 200).length, 40);
   t.is(statuses.filter((s) => s === 429).length, 80);
@@ -71,7 +93,10 @@ test('two instances share one limit: of 120 concurrent requests across both, exa
   t.is(((await refused.json()) as { code: string }).code, 'RU_ERR_RATE_LIMITED');
   // The remaining counts the instances reported, together, are each value from 39 down to 0 once.
   const remaining = answers.filter((r) => r.status === 200).map((r) => Number(r.headers.get('ratelimit-remaining')));
-  t.deepEqual(remaining.sort((x, y) => y - x), Array.from({ length: 40 }, (_, i) => 39 - i));
+  t.deepEqual(
+    remaining.sort((x, y) => y - x),
+    Array.from({ length: 40 }, (_, i) => 39 - i),
+  );
 
   // Another key has its own bucket, on either instance.
   t.is((await send(b.server, 'partner-2')).status, 200);
@@ -103,7 +128,9 @@ test('the store on a database that is down: 503 RU_ERR_RATE_LIMIT_STORE, not a c
   t.is(down.status, 503);
   t.is(((await down.json()) as { code: string }).code, 'RU_ERR_RATE_LIMIT_STORE');
   t.true(logged.length > 0, 'the failure is logged');
-  await pool.query('CREATE TABLE limits (key text PRIMARY KEY, tat float8 NOT NULL, allowed boolean NOT NULL, seen_at float8 NOT NULL)');
+  await pool.query(
+    'CREATE TABLE limits (key text PRIMARY KEY, tat float8 NOT NULL, allowed boolean NOT NULL, seen_at float8 NOT NULL)',
+  );
   const back = await fetch(`${server.url}/quota`);
   t.is(back.status, 200);
   t.is(back.headers.get('ratelimit-remaining'), '39');
@@ -112,7 +139,9 @@ test('the store on a database that is down: 503 RU_ERR_RATE_LIMIT_STORE, not a c
 
 test('a table name that is no plain identifier is refused', (t) => {
   const pool = { query: async () => ({ rows: [] }) };
-  t.throws(() => new PostgresRateLimitStore({ pool, table: 'x; drop table users' }), { message: /lower-case identifier/ });
+  t.throws(() => new PostgresRateLimitStore({ pool, table: 'x; drop table users' }), {
+    message: /lower-case identifier/,
+  });
   t.throws(() => new PostgresRateLimitStore({} as never), { message: /needs \{ pool \}/ });
 });
 
@@ -124,7 +153,10 @@ test('instances that start at once all create the table: each error PostgreSQL g
   t.teardown(() => pool.end());
   for (let round = 0; round < 10; round++) {
     const table = `race_${round}`;
-    await t.notThrowsAsync(Promise.all(Array.from({ length: 4 }, () => new PostgresRateLimitStore({ pool, table }).migrate())), `round ${round}`);
+    await t.notThrowsAsync(
+      Promise.all(Array.from({ length: 4 }, () => new PostgresRateLimitStore({ pool, table }).migrate())),
+      `round ${round}`,
+    );
   }
   t.deepEqual(errors, []);
   // Each of the three answers a losing CREATE TABLE IF NOT EXISTS can get (seen: 42710 in CI), and only those.
@@ -133,6 +165,9 @@ test('instances that start at once all create the table: each error PostgreSQL g
       throw Object.assign(new Error(`simulated ${code}`), { code });
     },
   });
-  for (const code of ['42P07', '42710', '23505']) await t.notThrowsAsync(new PostgresRateLimitStore({ pool: failingWith(code) }).migrate(), code);
-  await t.throwsAsync(new PostgresRateLimitStore({ pool: failingWith('42501') }).migrate(), { message: 'simulated 42501' });
+  for (const code of ['42P07', '42710', '23505'])
+    await t.notThrowsAsync(new PostgresRateLimitStore({ pool: failingWith(code) }).migrate(), code);
+  await t.throwsAsync(new PostgresRateLimitStore({ pool: failingWith('42501') }).migrate(), {
+    message: 'simulated 42501',
+  });
 });

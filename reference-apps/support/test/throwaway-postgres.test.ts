@@ -20,7 +20,10 @@ test('a throwaway cluster serves fresh databases on 127.0.0.1 and is gone after 
   t.true(url.endsWith('/orders_db'));
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const { rows } = await client.query('select current_database() as name, current_setting($1) as fsync, version() as version', ['fsync']);
+  const { rows } = await client.query(
+    'select current_database() as name, current_setting($1) as fsync, version() as version',
+    ['fsync'],
+  );
   await client.end();
   t.is(rows[0].name, 'orders_db');
   t.is(rows[0].fsync, 'off');
@@ -34,7 +37,9 @@ test('a throwaway cluster serves fresh databases on 127.0.0.1 and is gone after 
 });
 
 test('missing binaries fail loudly with the apt-get command', (t) => {
-  const error = t.throws(() => findPostgresBinaries({ POSTGRES_BIN_DIR: '/nonexistent/bin' }, '/nonexistent/lib/postgresql'));
+  const error = t.throws(() =>
+    findPostgresBinaries({ POSTGRES_BIN_DIR: '/nonexistent/bin' }, '/nonexistent/lib/postgresql'),
+  );
   t.regex(error!.message, /not found in \/nonexistent\/bin/);
   t.regex(error!.message, /apt-get install -y .*postgresql/);
 });

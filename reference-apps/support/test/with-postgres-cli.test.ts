@@ -15,7 +15,10 @@ client.connect()
 `;
 
 test('runs the command with TEST_POSTGRES_URL set and exits with its code', (t) => {
-  const result = spawnSync(process.execPath, [cli, '--', process.execPath, '-e', childScript], { encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, [cli, '--', process.execPath, '-e', childScript], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   t.is(result.status, 7, result.stderr);
   t.regex(result.stdout, /answer=42/);
   t.regex(result.stderr, /TEST_POSTGRES_URL=postgres:\/\/app@127\.0\.0\.1:\d+\/postgres/);
@@ -28,7 +31,10 @@ test('without a command it prints usage and exits 2', (t) => {
 });
 
 test('a command that cannot be started exits 127', (t) => {
-  const result = spawnSync(process.execPath, [cli, '--', '/nonexistent/command'], { encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, [cli, '--', '/nonexistent/command'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   t.is(result.status, 127);
   t.regex(result.stderr, /cannot run \/nonexistent\/command/);
 });

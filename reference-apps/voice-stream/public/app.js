@@ -1,6 +1,6 @@
 // Streams the microphone to the voice API as PCM s16le 16 kHz in 100 ms chunks (JSON messages), shows the
 // captions of every transcript, and plays the translated speech (PCM s16le 24 kHz) as it arrives.
-(function () {
+(() => {
   'use strict';
   const SAMPLE_RATE = 16000;
   const CHUNK_SAMPLES = SAMPLE_RATE / 10;
@@ -43,7 +43,8 @@
 
   function bytesToBase64(bytes) {
     let binary = '';
-    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    for (let i = 0; i < bytes.length; i += 0x8000)
+      binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
     return btoa(binary);
   }
 
@@ -63,21 +64,30 @@
       source.start(state.playAt);
       state.playAt += buffer.duration;
       // How much translated speech was queued for playback (read by the end-to-end test).
-      document.body.dataset.spokenMs = String(Math.round(Number(document.body.dataset.spokenMs || 0) + buffer.duration * 1000));
+      document.body.dataset.spokenMs = String(
+        Math.round(Number(document.body.dataset.spokenMs || 0) + buffer.duration * 1000),
+      );
     }
   }
 
   function onMessage(event) {
     const message = JSON.parse(event.data);
     if (message.source_transcript_update) showTranscript('en', message.source_transcript_update);
-    if (message.target_transcript_update) showTranscript(message.target_transcript_update.language, message.target_transcript_update);
+    if (message.target_transcript_update)
+      showTranscript(message.target_transcript_update.language, message.target_transcript_update);
     if (message.target_media_chunk) playSpeech(message.target_media_chunk);
-    if (message.error) setStatus('Error ' + message.error.error_code + ' (' + message.error.reason_code + '): ' + message.error.error_message, true);
+    if (message.error)
+      setStatus(
+        'Error ' + message.error.error_code + ' (' + message.error.reason_code + '): ' + message.error.error_message,
+        true,
+      );
     if (message.end_of_stream) setStatus('Finished.');
   }
 
   async function startCapture(send) {
-    const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: false } });
+    const stream = await navigator.mediaDevices.getUserMedia({
+      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: false },
+    });
     const context = new AudioContext({ sampleRate: SAMPLE_RATE });
     await context.audioWorklet.addModule('/app/pcm-capture-worklet.js');
     const node = new AudioWorkletNode(context, 'pcm-capture');
@@ -134,19 +144,28 @@
     }
     state.playback = speak ? new AudioContext({ sampleRate: SPEECH_RATE }) : null;
     state.playAt = 0;
-    const socket = new WebSocket(session.streaming_url.replace(/^ws:\/\/[^/]+/, (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host) + '?token=' + encodeURIComponent(session.token));
+    const socket = new WebSocket(
+      session.streaming_url.replace(
+        /^ws:\/\/[^/]+/,
+        (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host,
+      ) +
+        '?token=' +
+        encodeURIComponent(session.token),
+    );
     state.socket = socket;
     socket.onmessage = onMessage;
     socket.onclose = (closing) => {
       stopCapture();
       $('start').disabled = false;
       $('stop').disabled = true;
-      if (closing.code !== 1000 && !$('status').classList.contains('error')) setStatus('Connection closed (' + closing.code + ').', true);
+      if (closing.code !== 1000 && !$('status').classList.contains('error'))
+        setStatus('Connection closed (' + closing.code + ').', true);
     };
     socket.onopen = async () => {
       try {
         state.capture = await startCapture((bytes) => {
-          if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ source_media_chunk: { data: bytesToBase64(bytes) } }));
+          if (socket.readyState === WebSocket.OPEN)
+            socket.send(JSON.stringify({ source_media_chunk: { data: bytesToBase64(bytes) } }));
         });
         setStatus('Listening...');
         $('start').disabled = true;
@@ -160,7 +179,8 @@
 
   function stop() {
     stopCapture();
-    if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify({ end_of_source_media: {} }));
+    if (state.socket && state.socket.readyState === WebSocket.OPEN)
+      state.socket.send(JSON.stringify({ end_of_source_media: {} }));
     setStatus('Finishing...');
   }
 

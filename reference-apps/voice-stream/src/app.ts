@@ -9,10 +9,20 @@ import type { SessionLimits } from './domain/session/session-limits';
 import type { SessionRegistry } from './domain/registry/session-registry';
 import { SessionCapacity } from './domain/session-capacity';
 import { byDeepLKey } from './http/deepl-authorization';
-import { SESSION_LIMITS, SESSION_REGISTRY, SESSION_RESOURCE_SETTINGS, VOICE_CAPABILITIES, VOICE_ENGINES } from './http/injection-tokens';
+import {
+  SESSION_LIMITS,
+  SESSION_REGISTRY,
+  SESSION_RESOURCE_SETTINGS,
+  VOICE_CAPABILITIES,
+  VOICE_ENGINES,
+} from './http/injection-tokens';
 import { PageResource, PUBLIC_DIRECTORY } from './http/page-resource';
 import { VoiceExceptionHandler } from './http/voice-exception-handler';
-import { SESSION_REQUEST_RULE, VoiceSessionResource, type SessionResourceSettings } from './http/voice-session-resource';
+import {
+  SESSION_REQUEST_RULE,
+  VoiceSessionResource,
+  type SessionResourceSettings,
+} from './http/voice-session-resource';
 import { StreamTicket, VoiceStreamEndpoint } from './http/voice-stream-endpoint';
 
 /** Session requests are small JSON objects. */
@@ -44,7 +54,12 @@ export interface VoiceOperations extends OperationsOptions {
  * live-caption page at `/`; request ids with the access log, `/health` and `/ready`, compression, trust proxy and the
  * session request's rate limit per API key. The HTTP classes are made by tsyringe from the services given here.
  */
-export function voiceApp(services: VoiceAppServices, settings: SessionResourceSettings, builder = new RestBuilder(), operations: VoiceOperations = {}): RestBuilder {
+export function voiceApp(
+  services: VoiceAppServices,
+  settings: SessionResourceSettings,
+  builder = new RestBuilder(),
+  operations: VoiceOperations = {},
+): RestBuilder {
   // One container per app: two servers in one process (tests, scale-out) keep their own services.
   const container = rootContainer.createChildContainer();
   container.registerInstance(ApiKeyStore, services.keys);
@@ -68,33 +83,35 @@ export function voiceApp(services: VoiceAppServices, settings: SessionResourceSe
       }),
     );
   }
-  return builder
-    .injectWith(new TsyringeInjectionProvider(container))
-    // Unknown fields of a session request are violations (unknown_parameter), not silently dropped.
-    .validateWith({ validator: { whitelist: true, forbidNonWhitelisted: true } })
-    .register(VoiceSessionResource, VoiceStreamEndpoint, PageResource)
-    .staticFiles('/app', PUBLIC_DIRECTORY)
-    // Capacity, then the token, are checked during the upgrade: a refusal answers HTTP and no socket opens.
-    // A full server refuses before the token is used, so the client may retry with it.
-    .addProvider(StreamTicket, async (request) => {
-      const place = services.capacity.reserve();
-      try {
-        return new StreamTicket(await services.registry.claim(request.getQueryParam('token')), place);
-      } catch (error) {
-        place.cancel();
-        throw error;
-      }
-    })
-    .errorHandler(VoiceExceptionHandler)
-    .bodyHandler({ maxBodySize: MAX_BODY_BYTES })
-    .use(
-      openApi({
-        title: 'Voice stream',
-        version: '1.0.0',
-        path: OPENAPI_PATH,
-        description:
-          'Request a voice session (POST /v3/voice/realtime with `Authorization: DeepL-Auth-Key <key>`), then stream audio ' +
-          'over the WebSocket at streaming_url?token=<token>; GET /v3/voice/realtime?token= reconnects. Errors: {message, code}.',
-      }),
-    );
+  return (
+    builder
+      .injectWith(new TsyringeInjectionProvider(container))
+      // Unknown fields of a session request are violations (unknown_parameter), not silently dropped.
+      .validateWith({ validator: { whitelist: true, forbidNonWhitelisted: true } })
+      .register(VoiceSessionResource, VoiceStreamEndpoint, PageResource)
+      .staticFiles('/app', PUBLIC_DIRECTORY)
+      // Capacity, then the token, are checked during the upgrade: a refusal answers HTTP and no socket opens.
+      // A full server refuses before the token is used, so the client may retry with it.
+      .addProvider(StreamTicket, async (request) => {
+        const place = services.capacity.reserve();
+        try {
+          return new StreamTicket(await services.registry.claim(request.getQueryParam('token')), place);
+        } catch (error) {
+          place.cancel();
+          throw error;
+        }
+      })
+      .errorHandler(VoiceExceptionHandler)
+      .bodyHandler({ maxBodySize: MAX_BODY_BYTES })
+      .use(
+        openApi({
+          title: 'Voice stream',
+          version: '1.0.0',
+          path: OPENAPI_PATH,
+          description:
+            'Request a voice session (POST /v3/voice/realtime with `Authorization: DeepL-Auth-Key <key>`), then stream audio ' +
+            'over the WebSocket at streaming_url?token=<token>; GET /v3/voice/realtime?token= reconnects. Errors: {message, code}.',
+        }),
+      )
+  );
 }

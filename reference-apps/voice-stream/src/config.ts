@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseLogLevel, parseRequestsPerMinute, parseTrustProxy, readServerConfig, type LogLevel, type ServerConfig, type TrustProxySetting } from 'app-support';
+import {
+  parseLogLevel,
+  parseRequestsPerMinute,
+  parseTrustProxy,
+  readServerConfig,
+  type LogLevel,
+  type ServerConfig,
+  type TrustProxySetting,
+} from 'app-support';
 import { defaultMaxSessions } from './domain/session-capacity';
 
 /** The embedded default: a SQLite file in the app's data folder (git-ignored). */
@@ -52,10 +60,19 @@ const FLAGS = {
  * (session requests per minute per API key, or off) and --log-level / VOICE_LOG_LEVEL. Unknown
  * flags and flags without a value are errors (node:util parseArgs); positionals are left to the caller.
  */
-export function readVoiceConfig(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): VoiceConfig {
+export function readVoiceConfig(
+  argv: readonly string[] = process.argv.slice(2),
+  env: NodeJS.ProcessEnv = process.env,
+): VoiceConfig {
   const flags = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true }).values;
-  const serverFlags = (['port', 'host', 'database'] as const).flatMap((name) => (flags[name] === undefined ? [] : [`--${name}`, flags[name]]));
-  const server = readServerConfig({ port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_FILE, envPrefix: 'VOICE' }, serverFlags, env);
+  const serverFlags = (['port', 'host', 'database'] as const).flatMap((name) =>
+    flags[name] === undefined ? [] : [`--${name}`, flags[name]],
+  );
+  const server = readServerConfig(
+    { port: DEFAULT_PORT, databaseUrl: DEFAULT_DATABASE_FILE, envPrefix: 'VOICE' },
+    serverFlags,
+    env,
+  );
   type Flag = 'max-sessions' | 'shutdown-timeout' | 'trust-proxy' | 'session-rate-limit' | 'log-level';
   const pick = (flag: Flag, envName: string): [string, string] | undefined => {
     const fromFlag = flags[flag];
@@ -65,13 +82,17 @@ export function readVoiceConfig(argv: readonly string[] = process.argv.slice(2),
   };
   const maxSessions = pick('max-sessions', 'VOICE_MAX_SESSIONS');
   const shutdownTimeout = pick('shutdown-timeout', 'VOICE_SHUTDOWN_TIMEOUT');
-  const text = (flag: Flag, envName: string): [string | undefined, string] => pick(flag, envName) ?? [undefined, envName];
+  const text = (flag: Flag, envName: string): [string | undefined, string] =>
+    pick(flag, envName) ?? [undefined, envName];
   return {
     ...server,
     maxSessions: maxSessions ? positiveInteger(...maxSessions) : defaultMaxSessions(),
     shutdownTimeoutMs: shutdownTimeout ? positiveInteger(...shutdownTimeout) * 1000 : DEFAULT_SHUTDOWN_TIMEOUT_MS,
     trustProxy: parseTrustProxy(...text('trust-proxy', 'VOICE_TRUST_PROXY')),
-    sessionRateLimitPerMinute: parseRequestsPerMinute(...text('session-rate-limit', 'VOICE_SESSION_RATE_LIMIT'), DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE),
+    sessionRateLimitPerMinute: parseRequestsPerMinute(
+      ...text('session-rate-limit', 'VOICE_SESSION_RATE_LIMIT'),
+      DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE,
+    ),
     logLevel: parseLogLevel(...text('log-level', 'VOICE_LOG_LEVEL'), 'info'),
   };
 }

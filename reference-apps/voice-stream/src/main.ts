@@ -20,7 +20,11 @@ async function main(): Promise<void> {
   const config = readVoiceConfig();
   limitMallocArenas();
   const logger = createLogger({ level: config.logLevel, name: 'voice-stream', base: null });
-  const stop = new SignalStop({ name: 'voice-stream', timeoutMs: config.shutdownTimeoutMs, flush: () => logger.flush() });
+  const stop = new SignalStop({
+    name: 'voice-stream',
+    timeoutMs: config.shutdownTimeoutMs,
+    flush: () => logger.flush(),
+  });
   const server = await startVoiceServer({
     port: config.port,
     host: config.host,
@@ -29,7 +33,10 @@ async function main(): Promise<void> {
     maxSessions: config.maxSessions,
     logger,
     trustProxy: config.trustProxy,
-    sessionRateLimit: config.sessionRateLimitPerMinute === false ? false : { limit: config.sessionRateLimitPerMinute, windowSeconds: 60 },
+    sessionRateLimit:
+      config.sessionRateLimitPerMinute === false
+        ? false
+        : { limit: config.sessionRateLimitPerMinute, windowSeconds: 60 },
   });
   stop.serving(server);
   console.log(describeServerConfig('voice-stream', config, server.port));
@@ -38,12 +45,19 @@ async function main(): Promise<void> {
       ? `voice-stream: sessions in PostgreSQL, shared with every instance on this database (this is instance ${server.registry.instanceId})`
       : 'voice-stream: sessions in memory (single instance; set DATABASE_URL=postgres://... to run several)',
   );
-  console.log(`voice-stream: at most ${config.maxSessions} concurrent sessions (--max-sessions); stops within ${config.shutdownTimeoutMs / 1000} s of SIGTERM`);
-  console.log(`voice-stream: session requests at ${server.url}/v3/voice/realtime (create a key: npm run -w voice-stream keys -- create <label>)`);
-  const limit = config.sessionRateLimitPerMinute === false
-    ? 'session requests not rate limited (--session-rate-limit off)'
-    : `at most ${config.sessionRateLimitPerMinute} session requests per minute per API key (${server.sharedRateLimits ? 'counted in PostgreSQL, shared by every instance' : 'counted in this process'})`;
-  console.log(`voice-stream: ${limit}; trust proxy ${describeTrustProxy(config.trustProxy)}; health at /health, readiness at /ready; log level ${config.logLevel}`);
+  console.log(
+    `voice-stream: at most ${config.maxSessions} concurrent sessions (--max-sessions); stops within ${config.shutdownTimeoutMs / 1000} s of SIGTERM`,
+  );
+  console.log(
+    `voice-stream: session requests at ${server.url}/v3/voice/realtime (create a key: npm run -w voice-stream keys -- create <label>)`,
+  );
+  const limit =
+    config.sessionRateLimitPerMinute === false
+      ? 'session requests not rate limited (--session-rate-limit off)'
+      : `at most ${config.sessionRateLimitPerMinute} session requests per minute per API key (${server.sharedRateLimits ? 'counted in PostgreSQL, shared by every instance' : 'counted in this process'})`;
+  console.log(
+    `voice-stream: ${limit}; trust proxy ${describeTrustProxy(config.trustProxy)}; health at /health, readiness at /ready; log level ${config.logLevel}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,11 @@
 import { RestBuilder, startServer, type Logger, type Server } from 'rest.uws';
-import { appRateLimitStore, databaseReadinessCheck, parseDatabaseUrl, type Database, type TrustProxySetting } from 'app-support';
+import {
+  appRateLimitStore,
+  databaseReadinessCheck,
+  parseDatabaseUrl,
+  type Database,
+  type TrustProxySetting,
+} from 'app-support';
 import type { VoiceSchema } from './storage/voice-schema';
 import { ApiKeyStore } from './storage/api-key-store';
 import { capabilitiesOf, createOfflineEngines, type VoiceEngines } from './engines/voice-engines';
@@ -102,17 +108,25 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
     sharedRateLimits = store?.shared ?? false;
     const builder = new RestBuilder();
     if (options.logger) builder.logger(options.logger);
-    voiceApp({ engines, keys, registry, capacity, limits: options.limits }, { publicBaseUrl: options.publicBaseUrl, fallbackHost: () => `${host}:${port}` }, builder, {
-      trustProxy: options.trustProxy,
-      sessionRateLimit: limit === false ? false : { ...limit, ...store!.options },
-      readiness: [databaseReadinessCheck(database)],
-    });
+    voiceApp(
+      { engines, keys, registry, capacity, limits: options.limits },
+      { publicBaseUrl: options.publicBaseUrl, fallbackHost: () => `${host}:${port}` },
+      builder,
+      {
+        trustProxy: options.trustProxy,
+        sessionRateLimit: limit === false ? false : { ...limit, ...store!.options },
+        readiness: [databaseReadinessCheck(database)],
+      },
+    );
     server = await startServer(builder, { port, host, shutdownTimeoutMs: options.shutdownTimeoutMs });
   } catch (error) {
     await registry.close();
     if (ownEngines) await engines.close();
     await database.destroy();
-    if (/cannot listen on/.test((error as Error).message)) throw new Error(`voice-stream: cannot listen on ${host}:${port} (in use, or not an address of this machine)`, { cause: error });
+    if (/cannot listen on/.test((error as Error).message))
+      throw new Error(`voice-stream: cannot listen on ${host}:${port} (in use, or not an address of this machine)`, {
+        cause: error,
+      });
     throw error;
   }
   port = server.port;
@@ -133,7 +147,12 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
         // answered), then what the streams used: the registry records their ends, the engines and the database stop.
         // Each step runs even when one before it failed (engines are child processes: left running, they would keep
         // the process alive); the first failure is then reported.
-        await runAll([() => server.shutdown(), () => registry.close(), () => (ownEngines ? engines.close() : undefined), () => database.destroy()]);
+        await runAll([
+          () => server.shutdown(),
+          () => registry.close(),
+          () => (ownEngines ? engines.close() : undefined),
+          () => database.destroy(),
+        ]);
       })()),
   };
 }

@@ -54,7 +54,14 @@ test('the keys CLI creates a key once, lists and revokes it', async (t) => {
   const database = path.join(directory, 'nested', 'cli.db');
   const out: string[] = [];
   const err: string[] = [];
-  t.is(await runKeysCommand(['create', 'Field', 'team', '--database', database], (line) => out.push(line), (line) => err.push(line)), 0);
+  t.is(
+    await runKeysCommand(
+      ['create', 'Field', 'team', '--database', database],
+      (line) => out.push(line),
+      (line) => err.push(line),
+    ),
+    0,
+  );
   const key = /API key: (\S+)/.exec(out.join('\n'))?.[1];
   const id = /Key id:\s+(\S+)/.exec(out.join('\n'))?.[1];
   t.truthy(key);
@@ -62,11 +69,39 @@ test('the keys CLI creates a key once, lists and revokes it', async (t) => {
   t.deepEqual(await store.verify(key!), { id: id!, label: 'Field team' });
   await store.close();
   out.length = 0;
-  t.is(await runKeysCommand(['list', '--database', database], (line) => out.push(line), (line) => err.push(line)), 0);
+  t.is(
+    await runKeysCommand(
+      ['list', '--database', database],
+      (line) => out.push(line),
+      (line) => err.push(line),
+    ),
+    0,
+  );
   t.true(out[0].includes(id!) && out[0].includes('active') && !out[0].includes(key!));
-  t.is(await runKeysCommand(['revoke', id!, '--database', database], (line) => out.push(line), (line) => err.push(line)), 0);
-  t.is(await runKeysCommand(['revoke', 'key_nope', '--database', database], (line) => out.push(line), (line) => err.push(line)), 1);
-  t.is(await runKeysCommand(['rotate'], (line) => out.push(line), (line) => err.push(line)), 2);
+  t.is(
+    await runKeysCommand(
+      ['revoke', id!, '--database', database],
+      (line) => out.push(line),
+      (line) => err.push(line),
+    ),
+    0,
+  );
+  t.is(
+    await runKeysCommand(
+      ['revoke', 'key_nope', '--database', database],
+      (line) => out.push(line),
+      (line) => err.push(line),
+    ),
+    1,
+  );
+  t.is(
+    await runKeysCommand(
+      ['rotate'],
+      (line) => out.push(line),
+      (line) => err.push(line),
+    ),
+    2,
+  );
   t.regex(err.join('\n'), /usage: keys create/);
 });
 

@@ -17,13 +17,35 @@ function received(name: string, rate: 8000 | 16000, format: 'pcm' | 'opus'): Int
   if (format === 'pcm') return samplesOf(resample(pcm, rate, 16000));
   const ogg = encodePassage(pcm, rate, 'opus').bytes;
   // As the server's ffmpeg decoder does: Ogg Opus in, 16 kHz PCM out.
-  return samplesOf(execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'ogg', '-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1'], { input: ogg, maxBuffer: 64 << 20 }));
+  return samplesOf(
+    execFileSync(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'ogg',
+        '-i',
+        'pipe:0',
+        '-f',
+        's16le',
+        '-ac',
+        '1',
+        '-ar',
+        '16000',
+        'pipe:1',
+      ],
+      { input: ogg, maxBuffer: 64 << 20 },
+    ),
+  );
 }
 
 function verdictOf(samples: Int16Array): { verdict: string; highShare: number } {
   const detector = new BandwidthDetector();
   let verdict: string | undefined;
-  for (let offset = 0; offset < samples.length && !verdict; offset += 1600) verdict = detector.feed(samples.subarray(offset, offset + 1600));
+  for (let offset = 0; offset < samples.length && !verdict; offset += 1600)
+    verdict = detector.feed(samples.subarray(offset, offset + 1600));
   return { verdict: verdict ?? detector.verdict(), highShare: detector.highShare };
 }
 
@@ -32,7 +54,9 @@ for (const name of ['flite-rms', 'flite-slt', 'espeak-en-us-140', 'espeak-en-gb-
     test(`${name}, ${format}: 8 kHz audio is heard as narrowband, 16 kHz as wideband`, (t) => {
       const narrow = verdictOf(received(name, 8000, format));
       const wide = verdictOf(received(name, 16000, format));
-      t.log(`share of energy above 4.4 kHz: 8 kHz ${narrow.highShare.toExponential(2)}, 16 kHz ${wide.highShare.toExponential(2)}`);
+      t.log(
+        `share of energy above 4.4 kHz: 8 kHz ${narrow.highShare.toExponential(2)}, 16 kHz ${wide.highShare.toExponential(2)}`,
+      );
       t.is(narrow.verdict, 'narrowband');
       t.is(wide.verdict, 'wideband');
     });

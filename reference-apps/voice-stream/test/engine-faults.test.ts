@@ -51,7 +51,12 @@ function newFfmpeg(before: readonly ProcessEntry[]): ProcessEntry | undefined {
 }
 
 /** The failed session got exactly one `error`, last, with these codes, and was closed with 4500. */
-async function assertFailed(t: ExecutionContext, stream: LiveStream, reasonCode: number, message: RegExp): Promise<void> {
+async function assertFailed(
+  t: ExecutionContext,
+  stream: LiveStream,
+  reasonCode: number,
+  message: RegExp,
+): Promise<void> {
   const closed = await stream.closed;
   t.is(closed.code, 4500, `close code of the failed session (messages: ${stream.kinds().join(',')})`);
   const errors = stream.errors();
@@ -75,7 +80,18 @@ test.serial('a killed ffmpeg decoder ends its session (500 / 5000004); the other
   t.timeout(120_000);
   // Constant-bitrate Opus in 100 ms pages: bytes are proportional to time, so equal slices pace like the audio.
   const pcm = spokenPassage([TABLE_SENTENCE], 600);
-  const ogg = encodeAudio(pcm, ['-c:a', 'libopus', '-b:a', '32k', '-vbr', 'off', '-page_duration', '100000', '-f', 'ogg']);
+  const ogg = encodeAudio(pcm, [
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '32k',
+    '-vbr',
+    'off',
+    '-page_duration',
+    '100000',
+    '-f',
+    'ogg',
+  ]);
   const slices = Math.ceil(pcm.length / CHUNK_100MS);
   const sliceBytes = Math.ceil(ogg.length / slices);
   const request = { source_media_content_type: 'audio/ogg;codecs=opus' };
@@ -135,74 +151,109 @@ test.serial('a killed ffmpeg encoder ends its session (500 / 5000003); the other
 });
 
 /** The stages of the shared eng-spa pipeline (English -> Spanish). */
-const engSpaStages = () => descendantsOf().filter((entry) => entry.args.some((arg) => arg.endsWith('/eng-spa.automorf.bin')) && entry.name === 'lt-proc');
+const engSpaStages = () =>
+  descendantsOf().filter(
+    (entry) => entry.args.some((arg) => arg.endsWith('/eng-spa.automorf.bin')) && entry.name === 'lt-proc',
+  );
 
-test.serial('a killed Apertium stage fails the session whose sentence it held (500 / 5000002); the pipeline restarts for the other', async (t) => {
-  t.timeout(120_000);
-  // A server of its own: the shared one's translator has cached these sentences (a cached sentence never
-  // enters the pipeline, and its session would not notice the kill).
-  const own = await startVoiceServer();
-  t.teardown(() => own.close());
-  const on = { server: own, key: await own.createApiKey('apertium fault') };
-  const request = { source_media_content_type: PCM_16K, target_languages: ['es'] };
-  const otherServers = new Set(engSpaStages().map((entry) => entry.pid));
-  const ours = () => engSpaStages().filter((entry) => !otherServers.has(entry.pid));
-  const victim = await open(t, request, on);
-  const survivor = await open(t, request, on);
-  // Both sessions share one eng-spa pipeline, started when they were opened.
-  const analyser = await waitFor('the eng-spa pipeline', () => (ours().length === 1 ? ours()[0] : undefined));
-  // Freeze its first stage so the victim's sentence is inside the pipeline when the stage dies.
-  process.kill(analyser.pid, 'SIGSTOP');
+test.serial(
+  'a killed Apertium stage fails the session whose sentence it held (500 / 5000002); the pipeline restarts for the other',
+  async (t) => {
+    t.timeout(120_000);
+    // A server of its own: the shared one's translator has cached these sentences (a cached sentence never
+    // enters the pipeline, and its session would not notice the kill).
+    const own = await startVoiceServer();
+    t.teardown(() => own.close());
+    const on = { server: own, key: await own.createApiKey('apertium fault') };
+    const request = { source_media_content_type: PCM_16K, target_languages: ['es'] };
+    const otherServers = new Set(engSpaStages().map((entry) => entry.pid));
+    const ours = () => engSpaStages().filter((entry) => !otherServers.has(entry.pid));
+    const victim = await open(t, request, on);
+    const survivor = await open(t, request, on);
+    // Both sessions share one eng-spa pipeline, started when they were opened.
+    const analyser = await waitFor('the eng-spa pipeline', () => (ours().length === 1 ? ours()[0] : undefined));
+    // Freeze its first stage so the victim's sentence is inside the pipeline when the stage dies.
+    process.kill(analyser.pid, 'SIGSTOP');
 
-  const victimStreaming = victim.stream(spokenPassage([TABLE_SENTENCE], 600), CHUNK_100MS, 50, false);
-  const survivorQuiet = streamSilenceUntil(survivor, victim.closed);
-  await victim.waitFor('a concluded source segment', (message) => message.source_transcript_update?.concluded.length > 0);
-  process.kill(analyser.pid, 'SIGKILL');
+    const victimStreaming = victim.stream(spokenPassage([TABLE_SENTENCE], 600), CHUNK_100MS, 50, false);
+    const survivorQuiet = streamSilenceUntil(survivor, victim.closed);
+    await victim.waitFor(
+      'a concluded source segment',
+      (message) => message.source_transcript_update?.concluded.length > 0,
+    );
+    process.kill(analyser.pid, 'SIGKILL');
 
-  await assertFailed(t, victim, 5000002, /Translation to es failed: the apertium eng-spa pipeline/);
-  t.false(victim.messages.some((message) => message.target_transcript_update?.concluded.length > 0), 'the lost sentence was not sent');
-  // A new pipeline is started at once, before anyone asks for a translation.
-  const restarted = await waitFor('the restarted eng-spa pipeline', () => ours().find((entry) => entry.pid !== analyser.pid));
-  t.not(restarted.pid, analyser.pid);
-  await Promise.all([victimStreaming, survivorQuiet]);
-  await survivor.stream(spokenPassage([TABLE_SENTENCE], 600), CHUNK_100MS, 50);
-  await assertCompleted(t, survivor);
-  t.true(survivor.targetText('es').includes('mesa'), survivor.targetText('es'));
-});
+    await assertFailed(t, victim, 5000002, /Translation to es failed: the apertium eng-spa pipeline/);
+    t.false(
+      victim.messages.some((message) => message.target_transcript_update?.concluded.length > 0),
+      'the lost sentence was not sent',
+    );
+    // A new pipeline is started at once, before anyone asks for a translation.
+    const restarted = await waitFor('the restarted eng-spa pipeline', () =>
+      ours().find((entry) => entry.pid !== analyser.pid),
+    );
+    t.not(restarted.pid, analyser.pid);
+    await Promise.all([victimStreaming, survivorQuiet]);
+    await survivor.stream(spokenPassage([TABLE_SENTENCE], 600), CHUNK_100MS, 50);
+    await assertCompleted(t, survivor);
+    t.true(survivor.targetText('es').includes('mesa'), survivor.targetText('es'));
+  },
+);
 
-test.serial('a crashed recognition worker ends its session (500 / 5000001); the other session is untouched', async (t) => {
-  t.timeout(120_000);
-  const recognizer = server.engines.recognizer as PocketSphinxRecognizer;
-  const request = { source_media_content_type: PCM_16K };
-  const audio = spokenPassage([TABLE_SENTENCE, REPORT_SENTENCE], 600);
-  const victim = await open(t, request);
-  const survivor = await open(t, request);
-  const streaming = [victim.stream(audio, CHUNK_100MS, 50), survivor.stream(audio, CHUNK_100MS, 50)];
-  await victim.waitFor('a tentative transcript', (message) => message.source_transcript_update?.tentative.length > 0);
-  const workers = recognizer.busyWorkerThreads();
-  t.is(workers.length, 2, 'one worker thread per session');
-  // A thread cannot be killed from outside like a process, and terminate() during a native PocketSphinx call
-  // would abort the whole process: the worker dies the way a thread really dies, of an uncaught exception
-  // (its message handler cannot read a null message).
-  const victimWorker = workers[0];
-  const exited = new Promise<number>((resolve) => victimWorker.once('exit', resolve));
-  victimWorker.postMessage(null);
+test.serial(
+  'a crashed recognition worker ends its session (500 / 5000001); the other session is untouched',
+  async (t) => {
+    t.timeout(120_000);
+    const recognizer = server.engines.recognizer as PocketSphinxRecognizer;
+    const request = { source_media_content_type: PCM_16K };
+    const audio = spokenPassage([TABLE_SENTENCE, REPORT_SENTENCE], 600);
+    const victim = await open(t, request);
+    const survivor = await open(t, request);
+    const streaming = [victim.stream(audio, CHUNK_100MS, 50), survivor.stream(audio, CHUNK_100MS, 50)];
+    await victim.waitFor('a tentative transcript', (message) => message.source_transcript_update?.tentative.length > 0);
+    const workers = recognizer.busyWorkerThreads();
+    t.is(workers.length, 2, 'one worker thread per session');
+    // A thread cannot be killed from outside like a process, and terminate() during a native PocketSphinx call
+    // would abort the whole process: the worker dies the way a thread really dies, of an uncaught exception
+    // (its message handler cannot read a null message).
+    const victimWorker = workers[0];
+    const exited = new Promise<number>((resolve) => victimWorker.once('exit', resolve));
+    victimWorker.postMessage(null);
 
-  await assertFailed(t, victim, 5000001, /speech recognition failed: recognition worker crashed/);
-  t.is(await exited, 1);
-  await Promise.all(streaming);
-  await assertCompleted(t, survivor);
-  t.true(wordErrorRate(`${TABLE_SENTENCE} ${REPORT_SENTENCE}`, survivor.sourceText()) <= 0.2, survivor.sourceText());
-});
+    await assertFailed(t, victim, 5000001, /speech recognition failed: recognition worker crashed/);
+    t.is(await exited, 1);
+    await Promise.all(streaming);
+    await assertCompleted(t, survivor);
+    t.true(wordErrorRate(`${TABLE_SENTENCE} ${REPORT_SENTENCE}`, survivor.sourceText()) <= 0.2, survivor.sourceText());
+  },
+);
 
-test.serial('after the faults a new session uses every engine again (decoder, recogniser, Apertium, synthesis, encoder)', async (t) => {
-  t.timeout(120_000);
-  const pcm = spokenPassage([TABLE_SENTENCE], 600);
-  const ogg = encodeAudio(pcm, ['-c:a', 'libopus', '-b:a', '32k', '-vbr', 'off', '-page_duration', '100000', '-f', 'ogg']);
-  const stream = await open(t, { source_media_content_type: 'audio/ogg;codecs=opus', target_languages: ['fr'], target_media_languages: ['es'] });
-  await stream.stream(ogg, Math.ceil(ogg.length / Math.ceil(pcm.length / CHUNK_100MS)), 60);
-  await assertCompleted(t, stream);
-  t.true(stream.targetText('es').includes('mesa'));
-  t.true(stream.targetText('fr').includes('personnes'));
-  t.true(stream.mediaChunks('es').length > 0);
-});
+test.serial(
+  'after the faults a new session uses every engine again (decoder, recogniser, Apertium, synthesis, encoder)',
+  async (t) => {
+    t.timeout(120_000);
+    const pcm = spokenPassage([TABLE_SENTENCE], 600);
+    const ogg = encodeAudio(pcm, [
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '32k',
+      '-vbr',
+      'off',
+      '-page_duration',
+      '100000',
+      '-f',
+      'ogg',
+    ]);
+    const stream = await open(t, {
+      source_media_content_type: 'audio/ogg;codecs=opus',
+      target_languages: ['fr'],
+      target_media_languages: ['es'],
+    });
+    await stream.stream(ogg, Math.ceil(ogg.length / Math.ceil(pcm.length / CHUNK_100MS)), 60);
+    await assertCompleted(t, stream);
+    t.true(stream.targetText('es').includes('mesa'));
+    t.true(stream.targetText('fr').includes('personnes'));
+    t.true(stream.mediaChunks('es').length > 0);
+  },
+);

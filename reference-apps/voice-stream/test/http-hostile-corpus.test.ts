@@ -51,7 +51,12 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
   let now = Date.now();
   // Limits far above the sessions the corpus opens (each case that needs a token opens one; the session rate limit as
   // shipped, but high); the registry's clock is the test's, so a token can be made to expire.
-  const server = await startVoiceServer({ databaseUrl, maxSessions: 100_000, registry: { maxSessionsPerKey: 100_000, now: () => now }, sessionRateLimit: { limit: 1_000_000 } });
+  const server = await startVoiceServer({
+    databaseUrl,
+    maxSessions: 100_000,
+    registry: { maxSessionsPerKey: 100_000, now: () => now },
+    sessionRateLimit: { limit: 1_000_000 },
+  });
   const keys = await openDatabase(databaseUrl);
   t.teardown(async () => {
     await keys.destroy();
@@ -73,18 +78,37 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
     if (answer.status !== 200) throw new Error(`session request: ${answer.status} ${await answer.text()}`);
     return (await answer.json()) as { token: string; session_id: string };
   };
-  const withFreshToken = (request: RawRequest) => async (): Promise<RawRequest> => ({ ...request, target: request.target.replace(FRESH_TOKEN, (await newSession()).token) });
+  const withFreshToken = (request: RawRequest) => async (): Promise<RawRequest> => ({
+    ...request,
+    target: request.target.replace(FRESH_TOKEN, (await newSession()).token),
+  });
 
   const document = openApiDocument(
-    voiceApp({ engines: server.engines, keys: store, registry: server.registry, capacity: server.capacity }, { publicBaseUrl: undefined, fallbackHost: () => 'localhost' }, new RestBuilder()).build(),
+    voiceApp(
+      { engines: server.engines, keys: store, registry: server.registry, capacity: server.capacity },
+      { publicBaseUrl: undefined, fallbackHost: () => 'localhost' },
+      new RestBuilder(),
+    ).build(),
     { title: 'voice-stream', version: '1' },
   );
   // The WebSocket upgrade is no REST route, and the page, its static files and the document itself are not
   // operations of the API: the document leaves them out, the corpus does not.
   const upgrade = extraRoute('GET', STREAM_PATH, { queryParams: ['token'] });
-  const routes = routesFromOpenApi(document, [upgrade, extraRoute('GET', '/'), extraRoute('GET', '/app/{path}'), extraRoute('GET', OPENAPI_PATH)]);
+  const routes = routesFromOpenApi(document, [
+    upgrade,
+    extraRoute('GET', '/'),
+    extraRoute('GET', '/app/{path}'),
+    extraRoute('GET', OPENAPI_PATH),
+  ]);
   const samples: Record<string, RouteSample> = {
-    'POST /v3/voice/realtime': { body: { source_media_content_type: PCM_16K, target_languages: ['es', 'fr'], target_media_languages: ['es'], message_format: 'json' } },
+    'POST /v3/voice/realtime': {
+      body: {
+        source_media_content_type: PCM_16K,
+        target_languages: ['es', 'fr'],
+        target_media_languages: ['es'],
+        message_format: 'json',
+      },
+    },
     'GET /v3/voice/realtime': { query: { token: FRESH_TOKEN } },
     [`GET ${STREAM_PATH}`]: { query: { token: FRESH_TOKEN }, headers: UPGRADE_HEADERS },
     'GET /app/{path}': { path: { path: 'app.js' } },
@@ -111,9 +135,17 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
 
   const upgradeRequest = (token: string, headers: RawHeader[] = UPGRADE_HEADERS): RawRequest =>
     toRequest(upgrade, { ...baseParts(plan, upgrade), query: [['token', encodeURIComponent(token)]], headers });
-  const reconnection = (token: string): RawRequest => ({ method: 'GET', target: `/v3/voice/realtime?token=${encodeURIComponent(token)}`, headers: [authorization] });
+  const reconnection = (token: string): RawRequest => ({
+    method: 'GET',
+    target: `/v3/voice/realtime?token=${encodeURIComponent(token)}`,
+    headers: [authorization],
+  });
   const tokenCase = (route: CorpusRoute | string, name: string, make: () => Promise<RawRequest>): CorpusCase => ({
-    kind: 'tokens', route: typeof route === 'string' ? route : route.key, name, expect: 'refused', request: make,
+    kind: 'tokens',
+    route: typeof route === 'string' ? route : route.key,
+    name,
+    expect: 'refused',
+    request: make,
   });
   const without = (name: string) => UPGRADE_HEADERS.filter(([header]) => header !== name);
   // Tokens used once already, replaced, expired, or of another kind; and upgrades that are not quite WebSocket.
@@ -126,7 +158,9 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
     }),
     tokenCase(upgrade, 'a token replaced by a reconnection', async () => {
       const { token } = await newSession();
-      await fetch(`${server.url}${reconnection(token).target}`, { headers: { Authorization: `DeepL-Auth-Key ${key}` } });
+      await fetch(`${server.url}${reconnection(token).target}`, {
+        headers: { Authorization: `DeepL-Auth-Key ${key}` },
+      });
       return upgradeRequest(token);
     }),
     tokenCase(upgrade, 'an expired token', async () => {
@@ -138,7 +172,9 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
     tokenCase(upgrade, 'the API key instead of a token', async () => upgradeRequest(key)),
     tokenCase('GET /v3/voice/realtime', 'a replaced token again', async () => {
       const { token } = await newSession();
-      await fetch(`${server.url}${reconnection(token).target}`, { headers: { Authorization: `DeepL-Auth-Key ${key}` } });
+      await fetch(`${server.url}${reconnection(token).target}`, {
+        headers: { Authorization: `DeepL-Auth-Key ${key}` },
+      });
       return reconnection(token);
     }),
     tokenCase('GET /v3/voice/realtime', 'an expired token', async () => {
@@ -149,24 +185,42 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
     tokenCase('GET /v3/voice/realtime', "another key's token", async () => {
       const other = await server.createApiKey('corpus other');
       const answer = await fetch(`${server.url}/v3/voice/realtime`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `DeepL-Auth-Key ${other}` },
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `DeepL-Auth-Key ${other}` },
         body: JSON.stringify({ source_media_content_type: PCM_16K, target_languages: ['es'] }),
       });
       return reconnection(((await answer.json()) as { token: string }).token);
     }),
-    ...([
-      ['no Sec-WebSocket-Key', without('Sec-WebSocket-Key')],
-      ['a Sec-WebSocket-Key that is not 16 bytes of base64', [...without('Sec-WebSocket-Key'), ['Sec-WebSocket-Key', 'not base64 at all!']]],
-      ['Sec-WebSocket-Version 8', [...without('Sec-WebSocket-Version'), ['Sec-WebSocket-Version', '8']]],
-      ['no Sec-WebSocket-Version', without('Sec-WebSocket-Version')],
-      ['Upgrade: h2c', [...without('Upgrade'), ['Upgrade', 'h2c']]],
-      ['two Sec-WebSocket-Key headers', [...UPGRADE_HEADERS, ['Sec-WebSocket-Key', 'AAAAAAAAAAAAAAAAAAAAAA==']]],
-      ['an unknown subprotocol', [...UPGRADE_HEADERS, ['Sec-WebSocket-Protocol', 'chat, \u00e9, ,,']]],
-      ['broken extension parameters', [...UPGRADE_HEADERS, ['Sec-WebSocket-Extensions', 'permessage-deflate; client_max_window_bits=99; server_no_context_takeover=x']]],
-    ] as Array<[string, RawHeader[]]>).map(([name, headers]): CorpusCase => ({
-      kind: 'upgrade', route: upgrade.key, name, expect: 'any', mayClose: true,
-      request: async () => upgradeRequest((await newSession()).token, headers),
-    })),
+    ...(
+      [
+        ['no Sec-WebSocket-Key', without('Sec-WebSocket-Key')],
+        [
+          'a Sec-WebSocket-Key that is not 16 bytes of base64',
+          [...without('Sec-WebSocket-Key'), ['Sec-WebSocket-Key', 'not base64 at all!']],
+        ],
+        ['Sec-WebSocket-Version 8', [...without('Sec-WebSocket-Version'), ['Sec-WebSocket-Version', '8']]],
+        ['no Sec-WebSocket-Version', without('Sec-WebSocket-Version')],
+        ['Upgrade: h2c', [...without('Upgrade'), ['Upgrade', 'h2c']]],
+        ['two Sec-WebSocket-Key headers', [...UPGRADE_HEADERS, ['Sec-WebSocket-Key', 'AAAAAAAAAAAAAAAAAAAAAA==']]],
+        ['an unknown subprotocol', [...UPGRADE_HEADERS, ['Sec-WebSocket-Protocol', 'chat, \u00e9, ,,']]],
+        [
+          'broken extension parameters',
+          [
+            ...UPGRADE_HEADERS,
+            ['Sec-WebSocket-Extensions', 'permessage-deflate; client_max_window_bits=99; server_no_context_takeover=x'],
+          ],
+        ],
+      ] as Array<[string, RawHeader[]]>
+    ).map(
+      ([name, headers]): CorpusCase => ({
+        kind: 'upgrade',
+        route: upgrade.key,
+        name,
+        expect: 'any',
+        mayClose: true,
+        request: async () => upgradeRequest((await newSession()).token, headers),
+      }),
+    ),
   ];
 
   const report = await runCorpus({

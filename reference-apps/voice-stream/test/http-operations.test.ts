@@ -5,7 +5,18 @@ import { gunzipSync } from 'node:zlib';
 import test from 'ava';
 import pg from 'pg';
 import { postgresForTests, type TestPostgresDatabase } from 'app-support';
-import { RawHttpConnection, cutOffDatabase, expectedProbeRound, headerOf, probesAroundOutage, recordingLogger, requestOnce, type LoggedLine, type RawAnswer, type RawHeader } from 'app-support/testing';
+import {
+  RawHttpConnection,
+  cutOffDatabase,
+  expectedProbeRound,
+  headerOf,
+  probesAroundOutage,
+  recordingLogger,
+  requestOnce,
+  type LoggedLine,
+  type RawAnswer,
+  type RawHeader,
+} from 'app-support/testing';
 import { OPENAPI_PATH } from '../src/app';
 import { readVoiceConfig } from '../src/config';
 import { createOfflineEngines, type VoiceEngines } from '../src/engines/voice-engines';
@@ -38,13 +49,19 @@ test.after.always(async () => {
 
 let files = 0;
 async function start(t: { teardown(fn: () => unknown): void }, options: VoiceServerOptions = {}): Promise<VoiceServer> {
-  const server = await startVoiceServer({ databaseUrl: path.join(folder, `voice-${++files}.db`), engines, registry: { maxSessionsPerKey: 100 }, ...options });
+  const server = await startVoiceServer({
+    databaseUrl: path.join(folder, `voice-${++files}.db`),
+    engines,
+    registry: { maxSessionsPerKey: 100 },
+    ...options,
+  });
   t.teardown(() => server.close());
   return server;
 }
 
 /** One request on a connection of its own, as sent (no decompression, no header added but Host and Content-Length). */
-const raw = (server: { port: number }, method: string, target: string, headers: RawHeader[] = [], body?: string) => requestOnce(server.port, method, target, headers, body);
+const raw = (server: { port: number }, method: string, target: string, headers: RawHeader[] = [], body?: string) =>
+  requestOnce(server.port, method, target, headers, body);
 
 const json = (answer: RawAnswer) => JSON.parse(answer.body.toString('utf8'));
 const auth = (key: string): RawHeader => ['Authorization', `DeepL-Auth-Key ${key}`];
@@ -52,18 +69,32 @@ const jsonType: RawHeader = ['Content-Type', 'application/json'];
 
 test('configuration: trust proxy, session rate limit and log level from flags or VOICE_* variables', (t) => {
   t.like(readVoiceConfig([], {}), { trustProxy: false, sessionRateLimitPerMinute: 60, logLevel: 'info' });
-  t.like(readVoiceConfig([], { VOICE_TRUST_PROXY: 'uniquelocal', VOICE_SESSION_RATE_LIMIT: '120', VOICE_LOG_LEVEL: 'warn' }), { trustProxy: 'uniquelocal', sessionRateLimitPerMinute: 120, logLevel: 'warn' });
-  t.like(readVoiceConfig(['--trust-proxy', '2', '--session-rate-limit', 'off', '--log-level', 'error'], { VOICE_TRUST_PROXY: 'loopback' }), { trustProxy: 2, sessionRateLimitPerMinute: false, logLevel: 'error' });
+  t.like(
+    readVoiceConfig([], { VOICE_TRUST_PROXY: 'uniquelocal', VOICE_SESSION_RATE_LIMIT: '120', VOICE_LOG_LEVEL: 'warn' }),
+    { trustProxy: 'uniquelocal', sessionRateLimitPerMinute: 120, logLevel: 'warn' },
+  );
+  t.like(
+    readVoiceConfig(['--trust-proxy', '2', '--session-rate-limit', 'off', '--log-level', 'error'], {
+      VOICE_TRUST_PROXY: 'loopback',
+    }),
+    { trustProxy: 2, sessionRateLimitPerMinute: false, logLevel: 'error' },
+  );
   t.throws(() => readVoiceConfig(['--trust-proxy', 'anyone'], {}), { message: /^Invalid --trust-proxy "anyone"/ });
-  t.throws(() => readVoiceConfig([], { VOICE_SESSION_RATE_LIMIT: 'many' }), { message: /^Invalid VOICE_SESSION_RATE_LIMIT "many"/ });
+  t.throws(() => readVoiceConfig([], { VOICE_SESSION_RATE_LIMIT: 'many' }), {
+    message: /^Invalid VOICE_SESSION_RATE_LIMIT "many"/,
+  });
 });
 
 for (const engine of ['SQLite', 'PostgreSQL'] as const) {
   test(`${engine}: /health answers while the process runs; /ready checks the database and answers 503 naming it once it is gone`, async (t) => {
-    const url = engine === 'PostgreSQL' ? await postgres.freshDatabase('voice_ready') : path.join(folder, `ready-${++files}.db`);
+    const url =
+      engine === 'PostgreSQL' ? await postgres.freshDatabase('voice_ready') : path.join(folder, `ready-${++files}.db`);
     const server = await start(t, { databaseUrl: url });
     // PostgreSQL refuses connections (the open ones cut) until restored; SQLite's handle is closed.
-    const takeAway = async () => (engine === 'PostgreSQL' ? (await cutOffDatabase(postgres.url, url)).restore : void (await server.database.destroy()));
+    const takeAway = async () =>
+      engine === 'PostgreSQL'
+        ? (await cutOffDatabase(postgres.url, url)).restore
+        : void (await server.database.destroy());
     t.deepEqual(await probesAroundOutage(server.port, takeAway), expectedProbeRound(engine === 'PostgreSQL'));
   });
 }
@@ -100,22 +131,50 @@ test('request ids: a well-formed X-Request-Id comes back, anything else is repla
   const lines: LoggedLine[] = [];
   const server = await start(t, { logger: recordingLogger(lines) });
   const key = await server.createApiKey('ids');
-  const given = await raw(server, 'POST', SESSIONS, [auth(key), jsonType, ['X-Request-Id', 'client-4711']], SESSION_BODY);
+  const given = await raw(
+    server,
+    'POST',
+    SESSIONS,
+    [auth(key), jsonType, ['X-Request-Id', 'client-4711']],
+    SESSION_BODY,
+  );
   t.is(given.status, 200);
   t.is(headerOf(given, 'x-request-id'), 'client-4711');
   for (const bad of ['with space', 'x'.repeat(200), '<script>']) {
-    t.regex(headerOf(await raw(server, 'POST', SESSIONS, [auth(key), jsonType, ['X-Request-Id', bad]], SESSION_BODY), 'x-request-id') ?? '', UUID);
+    t.regex(
+      headerOf(
+        await raw(server, 'POST', SESSIONS, [auth(key), jsonType, ['X-Request-Id', bad]], SESSION_BODY),
+        'x-request-id',
+      ) ?? '',
+      UUID,
+    );
   }
   t.regex(headerOf(await raw(server, 'GET', '/health'), 'x-request-id') ?? '', UUID);
   const access = lines.filter((line) => line.message === 'request');
-  t.like(access.find((line) => line.fields.reqId === 'client-4711')?.fields, { method: 'POST', path: SESSIONS, status: 200 });
-  t.false(access.some((line) => line.fields.path === '/health'), 'probes are left out of the access log');
+  t.like(access.find((line) => line.fields.reqId === 'client-4711')?.fields, {
+    method: 'POST',
+    path: SESSIONS,
+    status: 200,
+  });
+  t.false(
+    access.some((line) => line.fields.path === '/health'),
+    'probes are left out of the access log',
+  );
 
   // The key store gone: the 503's log line is written with the request's logger, and carries its id.
   await server.database.destroy();
-  const failed = await raw(server, 'POST', SESSIONS, [auth(key), jsonType, ['X-Request-Id', 'client-4712']], SESSION_BODY);
+  const failed = await raw(
+    server,
+    'POST',
+    SESSIONS,
+    [auth(key), jsonType, ['X-Request-Id', 'client-4712']],
+    SESSION_BODY,
+  );
   t.is(failed.status, 503);
-  t.deepEqual(json(failed), { message: 'The key store (database) is unavailable; retry shortly', code: 'service_unavailable' });
+  t.deepEqual(json(failed), {
+    message: 'The key store (database) is unavailable; retry shortly',
+    code: 'service_unavailable',
+  });
   const logged = lines.find((line) => line.message === 'key store error: answered 503');
   t.is(logged?.level, 'error');
   t.is(logged?.fields.reqId, 'client-4712');
@@ -162,20 +221,39 @@ test('rate limit: past its session requests an API key gets 429 {message, code} 
   t.is(headerOf(refused, 'ratelimit-remaining'), '0');
   // Counted before the key is checked or the body read: a flood with a key costs no database lookup.
   t.is((await raw(server, 'POST', SESSIONS, [auth(key), jsonType], '{not json')).status, 429);
-  t.is((await raw(server, 'POST', SESSIONS, [auth(other), jsonType], SESSION_BODY)).status, 200, 'another key has its own bucket');
+  t.is(
+    (await raw(server, 'POST', SESSIONS, [auth(other), jsonType], SESSION_BODY)).status,
+    200,
+    'another key has its own bucket',
+  );
   const rotated = await raw(server, 'GET', `${SESSIONS}?token=${encodeURIComponent(tokens[0]!)}`, [auth(key)]);
   t.is(rotated.status, 200, 'reconnection is not limited');
   t.is(headerOf(rotated, 'ratelimit-limit'), undefined);
 });
 
 test('trust proxy: off by default, forwarding headers shape no streaming_url; with the proxy trusted, its X-Forwarded-Proto and -Host do', async (t) => {
-  const forwarded: RawHeader[] = [['Host', 'internal:8083'], ['X-Forwarded-For', '203.0.113.9'], ['X-Forwarded-Proto', 'https'], ['X-Forwarded-Host', 'voice.example.com']];
+  const forwarded: RawHeader[] = [
+    ['Host', 'internal:8083'],
+    ['X-Forwarded-For', '203.0.113.9'],
+    ['X-Forwarded-Proto', 'https'],
+    ['X-Forwarded-Host', 'voice.example.com'],
+  ];
   const direct = await start(t);
   const directKey = await direct.createApiKey('direct');
   const plain = await raw(direct, 'POST', SESSIONS, [auth(directKey), jsonType, ...forwarded], SESSION_BODY);
   t.is(json(plain).streaming_url, 'ws://internal:8083/v3/voice/realtime/connect');
-  const forged = await raw(direct, 'POST', SESSIONS, [auth(directKey), jsonType, ['Host', 'x"><script>']], SESSION_BODY);
-  t.is(json(forged).streaming_url, `ws://127.0.0.1:${direct.port}/v3/voice/realtime/connect`, 'a Host that is no host name is not used');
+  const forged = await raw(
+    direct,
+    'POST',
+    SESSIONS,
+    [auth(directKey), jsonType, ['Host', 'x"><script>']],
+    SESSION_BODY,
+  );
+  t.is(
+    json(forged).streaming_url,
+    `ws://127.0.0.1:${direct.port}/v3/voice/realtime/connect`,
+    'a Host that is no host name is not used',
+  );
 
   const behind = await start(t, { trustProxy: 'loopback' });
   const behindKey = await behind.createApiKey('behind');

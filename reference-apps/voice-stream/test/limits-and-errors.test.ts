@@ -24,7 +24,13 @@ function session(request: Record<string, unknown> = {}) {
 }
 
 /** The session sent exactly one error, as its last message, with these codes, and closed. */
-async function assertEndedWith(t: ExecutionContext, open: OpenSession, requestType: string, errorCode: number, reasonCode: number): Promise<Record<string, unknown>> {
+async function assertEndedWith(
+  t: ExecutionContext,
+  open: OpenSession,
+  requestType: string,
+  errorCode: number,
+  reasonCode: number,
+): Promise<Record<string, unknown>> {
   await open.session.done;
   const errors = open.received.filter((message) => message.error);
   t.is(errors.length, 1, `expected one error, got ${JSON.stringify(open.received.slice(-3))}`);
@@ -122,7 +128,14 @@ test.serial('chunks exactly half their duration apart (twice real time) are acce
 });
 
 test.serial('compressed audio sent faster than twice real time is refused once decoded (429 / 4290402)', async (t) => {
-  const mp3 = encodeAudio(Buffer.concat([fliteSpeech(TABLE_SENTENCE), silence(1000)]), ['-c:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3']);
+  const mp3 = encodeAudio(Buffer.concat([fliteSpeech(TABLE_SENTENCE), silence(1000)]), [
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    '64k',
+    '-f',
+    'mp3',
+  ]);
   const { open } = session({ source_media_content_type: 'audio/mpeg' });
   // 5 s of audio at once, while the clock stands still.
   for (let offset = 0; offset < mp3.length; offset += 4000) sendChunk(open, mp3.subarray(offset, offset + 4000));
@@ -255,7 +268,12 @@ test.serial('end_of_source_media without any audio ends the stream cleanly', asy
   const { open } = session({ target_languages: ['es'], target_media_languages: ['es'] });
   sendEnd(open);
   await open.session.done;
-  t.deepEqual(kinds(open.received), ['end_of_source_transcript', 'end_of_target_transcript', 'end_of_target_media', 'end_of_stream']);
+  t.deepEqual(kinds(open.received), [
+    'end_of_source_transcript',
+    'end_of_target_transcript',
+    'end_of_target_media',
+    'end_of_stream',
+  ]);
 });
 
 test.serial('a client that disconnects gets nothing more and its engines stop', async (t) => {

@@ -6,15 +6,33 @@ import { SessionError } from '../src/domain/protocol/protocol-violation';
 const audio = Buffer.from([0, 1, 2, 253, 254, 255]);
 
 test('JSON: server messages are TEXT frames with base64 audio', (t) => {
-  const frame = new MessageCodec('json').encode({ target_media_chunk: { language: 'es', data: [audio], duration: 20, content_type: 'audio/opus', headers: 0, text: 'Hola' } });
+  const frame = new MessageCodec('json').encode({
+    target_media_chunk: {
+      language: 'es',
+      data: [audio],
+      duration: 20,
+      content_type: 'audio/opus',
+      headers: 0,
+      text: 'Hola',
+    },
+  });
   t.false(frame.binary);
   t.deepEqual(JSON.parse(frame.data as string), {
-    target_media_chunk: { language: 'es', data: [audio.toString('base64')], duration: 20, content_type: 'audio/opus', headers: 0, text: 'Hola' },
+    target_media_chunk: {
+      language: 'es',
+      data: [audio.toString('base64')],
+      duration: 20,
+      content_type: 'audio/opus',
+      headers: 0,
+      text: 'Hola',
+    },
   });
 });
 
 test('MessagePack: server messages are BINARY frames of string-keyed maps with raw bytes', (t) => {
-  const frame = new MessageCodec('msgpack').encode({ target_media_chunk: { language: 'es', data: [audio], duration: 20, text: null } });
+  const frame = new MessageCodec('msgpack').encode({
+    target_media_chunk: { language: 'es', data: [audio], duration: 20, text: null },
+  });
   t.true(frame.binary);
   const bytes = frame.data as Buffer;
   t.is(bytes[0] & 0xf0, 0x80, 'a map (fixmap) at the top, not an array or record');
@@ -25,7 +43,10 @@ test('MessagePack: server messages are BINARY frames of string-keyed maps with r
 });
 
 test('client messages decode the same from JSON and MessagePack', (t) => {
-  const fromJson = new MessageCodec('json').decode(JSON.stringify({ source_media_chunk: { data: audio.toString('base64') } }), false);
+  const fromJson = new MessageCodec('json').decode(
+    JSON.stringify({ source_media_chunk: { data: audio.toString('base64') } }),
+    false,
+  );
   const fromMessagePack = new MessageCodec('msgpack').decode(pack({ source_media_chunk: { data: audio } }), true);
   t.deepEqual(fromJson, { source_media_chunk: { data: audio } });
   t.deepEqual(fromMessagePack, { source_media_chunk: { data: audio } });

@@ -38,7 +38,8 @@ test('every documented answer of the session API is what the server sends for a 
   const keyA = await server.createApiKey('conformance A');
   const keyB = await server.createApiKey('conformance B');
   const auth = (key: string) => ({ authorization: `DeepL-Auth-Key ${key}` });
-  const post = (headers: Record<string, string>, body: string, type = 'application/json') => fetch(`${server.url}${SESSIONS}`, { method: 'POST', headers: { 'content-type': type, ...headers }, body });
+  const post = (headers: Record<string, string>, body: string, type = 'application/json') =>
+    fetch(`${server.url}${SESSIONS}`, { method: 'POST', headers: { 'content-type': type, ...headers }, body });
   const request = JSON.stringify({ source_media_content_type: PCM_16K, target_languages: ['fr'] });
   let token = '';
   let streamingUrl = '';
@@ -48,17 +49,37 @@ test('every documented answer of the session API is what the server sends for a 
   const table: Sample[] = [
     { operation: POST, status: 200, request: () => post(auth(keyA), request) },
     { operation: POST, status: 429, request: () => post(auth(keyA), request) },
-    { operation: POST, status: 400, request: () => post(auth(keyB), JSON.stringify({ source_media_content_type: 'audio/nothing' })) },
+    {
+      operation: POST,
+      status: 400,
+      request: () => post(auth(keyB), JSON.stringify({ source_media_content_type: 'audio/nothing' })),
+    },
     { operation: POST, status: 401, request: () => post({}, request) },
     { operation: POST, status: 403, request: () => post(auth('not-a-key'), request) },
     { operation: POST, status: 406, request: () => post({ ...auth(keyB), accept: 'text/csv' }, request) },
-    { operation: POST, status: 413, request: () => post(auth(keyB), JSON.stringify({ filler: 'x'.repeat(20 * 1024) })) },
+    {
+      operation: POST,
+      status: 413,
+      request: () => post(auth(keyB), JSON.stringify({ filler: 'x'.repeat(20 * 1024) })),
+    },
     { operation: POST, status: 415, request: () => post(auth(keyB), request, 'text/plain') },
-    { operation: GET, status: 200, request: () => fetch(`${server.url}${SESSIONS}?token=${encodeURIComponent(token)}`, { headers: auth(keyA) }) },
+    {
+      operation: GET,
+      status: 200,
+      request: () => fetch(`${server.url}${SESSIONS}?token=${encodeURIComponent(token)}`, { headers: auth(keyA) }),
+    },
     { operation: GET, status: 400, request: () => fetch(`${server.url}${SESSIONS}`, { headers: auth(keyA) }) },
     { operation: GET, status: 401, request: () => fetch(`${server.url}${SESSIONS}?token=x`) },
-    { operation: GET, status: 403, request: () => fetch(`${server.url}${SESSIONS}?token=nonsense`, { headers: auth(keyA) }) },
-    { operation: GET, status: 406, request: () => fetch(`${server.url}${SESSIONS}?token=x`, { headers: { ...auth(keyA), accept: 'text/csv' } }) },
+    {
+      operation: GET,
+      status: 403,
+      request: () => fetch(`${server.url}${SESSIONS}?token=nonsense`, { headers: auth(keyA) }),
+    },
+    {
+      operation: GET,
+      status: 406,
+      request: () => fetch(`${server.url}${SESSIONS}?token=x`, { headers: { ...auth(keyA), accept: 'text/csv' } }),
+    },
     // The server's one stream place taken by key A's session: key B's request finds the server full.
     {
       operation: POST,
@@ -71,13 +92,21 @@ test('every documented answer of the session API is what the server sends for a 
   ];
 
   const sampled = table.map((s) => `${s.operation} ${s.status}`);
-  t.deepEqual([...new Set([...sampled, ...Object.keys(UNSAMPLED)])].sort(), documentedAnswers(document).sort(), 'a sample for every documented answer (but the listed ones), and no answer left undocumented');
+  t.deepEqual(
+    [...new Set([...sampled, ...Object.keys(UNSAMPLED)])].sort(),
+    documentedAnswers(document).sort(),
+    'a sample for every documented answer (but the listed ones), and no answer left undocumented',
+  );
   const check = answerChecker(document);
   for (const sample of table) {
     const res = await sample.request();
     const body = await res.text();
     t.is(res.status, sample.status, `${sample.operation}: ${body.slice(0, 300)}`);
-    t.deepEqual(check(sample.operation, { status: res.status, headers: res.headers, body }), [], `${sample.operation} ${sample.status}`);
+    t.deepEqual(
+      check(sample.operation, { status: res.status, headers: res.headers, body }),
+      [],
+      `${sample.operation} ${sample.status}`,
+    );
     if (res.status === 200) ({ token, streaming_url: streamingUrl } = JSON.parse(body));
   }
 });

@@ -22,5 +22,7 @@ test.serial("loading a decoder leaves sphinxbase's shared log off: no FILE for o
 });
 
 test.serial('a log file per decoder (-logfn) is refused', (t) => {
-  t.throws(() => new PocketSphinxDecoder(undefined, 'wideband', ['-logfn', '/dev/null']), { message: /-logfn is not supported/ });
+  t.throws(() => new PocketSphinxDecoder(undefined, 'wideband', ['-logfn', '/dev/null']), {
+    message: /-logfn is not supported/,
+  });
 });

@@ -36,11 +36,19 @@ async function startInstance(t: ExecutionContext, url: string, env: NodeJS.Proce
 }
 
 /** `count` sessions requested and connected (idle: no audio yet), spread over the keys. */
-async function openSessions(t: ExecutionContext, instance: InstanceProcess, keys: readonly string[], count: number): Promise<LiveStream[]> {
+async function openSessions(
+  t: ExecutionContext,
+  instance: InstanceProcess,
+  keys: readonly string[],
+  count: number,
+): Promise<LiveStream[]> {
   const streams: LiveStream[] = [];
   t.teardown(() => streams.forEach((stream) => stream.close()));
   for (let index = 0; index < count; index++) {
-    const answer = await requestSession(instance.url, keys[index % keys.length], { source_media_content_type: 'audio/pcm;encoding=s16le;rate=16000', target_languages: ['es'] });
+    const answer = await requestSession(instance.url, keys[index % keys.length], {
+      source_media_content_type: 'audio/pcm;encoding=s16le;rate=16000',
+      target_languages: ['es'],
+    });
     streams.push(await LiveStream.open(streamAddress(answer)));
   }
   return streams;
@@ -52,7 +60,9 @@ function stalledUpgrade(port: number): Promise<net.Socket> {
     const socket = net.connect(port, '127.0.0.1', () => {
       socket.off('error', reject);
       socket.on('error', () => undefined); // reset when the server stops
-      socket.write('GET /v3/voice/realtime/connect?token=x HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n', () => resolve(socket));
+      socket.write('GET /v3/voice/realtime/connect?token=x HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n', () =>
+        resolve(socket),
+      );
     });
     socket.once('error', reject);
   });
@@ -65,57 +75,85 @@ async function terminate(instance: InstanceProcess): Promise<{ exit: number | st
   return { exit, ms: Date.now() - started };
 }
 
-test.serial('a flood of 40 half-open sessions costs no decoder memory; SIGTERM during it closes every stream with 1001 and exits 0 at once', async (t) => {
-  const { url, keys } = await databaseWithKeys(t, 8);
-  const instance = await startInstance(t, url, { VOICE_MAX_SESSIONS: '64' });
-  const before = residentMb(instance.pid);
-  const streams = await openSessions(t, instance, keys, 40);
-  // Half-open at the HTTP level too: upgrade requests that never finish their headers.
-  const stalled = await Promise.all(Array.from({ length: 20 }, () => stalledUpgrade(instance.port)));
-  t.teardown(() => stalled.forEach((socket) => socket.destroy()));
-  const during = residentMb(instance.pid);
-  // Before: each session loaded a ~90 MB recognition decoder at once (40 sessions: 3 GB).
-  t.true(during - before < 60, `RSS rose from ${before.toFixed(0)} to ${during.toFixed(0)} MB for 40 idle sessions`);
+test.serial(
+  'a flood of 40 half-open sessions costs no decoder memory; SIGTERM during it closes every stream with 1001 and exits 0 at once',
+  async (t) => {
+    const { url, keys } = await databaseWithKeys(t, 8);
+    const instance = await startInstance(t, url, { VOICE_MAX_SESSIONS: '64' });
+    const before = residentMb(instance.pid);
+    const streams = await openSessions(t, instance, keys, 40);
+    // Half-open at the HTTP level too: upgrade requests that never finish their headers.
+    const stalled = await Promise.all(Array.from({ length: 20 }, () => stalledUpgrade(instance.port)));
+    t.teardown(() => stalled.forEach((socket) => socket.destroy()));
+    const during = residentMb(instance.pid);
+    // Before: each session loaded a ~90 MB recognition decoder at once (40 sessions: 3 GB).
+    t.true(during - before < 60, `RSS rose from ${before.toFixed(0)} to ${during.toFixed(0)} MB for 40 idle sessions`);
 
-  const { exit, ms } = await terminate(instance);
-  t.is(exit, 0, instance.output().slice(-3000));
-  t.true(ms < 10_000, `stopped after ${ms} ms (stated: at most 10 s)`);
-  for (const stream of streams) t.is((await stream.closed).code, 1001);
-  t.regex(instance.output(), /SIGTERM received, stopping \(at most 10 s\)[\s\S]*voice-stream: stopped/);
-});
+    const { exit, ms } = await terminate(instance);
+    t.is(exit, 0, instance.output().slice(-3000));
+    t.true(ms < 10_000, `stopped after ${ms} ms (stated: at most 10 s)`);
+    for (const stream of streams) t.is((await stream.closed).code, 1001);
+    t.regex(instance.output(), /SIGTERM received, stopping \(at most 10 s\)[\s\S]*voice-stream: stopped/);
+  },
+);
 
-test.serial('SIGTERM while 12 sessions decode speech ends the process within its shutdown timeout, exit 0, streams closed with 1001', async (t) => {
-  const { url, keys } = await databaseWithKeys(t, 3);
-  const instance = await startInstance(t, url, { VOICE_MAX_SESSIONS: '64', VOICE_SHUTDOWN_TIMEOUT: '3' });
-  const threadsBefore = threadCount(instance.pid);
-  const streams = await openSessions(t, instance, keys, 12);
-  const speech = fliteSpeech(TABLE_SENTENCE).subarray(0, 32_000); // 1 s, one chunk
-  for (const stream of streams) stream.send({ source_media_chunk: { data: speech } });
-  // Each speaking session starts a recognition worker thread (which loads a decoder for ~0.5 s of CPU).
-  await waitFor('12 recognition workers', () => (threadCount(instance.pid) >= threadsBefore + 12 ? true : undefined), 30_000);
+test.serial(
+  'SIGTERM while 12 sessions decode speech ends the process within its shutdown timeout, exit 0, streams closed with 1001',
+  async (t) => {
+    const { url, keys } = await databaseWithKeys(t, 3);
+    const instance = await startInstance(t, url, { VOICE_MAX_SESSIONS: '64', VOICE_SHUTDOWN_TIMEOUT: '3' });
+    const threadsBefore = threadCount(instance.pid);
+    const streams = await openSessions(t, instance, keys, 12);
+    const speech = fliteSpeech(TABLE_SENTENCE).subarray(0, 32_000); // 1 s, one chunk
+    for (const stream of streams) stream.send({ source_media_chunk: { data: speech } });
+    // Each speaking session starts a recognition worker thread (which loads a decoder for ~0.5 s of CPU).
+    await waitFor(
+      '12 recognition workers',
+      () => (threadCount(instance.pid) >= threadsBefore + 12 ? true : undefined),
+      30_000,
+    );
 
-  const { exit, ms } = await terminate(instance);
-  t.is(exit, 0, instance.output().slice(-3000));
-  t.true(ms < 3_000 + 1_000, `stopped after ${ms} ms (stated: at most 3 s)`);
-  for (const stream of streams) t.is((await stream.closed).code, 1001);
-});
+    const { exit, ms } = await terminate(instance);
+    t.is(exit, 0, instance.output().slice(-3000));
+    t.true(ms < 3_000 + 1_000, `stopped after ${ms} ms (stated: at most 3 s)`);
+    for (const stream of streams) t.is((await stream.closed).code, 1001);
+  },
+);
 
-test.serial('8 sessions that spoke and were dropped give their memory back: RSS returns to the start plus the two idle decoders kept warm', async (t) => {
-  const { url, keys } = await databaseWithKeys(t, 2);
-  const instance = await startInstance(t, url, { VOICE_MAX_SESSIONS: '64' });
-  const before = residentMb(instance.pid);
-  const threadsBefore = threadCount(instance.pid);
-  const streams = await openSessions(t, instance, keys, 8);
-  const speech = fliteSpeech(TABLE_SENTENCE).subarray(0, 32_000);
-  for (const stream of streams) stream.send({ source_media_chunk: { data: speech } });
-  await waitFor('8 recognition workers', () => (threadCount(instance.pid) >= threadsBefore + 8 ? true : undefined), 30_000);
-  const peak = residentMb(instance.pid);
-  for (const stream of streams) stream.close();
-  // The workers beyond the two kept idle exit; their decoders' memory goes back to the system.
-  await waitFor('the extra workers to exit', () => (threadCount(instance.pid) <= threadsBefore + 2 ? true : undefined), 30_000);
-  const bound = before + 2 * 125;
-  let after = residentMb(instance.pid);
-  await waitFor(`RSS under ${bound.toFixed(0)} MB`, () => ((after = residentMb(instance.pid)) < bound ? true : undefined), 20_000).catch(() => undefined);
-  t.true(after < bound, `RSS ${before.toFixed(0)} MB at the start, ${peak.toFixed(0)} MB with 8 speaking sessions, ${after.toFixed(0)} MB after (bound ${bound.toFixed(0)})`);
-  t.is((await terminate(instance)).exit, 0);
-});
+test.serial(
+  '8 sessions that spoke and were dropped give their memory back: RSS returns to the start plus the two idle decoders kept warm',
+  async (t) => {
+    const { url, keys } = await databaseWithKeys(t, 2);
+    const instance = await startInstance(t, url, { VOICE_MAX_SESSIONS: '64' });
+    const before = residentMb(instance.pid);
+    const threadsBefore = threadCount(instance.pid);
+    const streams = await openSessions(t, instance, keys, 8);
+    const speech = fliteSpeech(TABLE_SENTENCE).subarray(0, 32_000);
+    for (const stream of streams) stream.send({ source_media_chunk: { data: speech } });
+    await waitFor(
+      '8 recognition workers',
+      () => (threadCount(instance.pid) >= threadsBefore + 8 ? true : undefined),
+      30_000,
+    );
+    const peak = residentMb(instance.pid);
+    for (const stream of streams) stream.close();
+    // The workers beyond the two kept idle exit; their decoders' memory goes back to the system.
+    await waitFor(
+      'the extra workers to exit',
+      () => (threadCount(instance.pid) <= threadsBefore + 2 ? true : undefined),
+      30_000,
+    );
+    const bound = before + 2 * 125;
+    let after = residentMb(instance.pid);
+    await waitFor(
+      `RSS under ${bound.toFixed(0)} MB`,
+      () => ((after = residentMb(instance.pid)) < bound ? true : undefined),
+      20_000,
+    ).catch(() => undefined);
+    t.true(
+      after < bound,
+      `RSS ${before.toFixed(0)} MB at the start, ${peak.toFixed(0)} MB with 8 speaking sessions, ${after.toFixed(0)} MB after (bound ${bound.toFixed(0)})`,
+    );
+    t.is((await terminate(instance)).exit, 0);
+  },
+);

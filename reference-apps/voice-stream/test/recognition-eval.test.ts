@@ -26,7 +26,10 @@ test.before(() => {
   requireEnginePackages(['sox', 'sphinxtrain', 'sphinxbase-utils', 'pocketsphinx']);
   // The adapted acoustic model the server decodes with (made by `npm run adapt`, as CI and `npm start` do;
   // nothing to do when it is up to date). Without it, this measures the model as shipped.
-  execFileSync(process.execPath, [path.join(__dirname, '..', 'src', 'cli', 'adapt', 'adapt-cli.js'), '--if-stale'], { stdio: 'inherit', timeout: 900_000 });
+  execFileSync(process.execPath, [path.join(__dirname, '..', 'src', 'cli', 'adapt', 'adapt-cli.js'), '--if-stale'], {
+    stdio: 'inherit',
+    timeout: 900_000,
+  });
 });
 
 test('recognition on a seeded subset of the evaluation set does not regress', async (t) => {
@@ -34,8 +37,12 @@ test('recognition on a seeded subset of the evaluation set does not regress', as
   const conditions = seededSample(evalConditions(), 4, SEED);
   const sentences = seededSample(EVALUATION_SENTENCES, 5, SEED);
   const results = await runEvaluation({ conditions, sentences });
-  for (const result of results) t.log(`${conditionLabel(result.condition)}: WER ${result.wer.toFixed(3)} | ${result.transcripts.join(' / ')}`);
+  for (const result of results)
+    t.log(`${conditionLabel(result.condition)}: WER ${result.wer.toFixed(3)} | ${result.transcripts.join(' / ')}`);
   const wer = pooledWer(results);
   t.log(`subset WER ${wer.toFixed(3)} (baseline ${BASELINE}, fails above ${(BASELINE + REGRESSION).toFixed(3)})`);
-  t.true(wer <= BASELINE + REGRESSION, `subset WER ${wer.toFixed(3)} regressed past ${(BASELINE + REGRESSION).toFixed(3)}`);
+  t.true(
+    wer <= BASELINE + REGRESSION,
+    `subset WER ${wer.toFixed(3)} regressed past ${(BASELINE + REGRESSION).toFixed(3)}`,
+  );
 });

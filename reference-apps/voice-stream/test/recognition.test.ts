@@ -25,7 +25,11 @@ for (const format of ['json', 'msgpack'] as const) {
     await streamAll(open, audio, { chunkBytes: CHUNK_100MS, chunkMs: 100, scheduler });
 
     t.true(open.closed);
-    t.deepEqual(open.frameTypes, open.frameTypes.map(() => format === 'msgpack'), 'JSON uses TEXT frames, MessagePack BINARY');
+    t.deepEqual(
+      open.frameTypes,
+      open.frameTypes.map(() => format === 'msgpack'),
+      'JSON uses TEXT frames, MessagePack BINARY',
+    );
     t.is(kinds(open.received).at(-1), 'end_of_stream');
     const concluded = sourceConcluded(open.received);
     const transcript = text(concluded);
@@ -37,7 +41,10 @@ for (const format of ['json', 'msgpack'] as const) {
     for (const segment of concluded) {
       t.is(segment.language, 'en');
       t.true(Number.isInteger(segment.start_time) && Number.isInteger(segment.end_time));
-      t.true(segment.start_time >= previousEnd, `segment starts at ${segment.start_time}, before the previous end ${previousEnd}`);
+      t.true(
+        segment.start_time >= previousEnd,
+        `segment starts at ${segment.start_time}, before the previous end ${previousEnd}`,
+      );
       t.true(segment.end_time > segment.start_time);
       t.true(segment.end_time <= audioMs, `segment ends at ${segment.end_time} ms, after the audio (${audioMs} ms)`);
       previousEnd = segment.end_time;
@@ -50,10 +57,16 @@ test.serial('tentative segments arrive while speaking and are replaced, conclude
   const scheduler = new ManualScheduler();
   const open = openSession(engines, { source_media_content_type: PCM_16K }, { scheduler });
   await streamAll(open, audio, { chunkBytes: CHUNK_100MS, chunkMs: 100, scheduler });
-  const updates = open.received.filter((message) => message.source_transcript_update).map((message) => message.source_transcript_update);
+  const updates = open.received
+    .filter((message) => message.source_transcript_update)
+    .map((message) => message.source_transcript_update);
   const firstConcluded = updates.findIndex((update) => update.concluded.length > 0);
   t.true(firstConcluded > 0, 'tentative updates come before the concluded one');
-  t.true(updates.slice(0, firstConcluded).some((update) => update.tentative.length === 1 && update.tentative[0].text.length > 0));
+  t.true(
+    updates
+      .slice(0, firstConcluded)
+      .some((update) => update.tentative.length === 1 && update.tentative[0].text.length > 0),
+  );
   for (const update of updates) {
     t.true(Array.isArray(update.concluded) && Array.isArray(update.tentative), 'both arrays are always present');
   }

@@ -74,32 +74,67 @@ test('only source_media_content_type is required; the rest takes the documented 
   t.is(config.targetMediaVoice, undefined);
   t.is(config.formality, 'default');
   // null is a field left out.
-  await accepted(t, { ...minimal, message_format: null, source_language: null, target_languages: null, formality: null, glossary_id: null });
+  await accepted(t, {
+    ...minimal,
+    message_format: null,
+    source_language: null,
+    target_languages: null,
+    formality: null,
+    glossary_id: null,
+  });
 });
 
 test('MIME types are parsed tolerantly (spaces, case, trailing semicolon, quotes)', async (t) => {
-  for (const spelling of ['audio/ogg; codecs=opus', 'AUDIO/OGG;CODECS=OPUS', 'audio/ogg;codecs=opus;', 'audio/ogg ; codecs = "opus"']) {
+  for (const spelling of [
+    'audio/ogg; codecs=opus',
+    'AUDIO/OGG;CODECS=OPUS',
+    'audio/ogg;codecs=opus;',
+    'audio/ogg ; codecs = "opus"',
+  ]) {
     await accepted(t, { source_media_content_type: spelling });
     t.is(configOf(t, { source_media_content_type: spelling }).source.contentType, 'audio/ogg;codecs=opus', spelling);
   }
   const pcm = configOf(t, { source_media_content_type: 'audio/pcm; rate=16000; encoding=s16le' });
   t.true(pcm.source.contentType === 'audio/pcm;encoding=s16le;rate=16000' && pcm.source.pcm?.bytesPerFrame === 2);
   await accepted(t, { ...minimal, target_media_content_type: 'audio/webm; codecs=opus' });
-  t.is(configOf(t, { ...minimal, target_media_content_type: 'audio/webm; codecs=opus' }).targetMedia.contentType, 'audio/webm;codecs=opus');
+  t.is(
+    configOf(t, { ...minimal, target_media_content_type: 'audio/webm; codecs=opus' }).targetMedia.contentType,
+    'audio/webm;codecs=opus',
+  );
 });
 
 test('every source type of the real API is accepted', async (t) => {
   const types = [
-    'audio/auto', 'audio/flac', 'audio/mpeg', 'audio/ogg', 'audio/webm', 'audio/x-matroska', 'audio/ogg;codecs=flac', 'audio/ogg;codecs=opus',
-    'audio/pcm;encoding=alaw;rate=8000', 'audio/pcm;encoding=ulaw;rate=8000', 'audio/pcm;encoding=s16le;rate=8000', 'audio/pcm;encoding=s16le;rate=16000',
-    'audio/pcm;encoding=s16le;rate=44100', 'audio/pcm;encoding=s16le;rate=48000', 'audio/webm;codecs=opus', 'audio/x-matroska;codecs=aac',
-    'audio/x-matroska;codecs=flac', 'audio/x-matroska;codecs=mp3', 'audio/x-matroska;codecs=opus',
+    'audio/auto',
+    'audio/flac',
+    'audio/mpeg',
+    'audio/ogg',
+    'audio/webm',
+    'audio/x-matroska',
+    'audio/ogg;codecs=flac',
+    'audio/ogg;codecs=opus',
+    'audio/pcm;encoding=alaw;rate=8000',
+    'audio/pcm;encoding=ulaw;rate=8000',
+    'audio/pcm;encoding=s16le;rate=8000',
+    'audio/pcm;encoding=s16le;rate=16000',
+    'audio/pcm;encoding=s16le;rate=44100',
+    'audio/pcm;encoding=s16le;rate=48000',
+    'audio/webm;codecs=opus',
+    'audio/x-matroska;codecs=aac',
+    'audio/x-matroska;codecs=flac',
+    'audio/x-matroska;codecs=mp3',
+    'audio/x-matroska;codecs=opus',
   ];
   for (const type of types) await accepted(t, { source_media_content_type: type });
 });
 
 test('a missing or malformed body is refused', async (t) => {
-  await refused(t, undefined, 'invalid_request', /^The request body must be a JSON object with at least source_media_content_type$/);
+  await refused(
+    t,
+    undefined,
+    'invalid_request',
+    /^The request body must be a JSON object with at least source_media_content_type$/,
+  );
   await refused(t, [], 'invalid_request', /^The request body must be a JSON object$/);
   await refused(t, 'null', 'invalid_request', /^The request body must be a JSON object$/);
   await refused(t, '"audio/ogg"', 'invalid_request', /^The request body must be a JSON object$/);
@@ -107,15 +142,35 @@ test('a missing or malformed body is refused', async (t) => {
   await refused(t, {}, 'missing_parameter', /^source_media_content_type is required$/);
   await refused(t, { source_media_content_type: null }, 'missing_parameter', /^source_media_content_type is required$/);
   await refused(t, { ...minimal, colour: 'blue' }, 'unknown_parameter', /^Unknown parameter\(s\): colour$/);
-  await refused(t, { size: 1, ...minimal, colour: 'blue', message_format: 'xml' }, 'unknown_parameter', /^Unknown parameter\(s\): size, colour$/);
+  await refused(
+    t,
+    { size: 1, ...minimal, colour: 'blue', message_format: 'xml' },
+    'unknown_parameter',
+    /^Unknown parameter\(s\): size, colour$/,
+  );
 });
 
 test('unsupported source content types are refused with invalid_content_type', async (t) => {
   await refused(t, { source_media_content_type: 'video/mp4' }, 'invalid_content_type', /not supported/);
   await refused(t, { source_media_content_type: 'audio/ogg;codecs=vorbis' }, 'invalid_content_type', /vorbis/);
-  await refused(t, { source_media_content_type: 'audio/pcm;encoding=s16le;rate=22050' }, 'invalid_content_type', /8000\|16000\|44100\|48000/);
-  await refused(t, { source_media_content_type: 'audio/pcm;encoding=f32le;rate=16000' }, 'invalid_content_type', /encoding/);
-  await refused(t, { source_media_content_type: 'not a type' }, 'invalid_content_type', /^source_media_content_type "not a type" is not a valid MIME type$/);
+  await refused(
+    t,
+    { source_media_content_type: 'audio/pcm;encoding=s16le;rate=22050' },
+    'invalid_content_type',
+    /8000\|16000\|44100\|48000/,
+  );
+  await refused(
+    t,
+    { source_media_content_type: 'audio/pcm;encoding=f32le;rate=16000' },
+    'invalid_content_type',
+    /encoding/,
+  );
+  await refused(
+    t,
+    { source_media_content_type: 'not a type' },
+    'invalid_content_type',
+    /^source_media_content_type "not a type" is not a valid MIME type$/,
+  );
   await refused(t, { source_media_content_type: 42 }, 'invalid_content_type', /must be a MIME type string/);
   await refused(t, { source_media_content_type: '' }, 'invalid_content_type', /must be a MIME type string/);
 });
@@ -123,7 +178,12 @@ test('unsupported source content types are refused with invalid_content_type', a
 test('message_format is json or msgpack', async (t) => {
   await accepted(t, { ...minimal, message_format: 'msgpack' });
   t.is(configOf(t, { ...minimal, message_format: 'msgpack' }).messageFormat, 'msgpack');
-  await refused(t, { ...minimal, message_format: 'xml' }, 'invalid_message_format', /^message_format must be "json" or "msgpack", got "xml"$/);
+  await refused(
+    t,
+    { ...minimal, message_format: 'xml' },
+    'invalid_message_format',
+    /^message_format must be "json" or "msgpack", got "xml"$/,
+  );
   await refused(t, { ...minimal, message_format: 7 }, 'invalid_message_format', /got 7$/);
 });
 
@@ -133,53 +193,139 @@ test('only English sources are served; other API languages get a clear 400', asy
   t.true(fixed.sourceLanguage === 'en' && fixed.sourceLanguageMode === 'fixed');
   await accepted(t, { ...minimal, source_language: '' });
   await refused(t, { ...minimal, source_language: 'de' }, 'unsupported_source_language', /English|en/);
-  await refused(t, { ...minimal, source_language: 'xx' }, 'invalid_source_language', /^source_language "xx" is not a source language of this API$/);
+  await refused(
+    t,
+    { ...minimal, source_language: 'xx' },
+    'invalid_source_language',
+    /^source_language "xx" is not a source language of this API$/,
+  );
   await refused(t, { ...minimal, source_language: 12 }, 'invalid_source_language', /^source_language 12 is not/);
-  await refused(t, { ...minimal, source_language_mode: 'fixed' }, 'missing_parameter', /^source_language_mode "fixed" needs source_language$/);
+  await refused(
+    t,
+    { ...minimal, source_language_mode: 'fixed' },
+    'missing_parameter',
+    /^source_language_mode "fixed" needs source_language$/,
+  );
   await refused(t, { ...minimal, source_language_mode: 'fixed', source_language: '' }, 'missing_parameter', /fixed/);
-  await refused(t, { ...minimal, source_language_mode: 'sometimes' }, 'invalid_source_language_mode', /^source_language_mode must be "auto" or "fixed", got "sometimes"$/);
+  await refused(
+    t,
+    { ...minimal, source_language_mode: 'sometimes' },
+    'invalid_source_language_mode',
+    /^source_language_mode must be "auto" or "fixed", got "sometimes"$/,
+  );
 });
 
 test('target languages: canonical tags, duplicates merged, at most five, unsupported ones refused', async (t) => {
   const request = { ...minimal, target_languages: ['ES', 'pt-br', 'fr', 'es', 'it'] };
   await accepted(t, request);
   t.deepEqual(configOf(t, request).targetLanguages, ['es', 'pt-BR', 'fr', 'it']);
-  await refused(t, { ...minimal, target_languages: ['es', 'fr', 'it', 'pt', 'ca', 'gl'] }, 'too_many_target_languages', /^target_languages allows at most 5 language\(s\), got 6$/);
+  await refused(
+    t,
+    { ...minimal, target_languages: ['es', 'fr', 'it', 'pt', 'ca', 'gl'] },
+    'too_many_target_languages',
+    /^target_languages allows at most 5 language\(s\), got 6$/,
+  );
   await refused(t, { ...minimal, target_languages: ['de'] }, 'unsupported_target_language', /supported: .*es/);
   await refused(t, { ...minimal, target_languages: ['zh-HANS'] }, 'unsupported_target_language');
-  await refused(t, { ...minimal, target_languages: ['xq'] }, 'invalid_target_language', /^"xq" is not a target language of this API$/);
-  await refused(t, { ...minimal, target_languages: ['es', 'klingon'] }, 'invalid_target_language', /^target_languages contains "klingon", which is not a language tag$/);
-  await refused(t, { ...minimal, target_languages: 'es' }, 'invalid_request', /^target_languages must be an array of language tags$/);
+  await refused(
+    t,
+    { ...minimal, target_languages: ['xq'] },
+    'invalid_target_language',
+    /^"xq" is not a target language of this API$/,
+  );
+  await refused(
+    t,
+    { ...minimal, target_languages: ['es', 'klingon'] },
+    'invalid_target_language',
+    /^target_languages contains "klingon", which is not a language tag$/,
+  );
+  await refused(
+    t,
+    { ...minimal, target_languages: 'es' },
+    'invalid_request',
+    /^target_languages must be an array of language tags$/,
+  );
 });
 
 test('target_media_languages: at most one, added to the targets, must have a voice', async (t) => {
-  const request = { ...minimal, target_languages: ['fr'], target_media_languages: ['es'], target_media_voice: 'female' };
+  const request = {
+    ...minimal,
+    target_languages: ['fr'],
+    target_media_languages: ['es'],
+    target_media_voice: 'female',
+  };
   await accepted(t, request);
   const config = configOf(t, request);
   t.deepEqual(config.targetLanguages, ['fr', 'es']);
   t.deepEqual(config.targetMediaLanguages, ['es']);
   t.is(config.targetMediaVoice, 'female');
-  await refused(t, { ...minimal, target_media_languages: ['es', 'fr'] }, 'too_many_target_languages', /^target_media_languages allows at most 1 language\(s\), got 2$/);
+  await refused(
+    t,
+    { ...minimal, target_media_languages: ['es', 'fr'] },
+    'too_many_target_languages',
+    /^target_media_languages allows at most 1 language\(s\), got 2$/,
+  );
   await refused(t, { ...minimal, target_media_languages: ['gl'] }, 'unsupported_target_media_language', /voice/);
-  await refused(t, { ...minimal, target_languages: ['es', 'fr', 'it', 'pt', 'ca'], target_media_languages: ['en'] }, 'too_many_target_languages', /target_media_languages included \(got 6\)/);
-  await refused(t, { ...minimal, target_media_languages: {} }, 'invalid_request', /^target_media_languages must be an array/);
-  await refused(t, { ...minimal, target_media_voice: 'robot' }, 'invalid_target_media_voice', /^target_media_voice must be "male" or "female", got "robot"$/);
+  await refused(
+    t,
+    { ...minimal, target_languages: ['es', 'fr', 'it', 'pt', 'ca'], target_media_languages: ['en'] },
+    'too_many_target_languages',
+    /target_media_languages included \(got 6\)/,
+  );
+  await refused(
+    t,
+    { ...minimal, target_media_languages: {} },
+    'invalid_request',
+    /^target_media_languages must be an array/,
+  );
+  await refused(
+    t,
+    { ...minimal, target_media_voice: 'robot' },
+    'invalid_target_media_voice',
+    /^target_media_voice must be "male" or "female", got "robot"$/,
+  );
 });
 
 test('target_media_content_type: every offered format, MPEG-TS refused', async (t) => {
-  for (const type of ['audio/flac', 'audio/ogg', 'audio/ogg;codecs=flac', 'audio/opus', 'audio/pcm;encoding=s16le;rate=24000', 'audio/x-matroska;codecs=aac']) {
+  for (const type of [
+    'audio/flac',
+    'audio/ogg',
+    'audio/ogg;codecs=flac',
+    'audio/opus',
+    'audio/pcm;encoding=s16le;rate=24000',
+    'audio/x-matroska;codecs=aac',
+  ]) {
     await accepted(t, { ...minimal, target_media_content_type: type });
   }
-  await refused(t, { ...minimal, target_media_content_type: 'video/mp2t;codecs=aac' }, 'invalid_content_type', /MPEG-TS/);
-  await refused(t, { ...minimal, target_media_content_type: 'audio/pcm;encoding=s16le;rate=8000' }, 'invalid_content_type');
+  await refused(
+    t,
+    { ...minimal, target_media_content_type: 'video/mp2t;codecs=aac' },
+    'invalid_content_type',
+    /MPEG-TS/,
+  );
+  await refused(
+    t,
+    { ...minimal, target_media_content_type: 'audio/pcm;encoding=s16le;rate=8000' },
+    'invalid_content_type',
+  );
   await refused(t, { ...minimal, target_media_content_type: 5 }, 'invalid_content_type', /must be a MIME type string/);
 });
 
 test('formality is one of the documented values; glossaries are not available offline', async (t) => {
   await accepted(t, { ...minimal, formality: 'less' });
   t.is(configOf(t, { ...minimal, formality: 'less' }).formality, 'less');
-  await refused(t, { ...minimal, formality: 'casual' }, 'invalid_formality', /^formality must be one of default, formal, more, informal, less, got "casual"$/);
-  await refused(t, { ...minimal, glossary_id: 'def3a26b-3e84-45b3-84ae-0c0aaf3525f7' }, 'unsupported_parameter', /^glossary_id is not supported by this server \(no glossaries/);
+  await refused(
+    t,
+    { ...minimal, formality: 'casual' },
+    'invalid_formality',
+    /^formality must be one of default, formal, more, informal, less, got "casual"$/,
+  );
+  await refused(
+    t,
+    { ...minimal, glossary_id: 'def3a26b-3e84-45b3-84ae-0c0aaf3525f7' },
+    'unsupported_parameter',
+    /^glossary_id is not supported by this server \(no glossaries/,
+  );
   await refused(t, { ...minimal, spoken_terms_id: '' }, 'unsupported_parameter', /^spoken_terms_id is not supported/);
 });
 
@@ -187,21 +333,48 @@ test('one problem at a time: the first in the order the API checks the fields', 
   await refused(t, { glossary_id: 'g', message_format: 'xml' }, 'unsupported_parameter');
   await refused(t, { message_format: 'xml', formality: 'casual' }, 'invalid_message_format');
   await refused(t, { message_format: 'xml' }, 'invalid_message_format');
-  await refused(t, { ...minimal, source_language_mode: 'sometimes', source_language: 'xx' }, 'invalid_source_language_mode');
+  await refused(
+    t,
+    { ...minimal, source_language_mode: 'sometimes', source_language: 'xx' },
+    'invalid_source_language_mode',
+  );
   await refused(t, { source_media_content_type: 'video/mp4', target_languages: 'es' }, 'invalid_content_type');
   await refused(t, { ...minimal, target_languages: ['klingon', 'a', 'b', 'c', 'd', 'e'] }, 'too_many_target_languages');
-  await refused(t, { ...minimal, target_languages: ['klingon'], target_media_languages: ['es', 'fr'] }, 'invalid_target_language');
-  await refused(t, { ...minimal, target_languages: ['de'], target_media_languages: ['gl'] }, 'unsupported_target_language');
+  await refused(
+    t,
+    { ...minimal, target_languages: ['klingon'], target_media_languages: ['es', 'fr'] },
+    'invalid_target_language',
+  );
+  await refused(
+    t,
+    { ...minimal, target_languages: ['de'], target_media_languages: ['gl'] },
+    'unsupported_target_language',
+  );
   await refused(t, { ...minimal, target_media_voice: 'robot', formality: 'casual' }, 'invalid_target_media_voice');
 });
 
 test('values named in refusals are described, not serialised whole: a nested list, an object or a long string is refused, not a crash', async (t) => {
   const deep = JSON.parse(`${'['.repeat(200)}${']'.repeat(200)}`) as unknown;
-  await refused(t, { ...minimal, target_languages: [deep] }, 'invalid_target_language', /target_languages contains a list, which is not a language tag/);
+  await refused(
+    t,
+    { ...minimal, target_languages: [deep] },
+    'invalid_target_language',
+    /target_languages contains a list, which is not a language tag/,
+  );
   await refused(t, { ...minimal, message_format: deep }, 'invalid_message_format', /got a list$/);
   await refused(t, { ...minimal, formality: { nested: deep } }, 'invalid_formality', /got an object$/);
-  await refused(t, { ...minimal, source_language_mode: 'x'.repeat(10_000) }, 'invalid_source_language_mode', /got "x{40}\.\.\."$/);
+  await refused(
+    t,
+    { ...minimal, source_language_mode: 'x'.repeat(10_000) },
+    'invalid_source_language_mode',
+    /got "x{40}\.\.\."$/,
+  );
   // Deeper than rest.uws's JSON depth limit (256): refused while the body is read, before any field is looked at.
   const tooDeep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
-  await refused(t, `{"source_media_content_type":"audio/ogg","target_languages":[${tooDeep}]}`, 'invalid_request', /nested deeper than 256 levels/);
+  await refused(
+    t,
+    `{"source_media_content_type":"audio/ogg","target_languages":[${tooDeep}]}`,
+    'invalid_request',
+    /nested deeper than 256 levels/,
+  );
 });

@@ -29,10 +29,16 @@ test('mk_s2sendump turns the rebuilt mixture_weights back into the shipped sendu
   try {
     const original = readFileSync(SENDUMP);
     const mdef = path.join(folder, 'mdef.txt');
-    execFileSync('pocketsphinx_mdef_convert', ['-text', path.join(DEFAULT_MODEL_DIRECTORY, 'en-us', 'mdef'), mdef], { stdio: 'pipe' });
+    execFileSync('pocketsphinx_mdef_convert', ['-text', path.join(DEFAULT_MODEL_DIRECTORY, 'en-us', 'mdef'), mdef], {
+      stdio: 'pipe',
+    });
     writeFileSync(path.join(folder, 'mixture_weights'), mixtureWeightsFile(readSendump(original)));
     const again = path.join(folder, 'sendump');
-    execFileSync('/usr/lib/sphinxtrain/mk_s2sendump', ['-pocketsphinx', 'yes', '-moddeffn', mdef, '-mixwfn', path.join(folder, 'mixture_weights'), '-sendumpfn', again], { stdio: 'pipe' });
+    execFileSync(
+      '/usr/lib/sphinxtrain/mk_s2sendump',
+      ['-pocketsphinx', 'yes', '-moddeffn', mdef, '-mixwfn', path.join(folder, 'mixture_weights'), '-sendumpfn', again],
+      { stdio: 'pipe' },
+    );
     const rebuilt = readFileSync(again);
     t.is(rebuilt.length, original.length);
     const weights = 5126 * 3 * 128;
@@ -56,6 +62,8 @@ test('mk_s2sendump turns the rebuilt mixture_weights back into the shipped sendu
 
 test('a truncated or foreign sendump is refused with the reason', (t) => {
   const original = readFileSync(SENDUMP);
-  t.throws(() => readSendump(original.subarray(0, original.length - 1000)), { message: /bytes of weights, expected 3 x 128 x 5126/ });
+  t.throws(() => readSendump(original.subarray(0, original.length - 1000)), {
+    message: /bytes of weights, expected 3 x 128 x 5126/,
+  });
   t.throws(() => readSendump(Buffer.from('not a sendump at all')), { message: /sendump: / });
 });

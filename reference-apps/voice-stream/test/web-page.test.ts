@@ -42,7 +42,10 @@ test('the page streams the (fake) microphone and shows the Spanish caption, and 
     caption = await browser.evaluate<string>("(document.getElementById('caption-es') || {}).textContent || ''");
   }
   t.log(`Spanish caption: ${caption}`);
-  t.true(caption.includes('mesa') && caption.includes('personas'), `caption: "${caption}"; status: ${await browser.evaluate<string>("document.getElementById('status').textContent")}`);
+  t.true(
+    caption.includes('mesa') && caption.includes('personas'),
+    `caption: "${caption}"; status: ${await browser.evaluate<string>("document.getElementById('status').textContent")}`,
+  );
   const english = await browser.evaluate<string>("document.getElementById('caption-en').textContent");
   t.true(english.toLowerCase().includes('table for two people'), english);
   let spokenMs = 0;

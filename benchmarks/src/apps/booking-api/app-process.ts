@@ -31,10 +31,15 @@ function exited(child: ChildProcess, timeoutMs: number): Promise<boolean> {
 }
 
 /** Starts main.js with `args` (after --port 0 --host 127.0.0.1) and resolves once it prints where it listens. */
-export function startApp(args: string[], cpu: number | undefined, env: Record<string, string> = {}): Promise<AppProcess> {
+export function startApp(
+  args: string[],
+  cpu: number | undefined,
+  env: Record<string, string> = {},
+): Promise<AppProcess> {
   const nodeArgs = [MAIN, '--port', '0', '--host', '127.0.0.1', ...args];
   // taskset execs node, so the child's pid is the server's (what /proc sampling needs).
-  const [command, commandArgs] = cpu === undefined ? [process.execPath, nodeArgs] : ['taskset', ['-c', String(cpu), process.execPath, ...nodeArgs]];
+  const [command, commandArgs] =
+    cpu === undefined ? [process.execPath, nodeArgs] : ['taskset', ['-c', String(cpu), process.execPath, ...nodeArgs]];
   const child = spawn(command, commandArgs, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   trackChild(child);
   let output = '';
@@ -78,7 +83,9 @@ export function startApp(args: string[], cpu: number | undefined, env: Record<st
 
 /** `keys create <partner>` against the database; returns the key it printed once. */
 export function createPartnerKey(databaseUrl: string, partner: string): Promise<string> {
-  const child = spawn(process.execPath, [KEYS_CLI, 'create', partner, '--database', databaseUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [KEYS_CLI, 'create', partner, '--database', databaseUrl], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   trackChild(child);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -60,7 +60,11 @@ async function call(method: string, url: string, key: string, body?: unknown): P
 /** The create body of one adult on the first Louvre slot at least two days ahead, priced from the slot. */
 export async function createBody(baseUrl: string, key: string): Promise<string> {
   const from = new Date(Date.now() + MIN_DAYS_AHEAD * 86_400_000).toISOString().slice(0, 19);
-  const inventory = await call('GET', `${baseUrl}${API}/inventory?variantId=${VARIANT_ID}&startDateTime=${from}&limit=1`, key);
+  const inventory = await call(
+    'GET',
+    `${baseUrl}${API}/inventory?variantId=${VARIANT_ID}&startDateTime=${from}&limit=1`,
+    key,
+  );
   const slot = inventory.items[0];
   if (!slot) throw new Error(`no slot of variant ${VARIANT_ID} from ${from}`);
   const adult = slot.pricing.persons.find((person: { type: string }) => person.type === 'ADULT');
@@ -97,7 +101,11 @@ export async function seedBookings(baseUrl: string, key: string, body: string, c
     const batch = await Promise.all(
       Array.from({ length: Math.min(parallel, count - start) }, async (_, offset) => {
         const booking = await call('POST', `${baseUrl}${API}/booking`, key, JSON.parse(body));
-        if ((start + offset) % 3 !== 0) await call('PUT', `${baseUrl}${API}/booking/${booking.bookingId}`, key, { status: 'PENDING', partnerReferenceId: `SEED-${booking.bookingId}` });
+        if ((start + offset) % 3 !== 0)
+          await call('PUT', `${baseUrl}${API}/booking/${booking.bookingId}`, key, {
+            status: 'PENDING',
+            partnerReferenceId: `SEED-${booking.bookingId}`,
+          });
         return booking.bookingId as string;
       }),
     );

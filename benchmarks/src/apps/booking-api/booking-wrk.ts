@@ -35,10 +35,19 @@ export interface BookingWrkResult extends WrkResult {
 
 export function runBookingWrk(request: BookingWrkRequest): Promise<BookingWrkResult> {
   const args = [
-    '-t1', `-c${request.connections}`, `-d${Math.max(1, Math.round(request.durationSec))}s`, '--timeout', '5s',
-    '-s', path.join(BOOKING_LUA_DIR, request.script), request.url, '--', ...request.scriptArgs,
+    '-t1',
+    `-c${request.connections}`,
+    `-d${Math.max(1, Math.round(request.durationSec))}s`,
+    '--timeout',
+    '5s',
+    '-s',
+    path.join(BOOKING_LUA_DIR, request.script),
+    request.url,
+    '--',
+    ...request.scriptArgs,
   ];
-  const [command, commandArgs] = request.cpu === undefined ? ['wrk', args] : ['taskset', ['-c', String(request.cpu), 'wrk', ...args]];
+  const [command, commandArgs] =
+    request.cpu === undefined ? ['wrk', args] : ['taskset', ['-c', String(request.cpu), 'wrk', ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
     trackChild(child);
@@ -48,13 +57,23 @@ export function runBookingWrk(request: BookingWrkRequest): Promise<BookingWrkRes
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.once('error', (error) => reject(new Error(`wrk could not start: ${error.message}`)));
     child.once('exit', (code) => {
-      const line = (prefix: string) => stdout.split('\n').find((candidate) => candidate.startsWith(prefix))?.slice(prefix.length);
+      const line = (prefix: string) =>
+        stdout
+          .split('\n')
+          .find((candidate) => candidate.startsWith(prefix))
+          ?.slice(prefix.length);
       const result = line('BENCH_RESULT ');
       if (code !== 0 || !result) {
         reject(new Error(`wrk ${args.join(' ')} exited with ${code}: ${(stderr || stdout).trim().slice(0, 500)}`));
         return;
       }
-      const raw = JSON.parse(result) as { requests: number; duration_us: number; bytes: number; errors: WrkResult['errors']; latency_us: WrkResult['latencyUs'] };
+      const raw = JSON.parse(result) as {
+        requests: number;
+        duration_us: number;
+        bytes: number;
+        errors: WrkResult['errors'];
+        latency_us: WrkResult['latencyUs'];
+      };
       const durationSec = raw.duration_us / 1e6;
       const flow = line('BOOKING_FLOW ');
       resolve({

@@ -50,14 +50,22 @@ function wrkRequests(scenario: Scenario, targets: string[], load: LoadSettings, 
   return targets.map((url) => ({
     script: scenario === 'read' ? ('read-booking.lua' as const) : ('create-capture.lua' as const),
     url,
-    scriptArgs: scenario === 'read' ? [`key=${load.key}`, `ids=${load.idsFile}`] : [`key=${load.key}`, `body=${load.bodyFile}`],
+    scriptArgs:
+      scenario === 'read' ? [`key=${load.key}`, `ids=${load.idsFile}`] : [`key=${load.key}`, `body=${load.bodyFile}`],
     connections: perTarget,
     durationSec,
     cpu: load.clientCpu,
   }));
 }
 
-export async function measure(scenario: Scenario, layout: string, round: number, apps: AppProcess[], targets: string[], load: LoadSettings): Promise<Measurement> {
+export async function measure(
+  scenario: Scenario,
+  layout: string,
+  round: number,
+  apps: AppProcess[],
+  targets: string[],
+  load: LoadSettings,
+): Promise<Measurement> {
   if (load.warmupSec > 0) await Promise.all(wrkRequests(scenario, targets, load, load.warmupSec).map(runBookingWrk));
   const loadAverageBefore = os.loadavg()[0]!;
   const samplers = apps.map((app) => sampleMemory(app.pid));
@@ -70,7 +78,8 @@ export async function measure(scenario: Scenario, layout: string, round: number,
     peakRssMB = samplers.reduce((sum, sampler) => sum + sampler.stop(), 0);
   }
   const cpuSeconds = apps.reduce((sum, app) => sum + readCpuSeconds(app.pid), 0) - cpuBefore;
-  for (const app of apps) if (!app.alive()) throw new Error(`an app process exited during the load:\n${app.output().slice(-2000)}`);
+  for (const app of apps)
+    if (!app.alive()) throw new Error(`an app process exited during the load:\n${app.output().slice(-2000)}`);
   const durationSec = Math.max(...results.map((result) => result.durationSec));
   const requests = results.reduce((sum, result) => sum + result.requests, 0);
   const wrkErrors = results.reduce((sum, result) => sum + Object.values(result.errors).reduce((a, b) => a + b, 0), 0);
@@ -87,7 +96,9 @@ export async function measure(scenario: Scenario, layout: string, round: number,
     round,
     requestsPerSec: requests / durationSec,
     requests,
-    ...(scenario === 'create-capture' ? { capturesPerSec: captured / durationSec, createsPerSec: created / durationSec } : {}),
+    ...(scenario === 'create-capture'
+      ? { capturesPerSec: captured / durationSec, createsPerSec: created / durationSec }
+      : {}),
     p50Ms: latency.p50 / 1000,
     p99Ms: latency.p99 / 1000,
     cpuUsPerRequest: requests > 0 ? (cpuSeconds * 1e6) / requests : NaN,

@@ -7,7 +7,16 @@ export interface BookingBenchRun {
   startedAt: string;
   finishedAt?: string;
   command: string;
-  settings: { rounds: number; durationSec: number; warmupSec: number; connections: number; engine: string; serverCpu: number | undefined; clientCpu: number | undefined; seededBookings: number };
+  settings: {
+    rounds: number;
+    durationSec: number;
+    warmupSec: number;
+    connections: number;
+    engine: string;
+    serverCpu: number | undefined;
+    clientCpu: number | undefined;
+    seededBookings: number;
+  };
   machine: MachineInfo;
   layouts: Layout[];
   measurements: Measurement[];
@@ -48,7 +57,8 @@ export function summarize(run: BookingBenchRun): SummaryRow[] {
     for (const layout of run.layouts) {
       const of = run.measurements.filter((m) => m.scenario === scenario && m.layout === layout.id);
       if (of.length === 0) continue;
-      const key: (m: Measurement) => number = scenario === 'create-capture' ? (m) => m.capturesPerSec ?? NaN : (m) => m.requestsPerSec;
+      const key: (m: Measurement) => number =
+        scenario === 'create-capture' ? (m) => m.capturesPerSec ?? NaN : (m) => m.requestsPerSec;
       rows.push({
         scenario,
         layout,
@@ -69,7 +79,8 @@ export function summarize(run: BookingBenchRun): SummaryRow[] {
   return rows;
 }
 
-const whole = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '-' : Math.round(value).toLocaleString('en-US'));
+const whole = (value: number | undefined) =>
+  value === undefined || !Number.isFinite(value) ? '-' : Math.round(value).toLocaleString('en-US');
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 const range = (values: number[]) => `${fixed(Math.min(...values))}–${fixed(Math.max(...values))}`;
 
@@ -95,12 +106,18 @@ export function renderMarkdown(run: BookingBenchRun, note?: string): string {
   const table = [
     '| Scenario | Deployment | requests/s | bookings/s (create+capture) | p50 ms | p99 ms | server CPU µs/request | server CPU % | peak RSS MB | errors | load average (1 min) |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((row) =>
-      `| ${SCENARIO_TITLES[row.scenario]} | ${describeLayout(row.layout)} | ${whole(row.requestsPerSec)} | ${row.capturesPerSec !== undefined ? whole(row.capturesPerSec) : '-'} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.cpuUsPerRequest)} | ${fixed(row.serverCpuPercent, 0)} | ${fixed(row.peakRssMB, 0)} | ${row.errors} | ${range(row.loadAverages)} |`,
+    ...rows.map(
+      (row) =>
+        `| ${SCENARIO_TITLES[row.scenario]} | ${describeLayout(row.layout)} | ${whole(row.requestsPerSec)} | ${row.capturesPerSec !== undefined ? whole(row.capturesPerSec) : '-'} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(row.cpuUsPerRequest)} | ${fixed(row.serverCpuPercent, 0)} | ${fixed(row.peakRssMB, 0)} | ${row.errors} | ${range(row.loadAverages)} |`,
     ),
   ];
-  const perRound = rows.map((row) => `${SCENARIO_TITLES[row.scenario]}, ${describeLayout(row.layout)}: ${row.perRound.map(whole).join(', ')}`);
-  const pinning = settings.serverCpu === undefined ? 'not pinned to cores' : `server on core ${settings.serverCpu}, wrk on core ${settings.clientCpu}`;
+  const perRound = rows.map(
+    (row) => `${SCENARIO_TITLES[row.scenario]}, ${describeLayout(row.layout)}: ${row.perRound.map(whole).join(', ')}`,
+  );
+  const pinning =
+    settings.serverCpu === undefined
+      ? 'not pinned to cores'
+      : `server on core ${settings.serverCpu}, wrk on core ${settings.clientCpu}`;
   return [
     ...(note ? [note, ''] : []),
     `Run ${run.startedAt.slice(0, 16).replace('T', ' ')} UTC: \`${run.command}\``,

@@ -21,9 +21,18 @@ export async function prepareBenchDatabase(databaseUrl: string | undefined): Pro
   const assetsRoot = path.join(dir, 'assets');
   const database = await openDatabase<ContentDB>(url);
   try {
-    const service = await createContentService({ db: database.db, dialect: database.dialect, assetsRoot, settings: { changePollMs: 0 } });
+    const service = await createContentService({
+      db: database.db,
+      dialect: database.dialect,
+      assetsRoot,
+      settings: { changePollMs: 0 },
+    });
     try {
-      const answer = await service.graphql.execute({ query: EXAMPLE_QUERY, variables: EXAMPLE_VARIABLES, operationName: 'NewsFront' });
+      const answer = await service.graphql.execute({
+        query: EXAMPLE_QUERY,
+        variables: EXAMPLE_VARIABLES,
+        operationName: 'NewsFront',
+      });
       const wrong = wrongAnswer(JSON.parse(answer.body));
       if (wrong) throw new Error(`the seeded database does not answer the example query: ${wrong}`);
     } finally {

@@ -32,18 +32,25 @@ export function exampleRequestBody(): string {
 }
 
 /** Titles, in order, that the demo content gives for the example query (structure order of the news section). */
-export const EXPECTED_TITLES = ['The new harbour opens', 'City archive moves to a new database', 'Storm warning for the weekend', 'Harbour festival programme'];
+export const EXPECTED_TITLES = [
+  'The new harbour opens',
+  'City archive moves to a new database',
+  'Storm warning for the weekend',
+  'Harbour festival programme',
+];
 
 /** Why an answer is wrong, or null when it is the example's answer. */
 export function wrongAnswer(body: unknown): string | null {
   const entries = (body as { data?: { entries?: Array<Record<string, any>> } })?.data?.entries;
   if (!Array.isArray(entries)) return `no data.entries in ${JSON.stringify(body).slice(0, 300)}`;
   const titles = entries.map((entry) => entry.title);
-  if (JSON.stringify(titles) !== JSON.stringify(EXPECTED_TITLES)) return `titles ${JSON.stringify(titles)}, expected ${JSON.stringify(EXPECTED_TITLES)}`;
+  if (JSON.stringify(titles) !== JSON.stringify(EXPECTED_TITLES))
+    return `titles ${JSON.stringify(titles)}, expected ${JSON.stringify(EXPECTED_TITLES)}`;
   const first = entries[0]!;
   if (first.children?.length !== 2) return `the first entry has ${first.children?.length} children, expected 2`;
   const url = first.featuredImage?.[0]?.url as string | undefined;
-  if (!url?.includes('/_300x200_crop_center-center_none/sunrise.jpg')) return `featured image URL ${url}, expected a _300x200 transform of sunrise.jpg`;
+  if (!url?.includes('/_300x200_crop_center-center_none/sunrise.jpg'))
+    return `featured image URL ${url}, expected a _300x200 transform of sunrise.jpg`;
   if ((body as { errors?: unknown }).errors) return `errors: ${JSON.stringify((body as { errors?: unknown }).errors)}`;
   return null;
 }

@@ -23,7 +23,9 @@ async function main(): Promise<void> {
   const started = now();
   const database = await openDatabase<ContentDB>(settings.databaseUrl);
   const service = await createContentService({
-    db: database.db, dialect: database.dialect, assetsRoot: settings.assetsRoot,
+    db: database.db,
+    dialect: database.dialect,
+    assetsRoot: settings.assetsRoot,
     settings: { enableGraphQlCaching: false, changePollMs: 0, publicUrl: BENCH_PUBLIC_URL },
   });
   const schemaOfContext = new WeakMap<RequestContext, GraphQLSchema>();
@@ -35,7 +37,11 @@ async function main(): Promise<void> {
   const handler = createHandler<ContextValue>({
     context: async (req) => {
       const prepared = await service.graphql.prepareExecution(authorization(req.raw));
-      if ('error' in prepared) return [JSON.stringify({ errors: [{ message: prepared.error }] }), { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } }];
+      if ('error' in prepared)
+        return [
+          JSON.stringify({ errors: [{ message: prepared.error }] }),
+          { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } },
+        ];
       schemaOfContext.set(prepared.contextValue, prepared.schema);
       return prepared.contextValue as ContextValue;
     },
@@ -44,7 +50,13 @@ async function main(): Promise<void> {
       ? async (req, params) => {
           const resolution = await service.graphql.tokens.resolve(authorization(req.raw));
           if ('error' in resolution) return undefined;
-          const key = ResultCache.key(resolution.schema.uid, siteId, params.query, params.variables ?? undefined, params.operationName ?? undefined);
+          const key = ResultCache.key(
+            resolution.schema.uid,
+            siteId,
+            params.query,
+            params.variables ?? undefined,
+            params.operationName ?? undefined,
+          );
           cacheKeyOfRequest.set(req, key);
           return cache.get(key);
         }
@@ -52,7 +64,8 @@ async function main(): Promise<void> {
     onOperation: settings.caching
       ? (req, _args, result) => {
           const key = cacheKeyOfRequest.get(req);
-          if (key !== undefined && !(result as ExecutionResult).errors?.length) cache.set(key, result as ExecutionResult);
+          if (key !== undefined && !(result as ExecutionResult).errors?.length)
+            cache.set(key, result as ExecutionResult);
           return undefined;
         }
       : undefined,

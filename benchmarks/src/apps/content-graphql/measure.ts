@@ -37,22 +37,44 @@ export interface VariantMeasurement {
   answer: string;
 }
 
-export async function measureVariant(variant: Variant, round: number, database: BenchDatabase, load: LoadSettings): Promise<VariantMeasurement> {
+export async function measureVariant(
+  variant: Variant,
+  round: number,
+  database: BenchDatabase,
+  load: LoadSettings,
+): Promise<VariantMeasurement> {
   const nodeFlags = load.profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${load.profileDir}/${variant.id}`] : [];
   const server = await startServer(variant.server, {
-    cpu: load.serverCpu, nodeFlags, timeoutMs: 60_000,
-    env: benchServerEnvironment({ databaseUrl: database.databaseUrl, assetsRoot: database.assetsRoot, caching: variant.caching }),
+    cpu: load.serverCpu,
+    nodeFlags,
+    timeoutMs: 60_000,
+    env: benchServerEnvironment({
+      databaseUrl: database.databaseUrl,
+      assetsRoot: database.assetsRoot,
+      caching: variant.caching,
+    }),
   });
   try {
     const url = `${server.baseUrl}/api`;
-    const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: exampleRequestBody() });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: exampleRequestBody(),
+    });
     const answer = await response.text();
-    if (response.status !== 200) throw new Error(`${variant.id}: the check request got ${response.status}: ${answer.slice(0, 300)}`);
+    if (response.status !== 200)
+      throw new Error(`${variant.id}: the check request got ${response.status}: ${answer.slice(0, 300)}`);
     const wrong = wrongAnswer(JSON.parse(answer));
     if (wrong) throw new Error(`${variant.id}: wrong answer to the example query: ${wrong}`);
     const request = {
-      url, method: 'POST' as const, headers: { 'Content-Type': 'application/json' }, bodyFile: load.bodyFile,
-      pipeline: 1, connections: load.connections, durationSec: load.warmupSec, cpu: load.clientCpu,
+      url,
+      method: 'POST' as const,
+      headers: { 'Content-Type': 'application/json' },
+      bodyFile: load.bodyFile,
+      pipeline: 1,
+      connections: load.connections,
+      durationSec: load.warmupSec,
+      cpu: load.clientCpu,
     };
     if (load.warmupSec > 0) await runWrk(request);
     const sampler = sampleMemory(server.pid);
@@ -68,11 +90,17 @@ export async function measureVariant(variant: Variant, round: number, database: 
     if (!server.alive()) throw new Error(`${variant.id}: the server exited during the load\n${server.stderrTail()}`);
     const { errors } = result;
     return {
-      variant: variant.id, round, requestsPerSec: result.requestsPerSec, requests: result.requests,
+      variant: variant.id,
+      round,
+      requestsPerSec: result.requestsPerSec,
+      requests: result.requests,
       cpuUsPerRequest: result.requests > 0 ? (cpuSeconds * 1e6) / result.requests : NaN,
       serverCpuPercent: (cpuSeconds / result.durationSec) * 100,
-      p50Ms: result.latencyUs.p50 / 1000, p99Ms: result.latencyUs.p99 / 1000, peakRssMB,
-      errors: errors.connect + errors.read + errors.write + errors.status + errors.timeout, answer,
+      p50Ms: result.latencyUs.p50 / 1000,
+      p99Ms: result.latencyUs.p99 / 1000,
+      peakRssMB,
+      errors: errors.connect + errors.read + errors.write + errors.status + errors.timeout,
+      answer,
     };
   } finally {
     await server.stop();

@@ -8,7 +8,15 @@ import { CACHED_CPU_TARGET_US, type Ratio, type Variant } from './variants';
 
 export interface ContentBenchRun {
   startedAt: string;
-  settings: { rounds: number; durationSec: number; warmupSec: number; connections: number; serverCpu: number | undefined; clientCpu: number | undefined; database: string };
+  settings: {
+    rounds: number;
+    durationSec: number;
+    warmupSec: number;
+    connections: number;
+    serverCpu: number | undefined;
+    clientCpu: number | undefined;
+    database: string;
+  };
   machine: MachineInfo;
   /** The servers measured, in the order of the table, and the ratios reported between them. */
   variants: Array<Pick<Variant, 'id' | 'label'>>;
@@ -19,34 +27,69 @@ export interface ContentBenchRun {
   sameAnswers: boolean;
 }
 
-interface Row { label: string; rounds: number; rps: number; spread: number; cpuUs: number; busy: number; p50: number; p99: number; rss: number; errors: number }
+interface Row {
+  label: string;
+  rounds: number;
+  rps: number;
+  spread: number;
+  cpuUs: number;
+  busy: number;
+  p50: number;
+  p99: number;
+  rss: number;
+  errors: number;
+}
 
 function rows(run: ContentBenchRun): Row[] {
   return run.variants.flatMap((variant) => {
     const own = run.measurements.filter((m) => m.variant === variant.id);
     if (!own.length) return [];
-    return [{
-      label: variant.label, rounds: own.length, rps: median(own.map((m) => m.requestsPerSec)), spread: spreadPercent(own.map((m) => m.requestsPerSec)),
-      cpuUs: median(own.map((m) => m.cpuUsPerRequest)), busy: median(own.map((m) => m.serverCpuPercent)),
-      p50: median(own.map((m) => m.p50Ms)), p99: median(own.map((m) => m.p99Ms)), rss: Math.max(...own.map((m) => m.peakRssMB)),
-      errors: own.reduce((sum, m) => sum + m.errors, 0),
-    }];
+    return [
+      {
+        label: variant.label,
+        rounds: own.length,
+        rps: median(own.map((m) => m.requestsPerSec)),
+        spread: spreadPercent(own.map((m) => m.requestsPerSec)),
+        cpuUs: median(own.map((m) => m.cpuUsPerRequest)),
+        busy: median(own.map((m) => m.serverCpuPercent)),
+        p50: median(own.map((m) => m.p50Ms)),
+        p99: median(own.map((m) => m.p99Ms)),
+        rss: Math.max(...own.map((m) => m.peakRssMB)),
+        errors: own.reduce((sum, m) => sum + m.errors, 0),
+      },
+    ];
   });
 }
 
 const COLUMNS: Column<Row>[] = [
   { header: 'server', align: 'left', value: (r) => r.label },
   { header: 'req/s (median)', align: 'right', value: (r) => formatRps(r.rps) },
-  { header: 'spread', align: 'right', value: (r) => (r.rounds > 1 && Number.isFinite(r.spread) ? `±${(r.spread / 2).toFixed(1)}%` : '—') },
+  {
+    header: 'spread',
+    align: 'right',
+    value: (r) => (r.rounds > 1 && Number.isFinite(r.spread) ? `±${(r.spread / 2).toFixed(1)}%` : '—'),
+  },
   { header: 'server CPU µs/req', align: 'right', value: (r) => (Number.isFinite(r.cpuUs) ? r.cpuUs.toFixed(1) : '—') },
-  { header: 'server CPU busy', align: 'right', value: (r) => (Number.isFinite(r.busy) ? `${r.busy.toFixed(0)}%` : '—') },
+  {
+    header: 'server CPU busy',
+    align: 'right',
+    value: (r) => (Number.isFinite(r.busy) ? `${r.busy.toFixed(0)}%` : '—'),
+  },
   { header: 'p50 ms', align: 'right', value: (r) => formatMs(r.p50) },
   { header: 'p99 ms', align: 'right', value: (r) => formatMs(r.p99) },
   { header: 'peak RSS MB', align: 'right', value: (r) => formatMB(r.rss) },
   { header: 'errors', align: 'right', value: (r) => String(r.errors) },
 ];
 
-export interface RatioResult { name: string; rps: number | undefined; cpu: number | undefined; target: number; on: 'rps' | 'cpu'; informational: boolean; met: boolean }
+export interface RatioResult {
+  name: string;
+  rps: number | undefined;
+  cpu: number | undefined;
+  target: number;
+  on: 'rps' | 'cpu';
+  informational: boolean;
+  met: boolean;
+}
 
 /** Median over rounds of the per-round ratio (drift that hits both servers of a round cancels out); CPU ratio is denominator / numerator. */
 export function ratios(run: ContentBenchRun): RatioResult[] {
@@ -56,12 +99,22 @@ export function ratios(run: ContentBenchRun): RatioResult[] {
     const values = [...top].filter(([round]) => bottom.has(round)).map(([round, v]) => v / bottom.get(round)!);
     return values.length ? median(values) : undefined;
   };
-  return run.ratios.map((ratio) => {
-    const rps = paired(ratio.numerator, ratio.denominator, (m) => m.requestsPerSec);
-    const cpuInverse = paired(ratio.denominator, ratio.numerator, (m) => m.cpuUsPerRequest);
-    const measured = ratio.on === 'rps' ? rps : cpuInverse;
-    return { name: ratio.name, rps, cpu: cpuInverse, target: ratio.target, on: ratio.on, informational: ratio.informational === true, met: measured !== undefined && measured >= ratio.target };
-  }).filter((ratio) => ratio.rps !== undefined || ratio.cpu !== undefined);
+  return run.ratios
+    .map((ratio) => {
+      const rps = paired(ratio.numerator, ratio.denominator, (m) => m.requestsPerSec);
+      const cpuInverse = paired(ratio.denominator, ratio.numerator, (m) => m.cpuUsPerRequest);
+      const measured = ratio.on === 'rps' ? rps : cpuInverse;
+      return {
+        name: ratio.name,
+        rps,
+        cpu: cpuInverse,
+        target: ratio.target,
+        on: ratio.on,
+        informational: ratio.informational === true,
+        met: measured !== undefined && measured >= ratio.target,
+      };
+    })
+    .filter((ratio) => ratio.rps !== undefined || ratio.cpu !== undefined);
 }
 
 /** The cached path's CPU per request (median over rounds) against its absolute target, when it was measured. */

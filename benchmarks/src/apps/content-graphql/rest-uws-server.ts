@@ -11,7 +11,11 @@ async function main(): Promise<void> {
   const settings = readBenchServerSettings();
   const started = now();
   const server = await startContentServer({
-    host: HOST, port: requestedPort(), databaseUrl: settings.databaseUrl, assetsRoot: settings.assetsRoot, publicUrl: BENCH_PUBLIC_URL,
+    host: HOST,
+    port: requestedPort(),
+    databaseUrl: settings.databaseUrl,
+    assetsRoot: settings.assetsRoot,
+    publicUrl: BENCH_PUBLIC_URL,
     settings: { enableGraphQlCaching: settings.caching, changePollMs: 0 },
     // The load is one client at thousands of queries a second, far past the app's rate limit (600 a minute per token
     // or address), and graphql-http's server limits nothing: the limit is off, and so is the access log.

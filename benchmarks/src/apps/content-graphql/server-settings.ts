@@ -17,11 +17,17 @@ export function readBenchServerSettings(env: NodeJS.ProcessEnv = process.env): B
   const assetsRoot = env[ENV_ASSETS_ROOT];
   const caching = env[ENV_CACHING];
   if (!databaseUrl || !assetsRoot || (caching !== 'true' && caching !== 'false')) {
-    throw new Error(`${ENV_DATABASE_URL}, ${ENV_ASSETS_ROOT} and ${ENV_CACHING}=true|false must be set: start this server through the content-graphql benchmark runner`);
+    throw new Error(
+      `${ENV_DATABASE_URL}, ${ENV_ASSETS_ROOT} and ${ENV_CACHING}=true|false must be set: start this server through the content-graphql benchmark runner`,
+    );
   }
   return { databaseUrl, assetsRoot, caching: caching === 'true' };
 }
 
 export function benchServerEnvironment(settings: BenchServerSettings): Record<string, string> {
-  return { [ENV_DATABASE_URL]: settings.databaseUrl, [ENV_ASSETS_ROOT]: settings.assetsRoot, [ENV_CACHING]: String(settings.caching) };
+  return {
+    [ENV_DATABASE_URL]: settings.databaseUrl,
+    [ENV_ASSETS_ROOT]: settings.assetsRoot,
+    [ENV_CACHING]: String(settings.caching),
+  };
 }

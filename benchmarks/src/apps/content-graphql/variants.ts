@@ -10,8 +10,16 @@ export interface Variant {
 }
 
 // Server files are given relative to dist/src/servers/, where the harness's registry resolves them.
-const REST_UWS: ServerDefinition = { id: 'content-graphql-rest-uws', label: 'rest.uws (content-graphql)', file: '../apps/content-graphql/rest-uws-server.js' };
-const GRAPHQL_HTTP: ServerDefinition = { id: 'content-graphql-graphql-http', label: 'graphql-http on node:http', file: '../apps/content-graphql/graphql-http-server.js' };
+const REST_UWS: ServerDefinition = {
+  id: 'content-graphql-rest-uws',
+  label: 'rest.uws (content-graphql)',
+  file: '../apps/content-graphql/rest-uws-server.js',
+};
+const GRAPHQL_HTTP: ServerDefinition = {
+  id: 'content-graphql-graphql-http',
+  label: 'graphql-http on node:http',
+  file: '../apps/content-graphql/graphql-http-server.js',
+};
 
 export const VARIANTS: Variant[] = [
   { id: 'rest-uws-uncached', label: 'rest.uws, cache off', server: REST_UWS, caching: false },
@@ -34,14 +42,39 @@ export interface Ratio {
 /** The ratios the issues ask for, as numerator / denominator variant ids, with their targets. */
 export const RATIOS: Ratio[] = [
   { name: 'uncached', numerator: 'rest-uws-uncached', denominator: 'graphql-http-uncached', target: 1.5, on: 'rps' },
-  { name: 'cached (both with the cache)', numerator: 'rest-uws-cached', denominator: 'graphql-http-cached', target: 5, on: 'rps' },
-  { name: 'cached vs graphql-http as it ships (no cache)', numerator: 'rest-uws-cached', denominator: 'graphql-http-uncached', target: 5, on: 'rps' },
+  {
+    name: 'cached (both with the cache)',
+    numerator: 'rest-uws-cached',
+    denominator: 'graphql-http-cached',
+    target: 5,
+    on: 'rps',
+  },
+  {
+    name: 'cached vs graphql-http as it ships (no cache)',
+    numerator: 'rest-uws-cached',
+    denominator: 'graphql-http-uncached',
+    target: 5,
+    on: 'rps',
+  },
 ];
 
 /** Issue 21's targets against a build of older code (`--baseline`): uncached at a third of its CPU per request. */
 export const BASELINE_RATIOS: Ratio[] = [
-  { name: 'uncached vs the baseline build', numerator: 'rest-uws-uncached', denominator: 'baseline-uncached', target: 3, on: 'cpu' },
-  { name: 'cached vs the baseline build', numerator: 'rest-uws-cached', denominator: 'baseline-cached', target: 1, on: 'cpu', informational: true },
+  {
+    name: 'uncached vs the baseline build',
+    numerator: 'rest-uws-uncached',
+    denominator: 'baseline-uncached',
+    target: 3,
+    on: 'cpu',
+  },
+  {
+    name: 'cached vs the baseline build',
+    numerator: 'rest-uws-cached',
+    denominator: 'baseline-cached',
+    target: 1,
+    on: 'cpu',
+    informational: true,
+  },
 ];
 
 /** Issue 21's absolute target for the cached path: server CPU per request below this. */
@@ -52,8 +85,15 @@ export const CACHED_CPU_TARGET_US = 25;
  * and on: measured in the same rounds as today's code, so that a before/after comparison shares the machine's load.
  */
 export function baselineVariants(checkout: string, serversDir: string): Variant[] {
-  const file = path.relative(serversDir, path.join(path.resolve(checkout), 'benchmarks', 'dist', 'src', 'apps', 'content-graphql', 'rest-uws-server.js'));
-  const server: ServerDefinition = { id: 'content-graphql-baseline', label: `rest.uws (content-graphql at ${checkout})`, file };
+  const file = path.relative(
+    serversDir,
+    path.join(path.resolve(checkout), 'benchmarks', 'dist', 'src', 'apps', 'content-graphql', 'rest-uws-server.js'),
+  );
+  const server: ServerDefinition = {
+    id: 'content-graphql-baseline',
+    label: `rest.uws (content-graphql at ${checkout})`,
+    file,
+  };
   return [
     { id: 'baseline-uncached', label: 'baseline build, cache off', server, caching: false },
     { id: 'baseline-cached', label: 'baseline build, cache on', server, caching: true },

@@ -1,6 +1,18 @@
 /** The benchmark routes as a NestJS controller: decorators, pipes, a guard and an interceptor. */
 import * as fs from 'node:fs';
-import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Req, StreamableFile, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Param,
+  ParseIntPipe,
+  Post,
+  Query,
+  Req,
+  StreamableFile,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { OrderDto } from '../../contract/order-dto';
 import { HELLO_BODY, userResponse } from '../../contract/routes';
 import { staticFilePath } from '../support/server-environment';

@@ -58,7 +58,10 @@ export function createIdiomaticResource(service: GreetingService, stats: Profile
     @GET
     @Path('/users/{id}')
     @Produces('application/json')
-    user(@PathParam('id') id: number, @QueryParam('fields') @Optional fields?: string): { id: number; fields: string[] } {
+    user(
+      @PathParam('id') id: number,
+      @QueryParam('fields') @Optional fields?: string,
+    ): { id: number; fields: string[] } {
       if (!Number.isSafeInteger(id)) throw new BadRequestException(`id must be an integer, got ${id}`);
       return this.greetings.user(id, fields ? fields.split(',') : []);
     }

@@ -17,7 +17,11 @@ export function createManyRoutesResources(): Array<new () => object> {
     const prototype = ManyRoutesResource.prototype as unknown as Record<string, unknown>;
     for (let index = first; index < Math.min(first + ROUTES_PER_CLASS, MANY_ROUTES_COUNT); index++) {
       const methodName = `route${index}`;
-      Object.defineProperty(prototype, methodName, { value: (id: string) => manyRouteResponse(index, id), writable: true, configurable: true });
+      Object.defineProperty(prototype, methodName, {
+        value: (id: string) => manyRouteResponse(index, id),
+        writable: true,
+        configurable: true,
+      });
       const descriptor = Object.getOwnPropertyDescriptor(prototype, methodName)!;
       // GET's declared type takes (target, key), but called by hand it needs the descriptor too, as TypeScript passes it.
       (GET as unknown as MethodDecorator)(prototype, methodName, descriptor);

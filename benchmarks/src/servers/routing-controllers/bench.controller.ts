@@ -1,6 +1,17 @@
 /** The benchmark routes as a routing-controllers controller: decorators, class-validator bodies, @Authorized. */
 import type { Response } from 'express';
-import { Authorized, Body, CurrentUser, Get, HttpCode, JsonController, Param, Post, QueryParam, Res } from 'routing-controllers';
+import {
+  Authorized,
+  Body,
+  CurrentUser,
+  Get,
+  HttpCode,
+  JsonController,
+  Param,
+  Post,
+  QueryParam,
+  Res,
+} from 'routing-controllers';
 import { OrderDto } from '../../contract/order-dto';
 import { HELLO_BODY, PROFILE_VIEWED_EVENT, userResponse } from '../../contract/routes';
 import type { BenchUser } from '../support/bearer-tokens';

@@ -7,6 +7,6 @@ const usersByToken = new Map<string, BenchUser>([[BEARER_TOKEN, BENCH_USER]]);
 
 /** Reads `Authorization: Bearer <token>`; undefined when absent, malformed or unknown. */
 export function userFromAuthorization(header: string | undefined): BenchUser | undefined {
-  if (!header || !header.startsWith('Bearer ')) return undefined;
+  if (!header?.startsWith('Bearer ')) return undefined;
   return usersByToken.get(header.slice(7).trim());
 }

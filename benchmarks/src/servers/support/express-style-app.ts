@@ -38,7 +38,12 @@ export interface ExpressStyleResponse {
 }
 export type ExpressStyleNext = (error?: unknown) => void;
 type Handler = (req: ExpressStyleRequest, res: ExpressStyleResponse, next: ExpressStyleNext) => unknown;
-type ErrorHandler = (error: unknown, req: ExpressStyleRequest, res: ExpressStyleResponse, next: ExpressStyleNext) => unknown;
+type ErrorHandler = (
+  error: unknown,
+  req: ExpressStyleRequest,
+  res: ExpressStyleResponse,
+  next: ExpressStyleNext,
+) => unknown;
 
 export interface ExpressStyleApp {
   use(...handlers: (Handler | ErrorHandler | string)[]): unknown;
@@ -70,7 +75,8 @@ export function buildExpressStyleApp(app: ExpressStyleApp, expressModule: Expres
   app.get('/users/:id', (req, res) => {
     const rawId = req.params.id;
     const id = Number(rawId);
-    if (!/^-?\d+$/.test(rawId) || !Number.isSafeInteger(id)) return res.status(400).json({ error: `id must be an integer, got "${rawId}"` });
+    if (!/^-?\d+$/.test(rawId) || !Number.isSafeInteger(id))
+      return res.status(400).json({ error: `id must be an integer, got "${rawId}"` });
     const fields = typeof req.query.fields === 'string' ? req.query.fields.split(',') : [];
     return res.json(userResponse(id, fields));
   });
@@ -95,7 +101,7 @@ export function buildExpressStyleApp(app: ExpressStyleApp, expressModule: Expres
     app.get(`/r${index}/items/:id`, (req, res) => res.json(manyRouteResponse(index, req.params.id)));
   }
 
-  app.use((req: ExpressStyleRequest, res: ExpressStyleResponse) => {
+  app.use((_req: ExpressStyleRequest, res: ExpressStyleResponse) => {
     res.status(404).json({ error: 'no such route' });
   });
   // Body-parser errors (bad JSON, too large) answered as JSON instead of an HTML page.

@@ -23,6 +23,7 @@ export function requirePeer<T>(name: PeerName): T {
   } catch (error) {
     throw new PeerNotInstalledError(name, error);
   }
-  if (!resolved.startsWith(PEERS_DIR)) throw new PeerNotInstalledError(name, new Error(`resolved outside .peers: ${resolved}`));
+  if (!resolved.startsWith(PEERS_DIR))
+    throw new PeerNotInstalledError(name, new Error(`resolved outside .peers: ${resolved}`));
   return requireFromPeers(name) as T;
 }

@@ -18,7 +18,8 @@ export interface ReadyMessage {
 
 export function requestedPort(): number {
   const port = Number(process.env.BENCH_PORT ?? '0');
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`BENCH_PORT must be a port number, got ${process.env.BENCH_PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`BENCH_PORT must be a port number, got ${process.env.BENCH_PORT}`);
   return port;
 }
 

@@ -34,8 +34,9 @@ export function formatHeapGrowth(before: HeapSummary, after: HeapSummary, top = 
   ];
   for (const growth of heapGrowth(before, after).slice(0, top)) {
     lines.push(
-      `  ${growth.group.slice(0, 60).padEnd(60)} ${(growth.bytesAfter - growth.bytesBefore >= 0 ? '+' : '') + kb(growth.bytesAfter - growth.bytesBefore)}`.padEnd(80) +
-        `  ${growth.countBefore.toLocaleString('en-US')} -> ${growth.countAfter.toLocaleString('en-US')} objects`,
+      `  ${growth.group.slice(0, 60).padEnd(60)} ${(growth.bytesAfter - growth.bytesBefore >= 0 ? '+' : '') + kb(growth.bytesAfter - growth.bytesBefore)}`.padEnd(
+        80,
+      ) + `  ${growth.countBefore.toLocaleString('en-US')} -> ${growth.countAfter.toLocaleString('en-US')} objects`,
     );
   }
   return lines.join('\n');
@@ -47,5 +48,7 @@ if (require.main === module) {
     console.error('usage: heap-diff.js <before.heapsnapshot> <after.heapsnapshot> [how many lines]');
     process.exit(2);
   }
-  console.log(formatHeapGrowth(summarizeSnapshotFile(beforeFile), summarizeSnapshotFile(afterFile), top ? Number(top) : 15));
+  console.log(
+    formatHeapGrowth(summarizeSnapshotFile(beforeFile), summarizeSnapshotFile(afterFile), top ? Number(top) : 15),
+  );
 }

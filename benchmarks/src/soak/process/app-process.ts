@@ -57,10 +57,17 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
 
 export function startAppProcess(options: AppStartOptions): Promise<AppProcess> {
   const nodeArgs = [...(options.nodeFlags ?? []), ...options.args];
-  const [command, args] = options.cpu === undefined ? [process.execPath, nodeArgs] : ['taskset', ['-c', String(options.cpu), process.execPath, ...nodeArgs]];
+  const [command, args] =
+    options.cpu === undefined
+      ? [process.execPath, nodeArgs]
+      : ['taskset', ['-c', String(options.cpu), process.execPath, ...nodeArgs]];
   const spawnedAt = performance.now();
   // taskset execs node, so the child's pid is the server's (what /proc sampling needs).
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   trackChild(child);
   let stderr = '';
   let stderrLineCount = 0;
@@ -69,7 +76,12 @@ export function startAppProcess(options: AppStartOptions): Promise<AppProcess> {
     stderr = (stderr + chunk).slice(-6000);
   });
   const stderrTail = () => stderr.trim().split('\n').slice(-12).join('\n');
-  const exitStatus = () => (child.exitCode !== null ? `exit code ${child.exitCode}` : child.signalCode !== null ? `signal ${child.signalCode}` : undefined);
+  const exitStatus = () =>
+    child.exitCode !== null
+      ? `exit code ${child.exitCode}`
+      : child.signalCode !== null
+        ? `signal ${child.signalCode}`
+        : undefined;
 
   return new Promise((resolve, reject) => {
     let stdout = '';
@@ -88,7 +100,10 @@ export function startAppProcess(options: AppStartOptions): Promise<AppProcess> {
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       if (settled) return;
       stdout += chunk;
-      const port = stdout.split('\n').map(options.portFromLine).find((found) => found !== undefined);
+      const port = stdout
+        .split('\n')
+        .map(options.portFromLine)
+        .find((found) => found !== undefined);
       if (port === undefined) {
         stdout = stdout.slice(-4000);
         return;

@@ -6,15 +6,28 @@ export interface CliOutput {
   stderr: string;
 }
 
-export function runNodeCli(script: string, args: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliOutput> {
+export function runNodeCli(
+  script: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<CliOutput> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       [script, ...args],
-      { cwd: options.cwd, env: { ...process.env, ...options.env }, timeout: options.timeoutMs ?? 120_000, maxBuffer: 4 * 1024 * 1024 },
+      {
+        cwd: options.cwd,
+        env: { ...process.env, ...options.env },
+        timeout: options.timeoutMs ?? 120_000,
+        maxBuffer: 4 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         if (error) {
-          reject(new Error(`${script} ${args.join(' ')} failed (${error.code ?? error.signal ?? error.message}): ${(stderr || stdout).trim().slice(0, 600)}`));
+          reject(
+            new Error(
+              `${script} ${args.join(' ')} failed (${error.code ?? error.signal ?? error.message}): ${(stderr || stdout).trim().slice(0, 600)}`,
+            ),
+          );
           return;
         }
         resolve({ stdout, stderr });

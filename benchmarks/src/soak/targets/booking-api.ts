@@ -65,7 +65,10 @@ export const bookingApi: SoakTarget = {
   label: 'partner mix on SQLite',
   defaultLoad: { threads: 8, connections: 8, pipeline: 1, requestsPerSecLimit: undefined },
   pinServerByDefault: true,
-  unavailableReason: () => (fs.existsSync(MAIN) && fs.existsSync(KEYS_CLI) ? undefined : `${MAIN} is not built: npx tsc -b reference-apps/booking-api`),
+  unavailableReason: () =>
+    fs.existsSync(MAIN) && fs.existsSync(KEYS_CLI)
+      ? undefined
+      : `${MAIN} is not built: npx tsc -b reference-apps/booking-api`,
 
   async prepare(context) {
     const database = path.join(context.workDir, 'booking.db');
@@ -78,7 +81,19 @@ export const bookingApi: SoakTarget = {
       name: 'booking-api',
       // The rate limit stays on (its memory is part of what a soak watches), far above the load's requests per key;
       // the access log off (a line per request would measure the pipe).
-      args: [MAIN, '--host', '127.0.0.1', '--port', '0', '--database', database, '--rate-limit', '10000000', '--log-level', 'warn'],
+      args: [
+        MAIN,
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--database',
+        database,
+        '--rate-limit',
+        '10000000',
+        '--log-level',
+        'warn',
+      ],
       nodeFlags: context.nodeFlags,
       cwd: context.serverCwd,
       cpu: context.serverCpu,
@@ -90,8 +105,13 @@ export const bookingApi: SoakTarget = {
       // Slots of the unlimited variant far enough ahead; the create bodies spread over them.
       const inventory = await getJson(`${base}${API}/inventory?variantId=${VARIANT_ID}&limit=100`, keys[0]);
       const earliest = new Date(Date.now() + MIN_DAYS_AHEAD * 86_400_000).toISOString().slice(0, 10);
-      const slots = (inventory.items as InventorySlot[]).filter((slot) => slot.startDateTime.slice(0, 10) >= earliest).slice(0, 24);
-      if (slots.length === 0) throw new Error(`no inventory of variant ${VARIANT_ID} from ${earliest} on: ${JSON.stringify(inventory).slice(0, 300)}`);
+      const slots = (inventory.items as InventorySlot[])
+        .filter((slot) => slot.startDateTime.slice(0, 10) >= earliest)
+        .slice(0, 24);
+      if (slots.length === 0)
+        throw new Error(
+          `no inventory of variant ${VARIANT_ID} from ${earliest} on: ${JSON.stringify(inventory).slice(0, 300)}`,
+        );
       const bodiesFile = path.join(context.workDir, 'create-bodies.txt');
       fs.writeFileSync(bodiesFile, `${slots.map((slot) => createBookingBody(slot.id)).join('\n')}\n`);
 
@@ -101,7 +121,8 @@ export const bookingApi: SoakTarget = {
         headers: { authorization: `Bearer ${keys[0]}`, 'content-type': 'application/json' },
         body: createBookingBody(slots[0].id),
       });
-      if (created.status !== 201) throw new Error(`the check create answered ${created.status}: ${(await created.text()).slice(0, 400)}`);
+      if (created.status !== 201)
+        throw new Error(`the check create answered ${created.status}: ${(await created.text()).slice(0, 400)}`);
 
       const today = new Date().toISOString().slice(0, 10);
       const inWeeks = (weeks: number) => new Date(Date.now() + weeks * 7 * 86_400_000).toISOString().slice(0, 10);

@@ -16,7 +16,8 @@ const GLOBALS_AND_BLOG_QUERY = `{
   globalSet(handle: "siteInfo") { ... on siteInfo_GlobalSet { tagline footerText @markdown } }
   entries(section: "blog") { title postDate @formatDateTime(format: "j F Y") ... on blog_post_Entry { body @markdown tags { title } } }
 }`;
-const ABOUT_QUERY = '{ entry(section: "about") { title url ... on about_about_Entry { body @markdown(flavor: "gfm") } } }';
+const ABOUT_QUERY =
+  '{ entry(section: "about") { title url ... on about_about_Entry { body @markdown(flavor: "gfm") } } }';
 /** Only the private schema reads users and the documents volume. */
 const PRIVATE_QUERY = `{
   users { username fullName photo { url @transform(width: 64, height: 64) } }
@@ -35,16 +36,94 @@ export function contentGraphqlMix(privateToken: string, assetPath: string): MixR
   const example = postJson(EXAMPLE_QUERY, EXAMPLE_VARIABLES, 'NewsFront');
   const graphqlAnswer = (mustContain: string) => ({ status: 200, mustContain, mustNotContain: '"errors"' });
   return [
-    { kind: 'example', weight: 22, method: 'POST', path: GRAPHQL_PATH, headers: json, body: example, ...graphqlAnswer('The new harbour opens') },
-    { kind: 'example-no-cache', weight: 8, method: 'POST', path: GRAPHQL_PATH, headers: { ...json, ...bypass }, body: example, ...graphqlAnswer('The new harbour opens') },
-    { kind: 'search-get', weight: 10, method: 'GET', path: `${GRAPHQL_PATH}?query=${encodeURIComponent(SEARCH_QUERY)}`, headers: {}, ...graphqlAnswer('"searchScore"') },
-    { kind: 'categories', weight: 8, method: 'POST', path: GRAPHQL_PATH, headers: json, body: postJson(CATEGORIES_QUERY), ...graphqlAnswer('"Databases"') },
-    { kind: 'globals-blog', weight: 7, method: 'POST', path: GRAPHQL_PATH, headers: json, body: postJson(GLOBALS_AND_BLOG_QUERY), ...graphqlAnswer('News from the harbour') },
-    { kind: 'about-raw', weight: 8, method: 'POST', path: GRAPHQL_PATH, headers: { 'Content-Type': 'application/graphql' }, body: ABOUT_QUERY, ...graphqlAnswer('About us') },
-    { kind: 'private', weight: 12, method: 'POST', path: GRAPHQL_PATH, headers: { ...json, ...privately }, body: postJson(PRIVATE_QUERY), ...graphqlAnswer('annual-report.txt') },
-    { kind: 'private-no-cache', weight: 5, method: 'POST', path: GRAPHQL_PATH, headers: { ...json, ...privately, ...bypass }, body: postJson(PRIVATE_QUERY), ...graphqlAnswer('annual-report.txt') },
-    { kind: 'private-example', weight: 10, method: 'POST', path: GRAPHQL_PATH, headers: { ...json, ...privately }, body: example, ...graphqlAnswer('The new harbour opens') },
-    { kind: 'ping', weight: 5, method: 'GET', path: `${GRAPHQL_PATH}?query=${encodeURIComponent('{ping}')}`, headers: {}, ...graphqlAnswer('"pong"') },
+    {
+      kind: 'example',
+      weight: 22,
+      method: 'POST',
+      path: GRAPHQL_PATH,
+      headers: json,
+      body: example,
+      ...graphqlAnswer('The new harbour opens'),
+    },
+    {
+      kind: 'example-no-cache',
+      weight: 8,
+      method: 'POST',
+      path: GRAPHQL_PATH,
+      headers: { ...json, ...bypass },
+      body: example,
+      ...graphqlAnswer('The new harbour opens'),
+    },
+    {
+      kind: 'search-get',
+      weight: 10,
+      method: 'GET',
+      path: `${GRAPHQL_PATH}?query=${encodeURIComponent(SEARCH_QUERY)}`,
+      headers: {},
+      ...graphqlAnswer('"searchScore"'),
+    },
+    {
+      kind: 'categories',
+      weight: 8,
+      method: 'POST',
+      path: GRAPHQL_PATH,
+      headers: json,
+      body: postJson(CATEGORIES_QUERY),
+      ...graphqlAnswer('"Databases"'),
+    },
+    {
+      kind: 'globals-blog',
+      weight: 7,
+      method: 'POST',
+      path: GRAPHQL_PATH,
+      headers: json,
+      body: postJson(GLOBALS_AND_BLOG_QUERY),
+      ...graphqlAnswer('News from the harbour'),
+    },
+    {
+      kind: 'about-raw',
+      weight: 8,
+      method: 'POST',
+      path: GRAPHQL_PATH,
+      headers: { 'Content-Type': 'application/graphql' },
+      body: ABOUT_QUERY,
+      ...graphqlAnswer('About us'),
+    },
+    {
+      kind: 'private',
+      weight: 12,
+      method: 'POST',
+      path: GRAPHQL_PATH,
+      headers: { ...json, ...privately },
+      body: postJson(PRIVATE_QUERY),
+      ...graphqlAnswer('annual-report.txt'),
+    },
+    {
+      kind: 'private-no-cache',
+      weight: 5,
+      method: 'POST',
+      path: GRAPHQL_PATH,
+      headers: { ...json, ...privately, ...bypass },
+      body: postJson(PRIVATE_QUERY),
+      ...graphqlAnswer('annual-report.txt'),
+    },
+    {
+      kind: 'private-example',
+      weight: 10,
+      method: 'POST',
+      path: GRAPHQL_PATH,
+      headers: { ...json, ...privately },
+      body: example,
+      ...graphqlAnswer('The new harbour opens'),
+    },
+    {
+      kind: 'ping',
+      weight: 5,
+      method: 'GET',
+      path: `${GRAPHQL_PATH}?query=${encodeURIComponent('{ping}')}`,
+      headers: {},
+      ...graphqlAnswer('"pong"'),
+    },
     { kind: 'image', weight: 5, method: 'GET', path: assetPath, headers: {}, status: 200 },
   ];
 }

@@ -25,14 +25,24 @@ export const contentGraphql: SoakTarget = {
   label: 'GraphQL queries on SQLite, result cache on',
   defaultLoad: { threads: 8, connections: 8, pipeline: 1, requestsPerSecLimit: undefined },
   pinServerByDefault: true,
-  unavailableReason: () => (fs.existsSync(MAIN) && fs.existsSync(ACCESS_CLI) ? undefined : `${MAIN} is not built: npx tsc -b reference-apps/content-graphql`),
+  unavailableReason: () =>
+    fs.existsSync(MAIN) && fs.existsSync(ACCESS_CLI)
+      ? undefined
+      : `${MAIN} is not built: npx tsc -b reference-apps/content-graphql`,
 
   async prepare(context) {
     const database = `sqlite:${path.join(context.workDir, 'content.db')}`;
     const assets = path.join(context.workDir, 'assets');
     const where = ['--database', database, '--assets', assets];
     await runNodeCli(ACCESS_CLI, ['schemas', 'create', PRIVATE_SCHEMA, '--scope', PRIVATE_SCOPE, ...where]);
-    const created = await runNodeCli(ACCESS_CLI, ['tokens', 'create', 'soak-app', '--schema', PRIVATE_SCHEMA, ...where]);
+    const created = await runNodeCli(ACCESS_CLI, [
+      'tokens',
+      'create',
+      'soak-app',
+      '--schema',
+      PRIVATE_SCHEMA,
+      ...where,
+    ]);
     const token = (JSON.parse(created.stdout) as { token?: string }).token;
     if (!token) throw new Error(`tokens create printed no token: ${created.stdout.slice(0, 300)}`);
 
@@ -54,7 +64,9 @@ export const contentGraphql: SoakTarget = {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ query: EXAMPLE_QUERY, variables: EXAMPLE_VARIABLES, operationName: 'NewsFront' }),
       });
-      const example = (await answer.json()) as { data?: { entries?: Array<{ featuredImage?: Array<{ url?: string }> }> } };
+      const example = (await answer.json()) as {
+        data?: { entries?: Array<{ featuredImage?: Array<{ url?: string }> }> };
+      };
       const imageUrl = example.data?.entries?.[0]?.featuredImage?.[0]?.url;
       if (!imageUrl) throw new Error(`the example query gave no image URL: ${JSON.stringify(example).slice(0, 300)}`);
       const mix = contentGraphqlMix(token, new URL(imageUrl, server.baseUrl).pathname);

@@ -24,7 +24,10 @@ export const frameworkHello: SoakTarget = {
   label: 'rest.uws GET /hello, pipelined',
   defaultLoad: { threads: 1, connections: 64, pipeline: 10, requestsPerSecLimit: undefined },
   pinServerByDefault: true,
-  unavailableReason: () => (fs.existsSync(serverEntryPath(SERVER)) ? undefined : `${serverEntryPath(SERVER)} is not built: npx tsc -b benchmarks`),
+  unavailableReason: () =>
+    fs.existsSync(serverEntryPath(SERVER))
+      ? undefined
+      : `${serverEntryPath(SERVER)} is not built: npx tsc -b benchmarks`,
 
   async prepare(context) {
     const fixtures = prepareFixtures(path.join(context.workDir, 'fixtures'));
@@ -56,7 +59,8 @@ export const frameworkHello: SoakTarget = {
       async check() {
         const response = await fetch(`${server.baseUrl}${HELLO_PATH}`);
         const body = await response.text();
-        if (response.status !== 200 || body !== expected) return `GET ${HELLO_PATH} answered ${response.status} ${body.slice(0, 200)}`;
+        if (response.status !== 200 || body !== expected)
+          return `GET ${HELLO_PATH} answered ${response.status} ${body.slice(0, 200)}`;
         return undefined;
       },
     };

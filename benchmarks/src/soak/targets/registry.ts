@@ -9,6 +9,7 @@ export const SOAK_TARGETS: SoakTarget[] = [frameworkHello, bookingApi, contentGr
 
 export function findTarget(id: string): SoakTarget {
   const target = SOAK_TARGETS.find((candidate) => candidate.id === id);
-  if (!target) throw new Error(`unknown target "${id}"; known: ${SOAK_TARGETS.map((candidate) => candidate.id).join(', ')}`);
+  if (!target)
+    throw new Error(`unknown target "${id}"; known: ${SOAK_TARGETS.map((candidate) => candidate.id).join(', ')}`);
   return target;
 }

@@ -19,7 +19,9 @@ import { requestSession, sessionRequestBody } from '../voice/streaming-session';
 const APP_DIR = path.join(REPOSITORY_ROOT, 'reference-apps', 'voice-stream');
 /** The Node flags the app's own `npm start` uses (`config.nodeFlags` in its package.json): the app as it ships. */
 function shippedNodeFlags(): string[] {
-  const flags = (JSON.parse(fs.readFileSync(path.join(APP_DIR, 'package.json'), 'utf8')) as { config?: { nodeFlags?: unknown } }).config?.nodeFlags;
+  const flags = (
+    JSON.parse(fs.readFileSync(path.join(APP_DIR, 'package.json'), 'utf8')) as { config?: { nodeFlags?: unknown } }
+  ).config?.nodeFlags;
   return typeof flags === 'string' ? flags.split(/\s+/).filter(Boolean) : [];
 }
 const MAIN = path.join(APP_DIR, 'dist', 'src', 'main.js');
@@ -29,7 +31,8 @@ const TARGET_LANGUAGES = ['es', 'fr'];
 const ROTATION_LANGUAGES = ['es'];
 
 async function createKeys(database: string, labels: string[]): Promise<string[]> {
-  const create = async (label: string) => valueAfter((await runNodeCli(KEYS_CLI, ['create', label, '--database', database])).stdout, 'API key:');
+  const create = async (label: string) =>
+    valueAfter((await runNodeCli(KEYS_CLI, ['create', label, '--database', database])).stdout, 'API key:');
   // The first run creates the database; the others only add rows, so they can run side by side.
   const first = await create(labels[0]);
   return [first, ...(await Promise.all(labels.slice(1).map(create)))];
@@ -43,7 +46,7 @@ async function replaceLostTokens(stateFile: string, baseUrl: string, keys: strin
   const updated = await Promise.all(
     lines.map(async (line) => {
       const match = /^(\d+)\ttoken=(.*)$/.exec(line);
-      if (!match || match[2] !== '') return line;
+      if (match?.[2] !== '') return line;
       replaced++;
       const session = await requestSession(baseUrl, keys[Number(match[1]) - 1], body);
       return `${match[1]}\ttoken=${session.token}`;
@@ -66,8 +69,10 @@ export const voiceStream: SoakTarget = {
       'seen in RssAnon) after every session and loads a fresh one, so a sample can catch zero, one or two decoders loaded',
   },
   unavailableReason() {
-    if (!fs.existsSync(MAIN) || !fs.existsSync(KEYS_CLI)) return `${MAIN} is not built: npx tsc -b reference-apps/voice-stream`;
-    for (const tool of ['flite', 'ffmpeg', 'apertium']) if (!commandExists(tool)) return `${tool} is missing (see .ci/preflight.sh)`;
+    if (!fs.existsSync(MAIN) || !fs.existsSync(KEYS_CLI))
+      return `${MAIN} is not built: npx tsc -b reference-apps/voice-stream`;
+    for (const tool of ['flite', 'ffmpeg', 'apertium'])
+      if (!commandExists(tool)) return `${tool} is missing (see .ci/preflight.sh)`;
     return undefined;
   },
 
@@ -89,7 +94,21 @@ export const voiceStream: SoakTarget = {
       // The app's own session limit (3 per core by default) must not refuse the soak's streams.
       // The session rate limit stays on (its memory is part of what a soak watches), far above the sessions the load
       // asks for; the access log off (a line per request would measure the pipe).
-      args: [MAIN, '--host', '127.0.0.1', '--port', '0', '--database', database, '--max-sessions', String(sessions + 4), '--session-rate-limit', '10000000', '--log-level', 'warn'],
+      args: [
+        MAIN,
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--database',
+        database,
+        '--max-sessions',
+        String(sessions + 4),
+        '--session-rate-limit',
+        '10000000',
+        '--log-level',
+        'warn',
+      ],
       // Flags given to the soak come after the app's own, so they win.
       nodeFlags: [...shippedNodeFlags(), ...context.nodeFlags],
       cwd: context.serverCwd,
@@ -100,7 +119,9 @@ export const voiceStream: SoakTarget = {
     try {
       const base = server.baseUrl;
       const rotationBody = sessionRequestBody({ speech, targetLanguages: ROTATION_LANGUAGES });
-      const tokens = await Promise.all(rotationKeys.map(async (key) => (await requestSession(base, key, rotationBody)).token));
+      const tokens = await Promise.all(
+        rotationKeys.map(async (key) => (await requestSession(base, key, rotationBody)).token),
+      );
       // "de" is in the API's list but this offline server has no engine for it: 400 unsupported_target_language.
       const refusedBody = sessionRequestBody({ speech, targetLanguages: ['de'] });
       const stateFile = path.join(context.workDir, 'wrk-state.txt');
@@ -122,7 +143,10 @@ export const voiceStream: SoakTarget = {
         sideLoad: streaming,
         async beforeInterval() {
           const replaced = await replaceLostTokens(stateFile, base, rotationKeys, rotationBody);
-          if (replaced) context.log(`soak voice-stream: ${replaced} rotation session(s) lost their token at the end of an interval; new sessions requested`);
+          if (replaced)
+            context.log(
+              `soak voice-stream: ${replaced} rotation session(s) lost their token at the end of an interval; new sessions requested`,
+            );
         },
         plan: {
           script: 'voice-stream.lua',
@@ -131,7 +155,11 @@ export const voiceStream: SoakTarget = {
           connections: threads,
           pipeline: 1,
           requestsPerSecLimit: context.load.requestsPerSecLimit,
-          scriptArgs: [...rotationKeys.map((key) => `key=${key}`), ...tokens.map((token) => `token=${token}`), `refused_body=${refusedBody}`],
+          scriptArgs: [
+            ...rotationKeys.map((key) => `key=${key}`),
+            ...tokens.map((token) => `token=${token}`),
+            `refused_body=${refusedBody}`,
+          ],
           stateFile,
         },
       };

@@ -23,7 +23,8 @@ export interface Speech {
 
 /** Reads a 16-bit PCM mono WAV (what flite writes). */
 export function readMonoWav(bytes: Buffer): { sampleRate: number; pcm: Buffer } {
-  if (bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WAVE') throw new Error('not a RIFF/WAVE file');
+  if (bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WAVE')
+    throw new Error('not a RIFF/WAVE file');
   let sampleRate = 0;
   for (let offset = 12; offset + 8 <= bytes.length; ) {
     const id = bytes.toString('latin1', offset, offset + 4);
@@ -33,7 +34,8 @@ export function readMonoWav(bytes: Buffer): { sampleRate: number; pcm: Buffer } 
       const format = bytes.readUInt16LE(body);
       const channels = bytes.readUInt16LE(body + 2);
       const bits = bytes.readUInt16LE(body + 14);
-      if (format !== 1 || channels !== 1 || bits !== 16) throw new Error(`WAV is not 16-bit PCM mono (format ${format}, ${channels} channels, ${bits} bits)`);
+      if (format !== 1 || channels !== 1 || bits !== 16)
+        throw new Error(`WAV is not 16-bit PCM mono (format ${format}, ${channels} channels, ${bits} bits)`);
       sampleRate = bytes.readUInt32LE(body + 4);
     } else if (id === 'data') {
       if (!sampleRate) throw new Error('WAV data chunk before its fmt chunk');
@@ -52,7 +54,8 @@ export function speakSentences(workDir: string, sentences: readonly string[] = S
     const file = path.join(workDir, `sentence-${index}.wav`);
     execFileSync('flite', ['-voice', 'rms', '-t', sentence, '-o', file]);
     const wav = readMonoWav(fs.readFileSync(file));
-    if (sampleRate && wav.sampleRate !== sampleRate) throw new Error(`flite wrote ${wav.sampleRate} Hz after ${sampleRate} Hz`);
+    if (sampleRate && wav.sampleRate !== sampleRate)
+      throw new Error(`flite wrote ${wav.sampleRate} Hz after ${sampleRate} Hz`);
     sampleRate = wav.sampleRate;
     const silence = Buffer.alloc(sampleRate * 2);
     if (index === 0) parts.push(silence);

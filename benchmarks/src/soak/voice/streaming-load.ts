@@ -41,13 +41,20 @@ export class StreamingLoad implements SideLoad {
       try {
         outcome = await runStreamingSession(this.planFor(slot, round));
       } catch (error) {
-        outcome = { failure: `client error: ${(error as Error).message}`, phrases: 0, latenciesMs: [], recognized: '', mediaChunks: 0 };
+        outcome = {
+          failure: `client error: ${(error as Error).message}`,
+          phrases: 0,
+          latenciesMs: [],
+          recognized: '',
+          mediaChunks: 0,
+        };
       }
       this.counts.phrases += outcome.phrases;
       this.latencies.push(...outcome.latenciesMs);
       if (outcome.failure) {
         this.counts.failed++;
-        if (this.counts.failures.length < 5) this.counts.failures.push(`slot ${slot} round ${round}: ${outcome.failure}`);
+        if (this.counts.failures.length < 5)
+          this.counts.failures.push(`slot ${slot} round ${round}: ${outcome.failure}`);
         // A failing server should not be hammered in a tight loop.
         await new Promise((resolve) => setTimeout(resolve, 1000));
       } else {

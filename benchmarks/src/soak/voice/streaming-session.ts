@@ -32,7 +32,10 @@ export interface SessionOutcome {
 
 type Message = Record<string, Record<string, any>>;
 
-export function sessionRequestBody(plan: Pick<SessionPlan, 'speech' | 'targetLanguages' | 'mediaLanguage'>, targetLanguages = plan.targetLanguages): string {
+export function sessionRequestBody(
+  plan: Pick<SessionPlan, 'speech' | 'targetLanguages' | 'mediaLanguage'>,
+  targetLanguages = plan.targetLanguages,
+): string {
   return JSON.stringify({
     source_media_content_type: `audio/pcm;encoding=s16le;rate=${plan.speech.sampleRate}`,
     source_language: 'en',
@@ -43,7 +46,11 @@ export function sessionRequestBody(plan: Pick<SessionPlan, 'speech' | 'targetLan
 }
 
 /** POST /v3/voice/realtime: the streaming URL and first token, or an error with the server's answer. */
-export async function requestSession(baseUrl: string, apiKey: string, body: string): Promise<{ streaming_url: string; token: string; session_id: string }> {
+export async function requestSession(
+  baseUrl: string,
+  apiKey: string,
+  body: string,
+): Promise<{ streaming_url: string; token: string; session_id: string }> {
   const response = await fetch(`${baseUrl}/v3/voice/realtime`, {
     method: 'POST',
     headers: { authorization: `DeepL-Auth-Key ${apiKey}`, 'content-type': 'application/json' },
@@ -118,10 +125,16 @@ export async function runStreamingSession(plan: SessionPlan): Promise<SessionOut
   start = performance.now();
   const chunkBytes = Math.round((plan.speech.sampleRate * plan.chunkMs) / 1000) * 2;
   const pcm = plan.speech.pcm;
-  for (let offset = 0, index = 1; offset < pcm.length && socket.readyState === WebSocket.OPEN; offset += chunkBytes, index++) {
+  for (
+    let offset = 0, index = 1;
+    offset < pcm.length && socket.readyState === WebSocket.OPEN;
+    offset += chunkBytes, index++
+  ) {
     const wait = start + index * plan.chunkMs - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    socket.send(JSON.stringify({ source_media_chunk: { data: pcm.subarray(offset, offset + chunkBytes).toString('base64') } }));
+    socket.send(
+      JSON.stringify({ source_media_chunk: { data: pcm.subarray(offset, offset + chunkBytes).toString('base64') } }),
+    );
   }
   if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ end_of_source_media: {} }));
 
@@ -129,7 +142,10 @@ export async function runStreamingSession(plan: SessionPlan): Promise<SessionOut
   const result = await Promise.race([closed, timeout]);
   if (result === 'timeout') {
     socket.terminate();
-    return { ...outcome, failure: `no close within ${plan.graceMs} ms after the end of the audio (ends seen: ${[...ends].join(', ') || 'none'})` };
+    return {
+      ...outcome,
+      failure: `no close within ${plan.graceMs} ms after the end of the audio (ends seen: ${[...ends].join(', ') || 'none'})`,
+    };
   }
   const expectedEnds = [
     'end_of_source_transcript',

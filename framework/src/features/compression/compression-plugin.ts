@@ -36,7 +36,8 @@ export function NoCompression(): ClassDecorator & MethodDecorator {
 
 function checkRange(value: number | undefined, fallback: number, min: number, max: number, what: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) throw new TypeError(`rest.uws: compression ${what} must be a whole number from ${min} to ${max}, got ${value}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new TypeError(`rest.uws: compression ${what} must be a whole number from ${min} to ${max}, got ${value}`);
   return value;
 }
 
@@ -52,9 +53,13 @@ function checkRange(value: number | undefined, fallback: number, min: number, ma
  * ```
  */
 export function compression(options: CompressionOptions = {}): RestPlugin {
-  if (options === null || typeof options !== 'object') throw new TypeError('rest.uws: compression takes an options object');
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('rest.uws: compression takes an options object');
   const encodings = [...(options.encodings ?? ['br', 'gzip'])];
-  if (encodings.length === 0 || encodings.some((e) => e !== 'br' && e !== 'gzip')) throw new TypeError(`rest.uws: compression encodings must be 'br' and/or 'gzip', got ${JSON.stringify(options.encodings)}`);
+  if (encodings.length === 0 || encodings.some((e) => e !== 'br' && e !== 'gzip'))
+    throw new TypeError(
+      `rest.uws: compression encodings must be 'br' and/or 'gzip', got ${JSON.stringify(options.encodings)}`,
+    );
   const threshold = checkRange(options.threshold, 1024, 0, Number.MAX_SAFE_INTEGER, 'threshold');
   const syncLimit = checkRange(options.syncLimit, 64 * 1024, 0, Number.MAX_SAFE_INTEGER, 'syncLimit');
   const settings: EncoderSettings = {
@@ -62,7 +67,8 @@ export function compression(options: CompressionOptions = {}): RestPlugin {
     brotliQuality: checkRange(options.brotliQuality, 4, 0, 11, 'brotliQuality'),
   };
   const compressible = options.compressible ?? isCompressibleType;
-  if (typeof compressible !== 'function') throw new TypeError('rest.uws: compression compressible must be a function of the content type');
+  if (typeof compressible !== 'function')
+    throw new TypeError('rest.uws: compression compressible must be a function of the content type');
 
   // Clients send the same few Accept-Encoding and Content-Type values over and over: both decisions are cached.
   const chosen = new Map<string, Coding | null>();
@@ -115,7 +121,9 @@ export function compression(options: CompressionOptions = {}): RestPlugin {
     name: 'compression',
     setup(app) {
       // WebSocket upgrades too: a refused upgrade's answer is compressed like any other (a 101 has no body).
-      app.route((route) => (route.definition.extensions.get(NO_COMPRESSION) !== true ? { onSend, onSendMinBytes: threshold } : undefined));
+      app.route((route) =>
+        route.definition.extensions.get(NO_COMPRESSION) !== true ? { onSend, onSendMinBytes: threshold } : undefined,
+      );
     },
   };
 }

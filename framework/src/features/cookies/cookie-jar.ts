@@ -53,7 +53,10 @@ export class Cookies {
   }
 
   private requireSigner(what: string): CookieSigner {
-    if (this.signer === undefined) throw new TypeError(`rest.uws: Cookies.${what}: signed cookies need the app's keys: use(cookies({ keys: [...] }))`);
+    if (this.signer === undefined)
+      throw new TypeError(
+        `rest.uws: Cookies.${what}: signed cookies need the app's keys: use(cookies({ keys: [...] }))`,
+      );
     return this.signer;
   }
 }

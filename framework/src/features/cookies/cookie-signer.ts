@@ -17,11 +17,14 @@ export class CookieSigner extends SignedCookieVerifier {
 
   constructor(keys: ReadonlyArray<string | Buffer>) {
     super();
-    if (!Array.isArray(keys) || keys.length === 0) throw new TypeError('rest.uws: cookies: keys is a list of secrets, the signing key first');
+    if (!Array.isArray(keys) || keys.length === 0)
+      throw new TypeError('rest.uws: cookies: keys is a list of secrets, the signing key first');
     this.keys = keys.map((key, i) => {
       const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : Buffer.isBuffer(key) ? key : undefined;
       if (bytes === undefined || bytes.length < MIN_KEY_BYTES) {
-        throw new TypeError(`rest.uws: cookies: key ${i} must be a string or Buffer of at least ${MIN_KEY_BYTES} bytes (random, e.g. crypto.randomBytes(32).toString('base64'))`);
+        throw new TypeError(
+          `rest.uws: cookies: key ${i} must be a string or Buffer of at least ${MIN_KEY_BYTES} bytes (random, e.g. crypto.randomBytes(32).toString('base64'))`,
+        );
       }
       return bytes;
     });

@@ -31,15 +31,24 @@ const SAME_SITE = new Set(['strict', 'lax', 'none']);
  * browsers would silently drop.
  */
 export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
-  if (typeof value !== 'string') throw new TypeError(`rest.uws: cookie ${name}: the value must be a string, got ${typeof value}`);
+  if (typeof value !== 'string')
+    throw new TypeError(`rest.uws: cookie ${name}: the value must be a string, got ${typeof value}`);
   if (options.sameSite !== undefined && !SAME_SITE.has(options.sameSite)) {
-    throw new TypeError(`rest.uws: cookie ${name}: sameSite must be 'strict', 'lax' or 'none', got ${JSON.stringify(options.sameSite)}`);
+    throw new TypeError(
+      `rest.uws: cookie ${name}: sameSite must be 'strict', 'lax' or 'none', got ${JSON.stringify(options.sameSite)}`,
+    );
   }
   if ((options.sameSite === 'none' || options.partitioned === true) && options.secure !== true) {
-    throw new TypeError(`rest.uws: cookie ${name}: ${options.sameSite === 'none' ? "sameSite: 'none'" : 'partitioned'} needs secure: true (browsers drop the cookie otherwise)`);
+    throw new TypeError(
+      `rest.uws: cookie ${name}: ${options.sameSite === 'none' ? "sameSite: 'none'" : 'partitioned'} needs secure: true (browsers drop the cookie otherwise)`,
+    );
   }
-  if (options.maxAge !== undefined && !Number.isInteger(options.maxAge)) throw new TypeError(`rest.uws: cookie ${name}: maxAge is a whole number of seconds, got ${options.maxAge}`);
-  if (options.expires !== undefined && !(options.expires instanceof Date && Number.isFinite(options.expires.getTime()))) {
+  if (options.maxAge !== undefined && !Number.isInteger(options.maxAge))
+    throw new TypeError(`rest.uws: cookie ${name}: maxAge is a whole number of seconds, got ${options.maxAge}`);
+  if (
+    options.expires !== undefined &&
+    !(options.expires instanceof Date && Number.isFinite(options.expires.getTime()))
+  ) {
     throw new TypeError(`rest.uws: cookie ${name}: expires must be a valid Date`);
   }
   return stringifySetCookie(name, value, options);
@@ -54,6 +63,10 @@ export function setCookie(response: HttpServerResponse, name: string, value: str
  * Tells the browser to delete a cookie: empty value, `Max-Age=0` and an `Expires` in the past. Give the `path` and
  * `domain` it was set with: a cookie is only replaced by one of the same name, path and domain.
  */
-export function clearCookie(response: HttpServerResponse, name: string, options: Pick<CookieOptions, 'path' | 'domain' | 'secure' | 'httpOnly' | 'sameSite' | 'partitioned'> = {}): void {
+export function clearCookie(
+  response: HttpServerResponse,
+  name: string,
+  options: Pick<CookieOptions, 'path' | 'domain' | 'secure' | 'httpOnly' | 'sameSite' | 'partitioned'> = {},
+): void {
   setCookie(response, name, '', { ...options, maxAge: 0, expires: new Date(0) });
 }

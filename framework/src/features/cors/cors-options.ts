@@ -35,26 +35,37 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 function tokens(list: Iterable<string> | undefined, what: string): string[] {
   const out = [...(list ?? [])].map((s) => String(s).trim());
-  for (const t of out) if (!TOKEN.test(t)) throw new TypeError(`rest.uws: enableCors: ${JSON.stringify(t)} is not a valid ${what}`);
+  for (const t of out)
+    if (!TOKEN.test(t)) throw new TypeError(`rest.uws: enableCors: ${JSON.stringify(t)} is not a valid ${what}`);
   return out;
 }
 
 /** Validates the options and precomputes header values; mistakes fail at startup. */
 export function corsPolicy(options: CorsOptions): CorsPolicy {
   const { origin } = options;
-  if (origin === undefined || origin === null || origin === '') throw new TypeError('rest.uws: enableCors needs an origin pattern (a regular expression, or "*")');
+  if (origin === undefined || origin === null || origin === '')
+    throw new TypeError('rest.uws: enableCors needs an origin pattern (a regular expression, or "*")');
   const anyOrigin = origin === '*';
   let originPattern: RegExp | undefined;
   if (!anyOrigin) {
     const source = typeof origin === 'string' ? origin : origin.source;
     try {
-      originPattern = new RegExp(`^(?:${source})$`, typeof origin === 'string' ? '' : origin.flags.replace(/[gy]/g, ''));
+      originPattern = new RegExp(
+        `^(?:${source})$`,
+        typeof origin === 'string' ? '' : origin.flags.replace(/[gy]/g, ''),
+      );
     } catch (err) {
-      throw new TypeError(`rest.uws: enableCors: invalid origin pattern ${JSON.stringify(source)}: ${(err as Error).message}`);
+      throw new TypeError(
+        `rest.uws: enableCors: invalid origin pattern ${JSON.stringify(source)}: ${(err as Error).message}`,
+      );
     }
   }
   const maxAgeSeconds = options.maxAgeSeconds;
-  if (maxAgeSeconds !== undefined && maxAgeSeconds !== null && !(Number.isInteger(maxAgeSeconds) && maxAgeSeconds >= 0)) {
+  if (
+    maxAgeSeconds !== undefined &&
+    maxAgeSeconds !== null &&
+    !(Number.isInteger(maxAgeSeconds) && maxAgeSeconds >= 0)
+  ) {
     throw new TypeError(`rest.uws: enableCors: maxAgeSeconds must be a whole number of seconds, got ${maxAgeSeconds}`);
   }
   const headers = tokens(options.allowedHeaders, 'header name');

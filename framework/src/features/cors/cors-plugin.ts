@@ -10,7 +10,10 @@ import { kHeaderOrEmpty } from '../../http/internal';
  * 403 when the origin, method or a header is not allowed. Other requests from an allowed origin
  * get the CORS response headers and go on to routing; from another origin they get none.
  */
-export function corsHandler(policy: CorsPolicy, fail: (ctx: RoutingContext, error: unknown) => unknown): (ctx: RoutingContext) => boolean {
+export function corsHandler(
+  policy: CorsPolicy,
+  fail: (ctx: RoutingContext, error: unknown) => unknown,
+): (ctx: RoutingContext) => boolean {
   const allowed = (origin: string): boolean => policy.anyOrigin || policy.originPattern!.test(origin);
   // Credentials are never combined with "*": the origin is echoed instead (and caches told it varies).
   const echoOrigin = !policy.anyOrigin || policy.allowCredentials;
@@ -36,13 +39,15 @@ export function corsHandler(policy: CorsPolicy, fail: (ctx: RoutingContext, erro
     // An empty Origin names no origin: treated as none, so same-origin requests read one native header and stop.
     const origin = request[kHeaderOrEmpty]('origin');
     if (origin === '') return false;
-    const requestedMethod = request.method() === 'OPTIONS' ? request.getHeader('access-control-request-method') : undefined;
+    const requestedMethod =
+      request.method() === 'OPTIONS' ? request.getHeader('access-control-request-method') : undefined;
 
     if (requestedMethod === undefined) {
       // An actual request: headers only when the origin is allowed; the browser enforces the rest.
       if (allowed(origin)) {
         putOriginHeaders(ctx, origin);
-        if (policy.exposedHeadersValue !== undefined) ctx.response.putHeader('Access-Control-Expose-Headers', policy.exposedHeadersValue);
+        if (policy.exposedHeadersValue !== undefined)
+          ctx.response.putHeader('Access-Control-Expose-Headers', policy.exposedHeadersValue);
       } else if (!policy.anyOrigin) {
         ctx.response.appendHeader('Vary', 'Origin');
       }
@@ -52,12 +57,23 @@ export function corsHandler(policy: CorsPolicy, fail: (ctx: RoutingContext, erro
     // Preflight.
     if (!allowed(origin)) return refuse(ctx, `CORS: origin ${origin.slice(0, 200)} is not allowed`);
     const method = requestedMethod.trim().toUpperCase();
-    if (!policy.methods.has(method)) return refuse(ctx, `CORS: method ${method.slice(0, 20)} is not allowed; allowed: ${policy.methodsValue}`);
+    if (!policy.methods.has(method))
+      return refuse(ctx, `CORS: method ${method.slice(0, 20)} is not allowed; allowed: ${policy.methodsValue}`);
     const requestedHeaders = request.getHeader('access-control-request-headers');
-    const wanted = requestedHeaders === undefined ? [] : requestedHeaders.split(',').map((h) => h.trim()).filter((h) => h.length > 0);
+    const wanted =
+      requestedHeaders === undefined
+        ? []
+        : requestedHeaders
+            .split(',')
+            .map((h) => h.trim())
+            .filter((h) => h.length > 0);
     if (policy.allowedHeaders.size > 0) {
       const refused = wanted.filter((h) => !policy.allowedHeaders.has(h.toLowerCase()));
-      if (refused.length > 0) return refuse(ctx, `CORS: header ${refused.join(', ').slice(0, 200)} is not allowed; allowed: ${policy.allowedHeadersValue}`);
+      if (refused.length > 0)
+        return refuse(
+          ctx,
+          `CORS: header ${refused.join(', ').slice(0, 200)} is not allowed; allowed: ${policy.allowedHeadersValue}`,
+        );
     }
     const response = ctx.response;
     response.setStatusCode(204);

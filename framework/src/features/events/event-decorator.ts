@@ -30,12 +30,14 @@ export interface EventBinding {
  * on that status, `@Event(Handler, { exception: ConflictError })` when that error was thrown.
  */
 export function Event(event: Provided<RestEvent<any>>, options: EventOptions = {}): MethodDecorator {
-  if (event === undefined || event === null) throw new TypeError('rest.uws: @Event takes a RestEvent class or instance');
+  if (event === undefined || event === null)
+    throw new TypeError('rest.uws: @Event takes a RestEvent class or instance');
   const { response, exception } = options;
   if (response !== undefined && !(Number.isInteger(response) && response >= 100 && response <= 599)) {
     throw new TypeError(`rest.uws: @Event response must be an HTTP status code, got ${response}`);
   }
-  if (exception !== undefined && typeof exception !== 'function') throw new TypeError('rest.uws: @Event exception must be an error class');
+  if (exception !== undefined && typeof exception !== 'function')
+    throw new TypeError('rest.uws: @Event exception must be an error class');
   return (target, key) => {
     const meta = methodMetadata(target, key);
     const list = (meta.extensions.get(EVENTS) as EventBinding[] | undefined) ?? [];

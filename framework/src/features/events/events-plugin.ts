@@ -26,11 +26,16 @@ interface CompiledEvent {
   entityType: Function | undefined;
 }
 
-function compileEvent(binding: EventBinding, access: (b: EventBinding) => ComponentAccessor<RestEvent<unknown>>): CompiledEvent {
+function compileEvent(
+  binding: EventBinding,
+  access: (b: EventBinding) => ComponentAccessor<RestEvent<unknown>>,
+): CompiledEvent {
   const ctor = typeof binding.event === 'function' ? binding.event : (binding.event as object).constructor;
   const { response, exception } = binding;
   let fires: CompiledEvent['fires'];
-  if (exception !== undefined) fires = (status, error) => error instanceof (exception as new () => Error) && (response === undefined || status === response);
+  if (exception !== undefined)
+    fires = (status, error) =>
+      error instanceof (exception as new () => Error) && (response === undefined || status === response);
   else if (response !== undefined) fires = (status) => status === response;
   else fires = (status, error) => error === undefined && status >= 200 && status < 300;
   return { name: ctor.name, get: access(binding), fires, entityType: resolvedClassMetadata(ctor).handles };
@@ -55,13 +60,18 @@ function compileEvents(scope: RouteScope): RouteHooks | undefined {
   if (bindings === undefined || bindings.length === 0) return undefined;
   const logger = scope.logger;
   const label = scope.definition.label;
-  const events = bindings.map((b) => compileEvent(b, (x) => componentAccessor(x.event, scope.components) as ComponentAccessor<RestEvent<unknown>>));
+  const events = bindings.map((b) =>
+    compileEvent(b, (x) => componentAccessor(x.event, scope.components) as ComponentAccessor<RestEvent<unknown>>),
+  );
 
-  const report = (event: CompiledEvent, err: unknown) => logger.error({ err, event: event.name, route: label }, 'event failed');
+  const report = (event: CompiledEvent, err: unknown) =>
+    logger.error({ err, event: event.name, route: label }, 'event failed');
   const runOne = (event: CompiledEvent, entity: unknown, ctx: RoutingContext): void | Promise<void> => {
     try {
       const instance = event.get(ctx);
-      const out = isThenable(instance) ? Promise.resolve(instance).then((e) => e.execute(entity, ctx)) : instance.execute(entity, ctx);
+      const out = isThenable(instance)
+        ? Promise.resolve(instance).then((e) => e.execute(entity, ctx))
+        : instance.execute(entity, ctx);
       if (isThenable(out)) return Promise.resolve(out).then(undefined, (err) => report(event, err));
     } catch (err) {
       report(event, err);

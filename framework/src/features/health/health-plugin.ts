@@ -32,12 +32,16 @@ const SHUTTING_DOWN = '{"status":"shutting down"}';
 export function health(options: HealthOptions = {}): RestPlugin {
   const healthPath = options.healthPath ?? '/health';
   const readyPath = options.readyPath ?? '/ready';
-  for (const [name, path] of [['healthPath', healthPath], ['readyPath', readyPath]] as const) {
+  for (const [name, path] of [
+    ['healthPath', healthPath],
+    ['readyPath', readyPath],
+  ] as const) {
     if (typeof path !== 'string' || !/^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/.test(path)) {
       throw new TypeError(`rest.uws: health: ${name} must be a path starting with /, got ${JSON.stringify(path)}`);
     }
   }
-  if (healthPath === readyPath) throw new TypeError(`rest.uws: health: healthPath and readyPath are both ${healthPath}`);
+  if (healthPath === readyPath)
+    throw new TypeError(`rest.uws: health: healthPath and readyPath are both ${healthPath}`);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   checkTimeout(timeoutMs, 'timeoutMs');
   const checks = [...(options.checks ?? [])];
@@ -72,7 +76,11 @@ export function health(options: HealthOptions = {}): RestPlugin {
 }
 
 function readinessBody(result: ReadinessResult): string {
-  return JSON.stringify(result.ready ? { status: 'ok', checks: result.checks } : { status: 'unavailable', failed: result.failed, checks: result.checks });
+  return JSON.stringify(
+    result.ready
+      ? { status: 'ok', checks: result.checks }
+      : { status: 'unavailable', failed: result.failed, checks: result.checks },
+  );
 }
 
 function answer(ctx: RoutingContext, status: number, body: string): void {

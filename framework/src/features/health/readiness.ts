@@ -38,13 +38,24 @@ export class Readiness {
   private readonly states: CheckState[];
   private running: Promise<ReadinessResult> | null = null;
 
-  constructor(checks: readonly ReadinessCheck[], defaultTimeoutMs: number, private readonly logger: () => Logger) {
+  constructor(
+    checks: readonly ReadinessCheck[],
+    defaultTimeoutMs: number,
+    private readonly logger: () => Logger,
+  ) {
     const names = new Set<string>();
     this.states = checks.map((check) => {
-      if (check === null || typeof check !== 'object' || typeof check.name !== 'string' || check.name === '' || typeof check.check !== 'function') {
+      if (
+        check === null ||
+        typeof check !== 'object' ||
+        typeof check.name !== 'string' ||
+        check.name === '' ||
+        typeof check.check !== 'function'
+      ) {
         throw new TypeError('rest.uws: health: each readiness check is { name, check: () => ..., timeoutMs? }');
       }
-      if (names.has(check.name)) throw new TypeError(`rest.uws: health: two readiness checks are named ${JSON.stringify(check.name)}`);
+      if (names.has(check.name))
+        throw new TypeError(`rest.uws: health: two readiness checks are named ${JSON.stringify(check.name)}`);
       names.add(check.name);
       const timeoutMs = check.timeoutMs ?? defaultTimeoutMs;
       checkTimeout(timeoutMs, `check ${check.name}: timeoutMs`);
@@ -114,10 +125,15 @@ export class Readiness {
     if (ok === state.lastOk) return;
     state.lastOk = ok;
     if (ok) this.logger().info({ check: state.check.name }, 'readiness check passes again');
-    else this.logger().warn({ check: state.check.name, outcome, ...(err !== undefined ? { err } : {}) }, 'readiness check failed');
+    else
+      this.logger().warn(
+        { check: state.check.name, outcome, ...(err !== undefined ? { err } : {}) },
+        'readiness check failed',
+      );
   }
 }
 
 export function checkTimeout(ms: unknown, what: string): void {
-  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1) throw new TypeError(`rest.uws: health: ${what} must be a whole number of ms (1 or more), got ${String(ms)}`);
+  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1)
+    throw new TypeError(`rest.uws: health: ${what} must be a whole number of ms (1 or more), got ${String(ms)}`);
 }

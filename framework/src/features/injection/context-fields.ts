@@ -12,7 +12,11 @@ import type { SettingsView } from '../../settings/settings';
  * (undefined when the class has none). Each field is read like a `@Context` argument; a value that cannot be
  * provided gives 400, like a `@Context` argument.
  */
-export function contextFieldFiller(ctor: Constructor, settings: SettingsView, components: ComponentFactory): ComponentFill | undefined {
+export function contextFieldFiller(
+  ctor: Constructor,
+  settings: SettingsView,
+  components: ComponentFactory,
+): ComponentFill | undefined {
   const scope: ArgumentScope = {
     label: ctor.name,
     routeText: ctor.name,
@@ -38,7 +42,12 @@ export function contextFieldFiller(ctor: Constructor, settings: SettingsView, co
       const [key, resolve] = fields[i]!;
       // Components are made for requests the pipeline runs: the context is always its Exchange.
       const value = resolve(ctx as Exchange);
-      if (isThenable(value)) (pending ??= []).push(Promise.resolve(value).then((v) => { target[key] = v; }));
+      if (isThenable(value))
+        (pending ??= []).push(
+          Promise.resolve(value).then((v) => {
+            target[key] = v;
+          }),
+        );
       else target[key] = value;
     }
     return pending === undefined ? undefined : Promise.all(pending).then(() => undefined);

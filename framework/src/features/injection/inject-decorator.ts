@@ -18,6 +18,7 @@ export const INJECTABLE = Symbol('rest.uws:injectable');
  * ```
  */
 export const Inject = marker((target: Function) => {
-  if (typeof target !== 'function') throw new TypeError('rest.uws: @Inject goes on a class (use tsyringe\'s @inject(token) on constructor parameters)');
+  if (typeof target !== 'function')
+    throw new TypeError("rest.uws: @Inject goes on a class (use tsyringe's @inject(token) on constructor parameters)");
   classMetadata(target).extensions.set(INJECTABLE, true);
 });

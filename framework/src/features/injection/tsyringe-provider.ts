@@ -13,7 +13,11 @@ function tsyringe(): Tsyringe {
   try {
     return (tsyringeModule = require('tsyringe') as Tsyringe);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND') throw new RegistrationError('TsyringeInjectionProvider needs the package tsyringe: npm install tsyringe', 'RU_ERR_MISSING_PACKAGE');
+    if ((err as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND')
+      throw new RegistrationError(
+        'TsyringeInjectionProvider needs the package tsyringe: npm install tsyringe',
+        'RU_ERR_MISSING_PACKAGE',
+      );
     throw err;
   }
 }
@@ -65,7 +69,12 @@ export class TsyringeInjectionProvider implements InjectionProvider {
       );
     }
     for (const dependency of params) {
-      if (typeof dependency === 'function' && dependency !== Object && dependency.prototype !== undefined && designParamTypes(dependency, undefined) !== undefined) {
+      if (
+        typeof dependency === 'function' &&
+        dependency !== Object &&
+        dependency.prototype !== undefined &&
+        designParamTypes(dependency, undefined) !== undefined
+      ) {
         this.prepare(dependency as Constructor, seen);
       }
     }

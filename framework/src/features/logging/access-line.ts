@@ -17,7 +17,27 @@ const S = pino.symbols as unknown as Readonly<Record<string, symbol>>;
 /** pino traces its serialisation here (`tracing:pino_asJson:*`); a subscriber gets its lines through pino itself. */
 const asJsonChannel = diagnostics.tracingChannel('pino_asJson');
 /** Every internal read here: a pino without one of them has its lines written by its own methods. */
-const KNOWN_INTERNALS = ['writeSym', 'asJsonSym', 'useOnlyCustomLevelsSym', 'mixinSym', 'nestedKeySym', 'msgPrefixSym', 'hooksSym', 'formattersSym', 'messageKeySym', 'errorKeySym', 'serializersSym', 'stringifiersSym', 'streamSym', 'lsCacheSym', 'timeSym', 'chindingsSym', 'endSym', 'wildcardFirstSym', 'needsMetadataGsym'].every((name) => typeof S[name] === 'symbol');
+const KNOWN_INTERNALS = [
+  'writeSym',
+  'asJsonSym',
+  'useOnlyCustomLevelsSym',
+  'mixinSym',
+  'nestedKeySym',
+  'msgPrefixSym',
+  'hooksSym',
+  'formattersSym',
+  'messageKeySym',
+  'errorKeySym',
+  'serializersSym',
+  'stringifiersSym',
+  'streamSym',
+  'lsCacheSym',
+  'timeSym',
+  'chindingsSym',
+  'endSym',
+  'wildcardFirstSym',
+  'needsMetadataGsym',
+].every((name) => typeof S[name] === 'symbol');
 
 /** A pino logger's internals as `pino.symbols` names them (the fields read here). */
 interface PinoInternals {
@@ -70,7 +90,16 @@ export class AccessLineWriter {
    * Writes one access line: `durationMicros` is the duration in whole microseconds (written as milliseconds);
    * `reqId` and `remoteAddress` are left out when undefined, `aborted` when false.
    */
-  write(logger: Logger, method: string, path: string, status: number, durationMicros: number, reqId: string | undefined, aborted: boolean, remoteAddress: string | undefined): void {
+  write(
+    logger: Logger,
+    method: string,
+    path: string,
+    status: number,
+    durationMicros: number,
+    reqId: string | undefined,
+    aborted: boolean,
+    remoteAddress: string | undefined,
+  ): void {
     const log = logger[this.level];
     // pino gives a logger new level methods when its level changes: the plan is made again then.
     if (log !== this.method || logger !== this.logger) this.plan(logger, log);
@@ -148,7 +177,13 @@ function plainPinoMessagePart(logger: PinoInternals, method: unknown, levelNumbe
   if (!KNOWN_INTERNALS || typeof method !== 'function' || method.name !== 'LOG') return null;
   const ref = pinoReference();
   if (logger[S.writeSym] !== ref[S.writeSym] || logger[S.asJsonSym] !== ref[S.asJsonSym]) return null;
-  if (logger[S.useOnlyCustomLevelsSym] || logger[S.mixinSym] || logger[S.nestedKeySym] || typeof logger[S.msgPrefixSym] === 'string') return null;
+  if (
+    logger[S.useOnlyCustomLevelsSym] ||
+    logger[S.mixinSym] ||
+    logger[S.nestedKeySym] ||
+    typeof logger[S.msgPrefixSym] === 'string'
+  )
+    return null;
   const hooks = logger[S.hooksSym];
   if (hooks === null || typeof hooks !== 'object' || hooks.logMethod || hooks.streamWrite) return null;
   const formatters = logger[S.formattersSym];
@@ -158,8 +193,22 @@ function plainPinoMessagePart(logger: PinoInternals, method: unknown, levelNumbe
   const serializers = logger[S.serializersSym];
   const stringifiers = logger[S.stringifiersSym];
   const stream = logger[S.streamSym];
-  if (typeof messageKey !== 'string' || serializers == null || stringifiers == null || stream == null || typeof stream.write !== 'function' || stream[S.needsMetadataGsym] === true) return null;
-  if (typeof logger[S.lsCacheSym]?.[levelNumber] !== 'string' || typeof logger[S.timeSym] !== 'function' || typeof logger[S.chindingsSym] !== 'string' || typeof logger[S.endSym] !== 'string') return null;
+  if (
+    typeof messageKey !== 'string' ||
+    serializers == null ||
+    stringifiers == null ||
+    stream == null ||
+    typeof stream.write !== 'function' ||
+    stream[S.needsMetadataGsym] === true
+  )
+    return null;
+  if (
+    typeof logger[S.lsCacheSym]?.[levelNumber] !== 'string' ||
+    typeof logger[S.timeSym] !== 'function' ||
+    typeof logger[S.chindingsSym] !== 'string' ||
+    typeof logger[S.endSym] !== 'string'
+  )
+    return null;
   if (stringifiers[S.wildcardFirstSym]) return null;
   for (const key of [...FIELDS, messageKey]) {
     if (serializers[key] || stringifiers[key]) return null;

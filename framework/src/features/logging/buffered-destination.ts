@@ -168,7 +168,8 @@ function nonBlockingPipe(fd: number): number {
 }
 
 function wholeBytes(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 0) throw new TypeError(`rest.uws: ${name} must be a whole number of bytes, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new TypeError(`rest.uws: ${name} must be a whole number of bytes, got ${String(value)}`);
   return value;
 }
 

@@ -58,6 +58,7 @@ export function createLogger(options: CreateLoggerOptions = {}, destination?: Lo
   const settings = { level: 'info', ...rest } as pino.LoggerOptions;
   // Never pino's asynchronous stdout: it loses the last lines when a worker thread exits (its flush does not
   // wait for a write in progress), and those are the crash reports. The buffered one writes synchronously.
-  const stream = (destination ?? (sync === true ? pino.destination({ dest: 1, sync: true }) : new BufferedDestination())) as pino.DestinationStream;
+  const stream = (destination ??
+    (sync === true ? pino.destination({ dest: 1, sync: true }) : new BufferedDestination())) as pino.DestinationStream;
   return pino(settings, stream) as unknown as PinoLogger;
 }

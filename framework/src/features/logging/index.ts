@@ -1,5 +1,12 @@
 /** Logging: a pino logger factory, the per-request logger, and request logging as a plugin. */
-export { requestLoggingPlugin, requestLoggingOptions, excludeFromAccessLog, REQUEST_LOGGING, type RequestLoggingOptions, type RequestLogLevel } from './request-logging-plugin';
+export {
+  requestLoggingPlugin,
+  requestLoggingOptions,
+  excludeFromAccessLog,
+  REQUEST_LOGGING,
+  type RequestLoggingOptions,
+  type RequestLogLevel,
+} from './request-logging-plugin';
 export { createLogger, type CreateLoggerOptions, type LogDestination, type PinoLogger } from './create-logger';
 export { RequestLogger } from './request-logger';
 export { BufferedDestination, type BufferedDestinationOptions } from './buffered-destination';

@@ -51,7 +51,8 @@ export class RequestLogger implements Logger {
   }
 
   private logger(): Logger {
-    if (this.target === null) this.target = this.requestId === undefined ? this.base : childOf(this.base, { reqId: this.requestId });
+    if (this.target === null)
+      this.target = this.requestId === undefined ? this.base : childOf(this.base, { reqId: this.requestId });
     return this.target;
   }
 }

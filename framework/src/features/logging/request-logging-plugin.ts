@@ -30,11 +30,15 @@ export function excludeFromAccessLog(ctx: RoutingContext): void {
 }
 
 /** Checks and copies the options of `logRequests` (false: off). */
-export function requestLoggingOptions(options: RequestLoggingOptions | boolean | undefined): RequestLoggingOptions | false {
+export function requestLoggingOptions(
+  options: RequestLoggingOptions | boolean | undefined,
+): RequestLoggingOptions | false {
   if (options === false) return false;
   const o = options === true || options === undefined ? {} : options;
   if (o.level !== undefined && !['error', 'warn', 'info', 'debug'].includes(o.level)) {
-    throw new TypeError(`rest.uws: logRequests level must be error, warn, info or debug, got ${JSON.stringify(o.level)}`);
+    throw new TypeError(
+      `rest.uws: logRequests level must be error, warn, info or debug, got ${JSON.stringify(o.level)}`,
+    );
   }
   return { ...o };
 }
@@ -76,7 +80,16 @@ export const requestLoggingPlugin: RestPlugin = {
         if (ctx.has(UNLOGGED)) return;
         const { request, response } = ctx;
         const micros = Math.round((performance.now() - start) * 1000);
-        writer.write(explicit ?? app.logger, request.method(), request.path(), response.getStatusCode(), micros, requestIdOf(ctx), response.aborted(), remoteAddress);
+        writer.write(
+          explicit ?? app.logger,
+          request.method(),
+          request.path(),
+          response.getStatusCode(),
+          micros,
+          requestIdOf(ctx),
+          response.aborted(),
+          remoteAddress,
+        );
       };
       ctx.response.onEnd(finish);
       ctx.response.onAborted(finish);

@@ -18,15 +18,23 @@ const REQUIRED_MARKERS = new Set(['isDefined', 'notNull', 'notEmpty', 'notBlank'
  * `@IsOptional`. The framework's Bean Validation style constraints (`min`, `size`, `pattern`...) let
  * absent values pass, like the standard, so they do not make a property required.
  */
-const CLASS_VALIDATOR_CHECK = /^(is(?!Optional$)[A-Z]\w*|matches|minLength|maxLength|length|arrayMinSize|arrayMaxSize|arrayContains|arrayUnique|equals|notEquals|contains|notContains)$/;
+const CLASS_VALIDATOR_CHECK =
+  /^(is(?!Optional$)[A-Z]\w*|matches|minLength|maxLength|length|arrayMinSize|arrayMaxSize|arrayContains|arrayUnique|equals|notEquals|contains|notContains)$/;
 
 /** Whether a property with these constraints must be present. */
 export function isRequired(records: readonly ConstraintRecord[]): boolean {
   // @ValidateIf: its constraints (@IsDefined too) run only when the condition holds, which the document cannot know.
   if (records.some((r) => r.type === 'conditionalValidation' && r.name !== 'isOptional')) return false;
-  if (records.some((r) => r.type === 'conditionalValidation' && r.name === 'isOptional')) return records.some((r) => REQUIRED_MARKERS.has(r.name ?? ''));
+  if (records.some((r) => r.type === 'conditionalValidation' && r.name === 'isOptional'))
+    return records.some((r) => REQUIRED_MARKERS.has(r.name ?? ''));
   // @ValidateNested rejects a missing object too ("must be either object or array").
-  return records.some((r) => REQUIRED_MARKERS.has(r.name ?? '') || (r.type === 'customValidation' && CLASS_VALIDATOR_CHECK.test(r.name ?? '')) || r.type === 'isDefined' || r.type === 'nestedValidation');
+  return records.some(
+    (r) =>
+      REQUIRED_MARKERS.has(r.name ?? '') ||
+      (r.type === 'customValidation' && CLASS_VALIDATOR_CHECK.test(r.name ?? '')) ||
+      r.type === 'isDefined' ||
+      r.type === 'nestedValidation',
+  );
 }
 
 const FORMATS: Record<string, [type: string, format?: string]> = {
@@ -52,7 +60,8 @@ const FORMATS: Record<string, [type: string, format?: string]> = {
 
 /** Adds the keywords a constraint stands for to a property schema (or its items, for `each`). */
 export function applyConstraint(schema: JsonSchema, record: ConstraintRecord): void {
-  const target = record.each === true ? ((schema.items as JsonSchema | undefined) ?? (schema.items = {})) as JsonSchema : schema;
+  const target =
+    record.each === true ? (((schema.items as JsonSchema | undefined) ?? (schema.items = {})) as JsonSchema) : schema;
   const c = record.constraints ?? [];
   const name = record.name ?? record.type;
   const format = FORMATS[name];

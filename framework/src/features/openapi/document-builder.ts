@@ -33,7 +33,12 @@ export interface OpenApiOptions {
   }>;
 }
 
-const IN: Partial<Record<ParamMetadata['source'], string>> = { path: 'path', query: 'query', header: 'header', cookie: 'cookie' };
+const IN: Partial<Record<ParamMetadata['source'], string>> = {
+  path: 'path',
+  query: 'query',
+  header: 'header',
+  cookie: 'cookie',
+};
 
 /** What a document is built from: an app's routes, settings and components (a plugin's view of the app). */
 export interface OpenApiSource {
@@ -64,10 +69,14 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
     if (item[method] !== undefined) continue; // identical paths chained: the first one documents it
     const texts = (d.extensions.get(API_OPERATION) as ApiOperationOptions | undefined) ?? {};
     let operationId = texts.operationId ?? `${d.resourceClass.name}_${d.methodName}`;
-    for (let i = 2; operationIds.has(operationId); i++) operationId = `${texts.operationId ?? `${d.resourceClass.name}_${d.methodName}`}_${i}`;
+    for (let i = 2; operationIds.has(operationId); i++)
+      operationId = `${texts.operationId ?? `${d.resourceClass.name}_${d.methodName}`}_${i}`;
     operationIds.add(operationId);
 
-    const operation: JsonSchema = { operationId, tags: (d.extensions.get(API_TAGS) as string[] | undefined) ?? [d.resourceClass.name] };
+    const operation: JsonSchema = {
+      operationId,
+      tags: (d.extensions.get(API_TAGS) as string[] | undefined) ?? [d.resourceClass.name],
+    };
     if (texts.summary !== undefined) operation.summary = texts.summary;
     if (texts.description !== undefined) operation.description = texts.description;
     if (texts.deprecated === true) operation.deprecated = true;
@@ -81,9 +90,17 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
     if (security.requirement !== undefined) operation.security = security.requirement;
     Object.assign(securitySchemes, security.schemes);
 
-    const hints = readMethodSource((d.resourceClass.prototype as Record<string, Function>)[d.methodName] ?? (() => undefined));
+    const hints = readMethodSource(
+      (d.resourceClass.prototype as Record<string, Function>)[d.methodName] ?? (() => undefined),
+    );
     const responses = successResponses(d, hints, schemas);
-    const facts = { parameters, readsBody: body !== undefined, secured: security.secured, mayForbid: security.mayForbid, bodyLimit: rt.settings.bodyLimit };
+    const facts = {
+      parameters,
+      readsBody: body !== undefined,
+      secured: security.secured,
+      mayForbid: security.mayForbid,
+      bodyLimit: rt.settings.bodyLimit,
+    };
     const errors = [...frameworkErrors(d, facts, hints), ...(rt.routeAnswers?.(d) ?? []).map(fromRouteAnswer)];
     const errorBodies = new ErrorBodies(rt.errorHandlers?.(d) ?? [], schemas, rt.settings.notFoundEntries().length > 0);
     // An error the route declares without a body (`@ApiResponse(404, 'No such todo')`): the body of the handler
@@ -96,7 +113,8 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
     }
     for (const e of errors) {
       const key = String(e.status);
-      if (responses[key] === undefined) responses[key] = responseObject(e.description, errorBodies.contentOf(e, d), e.headers);
+      if (responses[key] === undefined)
+        responses[key] = responseObject(e.description, errorBodies.contentOf(e, d), e.headers);
     }
     operation.responses = responses;
     item[method] = operation;
@@ -116,8 +134,19 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
 
 function describeParameters(d: RouteDefinition, patterns: Map<string, string>, schemas: SchemaRegistry): JsonSchema[] {
   const out: JsonSchema[] = [];
-  const constraints = d.extensions.get(PARAMETER_CONSTRAINTS) as Map<number, Array<() => PropertyDecorator>> | undefined;
-  const add = (p: { source: ParamMetadata['source']; name?: string; type?: ArgumentType; optional: boolean; defaultValue?: string }, extra?: Array<() => PropertyDecorator>) => {
+  const constraints = d.extensions.get(PARAMETER_CONSTRAINTS) as
+    | Map<number, Array<() => PropertyDecorator>>
+    | undefined;
+  const add = (
+    p: {
+      source: ParamMetadata['source'];
+      name?: string;
+      type?: ArgumentType;
+      optional: boolean;
+      defaultValue?: string;
+    },
+    extra?: Array<() => PropertyDecorator>,
+  ) => {
     const location = IN[p.source];
     if (location === undefined || p.name === undefined) return;
     if (out.some((o) => o.name === p.name && o.in === location)) return;
@@ -139,19 +168,28 @@ function describeParameters(d: RouteDefinition, patterns: Map<string, string>, s
 }
 
 /** The value arguments a `@BeanParam` class gathers (decorated fields and constructor parameters). */
-function beanFields(p: ParameterDefinition): Array<{ source: ParamMetadata['source']; name?: string; type?: ArgumentType; optional: boolean; defaultValue?: string }> {
+function beanFields(p: ParameterDefinition): Array<{
+  source: ParamMetadata['source'];
+  name?: string;
+  type?: ArgumentType;
+  optional: boolean;
+  defaultValue?: string;
+}> {
   const type = p.type;
   if (typeof type !== 'function') return [];
   const meta = resolvedClassMetadata(type);
   const ctorTypes = designParamTypes(type, undefined) ?? [];
   const out = [];
-  for (const [i, m] of meta.constructorParams) out.push({ ...m, type: m.explicitType ?? ctorTypes[i], optional: m.optional === true });
-  for (const [key, m] of meta.fields) out.push({ ...m, type: m.explicitType ?? designType(type.prototype, key), optional: m.optional === true });
+  for (const [i, m] of meta.constructorParams)
+    out.push({ ...m, type: m.explicitType ?? ctorTypes[i], optional: m.optional === true });
+  for (const [key, m] of meta.fields)
+    out.push({ ...m, type: m.explicitType ?? designType(type.prototype, key), optional: m.optional === true });
   return out;
 }
 
 function typedDefault(value: string, schema: JsonSchema): unknown {
-  if ((schema.type === 'number' || schema.type === 'integer') && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if ((schema.type === 'number' || schema.type === 'integer') && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value);
   if (schema.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   if (schema.type === 'array') return value.split(',');
   return value;
@@ -164,7 +202,10 @@ function describeBody(d: RouteDefinition, schemas: SchemaRegistry): JsonSchema |
     const t = body.type;
     const bytes = t === Buffer || t === Uint8Array;
     const text = t === String;
-    const types = d.consumes.length > 0 ? d.consumes : [bytes ? 'application/octet-stream' : text ? 'text/plain' : 'application/json'];
+    const types =
+      d.consumes.length > 0
+        ? d.consumes
+        : [bytes ? 'application/octet-stream' : text ? 'text/plain' : 'application/json'];
     const schema = schemas.schemaFor(t);
     const content: JsonSchema = {};
     for (const type of types) content[type] = { schema };

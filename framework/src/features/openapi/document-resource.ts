@@ -14,7 +14,10 @@ import { ApiExclude } from './openapi-decorators';
 export class OpenApiDocumentResource {
   private cached: { routes: number; json: string } | undefined;
 
-  constructor(private readonly source: OpenApiSource, private readonly options: OpenApiOptions) {}
+  constructor(
+    private readonly source: OpenApiSource,
+    private readonly options: OpenApiOptions,
+  ) {}
 
   @GET
   @Path('/')

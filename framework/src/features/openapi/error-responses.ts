@@ -74,7 +74,12 @@ export function errorClassOf(status: number): Function {
 
 /** A plugin hook's answer as an error answer. */
 export function fromRouteAnswer(a: RouteAnswer): ErrorAnswer {
-  return { status: a.status, description: a.description, error: a.error ?? errorClassOf(a.status), ...(a.headers !== undefined ? { headers: a.headers } : {}) };
+  return {
+    status: a.status,
+    description: a.description,
+    error: a.error ?? errorClassOf(a.status),
+    ...(a.headers !== undefined ? { headers: a.headers } : {}),
+  };
 }
 
 /**
@@ -95,7 +100,14 @@ export class ErrorBodies {
     const raised = answer.raised ?? 'route';
     if (raised !== 'route' && answer.status === 404 && this.ownNotFound) return undefined;
     const inRoute = raised === 'outside' ? undefined : this.contentFor(answer.error, this.handlers, route);
-    const outside = raised === 'route' ? undefined : this.contentFor(answer.error, this.handlers.filter((h) => h.own !== true), route);
+    const outside =
+      raised === 'route'
+        ? undefined
+        : this.contentFor(
+            answer.error,
+            this.handlers.filter((h) => h.own !== true),
+            route,
+          );
     if (raised === 'route') return inRoute;
     if (raised === 'outside') return outside;
     if (inRoute === undefined || outside === undefined) return undefined;
@@ -147,7 +159,8 @@ function mergeContent(a: JsonSchema, b: JsonSchema): JsonSchema {
   for (const [type, media] of Object.entries(b)) {
     const mine = out[type] as JsonSchema | undefined;
     if (mine === undefined) out[type] = media;
-    else if (JSON.stringify(mine.schema) !== JSON.stringify((media as JsonSchema).schema)) out[type] = { schema: { anyOf: [mine.schema, (media as JsonSchema).schema] } };
+    else if (JSON.stringify(mine.schema) !== JSON.stringify((media as JsonSchema).schema))
+      out[type] = { schema: { anyOf: [mine.schema, (media as JsonSchema).schema] } };
   }
   return out;
 }
@@ -158,6 +171,9 @@ function declaredBodies(handler: object | undefined, route: RouteDefinition): Op
   const declared = typeof own === 'function' ? (own as (route: RouteDefinition) => unknown).call(handler, route) : own;
   const list = Array.isArray(declared) ? declared : [declared];
   const valid = (b: unknown): b is OpenApiErrorBody =>
-    b !== null && typeof b === 'object' && (typeof (b as OpenApiErrorBody).type === 'function' || ((b as OpenApiErrorBody).schema !== null && typeof (b as OpenApiErrorBody).schema === 'object'));
+    b !== null &&
+    typeof b === 'object' &&
+    (typeof (b as OpenApiErrorBody).type === 'function' ||
+      ((b as OpenApiErrorBody).schema !== null && typeof (b as OpenApiErrorBody).schema === 'object'));
   return list.length > 0 && list.every(valid) ? list : undefined;
 }

@@ -1,7 +1,18 @@
 /** OpenAPI 3.1 documents from the decorators, and the plugin that serves them. */
 export { openApi, checkOpenApiOptions } from './openapi-plugin';
 export { buildOpenApiDocument, type OpenApiOptions, type OpenApiSource } from './document-builder';
-export { ApiOperation, ApiResponse, ApiTags, ApiExclude, API_OPERATION, API_RESPONSES, API_TAGS, API_EXCLUDE, type ApiOperationOptions, type ApiResponseOptions } from './openapi-decorators';
+export {
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  ApiExclude,
+  API_OPERATION,
+  API_RESPONSES,
+  API_TAGS,
+  API_EXCLUDE,
+  type ApiOperationOptions,
+  type ApiResponseOptions,
+} from './openapi-decorators';
 export type { OpenApiSecurityScheme } from './security-schemes';
 export type { OpenApiErrorBody, ErrorHandlerList } from './error-responses';
 export type { JsonSchema } from './constraint-keywords';

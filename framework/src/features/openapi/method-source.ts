@@ -10,7 +10,16 @@ export interface SourceHints {
   readonly thrown: ReadonlyMap<number, Function>;
 }
 
-const SHORTHANDS: Readonly<Record<string, number>> = { ok: 200, created: 201, accepted: 202, noContent: 204, seeOther: 303, notModified: 304, temporaryRedirect: 307, serverError: 500 };
+const SHORTHANDS: Readonly<Record<string, number>> = {
+  ok: 200,
+  created: 201,
+  accepted: 202,
+  noContent: 204,
+  seeOther: 303,
+  notModified: 304,
+  temporaryRedirect: 307,
+  serverError: 500,
+};
 const WITH_LOCATION = new Set(['created', 'seeOther', 'temporaryRedirect']);
 
 /** The HTTP error classes of rest.uws with a fixed status, by class name (`NotFoundException` → 404). */
@@ -18,13 +27,18 @@ const ERROR_CLASSES: ReadonlyMap<string, { status: number; error: Function }> = 
   Object.entries(httpErrors).flatMap(([name, value]) => {
     if (typeof value !== 'function' || !(value.prototype instanceof httpErrors.WebApplicationException)) return [];
     const status = (new (value as new () => httpErrors.WebApplicationException)() as { status?: unknown }).status;
-    return typeof status === 'number' && status >= 400 && status <= 599 ? [[name, { status, error: value }] as const] : [];
+    return typeof status === 'number' && status >= 400 && status <= 599
+      ? [[name, { status, error: value }] as const]
+      : [];
   }),
 );
 
 /** The method's code without its comments (a comment that names a status is no answer). */
 function codeOf(method: Function): string {
-  return Function.prototype.toString.call(method).replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:\\'"`])\/\/[^\n]*/g, '$1');
+  return Function.prototype.toString
+    .call(method)
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:\\'"`])\/\/[^\n]*/g, '$1');
 }
 
 /**

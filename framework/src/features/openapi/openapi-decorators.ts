@@ -56,19 +56,25 @@ export function ApiOperation(options: ApiOperationOptions): MethodDecorator {
 }
 
 /** `ApiResponse`'s second argument in its short forms: the entity class, or the description. */
-function responseOptions(second: ApiResponseOptions | Function | [Function] | string | undefined, description: string | undefined): ApiResponseOptions {
+function responseOptions(
+  second: ApiResponseOptions | Function | [Function] | string | undefined,
+  description: string | undefined,
+): ApiResponseOptions {
   if (typeof second === 'string') return { description: second };
-  const options: ApiResponseOptions = typeof second === 'function' || Array.isArray(second) ? { type: second } : { ...(second ?? {}) };
+  const options: ApiResponseOptions =
+    typeof second === 'function' || Array.isArray(second) ? { type: second } : { ...(second ?? {}) };
   if (description !== undefined) options.description = description;
   if (Array.isArray(options.type)) {
     const [item] = options.type;
-    if (options.type.length !== 1 || typeof item !== 'function') throw new TypeError('rest.uws: @ApiResponse takes a list type as [ItemClass]');
+    if (options.type.length !== 1 || typeof item !== 'function')
+      throw new TypeError('rest.uws: @ApiResponse takes a list type as [ItemClass]');
     options.type = item;
     options.isArray = true;
   } else if (options.type !== undefined && typeof options.type !== 'function') {
     throw new TypeError('rest.uws: @ApiResponse type must be a class (or [Class] for a list)');
   }
-  if (options.schema !== undefined && (options.schema === null || typeof options.schema !== 'object')) throw new TypeError('rest.uws: @ApiResponse schema must be a JSON Schema object');
+  if (options.schema !== undefined && (options.schema === null || typeof options.schema !== 'object'))
+    throw new TypeError('rest.uws: @ApiResponse schema must be a JSON Schema object');
   return options;
 }
 
@@ -78,8 +84,13 @@ function responseOptions(second: ApiResponseOptions | Function | [Function] | st
  * Needed where the code cannot tell: a `Promise` or an interface return type (TypeScript records neither's
  * shape), or a status set by a helper the method calls. Repeatable; on a class it applies to every route of the class.
  */
-export function ApiResponse(status: number | 'default', options?: ApiResponseOptions | Function | [Function] | string, description?: string): ClassOrMethodDecorator {
-  if (status !== 'default' && (!Number.isInteger(status) || status < 100 || status > 599)) throw new TypeError(`rest.uws: @ApiResponse takes an HTTP status, got ${String(status)}`);
+export function ApiResponse(
+  status: number | 'default',
+  options?: ApiResponseOptions | Function | [Function] | string,
+  description?: string,
+): ClassOrMethodDecorator {
+  if (status !== 'default' && (!Number.isInteger(status) || status < 100 || status > 599))
+    throw new TypeError(`rest.uws: @ApiResponse takes an HTTP status, got ${String(status)}`);
   const entry = responseOptions(options, description);
   return (target, key) => {
     const ext = extensionsOf(target, key);
@@ -90,9 +101,12 @@ export function ApiResponse(status: number | 'default', options?: ApiResponseOpt
 
 /** Groups routes under tags (default: the class name). On a class or a method. */
 export function ApiTags(...tags: string[]): ClassOrMethodDecorator {
-  if (tags.length === 0 || tags.some((t) => typeof t !== 'string' || t === '')) throw new TypeError('rest.uws: @ApiTags takes one or more tag names');
+  if (tags.length === 0 || tags.some((t) => typeof t !== 'string' || t === ''))
+    throw new TypeError('rest.uws: @ApiTags takes one or more tag names');
   return (target, key) => void extensionsOf(target, key).set(API_TAGS, tags);
 }
 
 /** Leaves a route (or a whole class) out of the OpenAPI document. */
-export const ApiExclude = marker((target: object, key?: string | symbol) => void extensionsOf(target, key).set(API_EXCLUDE, true));
+export const ApiExclude = marker(
+  (target: object, key?: string | symbol) => void extensionsOf(target, key).set(API_EXCLUDE, true),
+);

@@ -23,11 +23,16 @@ export function openApi(options: OpenApiOptions): RestPlugin {
 
 /** Checks the options of `openApi` and `openApiDocument` where they are given. */
 export function checkOpenApiOptions(options: OpenApiOptions): void {
-  if (options === null || typeof options !== 'object') throw new RegistrationError('openApi takes { title, version, path? }', 'RU_ERR_OPENAPI');
+  if (options === null || typeof options !== 'object')
+    throw new RegistrationError('openApi takes { title, version, path? }', 'RU_ERR_OPENAPI');
   for (const key of ['title', 'version'] as const) {
-    if (typeof options[key] !== 'string' || options[key].length === 0) throw new RegistrationError(`openApi: ${key} must be a non-empty string`, 'RU_ERR_OPENAPI');
+    if (typeof options[key] !== 'string' || options[key].length === 0)
+      throw new RegistrationError(`openApi: ${key} must be a non-empty string`, 'RU_ERR_OPENAPI');
   }
   if (options.path !== undefined && (typeof options.path !== 'string' || !options.path.startsWith('/'))) {
-    throw new RegistrationError(`openApi: path must start with "/", got ${JSON.stringify(options.path)}`, 'RU_ERR_OPENAPI');
+    throw new RegistrationError(
+      `openApi: path must start with "/", got ${JSON.stringify(options.path)}`,
+      'RU_ERR_OPENAPI',
+    );
   }
 }

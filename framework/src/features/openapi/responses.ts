@@ -26,7 +26,11 @@ function headersObject(headers: Readonly<Record<string, string>>): JsonSchema {
 }
 
 /** A documented response: description, body and headers. */
-export function responseObject(description: string, content: JsonSchema | undefined, headers?: Readonly<Record<string, string>>): JsonSchema {
+export function responseObject(
+  description: string,
+  content: JsonSchema | undefined,
+  headers?: Readonly<Record<string, string>>,
+): JsonSchema {
   const r: JsonSchema = { description };
   if (content !== undefined) r.content = content;
   if (headers !== undefined && Object.keys(headers).length > 0) r.headers = headersObject(headers);
@@ -43,7 +47,11 @@ function returnSchema(d: RouteDefinition, schemas: SchemaRegistry): JsonSchema {
  * The responses a route gives itself: its `@ApiResponse`s; then, unless one of them is a success, the statuses
  * its code names (`Response.status(201)`, `Response.created(...)`), else what its return type says (`void`: 204).
  */
-export function successResponses(d: RouteDefinition, hints: SourceHints, schemas: SchemaRegistry): Record<string, JsonSchema> {
+export function successResponses(
+  d: RouteDefinition,
+  hints: SourceHints,
+  schemas: SchemaRegistry,
+): Record<string, JsonSchema> {
   const produced = d.produces.length > 0 ? d.produces : ['application/json'];
   const responses: Record<string, JsonSchema> = {};
   for (const [status, o] of declaredResponses(d)) {
@@ -54,7 +62,11 @@ export function successResponses(d: RouteDefinition, hints: SourceHints, schemas
       const item = o.schema !== undefined ? { ...o.schema } : schemas.schemaFor(o.type as Function);
       content = { [o.mediaType ?? produced[0]!]: { schema: o.isArray ? { type: 'array', items: item } : item } };
     }
-    responses[key] = responseObject(o.description ?? (status === 'default' ? 'Any other answer' : statusText(status)), content, o.headers);
+    responses[key] = responseObject(
+      o.description ?? (status === 'default' ? 'Any other answer' : statusText(status)),
+      content,
+      o.headers,
+    );
   }
   if (Object.keys(responses).some((k) => k.startsWith('2'))) return responses;
 
@@ -62,8 +74,13 @@ export function successResponses(d: RouteDefinition, hints: SourceHints, schemas
   if (named.length > 0) {
     for (const status of named) {
       if (responses[String(status)] !== undefined) continue;
-      const content = status === 204 || status === 304 ? undefined : { [produced[0]!]: { schema: returnSchema(d, schemas) } };
-      responses[String(status)] = responseObject(statusText(status), content, hints.withLocation.has(status) ? { Location: 'Where the resource is' } : undefined);
+      const content =
+        status === 204 || status === 304 ? undefined : { [produced[0]!]: { schema: returnSchema(d, schemas) } };
+      responses[String(status)] = responseObject(
+        statusText(status),
+        content,
+        hints.withLocation.has(status) ? { Location: 'Where the resource is' } : undefined,
+      );
     }
     return responses;
   }
@@ -93,17 +110,27 @@ export interface RouteFacts {
  */
 export function frameworkErrors(d: RouteDefinition, facts: RouteFacts, hints: SourceHints): ErrorAnswer[] {
   const out: ErrorAnswer[] = [];
-  const add = (status: number, description: string, raised: ErrorAnswer['raised'] = 'route') => out.push({ status, description, error: hints.thrown.get(status) ?? errorClassOf(status), raised });
+  const add = (status: number, description: string, raised: ErrorAnswer['raised'] = 'route') =>
+    out.push({ status, description, error: hints.thrown.get(status) ?? errorClassOf(status), raised });
   const inPath = facts.parameters.filter((p) => p.in === 'path');
   // A path variable that cannot be decoded is refused by the router; a value that fails conversion, a
   // constraint or a missing one, by the route.
-  const failsInRoute = facts.readsBody || hints.thrown.has(400) || facts.parameters.some((p) => p.in !== 'path' || isCheckedInRoute(p.schema as JsonSchema));
-  if (inPath.length > 0 || failsInRoute) add(400, 'Bad request: a missing or invalid argument', inPath.length === 0 ? 'route' : failsInRoute ? 'both' : 'outside');
+  const failsInRoute =
+    facts.readsBody ||
+    hints.thrown.has(400) ||
+    facts.parameters.some((p) => p.in !== 'path' || isCheckedInRoute(p.schema as JsonSchema));
+  if (inPath.length > 0 || failsInRoute)
+    add(
+      400,
+      'Bad request: a missing or invalid argument',
+      inPath.length === 0 ? 'route' : failsInRoute ? 'both' : 'outside',
+    );
   if (facts.secured) add(401, 'Unauthorized: no or invalid credentials');
   if (facts.mayForbid) add(403, 'Forbidden: the user may not do this');
   const patterned = inPath.filter((p) => typeof (p.schema as JsonSchema | undefined)?.pattern === 'string');
   if (hints.thrown.has(404)) add(404, 'Not found', patterned.length > 0 ? 'both' : 'route');
-  else if (patterned.length > 0) add(404, `Not found: ${patterned.map((p) => `{${p.name}}`).join(', ')} does not match its pattern`, 'outside');
+  else if (patterned.length > 0)
+    add(404, `Not found: ${patterned.map((p) => `{${p.name}}`).join(', ')} does not match its pattern`, 'outside');
   if (d.produces.length > 0) add(406, 'Not acceptable: none of the Accept types is produced');
   if (facts.readsBody) {
     add(413, `Payload too large: the body is over ${facts.bodyLimit} bytes`, 'outside');

@@ -3,7 +3,9 @@ import { designType } from '../../metadata/store';
 import { applyConstraint, enumValues, isRequired, type ConstraintRecord, type JsonSchema } from './constraint-keywords';
 
 type ClassValidatorModule = typeof import('class-validator');
-type TypeMetadataStorage = { findTypeMetadata(target: Function, property: string): { typeFunction(): Function } | undefined };
+type TypeMetadataStorage = {
+  findTypeMetadata(target: Function, property: string): { typeFunction(): Function } | undefined;
+};
 
 function optional<T>(name: string): T | undefined {
   try {
@@ -19,11 +21,15 @@ let typeStorage: TypeMetadataStorage | null | undefined;
 function constraintsOf(cls: Function): ConstraintRecord[] {
   classValidator ??= optional<ClassValidatorModule>('class-validator') ?? null;
   if (classValidator === null) return [];
-  return classValidator.getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false) as unknown as ConstraintRecord[];
+  return classValidator
+    .getMetadataStorage()
+    .getTargetValidationMetadatas(cls, '', true, false) as unknown as ConstraintRecord[];
 }
 
 function declaredType(cls: Function, property: string): Function | undefined {
-  typeStorage ??= optional<{ defaultMetadataStorage: TypeMetadataStorage }>('class-transformer/cjs/storage')?.defaultMetadataStorage ?? null;
+  typeStorage ??=
+    optional<{ defaultMetadataStorage: TypeMetadataStorage }>('class-transformer/cjs/storage')
+      ?.defaultMetadataStorage ?? null;
   const fromTransformer = typeStorage?.findTypeMetadata(cls, property)?.typeFunction();
   return fromTransformer ?? undefined;
 }
@@ -103,7 +109,8 @@ export class SchemaRegistry {
     const declared = declaredType(cls, property);
     const nested = records.some((r) => r.type === 'nestedValidation');
     let schema: JsonSchema;
-    if (design === Array || (nested && records.some((r) => r.each))) schema = { type: 'array', items: declared !== undefined ? this.schemaFor(declared) : {} };
+    if (design === Array || (nested && records.some((r) => r.each)))
+      schema = { type: 'array', items: declared !== undefined ? this.schemaFor(declared) : {} };
     else schema = this.schemaFor(declared ?? design);
     const isRef = typeof schema.$ref === 'string';
     for (const r of records) if (r.type === 'customValidation' && !isRef) applyConstraint(schema, r);

@@ -41,7 +41,11 @@ function describe(provider: Provided<unknown>, instanceOf?: (p: Provided<unknown
   const ctor = (typeof provider === 'function' ? provider : (provider as object).constructor) as Function;
   // A scheme declared as an instance field is only visible on an instance: ask the app's component factory.
   let holder: unknown = typeof provider === 'object' && provider !== null ? provider : ctor.prototype;
-  if (typeof provider === 'function' && (ctor.prototype as { securityScheme?: unknown })?.securityScheme === undefined && instanceOf !== undefined) {
+  if (
+    typeof provider === 'function' &&
+    (ctor.prototype as { securityScheme?: unknown })?.securityScheme === undefined &&
+    instanceOf !== undefined
+  ) {
     try {
       holder = instanceOf(provider);
     } catch {
@@ -54,10 +58,15 @@ function describe(provider: Provided<unknown>, instanceOf?: (p: Provided<unknown
     const d = declared as OpenApiSecurityScheme;
     return { name: d.name ?? schemeName(ctor), scheme: d.scheme };
   }
-  if (ctor === BearerAuthenticationProvider || ctor.prototype instanceof BearerAuthenticationProvider) return { name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer' } };
-  if (ctor === BasicAuthenticationProvider || ctor.prototype instanceof BasicAuthenticationProvider) return { name: 'basicAuth', scheme: { type: 'http', scheme: 'basic' } };
+  if (ctor === BearerAuthenticationProvider || ctor.prototype instanceof BearerAuthenticationProvider)
+    return { name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer' } };
+  if (ctor === BasicAuthenticationProvider || ctor.prototype instanceof BasicAuthenticationProvider)
+    return { name: 'basicAuth', scheme: { type: 'http', scheme: 'basic' } };
   // Unknown credentials: say so rather than guess a header.
-  return { name: schemeName(ctor), scheme: { type: 'http', scheme: 'custom', description: `Credentials read by ${ctor.name}` } };
+  return {
+    name: schemeName(ctor),
+    scheme: { type: 'http', scheme: 'custom', description: `Credentials read by ${ctor.name}` },
+  };
 }
 
 function schemeName(ctor: Function): string {
@@ -66,7 +75,11 @@ function schemeName(ctor: Function): string {
 }
 
 /** The security of one route: its own `@Authenticate`, else the app's; roles from `@RolesAllowed`. */
-export function routeSecurityDoc(definition: RouteDefinition, settings: SettingsView, instanceOf?: (p: Provided<unknown>) => unknown): RouteSecurityDoc {
+export function routeSecurityDoc(
+  definition: RouteDefinition,
+  settings: SettingsView,
+  instanceOf?: (p: Provided<unknown>) => unknown,
+): RouteSecurityDoc {
   const declared = routeSecurity(definition);
   const access = declared.access;
   if (access?.kind === 'permitAll') return { requirement: [], schemes: {}, secured: false, mayForbid: false };

@@ -69,7 +69,9 @@ export function problemDetails(options: ProblemDetailsOptions = {}): RestPlugin 
   const type = options.type ?? 'about:blank';
   let typeOf: (status: number, code: string | undefined) => string;
   if (typeof type === 'function') typeOf = type;
-  else if (typeof type === 'string' && type !== '') typeOf = type === 'about:blank' ? () => type : (_status, code) => (code === undefined ? 'about:blank' : `${type}${code}`);
+  else if (typeof type === 'string' && type !== '')
+    typeOf =
+      type === 'about:blank' ? () => type : (_status, code) => (code === undefined ? 'about:blank' : `${type}${code}`);
   else throw new TypeError('rest.uws: problemDetails: type is a base URI or a function of (status, code)');
   const handler = new ProblemDetailsHandler(typeOf);
   return {

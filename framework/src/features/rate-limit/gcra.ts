@@ -39,7 +39,11 @@ export function intervalOf(window: RateLimitWindow): number {
  * One hit at `now` against a key whose TAT is `tat` (undefined: never seen, or forgotten). Returns the
  * state and the TAT to store (unchanged when refused: a refused request costs nothing).
  */
-export function hitAt(tat: number | undefined, now: number, window: RateLimitWindow): { state: RateLimitState; tat: number } {
+export function hitAt(
+  tat: number | undefined,
+  now: number,
+  window: RateLimitWindow,
+): { state: RateLimitState; tat: number } {
   const interval = intervalOf(window);
   const start = tat === undefined || tat < now ? now : tat;
   const next = start + interval;
@@ -53,7 +57,13 @@ export function stateAfter(allowed: boolean, tat: number, now: number, window: R
   const ahead = Math.max(0, tat - now);
   if (!allowed) {
     // The next request fits once the bucket has drained one interval's worth.
-    return { allowed, limit: window.limit, remaining: 0, resetMs: ahead, retryAfterMs: Math.max(0, ahead + interval - window.windowMs) };
+    return {
+      allowed,
+      limit: window.limit,
+      remaining: 0,
+      resetMs: ahead,
+      retryAfterMs: Math.max(0, ahead + interval - window.windowMs),
+    };
   }
   const remaining = Math.max(0, Math.floor((window.windowMs - ahead) / interval + EPSILON));
   return { allowed, limit: window.limit, remaining, resetMs: ahead, retryAfterMs: 0 };

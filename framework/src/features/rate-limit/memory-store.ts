@@ -26,7 +26,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   constructor(options: MemoryRateLimitStoreOptions = {}) {
     const maxKeys = options.maxKeys ?? 100_000;
-    if (!Number.isInteger(maxKeys) || maxKeys < 1) throw new TypeError(`rest.uws: MemoryRateLimitStore maxKeys must be a whole number of at least 1, got ${maxKeys}`);
+    if (!Number.isInteger(maxKeys) || maxKeys < 1)
+      throw new TypeError(
+        `rest.uws: MemoryRateLimitStore maxKeys must be a whole number of at least 1, got ${maxKeys}`,
+      );
     this.maxKeys = maxKeys;
     this.now = options.now ?? Date.now;
   }

@@ -47,11 +47,21 @@ export class PostgresRateLimitStore implements RateLimitStore {
   private lastSweep = Date.now();
 
   constructor(options: PostgresRateLimitStoreOptions) {
-    if (options === null || typeof options !== 'object' || options.pool === null || typeof options.pool?.query !== 'function') {
-      throw new TypeError('rest.uws: PostgresRateLimitStore needs { pool }: a pg Pool, or anything with query(text, values)');
+    if (
+      options === null ||
+      typeof options !== 'object' ||
+      options.pool === null ||
+      typeof options.pool?.query !== 'function'
+    ) {
+      throw new TypeError(
+        'rest.uws: PostgresRateLimitStore needs { pool }: a pg Pool, or anything with query(text, values)',
+      );
     }
     const table = options.table ?? 'rest_uws_rate_limits';
-    if (!IDENTIFIER.test(table)) throw new TypeError(`rest.uws: PostgresRateLimitStore table must be a lower-case identifier (schema.table allowed), got ${JSON.stringify(table)}`);
+    if (!IDENTIFIER.test(table))
+      throw new TypeError(
+        `rest.uws: PostgresRateLimitStore table must be a lower-case identifier (schema.table allowed), got ${JSON.stringify(table)}`,
+      );
     this.pool = options.pool;
     this.table = table;
     this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
@@ -90,7 +100,9 @@ RETURNING tat, allowed, seen_at`;
     const now = Date.now();
     if (now - this.lastSweep < this.sweepIntervalMs) return;
     this.lastSweep = now;
-    this.pool.query(`DELETE FROM ${this.table} WHERE tat < extract(epoch FROM clock_timestamp()) * 1000`).catch(() => undefined);
+    this.pool
+      .query(`DELETE FROM ${this.table} WHERE tat < extract(epoch FROM clock_timestamp()) * 1000`)
+      .catch(() => undefined);
   }
 
   private async createTable(): Promise<void> {

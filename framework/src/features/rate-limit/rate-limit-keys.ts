@@ -12,7 +12,8 @@ export const byAddress: RateLimitKey = (ctx) => ctx.request.remoteAddress();
 
 /** By a request header (an API key), e.g. `byHeader('X-Api-Key')`; requests without it count by address. */
 export function byHeader(name: string): RateLimitKey {
-  if (typeof name !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new TypeError(`rest.uws: byHeader needs a header name, got ${JSON.stringify(name)}`);
+  if (typeof name !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
+    throw new TypeError(`rest.uws: byHeader needs a header name, got ${JSON.stringify(name)}`);
   const lower = name.toLowerCase();
   return (ctx) => {
     const value = ctx.request.getHeader(lower);
@@ -27,7 +28,7 @@ export const byUser: RateLimitKey = (ctx) => ctx.user()?.name;
 export function requestKey(key: RateLimitKey, ctx: RoutingContext): string {
   const own = key === byAddress ? undefined : key(ctx);
   // A long key is kept as its hash: memory per key stays small whatever a client sends.
-  if (own !== undefined) return own.length > 128 ? `h:${createHash('sha256').update(own).digest('base64url')}` : `k:${own}`;
+  if (own !== undefined)
+    return own.length > 128 ? `h:${createHash('sha256').update(own).digest('base64url')}` : `k:${own}`;
   return `a:${ctx.request.remoteAddress()}`;
 }
-

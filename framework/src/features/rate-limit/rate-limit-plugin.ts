@@ -8,7 +8,15 @@ import type { Logger } from '../../util/log';
 import type { RateLimitState, RateLimitWindow } from './gcra';
 import { MemoryRateLimitStore } from './memory-store';
 import { byAddress, byUser, requestKey, type RateLimitKey } from './rate-limit-keys';
-import { checkRule, checkRuleName, RATE_LIMIT, SKIP_RATE_LIMIT, windowOf, type NamedRateLimitRule, type RateLimitRule } from './rate-limit-rule';
+import {
+  checkRule,
+  checkRuleName,
+  RATE_LIMIT,
+  SKIP_RATE_LIMIT,
+  windowOf,
+  type NamedRateLimitRule,
+  type RateLimitRule,
+} from './rate-limit-rule';
 import type { RateLimitStore } from './store';
 
 /** How `rateLimit()` counts: the store, the default key, a global rule, the headers, what a failing store does. */
@@ -54,19 +62,29 @@ interface RouteRule {
  * ```
  */
 export function rateLimit(options: RateLimitOptions = {}): RestPlugin {
-  if (options === null || typeof options !== 'object') throw new TypeError('rest.uws: rateLimit takes an options object');
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('rest.uws: rateLimit takes an options object');
   const global = options.global === undefined ? undefined : checkRule(options.global, 'rateLimit global');
   const defaultKey = options.key ?? byAddress;
-  if (typeof defaultKey !== 'function') throw new TypeError('rest.uws: rateLimit key must be a function of the request (byAddress, byHeader(name), byUser or your own)');
+  if (typeof defaultKey !== 'function')
+    throw new TypeError(
+      'rest.uws: rateLimit key must be a function of the request (byAddress, byHeader(name), byUser or your own)',
+    );
   const store = options.store ?? new MemoryRateLimitStore();
-  if (store === null || typeof store !== 'object' || typeof store.hit !== 'function') throw new TypeError('rest.uws: rateLimit store must have a hit(key, window) method');
+  if (store === null || typeof store !== 'object' || typeof store.hit !== 'function')
+    throw new TypeError('rest.uws: rateLimit store must have a hit(key, window) method');
   const onStoreError = options.onStoreError ?? 'refuse';
-  if (onStoreError !== 'refuse' && onStoreError !== 'allow') throw new TypeError(`rest.uws: rateLimit onStoreError must be 'refuse' or 'allow', got ${JSON.stringify(onStoreError)}`);
+  if (onStoreError !== 'refuse' && onStoreError !== 'allow')
+    throw new TypeError(
+      `rest.uws: rateLimit onStoreError must be 'refuse' or 'allow', got ${JSON.stringify(onStoreError)}`,
+    );
   const sendHeaders = options.headers !== false;
   const named = new Map<string, RateLimitRule>();
   if (options.rules !== undefined) {
-    if (options.rules === null || typeof options.rules !== 'object') throw new TypeError('rest.uws: rateLimit rules must be an object of rules by name');
-    for (const [name, rule] of Object.entries(options.rules)) named.set(checkRuleName(name, 'rateLimit rules'), checkRule(rule, `rateLimit rule ${JSON.stringify(name)}`));
+    if (options.rules === null || typeof options.rules !== 'object')
+      throw new TypeError('rest.uws: rateLimit rules must be an object of rules by name');
+    for (const [name, rule] of Object.entries(options.rules))
+      named.set(checkRuleName(name, 'rateLimit rules'), checkRule(rule, `rateLimit rule ${JSON.stringify(name)}`));
   }
 
   const compile = (rule: RateLimitRule, bucket: string): RouteRule => {
@@ -91,12 +109,16 @@ export function rateLimit(options: RateLimitOptions = {}): RestPlugin {
       const rule = named.get(own.name);
       if (rule === undefined) {
         const known = named.size > 0 ? `defined: ${[...named.keys()].join(', ')}` : 'it defines none';
-        throw new TypeError(`rest.uws: ${definition.method} ${definition.path} is limited by @RateLimit(${JSON.stringify(own.name)}), a rule the rateLimit plugin's rules do not define (${known})`);
+        throw new TypeError(
+          `rest.uws: ${definition.method} ${definition.path} is limited by @RateLimit(${JSON.stringify(own.name)}), a rule the rateLimit plugin's rules do not define (${known})`,
+        );
       }
       rules.push(compile(rule, `rule ${own.name}`));
     } else {
       const onClass = definition.classExtensions.get(RATE_LIMIT) === own;
-      rules.push(compile(own, onClass ? `class ${definition.resourceClass.name}` : `${definition.method} ${definition.path}`));
+      rules.push(
+        compile(own, onClass ? `class ${definition.resourceClass.name}` : `${definition.method} ${definition.path}`),
+      );
     }
     return rules;
   };
@@ -130,8 +152,21 @@ const LIMIT_HEADERS = {
 /** What a limited route may answer instead of itself, for the API document. */
 function answersOf(rules: readonly RouteRule[], onStoreError: 'refuse' | 'allow'): RouteAnswer[] {
   const limits = rules.map((r) => `${r.window.limit} requests per ${r.windowSeconds} s`).join(', then ');
-  const answers: RouteAnswer[] = [{ status: 429, description: `Too many requests: over the rate limit (${limits})`, headers: LIMIT_HEADERS, error: TooManyRequestsException }];
-  if (onStoreError === 'refuse') answers.push({ status: 503, description: 'The rate limit cannot be checked right now (its store failed); retry shortly', headers: { 'Retry-After': 'Seconds to wait' }, error: ServiceUnavailableException });
+  const answers: RouteAnswer[] = [
+    {
+      status: 429,
+      description: `Too many requests: over the rate limit (${limits})`,
+      headers: LIMIT_HEADERS,
+      error: TooManyRequestsException,
+    },
+  ];
+  if (onStoreError === 'refuse')
+    answers.push({
+      status: 503,
+      description: 'The rate limit cannot be checked right now (its store failed); retry shortly',
+      headers: { 'Retry-After': 'Seconds to wait' },
+      error: ServiceUnavailableException,
+    });
   return answers;
 }
 
@@ -160,11 +195,20 @@ class StoreHealth {
  * A route's check: each rule in turn (the global one first); the first refusal answers 429 and counts
  * nothing further. With a synchronous store (memory) it stays synchronous.
  */
-function limiter(rules: readonly RouteRule[], store: RateLimitStore, sendHeaders: boolean, onStoreError: 'refuse' | 'allow', health: StoreHealth): (ctx: RoutingContext) => void | Promise<void> {
+function limiter(
+  rules: readonly RouteRule[],
+  store: RateLimitStore,
+  sendHeaders: boolean,
+  onStoreError: 'refuse' | 'allow',
+  health: StoreHealth,
+): (ctx: RoutingContext) => void | Promise<void> {
   const storeFailed = (err: unknown): undefined => {
     health.failed(err);
     if (onStoreError === 'allow') return undefined;
-    throw new ServiceUnavailableException('The rate limit cannot be checked right now; retry shortly', { code: 'RU_ERR_RATE_LIMIT_STORE', headers: { 'Retry-After': '1' } });
+    throw new ServiceUnavailableException('The rate limit cannot be checked right now; retry shortly', {
+      code: 'RU_ERR_RATE_LIMIT_STORE',
+      headers: { 'Retry-After': '1' },
+    });
   };
   const run = (ctx: RoutingContext, from: number, tightest: RateLimitState | undefined): void | Promise<void> => {
     for (let i = from; i < rules.length; i++) {
@@ -198,14 +242,22 @@ function limiter(rules: readonly RouteRule[], store: RateLimitStore, sendHeaders
 }
 
 /** Refuses when the state says so; otherwise returns the state with the fewest requests left. */
-function judge(response: HttpServerResponse, rule: RouteRule, state: RateLimitState, tightest: RateLimitState | undefined): RateLimitState {
+function judge(
+  response: HttpServerResponse,
+  rule: RouteRule,
+  state: RateLimitState,
+  tightest: RateLimitState | undefined,
+): RateLimitState {
   if (!state.allowed) {
     putHeaders(response, state);
     const retryAfter = Math.max(1, Math.ceil(state.retryAfterMs / 1000));
-    throw new TooManyRequestsException(`Rate limit exceeded: ${rule.window.limit} requests per ${rule.windowSeconds} s; retry in ${retryAfter} s`, {
-      code: 'RU_ERR_RATE_LIMITED',
-      headers: { 'Retry-After': String(retryAfter) },
-    });
+    throw new TooManyRequestsException(
+      `Rate limit exceeded: ${rule.window.limit} requests per ${rule.windowSeconds} s; retry in ${retryAfter} s`,
+      {
+        code: 'RU_ERR_RATE_LIMITED',
+        headers: { 'Retry-After': String(retryAfter) },
+      },
+    );
   }
   return tightest === undefined || state.remaining < tightest.remaining ? state : tightest;
 }

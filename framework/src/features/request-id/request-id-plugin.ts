@@ -45,22 +45,26 @@ export function requestId(options: RequestIdOptions = {}): RestPlugin {
   }
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
   if (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_LENGTH_LIMIT) {
-    throw new TypeError(`rest.uws: requestId: maxLength must be a whole number from 1 to ${MAX_LENGTH_LIMIT}, got ${String(maxLength)}`);
+    throw new TypeError(
+      `rest.uws: requestId: maxLength must be a whole number from 1 to ${MAX_LENGTH_LIMIT}, got ${String(maxLength)}`,
+    );
   }
   const generate = options.generate;
-  if (generate !== undefined && typeof generate !== 'function') throw new TypeError('rest.uws: requestId: generate must be a function returning an id');
+  if (generate !== undefined && typeof generate !== 'function')
+    throw new TypeError('rest.uws: requestId: generate must be a function returning an id');
   const fromRequest = options.fromRequest !== false;
   const lower = lowerCaseName(header);
 
-  const newId = generate === undefined
-    ? randomUUID
-    : (): string => {
-        const id = generate();
-        if (typeof id !== 'string' || !isWellFormedRequestId(id, MAX_LENGTH_LIMIT)) {
-          throw new TypeError(`rest.uws: requestId: generate() returned ${JSON.stringify(id)}, not a well-formed id`);
-        }
-        return id;
-      };
+  const newId =
+    generate === undefined
+      ? randomUUID
+      : (): string => {
+          const id = generate();
+          if (typeof id !== 'string' || !isWellFormedRequestId(id, MAX_LENGTH_LIMIT)) {
+            throw new TypeError(`rest.uws: requestId: generate() returned ${JSON.stringify(id)}, not a well-formed id`);
+          }
+          return id;
+        };
 
   return {
     name: 'request-id',

@@ -14,7 +14,11 @@ export interface BasicCredentials {
 }
 
 /** Checks a user name and password: the `User`, or null. May be async. */
-export type PasswordVerifier = (username: string, password: string, ctx: RoutingContext) => User | null | undefined | Promise<User | null | undefined>;
+export type PasswordVerifier = (
+  username: string,
+  password: string,
+  ctx: RoutingContext,
+) => User | null | undefined | Promise<User | null | undefined>;
 
 /** One account of `BasicAuthenticationProvider.fromUsers`: a `hashPassword` result (preferred) or a plain password. */
 export type BasicAccount = {
@@ -53,10 +57,15 @@ const BASIC = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i;
 export class BasicAuthenticationProvider implements RestAuthenticationProvider<BasicCredentials> {
   private readonly realm: string;
 
-  constructor(private readonly verifier: PasswordVerifier, options: BasicOptions = {}) {
-    if (typeof verifier !== 'function') throw new TypeError('rest.uws: BasicAuthenticationProvider takes a password verifier function');
+  constructor(
+    private readonly verifier: PasswordVerifier,
+    options: BasicOptions = {},
+  ) {
+    if (typeof verifier !== 'function')
+      throw new TypeError('rest.uws: BasicAuthenticationProvider takes a password verifier function');
     this.realm = options.realm ?? 'api';
-    if (/["\\\r\n]/.test(this.realm)) throw new TypeError('rest.uws: the realm may not contain quotes, backslashes or line breaks');
+    if (/["\\\r\n]/.test(this.realm))
+      throw new TypeError('rest.uws: the realm may not contain quotes, backslashes or line breaks');
   }
 
   /**
@@ -71,7 +80,10 @@ export class BasicAuthenticationProvider implements RestAuthenticationProvider<B
     return new BasicAuthenticationProvider(async (username, password) => {
       const account = names.find(username);
       const checked = account ?? decoy;
-      const ok = 'passwordHash' in checked ? await verifyPassword(password, checked.passwordHash) : secretsEqual(password, checked.password);
+      const ok =
+        'passwordHash' in checked
+          ? await verifyPassword(password, checked.passwordHash)
+          : secretsEqual(password, checked.password);
       if (!ok || account === undefined) return null;
       return new User(username, account.roles ?? [], account.attributes ?? {});
     }, options);
@@ -91,7 +103,10 @@ export class BasicAuthenticationProvider implements RestAuthenticationProvider<B
   }
 
   /** Asks the verifier for the user. */
-  authenticate(credentials: BasicCredentials, ctx: RoutingContext): User | null | undefined | Promise<User | null | undefined> {
+  authenticate(
+    credentials: BasicCredentials,
+    ctx: RoutingContext,
+  ): User | null | undefined | Promise<User | null | undefined> {
     return this.verifier(credentials.username, credentials.password, ctx);
   }
 

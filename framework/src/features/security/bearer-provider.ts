@@ -5,7 +5,10 @@ import { SecretTable } from './constant-time';
 import { kHeaderOrEmpty } from '../../http/internal';
 
 /** Checks a bearer token: the `User` it belongs to, or null. May be async (a database, a JWT library). */
-export type TokenVerifier = (token: string, ctx: RoutingContext) => User | null | undefined | Promise<User | null | undefined>;
+export type TokenVerifier = (
+  token: string,
+  ctx: RoutingContext,
+) => User | null | undefined | Promise<User | null | undefined>;
 
 /** Options of `BearerAuthenticationProvider`. */
 export interface BearerOptions {
@@ -29,19 +32,28 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 export class BearerAuthenticationProvider implements RestAuthenticationProvider<string> {
   private readonly realm: string;
 
-  constructor(private readonly verifier: TokenVerifier, options: BearerOptions = {}) {
-    if (typeof verifier !== 'function') throw new TypeError('rest.uws: BearerAuthenticationProvider takes a token verifier function');
+  constructor(
+    private readonly verifier: TokenVerifier,
+    options: BearerOptions = {},
+  ) {
+    if (typeof verifier !== 'function')
+      throw new TypeError('rest.uws: BearerAuthenticationProvider takes a token verifier function');
     this.realm = options.realm ?? 'api';
-    if (/["\\\r\n]/.test(this.realm)) throw new TypeError('rest.uws: the realm may not contain quotes, backslashes or line breaks');
+    if (/["\\\r\n]/.test(this.realm))
+      throw new TypeError('rest.uws: the realm may not contain quotes, backslashes or line breaks');
   }
 
   /**
    * A provider for a fixed set of tokens (service keys, tests), each mapped to its user.
    * Every lookup compares against all tokens in constant time.
    */
-  static fromTokens(tokens: Record<string, User> | ReadonlyMap<string, User>, options: BearerOptions = {}): BearerAuthenticationProvider {
+  static fromTokens(
+    tokens: Record<string, User> | ReadonlyMap<string, User>,
+    options: BearerOptions = {},
+  ): BearerAuthenticationProvider {
     const entries = [...(tokens instanceof Map ? tokens : Object.entries(tokens))] as Array<[string, User]>;
-    if (entries.some(([token]) => token.length === 0)) throw new TypeError('rest.uws: an empty bearer token is not allowed');
+    if (entries.some(([token]) => token.length === 0))
+      throw new TypeError('rest.uws: an empty bearer token is not allowed');
     const table = new SecretTable(entries);
     return new BearerAuthenticationProvider((token) => table.find(token) ?? null, options);
   }

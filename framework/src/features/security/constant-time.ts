@@ -51,9 +51,18 @@ export class SecretTable<T> {
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 };
 
-function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keyLength: number): Promise<Buffer> {
+function scryptAsync(
+  password: string,
+  salt: Buffer,
+  N: number,
+  r: number,
+  p: number,
+  keyLength: number,
+): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, keyLength, { N, r, p, maxmem: 256 * N * r }, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password, salt, keyLength, { N, r, p, maxmem: 256 * N * r }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 

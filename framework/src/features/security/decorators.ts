@@ -41,7 +41,8 @@ function record(key: symbol, value: unknown): ClassOrMethodDecorator {
  * (`RestBuilder.authenticateWith`). A route without an identified user answers 401.
  */
 export function Authenticate(provider: Provided<RestAuthenticationProvider<any>>): ClassOrMethodDecorator {
-  if (provider === undefined || provider === null) throw new TypeError('rest.uws: @Authenticate takes an authentication provider class or instance');
+  if (provider === undefined || provider === null)
+    throw new TypeError('rest.uws: @Authenticate takes an authentication provider class or instance');
   return record(AUTHENTICATE, provider);
 }
 
@@ -50,7 +51,8 @@ export function Authenticate(provider: Provided<RestAuthenticationProvider<any>>
  * (`RestBuilder.authorizeWith`). A user it does not allow gets 403.
  */
 export function Authorize(provider: Provided<AuthorizationProvider>): ClassOrMethodDecorator {
-  if (provider === undefined || provider === null) throw new TypeError('rest.uws: @Authorize takes an authorization provider class or instance');
+  if (provider === undefined || provider === null)
+    throw new TypeError('rest.uws: @Authorize takes an authorization provider class or instance');
   return record(AUTHORIZE, provider);
 }
 
@@ -64,10 +66,14 @@ export function RolesAllowed(...roles: Array<string | readonly string[]>): Class
 }
 
 /** Anyone may call the route: no user is required and authorization is skipped. */
-export const PermitAll = marker((target: object, key?: string | symbol) => record(ACCESS, { kind: 'permitAll' } satisfies AccessRule)(target, key));
+export const PermitAll = marker((target: object, key?: string | symbol) =>
+  record(ACCESS, { kind: 'permitAll' } satisfies AccessRule)(target, key),
+);
 
 /** Nobody may call the route: always 403. */
-export const DenyAll = marker((target: object, key?: string | symbol) => record(ACCESS, { kind: 'denyAll' } satisfies AccessRule)(target, key));
+export const DenyAll = marker((target: object, key?: string | symbol) =>
+  record(ACCESS, { kind: 'denyAll' } satisfies AccessRule)(target, key),
+);
 
 /** The security declared on a route (its own, else its class's), for tools such as OpenAPI. */
 export interface RouteSecurity {

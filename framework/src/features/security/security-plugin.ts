@@ -15,7 +15,12 @@ function then<T>(value: T | Promise<T>, fn: (v: T) => void | Promise<void>): voi
   return isThenable(value) ? Promise.resolve(value).then(fn) : fn(value as T);
 }
 
-function unauthorized(provider: RestAuthenticationProvider<unknown> | undefined, rejected: boolean, message: string, code: ErrorCode): UnauthorizedException {
+function unauthorized(
+  provider: RestAuthenticationProvider<unknown> | undefined,
+  rejected: boolean,
+  message: string,
+  code: ErrorCode,
+): UnauthorizedException {
   const challenge = provider?.challenge?.(rejected);
   return new UnauthorizedException(message, { code, headers: challenge ? { 'WWW-Authenticate': challenge } : {} });
 }
@@ -26,33 +31,54 @@ function unauthorized(provider: RestAuthenticationProvider<unknown> | undefined,
  * `@PermitAll` makes credentials optional and skips authorization.
  * Routes without any security get no step at all.
  */
-function compileSecurity(route: ReturnType<typeof routeSecurity>, globalAuthn: unknown, globalAuthz: unknown, label: string,
-  access: (p: Provided<unknown>) => ComponentAccessor<unknown>): ((ctx: RoutingContext) => void | Promise<void>) | undefined {
+function compileSecurity(
+  route: ReturnType<typeof routeSecurity>,
+  globalAuthn: unknown,
+  globalAuthz: unknown,
+  label: string,
+  access: (p: Provided<unknown>) => ComponentAccessor<unknown>,
+): ((ctx: RoutingContext) => void | Promise<void>) | undefined {
   const rule: AccessRule | undefined = route.access;
-  const authnProvided = (route.authenticate ?? globalAuthn) as Provided<RestAuthenticationProvider<unknown>> | undefined;
+  const authnProvided = (route.authenticate ?? globalAuthn) as
+    | Provided<RestAuthenticationProvider<unknown>>
+    | undefined;
   const authzProvided = (route.authorize ?? globalAuthz) as Provided<AuthorizationProvider> | undefined;
   if (authnProvided === undefined && authzProvided === undefined && rule === undefined) return undefined;
 
   const permitAll = rule?.kind === 'permitAll';
   const denyAll = rule?.kind === 'denyAll';
   const roles = rule?.kind === 'roles' ? rule.roles : undefined;
-  const authn = authnProvided !== undefined ? (access(authnProvided) as ComponentAccessor<RestAuthenticationProvider<unknown>>) : undefined;
-  const authz = authzProvided !== undefined && !permitAll ? (access(authzProvided) as ComponentAccessor<AuthorizationProvider>) : undefined;
+  const authn =
+    authnProvided !== undefined
+      ? (access(authnProvided) as ComponentAccessor<RestAuthenticationProvider<unknown>>)
+      : undefined;
+  const authz =
+    authzProvided !== undefined && !permitAll
+      ? (access(authzProvided) as ComponentAccessor<AuthorizationProvider>)
+      : undefined;
 
-  const checkRoles = (ctx: RoutingContext, user: User): void => {
+  const checkRoles = (_ctx: RoutingContext, user: User): void => {
     if (roles === undefined) return;
     for (let i = 0; i < roles.length; i++) if (user.hasRole(roles[i]!)) return;
-    throw new ForbiddenException(`${label} requires one of the roles: ${roles.join(', ')}`, { code: 'RU_ERR_ROLE_REQUIRED' });
+    throw new ForbiddenException(`${label} requires one of the roles: ${roles.join(', ')}`, {
+      code: 'RU_ERR_ROLE_REQUIRED',
+    });
   };
 
-  const authorize = (ctx: RoutingContext, provider: RestAuthenticationProvider<unknown> | undefined): void | Promise<void> => {
+  const authorize = (
+    ctx: RoutingContext,
+    provider: RestAuthenticationProvider<unknown> | undefined,
+  ): void | Promise<void> => {
     if (permitAll) return;
     const user = ctx.user();
     if (user === undefined) throw unauthorized(provider, false, 'Authentication required', 'RU_ERR_NO_CREDENTIALS');
     if (authz === undefined) return checkRoles(ctx, user);
     return then(authz(ctx), (authorizer) =>
       then(authorizer.getAuthorizations(user, ctx), (allowed) => {
-        if (allowed !== true) throw new ForbiddenException(`${label} is not allowed for this user by ${authorizer.getId()}`, { code: 'RU_ERR_NOT_AUTHORIZED' });
+        if (allowed !== true)
+          throw new ForbiddenException(`${label} is not allowed for this user by ${authorizer.getId()}`, {
+            code: 'RU_ERR_NOT_AUTHORIZED',
+          });
         checkRoles(ctx, user);
       }),
     );
@@ -73,8 +99,12 @@ function compileSecurity(route: ReturnType<typeof routeSecurity>, globalAuthn: u
           throw unauthorized(provider, false, 'Authentication required', 'RU_ERR_NO_CREDENTIALS');
         }
         return then(provider.authenticate(credentials, ctx), (user) => {
-          if (user === null || user === undefined) throw unauthorized(provider, true, 'Invalid credentials', 'RU_ERR_BAD_CREDENTIALS');
-          if (!(user instanceof User)) throw new TypeError(`${provider.constructor.name}.authenticate() must yield a User (or null), not ${typeof user}`);
+          if (user === null || user === undefined)
+            throw unauthorized(provider, true, 'Invalid credentials', 'RU_ERR_BAD_CREDENTIALS');
+          if (!(user instanceof User))
+            throw new TypeError(
+              `${provider.constructor.name}.authenticate() must yield a User (or null), not ${typeof user}`,
+            );
           ctx.setUser(user);
           return authorize(ctx, provider);
         });

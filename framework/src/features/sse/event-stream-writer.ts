@@ -56,8 +56,10 @@ export class EventStreamWriter implements HttpResponseWriter<EventSource> {
 
   constructor(settings: EventStreamSettings = {}) {
     const heartbeat = settings.heartbeatSeconds ?? 15;
-    if (typeof heartbeat !== 'number' || !Number.isFinite(heartbeat) || heartbeat < 0) throw new TypeError(`rest.uws: heartbeatSeconds must be 0 or more, got ${heartbeat}`);
-    if (settings.retryMs !== undefined && !(Number.isInteger(settings.retryMs) && settings.retryMs >= 0)) throw new TypeError(`rest.uws: retryMs must be a whole number of milliseconds, got ${settings.retryMs}`);
+    if (typeof heartbeat !== 'number' || !Number.isFinite(heartbeat) || heartbeat < 0)
+      throw new TypeError(`rest.uws: heartbeatSeconds must be 0 or more, got ${heartbeat}`);
+    if (settings.retryMs !== undefined && !(Number.isInteger(settings.retryMs) && settings.retryMs >= 0))
+      throw new TypeError(`rest.uws: retryMs must be a whole number of milliseconds, got ${settings.retryMs}`);
     this.heartbeatMs = heartbeat * 1000;
     this.retryMs = settings.retryMs;
   }
@@ -87,12 +89,19 @@ export class EventStreamWriter implements HttpResponseWriter<EventSource> {
     return this.pump(iterator, raw, request, response);
   }
 
-  private async pump(iterator: AsyncIterator<unknown> | Iterator<unknown>, raw: boolean, request: HttpServerRequest, response: HttpServerResponse): Promise<void> {
+  private async pump(
+    iterator: AsyncIterator<unknown> | Iterator<unknown>,
+    raw: boolean,
+    request: HttpServerRequest,
+    response: HttpServerResponse,
+  ): Promise<void> {
     const signal = requestSignal(request, response);
     let ended = false;
     let settle!: () => void;
     // Resolves when the stream must stop (client gone, shutdown): what the pump waits on is raced against it.
-    const stopped = new Promise<IteratorResult<unknown>>((resolve) => (settle = () => resolve({ done: true, value: undefined })));
+    const stopped = new Promise<IteratorResult<unknown>>(
+      (resolve) => (settle = () => resolve({ done: true, value: undefined })),
+    );
     const stop = () => {
       if (ended) return;
       ended = true;
@@ -112,9 +121,12 @@ export class EventStreamWriter implements HttpResponseWriter<EventSource> {
       lastWrite = Date.now();
       return response.write(text);
     };
-    const heartbeat = this.heartbeatMs > 0 ? setInterval(() => {
-      if (!ended && Date.now() - lastWrite >= this.heartbeatMs - 50) send(':\n\n');
-    }, this.heartbeatMs) : undefined;
+    const heartbeat =
+      this.heartbeatMs > 0
+        ? setInterval(() => {
+            if (!ended && Date.now() - lastWrite >= this.heartbeatMs - 50) send(':\n\n');
+          }, this.heartbeatMs)
+        : undefined;
     heartbeat?.unref();
     try {
       send(this.retryMs !== undefined ? `retry: ${this.retryMs}\n\n` : ':\n\n');
@@ -125,7 +137,10 @@ export class EventStreamWriter implements HttpResponseWriter<EventSource> {
         // The socket is full: pull nothing more until it drains (or the stream stops). The pump resumes after
         // uWebSockets.js's writable callback, not inside it: a write made from a microtask run within that callback
         // registered its new onWritable while uWebSockets.js was still in the old one, and no writable came again.
-        await Promise.race([new Promise<void>((resolve) => response.onWritable(() => (setImmediate(resolve), true))), stopped]);
+        await Promise.race([
+          new Promise<void>((resolve) => response.onWritable(() => (setImmediate(resolve), true))),
+          stopped,
+        ]);
       }
     } catch (err) {
       stop();
@@ -146,5 +161,7 @@ function iteratorOf(source: EventSource): () => AsyncIterator<unknown> | Iterato
     const iterate = (source as Iterable<unknown>)[Symbol.iterator];
     if (typeof iterate === 'function' && typeof source !== 'string') return () => iterate.call(source);
   }
-  throw new TypeError(`rest.uws: an event stream route returns an async iterable, an iterable or an EventStream; got ${source === null ? 'null' : typeof source}`);
+  throw new TypeError(
+    `rest.uws: an event stream route returns an async iterable, an iterable or an EventStream; got ${source === null ? 'null' : typeof source}`,
+  );
 }

@@ -43,7 +43,8 @@ export class EventStream implements AsyncIterable<string> {
   constructor(options: EventStreamOptions = {}) {
     this.highWaterMark = positive(options.highWaterMark, 64 * 1024, 'highWaterMark');
     this.maxBuffered = positive(options.maxBuffered, 1024 * 1024, 'maxBuffered');
-    if (this.maxBuffered < this.highWaterMark) throw new TypeError('rest.uws: EventStream maxBuffered must be at least highWaterMark');
+    if (this.maxBuffered < this.highWaterMark)
+      throw new TypeError('rest.uws: EventStream maxBuffered must be at least highWaterMark');
   }
 
   /** Aborted when the stream is over: closed, overflowed, the client left, or the server shut down. */
@@ -134,6 +135,7 @@ export class EventStream implements AsyncIterable<string> {
 
 function positive(value: number | undefined, fallback: number, what: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw new TypeError(`rest.uws: EventStream ${what} must be a whole number of bytes, at least 1`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new TypeError(`rest.uws: EventStream ${what} must be a whole number of bytes, at least 1`);
   return value;
 }

@@ -29,14 +29,23 @@ export class ServerSentEvent implements ServerSentEventFields {
   readonly comment?: string;
 
   constructor(fields: ServerSentEventFields) {
-    if (fields === null || typeof fields !== 'object') throw new TypeError('rest.uws: ServerSentEvent takes { data, event, id, retry, comment }');
+    if (fields === null || typeof fields !== 'object')
+      throw new TypeError('rest.uws: ServerSentEvent takes { data, event, id, retry, comment }');
     const { data, event, id, retry, comment } = fields;
-    if (event !== undefined && (typeof event !== 'string' || event.length === 0 || LINE_BREAK.test(event))) throw new TypeError(`rest.uws: an event type must be a non-empty line, got ${JSON.stringify(event)}`);
-    if (id !== undefined && (typeof id === 'number' ? !Number.isFinite(id) : typeof id !== 'string' || LINE_BREAK.test(id) || id.includes('\0'))) {
+    if (event !== undefined && (typeof event !== 'string' || event.length === 0 || LINE_BREAK.test(event)))
+      throw new TypeError(`rest.uws: an event type must be a non-empty line, got ${JSON.stringify(event)}`);
+    if (
+      id !== undefined &&
+      (typeof id === 'number'
+        ? !Number.isFinite(id)
+        : typeof id !== 'string' || LINE_BREAK.test(id) || id.includes('\0'))
+    ) {
       throw new TypeError(`rest.uws: an event id must be a number or a line without NUL, got ${JSON.stringify(id)}`);
     }
-    if (retry !== undefined && !(Number.isInteger(retry) && retry >= 0)) throw new TypeError(`rest.uws: retry must be a whole number of milliseconds, got ${retry}`);
-    if (comment !== undefined && (typeof comment !== 'string' || LINE_BREAK.test(comment))) throw new TypeError(`rest.uws: a comment must be one line, got ${JSON.stringify(comment)}`);
+    if (retry !== undefined && !(Number.isInteger(retry) && retry >= 0))
+      throw new TypeError(`rest.uws: retry must be a whole number of milliseconds, got ${retry}`);
+    if (comment !== undefined && (typeof comment !== 'string' || LINE_BREAK.test(comment)))
+      throw new TypeError(`rest.uws: a comment must be one line, got ${JSON.stringify(comment)}`);
     this.data = data;
     this.event = event;
     this.id = id;
@@ -59,7 +68,8 @@ export function formatEvent(value: unknown): string {
 
 /** `data:` lines: one per line of a string (any line break), JSON for other values (JSON has no raw line breaks). */
 function dataLines(data: unknown): string {
-  const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : (JSON.stringify(data) ?? 'null');
+  const text =
+    typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : (JSON.stringify(data) ?? 'null');
   let out = '';
   for (const line of text.split(/\r\n|\r|\n/)) out += `data: ${line}\n`;
   return out;

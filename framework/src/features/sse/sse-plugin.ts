@@ -22,7 +22,8 @@ export const serverSentEventsPlugin: RestPlugin = {
   name: 'server-sent-events',
   setup(app) {
     const streams = new OpenStreams();
-    if (app.settings.writerForMediaType(EVENT_STREAM_TYPE) === undefined) app.writer(EVENT_STREAM_TYPE, EventStreamWriter);
+    if (app.settings.writerForMediaType(EVENT_STREAM_TYPE) === undefined)
+      app.writer(EVENT_STREAM_TYPE, EventStreamWriter);
     app.onShutdown(() => streams.endAll());
     app.route((route) => {
       if (route.kind !== 'http') return undefined;

@@ -13,7 +13,10 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   if (header === undefined || size === 0) return undefined;
   const m = /^\s*bytes\s*=\s*(.+)$/i.exec(header);
   if (m === null) return undefined;
-  const specs = m[1]!.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const specs = m[1]!
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (specs.length !== 1) return undefined;
   const spec = /^(\d*)\s*-\s*(\d*)$/.exec(specs[0]!);
   if (spec === null || (spec[1] === '' && spec[2] === '')) return undefined;

@@ -35,7 +35,8 @@ export function evaluatePreconditions(request: HttpServerRequest, v: FileValidat
   }
   const ifNoneMatch = request.getHeader('if-none-match');
   if (ifNoneMatch !== undefined) {
-    if (matchesAny(ifNoneMatch, v.etag, false)) return method === 'GET' || method === 'HEAD' ? 'not-modified' : 'failed';
+    if (matchesAny(ifNoneMatch, v.etag, false))
+      return method === 'GET' || method === 'HEAD' ? 'not-modified' : 'failed';
   } else if (method === 'GET' || method === 'HEAD') {
     const since = parseHttpDate(request.getHeader('if-modified-since'));
     if (since !== undefined && v.modifiedSeconds <= since) return 'not-modified';

@@ -101,9 +101,14 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
 
   async write(relativePath: string | null, request: HttpServerRequest, response: HttpServerResponse): Promise<void> {
     const root = this.root ?? appRoots.get(request);
-    if (root === undefined) throw new InternalServerErrorException('FileResponseWriter has no root folder: set RestBuilder.staticFiles(root) or use FileResponseWriter.under(root)', { code: 'RU_ERR_STATIC_ROOT' });
+    if (root === undefined)
+      throw new InternalServerErrorException(
+        'FileResponseWriter has no root folder: set RestBuilder.staticFiles(root) or use FileResponseWriter.under(root)',
+        { code: 'RU_ERR_STATIC_ROOT' },
+      );
     if (relativePath === null) throw notFound();
-    if (typeof relativePath !== 'string') throw new TypeError(`FileResponseWriter writes a relative file path; the method returned ${typeof relativePath}`);
+    if (typeof relativePath !== 'string')
+      throw new TypeError(`FileResponseWriter writes a relative file path; the method returned ${typeof relativePath}`);
     const dotFiles = this.options.dotFiles ?? 'ignore';
     let real = await realPathUnderRoot(root, joinUnderRoot(root, relativePath, dotFiles));
     let stats = await statOf(real);
@@ -120,16 +125,24 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
       stats = await statOf(real);
     }
     if (!stats.isFile()) throw notFound();
-    const variant = this.options.precompressed === true ? await precompressedVariant(root, real, request, response) : undefined;
+    const variant =
+      this.options.precompressed === true ? await precompressedVariant(root, real, request, response) : undefined;
     await this.send(real, variant, request, response);
   }
 
-  private async send(real: string, variant: Variant | undefined, request: HttpServerRequest, response: HttpServerResponse): Promise<void> {
+  private async send(
+    real: string,
+    variant: Variant | undefined,
+    request: HttpServerRequest,
+    response: HttpServerResponse,
+  ): Promise<void> {
     // Open first, then describe what was opened: the answer matches the bytes sent even if the file is replaced meanwhile.
     // O_NOFOLLOW: the checked path must not have become a link; O_NONBLOCK: a FIFO put there meanwhile cannot hang the open.
-    const file = await fs.promises.open(variant?.file ?? real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK).catch((err) => {
-      throw fileError(err);
-    });
+    const file = await fs.promises
+      .open(variant?.file ?? real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK)
+      .catch((err) => {
+        throw fileError(err);
+      });
     try {
       const stats = await file.stat();
       if (!stats.isFile()) throw notFound();
@@ -138,7 +151,8 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
       if (variant !== undefined) response.putHeader('Content-Encoding', variant.coding);
       const isHead = request.method() === 'HEAD';
       response.putHeader('ETag', validators.etag).putHeader('Last-Modified', validators.lastModified);
-      if (this.options.cacheControl !== false) response.putHeader('Cache-Control', this.options.cacheControl ?? 'public, max-age=0');
+      if (this.options.cacheControl !== false)
+        response.putHeader('Cache-Control', this.options.cacheControl ?? 'public, max-age=0');
 
       const outcome = evaluatePreconditions(request, validators);
       if (outcome === 'not-modified') {
@@ -147,7 +161,11 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
         return;
       }
       if (outcome === 'failed') {
-        throw new WebApplicationException('The file does not match the request\'s preconditions (If-Match / If-Unmodified-Since)', 412, { code: 'RU_ERR_PRECONDITION_FAILED' });
+        throw new WebApplicationException(
+          "The file does not match the request's preconditions (If-Match / If-Unmodified-Since)",
+          412,
+          { code: 'RU_ERR_PRECONDITION_FAILED' },
+        );
       }
 
       const type = mediaTypeOfFile(real, this.options.contentTypes);
@@ -160,7 +178,10 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
         response.putHeader('Accept-Ranges', 'bytes');
         const range = ifRangeHolds(request, validators) ? parseRange(request.getHeader('range'), size) : undefined;
         if (range === 'unsatisfiable') {
-          throw new WebApplicationException(`The requested range is outside the file (${size} bytes)`, 416, { code: 'RU_ERR_RANGE_NOT_SATISFIABLE', headers: { 'Content-Range': `bytes */${size}` } });
+          throw new WebApplicationException(`The requested range is outside the file (${size} bytes)`, 416, {
+            code: 'RU_ERR_RANGE_NOT_SATISFIABLE',
+            headers: { 'Content-Range': `bytes */${size}` },
+          });
         }
         if (range !== undefined) {
           start = range.start;
@@ -187,7 +208,12 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
  * The precompressed file to send for `real`, if any: the best coding the client accepts whose file exists, is a
  * regular file and stays under the root. The answer varies by Accept-Encoding whichever is sent.
  */
-async function precompressedVariant(root: FileRoot, real: string, request: HttpServerRequest, response: HttpServerResponse): Promise<Variant | undefined> {
+async function precompressedVariant(
+  root: FileRoot,
+  real: string,
+  request: HttpServerRequest,
+  response: HttpServerResponse,
+): Promise<Variant | undefined> {
   response.putHeader('Vary', 'Accept-Encoding');
   for (const coding of chooseCodings(request.getHeader('accept-encoding'), VARIANTS).codings) {
     try {
@@ -210,6 +236,7 @@ function statOf(real: string): Promise<fs.Stats> {
 /** File system errors a client may cause (the file went away, became a link, is unreadable) as HTTP errors; others as they are. */
 function fileError(err: NodeJS.ErrnoException): unknown {
   if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return notFound();
-  if (err.code === 'ELOOP' || err.code === 'EACCES' || err.code === 'EPERM') return new ForbiddenException('The requested file cannot be served', { code: 'RU_ERR_PATH_FORBIDDEN' });
+  if (err.code === 'ELOOP' || err.code === 'EACCES' || err.code === 'EPERM')
+    return new ForbiddenException('The requested file cannot be served', { code: 'RU_ERR_PATH_FORBIDDEN' });
   return err;
 }

@@ -30,7 +30,8 @@ function readSlot(): Promise<void> | undefined {
 
 function releaseReadSlot(): void {
   const next = waitingReads.shift();
-  if (next !== undefined) next(); // the slot passes on
+  if (next !== undefined)
+    next(); // the slot passes on
   else readsInFlight--;
 }
 
@@ -62,7 +63,13 @@ function giveBack(buffer: Buffer, chunkSize: number): void {
  * and nothing more is read until it is sent. Resolves when the body is sent or the client left;
  * rejects on a read error (the caller's error handling closes the connection, the head being sent).
  */
-export function streamFileBody(response: HttpServerResponse, file: FileHandle, start: number, length: number, chunkSize = DEFAULT_CHUNK_SIZE): Promise<void> {
+export function streamFileBody(
+  response: HttpServerResponse,
+  file: FileHandle,
+  start: number,
+  length: number,
+  chunkSize = DEFAULT_CHUNK_SIZE,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (response.aborted()) return resolve();
     const size = Math.min(chunkSize, Math.max(length, 1));

@@ -13,7 +13,10 @@ export class FileRoot {
   readonly realPath: string;
   private readonly prefix: string;
 
-  constructor(readonly configured: string, where: string) {
+  constructor(
+    readonly configured: string,
+    where: string,
+  ) {
     if (typeof configured !== 'string' || configured.length === 0) {
       throw new RegistrationError(`${where}: the static files root must be a folder path`, 'RU_ERR_STATIC_ROOT');
     }
@@ -21,9 +24,16 @@ export class FileRoot {
     try {
       real = fs.realpathSync(path.resolve(configured));
     } catch (err) {
-      throw new RegistrationError(`${where}: the static files root ${configured} does not exist (${(err as NodeJS.ErrnoException).code ?? err})`, 'RU_ERR_STATIC_ROOT');
+      throw new RegistrationError(
+        `${where}: the static files root ${configured} does not exist (${(err as NodeJS.ErrnoException).code ?? err})`,
+        'RU_ERR_STATIC_ROOT',
+      );
     }
-    if (!fs.statSync(real).isDirectory()) throw new RegistrationError(`${where}: the static files root ${configured} is not a folder`, 'RU_ERR_STATIC_ROOT');
+    if (!fs.statSync(real).isDirectory())
+      throw new RegistrationError(
+        `${where}: the static files root ${configured} is not a folder`,
+        'RU_ERR_STATIC_ROOT',
+      );
     this.realPath = real;
     this.prefix = real.endsWith(path.sep) ? real : real + path.sep;
   }

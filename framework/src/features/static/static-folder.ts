@@ -13,8 +13,13 @@ import { FileResponseWriter, type FileResponseWriterOptions } from './file-respo
  * checked like any returned path: traversal attempts get 403, unknown files 404. Its routes are not listed in
  * the OpenAPI document.
  */
-export function staticFolder(urlPrefix: string, directory: string, options: Omit<FileResponseWriterOptions, 'root'> = {}): Constructor {
-  if (typeof urlPrefix !== 'string' || !urlPrefix.startsWith('/')) throw new TypeError(`rest.uws: staticFolder's URL prefix must start with "/" (got ${JSON.stringify(urlPrefix)})`);
+export function staticFolder(
+  urlPrefix: string,
+  directory: string,
+  options: Omit<FileResponseWriterOptions, 'root'> = {},
+): Constructor {
+  if (typeof urlPrefix !== 'string' || !urlPrefix.startsWith('/'))
+    throw new TypeError(`rest.uws: staticFolder's URL prefix must start with "/" (got ${JSON.stringify(urlPrefix)})`);
   const Writer = FileResponseWriter.under(directory, { redirectFolders: true, ...options });
 
   // Files, not API operations: left out of the OpenAPI document.

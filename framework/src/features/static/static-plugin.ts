@@ -9,7 +9,9 @@ export const STATIC_ROOT = Symbol('rest.uws:static-root');
 
 /** Is this writer a FileResponseWriter (or a subclass, e.g. from `FileResponseWriter.under`)? */
 function isFileWriter(writer: Function | undefined): writer is typeof FileResponseWriter {
-  return writer === FileResponseWriter || (typeof writer === 'function' && writer.prototype instanceof FileResponseWriter);
+  return (
+    writer === FileResponseWriter || (typeof writer === 'function' && writer.prototype instanceof FileResponseWriter)
+  );
 }
 
 /**

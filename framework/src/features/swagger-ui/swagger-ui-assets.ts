@@ -34,7 +34,10 @@ export function etagOf(bytes: Buffer | string): string {
 export class SwaggerUiDist {
   private readonly cache = new Map<string, Promise<Asset>>();
 
-  private constructor(readonly folder: string, readonly version: string) {}
+  private constructor(
+    readonly folder: string,
+    readonly version: string,
+  ) {}
 
   /** Finds swagger-ui-dist from the app's point of view (`resolve` is `require.resolve` unless a test swaps it). */
   static locate(resolve: (id: string) => string = require.resolve): SwaggerUiDist {
@@ -43,7 +46,10 @@ export class SwaggerUiDist {
       manifest = resolve('swagger-ui-dist/package.json');
     } catch (err) {
       if ((err as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND') {
-        throw new RegistrationError('swaggerUi() serves the files of the package swagger-ui-dist, which is not installed: npm install swagger-ui-dist', 'RU_ERR_MISSING_PACKAGE');
+        throw new RegistrationError(
+          'swaggerUi() serves the files of the package swagger-ui-dist, which is not installed: npm install swagger-ui-dist',
+          'RU_ERR_MISSING_PACKAGE',
+        );
       }
       throw err;
     }
@@ -53,7 +59,7 @@ export class SwaggerUiDist {
 
   /** Whether `name` is one of the files served. */
   static serves(name: string): boolean {
-    return Object.prototype.hasOwnProperty.call(ASSET_TYPES, name);
+    return Object.hasOwn(ASSET_TYPES, name);
   }
 
   /** A served file, read once and kept (undefined for a name not on the list). */
@@ -61,7 +67,11 @@ export class SwaggerUiDist {
     if (!SwaggerUiDist.serves(name)) return undefined;
     let pending = this.cache.get(name);
     if (pending === undefined) {
-      pending = readFile(path.join(this.folder, name)).then((body) => ({ body, type: ASSET_TYPES[name]!, etag: etagOf(body) }));
+      pending = readFile(path.join(this.folder, name)).then((body) => ({
+        body,
+        type: ASSET_TYPES[name]!,
+        etag: etagOf(body),
+      }));
       // A failed read (a file missing from a broken install) is tried again on the next request.
       pending.catch(() => this.cache.delete(name));
       this.cache.set(name, pending);

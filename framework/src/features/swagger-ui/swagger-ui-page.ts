@@ -73,4 +73,5 @@ export function oauth2RedirectHtml(at: PageLocation): string {
  * The page's Content-Security-Policy: scripts and styles from the app only (Swagger UI sets inline styles on its
  * elements), images from the app or data URLs; "Try it out" may call the document's servers wherever they are.
  */
-export const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src *; frame-ancestors 'self'; base-uri 'none'; form-action 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src *; frame-ancestors 'self'; base-uri 'none'; form-action 'none'";

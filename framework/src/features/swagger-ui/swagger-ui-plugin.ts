@@ -27,11 +27,21 @@ const OWN_KEYS = ['dom_id', 'layout', 'presets', 'plugins', 'domNode'];
 function checkJson(value: unknown, where: string, seen: Set<unknown> = new Set()): void {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new RegistrationError(`swaggerUi: ${where} is not a JSON value (${value})`, 'RU_ERR_PLUGIN');
+    if (!Number.isFinite(value))
+      throw new RegistrationError(`swaggerUi: ${where} is not a JSON value (${value})`, 'RU_ERR_PLUGIN');
     return;
   }
-  if (typeof value !== 'object' || seen.has(value) || (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null)) {
-    throw new RegistrationError(`swaggerUi: ${where} is not a JSON value; config takes strings, numbers, booleans, null, arrays and plain objects`, 'RU_ERR_PLUGIN');
+  if (
+    typeof value !== 'object' ||
+    seen.has(value) ||
+    (!Array.isArray(value) &&
+      Object.getPrototypeOf(value) !== Object.prototype &&
+      Object.getPrototypeOf(value) !== null)
+  ) {
+    throw new RegistrationError(
+      `swaggerUi: ${where} is not a JSON value; config takes strings, numbers, booleans, null, arrays and plain objects`,
+      'RU_ERR_PLUGIN',
+    );
   }
   seen.add(value);
   for (const [key, item] of Object.entries(value)) checkJson(item, `${where}.${key}`, seen);
@@ -39,19 +49,25 @@ function checkJson(value: unknown, where: string, seen: Set<unknown> = new Set()
 }
 
 function checkOptions(options: SwaggerUiOptions): Required<SwaggerUiOptions> {
-  if (options === null || typeof options !== 'object') throw new RegistrationError('swaggerUi takes { path?, url?, title?, config? }', 'RU_ERR_PLUGIN');
+  if (options === null || typeof options !== 'object')
+    throw new RegistrationError('swaggerUi takes { path?, url?, title?, config? }', 'RU_ERR_PLUGIN');
   const path = options.path ?? '/docs';
   if (typeof path !== 'string' || !SEGMENTS.test(path)) {
-    throw new RegistrationError(`swaggerUi: path must be like "/docs" (segments of letters, digits and ._~-), got ${JSON.stringify(path)}`, 'RU_ERR_PLUGIN');
+    throw new RegistrationError(
+      `swaggerUi: path must be like "/docs" (segments of letters, digits and ._~-), got ${JSON.stringify(path)}`,
+      'RU_ERR_PLUGIN',
+    );
   }
   const url = options.url ?? '/openapi.json';
-  if (typeof url !== 'string' || url.length === 0) throw new RegistrationError('swaggerUi: url must be the OpenAPI document\'s URL', 'RU_ERR_PLUGIN');
+  if (typeof url !== 'string' || url.length === 0)
+    throw new RegistrationError("swaggerUi: url must be the OpenAPI document's URL", 'RU_ERR_PLUGIN');
   const title = options.title ?? 'API documentation';
   if (typeof title !== 'string') throw new RegistrationError('swaggerUi: title must be a string', 'RU_ERR_PLUGIN');
   const config = options.config ?? {};
   checkJson(config, 'config');
   if (Array.isArray(config)) throw new RegistrationError('swaggerUi: config must be an object', 'RU_ERR_PLUGIN');
-  for (const key of OWN_KEYS) if (key in config) throw new RegistrationError(`swaggerUi: config.${key} is set by the plugin`, 'RU_ERR_PLUGIN');
+  for (const key of OWN_KEYS)
+    if (key in config) throw new RegistrationError(`swaggerUi: config.${key} is set by the plugin`, 'RU_ERR_PLUGIN');
   return { path, url, title, config };
 }
 
@@ -72,7 +88,14 @@ export function swaggerUi(options: SwaggerUiOptions = {}): RestPlugin {
     setup(app) {
       class SwaggerUi extends SwaggerUiResource {}
       Path(path)(SwaggerUi);
-      app.register(new SwaggerUi(dist, { base: path, version: dist.version }, title, { url, deepLinking: true, validatorUrl: null, ...config }));
+      app.register(
+        new SwaggerUi(dist, { base: path, version: dist.version }, title, {
+          url,
+          deepLinking: true,
+          validatorUrl: null,
+          ...config,
+        }),
+      );
     },
   };
 }

@@ -25,7 +25,14 @@ function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 /** Ends with 304 when the client has this version, else with the body. */
-function send(response: HttpServerResponse, ifNoneMatch: string | undefined, body: Buffer | string, type: string, etag: string, cacheControl: string): void {
+function send(
+  response: HttpServerResponse,
+  ifNoneMatch: string | undefined,
+  body: Buffer | string,
+  type: string,
+  etag: string,
+  cacheControl: string,
+): void {
   response.putHeader('ETag', etag).putHeader('Cache-Control', cacheControl);
   if (notModified(ifNoneMatch, etag)) {
     response.setStatusCode(304).end();
@@ -50,7 +57,12 @@ export class SwaggerUiResource {
   private readonly initializer: Generated;
   private readonly oauth2Redirect: Generated;
 
-  constructor(private readonly dist: SwaggerUiDist, at: PageLocation, title: string, config: Readonly<Record<string, unknown>>) {
+  constructor(
+    private readonly dist: SwaggerUiDist,
+    at: PageLocation,
+    title: string,
+    config: Readonly<Record<string, unknown>>,
+  ) {
     this.page = generated(pageHtml(at, title));
     this.initializer = generated(initializerScript(at, config));
     this.oauth2Redirect = generated(oauth2RedirectHtml(at));
@@ -58,22 +70,45 @@ export class SwaggerUiResource {
 
   @GET
   @Path('/')
-  index(@Context() response: HttpServerResponse, @HeaderParam('if-none-match', { optional: true }) ifNoneMatch?: string): void {
+  index(
+    @Context() response: HttpServerResponse,
+    @HeaderParam('if-none-match', { optional: true }) ifNoneMatch?: string,
+  ): void {
     response.putHeader('Content-Security-Policy', PAGE_CSP);
     send(response, ifNoneMatch, this.page.body, 'text/html; charset=utf-8', this.page.etag, REVALIDATE);
   }
 
   @GET
   @Path('/swagger-initializer.js')
-  start(@Context() response: HttpServerResponse, @HeaderParam('if-none-match', { optional: true }) ifNoneMatch?: string): void {
-    send(response, ifNoneMatch, this.initializer.body, 'text/javascript; charset=utf-8', this.initializer.etag, REVALIDATE);
+  start(
+    @Context() response: HttpServerResponse,
+    @HeaderParam('if-none-match', { optional: true }) ifNoneMatch?: string,
+  ): void {
+    send(
+      response,
+      ifNoneMatch,
+      this.initializer.body,
+      'text/javascript; charset=utf-8',
+      this.initializer.etag,
+      REVALIDATE,
+    );
   }
 
   @GET
   @Path('/oauth2-redirect.html')
-  redirect(@Context() response: HttpServerResponse, @HeaderParam('if-none-match', { optional: true }) ifNoneMatch?: string): void {
+  redirect(
+    @Context() response: HttpServerResponse,
+    @HeaderParam('if-none-match', { optional: true }) ifNoneMatch?: string,
+  ): void {
     response.putHeader('Content-Security-Policy', PAGE_CSP);
-    send(response, ifNoneMatch, this.oauth2Redirect.body, 'text/html; charset=utf-8', this.oauth2Redirect.etag, REVALIDATE);
+    send(
+      response,
+      ifNoneMatch,
+      this.oauth2Redirect.body,
+      'text/html; charset=utf-8',
+      this.oauth2Redirect.etag,
+      REVALIDATE,
+    );
   }
 
   @GET
@@ -85,7 +120,10 @@ export class SwaggerUiResource {
     @HeaderParam('if-none-match', { optional: true }) ifNoneMatch?: string,
   ): Promise<void> {
     const pending = version === this.dist.version ? this.dist.asset(name) : undefined;
-    if (pending === undefined) throw new NotFoundException(`No Swagger UI file ${name} of version ${version}`, { code: 'RU_ERR_FILE_NOT_FOUND' });
+    if (pending === undefined)
+      throw new NotFoundException(`No Swagger UI file ${name} of version ${version}`, {
+        code: 'RU_ERR_FILE_NOT_FOUND',
+      });
     const asset = await pending;
     if (response.aborted()) return;
     send(response, ifNoneMatch, asset.body, asset.type, asset.etag, IMMUTABLE);

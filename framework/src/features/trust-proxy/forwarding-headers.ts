@@ -99,7 +99,11 @@ export function parseForwarded(value: string): Array<Hop | undefined> {
       elements.push(undefined);
       return elements;
     }
-    elements.push({ for: addressOf(pairs.get('for')), proto: protocolOf(pairs.get('proto')), host: hostOf(pairs.get('host')) });
+    elements.push({
+      for: addressOf(pairs.get('for')),
+      proto: protocolOf(pairs.get('proto')),
+      host: hostOf(pairs.get('host')),
+    });
     if (i >= n) return elements;
     if (value[i] !== ',') {
       elements.push(undefined);

@@ -24,6 +24,7 @@ export function addressWithoutPort(text: string): string {
   }
   const colon = text.indexOf(':');
   // One colon: IPv4 with a port; more: a bare IPv6 address.
-  if (colon > 0 && colon === text.lastIndexOf(':') && /^\d{1,5}$/.test(text.slice(colon + 1))) return text.slice(0, colon);
+  if (colon > 0 && colon === text.lastIndexOf(':') && /^\d{1,5}$/.test(text.slice(colon + 1)))
+    return text.slice(0, colon);
   return text;
 }

@@ -10,7 +10,10 @@ export type ForwardingHeaders = 'x-forwarded' | 'forwarded';
  * host. The first address that is no trusted proxy is the client. A hop that cannot be read (no IP address, a
  * syntax error) ends the walk where it is: nothing past it is believed.
  */
-export function originResolver(trusted: (address: string, hop: number) => boolean, headers: ForwardingHeaders): OriginResolver {
+export function originResolver(
+  trusted: (address: string, hop: number) => boolean,
+  headers: ForwardingHeaders,
+): OriginResolver {
   return (header, direct) => {
     if (direct.address === '' || !trusted(direct.address, 0)) return direct;
     const hops = headers === 'forwarded' ? forwardedHops(header('forwarded')) : xForwardedHops(header);
@@ -42,8 +45,13 @@ function xForwardedHops(header: (name: string) => string | undefined): Hop[] {
   const protos = listEntries(header('x-forwarded-proto'));
   const hosts = listEntries(header('x-forwarded-host'));
   const last = addresses.length - 1;
-  const at = (list: string[], k: number): string | undefined => (list.length === addresses.length ? list[k] : k === last ? list[list.length - 1] : undefined);
-  return addresses.map((address, k) => ({ for: address, proto: protocolOf(at(protos, k)), host: hostOf(at(hosts, k)) }));
+  const at = (list: string[], k: number): string | undefined =>
+    list.length === addresses.length ? list[k] : k === last ? list[list.length - 1] : undefined;
+  return addresses.map((address, k) => ({
+    for: address,
+    proto: protocolOf(at(protos, k)),
+    host: hostOf(at(hosts, k)),
+  }));
 }
 
 export type { ClientOrigin };

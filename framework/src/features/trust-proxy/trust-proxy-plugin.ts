@@ -26,7 +26,10 @@ export function trustProxy(setting: TrustSetting | TrustProxyOptions | false): R
   if (setting === false) return { name: 'trust-proxy', setup() {} };
   const options: TrustProxyOptions = isOptions(setting) ? setting : { trust: setting };
   const headers = options.headers ?? 'x-forwarded';
-  if (headers !== 'x-forwarded' && headers !== 'forwarded') throw new TypeError(`rest.uws: trustProxy: headers must be "x-forwarded" or "forwarded", got ${JSON.stringify(headers)}`);
+  if (headers !== 'x-forwarded' && headers !== 'forwarded')
+    throw new TypeError(
+      `rest.uws: trustProxy: headers must be "x-forwarded" or "forwarded", got ${JSON.stringify(headers)}`,
+    );
   const resolver = originResolver(trustFunction(options.trust), headers);
   return {
     name: 'trust-proxy',

@@ -18,10 +18,17 @@ const NAMED_RANGES: Record<string, readonly string[]> = {
 export function trustFunction(setting: TrustSetting): (address: string, hop: number) => boolean {
   if (typeof setting === 'function') return setting;
   if (typeof setting === 'number') {
-    if (!Number.isInteger(setting) || setting < 0 || setting > 64) throw new TypeError(`rest.uws: trustProxy: a hop count is a whole number from 0 to 64, got ${setting}`);
+    if (!Number.isInteger(setting) || setting < 0 || setting > 64)
+      throw new TypeError(`rest.uws: trustProxy: a hop count is a whole number from 0 to 64, got ${setting}`);
     return (_address, hop) => hop < setting;
   }
-  const list = typeof setting === 'string' ? setting.split(',').map((s) => s.trim()).filter((s) => s !== '') : [...setting];
+  const list =
+    typeof setting === 'string'
+      ? setting
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
+      : [...setting];
   const ranges = new BlockList();
   for (const entry of list) {
     if (typeof entry !== 'string') throw new TypeError(`rest.uws: trustProxy: ${String(entry)} is no address or range`);
@@ -40,7 +47,9 @@ function addRange(ranges: BlockList, range: string): void {
   const maxPrefix = family === 4 ? 32 : 128;
   const prefix = slash < 0 ? maxPrefix : Number(range.slice(slash + 1));
   if (family === 0 || !/^\d+$/.test(slash < 0 ? '0' : range.slice(slash + 1)) || prefix > maxPrefix) {
-    throw new TypeError(`rest.uws: trustProxy: ${JSON.stringify(range)} is no address, range (10.0.0.0/8) or name (loopback, linklocal, uniquelocal)`);
+    throw new TypeError(
+      `rest.uws: trustProxy: ${JSON.stringify(range)} is no address, range (10.0.0.0/8) or name (loopback, linklocal, uniquelocal)`,
+    );
   }
   ranges.addSubnet(address, prefix, family === 4 ? 'ipv4' : 'ipv6');
 }

@@ -28,7 +28,11 @@ export class MultipartParser {
   /** Bytes of the previous chunk still to look at. Starts with the CRLF the first boundary lacks. */
   private carry: Buffer = CRLF;
 
-  constructor(boundary: string, private readonly events: MultipartEvents, private readonly maxHeaderSize = 16 * 1024) {
+  constructor(
+    boundary: string,
+    private readonly events: MultipartEvents,
+    private readonly maxHeaderSize = 16 * 1024,
+  ) {
     this.delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1');
   }
 
@@ -83,7 +87,8 @@ export class MultipartParser {
         }
         const end = buf.indexOf(HEADER_END, pos);
         if (end < 0) {
-          if (buf.length - pos > this.maxHeaderSize) throw malformed(`a part's headers exceed ${this.maxHeaderSize} bytes`);
+          if (buf.length - pos > this.maxHeaderSize)
+            throw malformed(`a part's headers exceed ${this.maxHeaderSize} bytes`);
           break;
         }
         if (end - pos > this.maxHeaderSize) throw malformed(`a part's headers exceed ${this.maxHeaderSize} bytes`);

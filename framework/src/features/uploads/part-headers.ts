@@ -31,7 +31,7 @@ export function parsePartHeaders(block: Buffer): PartInfo {
   if (fieldName === undefined) throw malformed('a part has no field name');
   const extended = params.get('filename*');
   const plain = params.get('filename');
-  const rawFileName = extended !== undefined ? decodeExtended(extended) ?? plain : plain;
+  const rawFileName = extended !== undefined ? (decodeExtended(extended) ?? plain) : plain;
   const charset = contentType !== undefined ? parseParameters(contentType).params.get('charset') : undefined;
   return { fieldName, fileName: rawFileName === undefined ? undefined : baseName(rawFileName), contentType, charset };
 }

@@ -13,14 +13,20 @@ import { MultipartParser, type MultipartEvents } from './multipart-parser';
 import { parsePartHeaders, type PartInfo } from './part-headers';
 import type { UploadOptions } from './upload-options';
 
-
 /** Bytes handed to the disk but not yet written above which the client is paused, and below which it resumes. */
 const PAUSE_ABOVE = 4 * 1024 * 1024;
 const RESUME_BELOW = 1024 * 1024;
 
 type Part =
   | { kind: 'field'; info: PartInfo; chunks: Buffer[]; size: number }
-  | { kind: 'file'; info: PartInfo; size: number; path: string; handle: FileHandle | null; record: { path: string; upload?: FileUpload } }
+  | {
+      kind: 'file';
+      info: PartInfo;
+      size: number;
+      path: string;
+      handle: FileHandle | null;
+      record: { path: string; upload?: FileUpload };
+    }
   /** A file input left empty (`filename=""`): its content, if any, is dropped. */
   | { kind: 'skip' };
 
@@ -54,7 +60,13 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
   /** How the adapter pauses the body (none: the body cannot be paused, and is taken as it comes). */
   private bodyFlow: BodyFlow | null = null;
 
-  constructor(private readonly ctx: RoutingContext, boundary: string, private readonly options: UploadOptions, bodyLimit: number, private readonly logger: Logger) {
+  constructor(
+    private readonly ctx: RoutingContext,
+    boundary: string,
+    private readonly options: UploadOptions,
+    bodyLimit: number,
+    private readonly logger: Logger,
+  ) {
     this.limit = bodyLimit;
     this.parser = new MultipartParser(boundary, this);
   }
@@ -116,7 +128,9 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
     this.part = part;
     this.created.push(part.record);
     this.enqueue(async () => {
-      await (this.folderReady ??= fs.promises.mkdir(this.options.uploadsDirectory, { recursive: true, mode: 0o700 }).then(() => undefined));
+      await (this.folderReady ??= fs.promises
+        .mkdir(this.options.uploadsDirectory, { recursive: true, mode: 0o700 })
+        .then(() => undefined));
       // 'wx': never follow or overwrite an existing name; 0o600: only the server's user reads uploads.
       part.handle = await fs.promises.open(stored, 'wx', 0o600);
       this.openHandles.add(part.handle);
@@ -128,11 +142,13 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
     if (part === null || part.kind === 'skip') return;
     part.size += data.length;
     if (part.kind === 'field') {
-      if (part.size > this.options.maxFieldSize) throw tooLarge(`form field "${part.info.fieldName}" is larger than ${this.options.maxFieldSize} bytes`);
+      if (part.size > this.options.maxFieldSize)
+        throw tooLarge(`form field "${part.info.fieldName}" is larger than ${this.options.maxFieldSize} bytes`);
       part.chunks.push(data);
       return;
     }
-    if (part.size > this.options.maxFileSize) throw tooLarge(`file "${part.info.fileName}" is larger than ${this.options.maxFileSize} bytes`);
+    if (part.size > this.options.maxFileSize)
+      throw tooLarge(`file "${part.info.fileName}" is larger than ${this.options.maxFileSize} bytes`);
     this.queuedBytes += data.length;
     this.enqueue(async () => {
       try {
@@ -149,14 +165,24 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
     this.part = null;
     if (part === null || part.kind === 'skip') return;
     if (part.kind === 'field') {
-      const value = part.chunks.length === 1 ? part.chunks[0]!.toString('utf8') : Buffer.concat(part.chunks, part.size).toString('utf8');
+      const value =
+        part.chunks.length === 1
+          ? part.chunks[0]!.toString('utf8')
+          : Buffer.concat(part.chunks, part.size).toString('utf8');
       const list = this.fields.get(part.info.fieldName);
       if (list) list.push(value);
       else this.fields.set(part.info.fieldName, [value]);
       return;
     }
     const { info } = part;
-    const upload = new FileUpload(info.fieldName, info.fileName ?? '', info.contentType ?? 'application/octet-stream', info.charset, part.size, part.path);
+    const upload = new FileUpload(
+      info.fieldName,
+      info.fileName ?? '',
+      info.contentType ?? 'application/octet-stream',
+      info.charset,
+      part.size,
+      part.path,
+    );
     part.record.upload = upload;
     this.uploads.push(upload);
     this.enqueue(async () => {
@@ -195,7 +221,8 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
     this.openHandles.clear();
     for (const p of paths) {
       await fs.promises.unlink(p).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') this.logger.error({ err, path: p }, 'deleting an uploaded file failed');
+        if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR')
+          this.logger.error({ err, path: p }, 'deleting an uploaded file failed');
       });
     }
   }

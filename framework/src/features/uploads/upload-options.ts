@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { RegistrationError } from '../../errors/http-errors';
 import { BODY_OPTIONS, type SettingsView } from '../../settings/settings';
 
-
 /** Upload settings with every default applied. */
 export interface UploadOptions {
   uploadsDirectory: string;
@@ -25,7 +24,10 @@ export const DEFAULT_UPLOADS_DIRECTORY = path.join(os.tmpdir(), 'rest.uws-upload
  * ones, checked, and with the uploads folder created. Throws RegistrationError for bad values.
  */
 export function resolveUploadOptions(settings: SettingsView): UploadOptions {
-  const given: Given = { ...(settings.global.extensions.get(BODY_OPTIONS) as Given | undefined), ...(settings.local.extensions.get(BODY_OPTIONS) as Given | undefined) };
+  const given: Given = {
+    ...(settings.global.extensions.get(BODY_OPTIONS) as Given | undefined),
+    ...(settings.local.extensions.get(BODY_OPTIONS) as Given | undefined),
+  };
   const options: UploadOptions = {
     uploadsDirectory: path.resolve(given.uploadsDirectory ?? DEFAULT_UPLOADS_DIRECTORY),
     deleteUploadedFilesOnEnd: given.deleteUploadedFilesOnEnd ?? true,
@@ -34,10 +36,14 @@ export function resolveUploadOptions(settings: SettingsView): UploadOptions {
     maxFields: count(given.maxFields, 1000, 'maxFields'),
     maxFieldSize: count(given.maxFieldSize, 1024 * 1024, 'maxFieldSize'),
   };
-  if (given.uploadsDirectory !== undefined && (typeof given.uploadsDirectory !== 'string' || given.uploadsDirectory.length === 0)) {
+  if (
+    given.uploadsDirectory !== undefined &&
+    (typeof given.uploadsDirectory !== 'string' || given.uploadsDirectory.length === 0)
+  ) {
     throw new RegistrationError('bodyHandler: uploadsDirectory must be a folder path', 'RU_ERR_UPLOADS_DIRECTORY');
   }
-  if (typeof options.deleteUploadedFilesOnEnd !== 'boolean') throw new RegistrationError('bodyHandler: deleteUploadedFilesOnEnd must be true or false', 'RU_ERR_BODY_OPTIONS');
+  if (typeof options.deleteUploadedFilesOnEnd !== 'boolean')
+    throw new RegistrationError('bodyHandler: deleteUploadedFilesOnEnd must be true or false', 'RU_ERR_BODY_OPTIONS');
   // A folder the app named must work at start-up; the default one is made on the first upload (apps without uploads leave no trace).
   if (given.uploadsDirectory !== undefined) ensureFolder(options.uploadsDirectory);
   return options;
@@ -45,7 +51,8 @@ export function resolveUploadOptions(settings: SettingsView): UploadOptions {
 
 function count(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) throw new RegistrationError(`bodyHandler: ${name} must be a whole number >= 0`, 'RU_ERR_BODY_OPTIONS');
+  if (!Number.isInteger(value) || value < 0)
+    throw new RegistrationError(`bodyHandler: ${name} must be a whole number >= 0`, 'RU_ERR_BODY_OPTIONS');
   return value;
 }
 
@@ -56,6 +63,9 @@ export function ensureFolder(dir: string): void {
     if (!fs.statSync(dir).isDirectory()) throw new Error('not a folder');
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (err) {
-    throw new RegistrationError(`bodyHandler: the uploads folder ${dir} cannot be used: ${(err as Error).message}`, 'RU_ERR_UPLOADS_DIRECTORY');
+    throw new RegistrationError(
+      `bodyHandler: the uploads folder ${dir} cannot be used: ${(err as Error).message}`,
+      'RU_ERR_UPLOADS_DIRECTORY',
+    );
   }
 }

@@ -36,10 +36,12 @@ function takesMultipart(route: { readonly definition: RouteDefinition }): boolea
   const definition = route.definition;
   let takes = multipartByDefinition.get(definition);
   if (takes === undefined) {
-    takes = definition.consumes.length === 0 || definition.consumes.some((c) => {
-      const m = mediaEssence(c);
-      return m === 'multipart/form-data' || m === 'multipart/*' || m === '*/*';
-    });
+    takes =
+      definition.consumes.length === 0 ||
+      definition.consumes.some((c) => {
+        const m = mediaEssence(c);
+        return m === 'multipart/form-data' || m === 'multipart/*' || m === '*/*';
+      });
     multipartByDefinition.set(definition, takes);
   }
   return takes;
@@ -72,7 +74,8 @@ export const uploadsPlugin: RestPlugin = {
     const settings = app.settings;
     let cached: { generation: number; options: UploadOptions } | undefined;
     const current = (): UploadOptions => {
-      if (cached === undefined || cached.generation !== registryGeneration.value) cached = { generation: registryGeneration.value, options: resolveUploadOptions(settings) };
+      if (cached === undefined || cached.generation !== registryGeneration.value)
+        cached = { generation: registryGeneration.value, options: resolveUploadOptions(settings) };
       return cached.options;
     };
     current(); // bad options fail the build, not the first upload
@@ -83,7 +86,8 @@ export const uploadsPlugin: RestPlugin = {
       if (type === undefined || !mayBeMultipart(type) || mediaEssence(type) !== 'multipart/form-data') return undefined;
       try {
         const boundary = boundaryOf(type);
-        if (boundary === undefined) return refusingConsumer(malformed('the Content-Type has no valid boundary parameter'), settings.bodyLimit);
+        if (boundary === undefined)
+          return refusingConsumer(malformed('the Content-Type has no valid boundary parameter'), settings.bodyLimit);
         return new UploadConsumer(ctx, boundary, current(), settings.bodyLimit, app.logger);
       } catch (err) {
         return refusingConsumer(err, settings.bodyLimit);

@@ -26,6 +26,14 @@ export class ConstraintExceptionHandler implements ExceptionHandler<ConstraintEx
     response.setStatusCode(400);
     response.putHeader('X-Status-Reason', 'Validation failed');
     response.putHeader('content-type', 'application/json');
-    response.end(JSON.stringify({ status: 400, error: 'Bad Request', message: error.message, code: error.code, violations: error.violations }));
+    response.end(
+      JSON.stringify({
+        status: 400,
+        error: 'Bad Request',
+        message: error.message,
+        code: error.code,
+        violations: error.violations,
+      }),
+    );
   }
 }

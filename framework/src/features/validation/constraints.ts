@@ -9,7 +9,10 @@ export const PARAMETER_CONSTRAINTS = Symbol('rest.uws:parameter-constraints');
  * A class-validator property decorator, made on demand (class-validator loads only when used).
  * `requiresValue` marks NotNull/NotEmpty/NotBlank: other constraints let an absent optional argument pass.
  */
-export type PropertyDecoratorFactory = (() => PropertyDecorator) & { requiresValue?: boolean; direct?: DirectConstraint };
+export type PropertyDecoratorFactory = (() => PropertyDecorator) & {
+  requiresValue?: boolean;
+  direct?: DirectConstraint;
+};
 
 /** A rest.uws constraint in a form the route can evaluate itself, without a class-validator call. */
 export interface DirectConstraint {
@@ -23,7 +26,11 @@ export interface DirectConstraint {
 }
 
 /** Decorates a DTO field (class-validator metadata at once) or a method parameter (validated by the route). */
-export type ConstraintDecorator = (target: object, key: string | symbol | undefined, indexOrDescriptor?: number | PropertyDescriptor) => void;
+export type ConstraintDecorator = (
+  target: object,
+  key: string | symbol | undefined,
+  indexOrDescriptor?: number | PropertyDescriptor,
+) => void;
 
 /** Options every constraint accepts. */
 export interface ConstraintOptions {
@@ -41,9 +48,14 @@ export interface ConstraintOptions {
 function constraintFrom(factories: PropertyDecoratorFactory[], name: string): ConstraintDecorator {
   return (target, key, indexOrDescriptor) => {
     if (typeof indexOrDescriptor === 'number') {
-      if (key === undefined) throw new TypeError(`rest.uws: ${name} on a constructor parameter is not supported; put it on the bean's field`);
+      if (key === undefined)
+        throw new TypeError(
+          `rest.uws: ${name} on a constructor parameter is not supported; put it on the bean's field`,
+        );
       const meta = methodMetadata(target, key);
-      const all = (meta.extensions.get(PARAMETER_CONSTRAINTS) as Map<number, PropertyDecoratorFactory[]> | undefined) ?? new Map<number, PropertyDecoratorFactory[]>();
+      const all =
+        (meta.extensions.get(PARAMETER_CONSTRAINTS) as Map<number, PropertyDecoratorFactory[]> | undefined) ??
+        new Map<number, PropertyDecoratorFactory[]>();
       all.set(indexOrDescriptor, [...factories, ...(all.get(indexOrDescriptor) ?? [])]);
       meta.extensions.set(PARAMETER_CONSTRAINTS, all);
       return;
@@ -62,15 +74,26 @@ function constraintFrom(factories: PropertyDecoratorFactory[], name: string): Co
  * ```
  */
 export function Constraint(...decorators: PropertyDecorator[]): ConstraintDecorator {
-  if (decorators.length === 0 || decorators.some((d) => typeof d !== 'function')) throw new TypeError('rest.uws: @Constraint takes class-validator decorators, e.g. @Constraint(IsIn(["a", "b"]))');
-  return constraintFrom(decorators.map((d) => () => d), '@Constraint');
+  if (decorators.length === 0 || decorators.some((d) => typeof d !== 'function'))
+    throw new TypeError('rest.uws: @Constraint takes class-validator decorators, e.g. @Constraint(IsIn(["a", "b"]))');
+  return constraintFrom(
+    decorators.map((d) => () => d),
+    '@Constraint',
+  );
 }
 
 /**
  * A Bean Validation style constraint: absent values (null, undefined) pass, except for the
  * NotNull/NotEmpty/NotBlank family, like the standard.
  */
-function standard(name: string, constraints: unknown[], test: (value: unknown) => boolean, message: string, options: ConstraintOptions, nullPasses = true): ConstraintDecorator {
+function standard(
+  name: string,
+  constraints: unknown[],
+  test: (value: unknown) => boolean,
+  message: string,
+  options: ConstraintOptions,
+  nullPasses = true,
+): ConstraintDecorator {
   const direct: DirectConstraint = { name, constraints, test, nullPasses, message, options };
   const factory: PropertyDecoratorFactory = () => {
     const cv = classValidator();
@@ -96,19 +119,33 @@ function standard(name: string, constraints: unknown[], test: (value: unknown) =
   return constraintFrom([factory], `@${name[0]!.toUpperCase()}${name.slice(1)}`);
 }
 
-const isNumeric = (v: unknown): v is number | bigint => (typeof v === 'number' && !Number.isNaN(v)) || typeof v === 'bigint';
+const isNumeric = (v: unknown): v is number | bigint =>
+  (typeof v === 'number' && !Number.isNaN(v)) || typeof v === 'bigint';
 const sizeOf = (v: unknown): number | undefined =>
   typeof v === 'string' || Array.isArray(v) ? v.length : v instanceof Map || v instanceof Set ? v.size : undefined;
-const time = (v: unknown): number | undefined => (v instanceof Date ? v.getTime() : typeof v === 'string' || typeof v === 'number' ? new Date(v).getTime() : undefined);
+const time = (v: unknown): number | undefined =>
+  v instanceof Date ? v.getTime() : typeof v === 'string' || typeof v === 'number' ? new Date(v).getTime() : undefined;
 
 /** The number is at least `min`. */
 export function Min(min: number | bigint, options: ConstraintOptions = {}): ConstraintDecorator {
-  return standard('min', [min], (v) => isNumeric(v) && v >= min, '$property must not be less than $constraint1', options);
+  return standard(
+    'min',
+    [min],
+    (v) => isNumeric(v) && v >= min,
+    '$property must not be less than $constraint1',
+    options,
+  );
 }
 
 /** The number is at most `max`. */
 export function Max(max: number | bigint, options: ConstraintOptions = {}): ConstraintDecorator {
-  return standard('max', [max], (v) => isNumeric(v) && v <= max, '$property must not be greater than $constraint1', options);
+  return standard(
+    'max',
+    [max],
+    (v) => isNumeric(v) && v <= max,
+    '$property must not be greater than $constraint1',
+    options,
+  );
 }
 
 /** The number is greater than 0. */
@@ -133,22 +170,42 @@ export function NegativeOrZero(options: ConstraintOptions = {}): ConstraintDecor
 
 /** The length of a string or array (size of a Map or Set) is within `min`..`max`. */
 export function Size(min: number, max = Number.MAX_SAFE_INTEGER, options: ConstraintOptions = {}): ConstraintDecorator {
-  return standard('size', [min, max], (v) => {
-    const n = sizeOf(v);
-    return n !== undefined && n >= min && n <= max;
-  }, max === Number.MAX_SAFE_INTEGER ? '$property must have at least $constraint1 elements or characters' : '$property must have between $constraint1 and $constraint2 elements or characters', options);
+  return standard(
+    'size',
+    [min, max],
+    (v) => {
+      const n = sizeOf(v);
+      return n !== undefined && n >= min && n <= max;
+    },
+    max === Number.MAX_SAFE_INTEGER
+      ? '$property must have at least $constraint1 elements or characters'
+      : '$property must have between $constraint1 and $constraint2 elements or characters',
+    options,
+  );
 }
 
 /** The whole string matches the regular expression. */
 export function Pattern(regex: RegExp | string, options: ConstraintOptions = {}): ConstraintDecorator {
   const source = typeof regex === 'string' ? regex : regex.source;
   const whole = new RegExp(`^(?:${source})$`, typeof regex === 'string' ? '' : regex.flags.replace(/[gy]/g, ''));
-  return standard('pattern', [source], (v) => typeof v === 'string' && whole.test(v), '$property must match $constraint1', options);
+  return standard(
+    'pattern',
+    [source],
+    (v) => typeof v === 'string' && whole.test(v),
+    '$property must match $constraint1',
+    options,
+  );
 }
 
 /** The string is an e-mail address (validator.js's check). */
 export function Email(options: ConstraintOptions = {}): ConstraintDecorator {
-  return standard('email', [], (v) => typeof v === 'string' && classValidator().isEmail(v), '$property must be an email', options);
+  return standard(
+    'email',
+    [],
+    (v) => typeof v === 'string' && classValidator().isEmail(v),
+    '$property must be an email',
+    options,
+  );
 }
 
 /** The value is present (not null or undefined). */
@@ -163,21 +220,40 @@ export function NotEmpty(options: ConstraintOptions = {}): ConstraintDecorator {
 
 /** The value is a string with at least one non-whitespace character. */
 export function NotBlank(options: ConstraintOptions = {}): ConstraintDecorator {
-  return standard('notBlank', [], (v) => typeof v === 'string' && v.trim().length > 0, '$property must not be blank', options, false);
+  return standard(
+    'notBlank',
+    [],
+    (v) => typeof v === 'string' && v.trim().length > 0,
+    '$property must not be blank',
+    options,
+    false,
+  );
 }
 
 /** The date (a Date, an ISO string or a timestamp) is in the past. */
 export function Past(options: ConstraintOptions = {}): ConstraintDecorator {
-  return standard('past', [], (v) => {
-    const t = time(v);
-    return t !== undefined && !Number.isNaN(t) && t < Date.now();
-  }, '$property must be in the past', options);
+  return standard(
+    'past',
+    [],
+    (v) => {
+      const t = time(v);
+      return t !== undefined && !Number.isNaN(t) && t < Date.now();
+    },
+    '$property must be in the past',
+    options,
+  );
 }
 
 /** The date (a Date, an ISO string or a timestamp) is in the future. */
 export function Future(options: ConstraintOptions = {}): ConstraintDecorator {
-  return standard('future', [], (v) => {
-    const t = time(v);
-    return t !== undefined && !Number.isNaN(t) && t > Date.now();
-  }, '$property must be in the future', options);
+  return standard(
+    'future',
+    [],
+    (v) => {
+      const t = time(v);
+      return t !== undefined && !Number.isNaN(t) && t > Date.now();
+    },
+    '$property must be in the future',
+    options,
+  );
 }

@@ -19,9 +19,16 @@ interface StoredMetadata {
 export function rememberDirectConstraint(target: object, key: string | symbol, direct: DirectConstraint): void {
   const ctor = (target as { constructor: Function }).constructor;
   const storage = classValidator().getMetadataStorage() as unknown as {
-    getTargetValidationMetadatas(target: Function, schema: string | undefined, always: boolean, strictGroups: boolean): StoredMetadata[];
+    getTargetValidationMetadatas(
+      target: Function,
+      schema: string | undefined,
+      always: boolean,
+      strictGroups: boolean,
+    ): StoredMetadata[];
   };
-  const own = storage.getTargetValidationMetadatas(ctor, undefined, true, false).filter((m) => m.target === ctor && m.propertyName === key);
+  const own = storage
+    .getTargetValidationMetadatas(ctor, undefined, true, false)
+    .filter((m) => m.target === ctor && m.propertyName === key);
   const last = own[own.length - 1];
   if (last?.constraintCls !== undefined) DIRECT.set(last.constraintCls, direct);
 }

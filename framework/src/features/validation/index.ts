@@ -2,7 +2,33 @@
 export { validationPlugin } from './validation-plugin';
 export { VALIDATOR, toValidator } from './validate-with';
 export { Valid } from './valid-decorator';
-export { Constraint, Min, Max, Positive, PositiveOrZero, Negative, NegativeOrZero, Size, Pattern, Email, NotNull, NotEmpty, NotBlank, Past, Future, type ConstraintDecorator, type ConstraintOptions } from './constraints';
+export {
+  Constraint,
+  Min,
+  Max,
+  Positive,
+  PositiveOrZero,
+  Negative,
+  NegativeOrZero,
+  Size,
+  Pattern,
+  Email,
+  NotNull,
+  NotEmpty,
+  NotBlank,
+  Past,
+  Future,
+  type ConstraintDecorator,
+  type ConstraintOptions,
+} from './constraints';
 export { ConstraintException, type ConstraintViolation } from './constraint-exception';
 export { ConstraintExceptionHandler } from './constraint-exception-handler';
-export { ClassValidator, type Validator, type ClassValidatorOptions, type Compilation, type CompilationMode, type CompiledMode, type NotCompiledMode } from './validator';
+export {
+  ClassValidator,
+  type Validator,
+  type ClassValidatorOptions,
+  type Compilation,
+  type CompilationMode,
+  type CompiledMode,
+  type NotCompiledMode,
+} from './validator';

@@ -23,5 +23,8 @@ export function classValidator(): typeof import('class-validator') {
 }
 
 export function classTransformer(): typeof import('class-transformer') {
-  return (classTransformerModule ??= load<typeof import('class-transformer')>('class-transformer', 'Validation of request bodies'));
+  return (classTransformerModule ??= load<typeof import('class-transformer')>(
+    'class-transformer',
+    'Validation of request bodies',
+  ));
 }

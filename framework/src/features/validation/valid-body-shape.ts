@@ -8,7 +8,13 @@ import { bodyOriginOf } from '../../pipeline/exchange';
  * as something it did not declare. Such a value ends the request before the method runs: 415 when the
  * reader of the request's media type could not make an object, 400 when the body is the wrong shape.
  */
-export function checkValidShape(ctx: RoutingContext, source: string, classType: Function | undefined, elementType: Function | undefined, value: unknown): void {
+export function checkValidShape(
+  ctx: RoutingContext,
+  source: string,
+  classType: Function | undefined,
+  elementType: Function | undefined,
+  value: unknown,
+): void {
   if (classType !== undefined && !(value instanceof classType)) throw refused(ctx, source, classType.name, value);
   if (elementType === undefined) return;
   if (!Array.isArray(value)) throw refused(ctx, source, `array of ${elementType.name}`, value);
@@ -18,10 +24,19 @@ export function checkValidShape(ctx: RoutingContext, source: string, classType: 
 }
 
 function refused(ctx: RoutingContext, source: string, expected: string, value: unknown): Error {
-  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? `an object that is not a ${expected}` : `a ${typeof value}`;
+  const got =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'an array'
+        : typeof value === 'object'
+          ? `an object that is not a ${expected}`
+          : `a ${typeof value}`;
   if (source === 'body' && bodyOriginOf(ctx) === 'other' && (value === null || typeof value !== 'object')) {
     const type = ctx.request.getHeader('content-type') ?? '(none)';
-    return new UnsupportedMediaTypeException(`A @Valid ${expected} body cannot be read from Content-Type ${type.slice(0, 80)} (it gives ${got}); send application/json`);
+    return new UnsupportedMediaTypeException(
+      `A @Valid ${expected} body cannot be read from Content-Type ${type.slice(0, 80)} (it gives ${got}); send application/json`,
+    );
   }
   return new ArgumentException(`The ${source} must be a ${expected} for validation; got ${got}`, 'RU_ERR_BODY_TYPE');
 }

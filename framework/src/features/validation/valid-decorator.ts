@@ -17,7 +17,10 @@ export const ALL_PARAMETERS = -1;
  * ```
  */
 export const Valid = marker((target: object, key?: string | symbol, index?: number | PropertyDescriptor) => {
-  if (key === undefined) throw new TypeError('rest.uws: @Valid goes on a method parameter (or on a method, for all its body and bean parameters)');
+  if (key === undefined)
+    throw new TypeError(
+      'rest.uws: @Valid goes on a method parameter (or on a method, for all its body and bean parameters)',
+    );
   const meta = methodMetadata(target, key);
   const indexes = new Set((meta.extensions.get(VALID) as Set<number> | undefined) ?? []);
   indexes.add(typeof index === 'number' ? index : ALL_PARAMETERS);

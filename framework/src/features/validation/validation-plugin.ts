@@ -22,37 +22,69 @@ type ArgumentCheck = (ctx: RoutingContext, args: unknown[], out: ConstraintViola
 
 function prefixed(violations: readonly ConstraintViolation[], where: string, prefix: string): ConstraintViolation[] {
   return violations.map((v) => {
-    const path = prefix === '' ? v.path : v.path === '' ? prefix : v.path.startsWith('[') ? `${prefix}${v.path}` : `${prefix}.${v.path}`;
-    return v.context === undefined ? { in: where, path, constraint: v.constraint, message: v.message } : { in: where, path, constraint: v.constraint, message: v.message, context: v.context };
+    const path =
+      prefix === ''
+        ? v.path
+        : v.path === ''
+          ? prefix
+          : v.path.startsWith('[')
+            ? `${prefix}${v.path}`
+            : `${prefix}.${v.path}`;
+    return v.context === undefined
+      ? { in: where, path, constraint: v.constraint, message: v.message }
+      : { in: where, path, constraint: v.constraint, message: v.message, context: v.context };
   });
 }
 
 /** Collects violations now, or once the validator's promise settles. */
-function collect(result: readonly ConstraintViolation[] | Promise<readonly ConstraintViolation[]>, where: string, prefix: string, out: ConstraintViolation[]): void | Promise<void> {
-  if (isThenable(result)) return Promise.resolve(result).then((list) => void out.push(...prefixed(list, where, prefix)));
+function collect(
+  result: readonly ConstraintViolation[] | Promise<readonly ConstraintViolation[]>,
+  where: string,
+  prefix: string,
+  out: ConstraintViolation[],
+): void | Promise<void> {
+  if (isThenable(result))
+    return Promise.resolve(result).then((list) => void out.push(...prefixed(list, where, prefix)));
   if (result.length > 0) out.push(...prefixed(result, where, prefix));
 }
 
 /** A type whose parsed value becomes an instance of it (not JSON's own types, dates or bytes). */
 function isClassBody(type: ParameterDefinition['type']): boolean {
-  return typeof type === 'function' && !isPlainJsonType(type) && type !== Date && type !== Buffer && type !== Uint8Array;
+  return (
+    typeof type === 'function' && !isPlainJsonType(type) && type !== Date && type !== Buffer && type !== Uint8Array
+  );
 }
 
 /**
  * The check of a body or bean argument: make an instance (bodies read by a built-in reader, which only gives
  * the class prototype shallowly), then validate when `@Valid`.
  */
-function objectCheck(p: ParameterDefinition, valid: boolean, transform: boolean, validator: Validator, buildsFromJson: boolean): ArgumentCheck | undefined {
+function objectCheck(
+  p: ParameterDefinition,
+  valid: boolean,
+  transform: boolean,
+  validator: Validator,
+  buildsFromJson: boolean,
+): ArgumentCheck | undefined {
   const i = p.index;
   const type = p.type;
   const elementType = Array.isArray(type) ? (type[0] as Function) : undefined;
   const classType = isClassBody(type) ? (type as Function) : undefined;
   if (classType === undefined && elementType === undefined) return undefined;
-  const toInstance = p.source === 'body' && transform && validator.toInstance !== undefined ? validator.toInstance.bind(validator) : undefined;
+  const toInstance =
+    p.source === 'body' && transform && validator.toInstance !== undefined
+      ? validator.toInstance.bind(validator)
+      : undefined;
   // ClassValidator builds faster from JSON.parse's output as it is (no object in it needs checking).
-  const fromJson = toInstance !== undefined && buildsFromJson ? (validator as ClassValidator)[kToInstanceOfJson].bind(validator) : toInstance;
+  const fromJson =
+    toInstance !== undefined && buildsFromJson
+      ? (validator as ClassValidator)[kToInstanceOfJson].bind(validator)
+      : toInstance;
   // A @Valid JSON body of one class: ClassValidator builds and checks the usual valid body in one pass.
-  const validFromJson = valid && buildsFromJson && classType !== undefined && toInstance !== undefined ? (validator as ClassValidator)[kValidInstanceOfJson](classType) : undefined;
+  const validFromJson =
+    valid && buildsFromJson && classType !== undefined && toInstance !== undefined
+      ? (validator as ClassValidator)[kValidInstanceOfJson](classType)
+      : undefined;
   if (!valid && toInstance === undefined) return undefined;
   // Compile the class's validator and transformer now rather than on the first request.
   const prepared = elementType ?? classType;
@@ -97,7 +129,13 @@ function isPlainObject(value: unknown): boolean {
 }
 
 /** Fills a message template the way class-validator does (`$property`, `$value`, `$constraint1`...). */
-function formatMessage(template: string, property: string, value: unknown, constraints: readonly unknown[], target: string): string {
+function formatMessage(
+  template: string,
+  property: string,
+  value: unknown,
+  constraints: readonly unknown[],
+  target: string,
+): string {
   return template
     .replace(/\$constraint(\d+)/g, (_m, n: string) => String(constraints[Number(n) - 1]))
     .replace(/\$property/g, property)
@@ -110,10 +148,19 @@ function formatMessage(template: string, property: string, value: unknown, const
  * holder class. When all of them are rest.uws's own (without groups or `each`), the route evaluates
  * them itself: same results and messages, without a class-validator call per request.
  */
-function parameterCheck(p: ParameterDefinition, factories: PropertyDecoratorFactory[], validator: Validator, label: string): ArgumentCheck {
+function parameterCheck(
+  p: ParameterDefinition,
+  factories: PropertyDecoratorFactory[],
+  validator: Validator,
+  label: string,
+): ArgumentCheck {
   const property = p.name ?? (p.source === 'body' ? 'body' : `arg${p.index}`);
   const directs = factories.map((f) => f.direct);
-  if (directs.every((d): d is DirectConstraint => d !== undefined && d.options.groups === undefined && d.options.each !== true)) {
+  if (
+    directs.every(
+      (d): d is DirectConstraint => d !== undefined && d.options.groups === undefined && d.options.each !== true,
+    )
+  ) {
     const i = p.index;
     const requires = directs.some((d) => !d.nullPasses);
     const where = p.source;
@@ -125,7 +172,11 @@ function parameterCheck(p: ParameterDefinition, factories: PropertyDecoratorFact
         if (absent ? d.nullPasses : d.test(value)) continue;
         const message = formatMessage(d.options.message ?? d.message, property, value, d.constraints, label);
         const context = d.options.context;
-        out.push(context === undefined ? { in: where, path: property, constraint: d.name, message } : { in: where, path: property, constraint: d.name, message, context: { ...context } });
+        out.push(
+          context === undefined
+            ? { in: where, path: property, constraint: d.name, message }
+            : { in: where, path: property, constraint: d.name, message, context: { ...context } },
+        );
       }
     };
   }
@@ -162,15 +213,21 @@ export const validationPlugin: RestPlugin = {
 function compileValidation(scope: RouteScope): RouteHooks | undefined {
   const { definition, settings } = scope;
   const validIndexes = definition.extensions.get(VALID) as Set<number> | undefined;
-  const constraints = definition.extensions.get(PARAMETER_CONSTRAINTS) as Map<number, PropertyDecoratorFactory[]> | undefined;
+  const constraints = definition.extensions.get(PARAMETER_CONSTRAINTS) as
+    | Map<number, PropertyDecoratorFactory[]>
+    | undefined;
   const configured = settings.extension<Validator>(VALIDATOR);
-  const declared = (validIndexes !== undefined && validIndexes.size > 0) || (constraints !== undefined && constraints.size > 0);
+  const declared =
+    (validIndexes !== undefined && validIndexes.size > 0) || (constraints !== undefined && constraints.size > 0);
   if (!declared && configured === undefined) return undefined;
   let validator: Validator;
   try {
     validator = configured ?? (defaultValidator ??= new ClassValidator());
   } catch (err) {
-    throw new RegistrationError(`${definition.label}() declares validation: ${(err as Error).message}`, 'RU_ERR_MISSING_PACKAGE');
+    throw new RegistrationError(
+      `${definition.label}() declares validation: ${(err as Error).message}`,
+      'RU_ERR_MISSING_PACKAGE',
+    );
   }
 
   // ClassValidator's own transform strips prototype keys while building and has a path for JSON.parse's output.
@@ -179,9 +236,14 @@ function compileValidation(scope: RouteScope): RouteHooks | undefined {
   const instantiated = new Set<number>();
   const depthBounded = new Set<number>();
   for (const p of definition.parameters) {
-    const valid = validIndexes !== undefined && (validIndexes.has(p.index) || (validIndexes.has(ALL_PARAMETERS) && (p.source === 'body' || p.source === 'bean')));
+    const valid =
+      validIndexes !== undefined &&
+      (validIndexes.has(p.index) || (validIndexes.has(ALL_PARAMETERS) && (p.source === 'body' || p.source === 'bean')));
     if (valid && p.source !== 'body' && p.source !== 'bean') {
-      throw new RegistrationError(`${definition.label}() parameter ${p.index}: @Valid goes on a body or @BeanParam argument; use constraints such as @Min or @NotBlank on a @${p.source} value`, 'RU_ERR_VALID_TARGET');
+      throw new RegistrationError(
+        `${definition.label}() parameter ${p.index}: @Valid goes on a body or @BeanParam argument; use constraints such as @Min or @NotBlank on a @${p.source} value`,
+        'RU_ERR_VALID_TARGET',
+      );
     }
     if (p.source === 'body' || p.source === 'bean') {
       const check = objectCheck(p, valid, configured !== undefined || valid, validator, buildsFromJson);
@@ -194,7 +256,8 @@ function compileValidation(scope: RouteScope): RouteHooks | undefined {
       }
     }
     const factories = constraints?.get(p.index);
-    if (factories !== undefined && factories.length > 0) checks.push(parameterCheck(p, factories, validator, definition.label));
+    if (factories !== undefined && factories.length > 0)
+      checks.push(parameterCheck(p, factories, validator, definition.label));
   }
   if (checks.length === 0) return undefined;
 

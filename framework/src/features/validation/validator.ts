@@ -6,7 +6,6 @@ import { flattenErrors } from './flatten-errors';
 import { classTransformer, classValidator } from './optional-packages';
 import { withoutPrototypeKeys } from './without-prototype-keys';
 
-
 /**
  * Validates argument values (the spec's validation-standard implementation, given with
  * `RestBuilder.validateWith`). `ClassValidator` is the ready one.
@@ -98,9 +97,13 @@ export class ClassValidator implements Validator {
     // Fail at startup, not on the first request, when the packages are missing.
     classValidator();
     this.compileOff = options.compile === false ? 'compile: false' : undefined;
-    this.compiled = options.compile === false ? undefined : CompiledValidation.create(this.validatorOptions, this.async);
+    this.compiled =
+      options.compile === false ? undefined : CompiledValidation.create(this.validatorOptions, this.async);
     this.compiledTransform = options.compile === false ? undefined : CompiledTransform.create(this.transformOptions);
-    this.onePass = this.compiled !== undefined && this.compiledTransform !== undefined ? new JsonOnePass(this.compiled.environment(), this.compiledTransform) : undefined;
+    this.onePass =
+      this.compiled !== undefined && this.compiledTransform !== undefined
+        ? new JsonOnePass(this.compiled.environment(), this.compiledTransform)
+        : undefined;
   }
 
   /** class-validator's violations of the object, flattened (`address.city`, `items[0].qty`). */
@@ -115,7 +118,11 @@ export class ClassValidator implements Validator {
   toInstance(type: Function, plain: unknown): unknown {
     if (plain === null || typeof plain !== 'object') return plain;
     if (this.compiledTransform !== undefined) return this.compiledTransform.toInstanceOfBody(type, plain);
-    return classTransformer().plainToInstance(type as new () => object, withoutPrototypeKeys(plain), this.transformOptions);
+    return classTransformer().plainToInstance(
+      type as new () => object,
+      withoutPrototypeKeys(plain),
+      this.transformOptions,
+    );
   }
 
   /** @internal Whether `[kToInstanceOfJson]` throws jsonTooDeep() for a value nested past MAX_JSON_DEPTH. */
@@ -159,8 +166,11 @@ export class ClassValidator implements Validator {
   compilation(type: Function): Compilation {
     const off = (why: string): CompilationMode => ({ compiled: false, reason: why });
     return {
-      validation: this.compiled?.modeOf(type) ?? off(this.compileOff ?? 'class-validator version or options not compiled'),
-      transform: this.compiledTransform?.modeOf(type) ?? off(this.compileOff ?? 'class-transformer version or options not compiled'),
+      validation:
+        this.compiled?.modeOf(type) ?? off(this.compileOff ?? 'class-validator version or options not compiled'),
+      transform:
+        this.compiledTransform?.modeOf(type) ??
+        off(this.compileOff ?? 'class-transformer version or options not compiled'),
     };
   }
 }

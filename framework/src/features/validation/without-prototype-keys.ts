@@ -14,7 +14,8 @@ export function withoutPrototypeKeys(value: unknown, depth = 0): unknown {
   const keys = Object.keys(value);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    if (key !== '__proto__' && key !== 'constructor' && key !== 'prototype') out[key] = withoutPrototypeKeys((value as Record<string, unknown>)[key], depth + 1);
+    if (key !== '__proto__' && key !== 'constructor' && key !== 'prototype')
+      out[key] = withoutPrototypeKeys((value as Record<string, unknown>)[key], depth + 1);
   }
   return out;
 }

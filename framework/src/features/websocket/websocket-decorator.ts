@@ -38,12 +38,16 @@ export interface WebSocketEndpointMetadata {
  * ```
  */
 export function WebSocket(path: string, options: WebSocketOptions = {}): ClassDecorator {
-  if (typeof path !== 'string') throw new TypeError('rest.uws: @WebSocket takes a path string, e.g. @WebSocket("/chat/{room}")');
+  if (typeof path !== 'string')
+    throw new TypeError('rest.uws: @WebSocket takes a path string, e.g. @WebSocket("/chat/{room}")');
   // Checked now, where the mistake is written, not later at registration.
   const where = `@WebSocket(${JSON.stringify(path)})`;
   compilePathPattern(path, where);
   checkWebSocketOptions(options, where);
   return (target) => {
-    classMetadata(target).extensions.set(WEBSOCKET_ENDPOINT, { path, options: { ...options } } satisfies WebSocketEndpointMetadata);
+    classMetadata(target).extensions.set(WEBSOCKET_ENDPOINT, {
+      path,
+      options: { ...options },
+    } satisfies WebSocketEndpointMetadata);
   };
 }

@@ -25,7 +25,10 @@ export const webSocketPlugin: RestPlugin = {
         if (typeof fn === 'function') handlers[name] = fn.bind(scope.instance) as WebSocketHandler;
       }
       if (handlers.open === undefined && handlers.message === undefined) {
-        throw new RegistrationError(`${where}: an endpoint needs an open or a message method`, 'RU_ERR_WEBSOCKET_HANDLERS');
+        throw new RegistrationError(
+          `${where}: an endpoint needs an open or a message method`,
+          'RU_ERR_WEBSOCKET_HANDLERS',
+        );
       }
       const pattern = compilePathPattern(meta.path, where);
       app.webSocket({

@@ -7,10 +7,24 @@ import { composeSendHooks } from '../send-hooks';
 import type { Step } from './step';
 
 /** The hooks the app's plugins give one route (or upgrade), decided now, in plugin order. */
-export function routeHooksFor(cc: CompileContext, definition: RouteDefinition, kind: 'http' | 'websocket', classMeta: ClassMetadata, methodMeta: MethodMetadata): RouteHooks[] {
+export function routeHooksFor(
+  cc: CompileContext,
+  definition: RouteDefinition,
+  kind: 'http' | 'websocket',
+  classMeta: ClassMetadata,
+  methodMeta: MethodMetadata,
+): RouteHooks[] {
   const hooks: RouteHooks[] = [];
   for (const factory of cc.hooks) {
-    const h = factory({ definition, kind, classMeta, methodMeta, settings: cc.settings, components: cc.components, logger: cc.logger });
+    const h = factory({
+      definition,
+      kind,
+      classMeta,
+      methodMeta,
+      settings: cc.settings,
+      components: cc.components,
+      logger: cc.logger,
+    });
     if (h) hooks.push(h);
   }
   return hooks;
@@ -25,7 +39,9 @@ export function routeSendHook(hooks: readonly RouteHooks[]): RouteSend | null {
   const senders = hooks.filter((h) => h.onSend !== undefined);
   const hook = composeSendHooks(senders.map((h) => h.onSend!));
   if (hook === null) return null;
-  const minBytes = Math.min(...senders.map((h) => (Number.isFinite(h.onSendMinBytes) && h.onSendMinBytes! > 0 ? h.onSendMinBytes! : 0)));
+  const minBytes = Math.min(
+    ...senders.map((h) => (Number.isFinite(h.onSendMinBytes) && h.onSendMinBytes! > 0 ? h.onSendMinBytes! : 0)),
+  );
   return { hook, minBytes };
 }
 

@@ -8,7 +8,12 @@ export function invokeStep(instance: object, method: (...args: unknown[]) => unk
     ctx.result = v;
   };
   return (ctx) => {
-    const out = argc === 0 ? method.call(instance) : argc === 1 ? method.call(instance, ctx.args![0]) : method.apply(instance, ctx.args!);
+    const out =
+      argc === 0
+        ? method.call(instance)
+        : argc === 1
+          ? method.call(instance, ctx.args![0])
+          : method.apply(instance, ctx.args!);
     if (isThenable(out)) return Promise.resolve(out).then((v) => setResult(ctx, v));
     ctx.result = out;
   };

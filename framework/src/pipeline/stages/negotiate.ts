@@ -11,7 +11,9 @@ export function negotiateStep(produces: readonly string[], routeText: string): S
   return (ctx) => {
     const chosen = negotiate(ctx.request[kHeaderOrEmpty]('accept'), produces);
     if (chosen === undefined) {
-      throw new NotAcceptableException(`None of the acceptable media types is produced by ${routeText}; it produces ${produces.join(', ')}`);
+      throw new NotAcceptableException(
+        `None of the acceptable media types is produced by ${routeText}; it produces ${produces.join(', ')}`,
+      );
     }
     ctx.contentType = chosen;
   };

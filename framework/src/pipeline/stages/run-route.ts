@@ -11,7 +11,12 @@ import type { Step } from './step';
  * exception handlers (the route's, then the app's), and the plugins' `onResponse` hooks (events) after the
  * answer, whatever it was. Never throws.
  */
-export function runRoute(steps: readonly Step[], afters: ReadonlyArray<NonNullable<RouteHooks['onResponse']>>, routeHandlers: readonly BoundHandler[], errors: ErrorPolicy): (ctx: Exchange) => void | Promise<void> {
+export function runRoute(
+  steps: readonly Step[],
+  afters: ReadonlyArray<NonNullable<RouteHooks['onResponse']>>,
+  routeHandlers: readonly BoundHandler[],
+  errors: ErrorPolicy,
+): (ctx: Exchange) => void | Promise<void> {
   const logger = errors.logger;
   const runAfters = (ctx: Exchange, error: unknown): void | Promise<void> => {
     if (afters.length === 0) return;
@@ -42,7 +47,11 @@ export function runRoute(steps: readonly Step[], afters: ReadonlyArray<NonNullab
     } catch (error) {
       return fail(ctx, error);
     }
-    if (out !== undefined) return out.then(() => settled(ctx), (error) => fail(ctx, error));
+    if (out !== undefined)
+      return out.then(
+        () => settled(ctx),
+        (error) => fail(ctx, error),
+      );
     return runAfters(ctx, undefined);
   };
 }

@@ -55,7 +55,8 @@ export interface ResultWriterScope {
 export function compileResultWriter(scope: ResultWriterScope): Step {
   const { definition, writerClass, settings, components } = scope;
   if (writerClass !== undefined) checkWriterType(writerClass, definition.returnType, scope.where, scope.suppressCheck);
-  const fixed = writerClass !== undefined ? writerEntry(writerClass as Provided<HttpResponseWriter>, components) : undefined;
+  const fixed =
+    writerClass !== undefined ? writerEntry(writerClass as Provided<HttpResponseWriter>, components) : undefined;
   const mediaWriters = new Map<string, WriterEntry>();
   for (const p of definition.produces) {
     const w = settings.writerForMediaType(p);
@@ -88,7 +89,8 @@ export function compileResultWriter(scope: ResultWriterScope): Step {
         const provided = settings.writerForMediaType(contentType);
         if (provided !== undefined) {
           w = otherWriters.get(provided);
-          if (w === undefined) otherWriters.set(provided, (w = writerEntry(provided as Provided<HttpResponseWriter>, components)));
+          if (w === undefined)
+            otherWriters.set(provided, (w = writerEntry(provided as Provided<HttpResponseWriter>, components)));
         }
       }
       if (w !== undefined) return w;
@@ -155,8 +157,20 @@ function putEntityHeaders(response: HttpServerResponse, headers: ReadonlyArray<r
 }
 
 /** A writer declared with `@Handles(T)` must accept the method's declared return type. */
-function checkWriterType(writer: Constructor, returnType: Function | undefined, where: string, suppress: boolean): void {
-  if (suppress || returnType === undefined || returnType === Object || returnType === Promise || returnType === Response) return;
+function checkWriterType(
+  writer: Constructor,
+  returnType: Function | undefined,
+  where: string,
+  suppress: boolean,
+): void {
+  if (
+    suppress ||
+    returnType === undefined ||
+    returnType === Object ||
+    returnType === Promise ||
+    returnType === Response
+  )
+    return;
   const handles = resolvedClassMetadata(writer).handles;
   if (handles === undefined || handles === returnType || returnType.prototype instanceof handles) return;
   throw new RegistrationError(

@@ -14,7 +14,10 @@ export const fixturesDir = path.join(frameworkDir, 'test', 'adoption', 'fixtures
 export const UWS_SPEC = uwsBuildFor(thisMachine()).spec!;
 export const UWS_DEPENDENCY = `uWebSockets.js@${UWS_SPEC}`;
 const nodeMajor = Number(process.versions.node.split('.')[0]);
-export const TYPESCRIPT_DEPENDENCIES = ['typescript@~5.9.3', nodeMajor > 20 ? `@types/node@^${nodeMajor}.0.0` : '@types/node@^20.19.0'];
+export const TYPESCRIPT_DEPENDENCIES = [
+  'typescript@~5.9.3',
+  nodeMajor > 20 ? `@types/node@^${nodeMajor}.0.0` : '@types/node@^20.19.0',
+];
 
 export interface CommandResult {
   code: number;
@@ -39,25 +42,54 @@ export function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.Pro
 }
 
 /** Runs a command to its end; never rejects (the result says how it ended). */
-export function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CommandResult> {
+export function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<CommandResult> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: cleanEnvironment(env), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as NodeJS.ErrnoException & { code?: unknown }).code === 'number' ? ((error as unknown as { code: number }).code) : 1) : 0;
-      resolve({ code, stdout, stderr, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      command,
+      args,
+      { cwd, env: cleanEnvironment(env), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const code = error
+          ? typeof (error as NodeJS.ErrnoException & { code?: unknown }).code === 'number'
+            ? (error as unknown as { code: number }).code
+            : 1
+          : 0;
+        resolve({ code, stdout, stderr, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
 /** Runs a command that must succeed; a failure throws with its output. */
-export async function runOk(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<CommandResult> {
+export async function runOk(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<CommandResult> {
   const result = await run(command, args, cwd, env);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited with ${result.code}:\n${result.output}`);
+  if (result.code !== 0)
+    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited with ${result.code}:\n${result.output}`);
   return result;
 }
 
 /** npm install from the local cache where it can (the registry is still asked for what is missing). */
-export function npmInstall(cwd: string, specs: readonly string[], flags: readonly string[] = []): Promise<CommandResult> {
-  return runOk('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...flags, ...specs], cwd);
+export function npmInstall(
+  cwd: string,
+  specs: readonly string[],
+  flags: readonly string[] = [],
+): Promise<CommandResult> {
+  return runOk(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...flags, ...specs],
+    cwd,
+  );
 }
 
 /** A fresh folder outside the repository. */
@@ -71,8 +103,15 @@ export interface PackedFramework {
 }
 
 /** `npm pack -w <workspace>` into `destination` (its prepack builds it): the tarball and the files it holds. */
-export async function packWorkspace(workspace: 'rest.uws' | 'create-rest-uws', destination: string): Promise<PackedFramework> {
-  const result = await runOk('npm', ['pack', '-w', workspace, '--pack-destination', destination, '--json', '--loglevel=error'], repositoryDir);
+export async function packWorkspace(
+  workspace: 'rest.uws' | 'create-rest-uws',
+  destination: string,
+): Promise<PackedFramework> {
+  const result = await runOk(
+    'npm',
+    ['pack', '-w', workspace, '--pack-destination', destination, '--json', '--loglevel=error'],
+    repositoryDir,
+  );
   const [entry] = JSON.parse(result.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   return { tarball: path.join(destination, entry!.filename), files: entry!.files.map((f) => f.path) };
 }
@@ -103,8 +142,18 @@ export interface RunningApp {
  * Starts a Node program that prints `listening on http://127.0.0.1:<port>...` and resolves once it
  * did; rejects with the program's output when it exits first or stays silent for `timeoutMs`.
  */
-export function startApp(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 20_000): Promise<RunningApp> {
-  const child: ChildProcess = spawn(command, args, { cwd, env: cleanEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export function startApp(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  timeoutMs = 20_000,
+): Promise<RunningApp> {
+  const child: ChildProcess = spawn(command, args, {
+    cwd,
+    env: cleanEnvironment(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

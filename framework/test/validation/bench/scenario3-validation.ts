@@ -35,7 +35,11 @@ function microseconds(fn: () => unknown, calls: number, rounds: number): number 
 function main(): void {
   const rounds = Number(process.argv[2] ?? 15);
   const body = JSON.stringify(SAMPLE_ORDER);
-  const broken = JSON.parse(body) as { items: { sku: string; quantity: number }[]; shippingAddress: { country: string }; currency: string };
+  const broken = JSON.parse(body) as {
+    items: { sku: string; quantity: number }[];
+    shippingAddress: { country: string };
+    currency: string;
+  };
   broken.items[2]!.sku = 'not a sku';
   broken.items[5]!.quantity = 0;
   broken.shippingAddress.country = 'gb';
@@ -46,7 +50,8 @@ function main(): void {
   const modes = after.compilation(OrderDto);
   const instance = after.toInstance(OrderDto, JSON.parse(body)) as object;
   const parse = () => JSON.parse(body) as unknown;
-  const full = (v: ClassValidator, text: string) => () => v.validate(v.toInstance(OrderDto, JSON.parse(text)) as object);
+  const full = (v: ClassValidator, text: string) => () =>
+    v.validate(v.toInstance(OrderDto, JSON.parse(text)) as object);
   const rows: [string, () => unknown, number][] = [
     ['JSON.parse only', parse, 20_000],
     ['JSON.parse + hand-written check (raw uWS)', () => findOrderProblem(parse()), 20_000],
@@ -59,10 +64,23 @@ function main(): void {
     ['before: invalid body, 4 violations', full(before, brokenBody), 1_000],
     ['after:  invalid body, 4 violations', full(after, brokenBody), 20_000],
   ];
-  console.log(`scenario-3 order (${body.length} bytes); compiled: validation ${modes.validation.compiled}, transform ${modes.transform.compiled}`);
-  console.log(`load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} CPUs, node ${process.version}, median of ${rounds} runs`);
-  for (const [label, fn, calls] of rows) console.log(`${microseconds(fn, calls, rounds).toFixed(2).padStart(9)} µs  ${label}`);
-  console.log(`load average at end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `scenario-3 order (${body.length} bytes); compiled: validation ${modes.validation.compiled}, transform ${modes.transform.compiled}`,
+  );
+  console.log(
+    `load average at start ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, ${os.cpus().length} CPUs, node ${process.version}, median of ${rounds} runs`,
+  );
+  for (const [label, fn, calls] of rows)
+    console.log(`${microseconds(fn, calls, rounds).toFixed(2).padStart(9)} µs  ${label}`);
+  console.log(
+    `load average at end ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 main();

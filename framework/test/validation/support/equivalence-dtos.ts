@@ -6,12 +6,58 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import {
-  Allow, ArrayMaxSize, ArrayMinSize, ArrayNotEmpty, Equals, IsArray, IsBoolean, IsDateString, IsDefined, IsEmail, IsEmpty, IsEnum, IsIn, IsInt,
-  IsISO8601, IsNegative, IsNotEmpty, IsNotIn, IsNumber, IsObject, IsOptional, IsPositive, IsString, IsUrl, IsUUID, Length, Matches, Max, MaxLength,
-  Min, MinLength, NotEquals, Validate, ValidateBy, ValidateIf, ValidateNested, ValidatorConstraint, registerDecorator, type ValidationArguments,
+  Allow,
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayNotEmpty,
+  Equals,
+  IsArray,
+  IsBoolean,
+  IsDateString,
+  IsDefined,
+  IsEmail,
+  IsEmpty,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNegative,
+  IsNotEmpty,
+  IsNotIn,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsPositive,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  NotEquals,
+  Validate,
+  ValidateBy,
+  ValidateIf,
+  ValidateNested,
+  ValidatorConstraint,
+  registerDecorator,
+  type ValidationArguments,
   type ValidatorConstraintInterface,
 } from 'class-validator';
-import { Email, Max as RuMax, Min as RuMin, NotBlank, NotEmpty, NotNull, Pattern, Positive, Size } from '../../../src/index';
+import {
+  Email,
+  Max as RuMax,
+  Min as RuMin,
+  NotBlank,
+  NotEmpty,
+  NotNull,
+  Pattern,
+  Positive,
+  Size,
+} from '../../../src/index';
 
 export enum Color {
   Red = 'red',
@@ -66,7 +112,11 @@ export class Everything {
 
 export class Messages {
   @IsString({ message: 'need text' }) a!: string;
-  @Min(5, { message: (args: ValidationArguments) => `${args.property} of ${args.targetName} was ${String(args.value)} < ${String(args.constraints[0])}` }) b!: number;
+  @Min(5, {
+    message: (args: ValidationArguments) =>
+      `${args.property} of ${args.targetName} was ${String(args.value)} < ${String(args.constraints[0])}`,
+  })
+  b!: number;
   @Max(3, { message: '$property=$value max $constraint1 on $target' }) c!: number;
   @Length(2, 4) d!: string;
   @IsIn(['a', 'b'], { message: 'one of $constraint1, got $value' }) e!: string;
@@ -133,10 +183,23 @@ function IsDivisibleBy(divisor: number) {
 
 /** A constraint that reuses a built-in name with other rules: the probes must keep its own validate. */
 const StrictString = () =>
-  ValidateBy({ name: 'isString', validator: { validate: (value: unknown) => typeof value === 'string' && value !== 'forbidden', defaultMessage: () => '$property must be an allowed string' } });
+  ValidateBy({
+    name: 'isString',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && value !== 'forbidden',
+      defaultMessage: () => '$property must be an allowed string',
+    },
+  });
 /** Reuses `min` but lets null pass, like rest.uws's own @Min. */
 const NullableMin = (min: number) =>
-  ValidateBy({ name: 'min', constraints: [min], validator: { validate: (value: unknown) => value === null || (typeof value === 'number' && value >= min), defaultMessage: () => '$property too small' } });
+  ValidateBy({
+    name: 'min',
+    constraints: [min],
+    validator: {
+      validate: (value: unknown) => value === null || (typeof value === 'number' && value >= min),
+      defaultMessage: () => '$property too small',
+    },
+  });
 
 export class Custom {
   @Validate(IsEvenConstraint, [1]) odd!: number;
@@ -181,11 +244,19 @@ export class Empty {}
 
 /** Contexts (error codes of an API) on every kind of metadata: mapped per constraint type, merged when two share one. */
 export class Contexts {
-  @IsDefined({ context: { code: 'missing' } }) @IsString({ context: { code: 'not_text', level: 1 } }) @MaxLength(4, { context: { code: 'too_long' } }) a!: string;
+  @IsDefined({ context: { code: 'missing' } })
+  @IsString({ context: { code: 'not_text', level: 1 } })
+  @MaxLength(4, { context: { code: 'too_long' } })
+  a!: string;
   @IsOptional() @IsIn(['x', 'y'], { context: { code: 'not_in' } }) @IsIn(['x'], { context: { level: 2 } }) b?: string;
   @Validate(IsEvenConstraint, { context: { code: 'odd' } }) @IsDivisibleBy(3) c!: number;
-  @ValidateNested({ each: true, context: { code: 'bad_tag' } }) @Type(() => Tag) @IsArray({ context: { code: 'not_list' } }) tags!: Tag[];
+  @ValidateNested({ each: true, context: { code: 'bad_tag' } })
+  @Type(() => Tag)
+  @IsArray({ context: { code: 'not_list' } })
+  tags!: Tag[];
   @RuMin(2, { context: { code: 'small' } }) @IsInt({ each: true, context: { code: 'whole' } }) d!: number | number[];
   @IsDefined({ message: '', context: { code: 'silent' } }) e!: unknown;
-  @ValidateIf((o: Contexts) => o.a !== 'skip', { context: { code: 'condition' } }) @IsBoolean({ context: { code: 'flag' } }) f!: boolean;
+  @ValidateIf((o: Contexts) => o.a !== 'skip', { context: { code: 'condition' } })
+  @IsBoolean({ context: { code: 'flag' } })
+  f!: boolean;
 }

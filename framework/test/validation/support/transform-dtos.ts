@@ -36,8 +36,11 @@ export class Order {
   @Type(() => String) code!: string;
   @Type(() => Boolean) flag!: boolean;
   @Type(() => Date) when!: Date;
-  @Transform(({ value, key, obj }) => `${key}:${String(value)}:${typeof (obj as Record<string, unknown>).id}`) note!: string;
-  @Transform(({ value }) => (typeof value === 'number' ? String(value) : value)) @Transform(({ value }) => `[${String(value)}]`) twice!: string;
+  @Transform(({ value, key, obj }) => `${key}:${String(value)}:${typeof (obj as Record<string, unknown>).id}`)
+  note!: string;
+  @Transform(({ value }) => (typeof value === 'number' ? String(value) : value))
+  @Transform(({ value }) => `[${String(value)}]`)
+  twice!: string;
   @Transform(() => 'grouped', { groups: ['admin'] }) grouped!: string;
   @Transform(() => 'plain only', { toPlainOnly: true }) outward!: string;
   @Transform(({ options }) => typeof options) sawOptions!: string;
@@ -50,7 +53,10 @@ export class SpecialOrder extends Order {
 
 export class Node {
   name!: string;
-  @Type((options) => ((options?.object as { leaf?: unknown } | undefined)?.leaf ? Leaf : Node)) children!: (Node | Leaf)[];
+  @Type((options) => ((options?.object as { leaf?: unknown } | undefined)?.leaf ? Leaf : Node)) children!: (
+    | Node
+    | Leaf
+  )[];
 }
 
 export class Leaf {
@@ -66,7 +72,15 @@ export class Exposed {
 
 /** A discriminated union: left to class-transformer. */
 export class Shelf {
-  @Type(() => Object, { discriminator: { property: 'kind', subTypes: [{ value: Item, name: 'item' }, { value: Leaf, name: 'leaf' }] } })
+  @Type(() => Object, {
+    discriminator: {
+      property: 'kind',
+      subTypes: [
+        { value: Item, name: 'item' },
+        { value: Leaf, name: 'leaf' },
+      ],
+    },
+  })
   thing!: Item | Leaf;
 }
 

@@ -15,7 +15,8 @@ const stop = () => {
 };
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
-for (const child of children) child.once('exit', (code) => {
-  stop();
-  process.exitCode = code ?? 0;
-});
+for (const child of children)
+  child.once('exit', (code) => {
+    stop();
+    process.exitCode = code ?? 0;
+  });

@@ -5,17 +5,20 @@ import { NewTodo, TodoStore, type Todo } from './todo.js';
 export class TodoResource {
   constructor(private readonly store: TodoStore) {}
 
-  @GET @Path('/')
+  @GET
+  @Path('/')
   list(): Todo[] {
     return this.store.list();
   }
 
-  @GET @Path('/{id:\\d+}')
+  @GET
+  @Path('/{id:\\d+}')
   get(@PathParam('id') id: number): Todo {
     return this.store.get(id);
   }
 
-  @POST @Path('/')
+  @POST
+  @Path('/')
   create(@Valid body: NewTodo): Response {
     const todo = this.store.add(body);
     return Response.status(201).header('Location', `/todos/${todo.id}`).entity(todo).build();

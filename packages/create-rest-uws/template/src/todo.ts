@@ -9,10 +9,12 @@ export interface Todo {
 
 /** The body of POST /todos; @Valid checks it before the method runs. */
 export class NewTodo {
-  @IsString() @Length(1, 200)
+  @IsString()
+  @Length(1, 200)
   title!: string;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   done?: boolean;
 }
 

@@ -7,7 +7,13 @@
  * The database comes from --database or DATABASE_URL (default: the app's SQLite file); the server's other flags are
  * accepted, an unknown one is a usage error (node:util parseArgs).
  */
-import { keyState, redactDatabaseUrl, runKeysCommand as runSharedKeysCommand, runKeysCommandAsMain, type KeysCommandSpec } from 'app-support';
+import {
+  keyState,
+  redactDatabaseUrl,
+  runKeysCommand as runSharedKeysCommand,
+  runKeysCommandAsMain,
+  type KeysCommandSpec,
+} from 'app-support';
 import { openBookingSystem } from '../booking-system';
 import { BOOKING_FLAGS, bookingConfigFrom, parseBookingFlags } from '../config';
 
@@ -35,7 +41,8 @@ const PARTNER_KEYS: KeysCommandSpec = {
       },
       async list() {
         return (await system.partnerKeys.listKeys()).map(
-          (key) => `${key.id}  ${key.keyHint.padEnd(10)}  ${key.partnerName} (${key.partnerId})  created ${new Date(key.createdAt).toISOString()}  ${keyState(key.revokedAt)}`,
+          (key) =>
+            `${key.id}  ${key.keyHint.padEnd(10)}  ${key.partnerName} (${key.partnerId})  created ${new Date(key.createdAt).toISOString()}  ${keyState(key.revokedAt)}`,
         );
       },
       async revoke(keyId) {
@@ -47,7 +54,11 @@ const PARTNER_KEYS: KeysCommandSpec = {
   },
 };
 
-export function runKeysCommand(argv: string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
+export function runKeysCommand(
+  argv: string[],
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   return runSharedKeysCommand(PARTNER_KEYS, argv, out, err);
 }
 

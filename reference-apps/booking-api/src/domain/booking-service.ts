@@ -65,7 +65,11 @@ export class BookingService {
   }
 
   /** The partner's bookings, oldest first (so offsets stay stable while new bookings arrive). */
-  async list(partner: Partner, query: { offset?: string; limit?: string }, baseUrl: string): Promise<PaginationWrapper<Booking>> {
+  async list(
+    partner: Partner,
+    query: { offset?: string; limit?: string },
+    baseUrl: string,
+  ): Promise<PaginationWrapper<Booking>> {
     const paging = parsePaging(query.offset, query.limit);
     const now = this.now;
     await this.options.bookings.expireOverdue(now - CAPTURE_WINDOW_MS, now, { partnerId: partner.id });
@@ -90,9 +94,19 @@ export class BookingService {
     return this.captureRow(partner, bookingId, row, captureRequestOf(fields));
   }
 
-  private async captureRow(partner: Partner, bookingId: string, row: BookingRow, request: CaptureRequest): Promise<Booking> {
+  private async captureRow(
+    partner: Partner,
+    bookingId: string,
+    row: BookingRow,
+    request: CaptureRequest,
+  ): Promise<Booking> {
     const now = this.now;
-    const captured = await this.options.bookings.capture(row.id, request.partnerReferenceId, now, now - CAPTURE_WINDOW_MS);
+    const captured = await this.options.bookings.capture(
+      row.id,
+      request.partnerReferenceId,
+      now,
+      now - CAPTURE_WINDOW_MS,
+    );
     if (captured) {
       // Read before fulfilment is told, so the answer is the PENDING the spec shows.
       const booking = await this.get(partner, bookingId);
@@ -115,7 +129,10 @@ export class BookingService {
           `Booking ${bookingId} was not captured within one hour of creation and is CAPTURE_TIMEOUT; it can no longer be captured`,
         );
       default:
-        throw BookingError.conflict(ErrorCode.INVALID_STATE_TRANSITION, `Booking ${bookingId} is ${current.status} and cannot be captured`);
+        throw BookingError.conflict(
+          ErrorCode.INVALID_STATE_TRANSITION,
+          `Booking ${bookingId} is ${current.status} and cannot be captured`,
+        );
     }
   }
 
@@ -132,7 +149,9 @@ export class BookingService {
 
   /** The booking a ticket link belongs to, with that ticket. */
   async getByTicket(publicId: string): Promise<{ ticket: { publicId: string; url: string }; booking: Booking }> {
-    const bookingId = /^[0-9a-f-]{36}$/.test(publicId) ? await this.options.bookings.findBookingIdByTicket(publicId) : undefined;
+    const bookingId = /^[0-9a-f-]{36}$/.test(publicId)
+      ? await this.options.bookings.findBookingIdByTicket(publicId)
+      : undefined;
     const row = bookingId === undefined ? undefined : await this.options.bookings.findById(bookingId);
     if (!row) throw BookingError.notFound('Ticket', publicId);
     const tickets = (await this.options.bookings.ticketsOf([row.id])).get(row.id) ?? [];
@@ -157,22 +176,34 @@ export class BookingService {
     const { product, variant } = found;
     const slot = await this.options.catalogueRepository.findSlot(request.inventoryId);
     if (!slot || slot.variantId !== variant.id) {
-      throw BookingError.invalid('inventoryId', `inventory slot "${request.inventoryId}" does not exist for variant ${variant.id}`);
+      throw BookingError.invalid(
+        'inventoryId',
+        `inventory slot "${request.inventoryId}" does not exist for variant ${variant.id}`,
+      );
     }
     const localNow = localDateTimeAt(this.now, product.timezone);
     if (slot.startDateTime <= localNow) {
-      throw BookingError.invalid('inventoryId', `inventory slot ${slot.id} started at ${slot.startDateTime} (${product.timezone}) and can no longer be booked`);
+      throw BookingError.invalid(
+        'inventoryId',
+        `inventory slot ${slot.id} started at ${slot.startDateTime} (${product.timezone}) and can no longer be booked`,
+      );
     }
     const details = request.customersDetails;
     if (details.priceType !== undefined && details.priceType !== 'PER_PERSON') {
-      throw BookingError.invalid('customersDetails.priceType', `"${details.priceType}" is not offered by variant ${variant.id} (only PER_PERSON)`);
+      throw BookingError.invalid(
+        'customersDetails.priceType',
+        `"${details.priceType}" is not offered by variant ${variant.id} (only PER_PERSON)`,
+      );
     }
 
     const customers: Customer[] = details.customers.map((customer, index) => {
       const path = `customersDetails.customers[${index}]`;
       if (!slot.prices.some((price) => price.person_type === customer.personType)) {
         const types = slot.prices.map((price) => price.person_type).join(', ');
-        throw BookingError.invalid(`${path}.personType`, `"${customer.personType}" is not sold for inventory ${slot.id} (available: ${types})`);
+        throw BookingError.invalid(
+          `${path}.personType`,
+          `"${customer.personType}" is not sold for inventory ${slot.id} (available: ${types})`,
+        );
       }
       const definitions = customerFieldDefinitions(variant.inputFields, customer.isPrimary);
       return {
@@ -226,10 +257,16 @@ export class BookingService {
   private checkPrice(request: CreateBookingRequest, slot: StoredSlot): number {
     const { amount, currencyCode } = request.price;
     if (!isCurrencyCode(currencyCode)) {
-      throw BookingError.invalid('price.currencyCode', `Invalid currency code: ${currencyCode}. Currency doesn't exist`);
+      throw BookingError.invalid(
+        'price.currencyCode',
+        `Invalid currency code: ${currencyCode}. Currency doesn't exist`,
+      );
     }
     if (currencyCode !== slot.currencyCode) {
-      throw BookingError.invalid('price.currencyCode', `${currencyCode} is not the currency of inventory ${slot.id} (${slot.currencyCode})`);
+      throw BookingError.invalid(
+        'price.currencyCode',
+        `${currencyCode} is not the currency of inventory ${slot.id} (${slot.currencyCode})`,
+      );
     }
     if (amount < 0) throw BookingError.invalid('price.amount', `must not be negative, got ${amount}`);
     const expected = request.customersDetails.customers.reduce((sum, customer) => {
@@ -239,7 +276,8 @@ export class BookingService {
     const submitted = toMinorUnits(amount, currencyCode);
     if (submitted !== expected) {
       const counts = new Map<string, number>();
-      for (const customer of request.customersDetails.customers) counts.set(customer.personType, (counts.get(customer.personType) ?? 0) + 1);
+      for (const customer of request.customersDetails.customers)
+        counts.set(customer.personType, (counts.get(customer.personType) ?? 0) + 1);
       const breakdown = [...counts].map(([type, n]) => `${n} ${type}`).join(' + ');
       throw new BookingError(
         'invalid',

@@ -54,8 +54,12 @@ export class CatalogueService {
     if (!query.variantId) throw BookingError.missing('variantId');
     const found = await this.getVariant(query.variantId);
     if (!found) throw BookingError.notFound('Variant', query.variantId);
-    for (const [name, value] of [['startDateTime', query.startDateTime], ['endDateTime', query.endDateTime]] as const) {
-      if (value !== undefined && !isLocalDateTime(value)) throw BookingError.invalid(name, `expected YYYY-MM-DDTHH:MM:SS, got "${value}"`);
+    for (const [name, value] of [
+      ['startDateTime', query.startDateTime],
+      ['endDateTime', query.endDateTime],
+    ] as const) {
+      if (value !== undefined && !isLocalDateTime(value))
+        throw BookingError.invalid(name, `expected YYYY-MM-DDTHH:MM:SS, got "${value}"`);
     }
     const from = query.startDateTime ?? localDateTimeAt(this.clock.now(), found.product.timezone);
     const to = query.endDateTime ?? `${addDays(from, 30)}T00:00:00`;
@@ -74,12 +78,20 @@ export class CatalogueService {
       ...product,
       variants: variants
         .filter((variant) => variant.product_id === product.id)
-        .map((variant) => toVariant(variant, fields.filter((field) => field.variant_id === variant.id).map(toFieldDefinition))),
+        .map((variant) =>
+          toVariant(variant, fields.filter((field) => field.variant_id === variant.id).map(toFieldDefinition)),
+        ),
     }));
   }
 }
 
-function toFieldDefinition(row: { id: string; name: string; applies_to: string; data_type: string; required: number }): InputFieldDefinition {
+function toFieldDefinition(row: {
+  id: string;
+  name: string;
+  applies_to: string;
+  data_type: string;
+  required: number;
+}): InputFieldDefinition {
   return {
     id: row.id,
     name: row.name,

@@ -25,7 +25,10 @@ export interface CreateBookingRequest {
 function readAnswers(reader: RequestReader): InputFieldAnswer[] {
   return reader.array({ optional: true }).map((item) => {
     item.object();
-    return { id: item.field('id').string({ allowNumber: true, maxLength: 100 }), value: item.field('value').string({ allowNumber: true }) };
+    return {
+      id: item.field('id').string({ allowNumber: true, maxLength: 100 }),
+      value: item.field('value').string({ allowNumber: true }),
+    };
   });
 }
 
@@ -59,7 +62,10 @@ export function parseCreateBookingRequest(body: unknown): CreateBookingRequest {
     inventoryId,
     customersDetails,
     variantInputFields: readAnswers(root.field('variantInputFields')),
-    price: { amount: price.field('amount').number(), currencyCode: price.field('currencyCode').string({ maxLength: 10 }) },
+    price: {
+      amount: price.field('amount').number(),
+      currencyCode: price.field('currencyCode').string({ maxLength: 10 }),
+    },
   };
 }
 
@@ -69,13 +75,21 @@ export function parseCreateBookingRequest(body: unknown): CreateBookingRequest {
  */
 export function checkCustomers(details: CreateBookingRequest['customersDetails']): void {
   const { count, customers } = details;
-  if (details.priceType !== undefined && details.priceType.trim() === '') throw BookingError.missing('customersDetails.priceType');
-  if (customers.length === 0) throw BookingError.invalid('customersDetails.customers', 'at least one customer is required');
+  if (details.priceType !== undefined && details.priceType.trim() === '')
+    throw BookingError.missing('customersDetails.priceType');
+  if (customers.length === 0)
+    throw BookingError.invalid('customersDetails.customers', 'at least one customer is required');
   if (count !== customers.length) {
-    throw BookingError.invalid('customersDetails.count', `count is ${count} but ${customers.length} customer(s) were given`);
+    throw BookingError.invalid(
+      'customersDetails.count',
+      `count is ${count} but ${customers.length} customer(s) were given`,
+    );
   }
   const primaries = customers.filter((customer) => customer.isPrimary).length;
   if (primaries !== 1) {
-    throw BookingError.invalid('customersDetails.customers', `exactly one customer must have isPrimary true, found ${primaries}`);
+    throw BookingError.invalid(
+      'customersDetails.customers',
+      `exactly one customer must have isPrimary true, found ${primaries}`,
+    );
   }
 }

@@ -6,7 +6,10 @@ import type { InputFieldAnswer } from './create-booking-request';
 const validators: Record<InputFieldDefinition['dataType'], { test: (value: string) => boolean; expected: string }> = {
   TEXT: { test: () => true, expected: 'text' },
   EMAIL: { test: (value) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value), expected: 'an email address' },
-  PHONE: { test: (value) => /^\+?[0-9][0-9 ()-]{5,24}$/.test(value), expected: 'a phone number such as +44 20 7946 0958' },
+  PHONE: {
+    test: (value) => /^\+?[0-9][0-9 ()-]{5,24}$/.test(value),
+    expected: 'a phone number such as +44 20 7946 0958',
+  },
   INTEGER: { test: (value) => /^-?\d{1,9}$/.test(value), expected: 'an integer' },
 };
 
@@ -14,7 +17,11 @@ const validators: Record<InputFieldDefinition['dataType'], { test: (value: strin
  * Checks answers against the field definitions (unknown ids, duplicates, required ones, data types) and
  * returns them with the field names the response carries. `path` names the answers in messages.
  */
-export function answerFields(definitions: InputFieldDefinition[], answers: InputFieldAnswer[], path: string): InputFieldValue[] {
+export function answerFields(
+  definitions: InputFieldDefinition[],
+  answers: InputFieldAnswer[],
+  path: string,
+): InputFieldValue[] {
   const byId = new Map(definitions.map((definition) => [definition.id, definition]));
   const seen = new Set<string>();
   const result: InputFieldValue[] = [];
@@ -29,11 +36,13 @@ export function answerFields(definitions: InputFieldDefinition[], answers: Input
     seen.add(answer.id);
     const value = answer.value.trim();
     const validator = validators[definition.dataType];
-    if (!validator.test(value)) throw BookingError.invalid(`${at}.value`, `"${answer.value}" is not ${validator.expected} (field ${answer.id})`);
+    if (!validator.test(value))
+      throw BookingError.invalid(`${at}.value`, `"${answer.value}" is not ${validator.expected} (field ${answer.id})`);
     result.push({ id: definition.id, name: definition.name, value });
   });
   for (const definition of definitions) {
-    if (definition.required && !seen.has(definition.id)) throw BookingError.missing(`${path} field "${definition.id}" (${definition.name})`);
+    if (definition.required && !seen.has(definition.id))
+      throw BookingError.missing(`${path} field "${definition.id}" (${definition.name})`);
   }
   return result;
 }

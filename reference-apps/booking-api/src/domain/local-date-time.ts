@@ -6,7 +6,14 @@ export function isLocalDateTime(value: string): boolean {
   if (!match) return false;
   const [, y, mo, d, h, mi, s] = match.map(Number);
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
+  return (
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo - 1 &&
+    date.getUTCDate() === d &&
+    h < 24 &&
+    mi < 60 &&
+    s < 60
+  );
 }
 
 /** The wall-clock time in `timeZone` at the instant `epochMs`, as YYYY-MM-DDTHH:MM:SS (comparable as text). */

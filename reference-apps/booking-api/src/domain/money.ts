@@ -12,7 +12,9 @@ export function minorDigits(currencyCode: string): number {
   let digits = digitsByCurrency.get(currencyCode);
   if (digits === undefined) {
     // Building a NumberFormat costs far more than a booking's queries: once per currency.
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode }).resolvedOptions().maximumFractionDigits ?? 2;
+    digits =
+      new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode }).resolvedOptions()
+        .maximumFractionDigits ?? 2;
     digitsByCurrency.set(currencyCode, digits);
   }
   return digits;

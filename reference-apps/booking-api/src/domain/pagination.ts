@@ -31,13 +31,20 @@ export function parsePaging(offsetText: string | undefined, limitText: string | 
  * Wraps one page with absolute links. `resourceUrl` is the absolute URL of the list without query
  * (e.g. https://host/api/public/v1/booking); `extraQuery` keeps filters in the links.
  */
-export function pageOf<T>(items: T[], paging: Paging, total: number, resourceUrl: string, extraQuery: Record<string, string> = {}): PaginationWrapper<T> {
+export function pageOf<T>(
+  items: T[],
+  paging: Paging,
+  total: number,
+  resourceUrl: string,
+  extraQuery: Record<string, string> = {},
+): PaginationWrapper<T> {
   const link = (offset: number) => {
     const query = new URLSearchParams({ ...extraQuery, offset: String(offset), limit: String(paging.limit) });
     return `${resourceUrl}?${query.toString()}`;
   };
   const nextOffset = paging.offset + paging.limit < total ? paging.offset + paging.limit : null;
-  const prevOffset = paging.offset > 0 ? Math.max(0, Math.min(paging.offset - paging.limit, total - paging.limit)) : null;
+  const prevOffset =
+    paging.offset > 0 ? Math.max(0, Math.min(paging.offset - paging.limit, total - paging.limit)) : null;
   return {
     items,
     nextUrl: nextOffset === null ? null : link(nextOffset),

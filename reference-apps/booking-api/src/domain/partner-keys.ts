@@ -29,7 +29,13 @@ export class PartnerKeys {
     const partner = await this.partners.ensurePartner(`ptn_${crypto.randomBytes(6).toString('hex')}`, name, now);
     const key = generateKey(KEY_PREFIX);
     const keyId = `key_${crypto.randomBytes(6).toString('hex')}`;
-    await this.partners.insertKey({ id: keyId, partnerId: partner.id, keyHash: hashSecret(key), keyHint: `${key.slice(0, 7)}...`, createdAt: now });
+    await this.partners.insertKey({
+      id: keyId,
+      partnerId: partner.id,
+      keyHash: hashSecret(key),
+      keyHint: `${key.slice(0, 7)}...`,
+      createdAt: now,
+    });
     return { partner, keyId, key };
   }
 

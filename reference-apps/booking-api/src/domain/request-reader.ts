@@ -35,7 +35,8 @@ export class RequestReader {
 
   object(): RequestReader {
     if (!this.present) throw BookingError.missing(this.path);
-    if (typeof this.value !== 'object' || Array.isArray(this.value)) throw BookingError.invalid(this.path, 'expected an object');
+    if (typeof this.value !== 'object' || Array.isArray(this.value))
+      throw BookingError.invalid(this.path, 'expected an object');
     return this;
   }
 
@@ -44,7 +45,8 @@ export class RequestReader {
     if (!this.present) throw BookingError.missing(this.path);
     let text: string;
     if (typeof this.value === 'string') text = this.value;
-    else if (options.allowNumber && typeof this.value === 'number' && Number.isFinite(this.value)) text = String(this.value);
+    else if (options.allowNumber && typeof this.value === 'number' && Number.isFinite(this.value))
+      text = String(this.value);
     else throw BookingError.invalid(this.path, `expected a string, got ${describe(this.value)}`);
     if (text.trim() === '') throw BookingError.missing(this.path);
     const maxLength = options.maxLength ?? 1000;
@@ -77,7 +79,8 @@ export class RequestReader {
       if (defaultValue !== undefined) return defaultValue;
       throw BookingError.missing(this.path);
     }
-    if (typeof this.value !== 'boolean') throw BookingError.invalid(this.path, `expected true or false, got ${describe(this.value)}`);
+    if (typeof this.value !== 'boolean')
+      throw BookingError.invalid(this.path, `expected true or false, got ${describe(this.value)}`);
     return this.value;
   }
 
@@ -87,7 +90,8 @@ export class RequestReader {
       if (options.optional) return [];
       throw BookingError.missing(this.path);
     }
-    if (!Array.isArray(this.value)) throw BookingError.invalid(this.path, `expected an array, got ${describe(this.value)}`);
+    if (!Array.isArray(this.value))
+      throw BookingError.invalid(this.path, `expected an array, got ${describe(this.value)}`);
     const maxItems = options.maxItems ?? 100;
     if (this.value.length > maxItems) throw BookingError.invalid(this.path, `at most ${maxItems} entries allowed`);
     return this.value.map((item, index) => new RequestReader(item, this.childPath(index)));

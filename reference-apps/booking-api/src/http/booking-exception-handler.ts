@@ -23,7 +23,8 @@ export class BookingExceptionHandler implements ExceptionHandler<unknown> {
   ) {}
 
   write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
-    const log = (err: unknown) => this.logger.error({ err, method: request.method(), path: request.path() }, 'unexpected error in route');
+    const log = (err: unknown) =>
+      this.logger.error({ err, method: request.method(), path: request.path() }, 'unexpected error in route');
     const { status, body, headers } = errorResponse(error, log, (name) => request.getHeader(name));
     if (status === 503) this.outages.record(error, request.method(), request.path());
     response.setStatusCode(status);

@@ -1,4 +1,21 @@
-import { ApiOperation, ApiResponse, ApiTags, BodyParam, Consumes, Context, DefaultValue, GET, Path, PathParam, POST, Produces, PUT, QueryParam, Response, Valid } from 'rest.uws';
+import {
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  BodyParam,
+  Consumes,
+  Context,
+  DefaultValue,
+  GET,
+  Path,
+  PathParam,
+  POST,
+  Produces,
+  PUT,
+  QueryParam,
+  Response,
+  Valid,
+} from 'rest.uws';
 import { BookingService } from '../domain/booking-service';
 import type { Booking, BookingCreateResponse, PaginationWrapper } from '../domain/booking';
 import { API_PREFIX, DEFAULT_LIMIT } from '../domain/pagination';
@@ -68,10 +85,18 @@ export class BookingResource {
   @PUT
   @Path('/{id}')
   @Consumes('application/json')
-  @ApiOperation({ summary: 'Captures a booking (status PENDING with partnerReferenceId); the same capture again answers the booking as it is' })
+  @ApiOperation({
+    summary:
+      'Captures a booking (status PENDING with partnerReferenceId); the same capture again answers the booking as it is',
+  })
   @ApiResponse(200, { type: BookingDto })
   @ApiResponse(404, apiError('No booking of this partner has this id (E_NOT_FOUND)'))
-  @ApiResponse(409, apiError('Captured already with another reference, a status other than PENDING, or the hour is over (E_INVALID_STATE_TRANSITION, E_CAPTURE_TIMEOUT)'))
+  @ApiResponse(
+    409,
+    apiError(
+      'Captured already with another reference, a status other than PENDING, or the hour is over (E_INVALID_STATE_TRANSITION, E_CAPTURE_TIMEOUT)',
+    ),
+  )
   @ApiResponse(413, apiError('The body is larger than 256 KiB (E_PAYLOAD_TOO_LARGE)'))
   @ApiResponse(415, apiError('The body is not application/json (E_UNSUPPORTED_MEDIA_TYPE)'))
   capture(
@@ -85,8 +110,14 @@ export class BookingResource {
   @POST
   @Path('/create')
   @Consumes('application/json')
-  @ApiOperation({ summary: 'Deprecated: use POST /booking. The same booking, answered as {itineraryId, price}', deprecated: true })
-  @ApiResponse(200, { type: BookingCreateResponseDto, description: 'Created; Deprecation and Link rel="successor-version" headers' })
+  @ApiOperation({
+    summary: 'Deprecated: use POST /booking. The same booking, answered as {itineraryId, price}',
+    deprecated: true,
+  })
+  @ApiResponse(200, {
+    type: BookingCreateResponseDto,
+    description: 'Created; Deprecation and Link rel="successor-version" headers',
+  })
   @ApiResponse(409, apiError('Fewer seats left than customers (E_SOLD_OUT)'))
   @ApiResponse(413, apiError('The body is larger than 256 KiB (E_PAYLOAD_TOO_LARGE)'))
   @ApiResponse(415, apiError('The body is not application/json (E_UNSUPPORTED_MEDIA_TYPE)'))

@@ -17,11 +17,20 @@ export class CustomerPageErrorHandler implements ExceptionHandler<unknown> {
   ) {}
 
   write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
-    const log = (err: unknown) => this.logger.error({ err, method: request.method(), path: request.path() }, 'unexpected error in page');
+    const log = (err: unknown) =>
+      this.logger.error({ err, method: request.method(), path: request.path() }, 'unexpected error in page');
     const { status, body, headers } = errorResponse(error, log);
     if (status === 503) this.outages.record(error, request.method(), request.path());
-    const heading = status === 404 ? 'This link is not valid (yet)' : status === 503 ? 'Please try again in a moment' : 'Something went wrong';
-    const hint = status === 404 ? '<p>Vouchers and tickets appear once the booking is confirmed. Check the link in your confirmation.</p>' : '';
+    const heading =
+      status === 404
+        ? 'This link is not valid (yet)'
+        : status === 503
+          ? 'Please try again in a moment'
+          : 'Something went wrong';
+    const hint =
+      status === 404
+        ? '<p>Vouchers and tickets appear once the booking is confirmed. Check the link in your confirmation.</p>'
+        : '';
     response.setStatusCode(status);
     for (const [name, value] of Object.entries(headers ?? {})) response.putHeader(name, value);
     response.putHeader('Content-Type', 'text/html; charset=utf-8');

@@ -1,4 +1,15 @@
-import { ApiOperation, ApiResponse, ApiTags, CatchWith, GET, Path, PathParam, PermitAll, Produces, SkipRateLimit } from 'rest.uws';
+import {
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  CatchWith,
+  GET,
+  Path,
+  PathParam,
+  PermitAll,
+  Produces,
+  SkipRateLimit,
+} from 'rest.uws';
 import { BookingService } from '../domain/booking-service';
 import { CustomerPageErrorHandler } from './customer-page-error-handler';
 import { ticketPage } from './pages/ticket-page';
@@ -16,13 +27,16 @@ import { voucherPage } from './pages/voucher-page';
 @Produces('text/html; charset=utf-8')
 @CatchWith(CustomerPageErrorHandler)
 @ApiTags('Customer pages')
-@ApiResponse(404, { type: String, description: 'An HTML page: the link is unknown, or the booking is not fulfilled yet' })
+@ApiResponse(404, {
+  type: String,
+  description: 'An HTML page: the link is unknown, or the booking is not fulfilled yet',
+})
 export class CustomerPagesResource {
   constructor(private readonly bookings: BookingService) {}
 
   @GET
   @Path('/voucher/{token}')
-  @ApiOperation({ summary: "The voucher of a fulfilled booking (its voucherUrl), as an HTML page; no API key" })
+  @ApiOperation({ summary: 'The voucher of a fulfilled booking (its voucherUrl), as an HTML page; no API key' })
   @ApiResponse(200, { type: String, description: 'HTML page' })
   async voucher(@PathParam('token') token: string): Promise<string> {
     return voucherPage(await this.bookings.getByVoucherToken(token));

@@ -20,7 +20,10 @@ export class DatabaseOutageLog {
       this.unlogged++;
       return;
     }
-    const cause = error instanceof Error ? `${(error as Error & { code?: string }).code ?? error.name}: ${error.message}` : String(error);
+    const cause =
+      error instanceof Error
+        ? `${(error as Error & { code?: string }).code ?? error.name}: ${error.message}`
+        : String(error);
     this.logger.warn({ cause, method, path, alsoAnswered503: this.unlogged }, 'database unavailable: answered 503');
     this.lastLoggedAt = now;
     this.unlogged = 0;

@@ -28,7 +28,8 @@ export const HttpErrorCode = {
 
 const INTERNAL_MESSAGE = 'Internal error; the request was not completed';
 /** What a client sees while the database is down or overloaded: nothing was done, retrying later is safe. */
-export const DATABASE_UNAVAILABLE_MESSAGE = 'The booking database is unavailable; the request was not completed. Retry in a few seconds';
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The booking database is unavailable; the request was not completed. Retry in a few seconds';
 /** Seconds a client should wait before retrying after a 503 (a database restart usually takes a few). */
 export const RETRY_AFTER_SECONDS = 5;
 
@@ -59,7 +60,8 @@ function frameworkMessage(error: WebApplicationException, header: HeaderReader):
   // rest.uws's authentication says "Authentication required" / "Invalid credentials": say which key and how to send it.
   if (error.code === 'RU_ERR_NO_CREDENTIALS') return missingKeyMessage(header);
   if (error.code === 'RU_ERR_BAD_CREDENTIALS') return UNKNOWN_KEY_MESSAGE;
-  if (error.code === 'RU_ERR_MISSING_BODY') return 'Missing required parameter: body (send a JSON object with Content-Type: application/json)';
+  if (error.code === 'RU_ERR_MISSING_BODY')
+    return 'Missing required parameter: body (send a JSON object with Content-Type: application/json)';
   if (error.code === 'RU_ERR_BODY_TYPE') return 'Invalid body: expected a JSON object';
   // rest.uws names the decorator (`Missing @QueryParam("variantId") for: GET /...`); partners know the parameter.
   const missing = error.code === 'RU_ERR_MISSING_ARGUMENT' ? /^Missing @\w+\("([^"]+)"\)/.exec(error.message) : null;
@@ -93,7 +95,11 @@ function envelope(status: number, code: string, message: string): ErrorResponse 
  * the rate limit store failing (it counts in the same database).
  * Unexpected errors answer 500 with a fixed message: never a stack trace or an internal message in a body.
  */
-export function errorResponse(error: unknown, log: (error: unknown) => void = (e) => console.error(e), header: HeaderReader = () => undefined): ErrorResponse {
+export function errorResponse(
+  error: unknown,
+  log: (error: unknown) => void = (e) => console.error(e),
+  header: HeaderReader = () => undefined,
+): ErrorResponse {
   if (error instanceof BookingError) return envelope(error.httpStatus, error.code, error.message);
   if (error instanceof ConstraintException) return violationResponse(error);
   if (error instanceof WebApplicationException && error.status < 500) {
@@ -101,8 +107,14 @@ export function errorResponse(error: unknown, log: (error: unknown) => void = (e
     return envelope(error.status, code, frameworkMessage(error, header));
   }
   // The rate limits are counted in the booking database (PostgreSQL): its store failing is that database's outage.
-  if (isDatabaseUnavailable(error) || (error instanceof WebApplicationException && error.code === 'RU_ERR_RATE_LIMIT_STORE')) {
-    return { ...envelope(503, HttpErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE), headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
+  if (
+    isDatabaseUnavailable(error) ||
+    (error instanceof WebApplicationException && error.code === 'RU_ERR_RATE_LIMIT_STORE')
+  ) {
+    return {
+      ...envelope(503, HttpErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE),
+      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    };
   }
   if (error instanceof WebApplicationException && error.status === 503) {
     return envelope(503, HttpErrorCode.UNAVAILABLE, error.message);

@@ -1,4 +1,16 @@
-import { ApiExclude, Context, GET, openApiDocument, Path, PermitAll, Produces, SkipRateLimit, UwsApp, type JsonSchema, type OpenApiOptions } from 'rest.uws';
+import {
+  ApiExclude,
+  Context,
+  GET,
+  openApiDocument,
+  Path,
+  PermitAll,
+  Produces,
+  SkipRateLimit,
+  UwsApp,
+  type JsonSchema,
+  type OpenApiOptions,
+} from 'rest.uws';
 import { withNullableOptionals } from './nullable-optionals';
 
 /**

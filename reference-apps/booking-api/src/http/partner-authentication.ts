@@ -1,4 +1,11 @@
-import { Inject, RestRouter, User, type OpenApiSecurityScheme, type RestAuthenticationProvider, type RoutingContext } from 'rest.uws';
+import {
+  Inject,
+  RestRouter,
+  User,
+  type OpenApiSecurityScheme,
+  type RestAuthenticationProvider,
+  type RoutingContext,
+} from 'rest.uws';
 import { PartnerKeys } from '../domain/partner-keys';
 import { AuthenticatedPartner } from './authenticated-partner';
 import { readApiKey } from './api-key-credentials';
@@ -35,7 +42,8 @@ export class PartnerApiKeyAuthentication implements RestAuthenticationProvider<s
       scheme: {
         type: 'http',
         scheme: 'bearer',
-        description: 'The partner API key (`keys create <partner>`), as `Authorization: Bearer <key>` or as `Headout-Auth: <key>`.',
+        description:
+          'The partner API key (`keys create <partner>`), as `Authorization: Bearer <key>` or as `Headout-Auth: <key>`.',
       },
     };
   }

@@ -1,4 +1,15 @@
-import { ApiOperation, ApiResponse, ApiTags, Context, DefaultValue, GET, Path, PathParam, Produces, QueryParam } from 'rest.uws';
+import {
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  Context,
+  DefaultValue,
+  GET,
+  Path,
+  PathParam,
+  Produces,
+  QueryParam,
+} from 'rest.uws';
 import { CatalogueService } from '../domain/catalogue-service';
 import type { Product } from '../domain/catalogue';
 import type { PaginationWrapper } from '../domain/booking';

@@ -7,7 +7,12 @@ const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*|\[[
  * trusted proxy forwarded in X-Forwarded-Host / X-Forwarded-Proto; a client's own forwarding headers count for
  * nothing unless the app trusts it).
  */
-export function requestBaseUrl(configured: string | undefined, host: string | undefined, protocol: string, fallback: string): string {
+export function requestBaseUrl(
+  configured: string | undefined,
+  host: string | undefined,
+  protocol: string,
+  fallback: string,
+): string {
   if (configured) return configured.replace(/\/+$/, '');
   if (!host || !HOST.test(host)) return fallback;
   return `${protocol === 'https' ? 'https' : 'http'}://${host}`;

@@ -45,7 +45,11 @@ export class BookingRepository {
         .where((eb) => eb.or([eb('remaining', 'is', null), eb('remaining', '>=', booking.seats)]))
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) === 0) {
-        const slot = await trx.selectFrom('inventory_slot').select('remaining').where('id', '=', booking.inventory_id).executeTakeFirst();
+        const slot = await trx
+          .selectFrom('inventory_slot')
+          .select('remaining')
+          .where('id', '=', booking.inventory_id)
+          .executeTakeFirst();
         return { kind: 'sold-out', remaining: slot?.remaining ?? 0 };
       }
       const row = await trx.insertInto('booking').values(booking).returningAll().executeTakeFirstOrThrow();
@@ -58,9 +62,20 @@ export class BookingRepository {
     return row ? { ...row, id: Number(row.id) } : undefined;
   }
 
-  async listForPartner(partnerId: string, offset: number, limit: number): Promise<{ rows: BookingRow[]; total: number }> {
+  async listForPartner(
+    partnerId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: BookingRow[]; total: number }> {
     const [rows, count] = await Promise.all([
-      this.db.selectFrom('booking').selectAll().where('partner_id', '=', partnerId).orderBy('id').offset(offset).limit(limit).execute(),
+      this.db
+        .selectFrom('booking')
+        .selectAll()
+        .where('partner_id', '=', partnerId)
+        .orderBy('id')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
       this.db
         .selectFrom('booking')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -104,7 +119,12 @@ export class BookingRepository {
    * in one transaction per batch. On PostgreSQL the rows are locked FOR UPDATE SKIP LOCKED, so several instances
    * sweeping at once split the work instead of waiting on or double-counting each other. Returns the ids timed out.
    */
-  async expireOverdue(createdAtOrBefore: number, now: number, filter: BookingFilter = {}, batchSize = 200): Promise<number[]> {
+  async expireOverdue(
+    createdAtOrBefore: number,
+    now: number,
+    filter: BookingFilter = {},
+    batchSize = 200,
+  ): Promise<number[]> {
     return this.db.transaction().execute(async (trx) => {
       let query = trx
         .selectFrom('booking')
@@ -135,9 +155,13 @@ export class BookingRepository {
   }
 
   /** Seats back to their slots, slots updated in id order so concurrent sweeps cannot deadlock. */
-  private async returnSeats(trx: Transaction<BookingSchema>, released: { inventory_id: string; seats: number }[]): Promise<void> {
+  private async returnSeats(
+    trx: Transaction<BookingSchema>,
+    released: { inventory_id: string; seats: number }[],
+  ): Promise<void> {
     const seatsBySlot = new Map<string, number>();
-    for (const row of released) seatsBySlot.set(row.inventory_id, (seatsBySlot.get(row.inventory_id) ?? 0) + Number(row.seats));
+    for (const row of released)
+      seatsBySlot.set(row.inventory_id, (seatsBySlot.get(row.inventory_id) ?? 0) + Number(row.seats));
     for (const slotId of [...seatsBySlot.keys()].sort()) {
       await trx
         .updateTable('inventory_slot')
@@ -154,7 +178,13 @@ export class BookingRepository {
    */
   async fulfilPending(issue: (row: BookingRow) => IssuedFulfilment, now: number, batchSize = 20): Promise<number[]> {
     return this.db.transaction().execute(async (trx) => {
-      let query = trx.selectFrom('booking').selectAll().where('status', '=', 'PENDING').orderBy('captured_at').orderBy('id').limit(batchSize);
+      let query = trx
+        .selectFrom('booking')
+        .selectAll()
+        .where('status', '=', 'PENDING')
+        .orderBy('captured_at')
+        .orderBy('id')
+        .limit(batchSize);
       if (this.dialect === 'postgres') query = query.forUpdate().skipLocked();
       const pending = await query.execute();
       const done: number[] = [];
@@ -171,7 +201,14 @@ export class BookingRepository {
         if (issued.tickets.length > 0) {
           await trx
             .insertInto('ticket')
-            .values(issued.tickets.map((ticket, position) => ({ public_id: ticket.publicId, booking_id: row.id, url: ticket.url, position })))
+            .values(
+              issued.tickets.map((ticket, position) => ({
+                public_id: ticket.publicId,
+                booking_id: row.id,
+                url: ticket.url,
+                position,
+              })),
+            )
             .execute();
         }
         done.push(row.id);
@@ -191,7 +228,11 @@ export class BookingRepository {
 
   /** The booking a ticket belongs to (for the ticket page a customer opens). */
   async findBookingIdByTicket(publicId: string): Promise<number | undefined> {
-    const row = await this.db.selectFrom('ticket').select('booking_id').where('public_id', '=', publicId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('ticket')
+      .select('booking_id')
+      .where('public_id', '=', publicId)
+      .executeTakeFirst();
     return row ? Number(row.booking_id) : undefined;
   }
 

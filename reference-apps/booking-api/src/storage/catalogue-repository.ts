@@ -45,7 +45,11 @@ export class CatalogueRepository {
   async insertProduct(product: NewProduct): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const { variants, ...row } = product;
-      await trx.insertInto('product').values(row).onConflict((oc) => oc.column('id').doNothing()).execute();
+      await trx
+        .insertInto('product')
+        .values(row)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
       for (const variant of variants) {
         await trx
           .insertInto('variant')
@@ -87,14 +91,20 @@ export class CatalogueRepository {
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
       for (const price of slot.prices) {
-        await trx.insertInto('slot_price').values({ ...price, slot_id: slot.id }).execute();
+        await trx
+          .insertInto('slot_price')
+          .values({ ...price, slot_id: slot.id })
+          .execute();
       }
       return true;
     });
   }
 
   async countProducts(): Promise<number> {
-    const row = await this.db.selectFrom('product').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('product')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -134,7 +144,13 @@ export class CatalogueRepository {
   }
 
   /** Slots of a variant starting within [from, to) (local date-times), by start time. */
-  async listSlots(variantId: string, from: string, to: string, offset: number, limit: number): Promise<{ slots: StoredSlot[]; total: number }> {
+  async listSlots(
+    variantId: string,
+    from: string,
+    to: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ slots: StoredSlot[]; total: number }> {
     const base = this.db
       .selectFrom('inventory_slot')
       .where('variant_id', '=', variantId)

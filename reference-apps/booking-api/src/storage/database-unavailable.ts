@@ -6,13 +6,27 @@
  */
 
 /** Socket errors of the connection to PostgreSQL (Node's `code`). */
-const SOCKET_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const SOCKET_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** PostgreSQL SQLSTATEs: server shutting down or starting, too many connections, statement cancelled by timeout. */
 const SQLSTATES: ReadonlySet<string> = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
 
 /** SQLite: another connection held the write lock longer than the busy timeout. */
-const SQLITE_CODES: ReadonlySet<string> = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_TIMEOUT', 'SQLITE_LOCKED']);
+const SQLITE_CODES: ReadonlySet<string> = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_BUSY_SNAPSHOT',
+  'SQLITE_BUSY_TIMEOUT',
+  'SQLITE_LOCKED',
+]);
 
 /** pg and pg-pool errors that carry no code, recognised by their fixed wording. */
 const MESSAGES: readonly RegExp[] = [

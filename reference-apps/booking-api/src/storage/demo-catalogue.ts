@@ -44,7 +44,13 @@ const demo: { product: Omit<NewProduct, 'variants'>; variants: DemoVariant[] }[]
         ],
       },
       {
-        variant: { id: '2002', name: 'Fast Track Entry', currencyCode: 'GBP', durationMinutes: 30, inputFields: [...primaryContact] },
+        variant: {
+          id: '2002',
+          name: 'Fast Track Entry',
+          currencyCode: 'GBP',
+          durationMinutes: 30,
+          inputFields: [...primaryContact],
+        },
         times: ['11:00:00', '15:00:00'],
         capacity: 10,
         prices: [

@@ -64,7 +64,11 @@ export const bookingMigrations: Record<string, AppMigration> = {
         // The last line of defence against overselling, whatever the code does.
         .addCheckConstraint('remaining_not_negative', sql`remaining is null or remaining >= 0`)
         .execute();
-      await db.schema.createIndex('slot_by_variant_start').on('inventory_slot').columns(['variant_id', 'start_date_time']).execute();
+      await db.schema
+        .createIndex('slot_by_variant_start')
+        .on('inventory_slot')
+        .columns(['variant_id', 'start_date_time'])
+        .execute();
       await db.schema
         .createTable('slot_price')
         .addColumn('slot_id', 'text', (c) => c.notNull().references('inventory_slot.id'))
@@ -108,7 +112,11 @@ export const bookingMigrations: Record<string, AppMigration> = {
         .execute();
       await db.schema.createIndex('booking_by_partner').on('booking').columns(['partner_id', 'id']).execute();
       // The timeout sweep and the fulfilment worker look bookings up by status and age.
-      await db.schema.createIndex('booking_by_status_created').on('booking').columns(['status', 'created_at']).execute();
+      await db.schema
+        .createIndex('booking_by_status_created')
+        .on('booking')
+        .columns(['status', 'created_at'])
+        .execute();
       await db.schema
         .createTable('ticket')
         .addColumn('public_id', 'text', (c) => c.primaryKey())

@@ -34,10 +34,23 @@ export class PartnerRepository {
     return partner;
   }
 
-  async insertKey(key: { id: string; partnerId: string; keyHash: string; keyHint: string; createdAt: number }): Promise<void> {
+  async insertKey(key: {
+    id: string;
+    partnerId: string;
+    keyHash: string;
+    keyHint: string;
+    createdAt: number;
+  }): Promise<void> {
     await this.db
       .insertInto('api_key')
-      .values({ id: key.id, partner_id: key.partnerId, key_hash: key.keyHash, key_hint: key.keyHint, created_at: key.createdAt, revoked_at: null })
+      .values({
+        id: key.id,
+        partner_id: key.partnerId,
+        key_hash: key.keyHash,
+        key_hint: key.keyHint,
+        created_at: key.createdAt,
+        revoked_at: null,
+      })
       .execute();
   }
 
@@ -67,7 +80,11 @@ export class PartnerRepository {
       .orderBy('partner.name')
       .orderBy('api_key.created_at')
       .execute();
-    return rows.map((row) => ({ ...row, createdAt: Number(row.createdAt), revokedAt: row.revokedAt === null ? null : Number(row.revokedAt) }));
+    return rows.map((row) => ({
+      ...row,
+      createdAt: Number(row.createdAt),
+      revokedAt: row.revokedAt === null ? null : Number(row.revokedAt),
+    }));
   }
 
   /** Revokes one key by its id; true when a key was active and is now revoked. */

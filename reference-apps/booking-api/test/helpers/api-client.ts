@@ -19,18 +19,29 @@ export class ApiClient {
   }
 
   /** `body`: an object is sent as JSON; a string as it is (set Content-Type yourself). */
-  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse> {
     const sent: Record<string, string> = { ...this.headers, ...headers };
     let payload: string | undefined;
     if (typeof body === 'string') payload = body;
     else if (body !== undefined) {
       payload = JSON.stringify(body);
-      if (!Object.keys(sent).some((name) => name.toLowerCase() === 'content-type')) sent['Content-Type'] = 'application/json';
+      if (!Object.keys(sent).some((name) => name.toLowerCase() === 'content-type'))
+        sent['Content-Type'] = 'application/json';
     }
     const response = await fetch(`${this.baseUrl}${path}`, { method, headers: sent, body: payload });
     const text = await response.text();
     const type = response.headers.get('content-type') ?? '';
-    return { status: response.status, headers: response.headers, text, body: text && type.startsWith('application/json') ? JSON.parse(text) : undefined };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      body: text && type.startsWith('application/json') ? JSON.parse(text) : undefined,
+    };
   }
 
   get(path: string, headers?: Record<string, string>): Promise<ApiResponse> {

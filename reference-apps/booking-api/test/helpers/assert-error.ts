@@ -5,7 +5,13 @@ import type { ApiResponse } from './api-client';
  * The partner API's error envelope, exactly: `{status, error: {code, message}}` as JSON, the status repeated
  * in the body, a message that matches, and nothing from the inside of the server (no stack, no file paths).
  */
-export function assertError(t: ExecutionContext, response: ApiResponse, status: number, code: string, message: RegExp | string): void {
+export function assertError(
+  t: ExecutionContext,
+  response: ApiResponse,
+  status: number,
+  code: string,
+  message: RegExp | string,
+): void {
   t.is(response.status, status, response.text);
   t.is(response.headers.get('content-type'), 'application/json');
   t.deepEqual(Object.keys(response.body ?? {}).sort(), ['error', 'status'], response.text);

@@ -5,10 +5,22 @@ import { execFile } from 'node:child_process';
  * as the browser built it, after its scripts (if any) ran.
  */
 export function renderedDom(url: string): Promise<string> {
-  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--virtual-time-budget=2000', '--dump-dom', url];
+  const args = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--no-first-run',
+    '--virtual-time-budget=2000',
+    '--dump-dom',
+    url,
+  ];
   return new Promise((resolve, reject) => {
     execFile('chromium', args, { timeout: 30_000, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`chromium failed (${error.message}); install it with: apt-get install -y chromium\n${stderr}`));
+      if (error)
+        reject(
+          new Error(`chromium failed (${error.message}); install it with: apt-get install -y chromium\n${stderr}`),
+        );
       else resolve(stdout);
     });
   });
@@ -22,7 +34,15 @@ export function launchChromium(): Promise<import('playwright-core').Browser> {
   return import('playwright-core').then(({ chromium }) =>
     chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     }),
   );
 }

@@ -21,7 +21,12 @@ export interface Fixture {
 /** A system on `url` with a small catalogue: one product, one variant, slots with ADULT 25.00 / CHILD 12.50 EUR. */
 export async function openFixture(
   url: string,
-  options: { clock?: ManualClock; capacity?: number | null; seed?: boolean; background?: BookingSystemOptions['background'] } = {},
+  options: {
+    clock?: ManualClock;
+    capacity?: number | null;
+    seed?: boolean;
+    background?: BookingSystemOptions['background'];
+  } = {},
 ): Promise<Fixture> {
   const clock = options.clock ?? new ManualClock(START);
   const system = await openBookingSystem({
@@ -52,7 +57,14 @@ export async function seedWalkingTour(system: BookingSystem, capacity: number | 
         currencyCode: 'EUR',
         durationMinutes: 120,
         inputFields: [
-          { id: 'name', name: 'Full Name', applies_to: 'PRIMARY_CUSTOMER', data_type: 'TEXT', required: 1, position: 0 },
+          {
+            id: 'name',
+            name: 'Full Name',
+            applies_to: 'PRIMARY_CUSTOMER',
+            data_type: 'TEXT',
+            required: 1,
+            position: 0,
+          },
           { id: 'email', name: 'Email', applies_to: 'PRIMARY_CUSTOMER', data_type: 'EMAIL', required: 1, position: 1 },
           { id: 'age', name: 'Age', applies_to: 'EVERY_CUSTOMER', data_type: 'INTEGER', required: 0, position: 2 },
           { id: 'language', name: 'Tour Language', applies_to: 'VARIANT', data_type: 'TEXT', required: 1, position: 3 },
@@ -108,7 +120,11 @@ export function createBody(adults = 2, children = 0, overrides: Record<string, u
             ]
           : [],
     })),
-    ...Array.from({ length: children }, () => ({ personType: 'CHILD', isPrimary: false, inputFields: [{ id: 'age', value: '9' }] })),
+    ...Array.from({ length: children }, () => ({
+      personType: 'CHILD',
+      isPrimary: false,
+      inputFields: [{ id: 'age', value: '9' }],
+    })),
   ];
   return {
     variantId: VARIANT_ID,

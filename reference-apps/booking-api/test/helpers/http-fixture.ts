@@ -44,8 +44,12 @@ export async function startHttpFixture(databaseUrl: string, options: HttpFixture
     rateLimit: options.rateLimit,
     trustProxy: options.trustProxy,
   });
-  if (options.seed !== false) await seedWalkingTour(server.system, options.capacity === undefined ? 30 : options.capacity);
-  const { aliceKey, bobKey } = options.keys ?? { aliceKey: await server.createPartnerKey('Alice Travel'), bobKey: await server.createPartnerKey('Bob Tours') };
+  if (options.seed !== false)
+    await seedWalkingTour(server.system, options.capacity === undefined ? 30 : options.capacity);
+  const { aliceKey, bobKey } = options.keys ?? {
+    aliceKey: await server.createPartnerKey('Alice Travel'),
+    bobKey: await server.createPartnerKey('Bob Tours'),
+  };
   return {
     server,
     clock,
@@ -67,4 +71,3 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
-

@@ -14,7 +14,12 @@ export interface PreparedDatabase {
  * `capacity` seats on SLOT_ID (so the processes seed nothing of their own), and two partners' keys.
  */
 export async function prepareDatabase(url: string, capacity: number | null): Promise<PreparedDatabase> {
-  const system = await openBookingSystem({ databaseUrl: url, publicBaseUrl: 'http://localhost', seedDemoCatalogue: false, background: false });
+  const system = await openBookingSystem({
+    databaseUrl: url,
+    publicBaseUrl: 'http://localhost',
+    seedDemoCatalogue: false,
+    background: false,
+  });
   try {
     await seedWalkingTour(system, capacity);
     const aliceKey = (await system.partnerKeys.issueKey('Alice Travel')).key;
@@ -27,7 +32,19 @@ export async function prepareDatabase(url: string, capacity: number | null): Pro
 
 /** One app process (`node dist/src/main.js`) on a free port of 127.0.0.1, with fast background rounds. */
 export function startInstance(databaseUrl: string, extraArgs: string[] = []): Promise<RunningMain> {
-  return startMain(['--port', '0', '--host', '127.0.0.1', '--database', databaseUrl, '--fulfilment-interval-ms', '25', '--sweep-interval-ms', '25', ...extraArgs]);
+  return startMain([
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--database',
+    databaseUrl,
+    '--fulfilment-interval-ms',
+    '25',
+    '--sweep-interval-ms',
+    '25',
+    ...extraArgs,
+  ]);
 }
 
 export function clientOf(instance: RunningMain, key: string): ApiClient {
@@ -72,5 +89,7 @@ export async function remainingOnSlot(client: ApiClient): Promise<number> {
 
 /** Seats held by bookings that keep them (all but CAPTURE_TIMEOUT). */
 export function seatsHeld(bookings: BookingSummary[]): number {
-  return bookings.filter((booking) => booking.status !== 'CAPTURE_TIMEOUT').reduce((sum, booking) => sum + booking.seats, 0);
+  return bookings
+    .filter((booking) => booking.status !== 'CAPTURE_TIMEOUT')
+    .reduce((sum, booking) => sum + booking.seats, 0);
 }

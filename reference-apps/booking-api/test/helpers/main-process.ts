@@ -46,7 +46,11 @@ export function startMain(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
 }
 
 /** Runs a CLI of the app (dist/src/<file>) to completion. */
-export function runCli(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+export function runCli(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [path.join(DIST, file), ...args], { env: { ...process.env, ...env } });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -40,27 +40,58 @@ export async function runAccessCli(argv: readonly string[], env: NodeJS.ProcessE
   }
   const { service, close } = await openForCommand(flags, env, true);
   const access = service.access;
-  const ref = (value: string | undefined) => (value && /^\d+$/.test(value) ? Number(value) : value ?? '');
+  const ref = (value: string | undefined) => (value && /^\d+$/.test(value) ? Number(value) : (value ?? ''));
   const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   try {
-    const scope = async () => expandScope((flags.scope ?? '').split(',').filter(Boolean), await service.store.catalog());
+    const scope = async () =>
+      expandScope((flags.scope ?? '').split(',').filter(Boolean), await service.store.catalog());
     switch (`${group} ${command}`) {
-      case 'schemas list': print(await access.listSchemas()); break;
-      case 'schemas create': print(await access.createSchema(target ?? '', await scope())); break;
-      case 'schemas scope': print(await access.updateSchemaScope((await access.getSchema(ref(target))).id, await scope())); break;
-      case 'schemas delete': await access.deleteSchema((await access.getSchema(ref(target))).id); print({ deleted: target }); break;
-      case 'tokens list': print(await access.listTokens()); break;
+      case 'schemas list':
+        print(await access.listSchemas());
+        break;
+      case 'schemas create':
+        print(await access.createSchema(target ?? '', await scope()));
+        break;
+      case 'schemas scope':
+        print(await access.updateSchemaScope((await access.getSchema(ref(target))).id, await scope()));
+        break;
+      case 'schemas delete':
+        await access.deleteSchema((await access.getSchema(ref(target))).id);
+        print({ deleted: target });
+        break;
+      case 'tokens list':
+        print(await access.listTokens());
+        break;
       case 'tokens create': {
         const schema = await access.getSchema(ref(flags.schema));
-        const { token, record } = await access.createToken({ name: target ?? '', schemaId: schema.id, expiryDate: flags.expires ?? null, enabled: flags.disabled !== true });
+        const { token, record } = await access.createToken({
+          name: target ?? '',
+          schemaId: schema.id,
+          expiryDate: flags.expires ?? null,
+          enabled: flags.disabled !== true,
+        });
         print({ ...record, token });
         process.stderr.write('Keep the token now: only its hash is stored.\n');
         break;
       }
-      case 'tokens enable': print(await access.setTokenEnabled((await access.getToken(ref(target))).id, true)); break;
-      case 'tokens disable': print(await access.setTokenEnabled((await access.getToken(ref(target))).id, false)); break;
-      case 'tokens delete': await access.deleteToken((await access.getToken(ref(target))).id); print({ deleted: target }); break;
-      case 'tokens expires': print(await access.setTokenExpiry((await access.getToken(ref(target))).id, extra === 'never' ? null : extra ?? null)); break;
+      case 'tokens enable':
+        print(await access.setTokenEnabled((await access.getToken(ref(target))).id, true));
+        break;
+      case 'tokens disable':
+        print(await access.setTokenEnabled((await access.getToken(ref(target))).id, false));
+        break;
+      case 'tokens delete':
+        await access.deleteToken((await access.getToken(ref(target))).id);
+        print({ deleted: target });
+        break;
+      case 'tokens expires':
+        print(
+          await access.setTokenExpiry(
+            (await access.getToken(ref(target))).id,
+            extra === 'never' ? null : (extra ?? null),
+          ),
+        );
+        break;
       case 'public enable':
       case 'public disable': {
         const token = (await access.listTokens()).find((t) => t.isPublic)!;
@@ -81,5 +112,7 @@ export async function runAccessCli(argv: readonly string[], env: NodeJS.ProcessE
 }
 
 if (require.main === module) {
-  runAccessCli(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+  runAccessCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -48,5 +48,7 @@ export async function runContentCli(argv: readonly string[], env: NodeJS.Process
 }
 
 if (require.main === module) {
-  runContentCli(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+  runContentCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -12,7 +12,8 @@ export class ImportError extends Error {
  * so relation fields are written in a second pass once every element exists.
  */
 export async function importContent(store: ContentStore, document: ContentDocument): Promise<{ elements: number }> {
-  if (document?.format !== 'content-graphql/1') throw new ImportError('Not a content-graphql export (expected "format": "content-graphql/1")');
+  if (document?.format !== 'content-graphql/1')
+    throw new ImportError('Not a content-graphql export (expected "format": "content-graphql/1")');
   const existing = await store.db.selectFrom('sites').select('id').executeTakeFirst();
   if (existing) throw new ImportError('The database already holds content; import into an empty database');
   for (const site of document.sites) await store.createSite(site);
@@ -42,22 +43,65 @@ export async function importContent(store: ContentStore, document: ContentDocume
       if (field && (RELATION_FIELD_KINDS.has(field.type) || field.type === 'Matrix')) hasRelations = true;
       else plainFields[handle] = value;
     }
-    const base = { uid: element.uid, title: element.title, slug: element.slug, enabled: element.enabled, archived: element.archived, dateCreated: element.dateCreated, dateUpdated: element.dateUpdated, fields: plainFields, sites: element.sites };
+    const base = {
+      uid: element.uid,
+      title: element.title,
+      slug: element.slug,
+      enabled: element.enabled,
+      archived: element.archived,
+      dateCreated: element.dateCreated,
+      dateUpdated: element.dateUpdated,
+      fields: plainFields,
+      sites: element.sites,
+    };
     let newId: number;
     switch (element.kind) {
       case 'asset':
-        newId = await store.saveAsset({ ...base, volume: a.volume, folder: a.folder, filename: a.filename, data: Buffer.from(String(a.data), 'base64'), focalPoint: a.focalPoint, uploaderId: null });
+        newId = await store.saveAsset({
+          ...base,
+          volume: a.volume,
+          folder: a.folder,
+          filename: a.filename,
+          data: Buffer.from(String(a.data), 'base64'),
+          focalPoint: a.focalPoint,
+          uploaderId: null,
+        });
         break;
       case 'user':
-        newId = await store.saveUser({ ...base, username: a.username, email: a.email, firstName: a.firstName, lastName: a.lastName, photoId: a.photoId ? mapId(a.photoId) : null, preferredLanguage: a.preferredLanguage, preferences: a.preferences, groups: a.groups });
+        newId = await store.saveUser({
+          ...base,
+          username: a.username,
+          email: a.email,
+          firstName: a.firstName,
+          lastName: a.lastName,
+          photoId: a.photoId ? mapId(a.photoId) : null,
+          preferredLanguage: a.preferredLanguage,
+          preferences: a.preferences,
+          groups: a.groups,
+        });
         break;
-      case 'tag': newId = await store.saveTag({ ...base, group: a.group }); break;
-      case 'category': newId = await store.saveCategory({ ...base, group: a.group, parentId: a.parentId ? mapId(a.parentId) : null }); break;
-      case 'globalset': newId = await store.createGlobalSet({ ...base, handle: a.handle, name: a.name, fieldHandles: a.fieldHandles }); break;
+      case 'tag':
+        newId = await store.saveTag({ ...base, group: a.group });
+        break;
+      case 'category':
+        newId = await store.saveCategory({ ...base, group: a.group, parentId: a.parentId ? mapId(a.parentId) : null });
+        break;
+      case 'globalset':
+        newId = await store.createGlobalSet({ ...base, handle: a.handle, name: a.name, fieldHandles: a.fieldHandles });
+        break;
       case 'entry':
-        newId = await store.saveEntry({ ...base, section: a.section, type: a.type, authorId: a.authorId ? mapId(a.authorId) : null, postDate: a.postDate, expiryDate: a.expiryDate, parentId: a.parentId ? mapId(a.parentId) : null });
+        newId = await store.saveEntry({
+          ...base,
+          section: a.section,
+          type: a.type,
+          authorId: a.authorId ? mapId(a.authorId) : null,
+          postDate: a.postDate,
+          expiryDate: a.expiryDate,
+          parentId: a.parentId ? mapId(a.parentId) : null,
+        });
         break;
-      default: throw new ImportError(`Unknown element kind ${JSON.stringify((element as { kind: unknown }).kind)}`);
+      default:
+        throw new ImportError(`Unknown element kind ${JSON.stringify((element as { kind: unknown }).kind)}`);
     }
     ids.set(element.id, newId);
     if (hasRelations) deferred.push({ newId, element });
@@ -72,7 +116,9 @@ export async function importContent(store: ContentStore, document: ContentDocume
         values[handle] = (value as Array<{ type: string; fields: Record<string, unknown> }>).map((block) => {
           const blockType = catalog.blockTypesOf(field.id).find((b) => b.handle === block.type);
           const fields = { ...block.fields };
-          for (const f of blockType?.fields ?? []) if (RELATION_FIELD_KINDS.has(f.type) && Array.isArray(fields[f.handle])) fields[f.handle] = (fields[f.handle] as number[]).map(mapId);
+          for (const f of blockType?.fields ?? [])
+            if (RELATION_FIELD_KINDS.has(f.type) && Array.isArray(fields[f.handle]))
+              fields[f.handle] = (fields[f.handle] as number[]).map(mapId);
           return { type: block.type, fields };
         });
       }

@@ -8,8 +8,17 @@ import { Source, syntaxError, type GraphQLError } from 'graphql';
  */
 export const MAX_NESTING = 100;
 
-const LEFT_BRACE = 0x7b, RIGHT_BRACE = 0x7d, LEFT_BRACKET = 0x5b, RIGHT_BRACKET = 0x5d, LEFT_PAREN = 0x28, RIGHT_PAREN = 0x29;
-const QUOTE = 0x22, BACKSLASH = 0x5c, HASH = 0x23, LINE_FEED = 0x0a, CARRIAGE_RETURN = 0x0d;
+const LEFT_BRACE = 0x7b,
+  RIGHT_BRACE = 0x7d,
+  LEFT_BRACKET = 0x5b,
+  RIGHT_BRACKET = 0x5d,
+  LEFT_PAREN = 0x28,
+  RIGHT_PAREN = 0x29;
+const QUOTE = 0x22,
+  BACKSLASH = 0x5c,
+  HASH = 0x23,
+  LINE_FEED = 0x0a,
+  CARRIAGE_RETURN = 0x0d;
 
 /**
  * The syntax error for a document nested deeper than `MAX_NESTING`, found by one pass over its text without
@@ -23,12 +32,17 @@ export function nestingError(query: string): GraphQLError | undefined {
     const code = query.charCodeAt(i);
     if (code === LEFT_BRACE || code === LEFT_BRACKET || code === LEFT_PAREN) {
       if (++depth > MAX_NESTING) {
-        return syntaxError(new Source(query), i, `Document is nested more than ${MAX_NESTING} levels deep (braces, brackets and parentheses). Parsing aborted.`);
+        return syntaxError(
+          new Source(query),
+          i,
+          `Document is nested more than ${MAX_NESTING} levels deep (braces, brackets and parentheses). Parsing aborted.`,
+        );
       }
     } else if (code === RIGHT_BRACE || code === RIGHT_BRACKET || code === RIGHT_PAREN) {
       if (depth > 0) depth--;
     } else if (code === HASH) {
-      while (i + 1 < length && query.charCodeAt(i + 1) !== LINE_FEED && query.charCodeAt(i + 1) !== CARRIAGE_RETURN) i++;
+      while (i + 1 < length && query.charCodeAt(i + 1) !== LINE_FEED && query.charCodeAt(i + 1) !== CARRIAGE_RETURN)
+        i++;
     } else if (code === QUOTE) {
       i = isBlockStringStart(query, i) ? endOfBlockString(query, i + 3) : endOfString(query, i + 1);
     }

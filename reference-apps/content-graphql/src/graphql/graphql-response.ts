@@ -21,7 +21,14 @@ export interface GraphqlRequest {
  * (GraphQL-over-HTTP wants 400 for request, parse, validation and variable errors when the client accepts
  * `application/graphql-response+json`; the CMS answers 200 with `errors` for all of them).
  */
-export type GraphqlPhase = 'disabled' | 'authorization' | 'request' | 'parse' | 'validation' | 'variables' | 'execution';
+export type GraphqlPhase =
+  | 'disabled'
+  | 'authorization'
+  | 'request'
+  | 'parse'
+  | 'validation'
+  | 'variables'
+  | 'execution';
 
 export interface GraphqlResponse {
   status: number;

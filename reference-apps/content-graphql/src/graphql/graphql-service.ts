@@ -1,6 +1,15 @@
 import {
-  GraphQLError, NoSchemaIntrospectionCustomRule, getOperationAST, parse, specifiedRules, validate,
-  type DocumentNode, type OperationTypeNode, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  getOperationAST,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type OperationTypeNode,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type ValidationRule,
 } from 'graphql';
 import type { ContentStore } from '../storage/content-store';
 import type { ChangeNotice } from '../storage/change-notice';
@@ -63,7 +72,11 @@ export class GraphqlService {
   private readonly unsubscribe: () => void;
   private readonly executor = new QueryExecutor(() => this.settings.executor);
 
-  constructor(readonly store: ContentStore, readonly access: AccessStore, settings: Partial<GraphqlSettings> = {}) {
+  constructor(
+    readonly store: ContentStore,
+    readonly access: AccessStore,
+    settings: Partial<GraphqlSettings> = {},
+  ) {
     this.settings = { ...DEFAULT_GRAPHQL_SETTINGS, ...settings };
     this.tokens = new TokenResolver(access);
     this.transformer = new ImageTransformer(store.db, store.assetsRoot);
@@ -136,22 +149,29 @@ export class GraphqlService {
 
   private loadState(): Promise<State> {
     if (this.state) return this.state;
-    const loading: Promise<State> = this.store.catalog().then((catalog) => {
-      const state = {
-        catalog,
-        engine: new ElementQueryEngine(this.store.db, catalog),
-        urls: new UrlBuilder(catalog, this.settings.publicUrl),
-        schemas: new Map(),
-        // By schema, limits and document object (documents are kept per text): the key is short, each entry small.
-        validations: boundedCache<readonly GraphQLError[]>(2000, 16 * 1024 * 1024, (key, errors) => key.length + 256 * errors.length),
-      };
-      // A change while loading dropped this load; only the current one may become the loaded state.
-      if (this.state === loading) this.loaded = state;
-      return state;
-    }).catch((error: unknown) => {
-      if (this.state === loading) this.state = null;
-      throw error;
-    });
+    const loading: Promise<State> = this.store
+      .catalog()
+      .then((catalog) => {
+        const state = {
+          catalog,
+          engine: new ElementQueryEngine(this.store.db, catalog),
+          urls: new UrlBuilder(catalog, this.settings.publicUrl),
+          schemas: new Map(),
+          // By schema, limits and document object (documents are kept per text): the key is short, each entry small.
+          validations: boundedCache<readonly GraphQLError[]>(
+            2000,
+            16 * 1024 * 1024,
+            (key, errors) => key.length + 256 * errors.length,
+          ),
+        };
+        // A change while loading dropped this load; only the current one may become the loaded state.
+        if (this.state === loading) this.loaded = state;
+        return state;
+      })
+      .catch((error: unknown) => {
+        if (this.state === loading) this.state = null;
+        throw error;
+      });
     this.state = loading;
     return loading;
   }
@@ -162,7 +182,8 @@ export class GraphqlService {
    * takes the normal path, which also decides every error). Token rules apply as in `execute`.
    */
   cachedAnswer(authorization: string | null | undefined, rawBody: Uint8Array): CachedGraphqlAnswer | undefined {
-    if (!this.settings.enableGql || !this.settings.enableGraphQlCaching || this.cache.size === 0 || !this.loaded) return undefined;
+    if (!this.settings.enableGql || !this.settings.enableGraphQlCaching || this.cache.size === 0 || !this.loaded)
+      return undefined;
     const resolution = this.tokens.resolveLoaded(authorization);
     if (!resolution || 'error' in resolution) return undefined;
     const hit = this.cache.rawBodyAnswer(resolution.schema.uid, this.loaded.catalog.primarySite.id, rawBody);
@@ -186,25 +207,38 @@ export class GraphqlService {
    * `Authorization` header gives and a fresh per-request context for its resolvers (the benchmark serves the
    * API through graphql-http's own handler with it, so both servers run the same schema and resolvers).
    */
-  async prepareExecution(authorization: string | null | undefined): Promise<{ schema: GraphQLSchema; schemaUid: string; contextValue: RequestContext } | { status: 400; error: string }> {
+  async prepareExecution(
+    authorization: string | null | undefined,
+  ): Promise<
+    { schema: GraphQLSchema; schemaUid: string; contextValue: RequestContext } | { status: 400; error: string }
+  > {
     const resolution = await this.tokens.resolve(authorization);
     if ('error' in resolution) return { status: 400, error: resolution.error };
     const state = await this.loadState();
     const { schema, scope } = await this.graphqlSchemaFor(resolution.schema);
     const siteId = state.catalog.primarySite.id;
-    const contextValue = new RequestContext(state.engine, state.catalog, scope, { siteId, maxResults: this.settings.maxGraphqlResults }, state.urls, this.transformer);
+    const contextValue = new RequestContext(
+      state.engine,
+      state.catalog,
+      scope,
+      { siteId, maxResults: this.settings.maxGraphqlResults },
+      state.urls,
+      this.transformer,
+    );
     return { schema, schemaUid: resolution.schema.uid, contextValue };
   }
 
   async execute(request: GraphqlRequest): Promise<GraphqlResponse> {
-    if (!this.settings.enableGql) return respond(404, { errors: [{ message: 'The GraphQL API is not enabled' }] }, 'disabled');
+    if (!this.settings.enableGql)
+      return respond(404, { errors: [{ message: 'The GraphQL API is not enabled' }] }, 'disabled');
     const resolution = await this.tokens.resolve(request.authorization);
     if ('error' in resolution) return respond(400, { errors: [{ message: resolution.error }] }, 'authorization');
     const { query, variables, operationName } = request;
     if (query === undefined || query === null || (typeof query === 'string' && query.trim() === '')) {
       return respond(200, { errors: [{ message: 'No GraphQL query was supplied' }] }, 'request');
     }
-    if (typeof query !== 'string') return respond(400, { errors: [{ message: 'The query must be a string' }] }, 'request');
+    if (typeof query !== 'string')
+      return respond(400, { errors: [{ message: 'The query must be a string' }] }, 'request');
     if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
       return respond(400, { errors: [{ message: 'The variables must be a JSON object' }] }, 'request');
     }
@@ -212,37 +246,60 @@ export class GraphqlService {
       return respond(400, { errors: [{ message: 'The operationName must be a string' }] }, 'request');
     }
     if (variables && nestingDepth(variables, MAX_VARIABLES_NESTING) > MAX_VARIABLES_NESTING) {
-      return respond(400, { errors: [{ message: `The variables are nested more than ${MAX_VARIABLES_NESTING} levels deep` }] }, 'request');
+      return respond(
+        400,
+        { errors: [{ message: `The variables are nested more than ${MAX_VARIABLES_NESTING} levels deep` }] },
+        'request',
+      );
     }
     const state = await this.loadState();
     const siteId = state.catalog.primarySite.id;
     const useCache = this.settings.enableGraphQlCaching && request.useCache !== false;
-    const cacheKey = useCache ? ResultCache.key(resolution.schema.uid, siteId, query, variables, operationName as string | undefined) : '';
+    const cacheKey = useCache
+      ? ResultCache.key(resolution.schema.uid, siteId, query, variables, operationName as string | undefined)
+      : '';
     if (useCache) {
       const hit = this.cache.get(cacheKey);
       if (hit !== undefined) {
-        if (request.rawBody !== undefined) this.cache.setRawBodyAnswer(resolution.schema.uid, siteId, request.rawBody, hit);
+        if (request.rawBody !== undefined)
+          this.cache.setRawBodyAnswer(resolution.schema.uid, siteId, request.rawBody, hit);
         return { status: 200, body: hit, phase: 'execution', cached: true };
       }
     }
 
     const document = this.parseCached(query);
-    if (!('kind' in document)) return respond(200, { errors: document.map((error) => this.formatError(error)) }, 'parse');
+    if (!('kind' in document))
+      return respond(200, { errors: document.map((error) => this.formatError(error)) }, 'parse');
     const { schema, scope } = await this.graphqlSchemaFor(resolution.schema);
     const { maxGraphqlDepth, maxGraphqlComplexity, maxGraphqlAliases, enableGraphqlIntrospection } = this.settings;
     const validationKey = `${resolution.schema.uid}\u0000${maxGraphqlDepth}:${maxGraphqlComplexity}:${maxGraphqlAliases}:${enableGraphqlIntrospection}\u0000${documentId(document)}`;
     let validationErrors = state.validations.get(validationKey);
     if (!validationErrors) {
       // The limits first, in linear time: graphql-js's rules are not all linear, and must not see a hostile document.
-      validationErrors = checkQueryLimits(schema, document, { maxDepth: maxGraphqlDepth, maxComplexity: maxGraphqlComplexity, maxAliases: maxGraphqlAliases });
+      validationErrors = checkQueryLimits(schema, document, {
+        maxDepth: maxGraphqlDepth,
+        maxComplexity: maxGraphqlComplexity,
+        maxAliases: maxGraphqlAliases,
+      });
       if (!validationErrors.length) validationErrors = validate(schema, document, this.rules());
       state.validations.set(validationKey, validationErrors);
     }
-    if (validationErrors.length) return respond(200, { errors: validationErrors.map((error) => this.formatError(error)) }, 'validation');
+    if (validationErrors.length)
+      return respond(200, { errors: validationErrors.map((error) => this.formatError(error)) }, 'validation');
 
-    const context = new RequestContext(state.engine, state.catalog, scope, { siteId, maxResults: this.settings.maxGraphqlResults }, state.urls, this.transformer);
+    const context = new RequestContext(
+      state.engine,
+      state.catalog,
+      scope,
+      { siteId, maxResults: this.settings.maxGraphqlResults },
+      state.urls,
+      this.transformer,
+    );
     const result = await this.executor.run({
-      schema, document, query, contextValue: context,
+      schema,
+      document,
+      query,
+      contextValue: context,
       variableValues: variables as Record<string, unknown> | null | undefined,
       operationName: operationName as string | null | undefined,
     });
@@ -256,7 +313,8 @@ export class GraphqlService {
     if (useCache && !result.errors?.length) {
       await this.ensureExpiry();
       this.cache.set(cacheKey, json);
-      if (request.rawBody !== undefined) this.cache.setRawBodyAnswer(resolution.schema.uid, siteId, request.rawBody, json);
+      if (request.rawBody !== undefined)
+        this.cache.setRawBodyAnswer(resolution.schema.uid, siteId, request.rawBody, json);
     }
     return { status: 200, body: json, phase: 'execution', cached: false };
   }
@@ -314,7 +372,8 @@ export class GraphqlService {
   /** Errors from bad arguments and from GraphQL itself keep their message; anything unexpected is logged and hidden unless devMode. */
   private formatExecutionError(error: GraphQLError): GraphQLFormattedError {
     const original = error.originalError;
-    if (!original || original instanceof QueryArgumentError || original instanceof GraphQLError) return this.formatError(error);
+    if (!original || original instanceof QueryArgumentError || original instanceof GraphQLError)
+      return this.formatError(error);
     if (this.settings.devMode) return this.formatError(error);
     console.error('content-graphql: unexpected error while executing a query:', original);
     return { ...this.formatError(error), message: GENERIC_ERROR };
@@ -325,11 +384,21 @@ export class GraphqlService {
     this.expiryChecked ??= (async () => {
       const now = new Date().toISOString();
       const [post, expiry] = await Promise.all([
-        this.store.db.selectFrom('entries').select((eb) => eb.fn.min('postDate').as('next')).where('postDate', '>', now).executeTakeFirst(),
-        this.store.db.selectFrom('entries').select((eb) => eb.fn.min('expiryDate').as('next')).where('expiryDate', '>', now).executeTakeFirst(),
+        this.store.db
+          .selectFrom('entries')
+          .select((eb) => eb.fn.min('postDate').as('next'))
+          .where('postDate', '>', now)
+          .executeTakeFirst(),
+        this.store.db
+          .selectFrom('entries')
+          .select((eb) => eb.fn.min('expiryDate').as('next'))
+          .where('expiryDate', '>', now)
+          .executeTakeFirst(),
       ]);
       for (const next of [post?.next, expiry?.next]) if (next) this.cache.expireAt(new Date(String(next)).getTime());
-    })().catch(() => { this.expiryChecked = null; });
+    })().catch(() => {
+      this.expiryChecked = null;
+    });
     return this.expiryChecked;
   }
 }
@@ -346,7 +415,8 @@ function nestingDepth(value: unknown, stopAfter: number): number {
     if (item === null || typeof item !== 'object') continue;
     deepest = Math.max(deepest, depth);
     if (deepest > stopAfter) return deepest;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Array.isArray(item) ? item : Object.values(item))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return deepest;
 }

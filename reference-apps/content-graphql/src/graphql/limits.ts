@@ -1,6 +1,16 @@
 import {
-  GraphQLError, Kind, getNamedType, isInterfaceType, isObjectType, type DocumentNode, type FieldNode, type FragmentDefinitionNode,
-  type GraphQLCompositeType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode,
+  GraphQLError,
+  Kind,
+  getNamedType,
+  isInterfaceType,
+  isObjectType,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import { COMPLEXITY } from './schema-builder';
 
@@ -44,7 +54,8 @@ interface Measure {
  */
 export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, limits: QueryLimits): GraphQLError[] {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   const measured = new Map<string, Measure>();
   const inProgress = new Set<string>();
   const errors: GraphQLError[] = [];
@@ -59,13 +70,19 @@ export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, 
     if (!fragment || inProgress.has(name)) return empty();
     inProgress.add(name);
     const type = schema.getType(fragment.typeCondition.name.value);
-    const result = type && (isObjectType(type) || isInterfaceType(type)) ? measureSet(type, fragment.selectionSet) : measureSet(null, fragment.selectionSet);
+    const result =
+      type && (isObjectType(type) || isInterfaceType(type))
+        ? measureSet(type, fragment.selectionSet)
+        : measureSet(null, fragment.selectionSet);
     inProgress.delete(name);
     measured.set(name, result);
     return result;
   };
 
-  const measureField = (parent: GraphQLCompositeType | null, node: FieldNode): { depth: number; complexity: number; aliases: number } => {
+  const measureField = (
+    parent: GraphQLCompositeType | null,
+    node: FieldNode,
+  ): { depth: number; complexity: number; aliases: number } => {
     const aliases = node.alias ? 1 : 0;
     const name = node.name.value;
     if (name.startsWith('__')) {
@@ -75,7 +92,8 @@ export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, 
     const fields = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields() : {};
     const field = fields[name];
     let own = typeof field?.extensions?.complexity === 'number' ? field.extensions.complexity : COMPLEXITY.simple;
-    if (name === 'url' && (node.arguments?.length || node.directives?.some((d) => d.name.value === 'transform'))) own = COMPLEXITY.cpuHeavy;
+    if (name === 'url' && (node.arguments?.length || node.directives?.some((d) => d.name.value === 'transform')))
+      own = COMPLEXITY.cpuHeavy;
     if (!node.selectionSet) return { depth: 0, complexity: own, aliases };
     const type = field ? getNamedType(field.type) : null;
     const inner = measureSet(type && (isObjectType(type) || isInterfaceType(type)) ? type : null, node.selectionSet);
@@ -83,7 +101,11 @@ export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, 
   };
 
   /** `introspection`: inside `__schema`/`__type`, where nothing costs or counts depth, but aliases and repeats do. */
-  function measureSet(parent: GraphQLCompositeType | null, selectionSet: SelectionSetNode, insideIntrospection = false): Measure {
+  function measureSet(
+    parent: GraphQLCompositeType | null,
+    selectionSet: SelectionSetNode,
+    insideIntrospection = false,
+  ): Measure {
     // Fragments and inline fragments on __Type, __Field... (GraphiQL's introspection query) are introspection too.
     const introspection = insideIntrospection || (parent?.name.startsWith('__') ?? false);
     const result = empty();
@@ -108,14 +130,26 @@ export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, 
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const typeName = selection.typeCondition?.name.value;
         const type = typeName ? schema.getType(typeName) : parent;
-        add(measureSet(type && (isObjectType(type) || isInterfaceType(type)) ? type : null, selection.selectionSet, introspection));
+        add(
+          measureSet(
+            type && (isObjectType(type) || isInterfaceType(type)) ? type : null,
+            selection.selectionSet,
+            introspection,
+          ),
+        );
       } else {
         add(fragmentMeasure(selection.name.value));
       }
     }
     for (const [key, count] of result.keys) {
       if (count > MAX_SAME_FIELD) {
-        if (!reportedSameField) errors.push(new GraphQLError(`The field "${key}" is selected ${count} times in one selection set; at most ${MAX_SAME_FIELD} are accepted.`, { nodes: [selectionSet] }));
+        if (!reportedSameField)
+          errors.push(
+            new GraphQLError(
+              `The field "${key}" is selected ${count} times in one selection set; at most ${MAX_SAME_FIELD} are accepted.`,
+              { nodes: [selectionSet] },
+            ),
+          );
         // One report is enough; the count is not carried further up.
         reportedSameField = true;
         result.keys.set(key, 1);
@@ -127,11 +161,29 @@ export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, 
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
     const operation: OperationDefinitionNode = definition;
-    const root = operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+    const root =
+      operation.operation === 'query'
+        ? schema.getQueryType()
+        : operation.operation === 'mutation'
+          ? schema.getMutationType()
+          : schema.getSubscriptionType();
     const { depth, complexity, aliases } = measureSet(root ?? null, operation.selectionSet);
-    if (limits.maxDepth > 0 && depth > limits.maxDepth) errors.push(new GraphQLError(`Max query depth should be ${limits.maxDepth} but got ${depth}.`, { nodes: [operation] }));
-    if (limits.maxComplexity > 0 && complexity > limits.maxComplexity) errors.push(new GraphQLError(`Max query complexity should be ${limits.maxComplexity} but got ${complexity}.`, { nodes: [operation] }));
-    if (limits.maxAliases > 0 && aliases > limits.maxAliases) errors.push(new GraphQLError(`Max query aliases should be ${limits.maxAliases} but got ${aliases}.`, { nodes: [operation] }));
+    if (limits.maxDepth > 0 && depth > limits.maxDepth)
+      errors.push(
+        new GraphQLError(`Max query depth should be ${limits.maxDepth} but got ${depth}.`, { nodes: [operation] }),
+      );
+    if (limits.maxComplexity > 0 && complexity > limits.maxComplexity)
+      errors.push(
+        new GraphQLError(`Max query complexity should be ${limits.maxComplexity} but got ${complexity}.`, {
+          nodes: [operation],
+        }),
+      );
+    if (limits.maxAliases > 0 && aliases > limits.maxAliases)
+      errors.push(
+        new GraphQLError(`Max query aliases should be ${limits.maxAliases} but got ${aliases}.`, {
+          nodes: [operation],
+        }),
+      );
   }
   return errors;
 }

@@ -27,7 +27,9 @@ const MAX_COMPILED_QUERY_CHARS = 4 * 1024 * 1024;
 export class QueryExecutor {
   /** Compiled queries (or graphql-jit's refusal, such as an unknown operation) by schema, document and operation. */
   private readonly compiled = new LRUCache<string, CompiledQuery | ExecutionResult>({
-    max: MAX_COMPILED, maxSize: MAX_COMPILED_QUERY_CHARS, maxEntrySize: MAX_COMPILED_QUERY_CHARS / 4,
+    max: MAX_COMPILED,
+    maxSize: MAX_COMPILED_QUERY_CHARS,
+    maxEntrySize: MAX_COMPILED_QUERY_CHARS / 4,
   });
 
   /** Schemas are rebuilt after structure and access changes: compiled queries belong to one schema object. */
@@ -48,7 +50,9 @@ export class QueryExecutor {
     }
     if (!isCompiledQuery(compiled)) return interpreted(execution);
     const result = compiled.query(undefined, contextValue, variableValues);
-    return result instanceof Promise ? result.then((settled) => this.checked(settled, execution)) : this.checked(result, execution);
+    return result instanceof Promise
+      ? result.then((settled) => this.checked(settled, execution))
+      : this.checked(result, execution);
   }
 
   /**
@@ -93,5 +97,7 @@ export function documentId(document: DocumentNode): number {
 /** graphql-js's execute: the reference behaviour. */
 function interpreted(execution: Execution): Promise<ExecutionResult> | ExecutionResult {
   const { schema, document, operationName, contextValue, variableValues } = execution;
-  return execute({ schema, document, contextValue, variableValues, operationName }) as Promise<ExecutionResult> | ExecutionResult;
+  return execute({ schema, document, contextValue, variableValues, operationName }) as
+    | Promise<ExecutionResult>
+    | ExecutionResult;
 }

@@ -20,7 +20,13 @@ export class ResultCache {
     this.rawBodies = new RawBodyAnswers(maxEntries, maxChars / 2);
   }
 
-  static key(schemaUid: string, siteId: number, query: string, variables: unknown, operationName: string | null | undefined): string {
+  static key(
+    schemaUid: string,
+    siteId: number,
+    query: string,
+    variables: unknown,
+    operationName: string | null | undefined,
+  ): string {
     return `${schemaUid}\u0000${siteId}\u0000${operationName ?? ''}\u0000${variables ? JSON.stringify(variables) : ''}\u0000${query}`;
   }
 
@@ -94,7 +100,10 @@ class RawBodyAnswers {
   count = 0;
   bytes = 0;
 
-  constructor(private readonly maxEntries: number, private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes: number,
+  ) {}
 
   get(schemaUid: string, siteId: number, body: Uint8Array): Buffer | undefined {
     const entries = this.byLength.get(body.length);
@@ -114,7 +123,9 @@ class RawBodyAnswers {
     let entries = this.byLength.get(body.length);
     if (entries === undefined) this.byLength.set(body.length, (entries = []));
     const answer = Buffer.from(json, 'utf8');
-    const existing = entries.findIndex((entry) => entry.siteId === siteId && entry.schemaUid === schemaUid && entry.body.equals(body));
+    const existing = entries.findIndex(
+      (entry) => entry.siteId === siteId && entry.schemaUid === schemaUid && entry.body.equals(body),
+    );
     if (existing >= 0) this.remove(entries, existing);
     else if (entries.length >= RawBodyAnswers.PER_LENGTH) this.remove(entries, 0);
     // A copy of its own: the request's body may be a view of memory that is reused.

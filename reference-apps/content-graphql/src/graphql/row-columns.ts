@@ -1,6 +1,11 @@
 import {
-  getNamedType, isInterfaceType, isObjectType,
-  type FieldNode, type GraphQLNamedType, type GraphQLResolveInfo, type SelectionSetNode,
+  getNamedType,
+  isInterfaceType,
+  isObjectType,
+  type FieldNode,
+  type GraphQLNamedType,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
 } from 'graphql';
 import type { ElementColumns } from '../storage/element-query/element-query';
 
@@ -26,12 +31,19 @@ export function columnsFor(info: GraphQLResolveInfo): ElementColumns {
     if (cached) return cached;
   }
   const type = getNamedType(info.returnType);
-  const columns = nodes.every((node) => !node.selectionSet || essentialOnly(node.selectionSet, type, info, new Set())) ? 'essential' : 'all';
+  const columns = nodes.every((node) => !node.selectionSet || essentialOnly(node.selectionSet, type, info, new Set()))
+    ? 'essential'
+    : 'all';
   if (nodes.length === 1 && first) known.set(first, columns);
   return columns;
 }
 
-function essentialOnly(selectionSet: SelectionSetNode, type: GraphQLNamedType | undefined, info: GraphQLResolveInfo, spread: Set<string>): boolean {
+function essentialOnly(
+  selectionSet: SelectionSetNode,
+  type: GraphQLNamedType | undefined,
+  info: GraphQLResolveInfo,
+  spread: Set<string>,
+): boolean {
   for (const selection of selectionSet.selections) {
     if (selection.kind === 'Field') {
       const name = selection.name.value;
@@ -39,7 +51,7 @@ function essentialOnly(selectionSet: SelectionSetNode, type: GraphQLNamedType | 
       if (name === '__typename') continue;
       if (!type || !(isObjectType(type) || isInterfaceType(type))) return false;
       const field = type.getFields()[name];
-      if (!field || field.extensions?.essentialColumns !== true) return false;
+      if (field?.extensions?.essentialColumns !== true) return false;
     } else if (selection.kind === 'InlineFragment') {
       const on = selection.typeCondition ? info.schema.getType(selection.typeCondition.name.value) : type;
       if (!essentialOnly(selection.selectionSet, on, info, spread)) return false;
@@ -49,7 +61,8 @@ function essentialOnly(selectionSet: SelectionSetNode, type: GraphQLNamedType | 
       const fragment = info.fragments[name];
       if (!fragment) return false;
       spread.add(name);
-      if (!essentialOnly(fragment.selectionSet, info.schema.getType(fragment.typeCondition.name.value), info, spread)) return false;
+      if (!essentialOnly(fragment.selectionSet, info.schema.getType(fragment.typeCondition.name.value), info, spread))
+        return false;
     }
   }
   return true;

@@ -18,7 +18,10 @@ export class UrlBuilder {
   private readonly siteBases = new Map<number, string>();
   private readonly volumeBases = new Map<number, string>();
 
-  constructor(private readonly catalog: Catalog, private readonly publicUrl: string) {}
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly publicUrl: string,
+  ) {}
 
   resolve(url: string): string {
     return url.replace(/^@web/, this.publicUrl.replace(/\/+$/, ''));

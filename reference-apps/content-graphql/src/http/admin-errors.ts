@@ -1,4 +1,11 @@
-import { DefaultExceptionHandler, Handles, WebApplicationException, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse } from 'rest.uws';
+import {
+  DefaultExceptionHandler,
+  Handles,
+  WebApplicationException,
+  type ExceptionHandler,
+  type HttpServerRequest,
+  type HttpServerResponse,
+} from 'rest.uws';
 import { AdminInputError } from '../domain/admin-service';
 import { AccessError } from '../storage/access-store';
 import { ScopeError } from '../domain/access/scope';
@@ -9,8 +16,10 @@ const builtIn = new DefaultExceptionHandler();
 /** The admin domain's refusals as the HTTP errors they are; undefined for anything else. */
 function asHttpError(error: unknown): WebApplicationException | undefined {
   if (error instanceof WebApplicationException) return error;
-  if (error instanceof AdminInputError) return new WebApplicationException(error.message, error.kind === 'not-found' ? 404 : 400, { code: error.code });
-  if (error instanceof AccessError) return new WebApplicationException(error.message, error.status, { code: 'CG_ACCESS' });
+  if (error instanceof AdminInputError)
+    return new WebApplicationException(error.message, error.kind === 'not-found' ? 404 : 400, { code: error.code });
+  if (error instanceof AccessError)
+    return new WebApplicationException(error.message, error.status, { code: 'CG_ACCESS' });
   if (error instanceof ScopeError) return new WebApplicationException(error.message, 400, { code: 'CG_SCOPE' });
   return undefined;
 }

@@ -15,14 +15,18 @@ export class AdminKeyAuthentication implements RestAuthenticationProvider<string
   }
 
   provideCredentials(ctx: RoutingContext): string {
-    if (!this.expected) throw new WebApplicationException('The admin API is not enabled (set CONTENT_GRAPHQL_ADMIN_KEY)', 404, { code: 'CG_ADMIN_DISABLED' });
+    if (!this.expected)
+      throw new WebApplicationException('The admin API is not enabled (set CONTENT_GRAPHQL_ADMIN_KEY)', 404, {
+        code: 'CG_ADMIN_DISABLED',
+      });
     const key = ctx.request.getHeader('x-admin-key');
     if (!key) throw new WebApplicationException('Missing X-Admin-Key header', 401, { code: 'CG_ADMIN_KEY_MISSING' });
     return key;
   }
 
   authenticate(key: string): User {
-    if (!this.expected || !timingSafeEqual(digest(key), this.expected)) throw new WebApplicationException('Invalid X-Admin-Key header', 403, { code: 'CG_ADMIN_KEY_INVALID' });
+    if (!this.expected || !timingSafeEqual(digest(key), this.expected))
+      throw new WebApplicationException('Invalid X-Admin-Key header', 403, { code: 'CG_ADMIN_KEY_INVALID' });
     return new User('admin', ['admin']);
   }
 }

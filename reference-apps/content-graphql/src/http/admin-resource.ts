@@ -1,6 +1,22 @@
 import {
-  ApiOperation, ApiResponse, ApiTags, Authenticate, BodyParam, CatchWith, Consumes, Context, DELETE, GET, HttpServerResponse, Inject, POST, PUT, Path,
-  PathParam, Response, RolesAllowed,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  Authenticate,
+  BodyParam,
+  CatchWith,
+  Consumes,
+  Context,
+  DELETE,
+  GET,
+  HttpServerResponse,
+  Inject,
+  POST,
+  PUT,
+  Path,
+  PathParam,
+  Response,
+  RolesAllowed,
 } from 'rest.uws';
 import { AdminService } from '../domain/admin-service';
 import { AdminErrorHandler } from './admin-errors';
@@ -27,17 +43,24 @@ export class AdminResource {
   constructor(private readonly admin: AdminService) {}
 
   /** Edits an element's title and plain field values: 204. */
-  @PUT @Path('/elements/{id}') @Consumes('application/json')
+  @PUT
+  @Path('/elements/{id}')
+  @Consumes('application/json')
   @ApiOperation({ summary: "Edits an element's title and plain field values: `{title?, fields?: {handle: value}}`" })
   @ApiResponse(204, 'Edited')
   @ApiResponse(400, BAD_ID)
   @ApiResponse(404, NOT_FOUND)
-  async updateElement(@PathParam('id') id: string, @BodyParam() body: unknown, @Context() res: HttpServerResponse): Promise<void> {
+  async updateElement(
+    @PathParam('id') id: string,
+    @BodyParam() body: unknown,
+    @Context() res: HttpServerResponse,
+  ): Promise<void> {
     await this.admin.editElement(id, body);
     res.setStatusCode(204);
   }
 
-  @POST @Path('/elements/{id}/enable')
+  @POST
+  @Path('/elements/{id}/enable')
   @ApiOperation({ summary: 'Enables an element (it is read again by the API)' })
   @ApiResponse(204, 'Enabled')
   @ApiResponse(400, BAD_ID)
@@ -47,7 +70,8 @@ export class AdminResource {
     res.setStatusCode(204);
   }
 
-  @POST @Path('/elements/{id}/disable')
+  @POST
+  @Path('/elements/{id}/disable')
   @ApiOperation({ summary: 'Disables an element (the API no longer reads it)' })
   @ApiResponse(204, 'Disabled')
   @ApiResponse(400, BAD_ID)
@@ -57,7 +81,8 @@ export class AdminResource {
     res.setStatusCode(204);
   }
 
-  @GET @Path('/schemas')
+  @GET
+  @Path('/schemas')
   @ApiOperation({ summary: 'The GraphQL schemas (scopes), the public one included' })
   @ApiResponse(200, { schema: { type: 'array', items: SCHEMA_RECORD } })
   @ApiResponse(404, DISABLED)
@@ -65,7 +90,9 @@ export class AdminResource {
     return this.admin.listSchemas();
   }
 
-  @POST @Path('/schemas') @Consumes('application/json')
+  @POST
+  @Path('/schemas')
+  @Consumes('application/json')
   @ApiOperation({ summary: 'Creates a schema: `{name, scope: ["sections.news", ...]}`' })
   @ApiResponse(201, { schema: SCHEMA_RECORD, description: 'Created', headers: { Location: 'The new schema' } })
   @ApiResponse(400, 'A body the operation refuses: no name, a scope that is not a list of known sections, volumes...')
@@ -76,7 +103,9 @@ export class AdminResource {
     return Response.status(201).header('Location', `/admin/schemas/${schema.id}`).entity(schema).build();
   }
 
-  @PUT @Path('/schemas/{id}/scope') @Consumes('application/json')
+  @PUT
+  @Path('/schemas/{id}/scope')
+  @Consumes('application/json')
   @ApiOperation({ summary: "Replaces a schema's scope: `{scope: [...]}`" })
   @ApiResponse(200, { schema: SCHEMA_RECORD })
   @ApiResponse(400, BAD_ID)
@@ -85,7 +114,8 @@ export class AdminResource {
     return this.admin.setSchemaScope(id, body);
   }
 
-  @DELETE @Path('/schemas/{id}')
+  @DELETE
+  @Path('/schemas/{id}')
   @ApiOperation({ summary: 'Deletes a schema (its tokens stop working)' })
   @ApiResponse(204, 'Deleted')
   @ApiResponse(400, BAD_ID)
@@ -96,7 +126,8 @@ export class AdminResource {
     res.setStatusCode(204);
   }
 
-  @GET @Path('/tokens')
+  @GET
+  @Path('/tokens')
   @ApiOperation({ summary: 'The tokens, without their secrets' })
   @ApiResponse(200, { schema: { type: 'array', items: TOKEN_RECORD } })
   @ApiResponse(404, DISABLED)
@@ -105,8 +136,13 @@ export class AdminResource {
   }
 
   /** 201 with the token's secret, shown this once. */
-  @POST @Path('/tokens') @Consumes('application/json')
-  @ApiOperation({ summary: 'Creates a token for a schema: `{name, schemaId, expiryDate?, enabled?}`; its secret is in this answer only' })
+  @POST
+  @Path('/tokens')
+  @Consumes('application/json')
+  @ApiOperation({
+    summary:
+      'Creates a token for a schema: `{name, schemaId, expiryDate?, enabled?}`; its secret is in this answer only',
+  })
   @ApiResponse(201, { schema: CREATED_TOKEN, description: 'Created', headers: { Location: 'The new token' } })
   @ApiResponse(400, 'A body the operation refuses: no name, no schemaId, an expiry date that is no date')
   @ApiResponse(404, 'No schema of that id; or the admin API is not enabled')
@@ -116,7 +152,8 @@ export class AdminResource {
     return Response.status(201).header('Location', `/admin/tokens/${token.id}`).entity(token).build();
   }
 
-  @POST @Path('/tokens/{id}/enable')
+  @POST
+  @Path('/tokens/{id}/enable')
   @ApiOperation({ summary: 'Enables a token' })
   @ApiResponse(200, { schema: TOKEN_RECORD })
   @ApiResponse(400, BAD_ID)
@@ -125,7 +162,8 @@ export class AdminResource {
     return this.admin.setTokenEnabled(id, true);
   }
 
-  @POST @Path('/tokens/{id}/disable')
+  @POST
+  @Path('/tokens/{id}/disable')
   @ApiOperation({ summary: 'Disables a token (requests with it are refused)' })
   @ApiResponse(200, { schema: TOKEN_RECORD })
   @ApiResponse(400, BAD_ID)
@@ -134,7 +172,8 @@ export class AdminResource {
     return this.admin.setTokenEnabled(id, false);
   }
 
-  @DELETE @Path('/tokens/{id}')
+  @DELETE
+  @Path('/tokens/{id}')
   @ApiOperation({ summary: 'Deletes a token' })
   @ApiResponse(204, 'Deleted')
   @ApiResponse(400, BAD_ID)

@@ -4,8 +4,16 @@ import { ApiExclude, Context, GET, HttpServerResponse, Path, PathParam } from 'r
 
 /** The four files GraphiQL needs, served from the installed packages: no CDN. */
 const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
-  'react.production.min.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
-  'react-dom.production.min.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'react.production.min.js': {
+    pkg: 'react',
+    file: 'umd/react.production.min.js',
+    type: 'text/javascript; charset=utf-8',
+  },
+  'react-dom.production.min.js': {
+    pkg: 'react-dom',
+    file: 'umd/react-dom.production.min.js',
+    type: 'text/javascript; charset=utf-8',
+  },
   'graphiql.min.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript; charset=utf-8' },
   'graphiql.min.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' },
 };
@@ -81,11 +89,18 @@ export function graphiqlResource(graphqlPath: string): object {
       await Promise.resolve();
       const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
       if (!asset) {
-        res.setStatusCode(404).putHeader('Content-Type', 'application/json; charset=utf-8').end(JSON.stringify({ error: `No GraphiQL asset "${name}"` }));
+        res
+          .setStatusCode(404)
+          .putHeader('Content-Type', 'application/json; charset=utf-8')
+          .end(JSON.stringify({ error: `No GraphiQL asset "${name}"` }));
         return;
       }
       const data = await readFile(packageFile(asset.pkg, asset.file));
-      res.setStatusCode(200).putHeader('Content-Type', asset.type).putHeader('Cache-Control', 'public, max-age=86400').end(data);
+      res
+        .setStatusCode(200)
+        .putHeader('Content-Type', asset.type)
+        .putHeader('Cache-Control', 'public, max-age=86400')
+        .end(data);
     }
   }
   return new GraphiqlResource();

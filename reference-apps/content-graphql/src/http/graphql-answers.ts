@@ -16,9 +16,14 @@ export function wantsGraphqlResponse(req: HttpServerRequest): boolean {
  * Writes what the GraphQL service answered: the CMS's statuses for `application/json`, and 400 for request, parse,
  * validation and variable errors for a client that takes `application/graphql-response+json`.
  */
-export function answer(req: HttpServerRequest, res: HttpServerResponse, response: GraphqlResponse | CachedGraphqlAnswer): void {
+export function answer(
+  req: HttpServerRequest,
+  res: HttpServerResponse,
+  response: GraphqlResponse | CachedGraphqlAnswer,
+): void {
   let status = response.status;
-  if (wantsGraphqlResponse(req) && ['request', 'parse', 'validation', 'variables'].includes(response.phase)) status = 400;
+  if (wantsGraphqlResponse(req) && ['request', 'parse', 'validation', 'variables'].includes(response.phase))
+    status = 400;
   writeJson(req, res, status, response.body);
 }
 
@@ -29,10 +34,17 @@ export function sendError(req: HttpServerRequest, res: HttpServerResponse, statu
 
 function writeJson(req: HttpServerRequest, res: HttpServerResponse, status: number, body: string | Buffer): void {
   cors(res);
-  res.setStatusCode(status).putHeader('Content-Type', wantsGraphqlResponse(req) ? GRAPHQL_RESPONSE_TYPE : JSON_TYPE).end(body);
+  res
+    .setStatusCode(status)
+    .putHeader('Content-Type', wantsGraphqlResponse(req) ? GRAPHQL_RESPONSE_TYPE : JSON_TYPE)
+    .end(body);
 }
 
 export function cors(res: HttpServerResponse): void {
-  res.putHeader('Access-Control-Allow-Origin', '*')
-    .putHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Craft-Authorization, X-Craft-Token, X-Craft-Gql-Cache');
+  res
+    .putHeader('Access-Control-Allow-Origin', '*')
+    .putHeader(
+      'Access-Control-Allow-Headers',
+      'Authorization, Content-Type, X-Craft-Authorization, X-Craft-Token, X-Craft-Gql-Cache',
+    );
 }

@@ -1,6 +1,11 @@
 import {
-  DefaultExceptionHandler, Handles, WebApplicationException,
-  type ExceptionHandler, type HttpServerRequest, type HttpServerResponse, type RouteDefinition,
+  DefaultExceptionHandler,
+  Handles,
+  WebApplicationException,
+  type ExceptionHandler,
+  type HttpServerRequest,
+  type HttpServerResponse,
+  type RouteDefinition,
 } from 'rest.uws';
 import { sendError } from './graphql-answers';
 import { FRAMEWORK_ERROR_BODIES, GRAPHQL_ERROR_BODIES } from './openapi-schemas';
@@ -14,7 +19,10 @@ const builtIn = new DefaultExceptionHandler();
  * is logged and answered 500 with the CMS's generic message.
  */
 function writeGraphqlError(error: unknown, req: HttpServerRequest, res: HttpServerResponse): void {
-  if (error instanceof WebApplicationException) return sendError(req, res, res.getStatusCode(), error.message);
+  if (error instanceof WebApplicationException) {
+    sendError(req, res, res.getStatusCode(), error.message);
+    return;
+  }
   console.error('content-graphql: unexpected error on the GraphQL endpoint:', error);
   sendError(req, res, 500, GENERIC_ERROR);
 }

@@ -1,5 +1,17 @@
 import {
-  ApiOperation, ApiResponse, ApiTags, BodyParam, CatchWith, Context, GET, HttpServerRequest, HttpServerResponse, OPTIONS, POST, Path, RateLimit,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  BodyParam,
+  CatchWith,
+  Context,
+  GET,
+  HttpServerRequest,
+  HttpServerResponse,
+  OPTIONS,
+  POST,
+  Path,
+  RateLimit,
 } from 'rest.uws';
 import type { GraphqlService } from '../graphql/graphql-service';
 import type { GraphqlRequest } from '../graphql/graphql-response';
@@ -16,7 +28,8 @@ const ANSWER = {
     'The result: `data`, with `errors` for fields that failed; request, parse and validation errors are 200 with `errors` ' +
     'alone, as in the CMS (a client that accepts `application/graphql-response+json` gets that type, and 400 for them)',
 };
-const REFUSED = 'An invalid Authorization token (expired, disabled or unknown), or a request the endpoint cannot read (variables that are not a JSON object)';
+const REFUSED =
+  'An invalid Authorization token (expired, disabled or unknown), or a request the endpoint cannot read (variables that are not a JSON object)';
 const DISABLED = 'The GraphQL API is not enabled (enableGql is false)';
 const URL_TOO_LONG = `The URL is longer than ${4096} bytes: send long queries in a POST body`;
 
@@ -41,7 +54,9 @@ export function graphqlResource(path: string, service: GraphqlService): object {
     @GET
     @Path(path)
     @RateLimit(GRAPHQL_RATE_LIMIT_RULE)
-    @ApiOperation({ summary: 'Runs a query given in the query string (`?query=&variables=&operationName=`); no mutations' })
+    @ApiOperation({
+      summary: 'Runs a query given in the query string (`?query=&variables=&operationName=`); no mutations',
+    })
     @ApiResponse(200, ANSWER)
     @ApiResponse(400, REFUSED)
     @ApiResponse(404, DISABLED)
@@ -58,19 +73,30 @@ export function graphqlResource(path: string, service: GraphqlService): object {
           return sendError(req, res, 405, 'Mutations cannot be sent with GET');
         }
       }
-      answer(req, res, await service.execute({ ...params, authorization: req.getHeader('authorization'), useCache: useCache(req) }));
+      answer(
+        req,
+        res,
+        await service.execute({ ...params, authorization: req.getHeader('authorization'), useCache: useCache(req) }),
+      );
     }
 
     @POST
     @Path(path)
     @RateLimit(GRAPHQL_RATE_LIMIT_RULE)
-    @ApiOperation({ summary: 'Runs a query: a JSON body `{query, variables, operationName}`, or the query itself as `application/graphql`' })
+    @ApiOperation({
+      summary:
+        'Runs a query: a JSON body `{query, variables, operationName}`, or the query itself as `application/graphql`',
+    })
     @ApiResponse(200, ANSWER)
     @ApiResponse(400, `${REFUSED}, or a JSON body that is not valid JSON or not an object`)
     @ApiResponse(404, DISABLED)
     @ApiResponse(414, URL_TOO_LONG)
     @ApiResponse(415, 'Neither application/json nor application/graphql')
-    async post(@Context() req: HttpServerRequest, @Context() res: HttpServerResponse, @BodyParam({ optional: true }) body: Buffer): Promise<void> {
+    async post(
+      @Context() req: HttpServerRequest,
+      @Context() res: HttpServerResponse,
+      @BodyParam({ optional: true }) body: Buffer,
+    ): Promise<void> {
       if (urlTooLong(req, res)) return;
       const contentType = (req.getHeader('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       let params: Pick<GraphqlRequest, 'query' | 'variables' | 'operationName'>;
@@ -99,20 +125,38 @@ export function graphqlResource(path: string, service: GraphqlService): object {
       } else if (contentType === 'application/graphql') {
         params = { query: body?.toString('utf8') ?? '' };
       } else {
-        const message = contentType ? `Unsupported Content-Type ${contentType}: use application/json or application/graphql` : 'Missing Content-Type: use application/json or application/graphql';
+        const message = contentType
+          ? `Unsupported Content-Type ${contentType}: use application/json or application/graphql`
+          : 'Missing Content-Type: use application/json or application/graphql';
         return sendError(req, res, 415, message);
       }
       const fromQuery = fromQueryString(req);
       if ('error' in fromQuery) return sendError(req, res, 400, fromQuery.error);
-      for (const key of ['query', 'variables', 'operationName'] as const) if (fromQuery[key] !== undefined) params[key] = fromQuery[key];
-      answer(req, res, await service.execute({ ...params, authorization: req.getHeader('authorization'), useCache: useCache(req), rawBody }));
+      for (const key of ['query', 'variables', 'operationName'] as const)
+        if (fromQuery[key] !== undefined) params[key] = fromQuery[key];
+      answer(
+        req,
+        res,
+        await service.execute({
+          ...params,
+          authorization: req.getHeader('authorization'),
+          useCache: useCache(req),
+          rawBody,
+        }),
+      );
     }
 
     /** CORS preflight: an empty 200, the query is not run. */
     @OPTIONS
     @Path(path)
     @ApiOperation({ summary: 'CORS preflight' })
-    @ApiResponse(200, { description: 'An empty answer with the CORS headers', headers: { 'Access-Control-Allow-Origin': 'Any origin (*)', 'Access-Control-Allow-Headers': 'The headers a query may send' } })
+    @ApiResponse(200, {
+      description: 'An empty answer with the CORS headers',
+      headers: {
+        'Access-Control-Allow-Origin': 'Any origin (*)',
+        'Access-Control-Allow-Headers': 'The headers a query may send',
+      },
+    })
     preflight(@Context() req: HttpServerRequest, @Context() res: HttpServerResponse): void {
       cors(res);
       res.setStatusCode(200).end();
@@ -126,7 +170,9 @@ function useCache(req: HttpServerRequest): boolean {
   return (req.getHeader('x-craft-gql-cache') ?? '').toLowerCase() !== 'no-cache';
 }
 
-function fromQueryString(req: HttpServerRequest): Pick<GraphqlRequest, 'query' | 'variables' | 'operationName'> | { error: string } {
+function fromQueryString(
+  req: HttpServerRequest,
+): Pick<GraphqlRequest, 'query' | 'variables' | 'operationName'> | { error: string } {
   const query = req.getQueryParam('query');
   const operationName = req.getQueryParam('operationName');
   const variablesText = req.getQueryParam('variables');
@@ -145,6 +191,11 @@ function fromQueryString(req: HttpServerRequest): Pick<GraphqlRequest, 'query' |
 function urlTooLong(req: HttpServerRequest, res: HttpServerResponse): boolean {
   const length = req.uri().length;
   if (length <= MAX_URL_BYTES) return false;
-  sendError(req, res, 414, `The URL has ${length} bytes; at most ${MAX_URL_BYTES} are accepted: send long queries in a POST body`);
+  sendError(
+    req,
+    res,
+    414,
+    `The URL has ${length} bytes; at most ${MAX_URL_BYTES} are accepted: send long queries in a POST body`,
+  );
   return true;
 }

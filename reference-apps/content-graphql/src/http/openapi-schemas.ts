@@ -10,7 +10,14 @@ const GRAPHQL_ERROR = {
   type: 'object',
   properties: {
     message: { type: 'string' },
-    locations: { type: 'array', items: { type: 'object', properties: { line: { type: 'integer' }, column: { type: 'integer' } }, required: ['line', 'column'] } },
+    locations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { line: { type: 'integer' }, column: { type: 'integer' } },
+        required: ['line', 'column'],
+      },
+    },
     path: { type: 'array', items: { type: ['string', 'integer'] } },
     extensions: { type: 'object', additionalProperties: true },
   },
@@ -24,7 +31,11 @@ const GRAPHQL_ERROR = {
 export const GRAPHQL_RESPONSE = {
   type: 'object',
   properties: {
-    data: { type: ['object', 'null'], additionalProperties: true, description: 'What the query selected; null when execution failed' },
+    data: {
+      type: ['object', 'null'],
+      additionalProperties: true,
+      description: 'What the query selected; null when execution failed',
+    },
     errors: { type: 'array', items: GRAPHQL_ERROR },
   },
 };
@@ -54,7 +65,11 @@ export const SCHEMA_RECORD = {
     id: { type: 'integer' },
     uid: { type: 'string' },
     name: { type: 'string' },
-    scope: { type: 'array', items: { type: 'string' }, description: 'What the schema reads: sections.<uid>, volumes.<uid>, entrytypes.<uid>...' },
+    scope: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'What the schema reads: sections.<uid>, volumes.<uid>, entrytypes.<uid>...',
+    },
     isPublic: { type: 'boolean', description: 'The schema of requests without a token' },
     dateCreated: DATE,
     dateUpdated: DATE,
@@ -74,7 +89,18 @@ const TOKEN_PROPERTIES = {
   isPublic: { type: 'boolean' },
   dateCreated: DATE,
 };
-const TOKEN_REQUIRED = ['id', 'uid', 'name', 'tokenPrefix', 'enabled', 'expiryDate', 'lastUsed', 'schemaId', 'isPublic', 'dateCreated'];
+const TOKEN_REQUIRED = [
+  'id',
+  'uid',
+  'name',
+  'tokenPrefix',
+  'enabled',
+  'expiryDate',
+  'lastUsed',
+  'schemaId',
+  'isPublic',
+  'dateCreated',
+];
 
 /** A token, without its secret (stored as a hash only). */
 export const TOKEN_RECORD = { type: 'object', properties: TOKEN_PROPERTIES, required: TOKEN_REQUIRED };
@@ -82,7 +108,10 @@ export const TOKEN_RECORD = { type: 'object', properties: TOKEN_PROPERTIES, requ
 /** A token just created: the record and its secret, shown this once. */
 export const CREATED_TOKEN = {
   type: 'object',
-  properties: { ...TOKEN_PROPERTIES, token: { type: 'string', description: 'The secret: send it as `Authorization: Bearer <token>`; never shown again' } },
+  properties: {
+    ...TOKEN_PROPERTIES,
+    token: { type: 'string', description: 'The secret: send it as `Authorization: Bearer <token>`; never shown again' },
+  },
   required: [...TOKEN_REQUIRED, 'token'],
 };
 

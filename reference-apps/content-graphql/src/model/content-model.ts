@@ -95,4 +95,10 @@ export interface MatrixBlockInput {
   fields: Record<string, unknown>;
 }
 
-export const RELATION_FIELD_KINDS: ReadonlySet<FieldKind> = new Set(['Entries', 'Assets', 'Categories', 'Tags', 'Users']);
+export const RELATION_FIELD_KINDS: ReadonlySet<FieldKind> = new Set([
+  'Entries',
+  'Assets',
+  'Categories',
+  'Tags',
+  'Users',
+]);

@@ -28,4 +28,10 @@ export function readableKinds(scope: ElementScope): Record<ReadableKind, boolean
 }
 
 /** The kind of element a relation field of this type points to; undefined for other field types. */
-export const RELATION_TARGETS: Readonly<Record<string, ReadableKind>> = { Entries: 'entry', Assets: 'asset', Categories: 'category', Tags: 'tag', Users: 'user' };
+export const RELATION_TARGETS: Readonly<Record<string, ReadableKind>> = {
+  Entries: 'entry',
+  Assets: 'asset',
+  Categories: 'category',
+  Tags: 'tag',
+  Users: 'user',
+};

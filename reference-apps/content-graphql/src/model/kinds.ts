@@ -1,7 +1,16 @@
 /** The kinds of fields, sections and elements of the content model (the CMS's names). */
 export type FieldKind =
-  | 'PlainText' | 'RichText' | 'Number' | 'Date' | 'Lightswitch'
-  | 'Entries' | 'Assets' | 'Categories' | 'Tags' | 'Users' | 'Matrix';
+  | 'PlainText'
+  | 'RichText'
+  | 'Number'
+  | 'Date'
+  | 'Lightswitch'
+  | 'Entries'
+  | 'Assets'
+  | 'Categories'
+  | 'Tags'
+  | 'Users'
+  | 'Matrix';
 
 export type SectionType = 'channel' | 'structure' | 'single';
 

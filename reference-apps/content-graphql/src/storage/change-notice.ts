@@ -17,7 +17,12 @@ const KINDS: readonly ChangeKind[] = ['content', 'structure', 'access'];
 export function parseChangeNotice(payload: string | undefined): ChangeNotice | undefined {
   try {
     const value = JSON.parse(payload ?? '') as Partial<ChangeNotice>;
-    if (!KINDS.includes(value.kind as ChangeKind) || typeof value.origin !== 'string' || typeof value.version !== 'string') return undefined;
+    if (
+      !KINDS.includes(value.kind as ChangeKind) ||
+      typeof value.origin !== 'string' ||
+      typeof value.version !== 'string'
+    )
+      return undefined;
     return { kind: value.kind as ChangeKind, origin: value.origin, version: value.version };
   } catch {
     return undefined;

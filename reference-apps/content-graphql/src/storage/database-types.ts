@@ -61,7 +61,6 @@ export interface FieldLayoutsTable {
   type: string;
 }
 
-
 export interface FieldsTable {
   id: Generated<number>;
   uid: string;
@@ -100,7 +99,6 @@ export interface StructureElementsTable {
   level: number;
 }
 
-
 export interface SectionsTable {
   id: Generated<number>;
   uid: string;
@@ -127,7 +125,6 @@ export interface EntryTypesTable {
   fieldLayoutId: number;
   sortOrder: number;
 }
-
 
 export interface ElementsTable {
   id: Generated<number>;

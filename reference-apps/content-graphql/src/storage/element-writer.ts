@@ -5,7 +5,15 @@ import type { Kysely, Transaction } from 'kysely';
 import sharp from 'sharp';
 import type { ContentDB, ElementKind, Flag } from './database-types';
 import type { CatalogField } from './catalog';
-import type { AssetInput, CategoryInput, ElementInput, EntryInput, MatrixBlockInput, TagInput, UserInput } from '../model/content-model';
+import type {
+  AssetInput,
+  CategoryInput,
+  ElementInput,
+  EntryInput,
+  MatrixBlockInput,
+  TagInput,
+  UserInput,
+} from '../model/content-model';
 import { RELATION_FIELD_KINDS } from '../model/content-model';
 import { fileKind, isTransformable } from '../model/file-kinds';
 import { nowStored, toStoredDate } from '../model/dates';
@@ -17,7 +25,14 @@ type Db = Kysely<ContentDB> | Transaction<ContentDB>;
 const flag = (value: boolean | undefined, fallback: boolean): Flag => ((value ?? fallback) ? 1 : 0);
 
 function slugify(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'untitled';
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'untitled'
+  );
 }
 
 /**
@@ -35,22 +50,35 @@ export class ElementWriter {
     const type = input.type ? section.entryTypes.find((t) => t.handle === input.type) : section.entryTypes[0];
     if (!type) throw new Error(`Unknown entry type "${input.type}" in section "${section.handle}"`);
     if (section.type === 'single') {
-      const existing = await this.store.db.selectFrom('entries').select('id').where('sectionId', '=', section.id).executeTakeFirst();
+      const existing = await this.store.db
+        .selectFrom('entries')
+        .select('id')
+        .where('sectionId', '=', section.id)
+        .executeTakeFirst();
       if (existing) throw new Error(`Section "${section.handle}" is a single and already has its entry ${existing.id}`);
     }
     const siteIds = [...section.siteSettings.keys()];
     const id = await this.store.db.transaction().execute(async (trx) => {
       const elementId = await this.insertElement(trx, 'entry', input);
       const now = nowStored();
-      await trx.insertInto('entries').values({
-        id: elementId, sectionId: section.id, typeId: type.id, authorId: input.authorId ?? null,
-        postDate: input.postDate === null ? null : toStoredDate(input.postDate ?? input.dateCreated ?? now),
-        expiryDate: input.expiryDate ? toStoredDate(input.expiryDate) : null,
-      }).execute();
-      if (section.structureId !== null) await appendToStructure(trx, section.structureId, elementId, input.parentId ?? null);
+      await trx
+        .insertInto('entries')
+        .values({
+          id: elementId,
+          sectionId: section.id,
+          typeId: type.id,
+          authorId: input.authorId ?? null,
+          postDate: input.postDate === null ? null : toStoredDate(input.postDate ?? input.dateCreated ?? now),
+          expiryDate: input.expiryDate ? toStoredDate(input.expiryDate) : null,
+        })
+        .execute();
+      if (section.structureId !== null)
+        await appendToStructure(trx, section.structureId, elementId, input.parentId ?? null);
       return elementId;
     });
-    await this.writeContent(id, type.fields, input, siteIds, (siteId, slug) => this.entryUri(section.id, siteId, slug, input.parentId ?? null));
+    await this.writeContent(id, type.fields, input, siteIds, (siteId, slug) =>
+      this.entryUri(section.id, siteId, slug, input.parentId ?? null),
+    );
     await this.store.changed('content');
     return id;
   }
@@ -66,7 +94,8 @@ export class ElementWriter {
       return elementId;
     });
     await this.writeContent(id, group.fields, input, await this.allSiteIds(), (siteId, slug) =>
-      this.formatUri(group.uriFormat ?? null, siteId, slug, input.parentId ?? null));
+      this.formatUri(group.uriFormat ?? null, siteId, slug, input.parentId ?? null),
+    );
     await this.store.changed('content');
     return id;
   }
@@ -89,10 +118,19 @@ export class ElementWriter {
     const catalog = await this.store.catalog();
     const id = await this.store.db.transaction().execute(async (trx) => {
       const elementId = await this.insertElement(trx, 'user', { ...input, title: null, slug: null });
-      await trx.insertInto('users').values({
-        id: elementId, username: input.username, email: input.email, firstName: input.firstName ?? null, lastName: input.lastName ?? null,
-        photoId: input.photoId ?? null, preferredLanguage: input.preferredLanguage ?? null, preferences: JSON.stringify(input.preferences ?? {}),
-      }).execute();
+      await trx
+        .insertInto('users')
+        .values({
+          id: elementId,
+          username: input.username,
+          email: input.email,
+          firstName: input.firstName ?? null,
+          lastName: input.lastName ?? null,
+          photoId: input.photoId ?? null,
+          preferredLanguage: input.preferredLanguage ?? null,
+          preferences: JSON.stringify(input.preferences ?? {}),
+        })
+        .execute();
       for (const handle of input.groups ?? []) {
         const group = await trx.selectFrom('usergroups').select('id').where('handle', '=', handle).executeTakeFirst();
         if (!group) throw new Error(`Unknown user group "${handle}"`);
@@ -115,9 +153,14 @@ export class ElementWriter {
     const catalog = await this.store.catalog();
     const volume = catalog.volumesByHandle.get(input.volume);
     if (!volume) throw new Error(`Unknown volume "${input.volume}"`);
-    if (!/^[^/\\]+$/.test(input.filename) || input.filename.startsWith('.')) throw new Error(`Invalid file name "${input.filename}"`);
+    if (!/^[^/\\]+$/.test(input.filename) || input.filename.startsWith('.'))
+      throw new Error(`Invalid file name "${input.filename}"`);
     const folderId = await this.ensureFolder(volume.id, input.folder ?? '');
-    const folder = await this.store.db.selectFrom('volumefolders').select('path').where('id', '=', folderId).executeTakeFirstOrThrow();
+    const folder = await this.store.db
+      .selectFrom('volumefolders')
+      .select('path')
+      .where('id', '=', folderId)
+      .executeTakeFirstOrThrow();
     const directory = join(this.store.assetsRoot, volume.path, folder.path);
     await mkdir(directory, { recursive: true });
     const filePath = join(directory, input.filename);
@@ -131,14 +174,35 @@ export class ElementWriter {
       height = metadata.height ?? null;
     }
     const id = await this.store.db.transaction().execute(async (trx) => {
-      const elementId = await this.insertElement(trx, 'asset', { ...input, title: input.title ?? titleFromFilename(input.filename) });
-      await trx.insertInto('assets').values({
-        id: elementId, volumeId: volume.id, folderId, uploaderId: input.uploaderId ?? null, filename: input.filename, kind: fileKind(input.filename),
-        width, height, size: info.size, focalPoint: input.focalPoint ? `${input.focalPoint.x};${input.focalPoint.y}` : null, dateModified: toStoredDate(info.mtime),
-      }).execute();
+      const elementId = await this.insertElement(trx, 'asset', {
+        ...input,
+        title: input.title ?? titleFromFilename(input.filename),
+      });
+      await trx
+        .insertInto('assets')
+        .values({
+          id: elementId,
+          volumeId: volume.id,
+          folderId,
+          uploaderId: input.uploaderId ?? null,
+          filename: input.filename,
+          kind: fileKind(input.filename),
+          width,
+          height,
+          size: info.size,
+          focalPoint: input.focalPoint ? `${input.focalPoint.x};${input.focalPoint.y}` : null,
+          dateModified: toStoredDate(info.mtime),
+        })
+        .execute();
       return elementId;
     });
-    await this.writeContent(id, volume.fields, { ...input, title: input.title ?? titleFromFilename(input.filename) }, await this.allSiteIds(), () => null);
+    await this.writeContent(
+      id,
+      volume.fields,
+      { ...input, title: input.title ?? titleFromFilename(input.filename) },
+      await this.allSiteIds(),
+      () => null,
+    );
     await this.store.changed('content');
     return id;
   }
@@ -146,12 +210,28 @@ export class ElementWriter {
   private async ensureFolder(volumeId: number, path: string): Promise<number> {
     const segments = path.split('/').filter(Boolean);
     if (segments.some((s) => s === '..' || s === '.')) throw new Error(`Invalid folder path "${path}"`);
-    let parent = await this.store.db.selectFrom('volumefolders').select(['id']).where('volumeId', '=', volumeId).where('path', '=', '').executeTakeFirstOrThrow();
+    let parent = await this.store.db
+      .selectFrom('volumefolders')
+      .select(['id'])
+      .where('volumeId', '=', volumeId)
+      .where('path', '=', '')
+      .executeTakeFirstOrThrow();
     let current = '';
     for (const segment of segments) {
       current += `${segment}/`;
-      const existing = await this.store.db.selectFrom('volumefolders').select('id').where('volumeId', '=', volumeId).where('path', '=', current).executeTakeFirst();
-      parent = existing ?? await this.store.db.insertInto('volumefolders').values({ uid: randomUUID(), parentId: parent.id, volumeId, name: segment, path: current }).returning('id').executeTakeFirstOrThrow();
+      const existing = await this.store.db
+        .selectFrom('volumefolders')
+        .select('id')
+        .where('volumeId', '=', volumeId)
+        .where('path', '=', current)
+        .executeTakeFirst();
+      parent =
+        existing ??
+        (await this.store.db
+          .insertInto('volumefolders')
+          .values({ uid: randomUUID(), parentId: parent.id, volumeId, name: segment, path: current })
+          .returning('id')
+          .executeTakeFirstOrThrow());
     }
     return parent.id;
   }
@@ -159,17 +239,28 @@ export class ElementWriter {
   /** Replaces the custom field values of an element (all sites unless `site` is given). */
   async updateFields(elementId: number, fields: Record<string, unknown>, title?: string): Promise<void> {
     const { layoutFields } = await this.store.index.layoutOfElement(elementId);
-    const siteRows = await this.store.db.selectFrom('elements_sites').select(['siteId', 'content']).where('elementId', '=', elementId).execute();
+    const siteRows = await this.store.db
+      .selectFrom('elements_sites')
+      .select(['siteId', 'content'])
+      .where('elementId', '=', elementId)
+      .execute();
     for (const row of siteRows) {
       const content = { ...(JSON.parse(row.content) as Record<string, unknown>) };
-      for (const field of layoutFields) if (field.handle in fields && !RELATION_FIELD_KINDS.has(field.type) && field.type !== 'Matrix') content[field.handle] = normalizeValue(field, fields[field.handle]);
-      await this.store.db.updateTable('elements_sites').set({ content: JSON.stringify(content), ...(title !== undefined ? { title } : {}) })
-        .where('elementId', '=', elementId).where('siteId', '=', row.siteId).execute();
+      for (const field of layoutFields)
+        if (field.handle in fields && !RELATION_FIELD_KINDS.has(field.type) && field.type !== 'Matrix')
+          content[field.handle] = normalizeValue(field, fields[field.handle]);
+      await this.store.db
+        .updateTable('elements_sites')
+        .set({ content: JSON.stringify(content), ...(title !== undefined ? { title } : {}) })
+        .where('elementId', '=', elementId)
+        .where('siteId', '=', row.siteId)
+        .execute();
     }
     await this.store.db.transaction().execute(async (trx) => {
       for (const field of layoutFields) {
         if (!(field.handle in fields)) continue;
-        if (RELATION_FIELD_KINDS.has(field.type)) await this.writeRelations(trx, elementId, field, fields[field.handle]);
+        if (RELATION_FIELD_KINDS.has(field.type))
+          await this.writeRelations(trx, elementId, field, fields[field.handle]);
         if (field.type === 'Matrix') await this.writeMatrix(trx, elementId, field, fields[field.handle]);
       }
     });
@@ -178,22 +269,49 @@ export class ElementWriter {
   }
 
   async setEnabled(elementId: number, enabled: boolean): Promise<void> {
-    await this.store.db.updateTable('elements').set({ enabled: enabled ? 1 : 0, dateUpdated: nowStored() }).where('id', '=', elementId).execute();
+    await this.store.db
+      .updateTable('elements')
+      .set({ enabled: enabled ? 1 : 0, dateUpdated: nowStored() })
+      .where('id', '=', elementId)
+      .execute();
     await this.store.changed('content');
   }
 
   /** Soft delete (the element shows up with `trashed: true`), or hard delete with its rows and structure position. */
   async deleteElement(elementId: number, hard = false): Promise<void> {
     if (!hard) {
-      await this.store.db.updateTable('elements').set({ dateDeleted: nowStored() }).where('id', '=', elementId).execute();
+      await this.store.db
+        .updateTable('elements')
+        .set({ dateDeleted: nowStored() })
+        .where('id', '=', elementId)
+        .execute();
     } else {
       await this.store.db.transaction().execute(async (trx) => {
-        const positions = await trx.selectFrom('structureelements').select('structureId').where('elementId', '=', elementId).execute();
+        const positions = await trx
+          .selectFrom('structureelements')
+          .select('structureId')
+          .where('elementId', '=', elementId)
+          .execute();
         for (const p of positions) await removeFromStructure(trx, p.structureId, elementId);
-        await trx.deleteFrom('relations').where((eb) => eb.or([eb('sourceId', '=', elementId), eb('targetId', '=', elementId)])).execute();
+        await trx
+          .deleteFrom('relations')
+          .where((eb) => eb.or([eb('sourceId', '=', elementId), eb('targetId', '=', elementId)]))
+          .execute();
         await trx.deleteFrom('searchindex').where('elementId', '=', elementId).execute();
-        for (const table of ['entries', 'assets', 'users', 'tags', 'categories', 'matrixblocks', 'globalsets', 'elements_sites'] as const) {
-          await trx.deleteFrom(table).where(table === 'elements_sites' ? 'elementId' : 'id', '=', elementId).execute();
+        for (const table of [
+          'entries',
+          'assets',
+          'users',
+          'tags',
+          'categories',
+          'matrixblocks',
+          'globalsets',
+          'elements_sites',
+        ] as const) {
+          await trx
+            .deleteFrom(table)
+            .where(table === 'elements_sites' ? 'elementId' : 'id', '=', elementId)
+            .execute();
         }
         await trx.deleteFrom('elements').where('id', '=', elementId).execute();
       });
@@ -212,16 +330,30 @@ export class ElementWriter {
 
   async insertElement(db: Db, type: ElementKind, input: ElementInput): Promise<number> {
     const now = nowStored();
-    const row = await db.insertInto('elements').values({
-      uid: input.uid ?? randomUUID(), type, enabled: flag(input.enabled, true), archived: flag(input.archived, false),
-      dateCreated: input.dateCreated ? toStoredDate(input.dateCreated) : now, dateUpdated: input.dateUpdated ? toStoredDate(input.dateUpdated) : now, dateDeleted: null,
-    }).returning('id').executeTakeFirstOrThrow();
+    const row = await db
+      .insertInto('elements')
+      .values({
+        uid: input.uid ?? randomUUID(),
+        type,
+        enabled: flag(input.enabled, true),
+        archived: flag(input.archived, false),
+        dateCreated: input.dateCreated ? toStoredDate(input.dateCreated) : now,
+        dateUpdated: input.dateUpdated ? toStoredDate(input.dateUpdated) : now,
+        dateDeleted: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 
   /** Writes per-site rows (title, slug, uri, plain field values), relations, matrix blocks and the search index. */
-  async writeContent(elementId: number, layoutFields: CatalogField[], input: ElementInput, siteIds: number[],
-    uriFor: (siteId: number, slug: string) => Promise<string | null> | string | null): Promise<void> {
+  async writeContent(
+    elementId: number,
+    layoutFields: CatalogField[],
+    input: ElementInput,
+    siteIds: number[],
+    uriFor: (siteId: number, slug: string) => Promise<string | null> | string | null,
+  ): Promise<void> {
     const catalog = await this.store.catalog();
     for (const siteId of siteIds) {
       const site = catalog.sitesById.get(siteId)!;
@@ -235,9 +367,18 @@ export class ElementWriter {
         if (field.handle in values) content[field.handle] = normalizeValue(field, values[field.handle]);
       }
       const uri = slug ? await uriFor(siteId, slug) : null;
-      await this.store.db.insertInto('elements_sites').values({
-        elementId, siteId, title, slug, uri, enabled: flag(override.enabled, true), content: JSON.stringify(content),
-      }).execute();
+      await this.store.db
+        .insertInto('elements_sites')
+        .values({
+          elementId,
+          siteId,
+          title,
+          slug,
+          uri,
+          enabled: flag(override.enabled, true),
+          content: JSON.stringify(content),
+        })
+        .execute();
     }
     await this.store.db.transaction().execute(async (trx) => {
       for (const field of layoutFields) {
@@ -251,55 +392,116 @@ export class ElementWriter {
   }
 
   private async writeRelations(db: Db, sourceId: number, field: CatalogField, value: unknown): Promise<void> {
-    if (!Array.isArray(value) || value.some((v) => !Number.isInteger(v))) throw new Error(`Field "${field.handle}" takes a list of element ids`);
+    if (!Array.isArray(value) || value.some((v) => !Number.isInteger(v)))
+      throw new Error(`Field "${field.handle}" takes a list of element ids`);
     await db.deleteFrom('relations').where('sourceId', '=', sourceId).where('fieldId', '=', field.id).execute();
     let sortOrder = 1;
     for (const targetId of value as number[]) {
-      await db.insertInto('relations').values({ fieldId: field.id, sourceId, sourceSiteId: null, targetId, sortOrder: sortOrder++ }).execute();
+      await db
+        .insertInto('relations')
+        .values({ fieldId: field.id, sourceId, sourceSiteId: null, targetId, sortOrder: sortOrder++ })
+        .execute();
     }
   }
 
   private async writeMatrix(db: Db, ownerId: number, field: CatalogField, value: unknown): Promise<void> {
     if (!Array.isArray(value)) throw new Error(`Field "${field.handle}" takes a list of blocks`);
     const catalog = await this.store.catalog();
-    const old = await db.selectFrom('matrixblocks').select('id').where('ownerId', '=', ownerId).where('fieldId', '=', field.id).execute();
-    if (old.length) await db.deleteFrom('elements').where('id', 'in', old.map((o) => o.id)).execute();
+    const old = await db
+      .selectFrom('matrixblocks')
+      .select('id')
+      .where('ownerId', '=', ownerId)
+      .where('fieldId', '=', field.id)
+      .execute();
+    if (old.length)
+      await db
+        .deleteFrom('elements')
+        .where(
+          'id',
+          'in',
+          old.map((o) => o.id),
+        )
+        .execute();
     let sortOrder = 1;
     for (const block of value as MatrixBlockInput[]) {
       const blockType = catalog.blockTypesOf(field.id).find((b) => b.handle === block.type);
       if (!blockType) throw new Error(`Unknown block type "${block.type}" in field "${field.handle}"`);
       const blockId = await this.insertElement(db, 'matrixblock', { enabled: block.enabled });
-      await db.insertInto('matrixblocks').values({ id: blockId, ownerId, fieldId: field.id, typeId: blockType.id, sortOrder: sortOrder++ }).execute();
+      await db
+        .insertInto('matrixblocks')
+        .values({ id: blockId, ownerId, fieldId: field.id, typeId: blockType.id, sortOrder: sortOrder++ })
+        .execute();
       const content: Record<string, unknown> = {};
-      for (const f of blockType.fields) if (!RELATION_FIELD_KINDS.has(f.type) && f.handle in block.fields) content[f.handle] = normalizeValue(f, block.fields[f.handle]);
+      for (const f of blockType.fields)
+        if (!RELATION_FIELD_KINDS.has(f.type) && f.handle in block.fields)
+          content[f.handle] = normalizeValue(f, block.fields[f.handle]);
       for (const siteId of catalog.sitesById.keys()) {
-        await db.insertInto('elements_sites').values({ elementId: blockId, siteId, title: null, slug: null, uri: null, enabled: 1, content: JSON.stringify(content) }).execute();
+        await db
+          .insertInto('elements_sites')
+          .values({
+            elementId: blockId,
+            siteId,
+            title: null,
+            slug: null,
+            uri: null,
+            enabled: 1,
+            content: JSON.stringify(content),
+          })
+          .execute();
       }
-      for (const f of blockType.fields) if (RELATION_FIELD_KINDS.has(f.type) && block.fields[f.handle] !== undefined) await this.writeRelations(db, blockId, f, block.fields[f.handle]);
+      for (const f of blockType.fields)
+        if (RELATION_FIELD_KINDS.has(f.type) && block.fields[f.handle] !== undefined)
+          await this.writeRelations(db, blockId, f, block.fields[f.handle]);
     }
   }
 
-  private async entryUri(sectionId: number, siteId: number, slug: string, parentId: number | null): Promise<string | null> {
+  private async entryUri(
+    sectionId: number,
+    siteId: number,
+    slug: string,
+    parentId: number | null,
+  ): Promise<string | null> {
     const catalog = await this.store.catalog();
     const format = catalog.sectionsById.get(sectionId)?.siteSettings.get(siteId)?.uriFormat ?? null;
     return this.formatUri(format, siteId, slug, parentId);
   }
 
   /** URI formats understand `{slug}`, `{parent.uri}` and `{parent.uri ?? 'fallback'}` (used for top-level elements). */
-  private async formatUri(format: string | null, siteId: number, slug: string, parentId: number | null): Promise<string | null> {
+  private async formatUri(
+    format: string | null,
+    siteId: number,
+    slug: string,
+    parentId: number | null,
+  ): Promise<string | null> {
     if (!format) return null;
     let parentUri = '';
     if (format.includes('{parent.uri') && parentId !== null) {
-      const parent = await this.store.db.selectFrom('elements_sites').select('uri').where('elementId', '=', parentId).where('siteId', '=', siteId).executeTakeFirst();
+      const parent = await this.store.db
+        .selectFrom('elements_sites')
+        .select('uri')
+        .where('elementId', '=', parentId)
+        .where('siteId', '=', siteId)
+        .executeTakeFirst();
       parentUri = parent?.uri ?? '';
     }
-    return format.replace(/\{parent\.uri(?:\s*\?\?\s*'([^']*)')?\}/, (_m, fallback: string | undefined) => parentUri || fallback || '')
-      .replace('{slug}', slug).replace(/\/{2,}/g, '/').replace(/^\/+|\/+$/g, '') || '__home__';
+    return (
+      format
+        .replace(
+          /\{parent\.uri(?:\s*\?\?\s*'([^']*)')?\}/,
+          (_m, fallback: string | undefined) => parentUri || fallback || '',
+        )
+        .replace('{slug}', slug)
+        .replace(/\/{2,}/g, '/')
+        .replace(/^\/+|\/+$/g, '') || '__home__'
+    );
   }
 }
 
 function titleFromFilename(filename: string): string {
-  const base = filename.replace(/\.[^.]+$/, '').replace(/[-_]+/g, ' ').trim();
+  const base = filename
+    .replace(/\.[^.]+$/, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
   return base.charAt(0).toUpperCase() + base.slice(1);
 }
 

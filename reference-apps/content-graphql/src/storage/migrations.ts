@@ -17,7 +17,9 @@ export async function migrateContentDatabase(db: Kysely<ContentDB>, dialect: Dia
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`content database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+    throw new Error(
+      `content database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`,
+    );
   }
 }
 
@@ -37,7 +39,9 @@ function contentMigrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('primary', 'integer', (c) => c.notNull().defaultTo(0))
           .addColumn('baseUrl', 'varchar(255)', (c) => c.notNull())
           .execute();
-        await withId(db.schema.createTable('fieldlayouts')).addColumn('type', 'varchar(64)', (c) => c.notNull()).execute();
+        await withId(db.schema.createTable('fieldlayouts'))
+          .addColumn('type', 'varchar(64)', (c) => c.notNull())
+          .execute();
         await withId(db.schema.createTable('fields'))
           .addColumn('uid', 'varchar(36)', (c) => c.notNull().unique())
           .addColumn('handle', 'varchar(64)', (c) => c.notNull())
@@ -48,7 +52,8 @@ function contentMigrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('settings', 'text', (c) => c.notNull())
           .addUniqueConstraint('fields_handle_context', ['handle', 'context'])
           .execute();
-        await db.schema.createTable('fieldlayoutfields')
+        await db.schema
+          .createTable('fieldlayoutfields')
           .addColumn('layoutId', 'integer', (c) => c.notNull().references('fieldlayouts.id').onDelete('cascade'))
           .addColumn('fieldId', 'integer', (c) => c.notNull().references('fields.id').onDelete('cascade'))
           .addColumn('required', 'integer', (c) => c.notNull().defaultTo(0))
@@ -84,7 +89,8 @@ function contentMigrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('type', 'varchar(16)', (c) => c.notNull())
           .addColumn('structureId', 'integer', (c) => c.references('structures.id'))
           .execute();
-        await db.schema.createTable('sections_sites')
+        await db.schema
+          .createTable('sections_sites')
           .addColumn('sectionId', 'integer', (c) => c.notNull().references('sections.id').onDelete('cascade'))
           .addColumn('siteId', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
           .addColumn('hasUrls', 'integer', (c) => c.notNull().defaultTo(1))
@@ -132,7 +138,8 @@ function contentMigrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('path', 'varchar(255)', (c) => c.notNull())
           .addUniqueConstraint('volumefolders_volume_path', ['volumeId', 'path'])
           .execute();
-        await db.schema.createTable('assets')
+        await db.schema
+          .createTable('assets')
           .addColumn('id', 'integer', (c) => c.primaryKey().references('elements.id').onDelete('cascade'))
           .addColumn('volumeId', 'integer', (c) => c.notNull().references('volumes.id').onDelete('cascade'))
           .addColumn('folderId', 'integer', (c) => c.notNull().references('volumefolders.id').onDelete('cascade'))
@@ -146,7 +153,8 @@ function contentMigrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('dateModified', 'varchar(24)', (c) => c.notNull())
           .addUniqueConstraint('assets_folder_filename', ['folderId', 'filename'])
           .execute();
-        await db.schema.createTable('users')
+        await db.schema
+          .createTable('users')
           .addColumn('id', 'integer', (c) => c.primaryKey().references('elements.id').onDelete('cascade'))
           .addColumn('username', 'varchar(100)', (c) => c.notNull().unique())
           .addColumn('firstName', 'varchar(100)')
@@ -156,12 +164,14 @@ function contentMigrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('preferredLanguage', 'varchar(12)')
           .addColumn('preferences', 'text', (c) => c.notNull())
           .execute();
-        await db.schema.createTable('usergroups_users')
+        await db.schema
+          .createTable('usergroups_users')
           .addColumn('groupId', 'integer', (c) => c.notNull().references('usergroups.id').onDelete('cascade'))
           .addColumn('userId', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addPrimaryKeyConstraint('usergroups_users_pk', ['groupId', 'userId'])
           .execute();
-        await db.schema.createTable('entries')
+        await db.schema
+          .createTable('entries')
           .addColumn('id', 'integer', (c) => c.primaryKey().references('elements.id').onDelete('cascade'))
           .addColumn('sectionId', 'integer', (c) => c.notNull().references('sections.id').onDelete('cascade'))
           .addColumn('typeId', 'integer', (c) => c.notNull().references('entrytypes.id').onDelete('cascade'))
@@ -190,7 +200,8 @@ function contentMigrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('dateIndexed', 'varchar(24)', (c) => c.notNull())
           .addUniqueConstraint('assettransformindex_asset_location', ['assetId', 'location'])
           .execute();
-        await db.schema.createTable('globalsets')
+        await db.schema
+          .createTable('globalsets')
           .addColumn('id', 'integer', (c) => c.primaryKey().references('elements.id').onDelete('cascade'))
           .addColumn('name', 'varchar(255)', (c) => c.notNull())
           .addColumn('handle', 'varchar(64)', (c) => c.notNull().unique())
@@ -203,7 +214,8 @@ function contentMigrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('name', 'varchar(255)', (c) => c.notNull())
           .addColumn('fieldLayoutId', 'integer', (c) => c.notNull().references('fieldlayouts.id'))
           .execute();
-        await db.schema.createTable('tags')
+        await db.schema
+          .createTable('tags')
           .addColumn('id', 'integer', (c) => c.primaryKey().references('elements.id').onDelete('cascade'))
           .addColumn('groupId', 'integer', (c) => c.notNull().references('taggroups.id').onDelete('cascade'))
           .execute();
@@ -215,7 +227,8 @@ function contentMigrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('fieldLayoutId', 'integer', (c) => c.notNull().references('fieldlayouts.id'))
           .addColumn('uriFormat', 'varchar(255)')
           .execute();
-        await db.schema.createTable('categories')
+        await db.schema
+          .createTable('categories')
           .addColumn('id', 'integer', (c) => c.primaryKey().references('elements.id').onDelete('cascade'))
           .addColumn('groupId', 'integer', (c) => c.notNull().references('categorygroups.id').onDelete('cascade'))
           .execute();
@@ -228,7 +241,8 @@ function contentMigrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('sortOrder', 'integer', (c) => c.notNull())
           .addUniqueConstraint('matrixblocktypes_field_handle', ['fieldId', 'handle'])
           .execute();
-        await db.schema.createTable('matrixblocks')
+        await db.schema
+          .createTable('matrixblocks')
           .addColumn('id', 'integer', (c) => c.primaryKey().references('elements.id').onDelete('cascade'))
           .addColumn('ownerId', 'integer', (c) => c.notNull().references('elements.id').onDelete('cascade'))
           .addColumn('fieldId', 'integer', (c) => c.notNull().references('fields.id').onDelete('cascade'))
@@ -242,7 +256,8 @@ function contentMigrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('targetId', 'integer', (c) => c.notNull().references('elements.id').onDelete('cascade'))
           .addColumn('sortOrder', 'integer', (c) => c.notNull())
           .execute();
-        await db.schema.createTable('searchindex')
+        await db.schema
+          .createTable('searchindex')
           .addColumn('elementId', 'integer', (c) => c.notNull().references('elements.id').onDelete('cascade'))
           .addColumn('attribute', 'varchar(32)', (c) => c.notNull())
           .addColumn('fieldId', 'integer', (c) => c.notNull())
@@ -269,18 +284,31 @@ function contentMigrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('schemaId', 'integer', (c) => c.references('gqlschemas.id').onDelete('set null'))
           .addColumn('dateCreated', 'varchar(24)', (c) => c.notNull())
           .execute();
-        await db.schema.createTable('info')
+        await db.schema
+          .createTable('info')
           .addColumn('key', 'varchar(64)', (c) => c.primaryKey())
           .addColumn('value', 'text', (c) => c.notNull())
           .execute();
         // Indexes the element queries lean on.
         await db.schema.createIndex('elements_type').on('elements').columns(['type', 'dateDeleted']).execute();
         await db.schema.createIndex('elements_sites_site').on('elements_sites').columns(['siteId', 'slug']).execute();
-        await db.schema.createIndex('entries_section').on('entries').columns(['sectionId', 'typeId', 'postDate']).execute();
+        await db.schema
+          .createIndex('entries_section')
+          .on('entries')
+          .columns(['sectionId', 'typeId', 'postDate'])
+          .execute();
         await db.schema.createIndex('relations_source').on('relations').columns(['sourceId', 'fieldId']).execute();
         await db.schema.createIndex('relations_target').on('relations').columns(['targetId']).execute();
-        await db.schema.createIndex('structureelements_element').on('structureelements').columns(['elementId']).execute();
-        await db.schema.createIndex('structureelements_lft').on('structureelements').columns(['structureId', 'root', 'lft']).execute();
+        await db.schema
+          .createIndex('structureelements_element')
+          .on('structureelements')
+          .columns(['elementId'])
+          .execute();
+        await db.schema
+          .createIndex('structureelements_lft')
+          .on('structureelements')
+          .columns(['structureId', 'root', 'lft'])
+          .execute();
         await db.schema.createIndex('matrixblocks_owner').on('matrixblocks').columns(['ownerId', 'fieldId']).execute();
         await db.schema.createIndex('searchindex_site').on('searchindex').columns(['siteId', 'attribute']).execute();
         await db.schema.createIndex('entries_author').on('entries').column('authorId').execute();

@@ -2,7 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AliasNode, ColumnNode, IdentifierNode, ReferenceNode, SelectQueryNode } from 'kysely';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { openDatabase, postgresForTests, type Database } from 'app-support';
 import { createContentService, type ContentService } from '../../src/content-service';
 import type { ContentDB } from '../../src/storage/database-types';
@@ -22,11 +29,13 @@ export class QueryCounter implements KyselyPlugin {
   readonly compiledSelections: string[][] = [];
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     if (SelectQueryNode.is(args.node)) {
-      this.compiledSelections.push((args.node.selections ?? []).map(({ selection }) => {
-        if (AliasNode.is(selection)) return IdentifierNode.is(selection.alias) ? selection.alias.name : '?';
-        if (ReferenceNode.is(selection) && ColumnNode.is(selection.column)) return selection.column.column.name;
-        return '?';
-      }));
+      this.compiledSelections.push(
+        (args.node.selections ?? []).map(({ selection }) => {
+          if (AliasNode.is(selection)) return IdentifierNode.is(selection.alias) ? selection.alias.name : '?';
+          if (ReferenceNode.is(selection) && ColumnNode.is(selection.column)) return selection.column.column.name;
+          return '?';
+        }),
+      );
     }
     return args.node;
   }
@@ -42,25 +51,46 @@ export interface ContentFixture {
   counter: QueryCounter;
   assetsRoot: string;
   /** Runs a query through the service and returns the parsed body. */
-  query(query: string, options?: { variables?: Record<string, unknown>; authorization?: string; operationName?: string }): Promise<{ status: number; body: any; cached: boolean; phase: string }>;
+  query(
+    query: string,
+    options?: { variables?: Record<string, unknown>; authorization?: string; operationName?: string },
+  ): Promise<{ status: number; body: any; cached: boolean; phase: string }>;
   close(): Promise<void>;
 }
 
 /** A content service on a fresh database (SQLite file or a throwaway PostgreSQL database) with the demo content. */
-export async function openContentFixture(dialect: TestDialect, settings: Partial<GraphqlSettings> = {}): Promise<ContentFixture> {
+export async function openContentFixture(
+  dialect: TestDialect,
+  settings: Partial<GraphqlSettings> = {},
+): Promise<ContentFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'content-graphql-'));
   const postgres = dialect === 'postgres' ? await postgresForTests('content_graphql') : null;
   const database = await openDatabase<ContentDB>(postgres ? postgres.url : join(dir, 'content.db'));
   const counter = new QueryCounter();
   const service = await createContentService({
-    db: database.db.withPlugin(counter), dialect: database.dialect, assetsRoot: join(dir, 'assets'),
+    db: database.db.withPlugin(counter),
+    dialect: database.dialect,
+    assetsRoot: join(dir, 'assets'),
     settings: { changePollMs: 0, publicUrl: 'http://cms.test', ...settings },
   });
   return {
-    service, database, counter, assetsRoot: join(dir, 'assets'),
+    service,
+    database,
+    counter,
+    assetsRoot: join(dir, 'assets'),
     async query(query, options = {}) {
-      const response = await service.graphql.execute({ query, variables: options.variables, authorization: options.authorization, operationName: options.operationName });
-      return { status: response.status, body: JSON.parse(response.body), cached: response.cached, phase: response.phase };
+      const response = await service.graphql.execute({
+        query,
+        variables: options.variables,
+        authorization: options.authorization,
+        operationName: options.operationName,
+      });
+      return {
+        status: response.status,
+        body: JSON.parse(response.body),
+        cached: response.cached,
+        phase: response.phase,
+      };
     },
     async close() {
       await service.close();
@@ -74,6 +104,12 @@ export async function openContentFixture(dialect: TestDialect, settings: Partial
 /** A token whose schema reads everything (every section, volume, group, global set and the users): its secret. */
 export async function everythingToken(f: ContentFixture): Promise<string> {
   const catalog = await f.service.store.catalog();
-  const schema = await f.service.access.createSchema('Everything', expandScope(['usergroups.everyone', 'sections.*', 'volumes.*', 'categorygroups.*', 'taggroups.*', 'globalsets.*'], catalog));
+  const schema = await f.service.access.createSchema(
+    'Everything',
+    expandScope(
+      ['usergroups.everyone', 'sections.*', 'volumes.*', 'categorygroups.*', 'taggroups.*', 'globalsets.*'],
+      catalog,
+    ),
+  );
   return (await f.service.access.createToken({ name: 'everything', schemaId: schema.id })).token;
 }

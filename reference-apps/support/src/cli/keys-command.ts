@@ -57,7 +57,9 @@ export async function runKeysCommand(
   const usage = keysUsage(spec);
   let words: string[];
   try {
-    words = spec.flags ? parseArgs({ args: [...argv], options: spec.flags, strict: true, allowPositionals: true }).positionals : positional(argv);
+    words = spec.flags
+      ? parseArgs({ args: [...argv], options: spec.flags, strict: true, allowPositionals: true }).positionals
+      : positional(argv);
   } catch (error) {
     err(`keys: ${(error as Error).message}\n${usage}`);
     return 2;

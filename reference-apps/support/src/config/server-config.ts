@@ -33,7 +33,11 @@ export function readServerConfig(
   argv: readonly string[] = process.argv.slice(2),
   env: NodeJS.ProcessEnv = process.env,
 ): ServerConfig {
-  return serverConfigFrom(defaults, { port: readFlag(argv, 'port'), host: readFlag(argv, 'host'), database: readFlag(argv, 'database') }, env);
+  return serverConfigFrom(
+    defaults,
+    { port: readFlag(argv, 'port'), host: readFlag(argv, 'host'), database: readFlag(argv, 'database') },
+    env,
+  );
 }
 
 /** The flags of a server's location, already parsed (node:util parseArgs). */
@@ -44,7 +48,11 @@ export interface ServerFlags {
 }
 
 /** readServerConfig for flags an app has parsed itself: the same order (flags, prefixed env, env, defaults) and checks. */
-export function serverConfigFrom(defaults: ServerConfigDefaults, flags: ServerFlags, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+export function serverConfigFrom(
+  defaults: ServerConfigDefaults,
+  flags: ServerFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): ServerConfig {
   const prefixed = (name: string) => (defaults.envPrefix ? env[`${defaults.envPrefix}_${name}`] : undefined);
   const pick = (flag: keyof ServerFlags, envName: string): [string, string] | undefined => {
     const fromFlag = flags[flag];

@@ -28,7 +28,9 @@ export function parseDatabaseUrl(url: string | undefined): DatabaseLocation {
     throw new Error(`Database URL "${url}" names no SQLite file; use sqlite::memory: or sqlite:<path>`);
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(withoutScheme)) {
-    throw new Error(`Database URL "${url}" has an unsupported scheme; use postgres://..., sqlite:<path> or a file path`);
+    throw new Error(
+      `Database URL "${url}" has an unsupported scheme; use postgres://..., sqlite:<path> or a file path`,
+    );
   }
   return { dialect: 'sqlite', file: path.resolve(withoutScheme) };
 }

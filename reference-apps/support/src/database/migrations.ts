@@ -30,8 +30,14 @@ class InCodeMigrationProvider implements MigrationProvider {
  * Applies every migration not applied yet, in name order, and returns the names applied now.
  * Kysely's Migrator takes a lock table row, so several instances starting at once on one PostgreSQL database are safe.
  */
-export async function migrateToLatest(database: Database<any>, migrations: Record<string, AppMigration>): Promise<string[]> {
-  const migrator = new Migrator({ db: database.db, provider: new InCodeMigrationProvider(migrations, database.dialect) });
+export async function migrateToLatest(
+  database: Database<any>,
+  migrations: Record<string, AppMigration>,
+): Promise<string[]> {
+  const migrator = new Migrator({
+    db: database.db,
+    provider: new InCodeMigrationProvider(migrations, database.dialect),
+  });
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((result) => result.status === 'Error');
   if (error || failed) {

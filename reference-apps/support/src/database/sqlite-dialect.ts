@@ -148,7 +148,10 @@ function rowReader(statement: BetterSqlite3.Statement): ((parameters: unknown[])
   const names = statement.columns().map((column) => column.name);
   if (!names.every((name) => PLAIN_NAME.test(name))) return undefined;
   // A plain object literal with the columns as quoted keys: the one piece of generated code, names only from SQLite.
-  const toRow = new Function('values', `return { ${names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`).join(', ')} };`) as (values: unknown[]) => object;
+  const toRow = new Function(
+    'values',
+    `return { ${names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`).join(', ')} };`,
+  ) as (values: unknown[]) => object;
   const raw = statement.raw(true);
   const read = (parameters: unknown[]) => {
     const rows = raw.all(parameters) as unknown[][];

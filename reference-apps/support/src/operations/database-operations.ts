@@ -11,7 +11,10 @@ export const DATABASE_CHECK_TIMEOUT_MS = 2000;
  * refusing connections fails it, or it times out); on SQLite a read of the schema table reads the file (a closed
  * handle or an unreadable file fails it). The error is logged by rest.uws, never sent.
  */
-export function databaseReadinessCheck<DB>(database: Pick<Database<DB>, 'db' | 'dialect'>, timeoutMs = DATABASE_CHECK_TIMEOUT_MS): ReadinessCheck {
+export function databaseReadinessCheck<DB>(
+  database: Pick<Database<DB>, 'db' | 'dialect'>,
+  timeoutMs = DATABASE_CHECK_TIMEOUT_MS,
+): ReadinessCheck {
   const statement = database.dialect === 'postgres' ? sql`select 1` : sql`select count(*) from sqlite_master`;
   return { name: 'database', timeoutMs, check: () => statement.execute(database.db) };
 }
@@ -30,7 +33,9 @@ export interface AppRateLimitStore {
  * startup), with requests refused (503, Retry-After: 1) while it cannot count; on SQLite, which serves one process,
  * memory. The memory store cannot fail, so its routes document no 503 for it (`onStoreError: 'allow'`).
  */
-export async function appRateLimitStore<DB>(database: Pick<Database<DB>, 'dialect' | 'postgresPool'>): Promise<AppRateLimitStore> {
+export async function appRateLimitStore<DB>(
+  database: Pick<Database<DB>, 'dialect' | 'postgresPool'>,
+): Promise<AppRateLimitStore> {
   if (database.dialect === 'postgres' && database.postgresPool !== undefined) {
     const store = new PostgresRateLimitStore({ pool: database.postgresPool });
     await store.migrate();

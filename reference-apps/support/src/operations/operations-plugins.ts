@@ -1,4 +1,13 @@
-import { compression, health, MemoryRateLimitStore, requestId, trustProxy, type RateLimitOptions, type ReadinessCheck, type RestBuilder } from 'rest.uws';
+import {
+  compression,
+  health,
+  MemoryRateLimitStore,
+  requestId,
+  trustProxy,
+  type RateLimitOptions,
+  type ReadinessCheck,
+  type RestBuilder,
+} from 'rest.uws';
 import type { TrustProxySetting } from './operations-settings';
 
 /** What `useOperations` plugs in: whom to trust as a proxy, what readiness checks. */
@@ -38,7 +47,9 @@ export interface AppRateLimit {
  * `store` and `onStoreError` for rest.uws `rateLimit(...)` from an app's limit: its own store (refusing while it
  * fails, unless it says otherwise), or memory, which cannot fail, so that no 503 is documented for it.
  */
-export function rateLimitStoreOptions(limit: Pick<AppRateLimit, 'store' | 'onStoreError'>): Required<Pick<RateLimitOptions, 'store' | 'onStoreError'>> {
+export function rateLimitStoreOptions(
+  limit: Pick<AppRateLimit, 'store' | 'onStoreError'>,
+): Required<Pick<RateLimitOptions, 'store' | 'onStoreError'>> {
   if (limit.store === undefined) return { store: new MemoryRateLimitStore(), onStoreError: 'allow' };
   return { store: limit.store, onStoreError: limit.onStoreError ?? 'refuse' };
 }

@@ -22,7 +22,9 @@ export function parseTrustProxy(text: string | undefined, source: string): Trust
     trustProxy(setting);
   } catch (error) {
     const reason = (error as Error).message.replace(/^rest\.uws: trustProxy: /, '');
-    throw new Error(`Invalid ${source} "${value}": ${reason} (expected off, a hop count, or addresses and ranges such as 10.0.0.0/8,loopback)`);
+    throw new Error(
+      `Invalid ${source} "${value}": ${reason} (expected off, a hop count, or addresses and ranges such as 10.0.0.0/8,loopback)`,
+    );
   }
   return setting;
 }
@@ -41,13 +43,19 @@ export const MAX_REQUESTS_PER_MINUTE = 10_000_000;
  * Reads a per-minute request limit: a whole number from 1 to 10 000 000, or `off` (no limit). Absent or empty
  * gives `fallback`.
  */
-export function parseRequestsPerMinute(text: string | undefined, source: string, fallback: number | false): number | false {
+export function parseRequestsPerMinute(
+  text: string | undefined,
+  source: string,
+  fallback: number | false,
+): number | false {
   const value = text?.trim() ?? '';
   if (value === '') return fallback;
   if (value === 'off') return false;
   const limit = Number(value);
   if (!/^\d+$/.test(value) || limit < 1 || limit > MAX_REQUESTS_PER_MINUTE) {
-    throw new Error(`Invalid ${source} "${value}": expected requests per minute, a whole number from 1 to ${MAX_REQUESTS_PER_MINUTE}, or off`);
+    throw new Error(
+      `Invalid ${source} "${value}": expected requests per minute, a whole number from 1 to ${MAX_REQUESTS_PER_MINUTE}, or off`,
+    );
   }
   return limit;
 }
@@ -61,6 +69,7 @@ const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
 export function parseLogLevel(text: string | undefined, source: string, fallback: LogLevel): LogLevel {
   const value = text?.trim() ?? '';
   if (value === '') return fallback;
-  if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new Error(`Invalid ${source} "${value}": expected ${LOG_LEVELS.join(', ')}`);
+  if (!(LOG_LEVELS as readonly string[]).includes(value))
+    throw new Error(`Invalid ${source} "${value}": expected ${LOG_LEVELS.join(', ')}`);
   return value as LogLevel;
 }

@@ -32,8 +32,12 @@ export class PostgresNoticeListener<T> {
   private retryTimer: NodeJS.Timeout | null = null;
   private connectedOnce = false;
 
-  constructor(private readonly connectionString: string, private readonly options: NoticeListenerOptions<T>) {
-    if (!CHANNEL_NAME.test(options.channel)) throw new Error(`The channel name "${options.channel}" must be a lower-case identifier`);
+  constructor(
+    private readonly connectionString: string,
+    private readonly options: NoticeListenerOptions<T>,
+  ) {
+    if (!CHANNEL_NAME.test(options.channel))
+      throw new Error(`The channel name "${options.channel}" must be a lower-case identifier`);
   }
 
   /** Connects and listens; rejects when the first connection fails (a server should not start deaf). */

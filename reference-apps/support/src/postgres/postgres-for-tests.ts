@@ -15,7 +15,11 @@ let ownCluster: Promise<ThrowawayPostgres> | undefined;
 let openHandles = 0;
 
 function uniqueName(label: string): string {
-  const prefix = label.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^[^a-z_]/, '_').slice(0, 30);
+  const prefix = label
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .replace(/^[^a-z_]/, '_')
+    .slice(0, 30);
   return `${prefix}_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
 }
 

@@ -32,7 +32,9 @@ export interface ThrowawayPostgres {
 /** Database names are restricted so they need no quoting games. */
 export function assertDatabaseName(name: string): void {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
-    throw new Error(`Invalid database name "${name}": use lower-case letters, digits and _ (at most 63, not starting with a digit)`);
+    throw new Error(
+      `Invalid database name "${name}": use lower-case letters, digits and _ (at most 63, not starting with a digit)`,
+    );
   }
 }
 
@@ -130,7 +132,8 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       // cluster's segments and it shut down mid-suite).
       '-c dynamic_shared_memory_type=mmap',
     ].join(' ');
-  const startOn = (candidate: number) => run(pgCtl, ['-D', dataDir, '-o', serverOptions(candidate), '-l', logFile, '-w', '-t', '30', 'start']);
+  const startOn = (candidate: number) =>
+    run(pgCtl, ['-D', dataDir, '-o', serverOptions(candidate), '-l', logFile, '-w', '-t', '30', 'start']);
 
   // A port found free may be taken before the server binds it: try a few.
   let port = 0;

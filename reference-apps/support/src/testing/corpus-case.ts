@@ -73,7 +73,13 @@ export interface RequestParts {
 
 /** A copy whose lists and maps a case may change (Buffers are shared: cases replace them, never write into them). */
 export function copyParts(parts: RequestParts): RequestParts {
-  return { ...parts, path: { ...parts.path }, query: parts.query.map(([name, value]) => [name, value]), auth: [...parts.auth], headers: [...parts.headers] };
+  return {
+    ...parts,
+    path: { ...parts.path },
+    query: parts.query.map(([name, value]) => [name, value]),
+    auth: [...parts.auth],
+    headers: [...parts.headers],
+  };
 }
 
 export function toRequest(route: CorpusRoute, parts: RequestParts): RawRequest {

@@ -1,5 +1,14 @@
 import { bodyCases } from './body-cases';
-import { copyParts, fitsHeader, toRequest, type AuthProfile, type CorpusCase, type CorpusPlan, type Expectation, type RequestParts } from './corpus-case';
+import {
+  copyParts,
+  fitsHeader,
+  toRequest,
+  type AuthProfile,
+  type CorpusCase,
+  type CorpusPlan,
+  type Expectation,
+  type RequestParts,
+} from './corpus-case';
 import { exampleFromSchema, type CorpusRoute } from './corpus-routes';
 import { deepArray, hostileStrings, percentEncode, RAW_URL_PIECES, SeededRandom, type Named } from './hostile-values';
 import { encodeRequest, type RawHeader } from './raw-http';
@@ -14,7 +23,9 @@ export function baseParts(plan: CorpusPlan, route: CorpusRoute): RequestParts {
   const parts: RequestParts = {
     method: route.method,
     // Segment by segment: a sample may span segments (`images/news/boats.png` for `{file:.+}`).
-    path: Object.fromEntries(route.pathParams.map((name) => [name, (sample.path?.[name] ?? '1').split('/').map(percentEncode).join('/')])),
+    path: Object.fromEntries(
+      route.pathParams.map((name) => [name, (sample.path?.[name] ?? '1').split('/').map(percentEncode).join('/')]),
+    ),
     query: Object.entries(sample.query ?? {}).map(([name, value]) => [percentEncode(name), percentEncode(value)]),
     auth: authApplies(plan.auth, route) ? [...plan.auth.valid] : [],
     headers: [...(sample.headers ?? [])],
@@ -38,7 +49,13 @@ export function buildCorpus(plan: CorpusPlan): CorpusCase[] {
   const templatesSeen = new Set<string>();
   for (const route of plan.routes) {
     const base = baseParts(plan, route);
-    const add = (kind: string, name: string, expect: Expectation, change: (parts: RequestParts) => void, flags: { mayClose?: boolean; mustClose?: boolean } = {}) => {
+    const add = (
+      kind: string,
+      name: string,
+      expect: Expectation,
+      change: (parts: RequestParts) => void,
+      flags: { mayClose?: boolean; mustClose?: boolean } = {},
+    ) => {
       const parts = copyParts(base);
       change(parts);
       cases.push({ kind, route: route.key, name, expect, request: toRequest(route, parts), ...flags });
@@ -58,7 +75,13 @@ export function buildCorpus(plan: CorpusPlan): CorpusCase[] {
   return cases;
 }
 
-type Add = (kind: string, name: string, expect: Expectation, change: (parts: RequestParts) => void, flags?: { mayClose?: boolean; mustClose?: boolean }) => void;
+type Add = (
+  kind: string,
+  name: string,
+  expect: Expectation,
+  change: (parts: RequestParts) => void,
+  flags?: { mayClose?: boolean; mustClose?: boolean },
+) => void;
 
 function authCases(auth: AuthProfile, add: Add): void {
   const [name, value] = auth.valid[0];
@@ -83,8 +106,18 @@ function authCases(auth: AuthProfile, add: Add): void {
   // uWebSockets.js 20.30 ends a header value at its first byte over 0x7F, so the app sees the valid key alone.
   add('auth', 'unicode after the secret', 'any', (parts) => (parts.auth = [[name, `${text}\u00e9\u{1F511}`]]));
   add('auth', 'scheme in lower case', 'any', (parts) => (parts.auth = [[name, `${scheme.toLowerCase()}${secret}`]]));
-  add('auth', 'invalid credentials, then valid ones', 'any', (parts) => (parts.auth = [[name, `${scheme}wrong`], ...auth.valid]));
-  add('auth', 'valid credentials, then invalid ones', 'any', (parts) => (parts.auth = [...auth.valid, [name, `${scheme}wrong`]]));
+  add(
+    'auth',
+    'invalid credentials, then valid ones',
+    'any',
+    (parts) => (parts.auth = [[name, `${scheme}wrong`], ...auth.valid]),
+  );
+  add(
+    'auth',
+    'valid credentials, then invalid ones',
+    'any',
+    (parts) => (parts.auth = [...auth.valid, [name, `${scheme}wrong`]]),
+  );
 }
 
 function pathCases(route: CorpusRoute, strings: Named<string>[], add: Add): void {
@@ -92,48 +125,111 @@ function pathCases(route: CorpusRoute, strings: Named<string>[], add: Add): void
     for (const hostile of strings) {
       const encoded = percentEncode(hostile.value) || '%20';
       // A request line longer than uWebSockets.js's buffer is cut off with the connection.
-      add('path', `${param}: ${hostile.name}`, 'any', (parts) => (parts.path[param] = encoded), { mayClose: encoded.length > 4000 });
+      add('path', `${param}: ${hostile.name}`, 'any', (parts) => (parts.path[param] = encoded), {
+        mayClose: encoded.length > 4000,
+      });
     }
-    for (const piece of RAW_URL_PIECES) add('path', `${param}: ${piece.name}`, 'any', (parts) => (parts.path[param] = piece.value), { mayClose: piece.value.length > 4000 });
+    for (const piece of RAW_URL_PIECES)
+      add('path', `${param}: ${piece.name}`, 'any', (parts) => (parts.path[param] = piece.value), {
+        mayClose: piece.value.length > 4000,
+      });
   }
 }
 
-function queryCases(route: CorpusRoute, extra: readonly string[], strings: Named<string>[], random: SeededRandom, add: Add): void {
+function queryCases(
+  route: CorpusRoute,
+  extra: readonly string[],
+  strings: Named<string>[],
+  random: SeededRandom,
+  add: Add,
+): void {
   const set = (parts: RequestParts, name: string, value: string | undefined) => {
     parts.query = [...parts.query.filter(([key]) => key !== name), [name, value]];
   };
   for (const param of [...route.queryParams, ...extra]) {
-    for (const hostile of strings) add('query', `${param}: ${hostile.name}`, 'any', (parts) => set(parts, param, percentEncode(hostile.value)), { mayClose: hostile.value.length > 1000 });
-    for (const piece of RAW_URL_PIECES) add('query', `${param}: ${piece.name}`, 'any', (parts) => set(parts, param, piece.value), { mayClose: piece.value.length > 1000 });
+    for (const hostile of strings)
+      add('query', `${param}: ${hostile.name}`, 'any', (parts) => set(parts, param, percentEncode(hostile.value)), {
+        mayClose: hostile.value.length > 1000,
+      });
+    for (const piece of RAW_URL_PIECES)
+      add('query', `${param}: ${piece.name}`, 'any', (parts) => set(parts, param, piece.value), {
+        mayClose: piece.value.length > 1000,
+      });
     add('query', `${param}: name without a value`, 'any', (parts) => set(parts, param, undefined));
     add('query', `${param}: repeated with another value`, 'any', (parts) => {
       const current = parts.query.find(([key]) => key === param)?.[1] ?? '1';
       parts.query = [...parts.query, [param, `${current}0`], [param, 'other']];
     });
   }
-  add('query', 'unknown parameter with NUL and unicode', 'any', (parts) => parts.query.push(['zz%00', percentEncode(random.unicodeString(12))]));
-  add('query', '2,000 parameters', 'any', (parts) => parts.query.push(...Array.from({ length: 2000 }, (_, index): [string, string] => [`p${index}`, '1'])), { mayClose: true });
+  add('query', 'unknown parameter with NUL and unicode', 'any', (parts) =>
+    parts.query.push(['zz%00', percentEncode(random.unicodeString(12))]),
+  );
+  add(
+    'query',
+    '2,000 parameters',
+    'any',
+    (parts) => parts.query.push(...Array.from({ length: 2000 }, (_, index): [string, string] => [`p${index}`, '1'])),
+    { mayClose: true },
+  );
   add('query', 'only separators', 'any', (parts) => parts.query.push(['&&&=&=', undefined]));
 }
 
 function headerCases(route: CorpusRoute, strings: Named<string>[], base: RequestParts, add: Add): void {
-  const withHeaders = (...headers: RawHeader[]) => (parts: RequestParts) => parts.headers.push(...headers);
+  const withHeaders =
+    (...headers: RawHeader[]) =>
+    (parts: RequestParts) =>
+      parts.headers.push(...headers);
   add('headers', 'Accept: image/png', 'any', withHeaders(['Accept', 'image/png']));
-  add('headers', 'two conflicting Accept headers', 'any', withHeaders(['Accept', 'application/json'], ['Accept', 'image/png']));
-  add('headers', 'Accept with 500 types', 'any', withHeaders(['Accept', Array.from({ length: 500 }, (_, index) => `x/y${index};q=0.${index % 10}`).join(', ')]), { mayClose: true });
-  add('headers', 'Accept with broken quality values', 'any', withHeaders(['Accept', 'application/json;q=abc, */*;q=-1, ;;,']));
+  add(
+    'headers',
+    'two conflicting Accept headers',
+    'any',
+    withHeaders(['Accept', 'application/json'], ['Accept', 'image/png']),
+  );
+  add(
+    'headers',
+    'Accept with 500 types',
+    'any',
+    withHeaders(['Accept', Array.from({ length: 500 }, (_, index) => `x/y${index};q=0.${index % 10}`).join(', ')]),
+    { mayClose: true },
+  );
+  add(
+    'headers',
+    'Accept with broken quality values',
+    'any',
+    withHeaders(['Accept', 'application/json;q=abc, */*;q=-1, ;;,']),
+  );
   add('headers', 'Accept-Charset: utf-16', 'any', withHeaders(['Accept-Charset', 'utf-16']));
-  add('headers', 'two Host headers', 'any', (parts) => parts.headers.push(['Host', 'evil.example'], ['Host', 'other.example']), { mayClose: true });
+  add(
+    'headers',
+    'two Host headers',
+    'any',
+    (parts) => parts.headers.push(['Host', 'evil.example'], ['Host', 'other.example']),
+    { mayClose: true },
+  );
   for (const host of ['evil.example', 'a b', '[::1', 'h\u00e9.example', `${'h'.repeat(2000)}.example`]) {
     add('headers', `Host: ${host.slice(0, 30)}`, 'any', withHeaders(['Host', host]), { mayClose: true });
   }
   for (const hostile of strings.filter((entry) => fitsHeader(entry.value) && entry.value.length < 1000)) {
-    add('headers', `X-Forwarded-Host: ${hostile.name}`, 'any', withHeaders(['X-Forwarded-Host', hostile.value], ['X-Forwarded-Proto', 'https']), { mayClose: true });
+    add(
+      'headers',
+      `X-Forwarded-Host: ${hostile.name}`,
+      'any',
+      withHeaders(['X-Forwarded-Host', hostile.value], ['X-Forwarded-Proto', 'https']),
+      { mayClose: true },
+    );
   }
   add('headers', 'X-Forwarded-Proto list', 'any', withHeaders(['X-Forwarded-Proto', 'https, http, gopher']));
-  add('headers', 'invalid UTF-8 in a header value', 'any', withHeaders(['X-Corpus', Buffer.from([0xff, 0xfe, 0x80])]), { mayClose: true });
+  add('headers', 'invalid UTF-8 in a header value', 'any', withHeaders(['X-Corpus', Buffer.from([0xff, 0xfe, 0x80])]), {
+    mayClose: true,
+  });
   // 40: uWebSockets.js 20.30 neither answers nor closes a request with more than about 50 headers (see fitsHeader).
-  add('headers', 'the same header 40 times', 'any', withHeaders(...Array.from({ length: 40 }, (_, index): RawHeader => ['X-Corpus', String(index)])));
+  add(
+    'headers',
+    'the same header 40 times',
+    'any',
+    withHeaders(...Array.from({ length: 40 }, (_, index): RawHeader => ['X-Corpus', String(index)])),
+  );
   add('headers', 'Connection: keep-alive, close', 'any', withHeaders(['Connection', 'keep-alive, close']));
   add('headers', 'Cookie with unicode and NUL-like text', 'any', withHeaders(['Cookie', 'a=%00; b=\u00e9; ;=; c']));
   add('headers', 'Expect: 100-continue', 'any', withHeaders(['Expect', '100-continue']));
@@ -143,11 +239,17 @@ function headerCases(route: CorpusRoute, strings: Named<string>[], base: Request
   }
   for (const param of route.headerParams) {
     for (const hostile of strings.filter((entry) => fitsHeader(entry.value))) {
-      add('headers', `${param}: ${hostile.name}`, 'any', (parts) => {
-        // In place of the valid value, credentials included (a credential header is one of these: see routesFromOpenApi).
-        parts.headers = [...parts.headers.filter(([name]) => name.toLowerCase() !== param), [param, hostile.value]];
-        parts.auth = parts.auth.filter(([name]) => name.toLowerCase() !== param);
-      }, { mayClose: true });
+      add(
+        'headers',
+        `${param}: ${hostile.name}`,
+        'any',
+        (parts) => {
+          // In place of the valid value, credentials included (a credential header is one of these: see routesFromOpenApi).
+          parts.headers = [...parts.headers.filter(([name]) => name.toLowerCase() !== param), [param, hostile.value]];
+          parts.auth = parts.auth.filter(([name]) => name.toLowerCase() !== param);
+        },
+        { mayClose: true },
+      );
     }
   }
 }
@@ -157,19 +259,62 @@ function framingCases(route: CorpusRoute, base: RequestParts, add: Add): void {
   const body = base.body ?? Buffer.alloc(0);
   const tail = encodeRequest(toRequest(route, base), '127.0.0.1');
   const chunked = Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]);
-  const framing = (name: string, headers: RawHeader[], sent: Buffer, expect: Expectation = 'refused', withTail = true) =>
-    add('framing', name, expect, (parts) => {
-      parts.headers.push(...headers);
-      parts.body = sent;
-      parts.contentLength = false;
-      if (withTail) parts.trailing = tail;
-    }, { mayClose: true, mustClose: expect === 'refused' });
-  framing('two different Content-Length headers', [['Content-Length', String(body.length)], ['Content-Length', String(body.length + tail.length)]], body);
-  framing('Content-Length and Transfer-Encoding: chunked', [['Content-Length', String(chunked.length + tail.length)], ['Transfer-Encoding', 'chunked']], chunked);
-  framing('two Transfer-Encoding headers', [['Transfer-Encoding', 'chunked'], ['Transfer-Encoding', 'identity']], chunked);
+  const framing = (
+    name: string,
+    headers: RawHeader[],
+    sent: Buffer,
+    expect: Expectation = 'refused',
+    withTail = true,
+  ) =>
+    add(
+      'framing',
+      name,
+      expect,
+      (parts) => {
+        parts.headers.push(...headers);
+        parts.body = sent;
+        parts.contentLength = false;
+        if (withTail) parts.trailing = tail;
+      },
+      { mayClose: true, mustClose: expect === 'refused' },
+    );
+  framing(
+    'two different Content-Length headers',
+    [
+      ['Content-Length', String(body.length)],
+      ['Content-Length', String(body.length + tail.length)],
+    ],
+    body,
+  );
+  framing(
+    'Content-Length and Transfer-Encoding: chunked',
+    [
+      ['Content-Length', String(chunked.length + tail.length)],
+      ['Transfer-Encoding', 'chunked'],
+    ],
+    chunked,
+  );
+  framing(
+    'two Transfer-Encoding headers',
+    [
+      ['Transfer-Encoding', 'chunked'],
+      ['Transfer-Encoding', 'identity'],
+    ],
+    chunked,
+  );
   framing('Transfer-Encoding: gzip, chunked', [['Transfer-Encoding', 'gzip, chunked']], chunked);
-  for (const length of ['-1', '+1', '0x10', '1 1', 'abc']) framing(`Content-Length: ${length}`, [['Content-Length', length]], body);
-  framing('the same Content-Length twice', [['Content-Length', String(body.length)], ['Content-Length', String(body.length)]], body, 'any', false);
+  for (const length of ['-1', '+1', '0x10', '1 1', 'abc'])
+    framing(`Content-Length: ${length}`, [['Content-Length', length]], body);
+  framing(
+    'the same Content-Length twice',
+    [
+      ['Content-Length', String(body.length)],
+      ['Content-Length', String(body.length)],
+    ],
+    body,
+    'any',
+    false,
+  );
   if (base.body) framing('a chunked body', [['Transfer-Encoding', 'chunked']], chunked, 'any', false);
 }
 
@@ -178,13 +323,15 @@ function methodCases(route: CorpusRoute, routes: readonly CorpusRoute[], add: Ad
   for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'PROPFIND', 'FOO']) {
     if (defined.has(method)) continue;
     // uWebSockets.js closes the connection on a method it does not know (PROPFIND, FOO) without calling the app.
-    add('method', `${method} (not a method of this path)`, 'refused', (parts) => (parts.method = method), { mayClose: ['PROPFIND', 'FOO'].includes(method) });
+    add('method', `${method} (not a method of this path)`, 'refused', (parts) => (parts.method = method), {
+      mayClose: ['PROPFIND', 'FOO'].includes(method),
+    });
   }
   if (defined.has('GET') && !defined.has('HEAD')) add('method', 'HEAD', 'any', (parts) => (parts.method = 'HEAD'));
   if (!defined.has('OPTIONS')) add('method', 'OPTIONS', 'any', (parts) => (parts.method = 'OPTIONS'));
-  if (!route.body) add('method', `${route.method} with a JSON body`, 'any', (parts) => {
-    parts.contentType = 'application/json';
-    parts.body = Buffer.from(`{"a":${deepArray(10)}}`);
-  });
+  if (!route.body)
+    add('method', `${route.method} with a JSON body`, 'any', (parts) => {
+      parts.contentType = 'application/json';
+      parts.body = Buffer.from(`{"a":${deepArray(10)}}`);
+    });
 }
-

@@ -32,9 +32,12 @@ export function routesFromOpenApi(document: Json, extra: readonly CorpusRoute[] 
     for (const method of METHODS) {
       const operation = item[method];
       if (operation === undefined) continue;
-      const parameters: Json[] = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((parameter) => resolve(document, parameter));
-      const names = (where: string) => parameters.filter((parameter) => parameter.in === where).map((parameter) => String(parameter.name));
-      const content = operation.requestBody ? resolve(document, operation.requestBody).content ?? {} : undefined;
+      const parameters: Json[] = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((parameter) =>
+        resolve(document, parameter),
+      );
+      const names = (where: string) =>
+        parameters.filter((parameter) => parameter.in === where).map((parameter) => String(parameter.name));
+      const content = operation.requestBody ? (resolve(document, operation.requestBody).content ?? {}) : undefined;
       const mediaTypes = content ? Object.keys(content) : [];
       const security: Json[] | undefined = operation.security ?? document.security;
       routes.push({
@@ -42,8 +45,12 @@ export function routesFromOpenApi(document: Json, extra: readonly CorpusRoute[] 
         template,
         pathParams: names('path'),
         queryParams: names('query'),
-        headerParams: [...new Set([...names('header'), ...credentialHeaders(document, security)].map((name) => name.toLowerCase()))],
-        body: content ? { mediaTypes, schema: mediaTypes.length > 0 ? resolve(document, content[mediaTypes[0]].schema) : undefined } : undefined,
+        headerParams: [
+          ...new Set([...names('header'), ...credentialHeaders(document, security)].map((name) => name.toLowerCase())),
+        ],
+        body: content
+          ? { mediaTypes, schema: mediaTypes.length > 0 ? resolve(document, content[mediaTypes[0]].schema) : undefined }
+          : undefined,
         secured: Array.isArray(security) && security.length > 0,
         key: `${method.toUpperCase()} ${template}`,
       });
@@ -59,21 +66,38 @@ function credentialHeaders(document: Json, security: Json[] | undefined): string
     for (const name of Object.keys(requirement ?? {})) {
       const scheme = resolve(document, document.components?.securitySchemes?.[name]);
       if (scheme?.type === 'http') headers.push('authorization');
-      else if (scheme?.type === 'apiKey' && scheme.in === 'header' && typeof scheme.name === 'string') headers.push(scheme.name);
+      else if (scheme?.type === 'apiKey' && scheme.in === 'header' && typeof scheme.name === 'string')
+        headers.push(scheme.name);
     }
   }
   return headers;
 }
 
 /** A route the document does not list, described by hand. */
-export function extraRoute(method: string, template: string, details: Partial<Omit<CorpusRoute, 'method' | 'template' | 'key'>> = {}): CorpusRoute {
+export function extraRoute(
+  method: string,
+  template: string,
+  details: Partial<Omit<CorpusRoute, 'method' | 'template' | 'key'>> = {},
+): CorpusRoute {
   const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
-  return { pathParams, queryParams: [], headerParams: [], secured: false, ...details, method: method.toUpperCase(), template, key: `${method.toUpperCase()} ${template}` };
+  return {
+    pathParams,
+    queryParams: [],
+    headerParams: [],
+    secured: false,
+    ...details,
+    method: method.toUpperCase(),
+    template,
+    key: `${method.toUpperCase()} ${template}`,
+  };
 }
 
 function resolve(document: Json, node: Json, depth = 0): Json {
   if (node && typeof node === 'object' && typeof node.$ref === 'string' && depth < 20) {
-    const target = node.$ref.replace(/^#\//, '').split('/').reduce((at: Json, part: string) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+    const target = node.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((at: Json, part: string) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], document);
     return resolve(document, target, depth + 1);
   }
   return node;
@@ -97,8 +121,11 @@ export function exampleFromSchema(document: Json, schema: Json, depth = 0): unkn
   switch (type) {
     case 'object': {
       const properties: Record<string, Json> = node.properties ?? {};
-      const required: string[] = Array.isArray(node.required) && node.required.length > 0 ? node.required : Object.keys(properties);
-      return Object.fromEntries(required.map((name) => [name, exampleFromSchema(document, properties[name], depth + 1)]));
+      const required: string[] =
+        Array.isArray(node.required) && node.required.length > 0 ? node.required : Object.keys(properties);
+      return Object.fromEntries(
+        required.map((name) => [name, exampleFromSchema(document, properties[name], depth + 1)]),
+      );
     }
     case 'array': {
       const count = Math.max(1, Number(node.minItems ?? 1));

@@ -38,9 +38,20 @@ export function defaultRefusalMessage(answer: RawAnswer): string | undefined {
   const type = headerOf(answer, 'content-type') ?? '';
   if (/json/i.test(type)) {
     try {
-      const body = JSON.parse(text) as Record<string, unknown> & { error?: unknown; errors?: Array<{ message?: unknown }> };
-      const candidates = [body.message, (body.error as { message?: unknown } | undefined)?.message, body.error, body.errors?.[0]?.message, body.error_message];
-      const message = candidates.find((candidate): candidate is string => typeof candidate === 'string' && candidate.trim().length > 0);
+      const body = JSON.parse(text) as Record<string, unknown> & {
+        error?: unknown;
+        errors?: Array<{ message?: unknown }>;
+      };
+      const candidates = [
+        body.message,
+        (body.error as { message?: unknown } | undefined)?.message,
+        body.error,
+        body.errors?.[0]?.message,
+        body.error_message,
+      ];
+      const message = candidates.find(
+        (candidate): candidate is string => typeof candidate === 'string' && candidate.trim().length > 0,
+      );
       return message;
     } catch {
       return undefined;
@@ -70,13 +81,17 @@ function describeAnswer(exchange: RawExchange): string {
 /** Whether the request was refused: a status of 400 and more, a 2xx the app means as a refusal, or no answer. */
 function refused(exchange: RawExchange, run: CorpusRun): boolean {
   const answer = exchange.answer;
-  return answer === undefined || answer.status >= 400 || (answer.status < 300 && run.refusedWithSuccess?.(answer) === true);
+  return (
+    answer === undefined || answer.status >= 400 || (answer.status < 300 && run.refusedWithSuccess?.(answer) === true)
+  );
 }
 
 function outcomeOf(exchange: RawExchange, run: CorpusRun): string {
   if (exchange.timedOut) return 'timeout';
   if (!exchange.answer) return 'closed';
-  return exchange.answer.status < 400 && refused(exchange, run) ? `${exchange.answer.status} refusal` : String(exchange.answer.status);
+  return exchange.answer.status < 400 && refused(exchange, run)
+    ? `${exchange.answer.status} refusal`
+    : String(exchange.answer.status);
 }
 
 /** What is wrong with the outcome of one case (empty when it is right). */
@@ -85,7 +100,8 @@ function judge(entry: CorpusCase, request: RawRequest, exchange: RawExchange, ru
   const answer = exchange.answer;
   if (exchange.timedOut) return [`no answer within ${run.timeoutMs ?? 10_000} ms`];
   // A corpus built around a sample the app refuses attacks nothing: the valid request must pass.
-  if (entry.kind === 'baseline' && (!answer || answer.status < 101 || refused(exchange, run))) problems.push('the valid request was not accepted (fix the sample)');
+  if (entry.kind === 'baseline' && (!answer || answer.status < 101 || refused(exchange, run)))
+    problems.push('the valid request was not accepted (fix the sample)');
   if (!answer) {
     if (!entry.mayClose) problems.push('connection closed without an answer');
   } else if (answer.status >= 500) {
@@ -95,10 +111,15 @@ function judge(entry: CorpusCase, request: RawRequest, exchange: RawExchange, ru
   } else if (request.method !== 'HEAD') {
     const message = serverRefusalPage(answer) ?? (run.refusalMessage ?? defaultRefusalMessage)(answer);
     if (message === undefined) problems.push(`refused (${answer.status}) without a message saying what was wrong`);
-    else if (/\n\s+at |Internal/.test(message)) problems.push(`refusal message reveals internals: ${message.slice(0, 120)}`);
+    else if (/\n\s+at |Internal/.test(message))
+      problems.push(`refusal message reveals internals: ${message.slice(0, 120)}`);
   }
-  if (entry.mustClose && answer && answer.status >= 400 && !exchange.closed) problems.push('connection left open after ambiguous framing');
-  if (exchange.extra.length > 0) problems.push(`bytes after the answer (a request the client did not send as one was run): ${exchange.extra.toString('latin1').slice(0, 80)}`);
+  if (entry.mustClose && answer && answer.status >= 400 && !exchange.closed)
+    problems.push('connection left open after ambiguous framing');
+  if (exchange.extra.length > 0)
+    problems.push(
+      `bytes after the answer (a request the client did not send as one was run): ${exchange.extra.toString('latin1').slice(0, 80)}`,
+    );
   return problems;
 }
 
@@ -123,7 +144,8 @@ export async function runCorpus(run: CorpusRun): Promise<CorpusReport> {
       // Framing attacks must leave nothing on the connection: start the next case on a fresh one.
       if (request.contentLength === false || request.trailing) connection.close();
       // A smuggled tail runs (if it runs at all) behind the answer: let one more request through before judging the state.
-      if (request.trailing) await RawHttpConnection.once(run.host, run.port, run.health, run.timeoutMs).catch(() => undefined);
+      if (request.trailing)
+        await RawHttpConnection.once(run.host, run.port, run.health, run.timeoutMs).catch(() => undefined);
       const outcome = outcomeOf(exchange, run);
       const counts = byKind.get(entry.kind) ?? new Map<string, number>();
       counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
@@ -132,16 +154,24 @@ export async function runCorpus(run: CorpusRun): Promise<CorpusReport> {
       if (run.snapshot) {
         const after = await run.snapshot();
         const changed = changedTables(stored!, after);
-        if (refused(exchange, run) && changed.length > 0) problems.push(`refused, yet stored data changed (${changed.join(', ')})`);
+        if (refused(exchange, run) && changed.length > 0)
+          problems.push(`refused, yet stored data changed (${changed.join(', ')})`);
         stored = after;
       }
       // CORPUS_VERBOSE=1 prints every case as it ends (to find the one that hangs).
-      if (process.env.CORPUS_VERBOSE) console.error(`${entry.kind} | ${entry.route} | ${entry.name.slice(0, 60)} -> ${outcome} ${Date.now() - caseStarted} ms ${problems.join('; ')}`);
-      if (problems.length > 0) failures.push(`${entry.kind} | ${entry.route} | ${entry.name}: ${problems.join('; ')} [${describeAnswer(exchange)}]`);
+      if (process.env.CORPUS_VERBOSE)
+        console.error(
+          `${entry.kind} | ${entry.route} | ${entry.name.slice(0, 60)} -> ${outcome} ${Date.now() - caseStarted} ms ${problems.join('; ')}`,
+        );
+      if (problems.length > 0)
+        failures.push(
+          `${entry.kind} | ${entry.route} | ${entry.name}: ${problems.join('; ')} [${describeAnswer(exchange)}]`,
+        );
     }
     const health = await RawHttpConnection.once(run.host, run.port, run.health, run.timeoutMs);
-    if (!health.answer || health.answer.status >= 300) failures.push(`after the corpus, the health request got ${describeAnswer(health)}`);
-    if (Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')) failures.push('Object.prototype was polluted ("polluted" key)');
+    if (!health.answer || health.answer.status >= 300)
+      failures.push(`after the corpus, the health request got ${describeAnswer(health)}`);
+    if (Object.hasOwn(Object.prototype, 'polluted')) failures.push('Object.prototype was polluted ("polluted" key)');
   } finally {
     connection.close();
   }
@@ -159,7 +189,22 @@ function column(outcome: string): string {
   return '5xx/timeout';
 }
 
-const COLUMNS = ['2xx', '2xx refusal', '101/3xx', '400', '401', '403', '404', '405', '406', '413', '415', 'other 4xx', 'closed', '5xx/timeout'];
+const COLUMNS = [
+  '2xx',
+  '2xx refusal',
+  '101/3xx',
+  '400',
+  '401',
+  '403',
+  '404',
+  '405',
+  '406',
+  '413',
+  '415',
+  'other 4xx',
+  'closed',
+  '5xx/timeout',
+];
 
 /** The figures as a Markdown table: one row per kind of case, one column per outcome. */
 export function formatCorpusReport(report: CorpusReport): string {
@@ -195,8 +240,13 @@ export interface PendingHole {
  * The failures of a run less those of pending holes, and the pending holes that no longer occur. A test asserts both
  * are empty: a new failure fails it, and so does a fixed hole still listed (remove it, so the corpus guards the fix).
  */
-export function sortFailures(report: CorpusReport, pending: readonly PendingHole[]): { unexpected: string[]; fixed: string[]; setAside: number } {
+export function sortFailures(
+  report: CorpusReport,
+  pending: readonly PendingHole[],
+): { unexpected: string[]; fixed: string[]; setAside: number } {
   const unexpected = report.failures.filter((failure) => !pending.some((hole) => hole.matches(failure)));
-  const fixed = pending.filter((hole) => !report.failures.some((failure) => hole.matches(failure))).map((hole) => hole.issue);
+  const fixed = pending
+    .filter((hole) => !report.failures.some((failure) => hole.matches(failure)))
+    .map((hole) => hole.issue);
   return { unexpected, fixed, setAside: report.failures.length - unexpected.length };
 }

@@ -12,13 +12,17 @@ export interface DatabaseOutage {
  */
 export async function cutOffDatabase(adminUrl: string, databaseUrl: string): Promise<DatabaseOutage> {
   const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
-  if (name === decodeURIComponent(new URL(adminUrl).pathname.slice(1))) throw new Error('cutOffDatabase: the admin connection must be to another database');
+  if (name === decodeURIComponent(new URL(adminUrl).pathname.slice(1)))
+    throw new Error('cutOffDatabase: the admin connection must be to another database');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   const quoted = `"${name.replace(/"/g, '""')}"`;
   try {
     await admin.query(`ALTER DATABASE ${quoted} ALLOW_CONNECTIONS false`);
-    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+    await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [name],
+    );
   } catch (error) {
     await admin.end();
     throw error;

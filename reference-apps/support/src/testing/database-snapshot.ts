@@ -30,7 +30,10 @@ function serialise(value: unknown): string {
  * are read again only when SQLite's write counters moved since the last snapshot of this database.
  */
 // Kysely<any>: the snapshot works on any app's schema, naming tables it only learns at run time.
-export async function snapshotDatabase(db: Kysely<any>, options: { exclude?: readonly string[]; dialect?: 'sqlite' | 'postgres' } = {}): Promise<DatabaseSnapshot> {
+export async function snapshotDatabase(
+  db: Kysely<any>,
+  options: { exclude?: readonly string[]; dialect?: 'sqlite' | 'postgres' } = {},
+): Promise<DatabaseSnapshot> {
   if (options.dialect === 'sqlite') {
     // Reading every table after every request is most of a corpus run's time; on SQLite, only after a write.
     const counters = await sqliteCounters(db);
@@ -46,7 +49,13 @@ export async function snapshotDatabase(db: Kysely<any>, options: { exclude?: rea
 async function readTables(db: Kysely<any>, exclude: readonly string[] | undefined): Promise<DatabaseSnapshot> {
   let names = tableNames.get(db);
   if (names === undefined) {
-    names = db.introspection.getTables().then((tables) => tables.map((table) => (table.schema && table.schema !== 'public' ? `${table.schema}.${table.name}` : table.name)));
+    names = db.introspection
+      .getTables()
+      .then((tables) =>
+        tables.map((table) =>
+          table.schema && table.schema !== 'public' ? `${table.schema}.${table.name}` : table.name,
+        ),
+      );
     tableNames.set(db, names);
   }
   const snapshot = new Map<string, string>();

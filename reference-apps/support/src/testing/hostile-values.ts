@@ -28,8 +28,16 @@ export class SeededRandom {
   /** Code units from every plane: ASCII, controls, Latin, CJK, surrogates (paired and lone), emoji, noncharacters. */
   unicodeString(length: number): string {
     const ranges: Array<[number, number]> = [
-      [0x00, 0x1f], [0x20, 0x7e], [0x7f, 0x9f], [0xa0, 0x24f], [0x300, 0x36f], [0x4e00, 0x9fff],
-      [0xd800, 0xdfff], [0xfff0, 0xffff], [0x1f300, 0x1faff], [0x20000, 0x2a6df],
+      [0x00, 0x1f],
+      [0x20, 0x7e],
+      [0x7f, 0x9f],
+      [0xa0, 0x24f],
+      [0x300, 0x36f],
+      [0x4e00, 0x9fff],
+      [0xd800, 0xdfff],
+      [0xfff0, 0xffff],
+      [0x1f300, 0x1faff],
+      [0x20000, 0x2a6df],
     ];
     let text = '';
     for (let index = 0; index < length; index++) {
@@ -83,6 +91,7 @@ export function wrongTypes(): Named<unknown>[] {
     { name: 'negative', value: -1 },
     { name: 'fraction', value: 0.5 },
     { name: 'largest double', value: 1.7976931348623157e308 },
+    // biome-ignore lint/correctness/noPrecisionLoss: the value is meant to lose precision
     { name: 'beyond safe integer', value: 9007199254740993 },
     { name: 'empty array', value: [] },
     { name: 'empty object', value: {} },
@@ -153,7 +162,10 @@ export function malformedJsonBodies(): Named<Buffer>[] {
  * JSON whose strings hold bytes that are not UTF-8. Readers decode them as U+FFFD (as Node's Buffer does), so the
  * body is valid JSON to the app: it is judged like any other body, not as malformed.
  */
-export const INVALID_UTF8_JSON: Named<Buffer> = { name: 'invalid UTF-8 in a string', value: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) };
+export const INVALID_UTF8_JSON: Named<Buffer> = {
+  name: 'invalid UTF-8 in a string',
+  value: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+};
 
 /** Valid JSON that is no object: the smallest bodies. */
 export const TINY_BODIES: readonly Named<Buffer>[] = [

@@ -25,15 +25,25 @@ function closed(value: any): any {
   if (Array.isArray(value)) return value.map(closed);
   if (value === null || typeof value !== 'object') return value;
   const out: any = {};
-  for (const [k, v] of Object.entries(value)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)])) : closed(v);
-  if (value.properties !== undefined && typeof value.properties === 'object' && value.additionalProperties === undefined && value.unevaluatedProperties === undefined) out.unevaluatedProperties = false;
+  for (const [k, v] of Object.entries(value))
+    out[k] =
+      k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)])) : closed(v);
+  if (
+    value.properties !== undefined &&
+    typeof value.properties === 'object' &&
+    value.additionalProperties === undefined &&
+    value.unevaluatedProperties === undefined
+  )
+    out.unevaluatedProperties = false;
   return out;
 }
 
 /** `GET /path/{id} 200` for every documented answer of every operation of a document. */
 export function documentedAnswers(document: any): string[] {
   return Object.entries<any>(document.paths ?? {}).flatMap(([template, item]) =>
-    Object.entries<any>(item).flatMap(([method, op]) => Object.keys(op.responses ?? {}).map((status) => `${method.toUpperCase()} ${template} ${status}`)),
+    Object.entries<any>(item).flatMap(([method, op]) =>
+      Object.keys(op.responses ?? {}).map((status) => `${method.toUpperCase()} ${template} ${status}`),
+    ),
   );
 }
 
@@ -58,21 +68,37 @@ export function answerChecker(document: any): (operation: string, answer: SeenAn
     if (op === undefined) return [`${operation} is not in the document`];
     const key = op.responses[String(answer.status)] !== undefined ? String(answer.status) : 'default';
     const documented = op.responses[key];
-    if (documented === undefined) return [`${operation}: status ${answer.status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`];
-    const problems = Object.keys(documented.headers ?? {}).filter((name) => answer.headers.get(name) === null).map((name) => `${operation} ${answer.status}: the documented ${name} header is missing`);
+    if (documented === undefined)
+      return [
+        `${operation}: status ${answer.status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`,
+      ];
+    const problems = Object.keys(documented.headers ?? {})
+      .filter((name) => answer.headers.get(name) === null)
+      .map((name) => `${operation} ${answer.status}: the documented ${name} header is missing`);
     if (documented.content === undefined) {
-      if (answer.body.length > 0 && (answer.status === 204 || answer.status === 304)) problems.push(`${operation} ${answer.status}: a body where none is documented`);
+      if (answer.body.length > 0 && (answer.status === 204 || answer.status === 304))
+        problems.push(`${operation} ${answer.status}: a body where none is documented`);
       return problems;
     }
     const contentType = answer.headers.get('content-type');
     const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
     const mediaType = Object.keys(documented.content).find((m) => {
       const documentedEssence = m.split(';')[0]!.trim().toLowerCase();
-      return documentedEssence === essence || documentedEssence === '*/*' || (documentedEssence.endsWith('/*') && essence.startsWith(documentedEssence.slice(0, -1)));
+      return (
+        documentedEssence === essence ||
+        documentedEssence === '*/*' ||
+        (documentedEssence.endsWith('/*') && essence.startsWith(documentedEssence.slice(0, -1)))
+      );
     });
-    if (mediaType === undefined) return [...problems, `${operation} ${answer.status}: Content-Type ${contentType} is not documented (${Object.keys(documented.content).join(', ')})`];
+    if (mediaType === undefined)
+      return [
+        ...problems,
+        `${operation} ${answer.status}: Content-Type ${contentType} is not documented (${Object.keys(documented.content).join(', ')})`,
+      ];
     if (documented.content[mediaType].schema === undefined) return problems;
-    const validate = ajv.getSchema(`${BASE}#/${pointer('paths', template, method.toLowerCase(), 'responses', key, 'content', mediaType, 'schema')}`)!;
+    const validate = ajv.getSchema(
+      `${BASE}#/${pointer('paths', template, method.toLowerCase(), 'responses', key, 'content', mediaType, 'schema')}`,
+    )!;
     let value: unknown = answer.body;
     if (essence === 'application/json' || essence.endsWith('+json')) {
       try {
@@ -81,7 +107,10 @@ export function answerChecker(document: any): (operation: string, answer: SeenAn
         return [...problems, `${operation} ${answer.status}: the body is not JSON: ${answer.body.slice(0, 100)}`];
       }
     }
-    if (!validate(value)) problems.push(`${operation} ${answer.status}: ${JSON.stringify(validate.errors?.slice(0, 3))} for ${answer.body.slice(0, 300)}`);
+    if (!validate(value))
+      problems.push(
+        `${operation} ${answer.status}: ${JSON.stringify(validate.errors?.slice(0, 3))} for ${answer.body.slice(0, 300)}`,
+      );
     return problems;
   };
 }

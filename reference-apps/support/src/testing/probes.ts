@@ -29,7 +29,10 @@ async function probe(port: number, target: string): Promise<ProbeAnswer> {
  * `/health` and `/ready`, then `takeAway()` (close the database, cut it off), the two again, then, when `takeAway`
  * returned how to end the outage, `/ready` until it passes again. Compare with `expectedProbeRound`.
  */
-export async function probesAroundOutage(port: number, takeAway: () => Promise<(() => Promise<void>) | void>): Promise<ProbeRound> {
+export async function probesAroundOutage(
+  port: number,
+  takeAway: () => Promise<(() => Promise<void>) | void>,
+): Promise<ProbeRound> {
   const health = await probe(port, '/health');
   const ready = await probe(port, '/ready');
   const restore = await takeAway();
@@ -69,8 +72,19 @@ export function expectedProbeRound(restored: boolean): ProbeRound {
  * One request to a server on 127.0.0.1 on a connection of its own, as sent (no decompression, no header added but
  * Host and Content-Length); fails when no answer comes.
  */
-export async function requestOnce(port: number, method: string, target: string, headers: readonly RawHeader[] = [], body?: string | Buffer): Promise<RawAnswer> {
-  const exchange = await RawHttpConnection.once('127.0.0.1', port, { method, target, headers, body: body === undefined ? undefined : Buffer.from(body) });
+export async function requestOnce(
+  port: number,
+  method: string,
+  target: string,
+  headers: readonly RawHeader[] = [],
+  body?: string | Buffer,
+): Promise<RawAnswer> {
+  const exchange = await RawHttpConnection.once('127.0.0.1', port, {
+    method,
+    target,
+    headers,
+    body: body === undefined ? undefined : Buffer.from(body),
+  });
   if (exchange.answer === undefined) throw new Error(`no answer to ${method} ${target}`);
   return exchange.answer;
 }
@@ -84,6 +98,7 @@ export interface LoggedLine {
 
 /** A logger (rest.uws `Logger`) that keeps every line, at every level, in `lines`: the access log, the app's errors. */
 export function recordingLogger(lines: LoggedLine[]): Logger {
-  const at = (level: LoggedLine['level']) => (fields: unknown, message?: string) => void lines.push({ level, fields, message });
+  const at = (level: LoggedLine['level']) => (fields: unknown, message?: string) =>
+    void lines.push({ level, fields, message });
   return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
 }

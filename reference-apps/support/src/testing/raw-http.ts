@@ -47,9 +47,14 @@ export function encodeRequest(request: RawRequest, host: string): Buffer {
   const lines: Buffer[] = [Buffer.from(`${request.method} ${request.target} HTTP/1.1\r\n`, 'latin1')];
   if (!hasHost) lines.push(Buffer.from(`Host: ${host}\r\n`, 'latin1'));
   for (const [name, value] of request.headers) {
-    lines.push(Buffer.from(`${name}: `, 'latin1'), typeof value === 'string' ? Buffer.from(value, 'utf8') : value, Buffer.from('\r\n', 'latin1'));
+    lines.push(
+      Buffer.from(`${name}: `, 'latin1'),
+      typeof value === 'string' ? Buffer.from(value, 'utf8') : value,
+      Buffer.from('\r\n', 'latin1'),
+    );
   }
-  if (request.body !== undefined && request.contentLength !== false) lines.push(Buffer.from(`Content-Length: ${request.body.length}\r\n`, 'latin1'));
+  if (request.body !== undefined && request.contentLength !== false)
+    lines.push(Buffer.from(`Content-Length: ${request.body.length}\r\n`, 'latin1'));
   lines.push(Buffer.from('\r\n', 'latin1'));
   if (request.body !== undefined) lines.push(request.body);
   if (request.trailing !== undefined) lines.push(request.trailing);
@@ -57,7 +62,11 @@ export function encodeRequest(request: RawRequest, host: string): Buffer {
 }
 
 /** Parses one answer from the front of `data`; undefined while incomplete. `ended`: the server closed, so a body without length ends here. */
-function parseAnswer(data: Buffer, headRequest: boolean, ended: boolean): { answer: RawAnswer; used: number } | undefined {
+function parseAnswer(
+  data: Buffer,
+  headRequest: boolean,
+  ended: boolean,
+): { answer: RawAnswer; used: number } | undefined {
   const headEnd = data.indexOf('\r\n\r\n');
   if (headEnd < 0) return undefined;
   const lines = data.subarray(0, headEnd).toString('latin1').split('\r\n');
@@ -197,10 +206,13 @@ export class RawHttpConnection {
   private waitForData(deadline: number): Promise<boolean> {
     if (this.ended) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = undefined;
-        resolve(false);
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          this.wake = undefined;
+          resolve(false);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       this.wake = () => {
         clearTimeout(timer);
         this.wake = undefined;

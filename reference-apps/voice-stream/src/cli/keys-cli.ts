@@ -6,7 +6,13 @@
  *   npm run -w voice-stream keys -- revoke <key id>
  * The database comes from --database, VOICE_DATABASE_URL or DATABASE_URL (default: the app's SQLite file).
  */
-import { keyState, redactDatabaseUrl, runKeysCommand as runSharedKeysCommand, runKeysCommandAsMain, type KeysCommandSpec } from 'app-support';
+import {
+  keyState,
+  redactDatabaseUrl,
+  runKeysCommand as runSharedKeysCommand,
+  runKeysCommandAsMain,
+  type KeysCommandSpec,
+} from 'app-support';
 import { ApiKeyStore } from '../storage/api-key-store';
 import { readVoiceConfig } from '../config';
 
@@ -26,7 +32,10 @@ const VOICE_KEYS: KeysCommandSpec = {
         ];
       },
       async list() {
-        return (await store.list()).map((key) => `${key.id}  ${key.label}  created ${new Date(key.createdAt).toISOString()}  ${keyState(key.revokedAt)}`);
+        return (await store.list()).map(
+          (key) =>
+            `${key.id}  ${key.label}  created ${new Date(key.createdAt).toISOString()}  ${keyState(key.revokedAt)}`,
+        );
       },
       revoke: (keyId) => store.revoke(keyId),
       close: () => store.close(),
@@ -34,7 +43,11 @@ const VOICE_KEYS: KeysCommandSpec = {
   },
 };
 
-export function runKeysCommand(argv: readonly string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
+export function runKeysCommand(
+  argv: readonly string[],
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   return runSharedKeysCommand(VOICE_KEYS, argv, out, err);
 }
 

@@ -12,7 +12,8 @@ import { parseArgs } from 'node:util';
 import { CaptionPrinter } from './client/caption-printer';
 import { requestSession, streamPcm, VoiceStreamConnection, type StreamMessage } from './client/voice-stream-client';
 
-const usage = 'usage: client <audio file> --to es,fr [--speak es] [--save out.webm] [--url http://127.0.0.1:8083] [--key <api key>] [--format json|msgpack] [--speed 1]';
+const usage =
+  'usage: client <audio file> --to es,fr [--speak es] [--save out.webm] [--url http://127.0.0.1:8083] [--key <api key>] [--format json|msgpack] [--speed 1]';
 
 const OPTIONS = {
   to: { type: 'string' },
@@ -37,11 +38,16 @@ export async function runStreamClient(argv: readonly string[]): Promise<number> 
   const file = parsed.positionals[0];
   const key = flags.key ?? process.env.VOICE_API_KEY;
   if (!file || !key) {
-    console.error(`${usage}\n${!key ? 'An API key is needed: --key or VOICE_API_KEY (create one: npm run -w voice-stream keys -- create <label>)' : ''}`);
+    console.error(
+      `${usage}\n${!key ? 'An API key is needed: --key or VOICE_API_KEY (create one: npm run -w voice-stream keys -- create <label>)' : ''}`,
+    );
     return 2;
   }
   const url = flags.url ?? process.env.VOICE_URL ?? 'http://127.0.0.1:8083';
-  const targets = (flags.to ?? '').split(',').map((language) => language.trim()).filter(Boolean);
+  const targets = (flags.to ?? '')
+    .split(',')
+    .map((language) => language.trim())
+    .filter(Boolean);
   const speak = flags.speak;
   const save = flags.save;
   const format = flags.format === 'msgpack' ? 'msgpack' : 'json';
@@ -49,7 +55,11 @@ export async function runStreamClient(argv: readonly string[]): Promise<number> 
 
   let pcm: Buffer;
   try {
-    pcm = execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', file, '-vn', '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'], { maxBuffer: 1024 * 1024 * 1024 });
+    pcm = execFileSync(
+      'ffmpeg',
+      ['-hide_banner', '-loglevel', 'error', '-i', file, '-vn', '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'],
+      { maxBuffer: 1024 * 1024 * 1024 },
+    );
   } catch (error) {
     console.error(`client: cannot read ${file}: ${(error as Error).message.split('\n')[0]}`);
     return 1;
@@ -68,7 +78,9 @@ export async function runStreamClient(argv: readonly string[]): Promise<number> 
     if (message.target_media_chunk) media.push(...(message.target_media_chunk.data as Buffer[]));
     if (message.error) failed = true;
   });
-  console.log(`streaming ${(pcm.length / 32000).toFixed(1)} s of ${file} at ${speed}x real time (session ${session.session_id})`);
+  console.log(
+    `streaming ${(pcm.length / 32000).toFixed(1)} s of ${file} at ${speed}x real time (session ${session.session_id})`,
+  );
   await streamPcm(connection, pcm, 16000, 100, speed);
   if (save && media.length > 0) {
     writeFileSync(save, Buffer.concat(media));

@@ -14,7 +14,10 @@ const BUDGET_PER_ACTIVE_SESSION_BYTES = 128 * 1024 * 1024;
  * of the memory at the budget of an active session. 6 on a 2-core machine.
  */
 export function defaultMaxSessions(cores = os.availableParallelism(), memoryBytes = os.totalmem()): number {
-  return Math.max(1, Math.min(SESSIONS_PER_CORE * cores, Math.floor(memoryBytes / 2 / BUDGET_PER_ACTIVE_SESSION_BYTES)));
+  return Math.max(
+    1,
+    Math.min(SESSIONS_PER_CORE * cores, Math.floor(memoryBytes / 2 / BUDGET_PER_ACTIVE_SESSION_BYTES)),
+  );
 }
 
 /** A place held for an upgrade between its token check and its socket's `open`. */

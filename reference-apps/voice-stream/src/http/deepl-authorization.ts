@@ -1,4 +1,14 @@
-import { Context, Inject, RequestLogger, RestRouter, User, type OpenApiSecurityScheme, type RateLimitKey, type RestAuthenticationProvider, type RoutingContext } from 'rest.uws';
+import {
+  Context,
+  Inject,
+  RequestLogger,
+  RestRouter,
+  User,
+  type OpenApiSecurityScheme,
+  type RateLimitKey,
+  type RestAuthenticationProvider,
+  type RoutingContext,
+} from 'rest.uws';
 import { ApiKeyStore } from '../storage/api-key-store';
 import { VoiceApiError } from '../domain/voice-api-error';
 

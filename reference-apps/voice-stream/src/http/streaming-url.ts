@@ -11,7 +11,11 @@ const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*|\[[
  * ws, or what a trusted proxy forwarded in X-Forwarded-Host / X-Forwarded-Proto; a client's own forwarding headers
  * count for nothing unless the app trusts it, see --trust-proxy).
  */
-export function streamingUrl(request: HttpServerRequest, publicBaseUrl: string | undefined, fallbackHost: string): string {
+export function streamingUrl(
+  request: HttpServerRequest,
+  publicBaseUrl: string | undefined,
+  fallbackHost: string,
+): string {
   if (publicBaseUrl) return `${publicBaseUrl.replace(/^http/i, 'ws').replace(/\/+$/, '')}${STREAM_PATH}`;
   const asked = request.host();
   const host = asked !== undefined && HOST.test(asked) ? asked : fallbackHost;

@@ -1,4 +1,10 @@
-import { ConstraintException, WebApplicationException, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse } from 'rest.uws';
+import {
+  ConstraintException,
+  WebApplicationException,
+  type ExceptionHandler,
+  type HttpServerRequest,
+  type HttpServerResponse,
+} from 'rest.uws';
 import { VoiceApiError } from '../domain/voice-api-error';
 import { readAuthKey } from './deepl-authorization';
 
@@ -27,7 +33,11 @@ interface ErrorBody {
  */
 function violationBody(error: ConstraintException): ErrorBody {
   const unknown = error.violations.filter((violation) => violation.constraint === 'whitelistValidation');
-  if (unknown.length > 0) return { message: `Unknown parameter(s): ${unknown.map((violation) => violation.path).join(', ')}`, code: 'unknown_parameter' };
+  if (unknown.length > 0)
+    return {
+      message: `Unknown parameter(s): ${unknown.map((violation) => violation.path).join(', ')}`,
+      code: 'unknown_parameter',
+    };
   const first = error.violations[0];
   const code = first?.context?.code;
   return { message: first?.message ?? error.message, code: typeof code === 'string' ? code : 'invalid_request' };
@@ -62,7 +72,13 @@ export class VoiceExceptionHandler implements ExceptionHandler<unknown> {
     name: 'ErrorResponse',
     schema: {
       type: 'object',
-      properties: { message: { type: 'string', description: 'What went wrong, for people' }, code: { type: 'string', description: 'A machine code: invalid_request, unauthorized, forbidden, too_many_sessions, server_busy...' } },
+      properties: {
+        message: { type: 'string', description: 'What went wrong, for people' },
+        code: {
+          type: 'string',
+          description: 'A machine code: invalid_request, unauthorized, forbidden, too_many_sessions, server_busy...',
+        },
+      },
       required: ['message', 'code'],
     },
   };

@@ -1,5 +1,21 @@
 import {
-  ApiOperation, ApiResponse, ApiTags, Authenticate, BodyParam, Consumes, Context, GET, HttpServerRequest, Inject, NotEmpty, Path, POST, Produces, QueryParam, RateLimit, Valid,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  Authenticate,
+  BodyParam,
+  Consumes,
+  Context,
+  GET,
+  HttpServerRequest,
+  Inject,
+  NotEmpty,
+  Path,
+  POST,
+  Produces,
+  QueryParam,
+  RateLimit,
+  Valid,
 } from 'rest.uws';
 import { inject } from 'tsyringe';
 import { sessionConfigOf, type VoiceCapabilities } from '../domain/session/session-request';
@@ -49,7 +65,10 @@ const STREAMING_RESPONSE = {
 @ApiTags('Voice sessions')
 @ApiResponse(401, 'No Authorization header, or not "DeepL-Auth-Key <key>" (unauthorized)')
 @ApiResponse(403, 'The API key is unknown or revoked (forbidden); on reconnection also an unknown or outdated token')
-@ApiResponse(503, { description: 'The key or session store is unavailable (service_unavailable), or the server is full (server_busy)', headers: { 'Retry-After': 'Seconds to wait, when the server is full' } })
+@ApiResponse(503, {
+  description: 'The key or session store is unavailable (service_unavailable), or the server is full (server_busy)',
+  headers: { 'Retry-After': 'Seconds to wait, when the server is full' },
+})
 @Inject
 export class VoiceSessionResource {
   constructor(
@@ -64,7 +83,10 @@ export class VoiceSessionResource {
   @Consumes('application/json')
   @ApiOperation({ summary: 'Requests a voice session: its streaming URL and first token' })
   @ApiResponse(200, { schema: STREAMING_RESPONSE })
-  @ApiResponse(400, 'The body is missing, not JSON, or not a valid session request (invalid_request and the field codes)')
+  @ApiResponse(
+    400,
+    'The body is missing, not JSON, or not a valid session request (invalid_request and the field codes)',
+  )
   @ApiResponse(429, {
     description:
       'Over the rate limit of session requests per API key (too_many_requests, with Retry-After), or this API key already ' +
@@ -76,7 +98,11 @@ export class VoiceSessionResource {
     },
   })
   @RateLimit(SESSION_REQUEST_RULE)
-  async requestSession(@Context() key: AuthenticatedKey, @Context() request: HttpServerRequest, @Valid @BodyParam body: SessionRequestDto): Promise<VoiceStreamingResponse> {
+  async requestSession(
+    @Context() key: AuthenticatedKey,
+    @Context() request: HttpServerRequest,
+    @Valid @BodyParam body: SessionRequestDto,
+  ): Promise<VoiceStreamingResponse> {
     const result = sessionConfigOf(body, this.capabilities);
     if ('error' in result) throw new VoiceApiError(400, result.error.code, result.error.message);
     // A full server says so before handing out a token (the upgrade checks again: streams may start meanwhile).
@@ -95,7 +121,10 @@ export class VoiceSessionResource {
     @Context() request: HttpServerRequest,
     // Optional for rest.uws, so that the constraint answers a missing token in the API's words.
     @QueryParam('token', { optional: true })
-    @NotEmpty({ message: 'The token query parameter (the latest token of the session) is required', context: { code: 'missing_parameter' } })
+    @NotEmpty({
+      message: 'The token query parameter (the latest token of the session) is required',
+      context: { code: 'missing_parameter' },
+    })
     token: string,
   ): Promise<VoiceStreamingResponse> {
     const rotated = await this.registry.rotate(key.id, token);

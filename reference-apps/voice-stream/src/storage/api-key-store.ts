@@ -58,12 +58,21 @@ export class ApiKeyStore {
 
   async list(): Promise<ApiKeyListing[]> {
     const rows = await this.db.selectFrom('voice_api_keys').selectAll().orderBy('created_at').execute();
-    return rows.map((row) => ({ id: row.id, label: row.label, createdAt: Number(row.created_at), revokedAt: row.revoked_at === null ? null : Number(row.revoked_at) }));
+    return rows.map((row) => ({
+      id: row.id,
+      label: row.label,
+      createdAt: Number(row.created_at),
+      revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    }));
   }
 
   /** 'revoked', 'already' (was revoked before) or 'unknown'. */
   async revoke(id: string): Promise<'revoked' | 'already' | 'unknown'> {
-    const row = await this.db.selectFrom('voice_api_keys').select(['revoked_at']).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('voice_api_keys')
+      .select(['revoked_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return 'unknown';
     if (row.revoked_at !== null) return 'already';
     await this.db.updateTable('voice_api_keys').set({ revoked_at: Date.now() }).where('id', '=', id).execute();

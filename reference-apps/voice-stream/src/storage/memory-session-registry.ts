@@ -46,7 +46,8 @@ export class MemorySessionRegistry implements SessionRegistry {
   async create(ownerId: string, request: AcceptedRequest): Promise<IssuedToken> {
     this.expire();
     const open = [...this.sessions.values()].filter((session) => session.ownerId === ownerId).length;
-    if (open >= this.options.maxSessionsPerKey) throw RegistryErrors.tooManySessions(open, this.options.maxSessionsPerKey);
+    if (open >= this.options.maxSessionsPerKey)
+      throw RegistryErrors.tooManySessions(open, this.options.maxSessionsPerKey);
     const token = newSessionToken();
     const hash = hashSessionToken(token);
     const entry: SessionEntry = {
@@ -153,7 +154,10 @@ export class MemorySessionRegistry implements SessionRegistry {
     const now = this.options.now();
     for (const entry of [...this.sessions.values()]) {
       const tokenExpired = !entry.tokenUsed && now - entry.tokenIssuedAt > this.options.tokenTtlMs;
-      const abandoned = entry.stream === undefined && entry.detachedAt !== undefined && now - entry.detachedAt > this.options.detachedTtlMs;
+      const abandoned =
+        entry.stream === undefined &&
+        entry.detachedAt !== undefined &&
+        now - entry.detachedAt > this.options.detachedTtlMs;
       if (tokenExpired || abandoned) this.end(entry, 'expired');
     }
   }

@@ -1,7 +1,11 @@
 import type { Database } from 'app-support';
 import type { VoiceSchema } from './voice-schema';
 import { MemorySessionRegistry } from './memory-session-registry';
-import { PostgresSessionRegistry, type PostgresRegistryOptions, type RequestValidator } from './postgres-session-registry';
+import {
+  PostgresSessionRegistry,
+  type PostgresRegistryOptions,
+  type RequestValidator,
+} from './postgres-session-registry';
 import type { SessionRegistry } from '../domain/registry/session-registry';
 
 /**
@@ -14,6 +18,7 @@ export async function openSessionRegistry(
   validate: RequestValidator,
   options: Partial<PostgresRegistryOptions> = {},
 ): Promise<SessionRegistry> {
-  if (database.dialect === 'postgres' && connectionString) return PostgresSessionRegistry.start(database.db, connectionString, validate, options);
+  if (database.dialect === 'postgres' && connectionString)
+    return PostgresSessionRegistry.start(database.db, connectionString, validate, options);
   return new MemorySessionRegistry(options);
 }

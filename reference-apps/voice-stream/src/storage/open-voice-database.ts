@@ -10,7 +10,8 @@ import type { VoiceSchema } from './voice-schema';
  */
 export async function openVoiceDatabase(databaseUrl: string | undefined): Promise<Database<VoiceSchema>> {
   const location = parseDatabaseUrl(databaseUrl);
-  if (location.dialect === 'sqlite' && location.file !== ':memory:') mkdirSync(path.dirname(location.file), { recursive: true });
+  if (location.dialect === 'sqlite' && location.file !== ':memory:')
+    mkdirSync(path.dirname(location.file), { recursive: true });
   const database = await openDatabase<VoiceSchema>(databaseUrl);
   try {
     await migrateToLatest(database, VOICE_MIGRATIONS);

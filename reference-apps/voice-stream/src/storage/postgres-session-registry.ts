@@ -117,7 +117,8 @@ export class PostgresSessionRegistry implements SessionRegistry {
           .select((eb) => eb.fn.countAll<number>().as('open'))
           .where('owner_id', '=', ownerId)
           .executeTakeFirstOrThrow();
-        if (Number(open) >= this.options.maxSessionsPerKey) throw RegistryErrors.tooManySessions(Number(open), this.options.maxSessionsPerKey);
+        if (Number(open) >= this.options.maxSessionsPerKey)
+          throw RegistryErrors.tooManySessions(Number(open), this.options.maxSessionsPerKey);
         const token = newSessionToken();
         const tokenHash = hashSessionToken(token);
         const id = randomUUID();
@@ -174,7 +175,9 @@ export class PostgresSessionRegistry implements SessionRegistry {
         // Only the newest tokens stay known: older outdated ones, presented later, count as unknown (as in memory).
         await sql`
           DELETE FROM voice_session_tokens WHERE session_id = ${session.id} AND token_hash NOT IN (
-            SELECT token_hash FROM voice_session_tokens WHERE session_id = ${session.id} ORDER BY seq DESC LIMIT ${MAX_TOKEN_HASHES_KEPT})`.execute(trx);
+            SELECT token_hash FROM voice_session_tokens WHERE session_id = ${session.id} ORDER BY seq DESC LIMIT ${MAX_TOKEN_HASHES_KEPT})`.execute(
+          trx,
+        );
         // Whichever instance holds the stream opened with the replaced token drops it (close 4001).
         await this.notifyIn(trx, { session: session.id, token: session.token_hash, reason: EndReasons.reconnection });
         return { sessionId: session.id, token };
@@ -204,7 +207,11 @@ export class PostgresSessionRegistry implements SessionRegistry {
       } catch (error) {
         // Instances must be identical; one that cannot run what another accepted ends the session with a 500.
         await this.guard(() => this.end(row.id, EndReasons.ended));
-        throw new VoiceApiError(500, 'internal_error', `This server cannot run the session: ${(error as Error).message}`);
+        throw new VoiceApiError(
+          500,
+          'internal_error',
+          `This server cannot run the session: ${(error as Error).message}`,
+        );
       }
     }
     // Refused: find out why (no lock needed, the answer is a refusal either way).
@@ -253,7 +260,11 @@ export class PostgresSessionRegistry implements SessionRegistry {
     this.local.delete(claimed.tokenHash);
     // Only while the session is still the one this stream opened (not rotated or ended meanwhile).
     const write = finished
-      ? this.db.deleteFrom('voice_sessions').where('id', '=', claimed.id).where('token_hash', '=', claimed.tokenHash).execute()
+      ? this.db
+          .deleteFrom('voice_sessions')
+          .where('id', '=', claimed.id)
+          .where('token_hash', '=', claimed.tokenHash)
+          .execute()
       : this.db
           .updateTable('voice_sessions')
           .set({ detached_at: this.options.now(), instance_id: null })
@@ -286,7 +297,11 @@ export class PostgresSessionRegistry implements SessionRegistry {
     await new Promise((resolve) => setImmediate(resolve));
     await Promise.allSettled([...this.writes]);
     await this.listener.close();
-    await this.db.deleteFrom('voice_instances').where('id', '=', this.instanceId).execute().catch(() => undefined);
+    await this.db
+      .deleteFrom('voice_instances')
+      .where('id', '=', this.instanceId)
+      .execute()
+      .catch(() => undefined);
   }
 
   /**
@@ -322,7 +337,8 @@ export class PostgresSessionRegistry implements SessionRegistry {
       if (this.local.get(notice.token)?.sessionId === notice.session) this.dropLocal(notice.token, notice.reason);
       return;
     }
-    for (const [tokenHash, entry] of [...this.local]) if (entry.sessionId === notice.session) this.dropLocal(tokenHash, notice.reason);
+    for (const [tokenHash, entry] of [...this.local])
+      if (entry.sessionId === notice.session) this.dropLocal(tokenHash, notice.reason);
   }
 
   private dropLocal(tokenHash: string, reason: string): void {
@@ -369,11 +385,15 @@ export class PostgresSessionRegistry implements SessionRegistry {
       const streaming = [...this.local.keys()];
       if (streaming.length > 0) orphans = orphans.where('token_hash', 'not in', streaming);
       await orphans.execute();
-      await this.db.deleteFrom('voice_instances').where('seen_at', '<', now - 24 * 60 * 60_000).execute();
+      await this.db
+        .deleteFrom('voice_instances')
+        .where('seen_at', '<', now - 24 * 60 * 60_000)
+        .execute();
       if (this.heartbeatFailing) console.error('voice-stream: session store reachable again');
       this.heartbeatFailing = false;
     } catch (error) {
-      if (!this.heartbeatFailing) console.error(`voice-stream: session store heartbeat failed: ${(error as Error).message}`);
+      if (!this.heartbeatFailing)
+        console.error(`voice-stream: session store heartbeat failed: ${(error as Error).message}`);
       this.heartbeatFailing = true;
     }
   }

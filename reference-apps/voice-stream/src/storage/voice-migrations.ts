@@ -41,16 +41,25 @@ export const VOICE_MIGRATIONS: Record<string, AppMigration> = {
       await db.schema
         .createTable('voice_session_tokens')
         .addColumn('token_hash', 'text', (column) => column.primaryKey())
-        .addColumn('session_id', 'text', (column) => column.notNull().references('voice_sessions.id').onDelete('cascade'))
+        .addColumn('session_id', 'text', (column) =>
+          column.notNull().references('voice_sessions.id').onDelete('cascade'),
+        )
         .execute();
-      await db.schema.createIndex('voice_session_tokens_session').on('voice_session_tokens').column('session_id').execute();
+      await db.schema
+        .createIndex('voice_session_tokens_session')
+        .on('voice_session_tokens')
+        .column('session_id')
+        .execute();
     },
   },
   // Issue order of a session's tokens, so only the newest ones are kept (a session rotated forever must not grow).
   '0003_voice_session_token_order': {
     async up(db, dialect) {
       if (dialect !== 'postgres') return;
-      await db.schema.alterTable('voice_session_tokens').addColumn('seq', 'bigserial', (column) => column.notNull()).execute();
+      await db.schema
+        .alterTable('voice_session_tokens')
+        .addColumn('seq', 'bigserial', (column) => column.notNull())
+        .execute();
     },
   },
 };

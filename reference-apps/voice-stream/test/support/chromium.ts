@@ -43,7 +43,10 @@ export async function launchChromium(fakeAudioWav: string): Promise<Browser> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     const port = await waitForDevToolsPort(profile, child);
-    const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { type: string; webSocketDebuggerUrl: string }[];
+    const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+      type: string;
+      webSocketDebuggerUrl: string;
+    }[];
     const page = targets.find((target) => target.type === 'page');
     if (!page) throw new Error('Chromium has no page target');
     const devtools = await DevToolsSession.open(page.webSocketDebuggerUrl);
@@ -56,7 +59,11 @@ export async function launchChromium(fakeAudioWav: string): Promise<Browser> {
         await loaded;
       },
       evaluate: async <T>(expression: string) => {
-        const result = (await devtools.call('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })) as {
+        const result = (await devtools.call('Runtime.evaluate', {
+          expression,
+          returnByValue: true,
+          awaitPromise: true,
+        })) as {
           result: { value: T };
           exceptionDetails?: { text: string };
         };
@@ -124,7 +131,13 @@ class DevToolsSession {
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data: Buffer) => {
-      const message = JSON.parse(data.toString('utf8')) as { id?: number; result?: unknown; error?: { message: string }; method?: string; params?: unknown };
+      const message = JSON.parse(data.toString('utf8')) as {
+        id?: number;
+        result?: unknown;
+        error?: { message: string };
+        method?: string;
+        params?: unknown;
+      };
       if (message.id !== undefined) {
         const call = this.pending.get(message.id);
         this.pending.delete(message.id);

@@ -20,12 +20,18 @@ export interface InstanceProcess {
  * signal handlers are installed before that line).
  */
 export function startInstanceProcess(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<InstanceProcess> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [MAIN, '--port', '0', '--host', '127.0.0.1', '--database', databaseUrl], {
-    env: { ...process.env, ...env },
-    stdio: 'pipe',
-  });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [MAIN, '--port', '0', '--host', '127.0.0.1', '--database', databaseUrl],
+    {
+      env: { ...process.env, ...env },
+      stdio: 'pipe',
+    },
+  );
   let output = '';
-  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -10,7 +10,11 @@ export interface SessionAnswer {
 }
 
 /** `POST /v3/voice/realtime` against a running server. */
-export async function requestSession(baseUrl: string, key: string, body: Record<string, unknown>): Promise<SessionAnswer> {
+export async function requestSession(
+  baseUrl: string,
+  key: string,
+  body: Record<string, unknown>,
+): Promise<SessionAnswer> {
   const response = await fetch(`${baseUrl}/v3/voice/realtime`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `DeepL-Auth-Key ${key}` },
@@ -21,13 +25,16 @@ export async function requestSession(baseUrl: string, key: string, body: Record<
 
 /** `GET /v3/voice/realtime?token=` (reconnection) against a running server. */
 export async function requestReconnection(baseUrl: string, key: string, token: string): Promise<SessionAnswer> {
-  const response = await fetch(`${baseUrl}/v3/voice/realtime?token=${encodeURIComponent(token)}`, { headers: { authorization: `DeepL-Auth-Key ${key}` } });
+  const response = await fetch(`${baseUrl}/v3/voice/realtime?token=${encodeURIComponent(token)}`, {
+    headers: { authorization: `DeepL-Auth-Key ${key}` },
+  });
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
 /** The streaming address of a session answer, with its token. */
 export function streamAddress(answer: SessionAnswer): string {
-  if (answer.status !== 200) throw new Error(`session request refused: ${answer.status} ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200)
+    throw new Error(`session request refused: ${answer.status} ${JSON.stringify(answer.body)}`);
   return `${answer.body.streaming_url}?token=${encodeURIComponent(answer.body.token)}`;
 }
 
@@ -67,7 +74,9 @@ export class LiveStream {
     if (this.format === 'msgpack') this.client.socket.send(pack(message));
     else {
       const chunk = (message as { source_media_chunk?: { data: Buffer } }).source_media_chunk;
-      this.client.socket.send(JSON.stringify(chunk ? { source_media_chunk: { data: chunk.data.toString('base64') } } : message));
+      this.client.socket.send(
+        JSON.stringify(chunk ? { source_media_chunk: { data: chunk.data.toString('base64') } } : message),
+      );
     }
   }
 
@@ -86,7 +95,10 @@ export class LiveStream {
     for (;;) {
       const found = this.messages.find(match);
       if (found) return found;
-      if (!this.isOpen) throw new Error(`the stream closed before ${what}; last messages: ${JSON.stringify(this.messages.slice(-2)).slice(0, 400)}`);
+      if (!this.isOpen)
+        throw new Error(
+          `the stream closed before ${what}; last messages: ${JSON.stringify(this.messages.slice(-2)).slice(0, 400)}`,
+        );
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no ${what} within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
@@ -109,7 +121,10 @@ export class LiveStream {
 
   /** Concatenated concluded source text. */
   sourceText(): string {
-    return this.messages.flatMap((message) => message.source_transcript_update?.concluded ?? []).map((segment: { text: string }) => segment.text).join('');
+    return this.messages
+      .flatMap((message) => message.source_transcript_update?.concluded ?? [])
+      .map((segment: { text: string }) => segment.text)
+      .join('');
   }
 
   /** Concatenated concluded text of one target language. */
@@ -122,7 +137,9 @@ export class LiveStream {
   }
 
   mediaChunks(language: string): Array<Record<string, any>> {
-    return this.messages.filter((message) => message.target_media_chunk?.language === language).map((message) => message.target_media_chunk);
+    return this.messages
+      .filter((message) => message.target_media_chunk?.language === language)
+      .map((message) => message.target_media_chunk);
   }
 
   close(): void {

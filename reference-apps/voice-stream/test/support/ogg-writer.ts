@@ -55,7 +55,11 @@ export function oggFromOpusPackets(headers: Buffer[], audio: { packet: Buffer; s
 export function opusPacketSamples(packet: Buffer): number {
   const config = packet[0] >> 3;
   const frameSamples =
-    config < 12 ? [480, 960, 1920, 2880][config % 4] : config < 16 ? [480, 960][config % 2] : [120, 240, 480, 960][config % 4];
+    config < 12
+      ? [480, 960, 1920, 2880][config % 4]
+      : config < 16
+        ? [480, 960][config % 2]
+        : [120, 240, 480, 960][config % 4];
   const code = packet[0] & 3;
   const frames = code === 0 ? 1 : code === 3 ? packet[1] & 0x3f : 2;
   return frameSamples * frames;

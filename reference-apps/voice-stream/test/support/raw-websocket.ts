@@ -67,7 +67,10 @@ export class RawWebSocket {
   private readonly ended: Promise<void>;
   private readingPaused = false;
 
-  private constructor(readonly socket: net.Socket, leftover: Buffer) {
+  private constructor(
+    readonly socket: net.Socket,
+    leftover: Buffer,
+  ) {
     this.ended = new Promise((resolve) => socket.once('close', () => resolve()));
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.onData(leftover);

@@ -27,7 +27,11 @@ export interface OpenSession {
 }
 
 /** Makes the config of a (valid) `request` as the REST endpoint does and opens a session whose frames are decoded as a client would. */
-export function openSession(engines: VoiceEngines, request: Record<string, unknown>, options: VoiceSessionOptions = {}): OpenSession {
+export function openSession(
+  engines: VoiceEngines,
+  request: Record<string, unknown>,
+  options: VoiceSessionOptions = {},
+): OpenSession {
   const result = sessionConfigOf(request as unknown as SessionRequest, capabilitiesOf(engines));
   if ('error' in result) throw new Error(`session request refused: ${result.error.code}: ${result.error.message}`);
   const received: Received[] = [];
@@ -49,7 +53,9 @@ export function openSession(engines: VoiceEngines, request: Record<string, unkno
       send: (message) => {
         const frame = session.codec.encode(message);
         frameTypes.push(frame.binary);
-        received.push(frame.binary ? (unpack(frame.data as Buffer) as Received) : (JSON.parse(frame.data as string) as Received));
+        received.push(
+          frame.binary ? (unpack(frame.data as Buffer) as Received) : (JSON.parse(frame.data as string) as Received),
+        );
       },
       close: () => {
         state.closed = true;
@@ -66,7 +72,9 @@ export function clientFrame(format: MessageFormat, message: unknown): { data: st
   if (format === 'msgpack') return { data: pack(message), binary: true };
   return {
     data: JSON.stringify(message, (_key, value: unknown) =>
-      value && typeof value === 'object' && (value as { type?: string }).type === 'Buffer' ? Buffer.from((value as { data: number[] }).data).toString('base64') : value,
+      value && typeof value === 'object' && (value as { type?: string }).type === 'Buffer'
+        ? Buffer.from((value as { data: number[] }).data).toString('base64')
+        : value,
     ),
     binary: false,
   };
@@ -115,7 +123,9 @@ export function kinds(received: Received[]): string[] {
 }
 
 export function sourceConcluded(received: Received[]): Segment[] {
-  return received.filter((message) => message.source_transcript_update).flatMap((message) => message.source_transcript_update.concluded as Segment[]);
+  return received
+    .filter((message) => message.source_transcript_update)
+    .flatMap((message) => message.source_transcript_update.concluded as Segment[]);
 }
 
 export function targetConcluded(received: Received[], language: string): Segment[] {
@@ -125,12 +135,16 @@ export function targetConcluded(received: Received[], language: string): Segment
 }
 
 export function mediaChunks(received: Received[], language: string): Record<string, any>[] {
-  return received.filter((message) => message.target_media_chunk?.language === language).map((message) => message.target_media_chunk);
+  return received
+    .filter((message) => message.target_media_chunk?.language === language)
+    .map((message) => message.target_media_chunk);
 }
 
 /** Media data elements as bytes, whichever encoding carried them. */
 export function mediaElements(chunk: Record<string, any>): Buffer[] {
-  return (chunk.data as (string | Uint8Array)[]).map((element) => (typeof element === 'string' ? Buffer.from(element, 'base64') : Buffer.from(element)));
+  return (chunk.data as (string | Uint8Array)[]).map((element) =>
+    typeof element === 'string' ? Buffer.from(element, 'base64') : Buffer.from(element),
+  );
 }
 
 export function errorOf(received: Received[]): Record<string, any> | undefined {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseWav } from '../../src/domain/media/wav';
@@ -45,25 +45,69 @@ export function spokenPassage(sentences: readonly string[], pauseMs = 800): Buff
 
 /** Encodes PCM s16le 16 kHz mono with ffmpeg (`outputArgs` name codec and container). */
 export function encodeAudio(pcm: Buffer, outputArgs: readonly string[]): Buffer {
-  return execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 's16le', '-ar', '16000', '-ac', '1', '-i', 'pipe:0', ...outputArgs, 'pipe:1'], {
-    input: pcm,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  return execFileSync(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      's16le',
+      '-ar',
+      '16000',
+      '-ac',
+      '1',
+      '-i',
+      'pipe:0',
+      ...outputArgs,
+      'pipe:1',
+    ],
+    {
+      input: pcm,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
 }
 
 /** Decodes any audio ffmpeg reads (`inputArgs` name the format when it cannot be probed) to PCM s16le mono. */
 export function decodeAudio(bytes: Buffer, inputArgs: readonly string[] = [], sampleRate = 16000): Buffer {
-  return execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', ...inputArgs, '-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', String(sampleRate), 'pipe:1'], {
-    input: bytes,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  return execFileSync(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      ...inputArgs,
+      '-i',
+      'pipe:0',
+      '-f',
+      's16le',
+      '-ac',
+      '1',
+      '-ar',
+      String(sampleRate),
+      'pipe:1',
+    ],
+    {
+      input: bytes,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
 }
 
 /** The five codecs of the issue, as ffmpeg output options and the session's content type. */
 export const SOURCE_CODECS = [
-  { name: 'Ogg/Opus', contentType: 'audio/ogg; codecs=opus', args: ['-c:a', 'libopus', '-b:a', '32k', '-page_duration', '100000', '-f', 'ogg'] },
+  {
+    name: 'Ogg/Opus',
+    contentType: 'audio/ogg; codecs=opus',
+    args: ['-c:a', 'libopus', '-b:a', '32k', '-page_duration', '100000', '-f', 'ogg'],
+  },
   { name: 'WebM/Opus', contentType: 'audio/webm;codecs=opus', args: ['-c:a', 'libopus', '-b:a', '32k', '-f', 'webm'] },
   { name: 'FLAC', contentType: 'audio/flac', args: ['-c:a', 'flac', '-f', 'flac'] },
   { name: 'MP3', contentType: 'audio/mpeg', args: ['-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3'] },
-  { name: 'µ-law', contentType: 'audio/pcm;encoding=ulaw;rate=8000', args: ['-ar', '8000', '-c:a', 'pcm_mulaw', '-f', 'mulaw'] },
+  {
+    name: 'µ-law',
+    contentType: 'audio/pcm;encoding=ulaw;rate=8000',
+    args: ['-ar', '8000', '-c:a', 'pcm_mulaw', '-f', 'mulaw'],
+  },
 ] as const;

@@ -19,7 +19,12 @@ export const ENGINE_PACKAGES = [
 function missingPackages(packages: readonly string[]): string[] {
   return packages.filter((name) => {
     try {
-      return execFileSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }) !== 'install ok installed';
+      return (
+        execFileSync('dpkg-query', ['-W', '-f=${Status}', name], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }) !== 'install ok installed'
+      );
     } catch {
       return true;
     }
@@ -38,8 +43,12 @@ export function requireEnginePackages(extra: readonly string[] = []): void {
   const missing = missingPackages(wanted);
   if (missing.length > 0) {
     const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
-    if (process.getuid?.() !== 0) throw new Error(`voice-stream tests need Debian packages: ${missing.join(' ')}. Run as root: ${command}`);
-    execFileSync('sh', ['-c', command], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (process.getuid?.() !== 0)
+      throw new Error(`voice-stream tests need Debian packages: ${missing.join(' ')}. Run as root: ${command}`);
+    execFileSync('sh', ['-c', command], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     const still = missingPackages(wanted);
     if (still.length > 0) throw new Error(`Installing ${still.join(' ')} failed; run: ${command}`);
   }

@@ -26,7 +26,9 @@ export function connect(url: string): Promise<StreamClient> {
     if (waiter) waiter(frame);
     else queue.push(frame);
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   return new Promise((resolve, reject) => {
     socket.once('open', () =>
       resolve({
@@ -45,7 +47,9 @@ export function connect(url: string): Promise<StreamClient> {
           }),
       }),
     );
-    socket.once('unexpected-response', (_request, response: IncomingMessage) => reject(new Error(`upgrade refused with ${response.statusCode}`)));
+    socket.once('unexpected-response', (_request, response: IncomingMessage) =>
+      reject(new Error(`upgrade refused with ${response.statusCode}`)),
+    );
     socket.once('error', reject);
   });
 }
@@ -61,7 +65,9 @@ export function refusedUpgrade(url: string): Promise<{ status: number; body: str
     socket.once('unexpected-response', (_request, response: IncomingMessage) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     socket.once('error', (error) => reject(error));
   });

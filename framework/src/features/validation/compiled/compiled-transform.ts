@@ -48,10 +48,14 @@ export class CompiledTransform {
   ) {}
 
   /** A compiled transform, or undefined when class-transformer is not 0.5.x or the options are not its defaults. */
-  static create(options: object | undefined, internals = loadClassTransformerInternals()): CompiledTransform | undefined {
+  static create(
+    options: object | undefined,
+    internals = loadClassTransformerInternals(),
+  ): CompiledTransform | undefined {
     if (internals === undefined) return undefined;
     const merged: Record<string, unknown> = { ...internals.defaultOptions, ...options };
-    for (const key of Object.keys(internals.defaultOptions)) if (merged[key] !== internals.defaultOptions[key]) return undefined;
+    for (const key of Object.keys(internals.defaultOptions))
+      if (merged[key] !== internals.defaultOptions[key]) return undefined;
     return new CompiledTransform(internals, options);
   }
 
@@ -83,20 +87,33 @@ export class CompiledTransform {
   }
 
   /** `transform(undefined, withoutPrototypeKeys(raw, depth), targetType, arrayType, isMap)`; `json` as in BodyTransformer. */
-  readonly body = (raw: unknown, targetType: unknown, arrayType: unknown, isMap: unknown, depth: number, json = false): unknown => {
+  readonly body = (
+    raw: unknown,
+    targetType: unknown,
+    arrayType: unknown,
+    isMap: unknown,
+    depth: number,
+    json = false,
+  ): unknown => {
     if (raw === null || typeof raw !== 'object') return this.value(raw, targetType, arrayType, isMap);
     if (depth > PROTOTYPE_KEYS_DEPTH) {
       // Real bodies never get here; a deep one is measured before the walk below, which does not count levels.
       if (json) assertJsonDepthFrom(raw, depth + 1);
       return this.value(raw, targetType, arrayType, isMap);
     }
-    if (targetType && typeof targetType !== 'function') return this.copied(raw, targetType, arrayType, isMap, depth, json);
+    if (targetType && typeof targetType !== 'function')
+      return this.copied(raw, targetType, arrayType, isMap, depth, json);
     if (Array.isArray(raw)) {
-      const out: unknown[] | Set<unknown> = arrayType ? instantiateArrayType(arrayType as new () => unknown[] | Set<unknown>) : [];
+      const out: unknown[] | Set<unknown> = arrayType
+        ? instantiateArrayType(arrayType as new () => unknown[] | Set<unknown>)
+        : [];
       const n = raw.length;
       const deeper = depth + 1;
       // Elements that are plain JSON objects of a class go straight to the class's transformer.
-      const elementClass = deeper <= PROTOTYPE_KEYS_DEPTH && typeof targetType === 'function' && !isBuiltInTarget(targetType) ? targetType : undefined;
+      const elementClass =
+        deeper <= PROTOTYPE_KEYS_DEPTH && typeof targetType === 'function' && !isBuiltInTarget(targetType)
+          ? targetType
+          : undefined;
       const elementBody = elementClass === undefined ? undefined : this.transformersFor(elementClass).body;
       const set = out instanceof Set ? out : undefined;
       for (let i = 0; i < n; i++) {
@@ -104,8 +121,16 @@ export class CompiledTransform {
         if (!json && !(i in raw)) continue;
         const sub: unknown = raw[i];
         let v: unknown;
-        if (elementBody !== undefined && sub !== null && typeof sub === 'object' && !Array.isArray(sub) && (json || plainShaped(sub, elementClass!))) v = elementBody(sub, deeper, json);
-        else v = this.body(sub, targetType, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper, json);
+        if (
+          elementBody !== undefined &&
+          sub !== null &&
+          typeof sub === 'object' &&
+          !Array.isArray(sub) &&
+          (json || plainShaped(sub, elementClass!))
+        )
+          v = elementBody(sub, deeper, json);
+        else
+          v = this.body(sub, targetType, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper, json);
         if (set !== undefined) set.add(v);
         else (out as unknown[]).push(v);
       }
@@ -119,7 +144,14 @@ export class CompiledTransform {
   };
 
   /** The exact way: the stripped copy of this part of the tree, then the transform. */
-  private copied(raw: unknown, targetType: unknown, arrayType: unknown, isMap: unknown, depth: number, json = false): unknown {
+  private copied(
+    raw: unknown,
+    targetType: unknown,
+    arrayType: unknown,
+    isMap: unknown,
+    depth: number,
+    json = false,
+  ): unknown {
     if (json) assertJsonDepthFrom(raw, depth + 1);
     return this.value(withoutPrototypeKeys(raw, depth), targetType, arrayType, isMap);
   }
@@ -137,7 +169,10 @@ export class CompiledTransform {
         const descriptor = Object.getOwnPropertyDescriptor(Object.prototype, key);
         if ((descriptor && !descriptor.set) || out[key] instanceof Function) continue;
       }
-      out[key] = sub === null || typeof sub !== 'object' ? sub : this.body(sub, undefined, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper, json);
+      out[key] =
+        sub === null || typeof sub !== 'object'
+          ? sub
+          : this.body(sub, undefined, undefined, deeper > PROTOTYPE_KEYS_DEPTH && sub instanceof Map, deeper, json);
     }
     return out;
   }
@@ -171,7 +206,9 @@ export class CompiledTransform {
   /** `transform(undefined, value, targetType, arrayType, isMap)`. */
   readonly value = (value: unknown, targetType: unknown, arrayType: unknown, isMap: unknown): unknown => {
     if (Array.isArray(value)) {
-      const out: unknown[] | Set<unknown> = arrayType ? instantiateArrayType(arrayType as new () => unknown[] | Set<unknown>) : [];
+      const out: unknown[] | Set<unknown> = arrayType
+        ? instantiateArrayType(arrayType as new () => unknown[] | Set<unknown>)
+        : [];
       value.forEach((sub: unknown) => {
         const v = this.value(sub, targetType, undefined, sub instanceof Map);
         if (out instanceof Set) out.add(v);
@@ -184,12 +221,17 @@ export class CompiledTransform {
       if (targetType === String) return value === null || value === undefined ? value : String(value);
       if (targetType === Number) return value === null || value === undefined ? value : Number(value);
       if (targetType === Boolean) return value === null || value === undefined ? value : Boolean(value);
-      if (targetType === Date || value instanceof Date || targetType === Buffer || value instanceof Buffer) return this.delegate(value, targetType, arrayType, isMap);
+      if (targetType === Date || value instanceof Date || targetType === Buffer || value instanceof Buffer)
+        return this.delegate(value, targetType, arrayType, isMap);
     }
     if (value === null || typeof value !== 'object') return value;
     // Promises, thenables, Maps: the executor's own branches.
-    if (isMap || typeof (value as { then?: unknown }).then === 'function') return this.delegate(value, targetType, arrayType, isMap);
-    if (!targetType) return value.constructor === Object ? this.plainCopy(value as Record<string, unknown>) : this.delegate(value, targetType, arrayType, isMap);
+    if (isMap || typeof (value as { then?: unknown }).then === 'function')
+      return this.delegate(value, targetType, arrayType, isMap);
+    if (!targetType)
+      return value.constructor === Object
+        ? this.plainCopy(value as Record<string, unknown>)
+        : this.delegate(value, targetType, arrayType, isMap);
     if (typeof targetType !== 'function') return this.delegate(value, targetType, arrayType, isMap);
     return this.transformersFor(targetType).plain(value);
   };
@@ -206,7 +248,8 @@ export class CompiledTransform {
         const descriptor = Object.getOwnPropertyDescriptor(Object.prototype, key);
         if ((descriptor && !descriptor.set) || out[key] instanceof Function) continue;
       }
-      out[key] = sub === null || typeof sub !== 'object' ? sub : this.value(sub, undefined, undefined, sub instanceof Map);
+      out[key] =
+        sub === null || typeof sub !== 'object' ? sub : this.value(sub, undefined, undefined, sub instanceof Map);
     }
     return out;
   }
@@ -247,7 +290,13 @@ export class CompiledTransform {
 
 /** Targets with their own branch in class-transformer (never a class to build). */
 function isBuiltInTarget(targetType: unknown): boolean {
-  return targetType === String || targetType === Number || targetType === Boolean || targetType === Date || targetType === Buffer;
+  return (
+    targetType === String ||
+    targetType === Number ||
+    targetType === Boolean ||
+    targetType === Date ||
+    targetType === Buffer
+  );
 }
 
 /**
@@ -256,7 +305,12 @@ function isBuiltInTarget(targetType: unknown): boolean {
  */
 function plainShaped(raw: object, targetType: unknown): boolean {
   const proto = Object.getPrototypeOf(raw) as object | null;
-  if (proto !== Object.prototype && proto !== null && (typeof targetType !== 'function' || proto !== targetType.prototype)) return false;
+  if (
+    proto !== Object.prototype &&
+    proto !== null &&
+    (typeof targetType !== 'function' || proto !== targetType.prototype)
+  )
+    return false;
   return typeof (raw as { then?: unknown }).then !== 'function';
 }
 

@@ -47,7 +47,11 @@ export class CompiledValidation {
    * class-validator is not a version the compiler mirrors or an option asks for what it does not
    * (`enableDebugMessages`).
    */
-  static create(validatorOptions: import('class-validator').ValidatorOptions, async: boolean, internals = loadClassValidatorInternals()): CompiledValidation | undefined {
+  static create(
+    validatorOptions: import('class-validator').ValidatorOptions,
+    async: boolean,
+    internals = loadClassValidatorInternals(),
+  ): CompiledValidation | undefined {
     if (internals === undefined || validatorOptions.enableDebugMessages === true) return undefined;
     return new CompiledValidation(internals, validatorOptions, async);
   }
@@ -66,7 +70,12 @@ export class CompiledValidation {
 
   /** What the compiler writes each class's code with (the one pass for JSON bodies writes its tests with it too). */
   environment(): CompileEnvironment {
-    return { internals: this.internals, options: this.validatorOptions as CompileOptions, runtime: this.runtime, async: this.async };
+    return {
+      internals: this.internals,
+      options: this.validatorOptions as CompileOptions,
+      runtime: this.runtime,
+      async: this.async,
+    };
   }
 
   /** Compiles the class now (route registration) rather than on its first request. */
@@ -90,7 +99,12 @@ export class CompiledValidation {
     let fn = this.validators.get(ctor);
     if (fn !== undefined) return fn;
     try {
-      fn = compileClassValidator(ctor, { internals: this.internals, options: this.validatorOptions as CompileOptions, runtime: this.runtime, async: this.async });
+      fn = compileClassValidator(ctor, {
+        internals: this.internals,
+        options: this.validatorOptions as CompileOptions,
+        runtime: this.runtime,
+        async: this.async,
+      });
       this.modes.set(ctor, { compiled: true });
     } catch (err) {
       fn = this.viaClassValidator;

@@ -46,7 +46,13 @@ export interface ValidationArgumentsRecord {
 }
 
 interface ValidatorMetadataStorage {
-  getTargetValidationMetadatas(target: Function, schema: string | undefined, always: boolean, strictGroups: boolean, groups?: string[]): ValidationMetadataRecord[];
+  getTargetValidationMetadatas(
+    target: Function,
+    schema: string | undefined,
+    always: boolean,
+    strictGroups: boolean,
+    groups?: string[],
+  ): ValidationMetadataRecord[];
   groupByPropertyName(metadata: ValidationMetadataRecord[]): Record<string, ValidationMetadataRecord[]>;
   getTargetValidatorConstraints(target: Function): ConstraintMetadataRecord[];
 }
@@ -97,7 +103,14 @@ interface TransformerMetadataStorage {
 }
 
 interface TransformExecutor {
-  transform(source: unknown, value: unknown, targetType: unknown, arrayType: unknown, isMap: unknown, level?: number): unknown;
+  transform(
+    source: unknown,
+    value: unknown,
+    targetType: unknown,
+    arrayType: unknown,
+    isMap: unknown,
+    level?: number,
+  ): unknown;
 }
 
 /** What the transformer compiler needs from the installed class-transformer. */
@@ -129,15 +142,24 @@ export function loadClassValidatorInternals(directory?: string): ClassValidatorI
     const match = /^0\.(14|15)\./.exec(versionOf(dir));
     if (match === null) return undefined;
     const main = require(dir) as typeof import('class-validator');
-    const utils = require(path.join(dir, 'cjs/validation/ValidationUtils')) as { ValidationUtils?: { replaceMessageSpecialTokens?: unknown } };
+    const utils = require(path.join(dir, 'cjs/validation/ValidationUtils')) as {
+      ValidationUtils?: { replaceMessageSpecialTokens?: unknown };
+    };
     const storage = main.getMetadataStorage() as unknown as ValidatorMetadataStorage;
     const replace = utils.ValidationUtils?.replaceMessageSpecialTokens;
-    if (!isFunction(replace) || !isFunction(storage.getTargetValidationMetadatas) || !isFunction(storage.groupByPropertyName) || !isFunction(storage.getTargetValidatorConstraints)) return undefined;
+    if (
+      !isFunction(replace) ||
+      !isFunction(storage.getTargetValidationMetadatas) ||
+      !isFunction(storage.groupByPropertyName) ||
+      !isFunction(storage.getTargetValidatorConstraints)
+    )
+      return undefined;
     return {
       minor: match[1] === '14' ? 14 : 15,
       module: main,
       storage,
-      replaceMessageSpecialTokens: (message, args) => (replace as Function).call(utils.ValidationUtils, message, args) as string,
+      replaceMessageSpecialTokens: (message, args) =>
+        (replace as Function).call(utils.ValidationUtils, message, args) as string,
     };
   } catch {
     return undefined;
@@ -149,15 +171,33 @@ export function loadClassTransformerInternals(directory?: string): ClassTransfor
   try {
     const dir = directory ?? packageDirectory('class-transformer');
     if (!/^0\.5\./.test(versionOf(dir))) return undefined;
-    const { defaultMetadataStorage } = require(path.join(dir, 'cjs/storage')) as { defaultMetadataStorage: TransformerMetadataStorage };
-    const { TransformOperationExecutor } = require(path.join(dir, 'cjs/TransformOperationExecutor')) as { TransformOperationExecutor: new (type: number, options: object) => TransformExecutor };
-    const { TransformationType } = require(path.join(dir, 'cjs/enums')) as { TransformationType: { PLAIN_TO_CLASS: number } };
-    const { defaultOptions } = require(path.join(dir, 'cjs/constants/default-options.constant')) as { defaultOptions: Record<string, unknown> };
+    const { defaultMetadataStorage } = require(path.join(dir, 'cjs/storage')) as {
+      defaultMetadataStorage: TransformerMetadataStorage;
+    };
+    const { TransformOperationExecutor } = require(path.join(dir, 'cjs/TransformOperationExecutor')) as {
+      TransformOperationExecutor: new (type: number, options: object) => TransformExecutor;
+    };
+    const { TransformationType } = require(path.join(dir, 'cjs/enums')) as {
+      TransformationType: { PLAIN_TO_CLASS: number };
+    };
+    const { defaultOptions } = require(path.join(dir, 'cjs/constants/default-options.constant')) as {
+      defaultOptions: Record<string, unknown>;
+    };
     const s = defaultMetadataStorage;
     const maps = [s._typeMetadatas, s._transformMetadatas, s._exposeMetadatas, s._excludeMetadatas];
-    if (!maps.every((m) => m instanceof Map) || !isFunction(TransformOperationExecutor) || typeof TransformationType.PLAIN_TO_CLASS !== 'number') return undefined;
+    if (
+      !maps.every((m) => m instanceof Map) ||
+      !isFunction(TransformOperationExecutor) ||
+      typeof TransformationType.PLAIN_TO_CLASS !== 'number'
+    )
+      return undefined;
     const plainToClass = TransformationType.PLAIN_TO_CLASS;
-    return { storage: s, defaultOptions, plainToClass, executor: (options) => new TransformOperationExecutor(plainToClass, options) };
+    return {
+      storage: s,
+      defaultOptions,
+      plainToClass,
+      executor: (options) => new TransformOperationExecutor(plainToClass, options),
+    };
   } catch {
     return undefined;
   }

@@ -5,7 +5,16 @@ import { isEnum, isIn } from './known-constraints';
 import { lengthWithin } from './string-length';
 import { declaredProperties } from './transform-compiler';
 import type { CheckSite } from './validation-runtime';
-import { CONDITIONAL, CUSTOM, IS_DEFINED, NESTED, WHITELIST, inlineTest, isBuiltInOptional, type CompileEnvironment } from './validator-compiler';
+import {
+  CONDITIONAL,
+  CUSTOM,
+  IS_DEFINED,
+  NESTED,
+  WHITELIST,
+  inlineTest,
+  isBuiltInOptional,
+  type CompileEnvironment,
+} from './validator-compiler';
 
 /** The answer of the one pass when it does not decide: the exact two passes (build, then validate) run instead. */
 export const NOT_SIMPLE: unique symbol = Symbol('rest.uws:not-simple');
@@ -89,9 +98,21 @@ export class JsonOnePass {
     const { internals } = this.transform;
     const { storage, plainToClass } = internals;
     const options = this.env.options;
-    if (options.whitelist || (options.groups !== undefined && options.groups.length > 0) || options.always || options.strictGroups) throw new NotSimple('options');
-    if (options.skipMissingProperties || options.skipNullProperties || options.skipUndefinedProperties) throw new NotSimple('options');
-    if (storage.getStrategy(ctor) !== 'none' || storage.getExposedMetadatas(ctor).length > 0 || storage.getExcludedMetadatas(ctor).length > 0) throw new NotSimple('expose');
+    if (
+      options.whitelist ||
+      (options.groups !== undefined && options.groups.length > 0) ||
+      options.always ||
+      options.strictGroups
+    )
+      throw new NotSimple('options');
+    if (options.skipMissingProperties || options.skipNullProperties || options.skipUndefinedProperties)
+      throw new NotSimple('options');
+    if (
+      storage.getStrategy(ctor) !== 'none' ||
+      storage.getExposedMetadatas(ctor).length > 0 ||
+      storage.getExcludedMetadatas(ctor).length > 0
+    )
+      throw new NotSimple('expose');
     const prototype = ctor.prototype as object | undefined;
     if (prototype === undefined || prototype === null) throw new NotSimple('prototype');
     const validation = this.env.internals.storage;
@@ -100,7 +121,13 @@ export class JsonOnePass {
     if (metadatas.length === 0) throw new NotSimple('no constraints');
     const grouped = validation.groupByPropertyName(metadatas);
     const keys = [...declaredProperties(ctor, this.transform)];
-    if (keys.length === 0 || keys.some((key) => key === '__proto__' || key === 'constructor' || key === 'prototype' || accessorInChain(prototype, key))) throw new NotSimple('keys');
+    if (
+      keys.length === 0 ||
+      keys.some(
+        (key) => key === '__proto__' || key === 'constructor' || key === 'prototype' || accessorInChain(prototype, key),
+      )
+    )
+      throw new NotSimple('keys');
     for (const property of Object.keys(grouped)) if (!keys.includes(property)) throw new NotSimple('undeclared');
 
     const k = new ConstantTable();
@@ -114,7 +141,11 @@ export class JsonOnePass {
       build.push(`v = value[${name}];`);
       if (type === undefined) {
         if (own.some((m) => m.type === NESTED)) throw new NotSimple('@ValidateNested without @Type');
-        build.push(`if ((own = out[${name}]) !== undefined && own instanceof Function) return NO;`, `if (v !== null && typeof v === 'object') return NO;`, `r${i} = v;`);
+        build.push(
+          `if ((own = out[${name}]) !== undefined && own instanceof Function) return NO;`,
+          `if (v !== null && typeof v === 'object') return NO;`,
+          `r${i} = v;`,
+        );
       } else {
         build.push(...typedBuild(type, name, i, k, (target) => this.cellOf(target)));
       }
@@ -122,7 +153,10 @@ export class JsonOnePass {
       checks.push(...propertyChecks(ctor, key, `r${i}`, own, this.env, k));
     });
     const fnName = `onePass_${(ctor.name || 'anonymous').replace(/[^A-Za-z0-9_$]/g, '_')}`;
-    const shape = [`keys.length !== ${keys.length}`, ...keys.map((key, i) => `keys[${i}] !== ${stringLiteral(key)}`)].join(' || ');
+    const shape = [
+      `keys.length !== ${keys.length}`,
+      ...keys.map((key, i) => `keys[${i}] !== ${stringLiteral(key)}`),
+    ].join(' || ');
     const source = strictSource(k, [
       'const NO = H.NO, lengthWithin = H.lengthWithin, isIn = H.isIn, isEnum = H.isEnum;',
       `return function ${fnName}(value, depth) {`,
@@ -151,7 +185,11 @@ function runPass(cell: PassCell, parsed: unknown): unknown {
 
 /** Whether the key has a getter, setter or method anywhere on the prototype chain (then the generic transform decides). */
 function accessorInChain(prototype: object, key: string): boolean {
-  for (let p: object | null = prototype; p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p) as object | null) {
+  for (
+    let p: object | null = prototype;
+    p !== null && p !== Object.prototype;
+    p = Object.getPrototypeOf(p) as object | null
+  ) {
     if (Object.getOwnPropertyDescriptor(p, key) !== undefined) return true;
   }
   return key in Object.prototype;
@@ -161,15 +199,32 @@ function accessorInChain(prototype: object, key: string): boolean {
  * The build of a `@Type` property, as the transform does it for JSON: the type function asked as the executor asks
  * it, then an object of the class (its own pass), or an array of them; anything else is left to the exact passes.
  */
-function typedBuild(type: TypeMetadataRecord, name: string, i: number, k: ConstantTable, cellOf: (target: Function) => PassCell): string[] {
+function typedBuild(
+  type: TypeMetadataRecord,
+  name: string,
+  i: number,
+  k: ConstantTable,
+  cellOf: (target: Function) => PassCell,
+): string[] {
   const typeFunction = type.typeFunction;
   const d = type.options?.discriminator as { property?: unknown; subTypes?: unknown } | undefined;
-  if (d && d.property && d.subTypes) throw new NotSimple('discriminator');
+  if (d?.property && d.subTypes) throw new NotSimple('discriminator');
   // A type function with parameters looks at the object: the transform then copies it first (a different path).
   if (typeFunction !== undefined && typeFunction.length > 0) throw new NotSimple('type function with parameters');
   // Asked once here, with no object, to know which class's pass builds the value (asked again per key, as the executor asks).
   const target = typeFunction !== undefined ? typeFunction() : type.reflectedType;
-  if (typeof target !== 'function' || target === String || target === Number || target === Boolean || target === Date || target === Buffer || target === Map || target === Set || target === Array || target === Object) {
+  if (
+    typeof target !== 'function' ||
+    target === String ||
+    target === Number ||
+    target === Boolean ||
+    target === Date ||
+    target === Buffer ||
+    target === Map ||
+    target === Set ||
+    target === Array ||
+    target === Object
+  ) {
     throw new NotSimple('@Type of a built-in');
   }
   const reflected = type.reflectedType;
@@ -190,7 +245,7 @@ function typedBuild(type: TypeMetadataRecord, name: string, i: number, k: Consta
           `  r${i} = [];`,
           '  for (let j = 0; j < n; j++) {',
           '    const e = v[j];',
-          '    if (e === null || typeof e !== \'object\' || Array.isArray(e)) return NO;',
+          "    if (e === null || typeof e !== 'object' || Array.isArray(e)) return NO;",
           `    const b = ${pass('e', 'depth + 2')};`,
           '    if (b === NO) return NO;',
           `    r${i}.push(b);`,
@@ -208,7 +263,14 @@ function typedBuild(type: TypeMetadataRecord, name: string, i: number, k: Consta
  * A property's constraints as tests of its built value: every condition, `isDefined` and constraint inline, each
  * answering NOT_SIMPLE when it fails. Nested objects were validated by their own pass as they were built.
  */
-function propertyChecks(ctor: Function, key: string, value: string, metadatas: readonly ValidationMetadataRecord[], env: CompileEnvironment, k: ConstantTable): string[] {
+function propertyChecks(
+  ctor: Function,
+  key: string,
+  value: string,
+  metadatas: readonly ValidationMetadataRecord[],
+  env: CompileEnvironment,
+  k: ConstantTable,
+): string[] {
   const tests: string[] = [];
   let optional = false;
   for (const m of metadatas) {
@@ -220,7 +282,8 @@ function propertyChecks(ctor: Function, key: string, value: string, metadatas: r
     }
     if (m.type !== CUSTOM && m.type !== IS_DEFINED) throw new NotSimple(m.type);
     if (m.each || (m.validateIf && env.internals.minor >= 15)) throw new NotSimple('each or validateIf');
-    const constraints: ConstraintMetadataRecord[] = m.constraintCls === undefined ? [] : env.internals.storage.getTargetValidatorConstraints(m.constraintCls);
+    const constraints: ConstraintMetadataRecord[] =
+      m.constraintCls === undefined ? [] : env.internals.storage.getTargetValidatorConstraints(m.constraintCls);
     for (const constraint of constraints) {
       if (constraint.async) throw new NotSimple('asynchronous constraint');
       const site: CheckSite = { metadata: m, constraint, instance: constraint.instance };

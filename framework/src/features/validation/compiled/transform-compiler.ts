@@ -10,7 +10,9 @@ export function declaredProperties(ctor: Function, t: CompiledTransform): Set<st
   // class-validator's metadata first: it lists properties in declaration order, the order bodies usually have.
   try {
     const validation = require('class-validator') as typeof import('class-validator');
-    const metadatas = validation.getMetadataStorage().getTargetValidationMetadatas(ctor, '', true, false) as { propertyName: unknown }[];
+    const metadatas = validation.getMetadataStorage().getTargetValidationMetadatas(ctor, '', true, false) as {
+      propertyName: unknown;
+    }[];
     for (const m of metadatas) if (typeof m.propertyName === 'string') names.add(m.propertyName);
   } catch {
     // Only an optimisation: keys not listed here take the generic path.
@@ -40,21 +42,30 @@ export function blockedOnPrototype(prototype: object, key: string): boolean {
  */
 export function compileClassTransformer(ctor: Function, t: CompiledTransform): ClassTransformers {
   const { storage, plainToClass } = t.internals;
-  if (storage.getStrategy(ctor) !== 'none' || storage.getExposedMetadatas(ctor).length > 0 || storage.getExcludedMetadatas(ctor).length > 0) {
+  if (
+    storage.getStrategy(ctor) !== 'none' ||
+    storage.getExposedMetadatas(ctor).length > 0 ||
+    storage.getExcludedMetadatas(ctor).length > 0
+  ) {
     throw new NotTransformable(`${ctor.name}: @Expose/@Exclude are left to class-transformer`);
   }
   const properties: PropertyPlan[] = [];
   for (const key of declaredProperties(ctor, t)) {
     if (key === '__proto__' || key === 'constructor') continue;
     const type = storage.findTypeMetadata(ctor, key);
-    const transforms = storage.findTransformMetadatas(ctor, key, plainToClass).filter((m) => !m.options || !m.options.groups || !m.options.groups.length);
+    const transforms = storage
+      .findTransformMetadatas(ctor, key, plainToClass)
+      .filter((m) => !m.options?.groups?.length);
     const d = type?.options?.discriminator as { property?: unknown; subTypes?: unknown } | undefined;
-    if (type?.options && d && d.property && d.subTypes) throw new NotTransformable(`${ctor.name}.${key}: discriminators are left to class-transformer`);
+    if (type?.options && d?.property && d.subTypes)
+      throw new NotTransformable(`${ctor.name}.${key}: discriminators are left to class-transformer`);
     properties.push({ key, type, transforms });
   }
   const plain = generate(ctor, properties, plainToClass, false, t) as ObjectTransformer;
   // User functions that could look at the object must see the stripped copy: then the copy is made.
-  const observed = properties.some((p) => p.transforms.length > 0 || (p.type?.typeFunction !== undefined && p.type.typeFunction.length > 0));
+  const observed = properties.some(
+    (p) => p.transforms.length > 0 || (p.type?.typeFunction !== undefined && p.type.typeFunction.length > 0),
+  );
   const body = observed ? t.copyThen(plain) : (generate(ctor, properties, plainToClass, true, t) as BodyTransformer);
   return { plain, body };
 }
@@ -70,7 +81,13 @@ interface PropertyPlan {
  * the body itself, a depth and the `json` flag, skips `prototype` keys too and hands values to `T.body`
  * one level deeper.
  */
-function generate(ctor: Function, properties: PropertyPlan[], plainToClass: number, fromBody: boolean, t: CompiledTransform): ObjectTransformer | BodyTransformer {
+function generate(
+  ctor: Function,
+  properties: PropertyPlan[],
+  plainToClass: number,
+  fromBody: boolean,
+  t: CompiledTransform,
+): ObjectTransformer | BodyTransformer {
   const k = new ConstantTable();
   const prototype = ctor.prototype as object | undefined;
   const cases: string[] = [];
@@ -84,16 +101,24 @@ function generate(ctor: Function, properties: PropertyPlan[], plainToClass: numb
   // send): the same steps, in the same order, without the per-key dispatch.
   const unrolled: string[] = [];
   if (handled.length > 0) {
-    const shape = [`keys.length === ${handled.length}`, ...handled.map((p, i) => `keys[${i}] === ${stringLiteral(p.key)}`)];
+    const shape = [
+      `keys.length === ${handled.length}`,
+      ...handled.map((p, i) => `keys[${i}] === ${stringLiteral(p.key)}`),
+    ];
     unrolled.push(`  if (${shape.join(' && ')}) {`);
     handled.forEach((p, i) => {
       const [, ...body] = keyCase(p, prototype, plainToClass, fromBody, k);
-      unrolled.push(`    k${i}: { const key = ${stringLiteral(p.key)};`, ...body.map((l) => `    ${l.replace(/\bcontinue;/g, `break k${i};`)}`));
+      unrolled.push(
+        `    k${i}: { const key = ${stringLiteral(p.key)};`,
+        ...body.map((l) => `    ${l.replace(/\bcontinue;/g, `break k${i};`)}`),
+      );
     });
     unrolled.push('    return out;', '  }');
   }
   const name = `${fromBody ? 'bodyToInstance' : 'toInstance'}_${(ctor.name || 'anonymous').replace(/[^A-Za-z0-9_$]/g, '_')}`;
-  const skipped = fromBody ? "key === '__proto__' || key === 'constructor' || key === 'prototype'" : "key === '__proto__' || key === 'constructor'";
+  const skipped = fromBody
+    ? "key === '__proto__' || key === 'constructor' || key === 'prototype'"
+    : "key === '__proto__' || key === 'constructor'";
   const untyped = fromBody
     ? 'body(sub, undefined, undefined, deeper > 64 && sub instanceof Map, deeper, json)'
     : 'transformValue(sub, undefined, undefined, sub instanceof Map)';
@@ -126,7 +151,13 @@ function generate(ctor: Function, properties: PropertyPlan[], plainToClass: numb
 }
 
 /** The `case` of one declared property. */
-function keyCase(p: PropertyPlan, prototype: object | undefined, plainToClass: number, fromBody: boolean, k: ConstantTable): string[] {
+function keyCase(
+  p: PropertyPlan,
+  prototype: object | undefined,
+  plainToClass: number,
+  fromBody: boolean,
+  k: ConstantTable,
+): string[] {
   const { key, type, transforms } = p;
   // Inside its case the key is known: named property accesses, which V8 caches per object shape.
   const named = stringLiteral(key);
@@ -139,7 +170,9 @@ function keyCase(p: PropertyPlan, prototype: object | undefined, plainToClass: n
   if (type !== undefined) {
     const m = k.ref(type);
     // The executor asks the type function on every key it sees, before deciding to skip the key.
-    lines.push(`  const type = ${m}.typeFunction ? ${m}.typeFunction({ newObject: out, object: value, property: key }) : ${m}.reflectedType;`);
+    lines.push(
+      `  const type = ${m}.typeFunction ? ${m}.typeFunction({ newObject: out, object: value, property: key }) : ${m}.reflectedType;`,
+    );
     typeExpr = 'type';
     arrayExpr = `(Array.isArray(value[${named}]) ? ${m}.reflectedType : undefined)`;
     if (type.reflectedType === Map) mapExpr = 'true';
@@ -147,15 +180,20 @@ function keyCase(p: PropertyPlan, prototype: object | undefined, plainToClass: n
   const blocked = prototype !== undefined && blockedOnPrototype(prototype, key);
   // The executor's `out[key] instanceof Function`, asked only of a value that is there: a declared field starts
   // undefined, and `undefined instanceof Function` is false without the lookup (the same order of reads kept).
-  lines.push(`  if (P && ((known ? ${blocked} : ((d) => !!d && !d.set)(Object.getOwnPropertyDescriptor(P, key))) || ((own = out[${named}]) !== undefined && own instanceof Function))) continue;`);
-  const convert = (t: string, a: string, m: string) => (fromBody ? `body(sub, ${t}, ${a}, ${m}, deeper, json)` : `transformValue(sub, ${t}, ${a}, ${m})`);
+  lines.push(
+    `  if (P && ((known ? ${blocked} : ((d) => !!d && !d.set)(Object.getOwnPropertyDescriptor(P, key))) || ((own = out[${named}]) !== undefined && own instanceof Function))) continue;`,
+  );
+  const convert = (t: string, a: string, m: string) =>
+    fromBody ? `body(sub, ${t}, ${a}, ${m}, deeper, json)` : `transformValue(sub, ${t}, ${a}, ${m})`;
   lines.push(
     typeExpr === 'undefined' && mapExpr === subIsMap
       ? `  let result = sub === null || typeof sub !== 'object' ? sub : ${convert('undefined', 'undefined', subIsMap)};`
       : `  let result = ${convert(typeExpr, arrayExpr, mapExpr)};`,
   );
   for (const transform of transforms) {
-    lines.push(`  result = ${k.ref(transform)}.transformFn({ value: result, key, obj: value, type: ${k.literal(plainToClass)}, options: options() });`);
+    lines.push(
+      `  result = ${k.ref(transform)}.transformFn({ value: result, key, obj: value, type: ${k.literal(plainToClass)}, options: options() });`,
+    );
   }
   lines.push(`  out[${named}] = result;`, '  continue;', '}');
   return lines;

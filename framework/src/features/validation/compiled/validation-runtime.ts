@@ -1,6 +1,12 @@
 import type { ConstraintViolation } from '../constraint-exception';
 import { flattenErrors } from '../flatten-errors';
-import type { ClassValidatorInternals, ConstraintInstance, ConstraintMetadataRecord, ValidationArgumentsRecord, ValidationMetadataRecord } from './internals';
+import type {
+  ClassValidatorInternals,
+  ConstraintInstance,
+  ConstraintMetadataRecord,
+  ValidationArgumentsRecord,
+  ValidationMetadataRecord,
+} from './internals';
 import { isEnum, isIn } from './known-constraints';
 import { lengthWithin } from './string-length';
 import { childPath } from './violation-paths';
@@ -50,7 +56,8 @@ export interface DispatchCell {
 /** Thrown (and caught by `CompiledValidation`) when only class-validator's asynchronous `validate` can answer. */
 export const NEEDS_CLASS_VALIDATOR = Symbol('rest.uws:needs-class-validator');
 
-const isThenable = (v: unknown): boolean => v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function';
+const isThenable = (v: unknown): boolean =>
+  v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function';
 
 /** Validator options the runtime reads (class-validator's names). */
 export interface RuntimeOptions {
@@ -90,7 +97,7 @@ export class ValidationRuntime {
   /** Records a broken constraint: `createValidationError` with the constraint's default message. */
   readonly fail = (broken: Broken | undefined, object: any, value: unknown, site: CheckSite): Broken => {
     const { metadata, constraint } = site;
-    const type = constraint && constraint.name ? constraint.name : metadata.type;
+    const type = constraint?.name ? constraint.name : metadata.type;
     const args = this.args(object, value, metadata);
     let message: unknown = metadata.message || '';
     if (!metadata.message && !this.options.dismissDefaultMessages) {
@@ -108,7 +115,11 @@ export class ValidationRuntime {
     const contexts = broken[CONTEXTS];
     for (const constraint of Object.keys(broken)) {
       const context = contexts?.[constraint];
-      out.push(context === undefined ? { path, constraint, message: broken[constraint]! } : { path, constraint, message: broken[constraint]!, context });
+      out.push(
+        context === undefined
+          ? { path, constraint, message: broken[constraint]! }
+          : { path, constraint, message: broken[constraint]!, context },
+      );
     }
   };
 
@@ -153,28 +164,47 @@ export class ValidationRuntime {
   }
 
   /** `whitelist`: properties without metadata are violations (forbidNonWhitelisted) or deleted. */
-  readonly whitelist = (object: any, out: ConstraintViolation[], path: string, grouped: Record<string, unknown[]>): void => {
+  readonly whitelist = (
+    object: any,
+    out: ConstraintViolation[],
+    path: string,
+    grouped: Record<string, unknown[]>,
+  ): void => {
     const notAllowed: string[] = [];
     for (const property of Object.keys(object)) {
       if (!grouped[property] || grouped[property].length === 0) notAllowed.push(property);
     }
     if (notAllowed.length === 0) return;
     if (this.options.forbidNonWhitelisted) {
-      for (const property of notAllowed) out.push({ path: childPath(path, property), constraint: 'whitelistValidation', message: `property ${property} should not exist` });
+      for (const property of notAllowed)
+        out.push({
+          path: childPath(path, property),
+          constraint: 'whitelistValidation',
+          message: `property ${property} should not exist`,
+        });
     } else {
       for (const property of notAllowed) delete object[property];
     }
   };
 
   /** `nestedValidations` for one property value; returns the property's broken constraints still to flush. */
-  readonly nested = (value: unknown, broken: Broken | undefined, out: ConstraintViolation[], path: string, index: number | undefined, site: NestedSite): Broken | undefined => {
+  readonly nested = (
+    value: unknown,
+    broken: Broken | undefined,
+    out: ConstraintViolation[],
+    path: string,
+    index: number | undefined,
+    site: NestedSite,
+  ): Broken | undefined => {
     if (value === undefined) return broken;
     if (this.options.stopAtFirstError && broken !== undefined) return broken;
     if (Array.isArray(value) || value instanceof Set || value instanceof Map) {
       const base = pathOf(path, index);
       if (broken !== undefined) this.flush(out, base, broken);
       if (value instanceof Map) {
-        value.forEach((sub: unknown, key: { toString(): string }) => this.element(sub, childPath(base, key.toString()), undefined, out, site));
+        value.forEach((sub: unknown, key: { toString(): string }) =>
+          this.element(sub, childPath(base, key.toString()), undefined, out, site),
+        );
       } else {
         const list: unknown[] = value instanceof Set ? Array.from(value) : value;
         const n = list.length;
@@ -182,7 +212,14 @@ export class ValidationRuntime {
           if (!(i in list)) continue;
           const sub = list[i];
           // The common case first: an object element is validated by its class (no skip option applies to it).
-          if (sub !== null && typeof sub === 'object' && !Array.isArray(sub) && !(sub instanceof Set) && !(sub instanceof Map) && sub instanceof Object) {
+          if (
+            sub !== null &&
+            typeof sub === 'object' &&
+            !Array.isArray(sub) &&
+            !(sub instanceof Set) &&
+            !(sub instanceof Map) &&
+            sub instanceof Object
+          ) {
             this.object(sub, out, base, i, site.cell);
           } else {
             this.element(sub, base, i, out, site);
@@ -206,7 +243,13 @@ export class ValidationRuntime {
   };
 
   /** `performValidations` of one element of a nested array (only nested metadata applies there). */
-  private element(sub: unknown, path: string, index: number | undefined, out: ConstraintViolation[], site: NestedSite): void {
+  private element(
+    sub: unknown,
+    path: string,
+    index: number | undefined,
+    out: ConstraintViolation[],
+    site: NestedSite,
+  ): void {
     const o = this.options;
     if (sub === undefined && o.skipUndefinedProperties) return;
     if (sub === null && o.skipNullProperties) return;
@@ -243,7 +286,19 @@ export class ValidationRuntime {
 
   /** Helpers generated code destructures once. */
   helpers(): Record<string, unknown> {
-    return { fail: this.fail, flush: this.flush, contexts: this.contexts, custom: this.custom, whitelist: this.whitelist, nested: this.nested, pathOf, toArray, lengthWithin, isIn, isEnum };
+    return {
+      fail: this.fail,
+      flush: this.flush,
+      contexts: this.contexts,
+      custom: this.custom,
+      whitelist: this.whitelist,
+      nested: this.nested,
+      pathOf,
+      toArray,
+      lengthWithin,
+      isIn,
+      isEnum,
+    };
   }
 }
 

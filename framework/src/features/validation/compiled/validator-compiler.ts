@@ -61,16 +61,26 @@ export function compileClassValidator(ctor: Function, env: CompileEnvironment): 
   const storage = internals.storage;
   const k = new ConstantTable();
   const lines: string[] = [];
-  const metadatas = storage.getTargetValidationMetadatas(ctor, undefined, options.always || false, options.strictGroups || false, options.groups);
+  const metadatas = storage.getTargetValidationMetadatas(
+    ctor,
+    undefined,
+    options.always || false,
+    options.strictGroups || false,
+    options.groups,
+  );
   const forbidUnknownValues = options.forbidUnknownValues === undefined || options.forbidUnknownValues !== false;
 
   if (forbidUnknownValues && metadatas.length === 0) {
     // An error whose property is undefined: flattenErrors names it "undefined".
-    lines.push(`out.push({ path: ${childPathCode(HERE, 'undefined')}, constraint: 'unknownValue', message: 'an unknown value was passed to the validate function' });`);
+    lines.push(
+      `out.push({ path: ${childPathCode(HERE, 'undefined')}, constraint: 'unknownValue', message: 'an unknown value was passed to the validate function' });`,
+    );
   } else {
     const grouped = storage.groupByPropertyName(metadatas);
     if (options.whitelist) lines.push(`whitelist(o, out, ${HERE}, ${k.ref(grouped)});`);
-    Object.keys(grouped).forEach((property, index) => lines.push(...propertyCode(ctor, property, grouped[property]!, index, env, k)));
+    Object.keys(grouped).forEach((property, index) =>
+      lines.push(...propertyCode(ctor, property, grouped[property]!, index, env, k)),
+    );
   }
 
   const name = `validate_${(ctor.name || 'anonymous').replace(/[^A-Za-z0-9_$]/g, '_')}`;
@@ -85,7 +95,14 @@ export function compileClassValidator(ctor: Function, env: CompileEnvironment): 
 }
 
 /** The code of one property: class-validator's `performValidations` for it. */
-function propertyCode(ctor: Function, property: string, metadatas: ValidationMetadataRecord[], index: number, env: CompileEnvironment, k: ConstantTable): string[] {
+function propertyCode(
+  ctor: Function,
+  property: string,
+  metadatas: ValidationMetadataRecord[],
+  index: number,
+  env: CompileEnvironment,
+  k: ConstantTable,
+): string[] {
   const defined = metadatas.filter((m) => m.type === IS_DEFINED);
   const others = metadatas.filter((m) => m.type !== IS_DEFINED && m.type !== WHITELIST);
   const unknownType = others.find((m) => m.type !== CUSTOM && m.type !== NESTED && m.type !== CONDITIONAL);
@@ -131,8 +148,11 @@ function contextPlan(metadatas: readonly ValidationMetadataRecord[], env: Compil
   const plan: Array<readonly [string, Record<string, unknown>]> = [];
   for (const m of metadatas) {
     if (!m.context) continue;
-    const first = m.type === CUSTOM && m.constraintCls !== undefined ? env.internals.storage.getTargetValidatorConstraints(m.constraintCls)[0] : undefined;
-    plan.push([first && first.name ? first.name : m.type, m.context]);
+    const first =
+      m.type === CUSTOM && m.constraintCls !== undefined
+        ? env.internals.storage.getTargetValidatorConstraints(m.constraintCls)[0]
+        : undefined;
+    plan.push([first?.name ? first.name : m.type, m.context]);
   }
   return plan;
 }
@@ -155,9 +175,15 @@ function conditionCode(property: string, m: ValidationMetadataRecord, k: Constan
 }
 
 /** The code of one constraint metadata: class-validator's `customValidations` for it. */
-function constraintCode(ctor: Function, m: ValidationMetadataRecord, env: CompileEnvironment, k: ConstantTable): string[] {
+function constraintCode(
+  ctor: Function,
+  m: ValidationMetadataRecord,
+  env: CompileEnvironment,
+  k: ConstantTable,
+): string[] {
   const out: string[] = [];
-  const constraintClasses: ConstraintMetadataRecord[] = m.constraintCls === undefined ? [] : env.internals.storage.getTargetValidatorConstraints(m.constraintCls);
+  const constraintClasses: ConstraintMetadataRecord[] =
+    m.constraintCls === undefined ? [] : env.internals.storage.getTargetValidatorConstraints(m.constraintCls);
   for (const constraint of constraintClasses) {
     if (constraint.async) {
       // validateSync ignores asynchronous constraints; validate() runs them: leave those classes to class-validator.
@@ -181,7 +207,9 @@ function constraintCode(ctor: Function, m: ValidationMetadataRecord, env: Compil
       ];
     }
     // stopAtFirstError: a constraint is skipped once the property has a broken one.
-    out.push(...(env.options.stopAtFirstError ? ['if (c === undefined) {', ...check.map((l) => `  ${l}`), '}'] : check));
+    out.push(
+      ...(env.options.stopAtFirstError ? ['if (c === undefined) {', ...check.map((l) => `  ${l}`), '}'] : check),
+    );
   }
   if (out.length === 0 || !m.validateIf || env.internals.minor < 15) return out;
   // class-validator 0.15: a constraint's own `validateIf` option decides whether it runs.
@@ -189,7 +217,13 @@ function constraintCode(ctor: Function, m: ValidationMetadataRecord, env: Compil
 }
 
 /** An inline test for a rest.uws or built-in constraint, or undefined to call the constraint's `validate`. */
-export function inlineTest(ctor: Function, m: ValidationMetadataRecord, site: CheckSite, env: CompileEnvironment, k: ConstantTable): TestEmitter | undefined {
+export function inlineTest(
+  ctor: Function,
+  m: ValidationMetadataRecord,
+  site: CheckSite,
+  env: CompileEnvironment,
+  k: ConstantTable,
+): TestEmitter | undefined {
   const direct = directConstraintOf(m.constraintCls);
   if (direct !== undefined) {
     const test = k.ref(direct.test);
@@ -208,7 +242,14 @@ export function inlineTest(ctor: Function, m: ValidationMetadataRecord, site: Ch
   }
   if (emit === undefined) return undefined;
   const inline = standaloneTest(emit, probeTable);
-  const reference = (value: unknown) => site.instance.validate(value, { targetName: ctor.name, property: m.propertyName, object: {}, value, constraints: m.constraints });
+  const reference = (value: unknown) =>
+    site.instance.validate(value, {
+      targetName: ctor.name,
+      property: m.propertyName,
+      object: {},
+      value,
+      constraints: m.constraints,
+    });
   if (!agreesOnProbes(inline, reference, m.constraints)) return undefined;
   // Same emitter, constants written into the class's own table.
   return known(m.constraints ?? [], k, env.internals.module);

@@ -1,6 +1,26 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, IsUUID, ValidateNested } from 'class-validator';
-import type { Booking, BookingCreateResponse, Customer, CustomersDetails, InputFieldValue, PaginationWrapper, Price, Ticket } from '../../domain/booking';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUrl,
+  IsUUID,
+  ValidateNested,
+} from 'class-validator';
+import type {
+  Booking,
+  BookingCreateResponse,
+  Customer,
+  CustomersDetails,
+  InputFieldValue,
+  PaginationWrapper,
+  Price,
+  Ticket,
+} from '../../domain/booking';
 import { ALL_STATUSES, type BookingStatus } from '../../domain/booking-status';
 
 // Answers of the booking routes, as classes so rest.uws's OpenAPI generator can describe them (from these

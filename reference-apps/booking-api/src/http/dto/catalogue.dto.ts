@@ -1,5 +1,15 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUrl,
+  ValidateNested,
+} from 'class-validator';
 import type { PaginationWrapper } from '../../domain/booking';
 import type { InputFieldDefinition, InventorySlot, PersonPrice, Product, Variant } from '../../domain/catalogue';
 
@@ -21,7 +31,10 @@ export class VariantDto implements Variant {
   @IsString() currencyCode!: string;
   @IsOptional() @IsInt() durationMinutes!: number | null;
   @IsIn(['PER_PERSON']) priceType!: 'PER_PERSON';
-  @IsArray() @ValidateNested({ each: true }) @Type(() => InputFieldDefinitionDto) inputFields!: InputFieldDefinitionDto[];
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => InputFieldDefinitionDto)
+  inputFields!: InputFieldDefinitionDto[];
 }
 
 export class ProductDto implements Product {

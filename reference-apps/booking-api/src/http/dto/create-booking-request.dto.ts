@@ -16,9 +16,23 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { MAX_CUSTOMERS_PER_BOOKING, type CreateBookingRequest, type InputFieldAnswer } from '../../domain/create-booking-request';
+import {
+  MAX_CUSTOMERS_PER_BOOKING,
+  type CreateBookingRequest,
+  type InputFieldAnswer,
+} from '../../domain/create-booking-request';
 import { InputFieldAnswerDto } from './input-field-answer.dto';
-import { BlankAsMissing, EXPECTED_ARRAY, EXPECTED_BOOLEAN, EXPECTED_INTEGER, EXPECTED_NUMBER, EXPECTED_OBJECT, EXPECTED_STRING, MISSING, NumberAsString } from './validation-messages';
+import {
+  BlankAsMissing,
+  EXPECTED_ARRAY,
+  EXPECTED_BOOLEAN,
+  EXPECTED_INTEGER,
+  EXPECTED_NUMBER,
+  EXPECTED_OBJECT,
+  EXPECTED_STRING,
+  MISSING,
+  NumberAsString,
+} from './validation-messages';
 
 export class CustomerDto {
   /** One of the person types the inventory slot prices (ADULT, CHILD...). */
@@ -134,7 +148,11 @@ export function toCreateBookingRequest(body: CreateBookingRequestDto): CreateBoo
     customersDetails: {
       count: details.count,
       ...(details.priceType !== undefined && details.priceType !== null ? { priceType: details.priceType } : {}),
-      customers: details.customers.map((customer) => ({ personType: customer.personType, isPrimary: customer.isPrimary ?? false, inputFields: answers(customer.inputFields) })),
+      customers: details.customers.map((customer) => ({
+        personType: customer.personType,
+        isPrimary: customer.isPrimary ?? false,
+        inputFields: answers(customer.inputFields),
+      })),
     },
     variantInputFields: answers(body.variantInputFields),
     price: { amount: body.price.amount, currencyCode: body.price.currencyCode },

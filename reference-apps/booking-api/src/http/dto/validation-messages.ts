@@ -23,4 +23,5 @@ export const BlankAsMissing = () => Transform(({ value }) => blankAsEmpty(value)
  * Ids and values may come as numbers (partners send both `"2001"` and `2001`): read them as strings. White space
  * only counts as missing.
  */
-export const NumberAsString = () => Transform(({ value }) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : blankAsEmpty(value)));
+export const NumberAsString = () =>
+  Transform(({ value }) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : blankAsEmpty(value)));

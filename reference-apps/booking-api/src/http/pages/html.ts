@@ -29,6 +29,9 @@ export function formatLocalDateTime(localDateTime: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(localDateTime);
   if (!match) return localDateTime;
   const [, year, month, day, hour, minute] = match;
-  const monthName = new Date(Date.UTC(2000, Number(month) - 1, 1)).toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' });
+  const monthName = new Date(Date.UTC(2000, Number(month) - 1, 1)).toLocaleString('en-GB', {
+    month: 'long',
+    timeZone: 'UTC',
+  });
   return `${Number(day)} ${monthName} ${year}, ${hour}:${minute}`;
 }

@@ -12,10 +12,16 @@ export function voucherPage(booking: Booking): string {
     .map((customer) => `<li>${escapeHtml(customer.personType)}${customer.isPrimary ? ' (lead)' : ''}</li>`)
     .join('\n');
   const tickets = booking.tickets
-    .map((ticket, index) => `<li><a href="${escapeHtml(ticket.url)}">Ticket ${index + 1}</a> <code>${escapeHtml(ticket.publicId)}</code></li>`)
+    .map(
+      (ticket, index) =>
+        `<li><a href="${escapeHtml(ticket.url)}">Ticket ${index + 1}</a> <code>${escapeHtml(ticket.publicId)}</code></li>`,
+    )
     .join('\n');
   const variant = product.variant.name ? ` · ${escapeHtml(product.variant.name)}` : '';
-  const price = formatMoney(toMinorUnits(booking.price.amount, booking.price.currencyCode) ?? 0, booking.price.currencyCode);
+  const price = formatMoney(
+    toMinorUnits(booking.price.amount, booking.price.currencyCode) ?? 0,
+    booking.price.currencyCode,
+  );
   return htmlPage(
     title,
     `<h1>${escapeHtml(product.name)}${variant}</h1>

@@ -15,7 +15,8 @@ export function resolveScope(scope: readonly string[], catalog: Catalog): Elemen
     if (!can('sections', section.uid)) continue;
     for (const type of section.entryTypes) if (can('entrytypes', type.uid)) entryTypeIds.add(type.id);
   }
-  const pick = <T extends { id: number; uid: string }>(items: Iterable<T>, kind: string) => new Set([...items].filter((i) => can(kind, i.uid)).map((i) => i.id));
+  const pick = <T extends { id: number; uid: string }>(items: Iterable<T>, kind: string) =>
+    new Set([...items].filter((i) => can(kind, i.uid)).map((i) => i.id));
   return {
     entryTypeIds,
     volumeIds: pick(catalog.volumesById.values(), 'volumes'),
@@ -59,21 +60,33 @@ export function expandScope(items: readonly string[], catalog: Catalog): string[
         const [sectionHandle, typeHandle] = handle.split('.');
         const section = catalog.sectionsByHandle.get(sectionHandle ?? '');
         const type = section?.entryTypes.find((t) => t.handle === typeHandle);
-        if (!section || !type) throw new ScopeError(`Unknown entry type "${handle}" in scope "${item}" (use entrytypes.<section>.<type>)`);
+        if (!section || !type)
+          throw new ScopeError(`Unknown entry type "${handle}" in scope "${item}" (use entrytypes.<section>.<type>)`);
         result.add(`sections.${section.uid}:read`);
         result.add(`entrytypes.${type.uid}:read`);
         break;
       }
-      case 'volumes': for (const v of matches(catalog.volumesById.values())) result.add(`volumes.${v.uid}:read`); break;
-      case 'globalsets': for (const g of matches(catalog.globalSetsById.values())) result.add(`globalsets.${g.uid}:read`); break;
-      case 'categorygroups': for (const g of matches(catalog.categoryGroupsById.values())) result.add(`categorygroups.${g.uid}:read`); break;
-      case 'taggroups': for (const g of matches(catalog.tagGroupsById.values())) result.add(`taggroups.${g.uid}:read`); break;
+      case 'volumes':
+        for (const v of matches(catalog.volumesById.values())) result.add(`volumes.${v.uid}:read`);
+        break;
+      case 'globalsets':
+        for (const g of matches(catalog.globalSetsById.values())) result.add(`globalsets.${g.uid}:read`);
+        break;
+      case 'categorygroups':
+        for (const g of matches(catalog.categoryGroupsById.values())) result.add(`categorygroups.${g.uid}:read`);
+        break;
+      case 'taggroups':
+        for (const g of matches(catalog.tagGroupsById.values())) result.add(`taggroups.${g.uid}:read`);
+        break;
       case 'usergroups':
         if (handle === 'everyone' || handle === '*') result.add('usergroups.everyone:read');
-        if (handle !== 'everyone') for (const g of matches(catalog.userGroupsById.values())) result.add(`usergroups.${g.uid}:read`);
+        if (handle !== 'everyone')
+          for (const g of matches(catalog.userGroupsById.values())) result.add(`usergroups.${g.uid}:read`);
         break;
       default:
-        throw new ScopeError(`Unknown scope "${item}": use sections, entrytypes, volumes, globalsets, categorygroups, taggroups or usergroups`);
+        throw new ScopeError(
+          `Unknown scope "${item}": use sections, entrytypes, volumes, globalsets, categorygroups, taggroups or usergroups`,
+        );
     }
   }
   return [...result].sort();

@@ -1,7 +1,9 @@
 import type { AccessStore, GqlSchemaRecord, GqlTokenRecord } from '../../storage/access-store';
 import { hashToken, PUBLIC_TOKEN } from '../../storage/access-store';
 
-export type SchemaResolution = { schema: GqlSchemaRecord; token: GqlTokenRecord } | { error: 'Invalid Authorization header' | 'Missing Authorization header' };
+export type SchemaResolution =
+  | { schema: GqlSchemaRecord; token: GqlTokenRecord }
+  | { error: 'Invalid Authorization header' | 'Missing Authorization header' };
 
 const LAST_USED_INTERVAL_MS = 60_000;
 
@@ -39,32 +41,41 @@ export class TokenResolver {
   private lookup(table: TokenTable, authorization: string | null | undefined, now: Date): SchemaResolution {
     let secret: string | null = null;
     // No header (the public schema's requests, most of them): nothing to split.
-    if (authorization) for (const part of authorization.split(',')) {
-      const match = /^Bearer\s+(.+)$/i.exec(part.trim());
-      if (match) { secret = match[1]!.trim(); break; }
-    }
+    if (authorization)
+      for (const part of authorization.split(',')) {
+        const match = /^Bearer\s+(.+)$/i.exec(part.trim());
+        if (match) {
+          secret = match[1]!.trim();
+          break;
+        }
+      }
     if (secret !== null) {
       const entry = table.get(hashToken(secret));
-      if (!entry || entry.token.isPublic || !isUsable(entry.token, entry.schema, now)) return { error: 'Invalid Authorization header' };
+      if (!entry || entry.token.isPublic || !isUsable(entry.token, entry.schema, now))
+        return { error: 'Invalid Authorization header' };
       this.touch(entry.token.id, now);
       return { schema: entry.schema!, token: entry.token };
     }
     const publicEntry = table.get(PUBLIC_TOKEN);
-    if (!publicEntry || !isUsable(publicEntry.token, publicEntry.schema, now)) return { error: 'Missing Authorization header' };
+    if (!publicEntry || !isUsable(publicEntry.token, publicEntry.schema, now))
+      return { error: 'Missing Authorization header' };
     return { schema: publicEntry.schema!, token: publicEntry.token };
   }
 
   private load(): Promise<TokenTable> {
     if (this.table) return this.table;
-    const loading: Promise<TokenTable> = this.access.tokenTable().then((rows) => {
-      const table: TokenTable = new Map(rows.map((r) => [r.hash, { token: r.token, schema: r.schema }]));
-      // An invalidation while loading dropped this load: it must not become the current table.
-      if (this.table === loading) this.loaded = table;
-      return table;
-    }).catch((error: unknown) => {
-      if (this.table === loading) this.table = null;
-      throw error;
-    });
+    const loading: Promise<TokenTable> = this.access
+      .tokenTable()
+      .then((rows) => {
+        const table: TokenTable = new Map(rows.map((r) => [r.hash, { token: r.token, schema: r.schema }]));
+        // An invalidation while loading dropped this load: it must not become the current table.
+        if (this.table === loading) this.loaded = table;
+        return table;
+      })
+      .catch((error: unknown) => {
+        if (this.table === loading) this.table = null;
+        throw error;
+      });
     this.table = loading;
     return loading;
   }

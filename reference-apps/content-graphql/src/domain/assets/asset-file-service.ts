@@ -13,7 +13,10 @@ export type AssetFileAnswer =
  * first request. Only files of existing assets are answered, so nothing else on disk can be reached.
  */
 export class AssetFileService {
-  constructor(private readonly store: ContentStore, private readonly transformer: ImageTransformer) {}
+  constructor(
+    private readonly store: ContentStore,
+    private readonly transformer: ImageTransformer,
+  ) {}
 
   async resolve(urlPath: string): Promise<AssetFileAnswer> {
     let segments: string[];
@@ -22,7 +25,8 @@ export class AssetFileService {
     } catch {
       return { status: 400, message: 'Malformed URL path' };
     }
-    if (segments.some((s) => s === '..' || s === '.' || s.includes('\\'))) return { status: 400, message: 'Invalid path' };
+    if (segments.some((s) => s === '..' || s === '.' || s.includes('\\')))
+      return { status: 400, message: 'Invalid path' };
     const catalog = await this.store.catalog();
     const volume = [...catalog.volumesById.values()].find((v) => {
       const prefix = v.url.replace(/^@web/, '').split('/').filter(Boolean);
@@ -32,22 +36,51 @@ export class AssetFileService {
     const rest = segments.slice(volume.url.replace(/^@web/, '').split('/').filter(Boolean).length);
     const filename = rest[rest.length - 1]!;
     const transformFolder = rest.length >= 2 && rest[rest.length - 2]!.startsWith('_') ? rest[rest.length - 2]! : null;
-    const folderPath = rest.slice(0, transformFolder ? -2 : -1).map((s) => `${s}/`).join('');
+    const folderPath = rest
+      .slice(0, transformFolder ? -2 : -1)
+      .map((s) => `${s}/`)
+      .join('');
     const transform = transformFolder ? parseTransformFolder(transformFolder, catalog) : null;
     if (transformFolder && !transform) return { status: 404, message: `Unknown transform "${transformFolder}"` };
-    const candidates = await this.store.db.selectFrom('assets').innerJoin('volumefolders', 'volumefolders.id', 'assets.folderId')
+    const candidates = await this.store.db
+      .selectFrom('assets')
+      .innerJoin('volumefolders', 'volumefolders.id', 'assets.folderId')
       .innerJoin('elements', 'elements.id', 'assets.id')
-      .select(['assets.id', 'assets.filename', 'assets.width', 'assets.height', 'assets.focalPoint', 'volumefolders.path'])
-      .where('assets.volumeId', '=', volume.id).where('volumefolders.path', '=', folderPath).where('elements.dateDeleted', 'is', null).execute();
-    const asset = candidates.find((a) => (transform ? transformedFilename(a.filename, transform) : a.filename) === filename);
+      .select([
+        'assets.id',
+        'assets.filename',
+        'assets.width',
+        'assets.height',
+        'assets.focalPoint',
+        'volumefolders.path',
+      ])
+      .where('assets.volumeId', '=', volume.id)
+      .where('volumefolders.path', '=', folderPath)
+      .where('elements.dateDeleted', 'is', null)
+      .execute();
+    const asset = candidates.find(
+      (a) => (transform ? transformedFilename(a.filename, transform) : a.filename) === filename,
+    );
     if (!asset) return { status: 404, message: 'No such asset' };
-    const file = { id: asset.id, filename: asset.filename, folderPath: asset.path, width: asset.width, height: asset.height, focalPoint: asset.focalPoint };
+    const file = {
+      id: asset.id,
+      filename: asset.filename,
+      folderPath: asset.path,
+      width: asset.width,
+      height: asset.height,
+      focalPoint: asset.focalPoint,
+    };
     try {
-      const path = transform ? await this.transformer.ensure(volume, file, transform) : this.transformer.originalPath(volume, file);
+      const path = transform
+        ? await this.transformer.ensure(volume, file, transform)
+        : this.transformer.originalPath(volume, file);
       await stat(path);
       return { status: 200, path, contentType: mimeTypeOf(filename) ?? 'application/octet-stream' };
     } catch (error) {
-      return { status: 404, message: (error as Error).message.startsWith('Asset') ? (error as Error).message : 'The file is missing' };
+      return {
+        status: 404,
+        message: (error as Error).message.startsWith('Asset') ? (error as Error).message : 'The file is missing',
+      };
     }
   }
 }

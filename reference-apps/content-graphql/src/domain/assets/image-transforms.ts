@@ -21,12 +21,30 @@ export interface ImageTransform {
 }
 
 export interface TransformArguments {
-  handle?: string | null; transform?: string | null; width?: number | null; height?: number | null; mode?: string | null;
-  position?: string | null; interlace?: string | null; quality?: number | null; format?: string | null; immediately?: boolean | null;
+  handle?: string | null;
+  transform?: string | null;
+  width?: number | null;
+  height?: number | null;
+  mode?: string | null;
+  position?: string | null;
+  interlace?: string | null;
+  quality?: number | null;
+  format?: string | null;
+  immediately?: boolean | null;
 }
 
 const MODES = ['crop', 'fit', 'stretch'];
-const POSITIONS = ['top-left', 'top-center', 'top-right', 'center-left', 'center-center', 'center-right', 'bottom-left', 'bottom-center', 'bottom-right'];
+const POSITIONS = [
+  'top-left',
+  'top-center',
+  'top-right',
+  'center-left',
+  'center-center',
+  'center-right',
+  'bottom-left',
+  'bottom-center',
+  'bottom-right',
+];
 const INTERLACES = ['none', 'line', 'plane', 'partition'];
 const FORMATS = ['jpg', 'png', 'gif', 'webp', 'avif'];
 
@@ -37,26 +55,45 @@ export function normalizeTransform(args: TransformArguments, catalog: Catalog): 
     const named = catalog.transformsByHandle.get(handle);
     if (!named) throw new QueryArgumentError(`Unknown transform handle ${quoteValue(handle)}`);
     return {
-      handle: named.handle, width: named.width, height: named.height, mode: named.mode as ImageTransform['mode'], position: named.position,
-      quality: named.quality, interlace: named.interlace as ImageTransform['interlace'], format: named.format as ImageTransform['format'],
+      handle: named.handle,
+      width: named.width,
+      height: named.height,
+      mode: named.mode as ImageTransform['mode'],
+      position: named.position,
+      quality: named.quality,
+      interlace: named.interlace as ImageTransform['interlace'],
+      format: named.format as ImageTransform['format'],
     };
   }
-  const has = [args.width, args.height, args.mode, args.position, args.interlace, args.quality, args.format].some((v) => v !== undefined && v !== null);
+  const has = [args.width, args.height, args.mode, args.position, args.interlace, args.quality, args.format].some(
+    (v) => v !== undefined && v !== null,
+  );
   if (!has) return null;
   const check = (name: string, value: string | null | undefined, allowed: string[]) => {
-    if (value !== undefined && value !== null && !allowed.includes(value)) throw new QueryArgumentError(`Invalid transform ${name} ${quoteValue(value)}: use ${allowed.join(', ')}`);
+    if (value !== undefined && value !== null && !allowed.includes(value))
+      throw new QueryArgumentError(`Invalid transform ${name} ${quoteValue(value)}: use ${allowed.join(', ')}`);
   };
   check('mode', args.mode, MODES);
   check('position', args.position, POSITIONS);
   check('interlace', args.interlace, INTERLACES);
   check('format', args.format === 'jpeg' ? 'jpg' : args.format, FORMATS);
-  for (const [name, value, max] of [['width', args.width, 4000], ['height', args.height, 4000], ['quality', args.quality, 100]] as const) {
-    if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 1 || value > max)) throw new QueryArgumentError(`Invalid transform ${name} ${value}: use a whole number from 1 to ${max}`);
+  for (const [name, value, max] of [
+    ['width', args.width, 4000],
+    ['height', args.height, 4000],
+    ['quality', args.quality, 100],
+  ] as const) {
+    if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 1 || value > max))
+      throw new QueryArgumentError(`Invalid transform ${name} ${value}: use a whole number from 1 to ${max}`);
   }
   return {
-    handle: null, width: args.width ?? null, height: args.height ?? null, mode: (args.mode ?? 'crop') as ImageTransform['mode'],
-    position: args.position ?? 'center-center', quality: args.quality ?? null, interlace: (args.interlace ?? 'none') as ImageTransform['interlace'],
-    format: (args.format === 'jpeg' ? 'jpg' : args.format ?? null) as ImageTransform['format'],
+    handle: null,
+    width: args.width ?? null,
+    height: args.height ?? null,
+    mode: (args.mode ?? 'crop') as ImageTransform['mode'],
+    position: args.position ?? 'center-center',
+    quality: args.quality ?? null,
+    interlace: (args.interlace ?? 'none') as ImageTransform['interlace'],
+    format: (args.format === 'jpeg' ? 'jpg' : (args.format ?? null)) as ImageTransform['format'],
   };
 }
 
@@ -76,22 +113,40 @@ export function transformedFilename(filename: string, transform: ImageTransform)
 export function parseTransformFolder(folder: string, catalog: Catalog): ImageTransform | null {
   const named = /^_([A-Za-z][\w-]*)$/.exec(folder);
   if (named && catalog.transformsByHandle.has(named[1]!)) return normalizeTransform({ handle: named[1]! }, catalog);
-  const match = /^_(\d+|AUTO)x(\d+|AUTO)_(crop|fit|stretch)_([a-z]+-[a-z]+)(?:_(\d+))?_(none|line|plane|partition)$/.exec(folder);
+  const match =
+    /^_(\d+|AUTO)x(\d+|AUTO)_(crop|fit|stretch)_([a-z]+-[a-z]+)(?:_(\d+))?_(none|line|plane|partition)$/.exec(folder);
   if (!match) return null;
   const [, w, h, mode, position, quality, interlace] = match;
   if (!POSITIONS.includes(position!)) return null;
   const width = w === 'AUTO' ? null : Number(w);
   const height = h === 'AUTO' ? null : Number(h);
-  if ((width !== null && (width < 1 || width > 4000)) || (height !== null && (height < 1 || height > 4000))) return null;
+  if ((width !== null && (width < 1 || width > 4000)) || (height !== null && (height < 1 || height > 4000)))
+    return null;
   if (width === null && height === null) return null;
-  return { handle: null, width, height, mode: mode as ImageTransform['mode'], position: position!, quality: quality ? Number(quality) : null, interlace: interlace as ImageTransform['interlace'], format: null };
+  return {
+    handle: null,
+    width,
+    height,
+    mode: mode as ImageTransform['mode'],
+    position: position!,
+    quality: quality ? Number(quality) : null,
+    interlace: interlace as ImageTransform['interlace'],
+    format: null,
+  };
 }
 
 function fileKey(volume: CatalogVolume, asset: AssetFile): string {
   return `${volume.path}\u0000${asset.folderPath}\u0000${asset.filename}`;
 }
 
-export interface AssetFile { id: number; filename: string; folderPath: string; width: number | null; height: number | null; focalPoint: string | null }
+export interface AssetFile {
+  id: number;
+  filename: string;
+  folderPath: string;
+  width: number | null;
+  height: number | null;
+  focalPoint: string | null;
+}
 
 /**
  * Produces transformed images with sharp and records them in the transform index. Files live next to the
@@ -108,14 +163,23 @@ export class ImageTransformer {
   private knownByTransform = new WeakMap<ImageTransform, Set<string>>();
   private static readonly MAX_KNOWN = 10_000;
 
-  constructor(private readonly db: Kysely<ContentDB>, private readonly assetsRoot: string) {}
+  constructor(
+    private readonly db: Kysely<ContentDB>,
+    private readonly assetsRoot: string,
+  ) {}
 
   originalPath(volume: CatalogVolume, asset: AssetFile): string {
     return join(this.assetsRoot, volume.path, asset.folderPath, asset.filename);
   }
 
   transformedPath(volume: CatalogVolume, asset: AssetFile, transform: ImageTransform): string {
-    return join(this.assetsRoot, volume.path, asset.folderPath, transformFolder(transform), transformedFilename(asset.filename, transform));
+    return join(
+      this.assetsRoot,
+      volume.path,
+      asset.folderPath,
+      transformFolder(transform),
+      transformedFilename(asset.filename, transform),
+    );
   }
 
   /** Whether the transform's file is known to be on disk (then `ensure` has nothing to do). */
@@ -125,21 +189,37 @@ export class ImageTransformer {
 
   /** Generates the file if it does not exist yet (concurrent calls for the same file share one generation). Returns its path. */
   async ensure(volume: CatalogVolume, asset: AssetFile, transform: ImageTransform): Promise<string> {
-    if (!isTransformable(asset.filename)) throw new QueryArgumentError(`Asset ${asset.id} (${asset.filename}) is not an image that can be transformed`);
+    if (!isTransformable(asset.filename))
+      throw new QueryArgumentError(`Asset ${asset.id} (${asset.filename}) is not an image that can be transformed`);
     const target = this.transformedPath(volume, asset, transform);
     if (this.known.has(target)) return target;
     const existing = this.running.get(target);
     if (existing) return existing;
     const job = (async () => {
-      const done = await stat(target).then(() => true, () => false);
+      const done = await stat(target).then(
+        () => true,
+        () => false,
+      );
       if (done) return this.remember(target, volume, asset, transform);
       await mkdir(dirname(target), { recursive: true });
       await this.render(this.originalPath(volume, asset), target, asset, transform);
       const location = transformFolder(transform);
-      await this.db.deleteFrom('assettransformindex').where('assetId', '=', asset.id).where('location', '=', location).execute();
-      await this.db.insertInto('assettransformindex').values({
-        assetId: asset.id, location, filename: transformedFilename(asset.filename, transform), transform: JSON.stringify(transform), fileExists: 1, dateIndexed: nowStored(),
-      }).execute();
+      await this.db
+        .deleteFrom('assettransformindex')
+        .where('assetId', '=', asset.id)
+        .where('location', '=', location)
+        .execute();
+      await this.db
+        .insertInto('assettransformindex')
+        .values({
+          assetId: asset.id,
+          location,
+          filename: transformedFilename(asset.filename, transform),
+          transform: JSON.stringify(transform),
+          fileExists: 1,
+          dateIndexed: nowStored(),
+        })
+        .execute();
       return this.remember(target, volume, asset, transform);
     })().finally(() => this.running.delete(target));
     this.running.set(target, job);
@@ -180,19 +260,44 @@ export class ImageTransformer {
     } else {
       const fit = transform.mode === 'stretch' ? 'fill' : transform.mode === 'fit' ? 'inside' : 'cover';
       const [vertical, horizontal] = transform.position.split('-') as [string, string];
-      const gravity = ({ 'top-left': 'northwest', 'top-center': 'north', 'top-right': 'northeast', 'center-left': 'west', 'center-center': 'centre', 'center-right': 'east', 'bottom-left': 'southwest', 'bottom-center': 'south', 'bottom-right': 'southeast' } as Record<string, string>)[`${vertical}-${horizontal}`] ?? 'centre';
+      const gravity =
+        (
+          {
+            'top-left': 'northwest',
+            'top-center': 'north',
+            'top-right': 'northeast',
+            'center-left': 'west',
+            'center-center': 'centre',
+            'center-right': 'east',
+            'bottom-left': 'southwest',
+            'bottom-center': 'south',
+            'bottom-right': 'southeast',
+          } as Record<string, string>
+        )[`${vertical}-${horizontal}`] ?? 'centre';
       image = image.resize({ width, height, fit, position: gravity, withoutEnlargement: false });
     }
-    const format = transform.format ?? (['jpg', 'jpeg'].includes(extensionOf(asset.filename)) ? 'jpg' : extensionOf(asset.filename));
+    const format =
+      transform.format ?? (['jpg', 'jpeg'].includes(extensionOf(asset.filename)) ? 'jpg' : extensionOf(asset.filename));
     const quality = transform.quality ?? undefined;
     const progressive = transform.interlace !== 'none';
     switch (format) {
-      case 'jpg': image = image.jpeg({ quality, progressive }); break;
-      case 'png': image = image.png({ progressive }); break;
-      case 'webp': image = image.webp({ quality }); break;
-      case 'avif': image = image.avif({ quality }); break;
-      case 'gif': image = image.gif(); break;
-      default: image = image.toFormat(format as keyof sharp.FormatEnum);
+      case 'jpg':
+        image = image.jpeg({ quality, progressive });
+        break;
+      case 'png':
+        image = image.png({ progressive });
+        break;
+      case 'webp':
+        image = image.webp({ quality });
+        break;
+      case 'avif':
+        image = image.avif({ quality });
+        break;
+      case 'gif':
+        image = image.gif();
+        break;
+      default:
+        image = image.toFormat(format as keyof sharp.FormatEnum);
     }
     await image.toFile(target);
   }

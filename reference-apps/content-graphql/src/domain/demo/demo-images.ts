@@ -1,7 +1,14 @@
 import sharp from 'sharp';
 
 /** Draws a small real image (gradient sky, a sun and a label) and encodes it as PNG or JPEG. */
-export async function drawDemoImage(options: { width: number; height: number; from: string; to: string; label: string; format: 'png' | 'jpeg' }): Promise<Buffer> {
+export async function drawDemoImage(options: {
+  width: number;
+  height: number;
+  from: string;
+  to: string;
+  label: string;
+  format: 'png' | 'jpeg';
+}): Promise<Buffer> {
   const { width, height, from, to, label } = options;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
   <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>

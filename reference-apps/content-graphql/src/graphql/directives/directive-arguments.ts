@@ -1,4 +1,11 @@
-import { Kind, getDirectiveValues, type ArgumentNode, type DirectiveNode, type GraphQLDirective, type ValueNode } from 'graphql';
+import {
+  Kind,
+  getDirectiveValues,
+  type ArgumentNode,
+  type DirectiveNode,
+  type GraphQLDirective,
+  type ValueNode,
+} from 'graphql';
 
 /** Arguments of directives written without variables, by node: the same for every value of every request. */
 const known = new WeakMap<DirectiveNode, Record<string, unknown>>();
@@ -8,7 +15,11 @@ const known = new WeakMap<DirectiveNode, Record<string, unknown>>();
  * node when its arguments hold no variables (`@formatDateTime(format: "Y-m-d")` on a list of entries: once, not
  * once per entry and request).
  */
-export function directiveArguments(definition: GraphQLDirective, node: DirectiveNode, variables: Record<string, unknown>): Record<string, unknown> {
+export function directiveArguments(
+  definition: GraphQLDirective,
+  node: DirectiveNode,
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
   const cached = known.get(node);
   if (cached) return cached;
   const values = getDirectiveValues(definition, { directives: [node] } as never, variables) ?? {};

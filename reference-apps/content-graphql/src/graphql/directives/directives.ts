@@ -1,7 +1,14 @@
 import { quoteValue } from '../../model/query-argument-error';
 import {
-  DirectiveLocation, GraphQLBoolean, GraphQLDirective, GraphQLError, GraphQLInt, GraphQLString, getNamedType,
-  type GraphQLFieldResolver, type GraphQLResolveInfo,
+  DirectiveLocation,
+  GraphQLBoolean,
+  GraphQLDirective,
+  GraphQLError,
+  GraphQLInt,
+  GraphQLString,
+  getNamedType,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
 } from 'graphql';
 import { ATOM, formatPhpDate, isValidTimeZone } from './php-date-format';
 import { renderMarkdown } from './markdown';
@@ -10,11 +17,21 @@ import { FormattedDate } from '../scalars';
 
 export const FormatDateTimeDirective = new GraphQLDirective({
   name: 'formatDateTime',
-  description: 'This directive allows for formatting any date to the desired format. It can be applied to all fields, but changes anything only when applied to a DateTime field.',
+  description:
+    'This directive allows for formatting any date to the desired format. It can be applied to all fields, but changes anything only when applied to a DateTime field.',
   locations: [DirectiveLocation.FIELD],
   args: {
-    format: { type: GraphQLString, defaultValue: ATOM, description: 'The format to use. Can be `short`, `medium`, `long`, `full`, or a PHP date format. Defaults to the Atom date-time format.' },
-    timezone: { type: GraphQLString, defaultValue: 'UTC', description: 'The full name of the timezone, defaults to UTC. (E.g., America/New_York)' },
+    format: {
+      type: GraphQLString,
+      defaultValue: ATOM,
+      description:
+        'The format to use. Can be `short`, `medium`, `long`, `full`, or a PHP date format. Defaults to the Atom date-time format.',
+    },
+    timezone: {
+      type: GraphQLString,
+      defaultValue: 'UTC',
+      description: 'The full name of the timezone, defaults to UTC. (E.g., America/New_York)',
+    },
   },
 });
 
@@ -32,7 +49,11 @@ export const TransformDirective = new GraphQLDirective({
     interlace: { type: GraphQLString, description: 'The interlace mode to use for the transform' },
     quality: { type: GraphQLInt, description: 'The quality of the transform' },
     format: { type: GraphQLString, description: 'The format to use for the transform' },
-    immediately: { type: GraphQLBoolean, description: 'Whether the transform should be generated immediately or only when the image is requested used the generated URL' },
+    immediately: {
+      type: GraphQLBoolean,
+      description:
+        'Whether the transform should be generated immediately or only when the image is requested used the generated URL',
+    },
   },
 });
 
@@ -41,14 +62,27 @@ export const MarkdownDirective = new GraphQLDirective({
   description: 'Parses the passed field value as Markdown.',
   locations: [DirectiveLocation.FIELD],
   args: {
-    flavor: { type: GraphQLString, description: 'The “flavor” of Markdown the input should be interpreted with: original, gfm, gfm-comment or extra.' },
-    inlineOnly: { type: GraphQLBoolean, defaultValue: false, description: 'Specifies whether to only parse inline elements, omitting any `<p>` tags.' },
+    flavor: {
+      type: GraphQLString,
+      description:
+        'The “flavor” of Markdown the input should be interpreted with: original, gfm, gfm-comment or extra.',
+    },
+    inlineOnly: {
+      type: GraphQLBoolean,
+      defaultValue: false,
+      description: 'Specifies whether to only parse inline elements, omitting any `<p>` tags.',
+    },
   },
 });
 
 export const CONTENT_DIRECTIVES = [FormatDateTimeDirective, TransformDirective, MarkdownDirective];
 
-const FORMAT_LENGTHS: Record<string, string> = { short: 'n/j/y g:i A', medium: 'M j, Y g:i:s A', long: 'F j, Y g:i:s A T', full: 'l, F j, Y g:i:s A T' };
+const FORMAT_LENGTHS: Record<string, string> = {
+  short: 'n/j/y g:i A',
+  medium: 'M j, Y g:i:s A',
+  long: 'F j, Y g:i:s A T',
+  full: 'l, F j, Y g:i:s A T',
+};
 
 /** Applies the field's directives in the order they are written; only presentation changes, never permissions. */
 export function applyDirectives(value: unknown, info: GraphQLResolveInfo): unknown {
@@ -63,7 +97,9 @@ export function applyDirectives(value: unknown, info: GraphQLResolveInfo): unkno
       result = mapValue(result, (v) => formatDate(v, args.format as string | null, args.timezone as string | null));
     } else if (name === 'markdown') {
       const args = directiveArguments(MarkdownDirective, directive, info.variableValues);
-      result = mapValue(result, (v) => (typeof v === 'string' ? renderMarkdown(v, args.flavor as string | null, args.inlineOnly === true) : v));
+      result = mapValue(result, (v) =>
+        typeof v === 'string' ? renderMarkdown(v, args.flavor as string | null, args.inlineOnly === true) : v,
+      );
     }
   }
   return result;
@@ -79,13 +115,18 @@ function formatDate(value: unknown, format: string | null, timezone: string | nu
   const date = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : null;
   if (!date || Number.isNaN(date.getTime())) return value;
   const zone = timezone ?? 'UTC';
-  if (!isValidTimeZone(zone)) throw new GraphQLError(`Invalid timezone ${quoteValue(zone)}: use a full timezone name such as "UTC" or "America/New_York"`);
-  const pattern = format === null ? ATOM : FORMAT_LENGTHS[format] ?? format;
+  if (!isValidTimeZone(zone))
+    throw new GraphQLError(
+      `Invalid timezone ${quoteValue(zone)}: use a full timezone name such as "UTC" or "America/New_York"`,
+    );
+  const pattern = format === null ? ATOM : (FORMAT_LENGTHS[format] ?? format);
   return new FormattedDate(formatPhpDate(date, pattern, zone));
 }
 
 /** Wraps a resolver so that its result goes through the directives; promises are awaited first. */
-export function withDirectives<TSource, TContext>(resolve: GraphQLFieldResolver<TSource, TContext> | undefined): GraphQLFieldResolver<TSource, TContext> {
+export function withDirectives<TSource, TContext>(
+  resolve: GraphQLFieldResolver<TSource, TContext> | undefined,
+): GraphQLFieldResolver<TSource, TContext> {
   return (source, args, context, info) => {
     const value = resolve ? resolve(source, args, context, info) : (source as Record<string, unknown>)[info.fieldName];
     if (!info.fieldNodes[0]?.directives?.length) return value;

@@ -19,7 +19,8 @@ const parsers = new Map<string, MarkdownIt>();
 export function renderMarkdown(text: string, flavor: string | null | undefined, inlineOnly: boolean): string {
   const name = flavor ?? 'original';
   const factory = FLAVORS[name];
-  if (!factory) throw new GraphQLError(`Invalid markdown flavor ${quoteValue(name)}: use ${Object.keys(FLAVORS).join(', ')}`);
+  if (!factory)
+    throw new GraphQLError(`Invalid markdown flavor ${quoteValue(name)}: use ${Object.keys(FLAVORS).join(', ')}`);
   let parser = parsers.get(name);
   if (!parser) {
     parser = factory();

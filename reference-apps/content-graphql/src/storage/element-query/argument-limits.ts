@@ -13,13 +13,16 @@ export const MAX_ORDER_TERMS = 20;
 
 /** Refuses list arguments (and comma-separated lists) with more values than MAX_LIST_VALUES. */
 export function checkListSize(argName: string, count: number): void {
-  if (count > MAX_LIST_VALUES) throw new QueryArgumentError(`Argument "${argName}" has ${count} values; at most ${MAX_LIST_VALUES} are accepted`);
+  if (count > MAX_LIST_VALUES)
+    throw new QueryArgumentError(`Argument "${argName}" has ${count} values; at most ${MAX_LIST_VALUES} are accepted`);
 }
 
 export function checkArgumentSizes(args: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(args)) if (Array.isArray(value)) checkListSize(name, value.length);
   if (typeof args.search === 'string' && args.search.length > MAX_SEARCH_LENGTH) {
-    throw new QueryArgumentError(`Argument "search" has ${args.search.length} characters; at most ${MAX_SEARCH_LENGTH} are accepted`);
+    throw new QueryArgumentError(
+      `Argument "search" has ${args.search.length} characters; at most ${MAX_SEARCH_LENGTH} are accepted`,
+    );
   }
 }
 
@@ -35,7 +38,11 @@ export function allOf(eb: ExpressionBuilder<any, any>, conditions: Expression<Sq
   return balanced(eb, conditions, 'and');
 }
 
-function balanced(eb: ExpressionBuilder<any, any>, conditions: Expression<SqlBool>[], glue: 'and' | 'or'): Expression<SqlBool> {
+function balanced(
+  eb: ExpressionBuilder<any, any>,
+  conditions: Expression<SqlBool>[],
+  glue: 'and' | 'or',
+): Expression<SqlBool> {
   if (conditions.length <= 8) return glue === 'or' ? eb.or(conditions) : eb.and(conditions);
   const middle = Math.ceil(conditions.length / 2);
   const halves = [balanced(eb, conditions.slice(0, middle), glue), balanced(eb, conditions.slice(middle), glue)];

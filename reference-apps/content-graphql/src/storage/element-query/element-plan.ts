@@ -33,15 +33,45 @@ export interface ElementQueryPlan {
  * common attribute filters, relations, search, structure arguments, the batch join, then the order. Each argument
  * becomes a condition ANDed into the WHERE; lists mean OR, operators and dates as param-parser reads them.
  */
-export function planElementQuery(db: Kysely<ContentDB>, catalog: Catalog, kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext,
-  batch: BatchJoin | undefined, hiddenSearchFields: () => number[], columns: ElementColumns = 'all'): ElementQueryPlan {
-  const state: PlanState = { query: db.selectFrom('elements as e')
-    .innerJoin('elements_sites as es', 'es.elementId', 'e.id')
-    .select(columns === 'all'
-      ? ['e.id', 'e.uid', 'e.enabled', 'e.archived', 'e.dateCreated', 'e.dateUpdated', 'e.dateDeleted',
-        'es.siteId', 'es.title', 'es.slug', 'es.uri', 'es.enabled as enabledForSite', 'es.content']
-      : ['e.id', 'es.siteId', 'es.title', 'es.uri', 'es.content'])
-    .where('e.type', '=', kind) as Query, columns, conditions: [], empty: false };
+export function planElementQuery(
+  db: Kysely<ContentDB>,
+  catalog: Catalog,
+  kind: ElementKind,
+  args: ElementArgs,
+  scope: ElementScope,
+  ctx: QueryContext,
+  batch: BatchJoin | undefined,
+  hiddenSearchFields: () => number[],
+  columns: ElementColumns = 'all',
+): ElementQueryPlan {
+  const state: PlanState = {
+    query: db
+      .selectFrom('elements as e')
+      .innerJoin('elements_sites as es', 'es.elementId', 'e.id')
+      .select(
+        columns === 'all'
+          ? [
+              'e.id',
+              'e.uid',
+              'e.enabled',
+              'e.archived',
+              'e.dateCreated',
+              'e.dateUpdated',
+              'e.dateDeleted',
+              'es.siteId',
+              'es.title',
+              'es.slug',
+              'es.uri',
+              'es.enabled as enabledForSite',
+              'es.content',
+            ]
+          : ['e.id', 'es.siteId', 'es.title', 'es.uri', 'es.content'],
+      )
+      .where('e.type', '=', kind) as Query,
+    columns,
+    conditions: [],
+    empty: false,
+  };
   const conditions = state.conditions;
 
   applyKindFilters(state, kind, args, scope, catalog);
@@ -55,15 +85,24 @@ export function planElementQuery(db: Kysely<ContentDB>, catalog: Catalog, kind: 
 
   // Status, archived, trashed.
   conditions.push((eb) => statusCondition(eb, kind, 'status' in args ? args.status : defaultStatus(kind)));
-  conditions.push((eb) => args.archived === true ? eb('e.archived', '=', 1) : eb('e.archived', '=', 0));
-  conditions.push((eb) => args.trashed === true ? eb('e.dateDeleted', 'is not', null) : eb('e.dateDeleted', 'is', null));
-  if (typeof args.enabledForSite === 'boolean') { const value = args.enabledForSite ? 1 : 0; conditions.push((eb) => eb('es.enabled', '=', value)); }
+  conditions.push((eb) => (args.archived === true ? eb('e.archived', '=', 1) : eb('e.archived', '=', 0)));
+  conditions.push((eb) =>
+    args.trashed === true ? eb('e.dateDeleted', 'is not', null) : eb('e.dateDeleted', 'is', null),
+  );
+  if (typeof args.enabledForSite === 'boolean') {
+    const value = args.enabledForSite ? 1 : 0;
+    conditions.push((eb) => eb('es.enabled', '=', value));
+  }
 
   // Common attribute filters.
   let fixedIds: number[] | null = null;
   conditions.push((eb) => paramCondition(eb, 'e.id', args.id, 'number', 'id'));
   if (args.fixedOrder === true) {
-    const ids = (Array.isArray(args.id) ? args.id : args.id === undefined || args.id === null ? [] : String(args.id).split(',')).map(Number).filter(Number.isInteger);
+    const ids = (
+      Array.isArray(args.id) ? args.id : args.id === undefined || args.id === null ? [] : String(args.id).split(',')
+    )
+      .map(Number)
+      .filter(Number.isInteger);
     if (ids.length === 0) state.empty = true;
     fixedIds = ids;
   }
@@ -73,26 +112,36 @@ export function planElementQuery(db: Kysely<ContentDB>, catalog: Catalog, kind: 
   conditions.push((eb) => paramCondition(eb, 'es.uri', args.uri, 'string', 'uri'));
   conditions.push((eb) => paramCondition(eb, 'e.dateCreated', args.dateCreated, 'date', 'dateCreated'));
   conditions.push((eb) => paramCondition(eb, 'e.dateUpdated', args.dateUpdated, 'date', 'dateUpdated'));
-  if (Array.isArray(args.ref) && args.ref.length) conditions.push((eb) => refCondition(eb, catalog, kind, args.ref as string[]));
+  if (Array.isArray(args.ref) && args.ref.length)
+    conditions.push((eb) => refCondition(eb, catalog, kind, args.ref as string[]));
 
   // Relations.
   const relatedAll = normalizeIdList(args.relatedToAll, 'relatedToAll');
   let related = normalizeIdList(args.relatedTo, 'relatedTo');
   let relatedGlue: 'and' | 'or' = 'or';
   if (related && related.glue === 'and') relatedGlue = 'and';
-  if (relatedAll) { related = relatedAll; relatedGlue = 'and'; }
-  if (related && related.ids.length) {
+  if (relatedAll) {
+    related = relatedAll;
+    relatedGlue = 'and';
+  }
+  if (related?.ids.length) {
     const ids = related.ids;
-    const one = (eb: EB, id: number) => eb.or([
-      eb('e.id', 'in', eb.selectFrom('relations').select('targetId').where('sourceId', '=', id)),
-      eb('e.id', 'in', eb.selectFrom('relations').select('sourceId').where('targetId', '=', id)),
-    ]);
-    conditions.push((eb) => relatedGlue === 'and'
-      ? allOf(eb, ids.map((id) => one(eb, id)))
-      : eb.or([
-        eb('e.id', 'in', eb.selectFrom('relations').select('targetId').where('sourceId', 'in', ids)),
-        eb('e.id', 'in', eb.selectFrom('relations').select('sourceId').where('targetId', 'in', ids)),
-      ]));
+    const one = (eb: EB, id: number) =>
+      eb.or([
+        eb('e.id', 'in', eb.selectFrom('relations').select('targetId').where('sourceId', '=', id)),
+        eb('e.id', 'in', eb.selectFrom('relations').select('sourceId').where('targetId', '=', id)),
+      ]);
+    conditions.push((eb) =>
+      relatedGlue === 'and'
+        ? allOf(
+            eb,
+            ids.map((id) => one(eb, id)),
+          )
+        : eb.or([
+            eb('e.id', 'in', eb.selectFrom('relations').select('targetId').where('sourceId', 'in', ids)),
+            eb('e.id', 'in', eb.selectFrom('relations').select('sourceId').where('targetId', 'in', ids)),
+          ]),
+    );
   }
 
   // Search.
@@ -134,27 +183,52 @@ export function planElementQuery(db: Kysely<ContentDB>, catalog: Catalog, kind: 
 }
 
 /** The order when the query names none: relation order, block order, structure order or the kind's own. */
-function defaultOrder(catalog: Catalog, kind: ElementKind, args: ElementArgs, scope: ElementScope, batch?: BatchJoin): OrderTerm[] {
+function defaultOrder(
+  catalog: Catalog,
+  kind: ElementKind,
+  args: ElementArgs,
+  scope: ElementScope,
+  batch?: BatchJoin,
+): OrderTerm[] {
   if (batch?.type === 'relation') return [{ column: 'relationOrder', direction: 'asc' }];
   if (batch?.type === 'blocks') return [{ column: 'mb.sortOrder', direction: 'asc' }];
   switch (kind) {
     case 'entry': {
       if (batch?.type === 'children') return [{ column: 'se.lft', direction: 'asc' }];
       // One structure section queried: structure order, as the CMS does.
-      const sections = new Set([...(scope.entryTypeIds ?? [])].map((id) => catalog.entryTypesById.get(id)).filter(Boolean)
-        .map((t) => catalog.sectionsById.get(t!.sectionId)!)
-        .filter((s) => matchesStringParam(args.section, s.handle) && matchesNumberParam(args.sectionId, s.id, 'sectionId')));
-      if ((args.section !== undefined || args.sectionId !== undefined) && sections.size === 1 && [...sections][0]!.type === 'structure') {
+      const sections = new Set(
+        [...(scope.entryTypeIds ?? [])]
+          .map((id) => catalog.entryTypesById.get(id))
+          .filter(Boolean)
+          .map((t) => catalog.sectionsById.get(t!.sectionId)!)
+          .filter(
+            (s) => matchesStringParam(args.section, s.handle) && matchesNumberParam(args.sectionId, s.id, 'sectionId'),
+          ),
+      );
+      if (
+        (args.section !== undefined || args.sectionId !== undefined) &&
+        sections.size === 1 &&
+        [...sections][0]!.type === 'structure'
+      ) {
         return [{ column: 'se.lft', direction: 'asc' }];
       }
       return [{ column: 'en.postDate', direction: 'desc' }];
     }
-    case 'category': return [{ column: 'se.root', direction: 'asc' }, { column: 'se.lft', direction: 'asc' }];
-    case 'tag': return [{ column: 'es.title', direction: 'asc' }];
-    case 'globalset': return [{ column: 'g.name', direction: 'asc' }];
-    case 'user': return [{ column: 'u.username', direction: 'asc' }];
-    case 'matrixblock': return [{ column: 'mb.sortOrder', direction: 'asc' }];
-    default: return [{ column: 'e.dateCreated', direction: 'desc' }];
+    case 'category':
+      return [
+        { column: 'se.root', direction: 'asc' },
+        { column: 'se.lft', direction: 'asc' },
+      ];
+    case 'tag':
+      return [{ column: 'es.title', direction: 'asc' }];
+    case 'globalset':
+      return [{ column: 'g.name', direction: 'asc' }];
+    case 'user':
+      return [{ column: 'u.username', direction: 'asc' }];
+    case 'matrixblock':
+      return [{ column: 'mb.sortOrder', direction: 'asc' }];
+    default:
+      return [{ column: 'e.dateCreated', direction: 'desc' }];
   }
 }
 
@@ -187,11 +261,15 @@ function refCondition(eb: EB, catalog: Catalog, kind: ElementKind, refs: string[
     const refKind = (match[1] ?? kind) as ElementKind;
     if (refKind !== kind) continue;
     const target = match[2]!;
-    if (/^\d+$/.test(target)) { parts.push(eb('e.id', '=', Number(target))); continue; }
+    if (/^\d+$/.test(target)) {
+      parts.push(eb('e.id', '=', Number(target)));
+      continue;
+    }
     const slash = target.indexOf('/');
     if (kind === 'entry' && slash > 0) {
       const section = catalog.sectionsByHandle.get(target.slice(0, slash));
-      if (section) parts.push(eb.and([eb('en.sectionId', '=', section.id), eb('es.slug', '=', target.slice(slash + 1))]));
+      if (section)
+        parts.push(eb.and([eb('en.sectionId', '=', section.id), eb('es.slug', '=', target.slice(slash + 1))]));
       continue;
     }
     if (kind === 'user') parts.push(eb('u.username', '=', target));

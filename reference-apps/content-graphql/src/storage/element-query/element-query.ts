@@ -50,10 +50,20 @@ export class ElementQueryEngine {
   private readonly hiddenFields = new WeakMap<ElementScope, number[]>();
   private lastScopeId = 0;
 
-  constructor(private readonly db: Kysely<ContentDB>, private readonly catalog: Catalog) {}
+  constructor(
+    private readonly db: Kysely<ContentDB>,
+    private readonly catalog: Catalog,
+  ) {}
 
   /** `columns: 'essential'` leaves out the columns only some GraphQL fields read (see ElementColumns). */
-  async find(kind: ElementKind, givenArgs: ElementArgs, scope: ElementScope, ctx: QueryContext, batch?: BatchJoin, columns: ElementColumns = 'all'): Promise<ElementRow[]> {
+  async find(
+    kind: ElementKind,
+    givenArgs: ElementArgs,
+    scope: ElementScope,
+    ctx: QueryContext,
+    batch?: BatchJoin,
+    columns: ElementColumns = 'all',
+  ): Promise<ElementRow[]> {
     checkArgumentSizes(givenArgs);
     const args = await this.withReadableRelations(givenArgs, scope, ctx);
     if (args === null) return [];
@@ -89,27 +99,56 @@ export class ElementQueryEngine {
    * cost more than running the statement (a third of an uncached GraphQL request, measured). The current time is
    * a placeholder in the kept parameters, filled in at every run. Arguments that mention `now` are built every time.
    */
-  private prepared(kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext, batch: BatchJoin | undefined, columns: ElementColumns): PreparedQuery {
+  private prepared(
+    kind: ElementKind,
+    args: ElementArgs,
+    scope: ElementScope,
+    ctx: QueryContext,
+    batch: BatchJoin | undefined,
+    columns: ElementColumns,
+  ): PreparedQuery {
     const argsKey = stableJson(args);
-    const key = /now/i.test(argsKey) ? null
+    const key = /now/i.test(argsKey)
+      ? null
       : `${kind}|${columns}|${this.scopeId(scope)}|${ctx.siteId}|${ctx.maxResults}|${batch ? stableJson(batch) : ''}|${argsKey}`;
     let prepared = key === null ? undefined : this.preparedQueries.get(key);
     if (!prepared) {
       prepared = this.prepare(kind, args, scope, ctx, batch, columns);
       if (key !== null) {
-        if (this.preparedQueries.size >= MAX_PREPARED_QUERIES) this.preparedQueries.delete(this.preparedQueries.keys().next().value!);
+        if (this.preparedQueries.size >= MAX_PREPARED_QUERIES)
+          this.preparedQueries.delete(this.preparedQueries.keys().next().value!);
         this.preparedQueries.set(key, prepared);
       }
     }
     return prepared;
   }
 
-  private prepare(kind: ElementKind, args: ElementArgs, scope: ElementScope, ctx: QueryContext, batch: BatchJoin | undefined, columns: ElementColumns): PreparedQuery {
-    const plan = planElementQuery(this.db, this.catalog, kind, args, scope, ctx, batch, () => this.hiddenSearchFields(scope), columns);
+  private prepare(
+    kind: ElementKind,
+    args: ElementArgs,
+    scope: ElementScope,
+    ctx: QueryContext,
+    batch: BatchJoin | undefined,
+    columns: ElementColumns,
+  ): PreparedQuery {
+    const plan = planElementQuery(
+      this.db,
+      this.catalog,
+      kind,
+      args,
+      scope,
+      ctx,
+      batch,
+      () => this.hiddenSearchFields(scope),
+      columns,
+    );
     let query = plan.query;
     const inMemory = plan.scoreOrder || plan.fixedIds !== null || Boolean(batch) || args.unique === true;
     // Explicit NULL placement: SQLite and PostgreSQL disagree on it by default.
-    for (const term of plan.order) query = query.orderBy(sql`${sql.ref(term.column)} ${sql.raw(term.direction === 'asc' ? 'asc nulls first' : 'desc nulls last')}`);
+    for (const term of plan.order)
+      query = query.orderBy(
+        sql`${sql.ref(term.column)} ${sql.raw(term.direction === 'asc' ? 'asc nulls first' : 'desc nulls last')}`,
+      );
     query = query.orderBy('e.id', 'desc');
     const { offset, limit } = this.window(args, ctx);
     if (!inMemory) {
@@ -119,7 +158,16 @@ export class ElementQueryEngine {
       if (limit !== null) query = query.limit(sql.lit(limit));
       else if (offset) query = query.limit(sql.lit(Number.MAX_SAFE_INTEGER));
     }
-    return { compiled: query.compile(), empty: plan.empty, inMemory, offset, limit, scoreOrder: plan.scoreOrder, fixedIds: plan.fixedIds, search: plan.search };
+    return {
+      compiled: query.compile(),
+      empty: plan.empty,
+      inMemory,
+      offset,
+      limit,
+      scoreOrder: plan.scoreOrder,
+      fixedIds: plan.fixedIds,
+      search: plan.search,
+    };
   }
 
   /**
@@ -127,7 +175,11 @@ export class ElementQueryEngine {
    * must not show (it would tell that the element exists and what it is tied to). Ids the schema cannot read are
    * dropped; null when nothing can match any more (no readable id for "any of", an unreadable one for "all of").
    */
-  private async withReadableRelations(args: ElementArgs, scope: ElementScope, ctx: QueryContext): Promise<ElementArgs | null> {
+  private async withReadableRelations(
+    args: ElementArgs,
+    scope: ElementScope,
+    ctx: QueryContext,
+  ): Promise<ElementArgs | null> {
     const relatedAll = normalizeIdList(args.relatedToAll, 'relatedToAll');
     const related = relatedAll ? null : normalizeIdList(args.relatedTo, 'relatedTo');
     const list = relatedAll ? { ...relatedAll, glue: 'and' as const } : related;
@@ -136,20 +188,35 @@ export class ElementQueryEngine {
     const kept = list.ids.filter((id) => readable.has(id));
     if (list.glue === 'and' ? kept.length < new Set(list.ids).size : kept.length === 0) return null;
     if (kept.length === list.ids.length) return args;
-    return relatedAll ? { ...args, relatedToAll: kept } : { ...args, relatedTo: list.glue === 'and' ? ['and', ...kept] : kept };
+    return relatedAll
+      ? { ...args, relatedToAll: kept }
+      : { ...args, relatedTo: list.glue === 'and' ? ['and', ...kept] : kept };
   }
 
   /** The ids, of any kind, whose elements the scope lets a client read (any status and site); matrix blocks through their owners. */
   private async readableIds(ids: number[], scope: ElementScope, ctx: QueryContext): Promise<Set<number>> {
-    const rows = await this.db.selectFrom('elements').select(['id', 'type']).where('id', 'in', [...new Set(ids)]).execute();
+    const rows = await this.db
+      .selectFrom('elements')
+      .select(['id', 'type'])
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
     const can = readableKinds(scope);
     const readable = new Set<number>();
     const byKind = new Map<ElementKind, number[]>();
-    for (const row of rows) byKind.set(row.type as ElementKind, [...(byKind.get(row.type as ElementKind) ?? []), Number(row.id)]);
+    for (const row of rows)
+      byKind.set(row.type as ElementKind, [...(byKind.get(row.type as ElementKind) ?? []), Number(row.id)]);
     for (const [kind, kindIds] of byKind) {
       if (kind === 'matrixblock') {
-        const owners = await this.db.selectFrom('matrixblocks').select(['id', 'ownerId']).where('id', 'in', kindIds).execute();
-        const readableOwners = await this.readableIds(owners.map((o) => Number(o.ownerId)), scope, ctx);
+        const owners = await this.db
+          .selectFrom('matrixblocks')
+          .select(['id', 'ownerId'])
+          .where('id', 'in', kindIds)
+          .execute();
+        const readableOwners = await this.readableIds(
+          owners.map((o) => Number(o.ownerId)),
+          scope,
+          ctx,
+        );
         for (const owner of owners) if (readableOwners.has(Number(owner.ownerId))) readable.add(Number(owner.id));
         continue;
       }
@@ -165,10 +232,12 @@ export class ElementQueryEngine {
     let hidden = this.hiddenFields.get(scope);
     if (!hidden) {
       const can = readableKinds(scope);
-      hidden = [...this.catalog.fieldsById.values()].filter((field) => {
-        const target = RELATION_TARGETS[field.type];
-        return target !== undefined && !can[target];
-      }).map((field) => field.id);
+      hidden = [...this.catalog.fieldsById.values()]
+        .filter((field) => {
+          const target = RELATION_TARGETS[field.type];
+          return target !== undefined && !can[target];
+        })
+        .map((field) => field.id);
       this.hiddenFields.set(scope, hidden);
     }
     return hidden;
@@ -190,7 +259,8 @@ export class ElementQueryEngine {
   private window(args: ElementArgs, ctx: QueryContext): { offset: number; limit: number | null } {
     const offset = args.offset === undefined || args.offset === null ? 0 : Number(args.offset);
     let limit = args.limit === undefined || args.limit === null ? null : Number(args.limit);
-    if (!Number.isInteger(offset) || offset < 0) throw new QueryArgumentError(`Invalid offset ${quoteValue(args.offset)}: expected an integer of 0 or more`);
+    if (!Number.isInteger(offset) || offset < 0)
+      throw new QueryArgumentError(`Invalid offset ${quoteValue(args.offset)}: expected an integer of 0 or more`);
     if (limit !== null && (!Number.isInteger(limit) || limit < 0)) limit = 0;
     if (ctx.maxResults > 0) limit = Math.min(ctx.maxResults, limit ?? ctx.maxResults);
     return { offset, limit };
@@ -200,8 +270,17 @@ export class ElementQueryEngine {
     if (rows.length === 0) return;
     const ids = [...new Set(rows.map((r) => r.id))];
     const hidden = new Set(hiddenFields);
-    const index = (await this.db.selectFrom('searchindex').select(['elementId', 'siteId', 'attribute', 'fieldId', 'keywords']).where('elementId', 'in', ids).execute())
-      .filter((row) => !hidden.has(Number(row.fieldId)));
-    for (const row of rows) row.searchScore = searchScore(search, index.filter((i) => i.elementId === row.id && i.siteId === row.siteId));
+    const index = (
+      await this.db
+        .selectFrom('searchindex')
+        .select(['elementId', 'siteId', 'attribute', 'fieldId', 'keywords'])
+        .where('elementId', 'in', ids)
+        .execute()
+    ).filter((row) => !hidden.has(Number(row.fieldId)));
+    for (const row of rows)
+      row.searchScore = searchScore(
+        search,
+        index.filter((i) => i.elementId === row.id && i.siteId === row.siteId),
+      );
   }
 }

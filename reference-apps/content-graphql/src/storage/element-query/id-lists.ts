@@ -6,17 +6,26 @@ export function normalizeIdList(value: unknown, argName: string): { glue: 'and' 
   if (value === undefined || value === null) return null;
   let items = Array.isArray(value) ? [...value] : [value];
   let glue: 'and' | 'or' = 'or';
-  if (typeof items[0] === 'string' && ['and', 'or'].includes(items[0].toLowerCase())) { glue = items[0].toLowerCase() as 'and' | 'or'; items = items.slice(1); }
+  if (typeof items[0] === 'string' && ['and', 'or'].includes(items[0].toLowerCase())) {
+    glue = items[0].toLowerCase() as 'and' | 'or';
+    items = items.slice(1);
+  }
   const ids = items.map((item) => {
     const n = typeof item === 'number' ? item : Number(item);
-    if (!Number.isInteger(n)) throw new QueryArgumentError(`Invalid value ${quoteValue(item)} for argument "${argName}": expected element ids`);
+    if (!Number.isInteger(n))
+      throw new QueryArgumentError(`Invalid value ${quoteValue(item)} for argument "${argName}": expected element ids`);
     return n;
   });
   return { glue, ids };
 }
 
 /** `offset`/`limit` applied to each batch key's rows on their own (batched queries load many elements' lists at once). */
-export function applyWindowPerKey(rows: ElementRow[], offset: number, limit: number | null, reverse: boolean): ElementRow[] {
+export function applyWindowPerKey(
+  rows: ElementRow[],
+  offset: number,
+  limit: number | null,
+  reverse: boolean,
+): ElementRow[] {
   const groups = new Map<number | undefined, ElementRow[]>();
   for (const row of rows) {
     const list = groups.get(row.batchKey);

@@ -13,9 +13,19 @@ const OPERATOR = /^(<=|>=|!=|<>|<|>|=|not\s+)\s*/i;
  * Items may carry an operator (`'>= 3'`, `'not foo'`, `'!= 2'`), `*` wildcards (strings), `:empty:` and `:notempty:`.
  * Dates accept anything `Date` parses (`2018-04-01`, ATOM strings), read as UTC when no zone is given.
  */
-export function paramCondition(eb: EB, column: string, value: unknown, kind: ParamKind, argName: string): Expression<SqlBool> | null {
+export function paramCondition(
+  eb: EB,
+  column: string,
+  value: unknown,
+  kind: ParamKind,
+  argName: string,
+): Expression<SqlBool> | null {
   if (value === null || value === undefined) return null;
-  let items: unknown[] = Array.isArray(value) ? [...value] : kind === 'number' && typeof value === 'string' ? splitList(value) : [value];
+  let items: unknown[] = Array.isArray(value)
+    ? [...value]
+    : kind === 'number' && typeof value === 'string'
+      ? splitList(value)
+      : [value];
   if (items.length === 0) return null;
   let glue: 'and' | 'or' = 'or';
   let negate = false;
@@ -35,10 +45,20 @@ export function paramCondition(eb: EB, column: string, value: unknown, kind: Par
 }
 
 function splitList(value: string): string[] {
-  return value.split(/(?<!\\),/).map((part) => part.trim()).filter((part) => part !== '');
+  return value
+    .split(/(?<!\\),/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }
 
-function itemCondition(eb: EB, column: string, item: unknown, kind: ParamKind, argName: string, negate: boolean): Expression<SqlBool> {
+function itemCondition(
+  eb: EB,
+  column: string,
+  item: unknown,
+  kind: ParamKind,
+  argName: string,
+  negate: boolean,
+): Expression<SqlBool> {
   const ref = eb.ref(column);
   if (item === null) return negate ? eb(ref, 'is not', null) : eb(ref, 'is', null);
   let text = typeof item === 'string' ? item.trim() : item;
@@ -57,8 +77,10 @@ function itemCondition(eb: EB, column: string, item: unknown, kind: ParamKind, a
   if (negate) operator = invert(operator);
   if (kind === 'number') {
     const n = typeof text === 'number' ? text : typeof text === 'boolean' ? Number(text) : Number(text);
-    if (typeof text === 'string' && text.trim() === '' || !Number.isFinite(n)) {
-      throw new QueryArgumentError(`Invalid value ${quoteValue(item)} for argument "${argName}": expected a number, optionally with an operator like ">= 3" or "not 4"`);
+    if ((typeof text === 'string' && text.trim() === '') || !Number.isFinite(n)) {
+      throw new QueryArgumentError(
+        `Invalid value ${quoteValue(item)} for argument "${argName}": expected a number, optionally with an operator like ">= 3" or "not 4"`,
+      );
     }
     return eb(ref, operator as '=', n);
   }
@@ -68,7 +90,10 @@ function itemCondition(eb: EB, column: string, item: unknown, kind: ParamKind, a
   }
   const value = String(text);
   if (value.includes('*')) {
-    const pattern = value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+    const pattern = value
+      .toLowerCase()
+      .replace(/[\\%_]/g, (c) => `\\${c}`)
+      .replace(/\*/g, '%');
     const like = sql<SqlBool>`lower(${ref}) like ${pattern} escape '\\'`;
     return operator === '!=' ? eb.not(like) : like;
   }
@@ -88,7 +113,10 @@ function notEmpty(eb: EB, column: string): Expression<SqlBool> {
 }
 
 function invert(operator: string): string {
-  return ({ '=': '!=', '!=': '=', '<': '>=', '>=': '<', '>': '<=', '<=': '>' } as Record<string, string>)[operator] ?? operator;
+  return (
+    ({ '=': '!=', '!=': '=', '<': '>=', '>=': '<', '>': '<=', '<=': '>' } as Record<string, string>)[operator] ??
+    operator
+  );
 }
 
 /** Reads a date argument (`2018-04-01`, `2018-04-01 10:00`, ATOM) into the stored UTC form. */
@@ -98,7 +126,9 @@ export function parseDateArgument(text: string, argName: string): string {
   else if (/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value)) value = value.replace(' ', 'T') + 'Z';
   const date = value.toLowerCase() === 'now' ? new Date() : new Date(value);
   if (value === '' || Number.isNaN(date.getTime())) {
-    throw new QueryArgumentError(`Invalid date ${quoteValue(text)} for argument "${argName}": use a date like "2018-04-01" or "2018-04-01T00:00:00+00:00", optionally after an operator like ">="`);
+    throw new QueryArgumentError(
+      `Invalid date ${quoteValue(text)} for argument "${argName}": use a date like "2018-04-01" or "2018-04-01T00:00:00+00:00", optionally after an operator like ">="`,
+    );
   }
   return date.toISOString();
 }
@@ -110,15 +140,32 @@ export function matchesStringParam(value: unknown, candidate: string): boolean {
   let negate = false;
   let glue: 'and' | 'or' = 'or';
   const first = typeof items[0] === 'string' ? (items[0] as string).toLowerCase() : null;
-  if (first === 'not') { negate = true; glue = 'and'; items = items.slice(1); }
-  else if (first === 'and' || first === 'or') { glue = first; items = items.slice(1); }
+  if (first === 'not') {
+    negate = true;
+    glue = 'and';
+    items = items.slice(1);
+  } else if (first === 'and' || first === 'or') {
+    glue = first;
+    items = items.slice(1);
+  }
   if (items.length === 0) return true;
   const results = items.map((item) => {
     let text = String(item).trim();
     let not = negate;
     const match = /^(not\s+|!=\s*)/i.exec(text);
-    if (match) { not = !not; text = text.slice(match[0].length); }
-    const pattern = new RegExp('^' + text.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$', 'i');
+    if (match) {
+      not = !not;
+      text = text.slice(match[0].length);
+    }
+    const pattern = new RegExp(
+      '^' +
+        text
+          .split('*')
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*') +
+        '$',
+      'i',
+    );
     return pattern.test(candidate) !== not;
   });
   return glue === 'and' ? results.every(Boolean) : results.some(Boolean);
@@ -131,24 +178,41 @@ export function matchesNumberParam(value: unknown, candidate: number, argName: s
   let negate = false;
   let glue: 'and' | 'or' = 'or';
   const first = typeof items[0] === 'string' ? (items[0] as string).toLowerCase() : null;
-  if (first === 'not') { negate = true; glue = 'and'; items = items.slice(1); }
-  else if (first === 'and' || first === 'or') { glue = first; items = items.slice(1); }
+  if (first === 'not') {
+    negate = true;
+    glue = 'and';
+    items = items.slice(1);
+  } else if (first === 'and' || first === 'or') {
+    glue = first;
+    items = items.slice(1);
+  }
   if (items.length === 0) return true;
   const results = items.map((item) => {
     let text = String(item).trim();
     let operator = '=';
     const match = OPERATOR.exec(text);
-    if (match) { operator = match[1]!.trim().toLowerCase(); if (operator === 'not' || operator === '<>') operator = '!='; text = text.slice(match[0].length); }
+    if (match) {
+      operator = match[1]!.trim().toLowerCase();
+      if (operator === 'not' || operator === '<>') operator = '!=';
+      text = text.slice(match[0].length);
+    }
     if (negate) operator = invert(operator);
     const n = Number(text);
-    if (text === '' || !Number.isFinite(n)) throw new QueryArgumentError(`Invalid value ${quoteValue(item)} for argument "${argName}": expected a number`);
+    if (text === '' || !Number.isFinite(n))
+      throw new QueryArgumentError(`Invalid value ${quoteValue(item)} for argument "${argName}": expected a number`);
     switch (operator) {
-      case '<': return candidate < n;
-      case '<=': return candidate <= n;
-      case '>': return candidate > n;
-      case '>=': return candidate >= n;
-      case '!=': return candidate !== n;
-      default: return candidate === n;
+      case '<':
+        return candidate < n;
+      case '<=':
+        return candidate <= n;
+      case '>':
+        return candidate > n;
+      case '>=':
+        return candidate >= n;
+      case '!=':
+        return candidate !== n;
+      default:
+        return candidate === n;
     }
   });
   return glue === 'and' ? results.every(Boolean) : results.some(Boolean);

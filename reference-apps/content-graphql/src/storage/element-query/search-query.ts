@@ -57,19 +57,44 @@ export function parseSearch(text: string): SearchQuery {
  * `hiddenFieldIds`: fields the client's schema does not have (relations to kinds it cannot read); their keywords
  * never match, and naming them (`tags:ships`) behaves as naming an unknown field.
  */
-export function searchCondition(eb: ExpressionBuilder<any, any>, query: SearchQuery, catalog: Catalog, elementColumn: string, siteColumn: string, hiddenFieldIds: readonly number[] = []): Expression<SqlBool> {
+export function searchCondition(
+  eb: ExpressionBuilder<any, any>,
+  query: SearchQuery,
+  catalog: Catalog,
+  elementColumn: string,
+  siteColumn: string,
+  hiddenFieldIds: readonly number[] = [],
+): Expression<SqlBool> {
   const terms = query.reduce((sum, group) => sum + group.length, 0);
-  if (terms > MAX_SEARCH_TERMS) throw new QueryArgumentError(`Argument "search" has ${terms} terms; at most ${MAX_SEARCH_TERMS} are accepted`);
-  const groups = query.map((group) => anyOf(eb, group.map((term) => termCondition(eb, term, catalog, elementColumn, siteColumn, hiddenFieldIds))));
+  if (terms > MAX_SEARCH_TERMS)
+    throw new QueryArgumentError(`Argument "search" has ${terms} terms; at most ${MAX_SEARCH_TERMS} are accepted`);
+  const groups = query.map((group) =>
+    anyOf(
+      eb,
+      group.map((term) => termCondition(eb, term, catalog, elementColumn, siteColumn, hiddenFieldIds)),
+    ),
+  );
   return groups.length ? allOf(eb, groups) : sql<SqlBool>`1 = 1`;
 }
 
-function termCondition(eb: ExpressionBuilder<any, any>, term: SearchTerm, catalog: Catalog, elementColumn: string, siteColumn: string, hiddenFieldIds: readonly number[]): Expression<SqlBool> {
-  let sub = eb.selectFrom('searchindex as si').select(sql`1`.as('one'))
-    .whereRef('si.elementId', '=', elementColumn as any).whereRef('si.siteId', '=', siteColumn as any);
+function termCondition(
+  eb: ExpressionBuilder<any, any>,
+  term: SearchTerm,
+  catalog: Catalog,
+  elementColumn: string,
+  siteColumn: string,
+  hiddenFieldIds: readonly number[],
+): Expression<SqlBool> {
+  let sub = eb
+    .selectFrom('searchindex as si')
+    .select(sql`1`.as('one'))
+    .whereRef('si.elementId', '=', elementColumn as any)
+    .whereRef('si.siteId', '=', siteColumn as any);
   if (hiddenFieldIds.length) sub = sub.where('si.fieldId', 'not in', [...hiddenFieldIds]);
   if (term.attribute) {
-    const fieldIds = [...catalog.fieldsById.values()].filter((f) => f.handle.toLowerCase() === term.attribute && !hiddenFieldIds.includes(f.id)).map((f) => f.id);
+    const fieldIds = [...catalog.fieldsById.values()]
+      .filter((f) => f.handle.toLowerCase() === term.attribute && !hiddenFieldIds.includes(f.id))
+      .map((f) => f.id);
     sub = fieldIds.length
       ? sub.where('si.attribute', '=', 'field').where('si.fieldId', 'in', fieldIds)
       : sub.where('si.attribute', '=', term.attribute);
@@ -94,10 +119,19 @@ export function searchScore(query: SearchQuery, rows: Array<{ attribute: string;
       if (term.negate || term.any) continue;
       for (const row of rows) {
         const haystack = row.keywords;
-        const needle = term.exact ? ` ${term.value} ` : term.phrase ? ` ${term.value} ` : term.subLeft ? term.value : ` ${term.value}`;
+        const needle = term.exact
+          ? ` ${term.value} `
+          : term.phrase
+            ? ` ${term.value} `
+            : term.subLeft
+              ? term.value
+              : ` ${term.value}`;
         let from = 0;
         let hits = 0;
-        while ((from = haystack.indexOf(needle, from)) !== -1) { hits++; from += needle.length; }
+        while ((from = haystack.indexOf(needle, from)) !== -1) {
+          hits++;
+          from += needle.length;
+        }
         score += hits * (row.attribute === 'title' ? 5 : 1);
       }
     }

@@ -24,8 +24,10 @@ export function statusCondition(eb: EB, kind: ElementKind, status: unknown): Exp
   if (status === null || status === undefined) return null;
   let items = (Array.isArray(status) ? status : [status]).map((s) => String(s).trim().toLowerCase());
   let negate = false;
-  if (items[0] === 'not') { negate = true; items = items.slice(1); }
-  else if (items[0] === 'or') items = items.slice(1);
+  if (items[0] === 'not') {
+    negate = true;
+    items = items.slice(1);
+  } else if (items[0] === 'or') items = items.slice(1);
   if (items.length === 0) return null;
   const valid = STATUSES[kind] ?? ['enabled', 'disabled'];
   const nowText = NOW as string;
@@ -34,17 +36,33 @@ export function statusCondition(eb: EB, kind: ElementKind, status: unknown): Exp
   const conditions = items.map((item) => {
     let value = item;
     let not = negate;
-    if (value.startsWith('not ')) { not = !not; value = value.slice(4).trim(); }
-    if (!valid.includes(value)) throw new QueryArgumentError(`Invalid status ${quoteValue(value)}: use ${valid.map((v) => `"${v}"`).join(', ')}`);
+    if (value.startsWith('not ')) {
+      not = !not;
+      value = value.slice(4).trim();
+    }
+    if (!valid.includes(value))
+      throw new QueryArgumentError(`Invalid status ${quoteValue(value)}: use ${valid.map((v) => `"${v}"`).join(', ')}`);
     let condition: Expression<SqlBool>;
     switch (value) {
       case 'live':
-        condition = eb.and([on, eb('en.postDate', '<=', nowText), eb.or([eb('en.expiryDate', 'is', null), eb('en.expiryDate', '>', nowText)])]);
+        condition = eb.and([
+          on,
+          eb('en.postDate', '<=', nowText),
+          eb.or([eb('en.expiryDate', 'is', null), eb('en.expiryDate', '>', nowText)]),
+        ]);
         break;
-      case 'pending': condition = eb.and([on, eb('en.postDate', '>', nowText)]); break;
-      case 'expired': condition = eb.and([on, eb('en.expiryDate', 'is not', null), eb('en.expiryDate', '<=', nowText)]); break;
-      case 'enabled': case 'active': condition = on; break;
-      default: condition = off;
+      case 'pending':
+        condition = eb.and([on, eb('en.postDate', '>', nowText)]);
+        break;
+      case 'expired':
+        condition = eb.and([on, eb('en.expiryDate', 'is not', null), eb('en.expiryDate', '<=', nowText)]);
+        break;
+      case 'enabled':
+      case 'active':
+        condition = on;
+        break;
+      default:
+        condition = off;
     }
     return not ? eb.not(condition) : condition;
   });

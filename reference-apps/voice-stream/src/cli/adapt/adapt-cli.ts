@@ -22,7 +22,16 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -54,7 +63,16 @@ const DEFAULT_TAU = { wideband: 100, narrowband: 30 };
 /** Raised when the recipe changes, so `--if-stale` remakes folders made by an older one. */
 const RECIPE_VERSION = 2;
 /** The packages whose versions decide the result: recorded in SOURCES.txt and in its key. */
-const PACKAGES = ['flite', 'espeak-ng', 'espeak-ng-data', 'sox', 'ffmpeg', 'pocketsphinx-en-us', 'sphinxtrain', 'sphinxbase-utils'];
+const PACKAGES = [
+  'flite',
+  'espeak-ng',
+  'espeak-ng-data',
+  'sox',
+  'ffmpeg',
+  'pocketsphinx-en-us',
+  'sphinxtrain',
+  'sphinxbase-utils',
+];
 
 const OPTIONS = {
   voices: { type: 'string' },
@@ -66,7 +84,11 @@ const OPTIONS = {
   'if-stale': { type: 'boolean', default: false },
 } as const;
 
-const list = (value: string | undefined) => value?.split(',').map((item) => item.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 /** The transcript's words as the dictionary spells them: lower case, no punctuation. */
 function transcriptWords(sentence: string): string {
@@ -94,11 +116,17 @@ function onPath(name: string): string {
 
 /** Runs a tool, keeping its stdout and stderr (bw reports the utterances it could not align on stderr) in `logFile`. */
 function run(command: string, args: readonly string[], logFile: string): string {
-  const result = spawnSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 512 * 1024 * 1024, encoding: 'utf8' });
+  const result = spawnSync(command, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 512 * 1024 * 1024,
+    encoding: 'utf8',
+  });
   const log = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   writeFileSync(logFile, log);
   if (result.error || result.status !== 0) {
-    throw new Error(`${path.basename(command)} failed (${result.error?.message ?? (result.signal ?? `exit ${result.status}`)}; log: ${logFile})`);
+    throw new Error(
+      `${path.basename(command)} failed (${result.error?.message ?? result.signal ?? `exit ${result.status}`}; log: ${logFile})`,
+    );
   }
   return log;
 }
@@ -110,11 +138,14 @@ function runAsync(command: string, args: readonly string[], logFile: string): Pr
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.on('error', (error) => reject(new Error(`${path.basename(command)} failed (${error.message}; log: ${logFile})`)));
+    child.on('error', (error) =>
+      reject(new Error(`${path.basename(command)} failed (${error.message}; log: ${logFile})`)),
+    );
     child.on('close', (status, signal) => {
       const log = Buffer.concat(chunks).toString('utf8');
       writeFileSync(logFile, log);
-      if (status !== 0) reject(new Error(`${path.basename(command)} failed (${signal ?? `exit ${status}`}; log: ${logFile})`));
+      if (status !== 0)
+        reject(new Error(`${path.basename(command)} failed (${signal ?? `exit ${status}`}; log: ${logFile})`));
       else resolve(log);
     });
   });
@@ -125,7 +156,26 @@ function asReceived(pcm: Buffer, rate: number): Buffer {
   if (rate === 16000) return pcm;
   return execFileSync(
     'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-f', 's16le', '-ar', String(rate), '-ac', '1', '-i', 'pipe:0', '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'],
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      's16le',
+      '-ar',
+      String(rate),
+      '-ac',
+      '1',
+      '-i',
+      'pipe:0',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      '-f',
+      's16le',
+      'pipe:1',
+    ],
     { input: pcm, maxBuffer: 256 * 1024 * 1024 },
   );
 }
@@ -142,17 +192,32 @@ function packageVersions(): string[] {
 
 async function main(argv: readonly string[]): Promise<number> {
   const flags = parseArgs({ args: [...argv], options: OPTIONS, strict: true }).values;
-  const voices = EVAL_VOICES.filter((voice) => !flags.voices || list(flags.voices)!.some((name) => voice.name === name || voice.name.startsWith(`${name}-`)));
+  const voices = EVAL_VOICES.filter(
+    (voice) =>
+      !flags.voices || list(flags.voices)!.some((name) => voice.name === name || voice.name.startsWith(`${name}-`)),
+  );
   const rates = list(flags.rates)!.map(Number);
   const tau = { wideband: Number(flags.tau), narrowband: Number(flags['narrowband-tau']) };
   if (voices.length === 0) throw new Error('--voices matches no voice');
-  if (rates.length === 0 || rates.some((rate) => rate !== 8000 && rate !== 16000)) throw new Error('--rates are 8000 and/or 16000');
+  if (rates.length === 0 || rates.some((rate) => rate !== 8000 && rate !== 16000))
+    throw new Error('--rates are 8000 and/or 16000');
   if (!(tau.wideband > 0 && tau.narrowband > 0)) throw new Error('--tau and --narrowband-tau are positive numbers');
   const out = path.resolve(flags.out);
   const versions = packageVersions();
   // What the result depends on: the same key, the same model (bw and map_adapt are deterministic).
   const key = createHash('sha256')
-    .update(JSON.stringify({ recipe: RECIPE_VERSION, sentences: TUNING_SENTENCES, voices, rates, tau, beam: BW_BEAM, padding: PADDING_MS, versions }))
+    .update(
+      JSON.stringify({
+        recipe: RECIPE_VERSION,
+        sentences: TUNING_SENTENCES,
+        voices,
+        rates,
+        tau,
+        beam: BW_BEAM,
+        padding: PADDING_MS,
+        versions,
+      }),
+    )
     .digest('hex')
     .slice(0, 16);
   const sourcesFile = path.join(out, 'SOURCES.txt');
@@ -169,21 +234,30 @@ async function main(argv: readonly string[]): Promise<number> {
   mkdirSync(work, { recursive: true });
   const acoustic = path.join(DEFAULT_MODEL_DIRECTORY, 'en-us');
   const dictionary = path.join(DEFAULT_MODEL_DIRECTORY, 'cmudict-en-us.dict');
-  console.log(`adapt: ${voices.length} voices x ${rates.length} rates x ${TUNING_SENTENCES.length} tuning sentences, tau ${tau.wideband} (narrowband ${tau.narrowband}), in ${work}`);
+  console.log(
+    `adapt: ${voices.length} voices x ${rates.length} rates x ${TUNING_SENTENCES.length} tuning sentences, tau ${tau.wideband} (narrowband ${tau.narrowband}), in ${work}`,
+  );
 
   // The model as bw reads it: text mdef, s3 mixture weights, the rest as shipped.
   const model = path.join(work, 'model');
   rmSync(model, { recursive: true, force: true });
   mkdirSync(model);
-  for (const file of ['means', 'variances', 'transition_matrices', 'noisedict', 'feat.params']) symlinkSync(path.join(acoustic, file), path.join(model, file));
+  for (const file of ['means', 'variances', 'transition_matrices', 'noisedict', 'feat.params'])
+    symlinkSync(path.join(acoustic, file), path.join(model, file));
   const mdef = path.join(model, 'mdef.txt');
   run(mdefConvert, ['-text', path.join(acoustic, 'mdef'), mdef], path.join(work, 'mdef_convert.log'));
-  writeFileSync(path.join(model, 'mixture_weights'), mixtureWeightsFile(readSendump(readFileSync(path.join(acoustic, 'sendump')))));
+  writeFileSync(
+    path.join(model, 'mixture_weights'),
+    mixtureWeightsFile(readSendump(readFileSync(path.join(acoustic, 'sendump')))),
+  );
 
   // 1. The audio, per profile.
   const audio = path.join(work, 'audio');
   mkdirSync(audio, { recursive: true });
-  const utterances: Record<Bandwidth, { ids: string[]; transcripts: string[] }> = { wideband: { ids: [], transcripts: [] }, narrowband: { ids: [], transcripts: [] } };
+  const utterances: Record<Bandwidth, { ids: string[]; transcripts: string[] }> = {
+    wideband: { ids: [], transcripts: [] },
+    narrowband: { ids: [], transcripts: [] },
+  };
   for (const voice of voices) {
     for (const rate of rates) {
       TUNING_SENTENCES.forEach((sentence, index) => {
@@ -207,7 +281,28 @@ async function main(argv: readonly string[]): Promise<number> {
   // 2. Features.
   const all = [...utterances.wideband.ids, ...utterances.narrowband.ids];
   writeFileSync(path.join(work, 'all.fileids'), `${all.join('\n')}\n`);
-  run(sphinxFe, ['-argfile', path.join(acoustic, 'feat.params'), '-samprate', '16000', '-c', path.join(work, 'all.fileids'), '-di', audio, '-do', audio, '-ei', 'raw', '-eo', 'mfc', '-raw', 'yes'], path.join(work, 'sphinx_fe.log'));
+  run(
+    sphinxFe,
+    [
+      '-argfile',
+      path.join(acoustic, 'feat.params'),
+      '-samprate',
+      '16000',
+      '-c',
+      path.join(work, 'all.fileids'),
+      '-di',
+      audio,
+      '-do',
+      audio,
+      '-ei',
+      'raw',
+      '-eo',
+      'mfc',
+      '-raw',
+      'yes',
+    ],
+    path.join(work, 'sphinx_fe.log'),
+  );
 
   // 3-4. Counts and adapted model, per profile, into a new folder that replaces the old one when complete.
   const next = `${out}.${process.pid}.part`;
@@ -226,34 +321,107 @@ async function main(argv: readonly string[]): Promise<number> {
     const counts = path.join(work, `${profile}-counts`);
     rmSync(counts, { recursive: true, force: true });
     mkdirSync(counts);
-    const bwLog = await runAsync(bw, [
-      '-hmmdir', model, '-moddeffn', mdef, '-ts2cbfn', '.ptm.',
-      '-feat', '1s_c_d_dd', '-svspec', '0-12/13-25/26-38', '-cmn', 'current', '-agc', 'none',
-      '-dictfn', dictionary, '-fdictfn', path.join(model, 'noisedict'),
-      '-ctlfn', fileIds, '-lsnfn', transcription, '-cepdir', audio, '-cepext', 'mfc',
-      '-abeam', BW_BEAM, '-bbeam', BW_BEAM, '-accumdir', counts,
-    ], path.join(work, `${profile}-bw.log`));
+    const bwLog = await runAsync(
+      bw,
+      [
+        '-hmmdir',
+        model,
+        '-moddeffn',
+        mdef,
+        '-ts2cbfn',
+        '.ptm.',
+        '-feat',
+        '1s_c_d_dd',
+        '-svspec',
+        '0-12/13-25/26-38',
+        '-cmn',
+        'current',
+        '-agc',
+        'none',
+        '-dictfn',
+        dictionary,
+        '-fdictfn',
+        path.join(model, 'noisedict'),
+        '-ctlfn',
+        fileIds,
+        '-lsnfn',
+        transcription,
+        '-cepdir',
+        audio,
+        '-cepext',
+        'mfc',
+        '-abeam',
+        BW_BEAM,
+        '-bbeam',
+        BW_BEAM,
+        '-accumdir',
+        counts,
+      ],
+      path.join(work, `${profile}-bw.log`),
+    );
     const ignored = (bwLog.match(/ ignored\s*$/gm) ?? []).length;
     const adapted = path.join(next, profile);
     mkdirSync(adapted);
     const mixtureWeights = path.join(work, `${profile}-mixture_weights`);
-    await runAsync(mapAdapt, [
-      '-moddeffn', mdef, '-ts2cbfn', '.ptm.',
-      '-meanfn', path.join(model, 'means'), '-varfn', path.join(model, 'variances'),
-      '-mixwfn', path.join(model, 'mixture_weights'), '-tmatfn', path.join(model, 'transition_matrices'),
-      '-accumdir', counts, '-bayesmean', 'no', '-fixedtau', 'yes', '-tau', String(tau[profile]),
-      '-mapmeanfn', path.join(adapted, 'means'), '-mapvarfn', path.join(adapted, 'variances'),
-      '-mapmixwfn', mixtureWeights, '-maptmatfn', path.join(adapted, 'transition_matrices'),
-    ], path.join(work, `${profile}-map_adapt.log`));
-    await runAsync(sendumpTool, ['-pocketsphinx', 'yes', '-moddeffn', mdef, '-mixwfn', mixtureWeights, '-sendumpfn', path.join(adapted, 'sendump')], path.join(work, `${profile}-mk_s2sendump.log`));
+    await runAsync(
+      mapAdapt,
+      [
+        '-moddeffn',
+        mdef,
+        '-ts2cbfn',
+        '.ptm.',
+        '-meanfn',
+        path.join(model, 'means'),
+        '-varfn',
+        path.join(model, 'variances'),
+        '-mixwfn',
+        path.join(model, 'mixture_weights'),
+        '-tmatfn',
+        path.join(model, 'transition_matrices'),
+        '-accumdir',
+        counts,
+        '-bayesmean',
+        'no',
+        '-fixedtau',
+        'yes',
+        '-tau',
+        String(tau[profile]),
+        '-mapmeanfn',
+        path.join(adapted, 'means'),
+        '-mapvarfn',
+        path.join(adapted, 'variances'),
+        '-mapmixwfn',
+        mixtureWeights,
+        '-maptmatfn',
+        path.join(adapted, 'transition_matrices'),
+      ],
+      path.join(work, `${profile}-map_adapt.log`),
+    );
+    await runAsync(
+      sendumpTool,
+      [
+        '-pocketsphinx',
+        'yes',
+        '-moddeffn',
+        mdef,
+        '-mixwfn',
+        mixtureWeights,
+        '-sendumpfn',
+        path.join(adapted, 'sendump'),
+      ],
+      path.join(work, `${profile}-mk_s2sendump.log`),
+    );
     // The files adaptation does not change come from the installed model.
-    for (const file of ['mdef', 'feat.params', 'noisedict']) symlinkSync(path.join(acoustic, file), path.join(adapted, file));
+    for (const file of ['mdef', 'feat.params', 'noisedict'])
+      symlinkSync(path.join(acoustic, file), path.join(adapted, file));
     const line = `${profile}: ${ids.length} utterances, ${ids.length - ignored} aligned by bw (${ignored} not), from ${[...new Set(ids.map((id) => id.replace(/-\d+-\d+$/, '')))].length} voices`;
     console.log(`adapt: ${line}`);
     return line;
   };
   // In the order of the profiles whatever finishes first, so SOURCES.txt reads the same every time.
-  const summary = (await Promise.all((['wideband', 'narrowband'] as const).map(adaptProfile))).filter((line): line is string => line !== undefined);
+  const summary = (await Promise.all((['wideband', 'narrowband'] as const).map(adaptProfile))).filter(
+    (line): line is string => line !== undefined,
+  );
   writeFileSync(
     path.join(next, 'SOURCES.txt'),
     [

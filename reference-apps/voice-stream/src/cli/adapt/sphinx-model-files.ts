@@ -33,7 +33,8 @@ export function readSendump(bytes: Buffer): MixtureWeights {
   };
   const string = () => {
     const length = int32();
-    if (length < 0 || length > 65536) throw new Error(`sendump: bad string length ${length} (not a little-endian sendump)`);
+    if (length < 0 || length > 65536)
+      throw new Error(`sendump: bad string length ${length} (not a little-endian sendump)`);
     if (length === 0) return undefined;
     const text = bytes.toString('latin1', offset, offset + length - 1);
     offset += length;
@@ -47,11 +48,14 @@ export function readSendump(bytes: Buffer): MixtureWeights {
   }
   const features = Number(header.get('feature_count') ?? 1);
   const shift = Number(header.get('mixw_shift') ?? DEFAULT_MIXW_SHIFT);
-  if (Number(header.get('cluster_count') ?? 0) !== 0) throw new Error('sendump: clustered (cluster_count > 0) weights are not supported');
+  if (Number(header.get('cluster_count') ?? 0) !== 0)
+    throw new Error('sendump: clustered (cluster_count > 0) weights are not supported');
   const densities = int32();
   const senones = int32();
   if (bytes.length - offset !== features * densities * senones) {
-    throw new Error(`sendump: ${bytes.length - offset} bytes of weights, expected ${features} x ${densities} x ${senones}`);
+    throw new Error(
+      `sendump: ${bytes.length - offset} bytes of weights, expected ${features} x ${densities} x ${senones}`,
+    );
   }
   const weights = new Float32Array(senones * features * densities);
   for (let feature = 0; feature < features; feature += 1) {

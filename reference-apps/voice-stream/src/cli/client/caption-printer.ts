@@ -14,12 +14,20 @@ export class CaptionPrinter {
     const target = message.target_transcript_update;
     if (source) this.update('en', source.concluded, source.tentative);
     if (target) this.update(target.language, target.concluded, target.tentative);
-    if (message.error) this.line(`error ${message.error.error_code}/${message.error.reason_code}: ${message.error.error_message}`);
+    if (message.error)
+      this.line(`error ${message.error.error_code}/${message.error.reason_code}: ${message.error.error_message}`);
     if (message.end_of_stream) this.line('end of stream');
   }
 
-  private update(language: string, concluded: { text: string; start_time: number; end_time: number }[], tentative: { text: string }[]): void {
-    for (const segment of concluded) this.line(`[${language} ${(segment.start_time / 1000).toFixed(1)}-${(segment.end_time / 1000).toFixed(1)}s] ${segment.text.trim()}`);
+  private update(
+    language: string,
+    concluded: { text: string; start_time: number; end_time: number }[],
+    tentative: { text: string }[],
+  ): void {
+    for (const segment of concluded)
+      this.line(
+        `[${language} ${(segment.start_time / 1000).toFixed(1)}-${(segment.end_time / 1000).toFixed(1)}s] ${segment.text.trim()}`,
+      );
     const live = tentative.map((segment) => segment.text.trim()).join(' ');
     if (live && this.out.isTTY) this.setStatus(`[${language} ...] ${live}`);
   }

@@ -45,20 +45,44 @@ export function synthesize(voice: EvalVoice, text: string): { pcm: Buffer; sampl
 export function resample(pcm: Buffer, from: number, to: number): Buffer {
   if (from === to) return pcm;
   const raw = (rate: number) => ['-t', 'raw', '-r', String(rate), '-e', 'signed', '-b', '16', '-c', '1'];
-  return execFileSync('sox', ['-V1', '-R', ...raw(from), '-', ...raw(to), '-'], { input: pcm, maxBuffer: 256 * 1024 * 1024 });
+  return execFileSync('sox', ['-V1', '-R', ...raw(from), '-', ...raw(to), '-'], {
+    input: pcm,
+    maxBuffer: 256 * 1024 * 1024,
+  });
 }
 
 /** White noise from sox (repeatable mode: the same noise on every run). */
 function whiteNoise(samples: number, sampleRate: number): Int16Array {
   const bytes = execFileSync(
     'sox',
-    ['-V1', '-R', '-n', '-t', 'raw', '-r', String(sampleRate), '-e', 'signed', '-b', '16', '-c', '1', '-', 'synth', `${samples}s`, 'whitenoise', 'vol', '0.3'],
+    [
+      '-V1',
+      '-R',
+      '-n',
+      '-t',
+      'raw',
+      '-r',
+      String(sampleRate),
+      '-e',
+      'signed',
+      '-b',
+      '16',
+      '-c',
+      '1',
+      '-',
+      'synth',
+      `${samples}s`,
+      'whitenoise',
+      'vol',
+      '0.3',
+    ],
     { maxBuffer: 256 * 1024 * 1024 },
   );
   return new Int16Array(bytes.buffer, bytes.byteOffset, Math.min(samples, bytes.length >> 1));
 }
 
-const meanSquare = (samples: Int16Array) => samples.reduce((sum, value) => sum + value * value, 0) / Math.max(1, samples.length);
+const meanSquare = (samples: Int16Array) =>
+  samples.reduce((sum, value) => sum + value * value, 0) / Math.max(1, samples.length);
 
 /**
  * The sentences spoken one after the other with PAUSE_MS of silence around them, at `condition`'s rate, with
@@ -93,11 +117,36 @@ export function passagePcm(condition: EvalCondition, sentences: readonly string[
 }
 
 /** The passage as the client sends it, with the session's `source_media_content_type`. */
-export function encodePassage(pcm: Buffer, sampleRate: number, format: EvalFormat): { bytes: Buffer; contentType: string } {
+export function encodePassage(
+  pcm: Buffer,
+  sampleRate: number,
+  format: EvalFormat,
+): { bytes: Buffer; contentType: string } {
   if (format === 'pcm') return { bytes: pcm, contentType: `audio/pcm;encoding=s16le;rate=${sampleRate}` };
   const bytes = execFileSync(
     'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-f', 's16le', '-ar', String(sampleRate), '-ac', '1', '-i', 'pipe:0', '-c:a', 'libopus', '-b:a', '32k', '-page_duration', '100000', '-f', 'ogg', 'pipe:1'],
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      's16le',
+      '-ar',
+      String(sampleRate),
+      '-ac',
+      '1',
+      '-i',
+      'pipe:0',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '32k',
+      '-page_duration',
+      '100000',
+      '-f',
+      'ogg',
+      'pipe:1',
+    ],
     { input: pcm, maxBuffer: 256 * 1024 * 1024 },
   );
   return { bytes, contentType: 'audio/ogg;codecs=opus' };

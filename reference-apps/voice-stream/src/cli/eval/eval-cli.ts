@@ -16,7 +16,11 @@ import { formatSummary, meanOverVoices, werTable } from './eval-report';
 import { runEvaluation, type ConditionResult } from './eval-run';
 import { EVALUATION_SENTENCES, TUNING_SENTENCES } from './eval-sentences';
 
-const list = (value: string | undefined) => value?.split(',').map((item) => item.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 const OPTIONS = {
   set: { type: 'string', default: 'evaluation' },
@@ -37,7 +41,9 @@ async function main(argv: readonly string[]): Promise<number> {
   if (flags.report) {
     const saved = JSON.parse(readFileSync(flags.report, 'utf8')) as SavedRun;
     const done = saved.results.filter(Boolean);
-    console.log(`${saved.set} set, ${saved.sentences} sentences, ${done.length} conditions${saved.decoderArgs ? `, decoder args: ${saved.decoderArgs}` : ''}`);
+    console.log(
+      `${saved.set} set, ${saved.sentences} sentences, ${done.length} conditions${saved.decoderArgs ? `, decoder args: ${saved.decoderArgs}` : ''}`,
+    );
     printTables(done);
     return 0;
   }
@@ -65,7 +71,9 @@ async function main(argv: readonly string[]): Promise<number> {
     onResult: (result, done, total) => {
       saved.results.push(result);
       save();
-      console.log(`[${done}/${total}] ${conditionLabel(result.condition)}: WER ${result.wer.toFixed(3)} (${result.errors}/${result.words})`);
+      console.log(
+        `[${done}/${total}] ${conditionLabel(result.condition)}: WER ${result.wer.toFixed(3)} (${result.errors}/${result.words})`,
+      );
     },
   });
   printTables(results);

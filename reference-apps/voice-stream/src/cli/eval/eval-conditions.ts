@@ -19,7 +19,14 @@ const ESPEAK_SPEEDS = [140, 175];
 export const EVAL_VOICES: readonly EvalVoice[] = [
   ...FLITE_VOICES.map((voice): EvalVoice => ({ name: `flite-${voice}`, engine: 'flite', voice })),
   ...ESPEAK_VOICES.flatMap((voice) =>
-    ESPEAK_SPEEDS.map((wordsPerMinute): EvalVoice => ({ name: `espeak-${voice}-${wordsPerMinute}`, engine: 'espeak-ng', voice, wordsPerMinute })),
+    ESPEAK_SPEEDS.map(
+      (wordsPerMinute): EvalVoice => ({
+        name: `espeak-${voice}-${wordsPerMinute}`,
+        engine: 'espeak-ng',
+        voice,
+        wordsPerMinute,
+      }),
+    ),
   ),
 ];
 
@@ -50,9 +57,18 @@ export const conditionLabel = (condition: EvalCondition) =>
  * Every combination, or those the filters keep. Ordered by what matters most first (clean before noisy, PCM
  * before Opus, 16 kHz before 8 kHz), every voice within each, so a run stopped early still covers every voice.
  */
-export function evalConditions(filter: Partial<{ voices: readonly string[]; rates: readonly number[]; formats: readonly string[]; noise: readonly EvalNoise[] }> = {}): EvalCondition[] {
+export function evalConditions(
+  filter: Partial<{
+    voices: readonly string[];
+    rates: readonly number[];
+    formats: readonly string[];
+    noise: readonly EvalNoise[];
+  }> = {},
+): EvalCondition[] {
   const conditions: EvalCondition[] = [];
-  const voices = EVAL_VOICES.filter((voice) => !filter.voices || filter.voices.some((name) => voice.name === name || voice.name.startsWith(`${name}-`)));
+  const voices = EVAL_VOICES.filter(
+    (voice) => !filter.voices || filter.voices.some((name) => voice.name === name || voice.name.startsWith(`${name}-`)),
+  );
   for (const noise of EVAL_NOISE_LEVELS) {
     if (filter.noise && !filter.noise.includes(noise)) continue;
     for (const format of EVAL_FORMATS) {

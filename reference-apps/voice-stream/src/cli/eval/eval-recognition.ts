@@ -9,7 +9,11 @@ const WRITE_BYTES = 3200;
  * WebSocket) and returns the concluded text. Pacing does not change the result (the recogniser works on the
  * audio's own 10 ms frames), so the audio is written as fast as it is taken.
  */
-export async function recognizeAudio(engines: Pick<VoiceEngines, 'decoder' | 'recognizer'>, bytes: Buffer, contentType: string): Promise<string> {
+export async function recognizeAudio(
+  engines: Pick<VoiceEngines, 'decoder' | 'recognizer'>,
+  bytes: Buffer,
+  contentType: string,
+): Promise<string> {
   const resolved = resolveSourceFormat(contentType);
   if ('error' in resolved) throw new Error(resolved.error);
   const format = resolved.format;
@@ -28,7 +32,8 @@ export async function recognizeAudio(engines: Pick<VoiceEngines, 'decoder' | 're
     onError: (error) => (failure ??= error),
   });
   try {
-    for (let offset = 0; offset < bytes.length; offset += WRITE_BYTES) decoder.write(bytes.subarray(offset, offset + WRITE_BYTES));
+    for (let offset = 0; offset < bytes.length; offset += WRITE_BYTES)
+      decoder.write(bytes.subarray(offset, offset + WRITE_BYTES));
     await decoder.end();
     await recognition.end();
   } finally {

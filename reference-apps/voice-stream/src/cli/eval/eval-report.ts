@@ -26,14 +26,23 @@ export function werTable(results: readonly ConditionResult[]): string {
   const rates = EVAL_SAMPLE_RATES.filter((rate) => results.some((result) => result.condition.sampleRate === rate));
   const columns: Array<{ title: string; pick: (result: ConditionResult) => boolean }> = [];
   for (const noise of noises) {
-    for (const rate of rates) columns.push({ title: `${rate / 1000} kHz ${noiseLabel(noise)}`, pick: (result) => result.condition.noise === noise && result.condition.sampleRate === rate });
+    for (const rate of rates)
+      columns.push({
+        title: `${rate / 1000} kHz ${noiseLabel(noise)}`,
+        pick: (result) => result.condition.noise === noise && result.condition.sampleRate === rate,
+      });
   }
-  const noiseMeans = noises.map((noise: EvalNoise) => ({ title: `all ${noiseLabel(noise)}`, pick: (result: ConditionResult) => result.condition.noise === noise }));
+  const noiseMeans = noises.map((noise: EvalNoise) => ({
+    title: `all ${noiseLabel(noise)}`,
+    pick: (result: ConditionResult) => result.condition.noise === noise,
+  }));
   const header = ['voice', ...columns.map((column) => column.title), ...noiseMeans.map((column) => column.title)];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const voice of voices) {
     const own = results.filter((result) => result.condition.voice.name === voice);
-    lines.push(`| ${[voice, ...[...columns, ...noiseMeans].map((column) => format(pooledWer(own.filter(column.pick))))].join(' | ')} |`);
+    lines.push(
+      `| ${[voice, ...[...columns, ...noiseMeans].map((column) => format(pooledWer(own.filter(column.pick))))].join(' | ')} |`,
+    );
   }
   const mean = [...columns, ...noiseMeans].map((column) => format(meanOverVoices(results.filter(column.pick))));
   lines.push(`| **mean** | ${mean.join(' | ')} |`);
@@ -46,7 +55,9 @@ export function formatSummary(results: readonly ConditionResult[]): string {
   for (const noise of EVAL_NOISE_LEVELS) {
     const own = results.filter((result) => result.condition.noise === noise);
     if (own.length === 0) continue;
-    const parts = EVAL_FORMATS.map((name) => `${name} ${format(meanOverVoices(own.filter((result) => result.condition.format === name)))}`);
+    const parts = EVAL_FORMATS.map(
+      (name) => `${name} ${format(meanOverVoices(own.filter((result) => result.condition.format === name)))}`,
+    );
     lines.push(`${noiseLabel(noise)}: ${parts.join(', ')}`);
   }
   return lines.join('\n');

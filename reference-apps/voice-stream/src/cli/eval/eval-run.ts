@@ -28,7 +28,8 @@ export interface EvaluationOptions {
 /** Splits the sentences into sessions of SENTENCES_PER_SESSION. */
 export function sessionsOf(sentences: readonly string[]): string[][] {
   const sessions: string[][] = [];
-  for (let index = 0; index < sentences.length; index += SENTENCES_PER_SESSION) sessions.push(sentences.slice(index, index + SENTENCES_PER_SESSION));
+  for (let index = 0; index < sentences.length; index += SENTENCES_PER_SESSION)
+    sessions.push(sentences.slice(index, index + SENTENCES_PER_SESSION));
   return sessions;
 }
 
@@ -38,7 +39,10 @@ export function sessionsOf(sentences: readonly string[]): string[][] {
  */
 export async function runEvaluation(options: EvaluationOptions): Promise<ConditionResult[]> {
   const parallel = options.parallel ?? 2;
-  const engines = createOfflineEngines({ ...options.engines, recognizer: { idleWorkers: parallel, ...options.engines?.recognizer } });
+  const engines = createOfflineEngines({
+    ...options.engines,
+    recognizer: { idleWorkers: parallel, ...options.engines?.recognizer },
+  });
   const sessions = sessionsOf(options.sentences);
   const results: ConditionResult[] = new Array(options.conditions.length);
   let next = 0;

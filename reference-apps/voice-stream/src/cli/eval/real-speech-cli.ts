@@ -37,9 +37,13 @@ function transcription(file: string): Map<string, string> {
 }
 
 function recordings(): Recording[] {
-  const found: Recording[] = [{ name: 'goforward', file: path.join(TEST_DATA, 'goforward.raw'), transcript: 'go forward ten meters' }];
+  const found: Recording[] = [
+    { name: 'goforward', file: path.join(TEST_DATA, 'goforward.raw'), transcript: 'go forward ten meters' },
+  ];
   for (const folder of ['librivox', 'cards']) {
-    for (const [id, transcript] of transcription(path.join(TEST_DATA, folder, folder === 'cards' ? 'cards.transcription' : 'transcription'))) {
+    for (const [id, transcript] of transcription(
+      path.join(TEST_DATA, folder, folder === 'cards' ? 'cards.transcription' : 'transcription'),
+    )) {
       found.push({ name: `${folder}/${id}`, file: path.join(TEST_DATA, folder, `${id}.wav`), transcript });
     }
   }
@@ -55,10 +59,17 @@ function pcmOf(recording: Recording): Buffer {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const flags = parseArgs({ args: [...argv], options: { rates: { type: 'string', default: '16000,8000' }, 'decoder-args': { type: 'string' } }, strict: true }).values;
-  if (!existsSync(path.join(TEST_DATA, 'goforward.raw'))) throw new Error(`no recordings in ${TEST_DATA}; run: apt-get install -y pocketsphinx-testdata`);
+  const flags = parseArgs({
+    args: [...argv],
+    options: { rates: { type: 'string', default: '16000,8000' }, 'decoder-args': { type: 'string' } },
+    strict: true,
+  }).values;
+  if (!existsSync(path.join(TEST_DATA, 'goforward.raw')))
+    throw new Error(`no recordings in ${TEST_DATA}; run: apt-get install -y pocketsphinx-testdata`);
   const rates = flags.rates.split(',').map(Number);
-  const engines = createOfflineEngines({ recognizer: { idleWorkers: 1, extraArguments: flags['decoder-args']?.split(/\s+/).filter(Boolean) ?? [] } });
+  const engines = createOfflineEngines({
+    recognizer: { idleWorkers: 1, extraArguments: flags['decoder-args']?.split(/\s+/).filter(Boolean) ?? [] },
+  });
   try {
     for (const rate of rates) {
       let errors = 0;
@@ -69,7 +80,9 @@ async function main(argv: readonly string[]): Promise<number> {
         const counted = wordErrors(recording.transcript, transcript);
         errors += counted.errors;
         words += counted.referenceWords;
-        console.log(`${rate / 1000} kHz ${recording.name}: ${counted.errors}/${counted.referenceWords} | ${transcript}`);
+        console.log(
+          `${rate / 1000} kHz ${recording.name}: ${counted.errors}/${counted.referenceWords} | ${transcript}`,
+        );
       }
       console.log(`${rate / 1000} kHz: WER ${(errors / words).toFixed(3)} (${errors}/${words})`);
     }

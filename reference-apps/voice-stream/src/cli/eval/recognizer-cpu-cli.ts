@@ -15,12 +15,21 @@ import { TUNING_SENTENCES } from './eval-sentences';
 
 const flags = parseArgs({
   args: process.argv.slice(2),
-  options: { voice: { type: 'string', default: 'flite-rms' }, sentences: { type: 'string', default: '5' }, repeat: { type: 'string', default: '3' }, 'decoder-args': { type: 'string' } },
+  options: {
+    voice: { type: 'string', default: 'flite-rms' },
+    sentences: { type: 'string', default: '5' },
+    repeat: { type: 'string', default: '3' },
+    'decoder-args': { type: 'string' },
+  },
   strict: true,
 }).values;
 const voice = EVAL_VOICES.find((candidate) => candidate.name === flags.voice);
-if (!voice) throw new Error(`unknown voice ${flags.voice}; one of ${EVAL_VOICES.map((known) => known.name).join(', ')}`);
-const pcm = passagePcm({ voice, sampleRate: 16000, format: 'pcm', noise: null }, TUNING_SENTENCES.slice(0, Number(flags.sentences)));
+if (!voice)
+  throw new Error(`unknown voice ${flags.voice}; one of ${EVAL_VOICES.map((known) => known.name).join(', ')}`);
+const pcm = passagePcm(
+  { voice, sampleRate: 16000, format: 'pcm', noise: null },
+  TUNING_SENTENCES.slice(0, Number(flags.sentences)),
+);
 const samples = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length >> 1);
 const audioSeconds = samples.length / 16000;
 const extra = flags['decoder-args']?.split(/\s+/).filter(Boolean) ?? [];
@@ -34,10 +43,15 @@ for (let round = 0; round < Number(flags.repeat); round += 1) {
   const loadCpu = cpuSeconds(loadStart);
   const decodeStart = process.cpuUsage();
   const concluded: string[] = [];
-  const tracker = new UtteranceTracker(decoder, { tentative: () => undefined, concluded: (segment) => concluded.push(segment.text) });
+  const tracker = new UtteranceTracker(decoder, {
+    tentative: () => undefined,
+    concluded: (segment) => concluded.push(segment.text),
+  });
   tracker.feed(samples);
   tracker.finish();
   const decodeCpu = cpuSeconds(decodeStart);
   decoder.free();
-  console.log(`round ${round + 1}: load ${loadCpu.toFixed(2)} s CPU; ${audioSeconds.toFixed(1)} s of audio in ${decodeCpu.toFixed(2)} s CPU = ${(decodeCpu / audioSeconds).toFixed(3)} s per audio second | ${concluded.join(' / ')}`);
+  console.log(
+    `round ${round + 1}: load ${loadCpu.toFixed(2)} s CPU; ${audioSeconds.toFixed(1)} s of audio in ${decodeCpu.toFixed(2)} s CPU = ${(decodeCpu / audioSeconds).toFixed(3)} s per audio second | ${concluded.join(' / ')}`,
+  );
 }

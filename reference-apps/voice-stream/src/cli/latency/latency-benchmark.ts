@@ -53,7 +53,19 @@ interface ServerProcess {
 
 /** `node dist/src/main.js` with the app's Node flags on a free port; resolves once it listens. */
 async function startServer(database: string, maxSessions: number): Promise<ServerProcess> {
-  const args = ['--max-semi-space-size=4', '--min-semi-space-size=4', MAIN, '--host', '127.0.0.1', '--port', '0', '--database', database, '--max-sessions', String(maxSessions)];
+  const args = [
+    '--max-semi-space-size=4',
+    '--min-semi-space-size=4',
+    MAIN,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--database',
+    database,
+    '--max-sessions',
+    String(maxSessions),
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
@@ -83,7 +95,10 @@ function processTimes(pid: number): { parent: number; ticks: number } | undefine
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) in parentheses.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) };
+    return {
+      parent: Number(fields[1]),
+      ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]),
+    };
   } catch {
     return undefined;
   }
@@ -105,7 +120,8 @@ function treeCpuSeconds(root: number): number {
     ticks.set(Number(entry), times.ticks);
   }
   const inTree = (pid: number): boolean => {
-    for (let current = pid, hops = 0; current > 1 && hops < 64; current = parents.get(current) ?? 0, hops += 1) if (current === root) return true;
+    for (let current = pid, hops = 0; current > 1 && hops < 64; current = parents.get(current) ?? 0, hops += 1)
+      if (current === root) return true;
     return false;
   };
   let total = 0;
@@ -116,7 +132,8 @@ function treeCpuSeconds(root: number): number {
 /** sysconf(_SC_CLK_TCK) on Linux. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-const residentMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const residentMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function runClient(baseUrl: string, key: string, target: string, pcm: Buffer): Promise<SessionLog> {
   const session = await requestSession(baseUrl, key, {
@@ -143,7 +160,15 @@ async function runClient(baseUrl: string, key: string, target: string, pcm: Buff
 
 async function main(argv: readonly string[]): Promise<number> {
   // Unknown flags and flags without their value are errors (node:util's message, exit 1).
-  const flags = parseArgs({ args: [...argv], options: { sessions: { type: 'string', default: '1,2,4' }, target: { type: 'string', default: 'es' }, json: { type: 'string' } }, strict: true }).values;
+  const flags = parseArgs({
+    args: [...argv],
+    options: {
+      sessions: { type: 'string', default: '1,2,4' },
+      target: { type: 'string', default: 'es' },
+      json: { type: 'string' },
+    },
+    strict: true,
+  }).values;
   const rounds = flags.sessions.split(',').map(Number);
   const target = flags.target;
   const jsonFile = flags.json;
@@ -153,11 +178,14 @@ async function main(argv: readonly string[]): Promise<number> {
   const keys = await ApiKeyStore.open(database);
   // A key holds at most 5 open sessions: one key per five clients.
   const clientKeys: string[] = [];
-  for (let index = 0; index < Math.ceil(Math.max(...rounds) / 5); index += 1) clientKeys.push((await keys.create(`latency benchmark ${index}`)).key);
+  for (let index = 0; index < Math.ceil(Math.max(...rounds) / 5); index += 1)
+    clientKeys.push((await keys.create(`latency benchmark ${index}`)).key);
   await keys.close();
   const server = await startServer(database, Math.max(...rounds));
   const results: Array<Record<string, unknown>> = [];
-  console.log(`voice-stream latency: ${(pcm.length / 32000).toFixed(1)} s of speech (${phrases.length} phrases) per session, target ${target} (text and speech)`);
+  console.log(
+    `voice-stream latency: ${(pcm.length / 32000).toFixed(1)} s of speech (${phrases.length} phrases) per session, target ${target} (text and speech)`,
+  );
   try {
     for (const sessions of rounds) {
       let peakRssMb = residentMb(server.pid);
@@ -167,7 +195,9 @@ async function main(argv: readonly string[]): Promise<number> {
         Array.from({ length: sessions }, async (_, index) => {
           // Staggered starts, as independent speakers would connect.
           await new Promise((resolve) => setTimeout(resolve, index * 300));
-          return runClient(server.url, clientKeys[Math.floor(index / 5)], target, pcm).catch((): SessionLog => ({ startedAt: 0, messages: [], failed: true }));
+          return runClient(server.url, clientKeys[Math.floor(index / 5)], target, pcm).catch(
+            (): SessionLog => ({ startedAt: 0, messages: [], failed: true }),
+          );
         }),
       );
       clearInterval(sampler);
@@ -175,7 +205,13 @@ async function main(argv: readonly string[]): Promise<number> {
       const cpuPerSessionSecond = (treeCpuSeconds(server.pid) - cpuBefore) / sessions / (pcm.length / 32000);
       const summary = summarize(logs.map((log) => phraseLatencies(log, phrases, target)));
       const loadAverage = Number(loadavg()[0].toFixed(2));
-      results.push({ sessions, ...summary, peakRssMb: Math.round(peakRssMb), cpuPerSessionSecond: Number(cpuPerSessionSecond.toFixed(3)), loadAverage });
+      results.push({
+        sessions,
+        ...summary,
+        peakRssMb: Math.round(peakRssMb),
+        cpuPerSessionSecond: Number(cpuPerSessionSecond.toFixed(3)),
+        loadAverage,
+      });
       console.log(
         `${String(sessions).padStart(2)} sessions: ${summary.phrases} phrases (${summary.missed} without translation), ${summary.failures} failed sessions; ` +
           `end of phrase -> source p50/p95 ${summary.source.p50}/${summary.source.p95} ms, translation ${summary.translation.p50}/${summary.translation.p95} ms, ` +

@@ -31,7 +31,8 @@ function phraseOf(phrases: readonly PhraseTiming[], endTime: number): number | u
   let best: number | undefined;
   for (let index = 0; index < phrases.length; index += 1) {
     const distance = Math.abs(phrases[index].endMs - endTime);
-    if (distance <= MATCH_MS && (best === undefined || distance < Math.abs(phrases[best].endMs - endTime))) best = index;
+    if (distance <= MATCH_MS && (best === undefined || distance < Math.abs(phrases[best].endMs - endTime)))
+      best = index;
   }
   return best;
 }
@@ -92,7 +93,8 @@ function stats(values: readonly number[]): { p50: number; p95: number; max: numb
 /** p50/p95/max of every measure over every phrase of every session. */
 export function summarize(sessions: readonly PhraseLatency[][]) {
   const all = sessions.flat();
-  const pick = (measure: keyof PhraseLatency) => all.map((phrase) => phrase[measure]).filter((value): value is number => value !== undefined);
+  const pick = (measure: keyof PhraseLatency) =>
+    all.map((phrase) => phrase[measure]).filter((value): value is number => value !== undefined);
   return {
     phrases: all.length,
     missed: all.filter((phrase) => phrase.translation === undefined).length,

@@ -36,7 +36,10 @@ export function parseMediaType(text: unknown): MediaType | undefined {
 }
 
 /** Canonical spelling: `type/subtype;name=value` in the order given, without spaces. */
-export function formatMediaType(type: MediaType, parameterOrder: readonly string[] = Object.keys(type.parameters)): string {
+export function formatMediaType(
+  type: MediaType,
+  parameterOrder: readonly string[] = Object.keys(type.parameters),
+): string {
   const parts = [type.essence];
   for (const name of parameterOrder) {
     const value = type.parameters[name];

@@ -46,8 +46,13 @@ const PCM_RATES: Record<PcmEncoding, readonly number[]> = {
 export const RECOGNIZER_SAMPLE_RATE = 16000;
 
 export const SUPPORTED_SOURCE_CONTENT_TYPES: readonly string[] = [
-  ...Object.entries(CONTAINERS).flatMap(([essence, { codecs }]) => [essence, ...codecs.map((codec) => `${essence};codecs=${codec}`)]),
-  ...Object.entries(PCM_RATES).flatMap(([encoding, rates]) => rates.map((rate) => `audio/pcm;encoding=${encoding};rate=${rate}`)),
+  ...Object.entries(CONTAINERS).flatMap(([essence, { codecs }]) => [
+    essence,
+    ...codecs.map((codec) => `${essence};codecs=${codec}`),
+  ]),
+  ...Object.entries(PCM_RATES).flatMap(([encoding, rates]) =>
+    rates.map((rate) => `audio/pcm;encoding=${encoding};rate=${rate}`),
+  ),
 ];
 
 /** Resolves `source_media_content_type` to a decoding plan, or says exactly what is wrong with it. */
@@ -60,10 +65,13 @@ export function resolveSourceFormat(contentType: unknown): SourceFormatResult {
   if (type.essence === 'audio/pcm') return resolvePcm(type, contentType);
   const container = CONTAINERS[type.essence];
   if (!container) {
-    return { error: `source_media_content_type "${contentType}" is not supported; supported: ${SUPPORTED_SOURCE_CONTENT_TYPES.join(', ')}` };
+    return {
+      error: `source_media_content_type "${contentType}" is not supported; supported: ${SUPPORTED_SOURCE_CONTENT_TYPES.join(', ')}`,
+    };
   }
   const unknown = Object.keys(type.parameters).filter((name) => name !== 'codecs');
-  if (unknown.length > 0) return { error: `source_media_content_type "${contentType}" has unsupported parameter(s): ${unknown.join(', ')}` };
+  if (unknown.length > 0)
+    return { error: `source_media_content_type "${contentType}" has unsupported parameter(s): ${unknown.join(', ')}` };
   const codec = type.parameters.codecs;
   if (codec !== undefined && !container.codecs.includes(codec)) {
     const allowed = container.codecs.length ? container.codecs.join(', ') : 'none';
@@ -74,19 +82,23 @@ export function resolveSourceFormat(contentType: unknown): SourceFormatResult {
 
 function resolvePcm(type: MediaType, original: string): SourceFormatResult {
   const unknown = Object.keys(type.parameters).filter((name) => name !== 'encoding' && name !== 'rate');
-  if (unknown.length > 0) return { error: `source_media_content_type "${original}" has unsupported parameter(s): ${unknown.join(', ')}` };
+  if (unknown.length > 0)
+    return { error: `source_media_content_type "${original}" has unsupported parameter(s): ${unknown.join(', ')}` };
   const encoding = type.parameters.encoding as PcmEncoding | undefined;
   if (!encoding || !(encoding in PCM_RATES)) {
     return { error: `audio/pcm needs encoding=s16le, alaw or ulaw (got ${encoding ?? 'none'})` };
   }
   const rate = Number(type.parameters.rate);
   if (!PCM_RATES[encoding].includes(rate)) {
-    return { error: `audio/pcm;encoding=${encoding} needs rate=${PCM_RATES[encoding].join('|')} (got ${type.parameters.rate ?? 'none'})` };
+    return {
+      error: `audio/pcm;encoding=${encoding} needs rate=${PCM_RATES[encoding].join('|')} (got ${type.parameters.rate ?? 'none'})`,
+    };
   }
   const bytesPerFrame = encoding === 's16le' ? 2 : 1;
   const contentType = `audio/pcm;encoding=${encoding};rate=${rate}`;
   const pcm: RawPcmLayout = { encoding, sampleRate: rate, bytesPerFrame };
-  if (encoding === 's16le' && rate === RECOGNIZER_SAMPLE_RATE) return { format: { contentType, pcm, ffmpegInput: null } };
+  if (encoding === 's16le' && rate === RECOGNIZER_SAMPLE_RATE)
+    return { format: { contentType, pcm, ffmpegInput: null } };
   const demuxer = encoding === 's16le' ? 's16le' : encoding === 'alaw' ? 'alaw' : 'mulaw';
   return { format: { contentType, pcm, ffmpegInput: ['-f', demuxer, '-ar', String(rate), '-ac', '1'] } };
 }

@@ -34,8 +34,19 @@ const OGG = ['-f', 'ogg', '-page_duration', '20000'];
 const CODEC_ARGS: Record<'opus' | 'flac' | 'aac', readonly string[]> = { opus: OPUS, flac: FLAC, aac: AAC };
 const CODEC_RATES: Record<'opus' | 'flac' | 'aac', number> = { opus: 48000, flac: 24000, aac: 24000 };
 
-function containerFormat(contentType: string, codec: 'opus' | 'flac' | 'aac', muxer: readonly string[], reader: () => MediaUnitReader): TargetAudioFormat {
-  return { contentType, codec, sampleRate: CODEC_RATES[codec], ffmpegOutput: [...CODEC_ARGS[codec], ...muxer], createReader: reader };
+function containerFormat(
+  contentType: string,
+  codec: 'opus' | 'flac' | 'aac',
+  muxer: readonly string[],
+  reader: () => MediaUnitReader,
+): TargetAudioFormat {
+  return {
+    contentType,
+    codec,
+    sampleRate: CODEC_RATES[codec],
+    ffmpegOutput: [...CODEC_ARGS[codec], ...muxer],
+    createReader: reader,
+  };
 }
 
 function pcmFormat(encoding: 's16le' | 'alaw' | 'ulaw', rate: number): TargetAudioFormat {
@@ -45,18 +56,45 @@ function pcmFormat(encoding: 's16le' | 'alaw' | 'ulaw', rate: number): TargetAud
     contentType: `audio/pcm;encoding=${encoding};rate=${rate}`,
     codec: encoding,
     sampleRate: rate,
-    ffmpegOutput: ['-c:a', encoding === 's16le' ? 'pcm_s16le' : encoding === 'alaw' ? 'pcm_alaw' : 'pcm_mulaw', '-ar', String(rate), '-f', muxer],
+    ffmpegOutput: [
+      '-c:a',
+      encoding === 's16le' ? 'pcm_s16le' : encoding === 'alaw' ? 'pcm_alaw' : 'pcm_mulaw',
+      '-ar',
+      String(rate),
+      '-f',
+      muxer,
+    ],
     createReader: () => new PcmUnitReader(rate, bytesPerFrame),
   };
 }
 
 /** Every supported target content type, canonical spelling -> format. */
 const FORMATS: Record<string, () => TargetAudioFormat> = {
-  'audio/webm': () => containerFormat('audio/webm;codecs=opus', 'opus', ['-f', 'webm', ...WEBM], () => new MatroskaClusterReader()),
-  'audio/webm;codecs=opus': () => containerFormat('audio/webm;codecs=opus', 'opus', ['-f', 'webm', ...WEBM], () => new MatroskaClusterReader()),
-  'audio/x-matroska;codecs=opus': () => containerFormat('audio/x-matroska;codecs=opus', 'opus', ['-f', 'matroska', ...WEBM], () => new MatroskaClusterReader()),
-  'audio/x-matroska;codecs=flac': () => containerFormat('audio/x-matroska;codecs=flac', 'flac', ['-f', 'matroska', ...WEBM], () => new MatroskaClusterReader()),
-  'audio/x-matroska;codecs=aac': () => containerFormat('audio/x-matroska;codecs=aac', 'aac', ['-f', 'matroska', ...WEBM], () => new MatroskaClusterReader()),
+  'audio/webm': () =>
+    containerFormat('audio/webm;codecs=opus', 'opus', ['-f', 'webm', ...WEBM], () => new MatroskaClusterReader()),
+  'audio/webm;codecs=opus': () =>
+    containerFormat('audio/webm;codecs=opus', 'opus', ['-f', 'webm', ...WEBM], () => new MatroskaClusterReader()),
+  'audio/x-matroska;codecs=opus': () =>
+    containerFormat(
+      'audio/x-matroska;codecs=opus',
+      'opus',
+      ['-f', 'matroska', ...WEBM],
+      () => new MatroskaClusterReader(),
+    ),
+  'audio/x-matroska;codecs=flac': () =>
+    containerFormat(
+      'audio/x-matroska;codecs=flac',
+      'flac',
+      ['-f', 'matroska', ...WEBM],
+      () => new MatroskaClusterReader(),
+    ),
+  'audio/x-matroska;codecs=aac': () =>
+    containerFormat(
+      'audio/x-matroska;codecs=aac',
+      'aac',
+      ['-f', 'matroska', ...WEBM],
+      () => new MatroskaClusterReader(),
+    ),
   'audio/ogg': () => containerFormat('audio/ogg;codecs=opus', 'opus', OGG, () => new OggPageReader()),
   'audio/ogg;codecs=opus': () => containerFormat('audio/ogg;codecs=opus', 'opus', OGG, () => new OggPageReader()),
   'audio/ogg;codecs=flac': () => containerFormat('audio/ogg;codecs=flac', 'flac', OGG, () => new OggPageReader()),
@@ -80,12 +118,18 @@ export function resolveTargetFormat(contentType: unknown): TargetFormatResult {
   if (!type) return { error: `target_media_content_type "${contentType}" is not a valid MIME type` };
   const order = type.essence === 'audio/pcm' ? ['encoding', 'rate'] : ['codecs'];
   const extra = Object.keys(type.parameters).filter((name) => !order.includes(name));
-  if (extra.length > 0) return { error: `target_media_content_type "${contentType}" has unsupported parameter(s): ${extra.join(', ')}` };
-  const canonical = [type.essence, ...order.filter((name) => type.parameters[name] !== undefined).map((name) => `${name}=${type.parameters[name]}`)].join(';');
+  if (extra.length > 0)
+    return { error: `target_media_content_type "${contentType}" has unsupported parameter(s): ${extra.join(', ')}` };
+  const canonical = [
+    type.essence,
+    ...order.filter((name) => type.parameters[name] !== undefined).map((name) => `${name}=${type.parameters[name]}`),
+  ].join(';');
   const factory = FORMATS[canonical];
   if (!factory) {
     const hint = type.essence === 'video/mp2t' ? ' (MPEG-TS output is not offered by this server)' : '';
-    return { error: `target_media_content_type "${contentType}" is not supported${hint}; supported: ${SUPPORTED_TARGET_CONTENT_TYPES.join(', ')}` };
+    return {
+      error: `target_media_content_type "${contentType}" is not supported${hint}; supported: ${SUPPORTED_TARGET_CONTENT_TYPES.join(', ')}`,
+    };
   }
   return { format: factory() };
 }

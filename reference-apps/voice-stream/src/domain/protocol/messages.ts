@@ -31,7 +31,13 @@ export interface ErrorPayload {
 
 export type ServerMessage =
   | { readonly source_transcript_update: { readonly concluded: SourceSegment[]; readonly tentative: SourceSegment[] } }
-  | { readonly target_transcript_update: { readonly language: string; readonly concluded: TargetSegment[]; readonly tentative: TargetSegment[] } }
+  | {
+      readonly target_transcript_update: {
+        readonly language: string;
+        readonly concluded: TargetSegment[];
+        readonly tentative: TargetSegment[];
+      };
+    }
   | { readonly target_media_chunk: TargetMediaChunk }
   | { readonly end_of_source_transcript: Record<string, never> }
   | { readonly end_of_target_transcript: { readonly language: string } }

@@ -20,7 +20,11 @@ export const Reasons = {
   unknownMessageKind: reason(400, 4000103, 'The message kind is not one a client may send'),
   invalidEnvelope: reason(400, 4000104, 'The message is not an object with exactly one key whose value is an object'),
   nonMapMessagePack: reason(400, 4000105, 'MessagePack array/record-based or non-string-keyed encoding'),
-  invalidAudioField: reason(400, 4000106, 'source_media_chunk.data is missing, empty, not base64 (JSON) or not binary (MessagePack)'),
+  invalidAudioField: reason(
+    400,
+    4000106,
+    'source_media_chunk.data is missing, empty, not base64 (JSON) or not binary (MessagePack)',
+  ),
   messageAfterEnd: reason(400, 4000107, 'A message arrived after end_of_source_media'),
   // Audio (what the chunk contains)
   chunkTooLarge: reason(400, 4000401, 'source_media_chunk.data is larger than 100 kB'),
@@ -30,7 +34,7 @@ export const Reasons = {
   // Pacing and time limits
   noAudioTimeout: reason(408, 4080401, 'No source_media_chunk for 30 s'),
   connectionTimeLimit: reason(408, 4080402, 'The connection reached its maximum duration of 1 hour'),
-  chunkTooSoon: reason(429, 4290401, 'A chunk arrived sooner than half the previous chunk\'s duration'),
+  chunkTooSoon: reason(429, 4290401, "A chunk arrived sooner than half the previous chunk's duration"),
   audioAheadOfRealTime: reason(429, 4290402, 'Compressed audio arrives faster than twice real time'),
   tooManyMessages: reason(429, 4290403, 'More messages per second than the session accepts (200 by default)'),
   // Server side

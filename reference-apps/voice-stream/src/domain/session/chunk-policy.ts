@@ -31,7 +31,11 @@ export class ChunkPolicy {
   admit(bytes: number): void {
     const now = this.scheduler.now();
     if (bytes > this.limits.maxChunkBytes) {
-      throw new SessionError(Reasons.chunkTooLarge, REQUEST, `Chunk of ${bytes} bytes exceeds the limit of ${this.limits.maxChunkBytes} bytes (100 kB)`);
+      throw new SessionError(
+        Reasons.chunkTooLarge,
+        REQUEST,
+        `Chunk of ${bytes} bytes exceeds the limit of ${this.limits.maxChunkBytes} bytes (100 kB)`,
+      );
     }
     const pcm = this.format.pcm;
     if (pcm) {
@@ -44,7 +48,11 @@ export class ChunkPolicy {
       }
       const durationMs = pcmDurationMs(pcm, bytes);
       if (durationMs > this.limits.maxChunkMs + 1e-6) {
-        throw new SessionError(Reasons.chunkTooLong, REQUEST, `Chunk holds ${Math.round(durationMs)} ms of audio; at most ${this.limits.maxChunkMs} ms are allowed`);
+        throw new SessionError(
+          Reasons.chunkTooLong,
+          REQUEST,
+          `Chunk holds ${Math.round(durationMs)} ms of audio; at most ${this.limits.maxChunkMs} ms are allowed`,
+        );
       }
       if (this.firstAt !== undefined) {
         const elapsed = now - this.firstAt;

@@ -1,10 +1,54 @@
 /** Language tags as the real API lists them (source and target enums of the session request). */
 export const API_SOURCE_LANGUAGES = [
-  'ar', 'bg', 'bn', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'fi', 'fr', 'ga', 'he', 'hr', 'hu', 'id', 'it', 'ja', 'ko',
-  'lt', 'lv', 'mt', 'nb', 'nl', 'pl', 'pt', 'ro', 'ru', 'sk', 'sl', 'sv', 'th', 'tl', 'tr', 'uk', 'vi', 'zh',
+  'ar',
+  'bg',
+  'bn',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'en',
+  'es',
+  'et',
+  'fi',
+  'fr',
+  'ga',
+  'he',
+  'hr',
+  'hu',
+  'id',
+  'it',
+  'ja',
+  'ko',
+  'lt',
+  'lv',
+  'mt',
+  'nb',
+  'nl',
+  'pl',
+  'pt',
+  'ro',
+  'ru',
+  'sk',
+  'sl',
+  'sv',
+  'th',
+  'tl',
+  'tr',
+  'uk',
+  'vi',
+  'zh',
 ] as const;
 
-export const API_TARGET_LANGUAGES = [...API_SOURCE_LANGUAGES, 'en-GB', 'en-US', 'pt-BR', 'pt-PT', 'zh-HANS', 'zh-HANT'] as const;
+export const API_TARGET_LANGUAGES = [
+  ...API_SOURCE_LANGUAGES,
+  'en-GB',
+  'en-US',
+  'pt-BR',
+  'pt-PT',
+  'zh-HANS',
+  'zh-HANT',
+] as const;
 
 /**
  * Canonical spelling of a BCP 47 tag as the API writes it: primary subtag lower case, region and script

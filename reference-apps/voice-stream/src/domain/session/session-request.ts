@@ -83,12 +83,18 @@ export function sessionConfigOf(request: SessionRequest, capabilities: VoiceCapa
   for (const language of media) {
     if (!capabilities.mediaLanguages.includes(language)) {
       const spoken = capabilities.mediaLanguages.filter((candidate) => reachable.includes(candidate));
-      return refuse('unsupported_target_media_language', `No voice for "${language}" on this server; spoken languages: ${spoken.join(', ')}`);
+      return refuse(
+        'unsupported_target_media_language',
+        `No voice for "${language}" on this server; spoken languages: ${spoken.join(', ')}`,
+      );
     }
   }
   const allTargets = [...new Set([...targets, ...media])];
   if (allTargets.length > MAX_TARGET_LANGUAGES) {
-    return refuse('too_many_target_languages', `At most ${MAX_TARGET_LANGUAGES} target languages, target_media_languages included (got ${allTargets.length})`);
+    return refuse(
+      'too_many_target_languages',
+      `At most ${MAX_TARGET_LANGUAGES} target languages, target_media_languages included (got ${allTargets.length})`,
+    );
   }
   const target = resolveTargetFormat(request.target_media_content_type);
   if ('error' in target) return refuse('invalid_content_type', target.error);
@@ -109,12 +115,21 @@ export function sessionConfigOf(request: SessionRequest, capabilities: VoiceCapa
 }
 
 /** The source language the recogniser hears: the one asked for, if it is installed; none asked for: the only one there is. */
-function recognisedLanguage(value: string | null | undefined, capabilities: VoiceCapabilities): string | { error: SessionRequestError } {
+function recognisedLanguage(
+  value: string | null | undefined,
+  capabilities: VoiceCapabilities,
+): string | { error: SessionRequestError } {
   const supported = capabilities.sourceLanguages;
   // No detection offline: without a language (mode "auto"), the only recognised language is assumed.
   if (isBlank(value)) return supported[0];
   const language = canonicalLanguage(value);
-  if (language === undefined) return { error: { code: 'invalid_source_language', message: `source_language ${describeValue(value)} is not a source language of this API` } };
+  if (language === undefined)
+    return {
+      error: {
+        code: 'invalid_source_language',
+        message: `source_language ${describeValue(value)} is not a source language of this API`,
+      },
+    };
   if (!supported.includes(language)) {
     return {
       error: {

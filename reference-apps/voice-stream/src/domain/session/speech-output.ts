@@ -64,7 +64,12 @@ export class SpeechOutput {
         }
         const startMs = (this.inputSamples / this.inputRate) * 1000;
         this.inputSamples += speech.pcm.length / 2;
-        this.segments.push({ text: segment.text, startMs, endMs: (this.inputSamples / this.inputRate) * 1000, textSent: false });
+        this.segments.push({
+          text: segment.text,
+          startMs,
+          endMs: (this.inputSamples / this.inputRate) * 1000,
+          textSent: false,
+        });
         if (speech.pcm.length > 0) this.encoder.write(speech.pcm);
       })
       .catch((error: unknown) => this.failWith(error as Error));
@@ -95,7 +100,11 @@ export class SpeechOutput {
       const startsSegment = !this.segments[groupSegment].textSent;
       const text = startsSegment ? this.takeUnsentTexts(groupSegment) : null;
       const duration = group.reduce((sum, unit) => sum + unit.durationMs, 0);
-      this.send(group.map((unit) => unit.data), duration, text);
+      this.send(
+        group.map((unit) => unit.data),
+        duration,
+        text,
+      );
       group = [];
     };
     for (const unit of units) {
@@ -116,7 +125,8 @@ export class SpeechOutput {
   /** Index of the segment holding the unit's midpoint (units arrive in time order). */
   private segmentOf(unit: MediaUnit): number {
     const middle = unit.startMs + unit.durationMs / 2;
-    while (this.segmentCursor < this.segments.length - 1 && middle >= this.segments[this.segmentCursor].endMs) this.segmentCursor += 1;
+    while (this.segmentCursor < this.segments.length - 1 && middle >= this.segments[this.segmentCursor].endMs)
+      this.segmentCursor += 1;
     return this.segmentCursor;
   }
 
@@ -160,6 +170,12 @@ export class SpeechOutput {
   private failWith(error: Error): void {
     if (this.closed) return;
     this.close();
-    this.events.fail(new SessionError(Reasons.synthesisFailed, 'source_media_chunk', `Speech output for ${this.language} failed: ${error.message}`));
+    this.events.fail(
+      new SessionError(
+        Reasons.synthesisFailed,
+        'source_media_chunk',
+        `Speech output for ${this.language} failed: ${error.message}`,
+      ),
+    );
   }
 }

@@ -49,7 +49,11 @@ export class TargetTranscript {
     this.enqueue(async () => {
       const text = await translation;
       if (this.closed || text === '') return;
-      const segment: TargetSegment = { text: joinable(text, this.concludedCount === 0), start_time: sentence.startMs, end_time: sentence.endMs };
+      const segment: TargetSegment = {
+        text: joinable(text, this.concludedCount === 0),
+        start_time: sentence.startMs,
+        end_time: sentence.endMs,
+      };
       this.concludedCount += 1;
       this.tentativeShown = false;
       this.events.emit({ target_transcript_update: { language: this.language, concluded: [segment], tentative: [] } });
@@ -73,10 +77,11 @@ export class TargetTranscript {
     if (this.cancelTimer) return; // the trailing edge will pick up the latest text
     const wait = this.lastTentativeRequestAt + this.intervalMs - this.scheduler.now();
     if (wait <= 0) this.requestTentative();
-    else this.cancelTimer = this.scheduler.schedule(wait, () => {
-      this.cancelTimer = undefined;
-      this.requestTentative();
-    });
+    else
+      this.cancelTimer = this.scheduler.schedule(wait, () => {
+        this.cancelTimer = undefined;
+        this.requestTentative();
+      });
   }
 
   /** Resolves once everything requested so far was emitted. */
@@ -100,7 +105,16 @@ export class TargetTranscript {
       const text = await translation;
       if (generation !== this.generation || this.closed) return;
       this.tentativeShown = text !== '';
-      const tentative = text === '' ? [] : [{ text: joinable(text, this.concludedCount === 0), start_time: sentence.startMs, end_time: sentence.endMs }];
+      const tentative =
+        text === ''
+          ? []
+          : [
+              {
+                text: joinable(text, this.concludedCount === 0),
+                start_time: sentence.startMs,
+                end_time: sentence.endMs,
+              },
+            ];
       this.events.emit({ target_transcript_update: { language: this.language, concluded: [], tentative } });
     });
   }
@@ -114,7 +128,14 @@ export class TargetTranscript {
   private enqueue(step: () => Promise<void>): void {
     this.chain = this.chain.then(step).catch((error: unknown) => {
       if (error instanceof SessionError) this.events.fail(error);
-      else this.events.fail(new SessionError(Reasons.translationFailed, 'source_media_chunk', `Translation to ${this.language} failed: ${(error as Error).message}`));
+      else
+        this.events.fail(
+          new SessionError(
+            Reasons.translationFailed,
+            'source_media_chunk',
+            `Translation to ${this.language} failed: ${(error as Error).message}`,
+          ),
+        );
       this.closed = true;
     });
   }

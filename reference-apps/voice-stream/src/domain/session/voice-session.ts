@@ -71,14 +71,31 @@ export class VoiceSession {
       fail: (error: SessionError) => this.fail(error),
     };
     this.speech = config.targetMediaLanguages.map(
-      (language) => new SpeechOutput(language, config.targetMedia, config.targetMediaVoice, engines.synthesizer, engines.encoder, emitter),
+      (language) =>
+        new SpeechOutput(
+          language,
+          config.targetMedia,
+          config.targetMediaVoice,
+          engines.synthesizer,
+          engines.encoder,
+          emitter,
+        ),
     );
     this.targets = config.targetLanguages.map(
       (language) =>
-        new TargetTranscript(language, config.sourceLanguage, engines.translator, config.formality, this.limits.tentativeTranslationIntervalMs, this.scheduler, {
-          ...emitter,
-          concluded: (spokenLanguage, segment) => this.speech.find((output) => output.language === spokenLanguage)?.speak(segment),
-        }),
+        new TargetTranscript(
+          language,
+          config.sourceLanguage,
+          engines.translator,
+          config.formality,
+          this.limits.tentativeTranslationIntervalMs,
+          this.scheduler,
+          {
+            ...emitter,
+            concluded: (spokenLanguage, segment) =>
+              this.speech.find((output) => output.language === spokenLanguage)?.speak(segment),
+          },
+        ),
     );
     this.restartIdleTimer();
     this.cancelLifetime = this.scheduler.schedule(this.limits.maxConnectionMs, () =>
@@ -175,8 +192,16 @@ export class VoiceSession {
       onError: (error) =>
         this.fail(
           error instanceof AudioDecodeError
-            ? new SessionError(Reasons.unsupportedAudioFormat, 'source_media_chunk', `Audio format not supported: ${error.message}`)
-            : new SessionError(Reasons.decoderFailed, 'source_media_chunk', `Decoding the source audio failed on the server: ${error.message}`),
+            ? new SessionError(
+                Reasons.unsupportedAudioFormat,
+                'source_media_chunk',
+                `Audio format not supported: ${error.message}`,
+              )
+            : new SessionError(
+                Reasons.decoderFailed,
+                'source_media_chunk',
+                `Decoding the source audio failed on the server: ${error.message}`,
+              ),
         ),
     });
     return { decoder, recognition };
@@ -211,7 +236,9 @@ export class VoiceSession {
     if (this.stateValue === 'ended') return;
     const sentence = { ...segment, text: toSentence(segment.text, true) };
     if (sentence.text === '') return;
-    this.emit({ source_transcript_update: { concluded: [this.sourceSegment(sentence.text, sentence)], tentative: [] } });
+    this.emit({
+      source_transcript_update: { concluded: [this.sourceSegment(sentence.text, sentence)], tentative: [] },
+    });
     this.sourceConcluded += 1;
     this.sourceTentativeShown = false;
     for (const target of this.targets) target.concluded(sentence);
@@ -247,7 +274,13 @@ export class VoiceSession {
     } catch (error) {
       // Stage failures were reported through their listeners already; anything else is ours.
       if (!this.isEnded()) {
-        this.fail(new SessionError(Reasons.recognitionFailed, 'end_of_source_media', `Finishing the stream failed: ${(error as Error).message}`));
+        this.fail(
+          new SessionError(
+            Reasons.recognitionFailed,
+            'end_of_source_media',
+            `Finishing the stream failed: ${(error as Error).message}`,
+          ),
+        );
       }
     }
   }

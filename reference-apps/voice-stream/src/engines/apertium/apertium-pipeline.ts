@@ -110,7 +110,10 @@ export class ApertiumPipeline {
 
   private startProcess(): ChildProcessWithoutNullStreams {
     // detached: a process group of its own, so that `kill 0` in a stage and our kill reach every stage.
-    const child = spawn('sh', ['-c', nullFlushCommand(this.mode, this.modesDirectory)], { stdio: 'pipe', detached: true });
+    const child = spawn('sh', ['-c', nullFlushCommand(this.mode, this.modesDirectory)], {
+      stdio: 'pipe',
+      detached: true,
+    });
     this.child = child;
     this.startedAt = Date.now();
     this.output = '';
@@ -139,7 +142,8 @@ export class ApertiumPipeline {
     });
     // The pipeline must not keep an otherwise finished process alive.
     child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
+    for (const stream of [child.stdin, child.stdout, child.stderr])
+      (stream as unknown as { unref?: () => void }).unref?.();
     return child;
   }
 

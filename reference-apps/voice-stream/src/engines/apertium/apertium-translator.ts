@@ -53,7 +53,9 @@ export class ApertiumTranslator implements Translator {
   /** Modes missing for `target`, with the packages to install (empty when all is there). */
   missingPackagesFor(target: string): string[] {
     const modes = APERTIUM_ROUTES[target] ?? [];
-    return modes.filter((mode) => !existsSync(path.join(this.modesDirectory, `${mode}.mode`))).map((mode) => APERTIUM_PACKAGES[mode]);
+    return modes
+      .filter((mode) => !existsSync(path.join(this.modesDirectory, `${mode}.mode`)))
+      .map((mode) => APERTIUM_PACKAGES[mode]);
   }
 
   async translate(text: string, source: string, target: string, _formality?: Formality): Promise<string> {

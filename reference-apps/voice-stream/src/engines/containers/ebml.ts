@@ -66,7 +66,8 @@ export function readChildren(data: Buffer): EbmlChild[] {
   let offset = 0;
   while (offset < data.length) {
     const header = readElementHeader(data, offset);
-    if (!header || header.size === undefined) throw new MalformedMediaError('truncated or unknown-size EBML child element');
+    if (!header || header.size === undefined)
+      throw new MalformedMediaError('truncated or unknown-size EBML child element');
     const start = offset + header.headerLength;
     const end = start + header.size;
     if (end > data.length) throw new MalformedMediaError('EBML child element overruns its parent');

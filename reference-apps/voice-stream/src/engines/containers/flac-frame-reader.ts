@@ -41,7 +41,8 @@ export class FlacFrameReader implements MediaUnitReader {
   }
 
   end(): MediaUnit[] {
-    if (this.splitter.leftover > 0 || this.assembler.hasPartialPacket) throw new MalformedMediaError('FLAC stream ended inside a frame');
+    if (this.splitter.leftover > 0 || this.assembler.hasPartialPacket)
+      throw new MalformedMediaError('FLAC stream ended inside a frame');
     return [];
   }
 

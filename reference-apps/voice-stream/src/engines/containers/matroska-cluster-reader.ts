@@ -32,7 +32,8 @@ export class MatroskaClusterReader implements MediaUnitReader {
         this.pending = this.pending.subarray(header.headerLength);
         continue;
       }
-      if (header.size === undefined) throw new MalformedMediaError(`unknown-size Matroska element 0x${header.id.toString(16)}`);
+      if (header.size === undefined)
+        throw new MalformedMediaError(`unknown-size Matroska element 0x${header.id.toString(16)}`);
       const length = header.headerLength + header.size;
       if (this.pending.length < length) break;
       const element = Buffer.from(this.pending.subarray(0, length));
@@ -58,7 +59,8 @@ export class MatroskaClusterReader implements MediaUnitReader {
   }
 
   end(): MediaUnit[] {
-    if (this.pending.length > 0) throw new MalformedMediaError(`Matroska stream ended inside an element (${this.pending.length} bytes left)`);
+    if (this.pending.length > 0)
+      throw new MalformedMediaError(`Matroska stream ended inside an element (${this.pending.length} bytes left)`);
     return [];
   }
 
@@ -86,7 +88,8 @@ export class MatroskaClusterReader implements MediaUnitReader {
     else if (codec === 'A_FLAC') this.frameDuration = (frame) => (flacFrameBlockSize(frame) / sampleRate) * 1000;
     else if (codec.startsWith('A_AAC')) this.frameDuration = () => (1024 / sampleRate) * 1000;
     else throw new MalformedMediaError(`unsupported Matroska codec ${codec || '(none)'}`);
-    if (codec !== 'A_OPUS' && !(sampleRate > 0)) throw new MalformedMediaError('Matroska audio track without a sampling frequency');
+    if (codec !== 'A_OPUS' && !(sampleRate > 0))
+      throw new MalformedMediaError('Matroska audio track without a sampling frequency');
   }
 
   private clusterUnit(element: Buffer, data: Buffer): MediaUnit {
@@ -115,6 +118,11 @@ export class MatroskaClusterReader implements MediaUnitReader {
     }
     const startMs = (clusterTimecode + (firstBlockTimecode ?? 0)) * this.timecodeScaleMs - this.codecDelayMs;
     const shownStart = Math.max(0, startMs);
-    return { data: element, header: false, startMs: shownStart, durationMs: Math.max(0, startMs + durationMs - shownStart) };
+    return {
+      data: element,
+      header: false,
+      startMs: shownStart,
+      durationMs: Math.max(0, startMs + durationMs - shownStart),
+    };
   }
 }

@@ -37,7 +37,8 @@ export class OggPageReader implements MediaUnitReader {
   }
 
   end(): MediaUnit[] {
-    if (this.splitter.leftover > 0) throw new MalformedMediaError(`Ogg stream ended inside a page (${this.splitter.leftover} bytes left)`);
+    if (this.splitter.leftover > 0)
+      throw new MalformedMediaError(`Ogg stream ended inside a page (${this.splitter.leftover} bytes left)`);
     return [];
   }
 

@@ -39,7 +39,8 @@ export class OpusPacketReader implements MediaUnitReader {
   }
 
   end(): MediaUnit[] {
-    if (this.splitter.leftover > 0 || this.assembler.hasPartialPacket) throw new MalformedMediaError('Opus stream ended inside a packet');
+    if (this.splitter.leftover > 0 || this.assembler.hasPartialPacket)
+      throw new MalformedMediaError('Opus stream ended inside a packet');
     return [];
   }
 }

@@ -1,4 +1,10 @@
-import { AudioDecodeError, AudioDecoderFailure, type AudioDecoder, type AudioDecoderFactory, type DecodedAudioListener } from '../audio-decoder';
+import {
+  AudioDecodeError,
+  AudioDecoderFailure,
+  type AudioDecoder,
+  type AudioDecoderFactory,
+  type DecodedAudioListener,
+} from '../audio-decoder';
 import type { SourceAudioFormat } from '../../domain/media/source-formats';
 import { describeExit, FfmpegProcess } from './ffmpeg-process';
 
@@ -31,9 +37,25 @@ export class FfmpegAudioDecoder implements AudioDecoder {
     this.process = new FfmpegProcess(
       [
         // Start decoding as soon as possible: the stream is live.
-        '-fflags', 'nobuffer', '-flags', 'low_delay', '-probesize', '32', '-analyzeduration', '0',
-        ...input, '-i', 'pipe:0',
-        '-vn', '-ac', '1', '-ar', String(outputSampleRate), '-f', 's16le', 'pipe:1',
+        '-fflags',
+        'nobuffer',
+        '-flags',
+        'low_delay',
+        '-probesize',
+        '32',
+        '-analyzeduration',
+        '0',
+        ...input,
+        '-i',
+        'pipe:0',
+        '-vn',
+        '-ac',
+        '1',
+        '-ar',
+        String(outputSampleRate),
+        '-f',
+        's16le',
+        'pipe:1',
       ],
       (bytes) => this.onStdout(bytes),
     );
@@ -41,14 +63,19 @@ export class FfmpegAudioDecoder implements AudioDecoder {
       if (this.closed) return;
       if (this.failure) throw this.failure;
       // Killed or crashed (a signal we did not send), or not started at all: the decoder failed, not the client.
-      if (result.spawnError || result.signal) throw this.fail(new AudioDecoderFailure(`the source audio decoder stopped: ${describeExit(result)}`));
+      if (result.spawnError || result.signal)
+        throw this.fail(new AudioDecoderFailure(`the source audio decoder stopped: ${describeExit(result)}`));
       // A stream that ended before any audio was sent has nothing to decode (ffmpeg reports an empty input).
       if (this.bytesIn === 0) return;
       if (result.code !== 0) {
-        throw this.fail(new AudioDecodeError(`the audio could not be decoded as ${format.contentType}: ${this.process.errorText}`));
+        throw this.fail(
+          new AudioDecodeError(`the audio could not be decoded as ${format.contentType}: ${this.process.errorText}`),
+        );
       }
       if (this.pcmBytesOut === 0) {
-        throw this.fail(new AudioDecodeError(`the audio could not be decoded as ${format.contentType}: no audio samples found`));
+        throw this.fail(
+          new AudioDecodeError(`the audio could not be decoded as ${format.contentType}: no audio samples found`),
+        );
       }
     });
     // Failures are also reported through the listener; this keeps an unobserved rejection harmless.
@@ -60,7 +87,9 @@ export class FfmpegAudioDecoder implements AudioDecoder {
     this.bytesIn += bytes.length;
     this.process.write(bytes);
     if (this.compressed && this.pcmBytesOut === 0 && this.bytesIn > UNDECODABLE_BYTES_LIMIT) {
-      this.fail(new AudioDecodeError(`no audio could be decoded from the first ${this.bytesIn} bytes as the declared format`));
+      this.fail(
+        new AudioDecodeError(`no audio could be decoded from the first ${this.bytesIn} bytes as the declared format`),
+      );
       this.process.kill();
     }
   }
@@ -126,7 +155,8 @@ export class PassthroughAudioDecoder implements AudioDecoder {
 
 export class FfmpegAudioDecoderFactory implements AudioDecoderFactory {
   create(format: SourceAudioFormat, outputSampleRate: number, listener: DecodedAudioListener): AudioDecoder {
-    if (format.ffmpegInput === null && format.pcm?.sampleRate === outputSampleRate) return new PassthroughAudioDecoder(listener);
+    if (format.ffmpegInput === null && format.pcm?.sampleRate === outputSampleRate)
+      return new PassthroughAudioDecoder(listener);
     return new FfmpegAudioDecoder(format, outputSampleRate, listener);
   }
 }

@@ -14,10 +14,29 @@ export class FfmpegAudioEncoder implements AudioEncoder {
   private closed = false;
   private readonly finished: Promise<void>;
 
-  constructor(format: TargetAudioFormat, inputSampleRate: number, private readonly listener: EncodedAudioListener) {
+  constructor(
+    format: TargetAudioFormat,
+    inputSampleRate: number,
+    private readonly listener: EncodedAudioListener,
+  ) {
     this.reader = format.createReader();
     this.process = new FfmpegProcess(
-      ['-f', 's16le', '-ar', String(inputSampleRate), '-ac', '1', '-i', 'pipe:0', '-ac', '1', ...format.ffmpegOutput, '-flush_packets', '1', 'pipe:1'],
+      [
+        '-f',
+        's16le',
+        '-ar',
+        String(inputSampleRate),
+        '-ac',
+        '1',
+        '-i',
+        'pipe:0',
+        '-ac',
+        '1',
+        ...format.ffmpegOutput,
+        '-flush_packets',
+        '1',
+        'pipe:1',
+      ],
       (bytes) => this.onStdout(bytes),
     );
     this.finished = this.process.exited.then((result) => {

@@ -51,13 +51,21 @@ export class FfmpegProcess {
 
   /** ffmpeg's own explanation of a failure, one line. */
   get errorText(): string {
-    const lines = this.stderrTail.split('\n').map((line) => line.trim()).filter(Boolean);
+    const lines = this.stderrTail
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
     return lines.slice(-2).join('; ') || 'no diagnostic output';
   }
 }
 
 /** Describes how a process ended, for error messages. */
-export function describeExit(result: { code: number | null; signal: NodeJS.Signals | null; spawnError?: Error }): string {
-  if (result.spawnError) return `could not start ${FFMPEG_BINARY}: ${result.spawnError.message} (install it: apt-get install -y ffmpeg)`;
+export function describeExit(result: {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  spawnError?: Error;
+}): string {
+  if (result.spawnError)
+    return `could not start ${FFMPEG_BINARY}: ${result.spawnError.message} (install it: apt-get install -y ffmpeg)`;
   return result.signal ? `ffmpeg was stopped by ${result.signal}` : `ffmpeg exited with code ${result.code}`;
 }

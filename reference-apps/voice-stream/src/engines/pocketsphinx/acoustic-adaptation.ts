@@ -9,7 +9,8 @@ import path from 'node:path';
  * mixture weights and transition matrices, with the shipped model's other files); without it, the model as
  * Debian ships it. Docs: docs/voice-stream.md, "Acoustic adaptation".
  */
-export const ADAPTATION_DIRECTORY = process.env.VOICE_STREAM_ADAPTATION ?? path.resolve(__dirname, '..', '..', '..', '..', 'acoustic-adaptation');
+export const ADAPTATION_DIRECTORY =
+  process.env.VOICE_STREAM_ADAPTATION ?? path.resolve(__dirname, '..', '..', '..', '..', 'acoustic-adaptation');
 
 export type AdaptedProfile = 'wideband' | 'narrowband';
 

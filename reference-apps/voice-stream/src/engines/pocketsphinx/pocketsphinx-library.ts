@@ -7,7 +7,8 @@ import { adaptedModelFor } from './acoustic-adaptation';
 import { everydayLanguageModelFile } from './language-model/everyday-language-model';
 
 /** Where Debian's `pocketsphinx-en-us` puts the US English model. */
-export const DEFAULT_MODEL_DIRECTORY = process.env.VOICE_STREAM_POCKETSPHINX_MODEL ?? '/usr/share/pocketsphinx/model/en-us';
+export const DEFAULT_MODEL_DIRECTORY =
+  process.env.VOICE_STREAM_POCKETSPHINX_MODEL ?? '/usr/share/pocketsphinx/model/en-us';
 
 /** Install hint when the shared library or model is missing. */
 export const POCKETSPHINX_INSTALL_COMMAND = 'apt-get install -y libpocketsphinx3 pocketsphinx-en-us';
@@ -67,14 +68,28 @@ function arpaVocabulary(file: string): Set<string> {
   const start = text.indexOf('\\1-grams:');
   const end = text.indexOf('\\2-grams:');
   const words = new Set<string>();
-  for (const line of text.slice(start, end < 0 ? undefined : end).split('\n').slice(1)) {
+  for (const line of text
+    .slice(start, end < 0 ? undefined : end)
+    .split('\n')
+    .slice(1)) {
     const word = line.split('\t')[1];
     if (word && word !== '<s>' && word !== '</s>') words.add(word);
   }
   return words;
 }
 
-const LIVE_SEARCH_ARGUMENTS = ['-fwdflat', 'yes', '-bestpath', 'yes', '-maxhmmpf', '30000', '-maxwpf', '20', '-vad_postspeech', '30'];
+const LIVE_SEARCH_ARGUMENTS = [
+  '-fwdflat',
+  'yes',
+  '-bestpath',
+  'yes',
+  '-maxhmmpf',
+  '30000',
+  '-maxwpf',
+  '20',
+  '-vad_postspeech',
+  '30',
+];
 
 /** One recognised word, in 10 ms frames counted since the decoder was created. */
 export interface DecodedWord {
@@ -97,12 +112,24 @@ type Pointer = unknown;
  */
 class PocketSphinxFunctions {
   readonly psArgs: () => Pointer;
-  readonly parseArguments: (inout: Pointer, definitions: Pointer, argc: number, argv: string[], strict: number) => Pointer;
+  readonly parseArguments: (
+    inout: Pointer,
+    definitions: Pointer,
+    argc: number,
+    argv: string[],
+    strict: number,
+  ) => Pointer;
   readonly init: (config: Pointer) => Pointer;
   readonly free: (decoder: Pointer) => number;
   readonly startUtterance: (decoder: Pointer) => number;
   readonly endUtterance: (decoder: Pointer) => number;
-  readonly processRaw: (decoder: Pointer, samples: Int16Array, count: number, noSearch: number, fullUtterance: number) => number;
+  readonly processRaw: (
+    decoder: Pointer,
+    samples: Int16Array,
+    count: number,
+    noSearch: number,
+    fullUtterance: number,
+  ) => number;
   readonly inSpeech: (decoder: Pointer) => number;
   readonly segmentIterator: (decoder: Pointer) => Pointer;
   readonly segmentNext: (segment: Pointer) => Pointer;
@@ -110,7 +137,13 @@ class PocketSphinxFunctions {
   readonly segmentFrames: (segment: Pointer, start: number[], end: number[]) => void;
   readonly getLogMath: (decoder: Pointer) => Pointer;
   readonly readLanguageModel: (config: Pointer, file: string, type: number, logMath: Pointer) => Pointer;
-  readonly languageModelSet: (config: Pointer, models: Pointer[], names: string[], weights: Float32Array, count: number) => Pointer;
+  readonly languageModelSet: (
+    config: Pointer,
+    models: Pointer[],
+    names: string[],
+    weights: Float32Array,
+    count: number,
+  ) => Pointer;
   readonly freeLanguageModel: (model: Pointer) => number;
   readonly setLanguageModel: (decoder: Pointer, name: string, model: Pointer) => number;
   readonly setSearch: (decoder: Pointer, name: string) => number;
@@ -127,23 +160,33 @@ class PocketSphinxFunctions {
       pocketsphinx = koffi.load('libpocketsphinx.so.3');
       sphinxbase = koffi.load('libsphinxbase.so.3');
     } catch (error) {
-      throw new Error(`PocketSphinx is not installed (${(error as Error).message}); run: ${POCKETSPHINX_INSTALL_COMMAND}`);
+      throw new Error(
+        `PocketSphinx is not installed (${(error as Error).message}); run: ${POCKETSPHINX_INSTALL_COMMAND}`,
+      );
     }
     this.psArgs = pocketsphinx.func('void* ps_args()');
-    this.parseArguments = sphinxbase.func('void* cmd_ln_parse_r(void* inout, void* defn, int argc, const char** argv, int strict)');
+    this.parseArguments = sphinxbase.func(
+      'void* cmd_ln_parse_r(void* inout, void* defn, int argc, const char** argv, int strict)',
+    );
     this.init = pocketsphinx.func('void* ps_init(void* config)');
     this.free = pocketsphinx.func('int ps_free(void* ps)');
     this.startUtterance = pocketsphinx.func('int ps_start_utt(void* ps)');
     this.endUtterance = pocketsphinx.func('int ps_end_utt(void* ps)');
-    this.processRaw = pocketsphinx.func('int ps_process_raw(void* ps, const int16_t* data, size_t n, int no_search, int full_utt)');
+    this.processRaw = pocketsphinx.func(
+      'int ps_process_raw(void* ps, const int16_t* data, size_t n, int no_search, int full_utt)',
+    );
     this.inSpeech = pocketsphinx.func('uint8_t ps_get_in_speech(void* ps)');
     this.segmentIterator = pocketsphinx.func('void* ps_seg_iter(void* ps)');
     this.segmentNext = pocketsphinx.func('void* ps_seg_next(void* seg)');
     this.segmentWord = pocketsphinx.func('const char* ps_seg_word(void* seg)');
     this.segmentFrames = pocketsphinx.func('void ps_seg_frames(void* seg, _Out_ int* sf, _Out_ int* ef)');
     this.getLogMath = pocketsphinx.func('void* ps_get_logmath(void* ps)');
-    this.readLanguageModel = sphinxbase.func('void* ngram_model_read(void* config, const char* file, int type, void* lmath)');
-    this.languageModelSet = sphinxbase.func('void* ngram_model_set_init(void* config, void** models, const char** names, const float* weights, int n)');
+    this.readLanguageModel = sphinxbase.func(
+      'void* ngram_model_read(void* config, const char* file, int type, void* lmath)',
+    );
+    this.languageModelSet = sphinxbase.func(
+      'void* ngram_model_set_init(void* config, void** models, const char** names, const float* weights, int n)',
+    );
     this.freeLanguageModel = sphinxbase.func('int ngram_model_free(void* model)');
     this.setLanguageModel = pocketsphinx.func('int ps_set_lm(void* ps, const char* name, void* lm)');
     this.setSearch = pocketsphinx.func('int ps_set_search(void* ps, const char* name)');
@@ -151,7 +194,9 @@ class PocketSphinxFunctions {
     this.logMathFree = sphinxbase.func('int logmath_free(void* lmath)');
     this.silenceLog = sphinxbase.func('void err_set_logfp(void* stream)');
     this.wordId = sphinxbase.func('int ngram_wid(void* model, const char* word)');
-    this.ngramScore = sphinxbase.func('int ngram_ng_score(void* model, int wid, int* history, int n_hist, _Out_ int* n_used)');
+    this.ngramScore = sphinxbase.func(
+      'int ngram_ng_score(void* model, int wid, int* history, int n_hist, _Out_ int* n_used)',
+    );
     // sphinxbase logs through one FILE shared by the whole process. A decoder given `-logfn` opens a new FILE
     // in ps_init and fcloses the previous one while decoders loading in other workers still write to it: the
     // writes land in freed memory and corrupt the heap, which later aborted or crashed the process (free():
@@ -168,8 +213,17 @@ let functions: PocketSphinxFunctions | undefined;
  * (unigram probability) plus `keep` (the domain model's words): a smaller search, and no rare words for
  * sounds a synthetic or noisy voice only approximates. Made once per setting in the temp folder.
  */
-function limitedDictionary(lib: PocketSphinxFunctions, dictionaryFile: string, languageModelFile: string, size: number, keep: ReadonlySet<string>): string {
-  const key = createHash('sha1').update(`${dictionaryFile}\0${languageModelFile}\0${size}\0${[...keep].sort().join(' ')}`).digest('hex').slice(0, 16);
+function limitedDictionary(
+  lib: PocketSphinxFunctions,
+  dictionaryFile: string,
+  languageModelFile: string,
+  size: number,
+  keep: ReadonlySet<string>,
+): string {
+  const key = createHash('sha1')
+    .update(`${dictionaryFile}\0${languageModelFile}\0${size}\0${[...keep].sort().join(' ')}`)
+    .digest('hex')
+    .slice(0, 16);
   const file = path.join(tmpdir(), `voice-stream-dictionary-${key}.dict`);
   if (existsSync(file)) return file;
   const lines = readFileSync(dictionaryFile, 'utf8').split('\n').filter(Boolean);
@@ -190,7 +244,12 @@ function limitedDictionary(lib: PocketSphinxFunctions, dictionaryFile: string, l
     lib.freeLanguageModel(model);
     lib.logMathFree(logMath);
   }
-  const chosen = new Set([...scores].sort((a, b) => b[1] - a[1]).slice(0, size).map(([word]) => word));
+  const chosen = new Set(
+    [...scores]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, size)
+      .map(([word]) => word),
+  );
   for (const word of keep) chosen.add(word);
   const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.part`;
   writeFileSync(partial, `${lines.filter((line) => chosen.has(headword(line))).join('\n')}\n`);
@@ -222,7 +281,8 @@ export class PocketSphinxDecoder {
     const languageModel = path.join(modelDirectory, 'en-us.lm.bin');
     const dictionary = path.join(modelDirectory, 'cmudict-en-us.dict');
     for (const file of [acoustic, languageModel, dictionary]) {
-      if (!existsSync(file)) throw new Error(`PocketSphinx model file ${file} is missing; run: ${POCKETSPHINX_INSTALL_COMMAND}`);
+      if (!existsSync(file))
+        throw new Error(`PocketSphinx model file ${file} is missing; run: ${POCKETSPHINX_INSTALL_COMMAND}`);
     }
     const settings = new Map<string, string>();
     const take = (pairs: readonly string[]) => {
@@ -232,7 +292,8 @@ export class PocketSphinxDecoder {
     take(['-hmm', acoustic, '-lm', languageModel, '-dict', dictionary, ...LIVE_SEARCH_ARGUMENTS]);
     // PocketSphinx refuses a setting given twice: the extra ones replace the live ones.
     take(extraArguments);
-    if (settings.has('-logfn')) throw new Error('-logfn is not supported: a decoder opening its log file closes the one other decoders write to');
+    if (settings.has('-logfn'))
+      throw new Error('-logfn is not supported: a decoder opening its log file closes the one other decoders write to');
     const cmnInit = settings.get('-cmninit') ?? (profile === 'narrowband' ? NARROWBAND_CMN_INIT : undefined);
     settings.delete('-cmninit');
     if (cmnInit !== undefined) settings.set('-featparams', featureParametersWith(acoustic, cmnInit));
@@ -247,8 +308,10 @@ export class PocketSphinxDecoder {
     const domainWeight = Number(weightSetting ?? DOMAIN_WEIGHT);
     settings.delete('-domainlm');
     settings.delete('-domainweight');
-    if (!(domainWeight >= 0 && domainWeight <= 1)) throw new Error(`-domainweight must be between 0 and 1, not ${weightSetting}`);
-    const domainModel = domainSetting === 'everyday' ? everydayLanguageModelFile(settings.get('-dict')!) : domainSetting;
+    if (!(domainWeight >= 0 && domainWeight <= 1))
+      throw new Error(`-domainweight must be between 0 and 1, not ${weightSetting}`);
+    const domainModel =
+      domainSetting === 'everyday' ? everydayLanguageModelFile(settings.get('-dict')!) : domainSetting;
     const generalModel = settings.get('-lm')!;
     const mixed = domainSetting !== 'none' && domainWeight > 0 && domainWeight < 1;
     const vocabulary = Number(settings.get('-vocabulary') ?? VOCABULARY);
@@ -282,11 +345,21 @@ export class PocketSphinxDecoder {
       this.lib.free(this.decoder);
       throw new Error(`PocketSphinx could not read the language models ${generalFile} and ${domainFile}`);
     }
-    const set = this.lib.languageModelSet(config, [general, domain], ['general', 'domain'], new Float32Array([1 - domainWeight, domainWeight]), 2);
+    const set = this.lib.languageModelSet(
+      config,
+      [general, domain],
+      ['general', 'domain'],
+      new Float32Array([1 - domainWeight, domainWeight]),
+      2,
+    );
     // The set holds its own references to both models.
     this.lib.freeLanguageModel(general);
     this.lib.freeLanguageModel(domain);
-    if (!set || this.lib.setLanguageModel(this.decoder, 'mixed', set) < 0 || this.lib.setSearch(this.decoder, 'mixed') < 0) {
+    if (
+      !set ||
+      this.lib.setLanguageModel(this.decoder, 'mixed', set) < 0 ||
+      this.lib.setSearch(this.decoder, 'mixed') < 0
+    ) {
       this.lib.free(this.decoder);
       throw new Error('PocketSphinx could not use the mixed language model');
     }

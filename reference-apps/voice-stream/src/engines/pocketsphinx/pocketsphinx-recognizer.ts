@@ -1,8 +1,19 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { RecognitionListener, RecognitionOptions, RecognitionStream, SpeechRecognizer } from '../speech-recognizer';
+import type {
+  RecognitionListener,
+  RecognitionOptions,
+  RecognitionStream,
+  SpeechRecognizer,
+} from '../speech-recognizer';
 import { DEFAULT_MODEL_DIRECTORY } from './pocketsphinx-library';
-import { ControlSlot, type StreamProfile, type FromRecognitionWorker, type RecognitionWorkerData, type ToRecognitionWorker } from './worker-protocol';
+import {
+  ControlSlot,
+  type StreamProfile,
+  type FromRecognitionWorker,
+  type RecognitionWorkerData,
+  type ToRecognitionWorker,
+} from './worker-protocol';
 
 export interface PocketSphinxRecognizerOptions {
   readonly modelDirectory?: string;
@@ -36,8 +47,15 @@ class RecognitionWorker {
   private readonly control = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
 
   constructor(modelDirectory: string, extraArguments: readonly string[], onGone: (worker: RecognitionWorker) => void) {
-    const data: RecognitionWorkerData = { modelDirectory, extraArguments, control: this.control.buffer as SharedArrayBuffer };
-    this.worker = new Worker(path.join(__dirname, 'recognition-worker.js'), { workerData: data, resourceLimits: WORKER_HEAP_LIMITS });
+    const data: RecognitionWorkerData = {
+      modelDirectory,
+      extraArguments,
+      control: this.control.buffer as SharedArrayBuffer,
+    };
+    this.worker = new Worker(path.join(__dirname, 'recognition-worker.js'), {
+      workerData: data,
+      resourceLimits: WORKER_HEAP_LIMITS,
+    });
     this.worker.on('message', (message: FromRecognitionWorker) => {
       if (message.type === 'ready') this.ready = true;
       if (message.type === 'error' && message.stream === null) this.failed = true;

@@ -3,7 +3,13 @@ import { BandwidthDetector } from './bandwidth-detector';
 import { releaseFreeMemory } from './native-memory';
 import { PocketSphinxDecoder } from './pocketsphinx-library';
 import { UtteranceTracker } from './utterance-tracker';
-import { ControlSlot, type AcousticProfile, type FromRecognitionWorker, type RecognitionWorkerData, type ToRecognitionWorker } from './worker-protocol';
+import {
+  ControlSlot,
+  type AcousticProfile,
+  type FromRecognitionWorker,
+  type RecognitionWorkerData,
+  type ToRecognitionWorker,
+} from './worker-protocol';
 
 // Worker thread entry: owns one PocketSphinx decoder and serves one stream at a time. The decoder adapts
 // (cepstral mean, noise estimate) to what it hears, and that state would colour the next session's
@@ -104,7 +110,8 @@ port.on('message', (message: ToRecognitionWorker) => {
     switch (message.type) {
       case 'start': {
         current = { stream: message.stream, tracker: undefined };
-        if (message.profile === 'auto') current.listening = { detector: new BandwidthDetector(), pending: [], samples: 0 };
+        if (message.profile === 'auto')
+          current.listening = { detector: new BandwidthDetector(), pending: [], samples: 0 };
         else track(message.profile);
         break;
       }
@@ -115,7 +122,9 @@ port.on('message', (message: ToRecognitionWorker) => {
           if (listening) {
             listening.pending.push(samples);
             listening.samples += samples.length;
-            const heard = listening.detector.feed(samples) ?? (listening.samples >= MAX_LISTEN_SAMPLES ? listening.detector.verdict() : undefined);
+            const heard =
+              listening.detector.feed(samples) ??
+              (listening.samples >= MAX_LISTEN_SAMPLES ? listening.detector.verdict() : undefined);
             if (heard) track(heard);
           } else {
             current.tracker?.feed(samples);

@@ -29,12 +29,18 @@ const MAX_TEXT_LENGTH = 2000;
 
 function run(binary: string, args: string[], input: string | undefined): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = execFile(binary, args, { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 20_000 }, (error, stdout, stderr) => {
-      if (error) {
-        const hint = (error as NodeJS.ErrnoException).code === 'ENOENT' ? ` (install: ${SYNTHESIS_INSTALL_COMMAND})` : '';
-        reject(new Error(`${binary} failed: ${stderr.toString().trim() || error.message}${hint}`));
-      } else resolve(stdout);
-    });
+    const child = execFile(
+      binary,
+      args,
+      { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 20_000 },
+      (error, stdout, stderr) => {
+        if (error) {
+          const hint =
+            (error as NodeJS.ErrnoException).code === 'ENOENT' ? ` (install: ${SYNTHESIS_INSTALL_COMMAND})` : '';
+          reject(new Error(`${binary} failed: ${stderr.toString().trim() || error.message}${hint}`));
+        } else resolve(stdout);
+      },
+    );
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(input ?? '');
   });

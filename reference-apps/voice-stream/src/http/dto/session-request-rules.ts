@@ -31,14 +31,22 @@ export function Unsupported(options: ValidationOptions): PropertyDecorator {
 /** A `source_media_content_type` this server decodes; the message says what is wrong (absent: `@IsDefined` speaks). */
 export function SourceMediaType(code: string): PropertyDecorator {
   return ValidateBy(
-    { name: 'sourceMediaType', validator: { validate: (value) => value === undefined || value === null || 'format' in resolveSourceFormat(value) } },
+    {
+      name: 'sourceMediaType',
+      validator: {
+        validate: (value) => value === undefined || value === null || 'format' in resolveSourceFormat(value),
+      },
+    },
     refusal(code, (value) => problemOf(resolveSourceFormat(value))),
   );
 }
 
 /** A `target_media_content_type` this server encodes (absent: the default); the message says what is wrong. */
 export function TargetMediaType(code: string): PropertyDecorator {
-  return ValidateBy({ name: 'targetMediaType', validator: { validate: (value) => 'format' in resolveTargetFormat(value) } }, refusal(code, (value) => problemOf(resolveTargetFormat(value))));
+  return ValidateBy(
+    { name: 'targetMediaType', validator: { validate: (value) => 'format' in resolveTargetFormat(value) } },
+    refusal(code, (value) => problemOf(resolveTargetFormat(value))),
+  );
 }
 
 function problemOf(result: { format: unknown } | { error: string }): string {
@@ -64,7 +72,14 @@ export function ApiSourceLanguage(options: ValidationOptions): PropertyDecorator
 
 /** A list of at most `max` entries (anything else passes: `@IsArray` refuses it). */
 export function MaxLanguages(max: number, options: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'maxLanguages', constraints: [max], validator: { validate: (value) => !Array.isArray(value) || value.length <= max } }, options);
+  return ValidateBy(
+    {
+      name: 'maxLanguages',
+      constraints: [max],
+      validator: { validate: (value) => !Array.isArray(value) || value.length <= max },
+    },
+    options,
+  );
 }
 
 /**
@@ -72,14 +87,19 @@ export function MaxLanguages(max: number, options: ValidationOptions): PropertyD
  * longer than `max` pass: `@MaxLanguages` refuses them first.
  */
 export function LanguageTags(max: number, code: string): PropertyDecorator {
-  const firstNonTag = (value: unknown): unknown => (Array.isArray(value) ? value.find((entry) => canonicalLanguage(entry) === undefined) : undefined);
+  const firstNonTag = (value: unknown): unknown =>
+    Array.isArray(value) ? value.find((entry) => canonicalLanguage(entry) === undefined) : undefined;
   return ValidateBy(
     {
       name: 'languageTags',
-      validator: { validate: (value) => !Array.isArray(value) || value.length > max || value.every((entry) => canonicalLanguage(entry) !== undefined) },
+      validator: {
+        validate: (value) =>
+          !Array.isArray(value) || value.length > max || value.every((entry) => canonicalLanguage(entry) !== undefined),
+      },
     },
     {
-      message: (args: ValidationArguments) => `${args.property} contains ${describeValue(firstNonTag(args.value))}, which is not a language tag`,
+      message: (args: ValidationArguments) =>
+        `${args.property} contains ${describeValue(firstNonTag(args.value))}, which is not a language tag`,
       context: { code },
     },
   );

@@ -14,7 +14,15 @@ import {
   type SessionRequest,
   type SourceLanguageMode,
 } from '../../domain/session/session-request';
-import { ApiSourceLanguage, LanguageTags, MaxLanguages, refusal, SourceMediaType, TargetMediaType, Unsupported } from './session-request-rules';
+import {
+  ApiSourceLanguage,
+  LanguageTags,
+  MaxLanguages,
+  refusal,
+  SourceMediaType,
+  TargetMediaType,
+  Unsupported,
+} from './session-request-rules';
 
 const NO_GLOSSARIES = 'is not supported by this server (no glossaries or spoken terms offline)';
 
@@ -36,7 +44,13 @@ export class SessionRequestDto implements SessionRequest {
 
   /** How the stream's messages are encoded (default json). */
   @IsOptional()
-  @IsIn(MESSAGE_FORMATS, refusal('invalid_message_format', (value) => `message_format must be "json" or "msgpack", got ${describeValue(value)}`))
+  @IsIn(
+    MESSAGE_FORMATS,
+    refusal(
+      'invalid_message_format',
+      (value) => `message_format must be "json" or "msgpack", got ${describeValue(value)}`,
+    ),
+  )
   message_format?: MessageFormat | null;
 
   /** The audio the client streams, e.g. `audio/ogg;codecs=opus` or `audio/pcm;encoding=s16le;rate=16000`. */
@@ -46,26 +60,53 @@ export class SessionRequestDto implements SessionRequest {
 
   /** auto (default): the language is detected (offline: the recogniser's own); fixed: `source_language` is used. */
   @IsOptional()
-  @IsIn(SOURCE_LANGUAGE_MODES, refusal('invalid_source_language_mode', (value) => `source_language_mode must be "auto" or "fixed", got ${describeValue(value)}`))
+  @IsIn(
+    SOURCE_LANGUAGE_MODES,
+    refusal(
+      'invalid_source_language_mode',
+      (value) => `source_language_mode must be "auto" or "fixed", got ${describeValue(value)}`,
+    ),
+  )
   source_language_mode?: SourceLanguageMode | null;
 
   /** Required when `source_language_mode` is fixed. */
-  @ValidateIf((request: SessionRequestDto, value: unknown) => !isBlank(value) || request.source_language_mode === 'fixed')
+  @ValidateIf(
+    (request: SessionRequestDto, value: unknown) => !isBlank(value) || request.source_language_mode === 'fixed',
+  )
   @IsNotEmpty(refusal('missing_parameter', 'source_language_mode "fixed" needs source_language'))
-  @ApiSourceLanguage(refusal('invalid_source_language', (value) => `source_language ${describeValue(value)} is not a source language of this API`))
+  @ApiSourceLanguage(
+    refusal(
+      'invalid_source_language',
+      (value) => `source_language ${describeValue(value)} is not a source language of this API`,
+    ),
+  )
   source_language?: string | null;
 
   /** Languages to translate the transcript into (at most 5, the spoken one included). */
   @IsOptional()
   @IsArray(refusal('invalid_request', 'target_languages must be an array of language tags'))
-  @MaxLanguages(MAX_TARGET_LANGUAGES, refusal('too_many_target_languages', (value) => `target_languages allows at most ${MAX_TARGET_LANGUAGES} language(s), got ${(value as unknown[]).length}`))
+  @MaxLanguages(
+    MAX_TARGET_LANGUAGES,
+    refusal(
+      'too_many_target_languages',
+      (value) =>
+        `target_languages allows at most ${MAX_TARGET_LANGUAGES} language(s), got ${(value as unknown[]).length}`,
+    ),
+  )
   @LanguageTags(MAX_TARGET_LANGUAGES, 'invalid_target_language')
   target_languages?: string[] | null;
 
   /** The language to speak (at most one; closed beta in the real API). */
   @IsOptional()
   @IsArray(refusal('invalid_request', 'target_media_languages must be an array of language tags'))
-  @MaxLanguages(MAX_TARGET_MEDIA_LANGUAGES, refusal('too_many_target_languages', (value) => `target_media_languages allows at most ${MAX_TARGET_MEDIA_LANGUAGES} language(s), got ${(value as unknown[]).length}`))
+  @MaxLanguages(
+    MAX_TARGET_MEDIA_LANGUAGES,
+    refusal(
+      'too_many_target_languages',
+      (value) =>
+        `target_media_languages allows at most ${MAX_TARGET_MEDIA_LANGUAGES} language(s), got ${(value as unknown[]).length}`,
+    ),
+  )
   @LanguageTags(MAX_TARGET_MEDIA_LANGUAGES, 'invalid_target_language')
   target_media_languages?: string[] | null;
 
@@ -74,11 +115,23 @@ export class SessionRequestDto implements SessionRequest {
   target_media_content_type?: string | null;
 
   @IsOptional()
-  @IsIn(VOICES, refusal('invalid_target_media_voice', (value) => `target_media_voice must be "male" or "female", got ${describeValue(value)}`))
+  @IsIn(
+    VOICES,
+    refusal(
+      'invalid_target_media_voice',
+      (value) => `target_media_voice must be "male" or "female", got ${describeValue(value)}`,
+    ),
+  )
   target_media_voice?: VoiceGender | null;
 
   /** Passed to the translator (Apertium has no formality control and ignores it). */
   @IsOptional()
-  @IsIn(FORMALITIES, refusal('invalid_formality', (value) => `formality must be one of ${FORMALITIES.join(', ')}, got ${describeValue(value)}`))
+  @IsIn(
+    FORMALITIES,
+    refusal(
+      'invalid_formality',
+      (value) => `formality must be one of ${FORMALITIES.join(', ')}, got ${describeValue(value)}`,
+    ),
+  )
   formality?: Formality | null;
 }

@@ -19,7 +19,8 @@ export function dictionaryWords(dictionaryFile: string): Set<string> {
 export function everydayModel(dictionary: ReadonlySet<string>): NgramModel {
   const corpus = everydayCorpus();
   const missing = new Set(corpus.flat().filter((word) => !dictionary.has(word)));
-  if (missing.size > 0) throw new Error(`the everyday corpus uses words the dictionary does not have: ${[...missing].join(', ')}`);
+  if (missing.size > 0)
+    throw new Error(`the everyday corpus uses words the dictionary does not have: ${[...missing].join(', ')}`);
   return buildKneserNeyModel(corpus, { order: 3 });
 }
 
@@ -28,7 +29,9 @@ export function everydayModel(dictionary: ReadonlySet<string>): NgramModel {
  * milliseconds) and shared by every decoder (written atomically, so parallel workers never read half a file).
  */
 export function everydayLanguageModelFile(dictionaryFile: string): string {
-  const source = `${everydayCorpus().map((words) => words.join(' ')).join('\n')}\0${dictionaryFile}`;
+  const source = `${everydayCorpus()
+    .map((words) => words.join(' '))
+    .join('\n')}\0${dictionaryFile}`;
   const hash = createHash('sha1').update(source).digest('hex').slice(0, 16);
   const file = path.join(tmpdir(), `voice-stream-everyday-${hash}.arpa`);
   if (!existsSync(file)) {

@@ -43,7 +43,10 @@ export interface KneserNeyOptions {
 const key = (words: readonly string[]) => words.join(' ');
 
 /** Estimates the model from sentences already split into words (lower case, no punctuation). */
-export function buildKneserNeyModel(sentences: Iterable<readonly string[]>, options: KneserNeyOptions = {}): NgramModel {
+export function buildKneserNeyModel(
+  sentences: Iterable<readonly string[]>,
+  options: KneserNeyOptions = {},
+): NgramModel {
   const order = options.order ?? 3;
   if (!Number.isInteger(order) || order < 1) throw new Error(`order must be a positive integer, not ${order}`);
   // counts[n - 1]: n-gram -> the count KN uses at that order.
@@ -111,7 +114,8 @@ export function buildKneserNeyModel(sentences: Iterable<readonly string[]>, opti
   }
   for (let n = 2; n <= order; n += 1) {
     const discount = discounts[n - 1];
-    for (const [history, { total, distinct }] of histories[n - 1]) gamma[n - 1].set(history, (discount * distinct) / total);
+    for (const [history, { total, distinct }] of histories[n - 1])
+      gamma[n - 1].set(history, (discount * distinct) / total);
     for (const [gram, count] of counts[n - 1]) {
       const cut = gram.lastIndexOf(' ');
       const history = gram.slice(0, cut);
@@ -127,13 +131,19 @@ export function buildKneserNeyModel(sentences: Iterable<readonly string[]>, opti
     const nextGamma = n < order ? gamma[n] : undefined;
     for (const [gram, probability] of table) {
       const backoff = nextGamma?.get(gram);
-      entries.set(gram, { logProbability: Math.log10(probability), ...(backoff !== undefined ? { logBackoff: Math.log10(backoff) } : {}) });
+      entries.set(gram, {
+        logProbability: Math.log10(probability),
+        ...(backoff !== undefined ? { logBackoff: Math.log10(backoff) } : {}),
+      });
     }
     return entries;
   });
   // <s> is never predicted; it only starts histories.
   const startBackoff = order > 1 ? gamma[1].get(SENTENCE_START) : undefined;
-  orders[0].set(SENTENCE_START, { logProbability: -99, ...(startBackoff !== undefined ? { logBackoff: Math.log10(startBackoff) } : {}) });
+  orders[0].set(SENTENCE_START, {
+    logProbability: -99,
+    ...(startBackoff !== undefined ? { logBackoff: Math.log10(startBackoff) } : {}),
+  });
   return { order, orders, vocabulary: [...vocabulary], discounts };
 }
 
@@ -163,7 +173,10 @@ export function logProbability(model: NgramModel, history: readonly string[], wo
 }
 
 /** Perplexity and out-of-vocabulary count of sentences (OOV words are skipped, as SRILM does). */
-export function perplexity(model: NgramModel, sentences: Iterable<readonly string[]>): { perplexity: number; words: number; outOfVocabulary: number } {
+export function perplexity(
+  model: NgramModel,
+  sentences: Iterable<readonly string[]>,
+): { perplexity: number; words: number; outOfVocabulary: number } {
   const known = new Set(model.vocabulary);
   let logSum = 0;
   let predicted = 0;
@@ -195,7 +208,9 @@ export function toArpa(model: NgramModel): string {
     lines.push('', `\\${index + 1}-grams:`);
     for (const gram of [...table.keys()].sort()) {
       const entry = table.get(gram)!;
-      lines.push(`${number(entry.logProbability)}\t${gram}${entry.logBackoff !== undefined ? `\t${number(entry.logBackoff)}` : ''}`);
+      lines.push(
+        `${number(entry.logProbability)}\t${gram}${entry.logBackoff !== undefined ? `\t${number(entry.logBackoff)}` : ''}`,
+      );
     }
   });
   lines.push('', '\\end\\', '');
