@@ -29,6 +29,13 @@ export function checkOpenApiOptions(options: OpenApiOptions): void {
     if (typeof options[key] !== 'string' || options[key].length === 0)
       throw new RegistrationError(`openApi: ${key} must be a non-empty string`, 'RU_ERR_OPENAPI');
   }
+  for (const [name, schema] of Object.entries(options.schemas ?? {})) {
+    if (!/^[A-Za-z0-9._-]+$/.test(name) || schema === null || typeof schema !== 'object')
+      throw new RegistrationError(
+        `openApi: schemas.${name} must be a JSON Schema object named with letters, digits, ".", "_" or "-"`,
+        'RU_ERR_OPENAPI',
+      );
+  }
   if (options.path !== undefined && (typeof options.path !== 'string' || !options.path.startsWith('/'))) {
     throw new RegistrationError(
       `openApi: path must start with "/", got ${JSON.stringify(options.path)}`,

@@ -35,7 +35,6 @@ function compileSecurity(
   route: ReturnType<typeof routeSecurity>,
   globalAuthn: unknown,
   globalAuthz: unknown,
-  label: string,
   access: (p: Provided<unknown>) => ComponentAccessor<unknown>,
 ): ((ctx: RoutingContext) => void | Promise<void>) | undefined {
   const rule: AccessRule | undefined = route.access;
@@ -60,7 +59,8 @@ function compileSecurity(
   const checkRoles = (_ctx: RoutingContext, user: User): void => {
     if (roles === undefined) return;
     for (let i = 0; i < roles.length; i++) if (user.hasRole(roles[i]!)) return;
-    throw new ForbiddenException(`${label} requires one of the roles: ${roles.join(', ')}`, {
+    // The client learns which rule refused it (the code), not the class, the method or the roles: those are internals.
+    throw new ForbiddenException('The user has none of the roles this route requires', {
       code: 'RU_ERR_ROLE_REQUIRED',
     });
   };
@@ -76,7 +76,7 @@ function compileSecurity(
     return then(authz(ctx), (authorizer) =>
       then(authorizer.getAuthorizations(user, ctx), (allowed) => {
         if (allowed !== true)
-          throw new ForbiddenException(`${label} is not allowed for this user by ${authorizer.getId()}`, {
+          throw new ForbiddenException('This route is not allowed for this user', {
             code: 'RU_ERR_NOT_AUTHORIZED',
           });
         checkRoles(ctx, user);
@@ -86,7 +86,7 @@ function compileSecurity(
 
   if (denyAll) {
     return () => {
-      throw new ForbiddenException(`${label} is not available to anyone (@DenyAll)`, { code: 'RU_ERR_DENY_ALL' });
+      throw new ForbiddenException('This route is available to no one', { code: 'RU_ERR_DENY_ALL' });
     };
   }
   if (authn === undefined) return (ctx) => authorize(ctx, undefined);
@@ -125,7 +125,6 @@ export const securityPlugin: RestPlugin = {
         routeSecurity(route.definition),
         route.settings.extension(GLOBAL_AUTHENTICATION),
         route.settings.extension(GLOBAL_AUTHORIZATION),
-        route.definition.label,
         (p) => componentAccessor(p, route.components),
       );
       return onRequest ? { onRequest } : undefined;
