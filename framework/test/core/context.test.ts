@@ -234,3 +234,20 @@ test('the client address: from a real socket before and after awaiting a body, a
     t.is(r.json().remote, shown, given);
   }
 });
+
+test('@Context(Type) names the type: a class argument is not taken for a class decoration', async (t) => {
+  // The form RU_ERR_NO_DECORATOR_METADATA recommends; a lone class argument was once read as `@Context` on a class.
+  t.notThrows(() => Context(RoutingContext));
+  class Typed {
+    @GET @Path('/typed/{id}') get(
+      @Context(RoutingContext) ctx: RoutingContext,
+      @Context(HttpServerRequest) req: unknown,
+    ) {
+      return { param: ctx.request.getParam('id'), sameRequest: ctx.request === req };
+    }
+  }
+  Path('/ctx')(Typed);
+  const r = await inject(new RestBuilder().register(Typed), '/ctx/typed/7');
+  t.is(r.statusCode, 200, r.body);
+  t.deepEqual(r.json(), { param: '7', sameRequest: true });
+});
