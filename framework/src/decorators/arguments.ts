@@ -1,6 +1,7 @@
 import { paramMetadata } from '../metadata/store';
 import type { ArgumentOptions, ArgumentType, CookieParamOptions, ParamSource } from '../metadata/types';
 import { isDecoratorCall, marker } from './decorator-forms';
+import { errors } from '../errors/factories';
 
 /** Decorates a method parameter, a constructor parameter (of a bean) or a field (of a bean). */
 export type ArgumentDecorator = (target: object, key: string | symbol | undefined, index?: number) => void;
@@ -8,7 +9,9 @@ export type ArgumentDecorator = (target: object, key: string | symbol | undefine
 function named<O extends ArgumentOptions = ArgumentOptions>(source: ParamSource, decorator: string) {
   return (name: string, options: O = {} as O): ArgumentDecorator => {
     if (typeof name !== 'string' || name.length === 0) {
-      throw new TypeError(`rest.uws: @${decorator} takes the name of the value, e.g. @${decorator}("id")`);
+      throw errors.RU_ERR_DECORATOR_ARGUMENT(
+        `rest.uws: @${decorator} takes the name of the value, e.g. @${decorator}("id")`,
+      );
     }
     return (target, key, index) => {
       const p = paramMetadata(target, key, index);

@@ -1,10 +1,10 @@
 import { NO_CACHE } from '../decorators/no-cache';
-import { RegistrationError } from '../errors/http-errors';
 import type { Provided } from '../io/registry';
 import { ownClassMetadata, resolvedClassMetadata } from '../metadata/store';
 import type { Constructor } from '../metadata/types';
 import type { SettingsView } from './settings';
 import type { RoutingContext } from '../context/routing-context';
+import { errors } from '../errors/factories';
 
 /** Fills a new per-request component's fields from the request; returns a promise only when a value waits. */
 export type ComponentFill = (instance: any, ctx: RoutingContext) => void | Promise<void>;
@@ -75,7 +75,7 @@ export class ComponentFactory {
       if (fill === undefined) return instance;
       const out = fill(instance, ctx);
       if (out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function') {
-        throw new Error(
+        throw errors.RU_ERR_ASYNC_CONTEXT_FIELD(
           `${ctor.name}: a provider of one of its @Context fields answered asynchronously; fields of readers, writers and handlers must be provided synchronously`,
         );
       }
@@ -90,9 +90,8 @@ export class ComponentFactory {
       if (injector) return injector.getInstance(ctor);
       return new (ctor as any)();
     } catch (err) {
-      throw new RegistrationError(
+      throw errors.RU_ERR_INSTANTIATION(
         `Cannot create ${ctor.name}: ${(err as Error)?.message ?? err}${injector ? '' : ' (without an injection provider, classes need a constructor without arguments; see RestBuilder.injectWith)'}`,
-        'RU_ERR_INSTANTIATION',
       );
     }
   }
