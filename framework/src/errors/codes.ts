@@ -71,12 +71,16 @@ const CODES = {
   RU_ERR_REGISTRATION: { status: null, title: 'A route, reader, writer or provider cannot work as declared' },
   RU_ERR_NO_DECORATOR_METADATA: {
     status: null,
-    title: 'Compiled without emitDecoratorMetadata (tsconfig, or esbuild/tsx)',
+    title: "An argument's type is unknown: no decorator metadata (esbuild, tsx, Bun) and no explicit type",
   },
   RU_ERR_STANDARD_DECORATORS: {
     status: null,
     title: 'Compiled with standard decorators; experimentalDecorators is needed',
     type: 'type',
+  },
+  RU_ERR_CONSTRUCTOR_ARGUMENTS: {
+    status: null,
+    title: 'A class whose constructor takes arguments is registered without an injector (register an instance)',
   },
   RU_ERR_MISSING_PACKAGE: { status: null, title: 'An optional package the app uses is not installed' },
   RU_ERR_NOT_A_METHOD: { status: null, title: 'A route decorator is on something that is not a method' },
@@ -182,6 +186,11 @@ const CODES = {
   },
   RU_ERR_STATUS: { status: null, title: 'A response status that is not a whole number from 100 to 999', type: 'range' },
   RU_ERR_CLOSE_CODE: { status: null, title: 'A WebSocket close code a server may not send', type: 'range' },
+  RU_ERR_FILE_BODY_ADMISSION: {
+    status: null,
+    title: 'A @FileBody admission check returned something that is not a whole number of bytes',
+    type: 'type',
+  },
   RU_ERR_NOT_AN_APP: { status: null, title: 'inject() was given an app without rest.uws routes', type: 'type' },
 
   // Failures thrown to the app's code (an Error): starting, streaming and shutting down.

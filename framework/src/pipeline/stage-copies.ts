@@ -10,7 +10,7 @@ import type { RouteStages } from './route-compiler';
  * functions: the result writer, the argument readers, the step loop. In an app with several routes that feedback mixes
  * them all (polymorphic), so V8 calls each stage generically and inlines none. Evaluated again for one route, the
  * stages are functions of that route alone: V8 inlines the route's whole run into one function. Timed on the bench's
- * idiomatic server, `GET /users/{id}` after the other routes had run (docs/benchmarks.md, session 13).
+ * idiomatic server, `GET /users/{id}` after the other routes had run (docs/benchmarks/request-path.md).
  *
  * The copies are made from the modules' compiled JavaScript, read once, evaluated with a trailer naming the copy (V8's
  * compilation cache would otherwise hand back the shared functions) and requiring everything else (errors, the

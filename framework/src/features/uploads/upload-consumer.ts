@@ -15,8 +15,8 @@ import type { UploadOptions } from './upload-options';
 import { errors } from '../../errors/factories';
 
 /** Bytes handed to the disk but not yet written above which the client is paused, and below which it resumes. */
-const PAUSE_ABOVE = 4 * 1024 * 1024;
-const RESUME_BELOW = 1024 * 1024;
+export const PAUSE_ABOVE = 4 * 1024 * 1024;
+export const RESUME_BELOW = 1024 * 1024;
 
 type Part =
   | { kind: 'field'; info: PartInfo; chunks: Buffer[]; size: number }
@@ -229,7 +229,7 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
   }
 }
 
-async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+export async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
   let offset = 0;
   while (offset < data.length) {
     const { bytesWritten } = await handle.write(data, offset, data.length - offset);
