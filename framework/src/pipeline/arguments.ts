@@ -52,14 +52,14 @@ export function compileArgument(
   switch (meta.source) {
     case 'context': {
       const fallback = meta.defaultValue !== undefined ? contextDefault(meta.defaultValue, type, decorator) : undefined;
-      const reader = meta.contextReader ?? scope.methodContextReader;
       return contextResolver(
         typeof type === 'function' ? type : undefined,
-        reader as ProviderRegistration | undefined,
+        meta.contextReader as ProviderRegistration | undefined,
         scope.settings,
         scope.components,
         fallback,
         meta.optional === true,
+        scope.methodContextReader as ProviderRegistration | undefined,
       );
     }
     case 'body':

@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer';
 import type { TemplatedApp } from 'uWebSockets.js';
 import { dispatch, runtimeOf } from '../adapter/uws-adapter';
 import type { RestBuilder } from '../builder/rest-builder';
+import { errors } from '../errors/factories';
 import { type FakeExchangeResult, FakeUwsRequest, FakeUwsResponse } from './fake-uws';
 
 /** A request for `inject`. */
@@ -60,7 +61,7 @@ export function sendInjected(target: TemplatedApp | RestBuilder, options: Inject
       : (target as TemplatedApp);
   const runtime = runtimeOf(app);
   if (!runtime)
-    throw new Error(
+    throw errors.RU_ERR_NOT_AN_APP(
       'inject: this app has no rest.uws routes (register classes with RestRouter.register or RestBuilder first)',
     );
 

@@ -4,6 +4,7 @@ import * as http from 'node:http';
 import type { Socket } from 'node:net';
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { RestBuilder } from '../builder/rest-builder';
+import { CODE, errors } from '../errors/factories';
 import { type Server, startServer } from '../server/start-server';
 import { clientFrame, closePayload, type Frame, FrameReader, Opcode } from './websocket-frames';
 
@@ -56,6 +57,8 @@ export interface TestWebSocket {
 
 /** The upgrade was answered with an HTTP response instead of 101: its status, headers and body. */
 export class WebSocketUpgradeRefused extends Error {
+  /** `RU_ERR_WEBSOCKET_REFUSED`. */
+  readonly code = CODE.RU_ERR_WEBSOCKET_REFUSED;
   /** The answer's status. */
   readonly statusCode: number;
   /** The answer's headers. */
@@ -168,7 +171,7 @@ function open(url: URL, options: WebSocketClientOptions): Promise<TestWebSocket>
         .digest('base64');
       if (response.headers['sec-websocket-accept'] !== expected) {
         socket.destroy();
-        reject(new Error('the server answered the upgrade with a wrong Sec-WebSocket-Accept'));
+        reject(errors.RU_ERR_WEBSOCKET_CLIENT('the server answered the upgrade with a wrong Sec-WebSocket-Accept'));
         return;
       }
       resolve(connection(socket, response, head));
@@ -189,7 +192,9 @@ function connection(socket: Socket, response: http.IncomingMessage, head: Buffer
   const finish = (outcome: WebSocketClosed) => {
     if (result !== undefined) return;
     result = outcome;
-    const error = new Error(`the WebSocket closed (${outcome.code}${outcome.reason ? ` ${outcome.reason}` : ''})`);
+    const error = errors.RU_ERR_WEBSOCKET_CLIENT(
+      `the WebSocket closed (${outcome.code}${outcome.reason ? ` ${outcome.reason}` : ''})`,
+    );
     for (const w of waiting.splice(0)) w.reject(error);
     socket.end();
     settle(outcome);
@@ -241,7 +246,7 @@ function connection(socket: Socket, response: http.IncomingMessage, head: Buffer
     headers: response.headers,
     closed,
     send(data) {
-      if (result !== undefined || closeSent) throw new Error('the WebSocket is closed');
+      if (result !== undefined || closeSent) throw errors.RU_ERR_WEBSOCKET_CLIENT('the WebSocket is closed');
       if (typeof data === 'string') write(Opcode.Text, Buffer.from(data));
       else write(Opcode.Binary, Buffer.from(data));
     },
@@ -250,7 +255,9 @@ function connection(socket: Socket, response: http.IncomingMessage, head: Buffer
       if (message !== undefined) return Promise.resolve(message);
       if (result !== undefined)
         return Promise.reject(
-          new Error(`the WebSocket closed (${result.code}${result.reason ? ` ${result.reason}` : ''})`),
+          errors.RU_ERR_WEBSOCKET_CLIENT(
+            `the WebSocket closed (${result.code}${result.reason ? ` ${result.reason}` : ''})`,
+          ),
         );
       return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
     },

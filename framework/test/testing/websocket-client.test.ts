@@ -82,6 +82,7 @@ test('the server closing the socket: closed says with which code, and next() rej
 test('a refused upgrade rejects with its status, headers and body', async (t) => {
   const refused = await t.throwsAsync(connectWebSocket(app(), '/rooms/lobby'), { instanceOf: WebSocketUpgradeRefused });
   t.is(refused!.statusCode, 401);
+  t.is(refused!.code, 'RU_ERR_WEBSOCKET_REFUSED');
   t.is(refused!.headers['www-authenticate'], 'Bearer realm="api"');
   t.is(refused!.json().code, 'RU_ERR_NO_CREDENTIALS');
 });
