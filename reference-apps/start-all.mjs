@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = dirname(fileURLToPath(import.meta.url));
 const apps = ['booking-api', 'content-graphql', 'voice-stream'];
 // glibc malloc settings for voice-stream (an operator's value wins): its recognition workers free and load a
-// 24 MB decoder per session; with these its RSS under the soak ran 35-45 MB lower (docs/reliability.md).
+// 24 MB decoder per session; with these its RSS under the soak ran 35-45 MB lower (docs/reliability/long-load.md).
 const appEnvironment = {
   'voice-stream': { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
 };

@@ -13,6 +13,7 @@ export const DATA_DIR = path.join(BENCHMARKS_ROOT, '.data');
 export const RESULTS_DIR = path.join(BENCHMARKS_ROOT, 'results');
 /** Charts the report links to (committed with the doc). */
 export const CHARTS_DIR = path.join(BENCHMARKS_ROOT, 'charts');
-/** The repository root and the generated doc. */
+/** The repository root and the generated pages: the scenario runs' results, and the cost table. */
 export const REPOSITORY_ROOT = path.resolve(BENCHMARKS_ROOT, '..');
-export const DOC_PATH = path.join(REPOSITORY_ROOT, 'docs', 'benchmarks.md');
+export const DOC_PATH = path.join(REPOSITORY_ROOT, 'docs', 'benchmarks', 'results.md');
+export const COSTS_DOC_PATH = path.join(REPOSITORY_ROOT, 'docs', 'benchmarks', 'costs.md');

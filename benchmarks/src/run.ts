@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: set up the tools, write the fixtures, run the selected servers and scenarios in interleaved
- * rounds, print the tables and the target checks, and write the raw JSON, the SVG charts and docs/benchmarks.md.
+ * rounds, print the tables and the target checks, and write the raw JSON, the SVG charts and docs/benchmarks/results.md.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -81,7 +81,7 @@ function printTables(run: BenchmarkRun, scenarios: ReturnType<typeof createScena
   }
   const startups = summarizeStartups(run);
   if (startups.length) console.log(`\nStart-up with 1,000 routes\n\n${renderTextTable(startupColumns, startups)}`);
-  console.log('\nTargets for rest.uws (issues 8 and 21)\n');
+  console.log('\nTargets for rest.uws\n');
   for (const target of evaluateTargets(run)) console.log(formatTargetLine(target));
   const baseline = baselineComparisonLines(run);
   if (baseline.length)

@@ -12,6 +12,13 @@ test('a run that writes no doc puts its charts beside its raw results, leaving t
   t.is(parseOptions(['--no-doc', '--charts-dir', '/tmp/my-charts']).chartsDir, '/tmp/my-charts');
 });
 
+test('a run writes the results page, a cost run the costs page, unless --doc names another', (t) => {
+  const docs = path.join(path.dirname(CHARTS_DIR), '..', 'docs', 'benchmarks');
+  t.is(parseOptions([]).docPath, path.join(docs, 'results.md'));
+  t.is(parseOptions(['--costs']).docPath, path.join(docs, 'costs.md'));
+  t.is(parseOptions(['--costs', '--doc', '/tmp/mine.md']).docPath, '/tmp/mine.md');
+});
+
 test('--costs takes its own defaults unless told otherwise; --rows needs --costs; servers run from a baseline need --baseline', (t) => {
   const costs = parseOptions(['--costs']);
   t.deepEqual([costs.rounds, costs.durationSec, costs.warmupSec, costs.modes], [5, 3, 1, ['pipelined']]);

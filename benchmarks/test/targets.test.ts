@@ -84,7 +84,7 @@ test('the ratio to raw is the median of per-round ratios, so a slow round for bo
   t.is(row.ratioToRaw, 0.9);
 });
 
-test('issue 20 and 21 targets: scenario 3 at 90% plain and 85% pipelined, every plugin unused within 3% of rest.uws', (t) => {
+test('targets of the idiomatic and plugin servers: scenario 3 at 90% plain and 85% pipelined, every plugin unused within 3% of rest.uws', (t) => {
   const measurements = [
     measurement('raw-uws', 3, 'plain', 1, 40_000),
     measurement('rest-uws', 3, 'plain', 1, 36_400),
@@ -96,11 +96,11 @@ test('issue 20 and 21 targets: scenario 3 at 90% plain and 85% pipelined, every 
     measurement('rest-uws-plugins', 1, 'pipelined', 1, 380_000),
   ];
   const byName = new Map(evaluateTargets(run(measurements)).map((result) => [result.target, result]));
-  t.is(byName.get('plain #3 >= 90% of raw uWS req/s (issue 21)')?.status, 'PASS');
-  t.is(byName.get('pipelined #3 >= 85% of raw uWS req/s (issue 21)')?.status, 'FAIL');
-  t.is(byName.get('every plugin unused, plain #1 >= 97% of rest.uws req/s (issue 20)')?.status, 'PASS');
-  t.is(byName.get('every plugin unused, plain #1 >= 97% of rest.uws req/s (issue 20)')?.detail, '0.97x rest-uws');
-  t.is(byName.get('every plugin unused, pipelined #1 >= 97% of rest.uws req/s (issue 20)')?.status, 'FAIL');
+  t.is(byName.get('plain #3 >= 90% of raw uWS req/s')?.status, 'PASS');
+  t.is(byName.get('pipelined #3 >= 85% of raw uWS req/s')?.status, 'FAIL');
+  t.is(byName.get('every plugin unused, plain #1 >= 97% of rest.uws req/s')?.status, 'PASS');
+  t.is(byName.get('every plugin unused, plain #1 >= 97% of rest.uws req/s')?.detail, '0.97x rest-uws');
+  t.is(byName.get('every plugin unused, pipelined #1 >= 97% of rest.uws req/s')?.status, 'FAIL');
 });
 
 test('targets pass and fail on the thresholds of issue 8, and are skipped when rest.uws was not measured', (t) => {
@@ -122,7 +122,7 @@ test('targets pass and fail on the thresholds of issue 8, and are skipped when r
   t.is(byName.get('pipelined #1 >= 60% of raw uWS req/s')?.status, 'PASS');
   t.is(byName.get('plain #1 p99 <= 1.25x raw uWS p99')?.status, 'FAIL');
   t.is(byName.get('server RSS under load < 120 MB')?.status, 'FAIL');
-  t.is(byName.get('pipelined #3 >= 85% of raw uWS req/s (issue 21)')?.status, 'SKIP');
+  t.is(byName.get('pipelined #3 >= 85% of raw uWS req/s')?.status, 'SKIP');
 
   const withoutRestUws = evaluateTargets(run(measurements.filter((m) => m.server !== 'rest-uws')));
   t.true(withoutRestUws.every((result) => result.status === 'SKIP'));
@@ -188,9 +188,7 @@ test('a target is judged by CPU per request when the servers were not CPU-bound 
     measurement('rest-uws-idiomatic', 2, 'plain', 1, 58_000, { serverCpuPercent: 91, cpuUsPerRequest: 15.6 }),
   ];
   const idiomatic = (measurements: Measurement[]) =>
-    evaluateTargets(run(measurements)).find(
-      (r) => r.target === 'idiomatic plain #2 >= 90% of raw uWS req/s (issue 21)',
-    )!;
+    evaluateTargets(run(measurements)).find((r) => r.target === 'idiomatic plain #2 >= 90% of raw uWS req/s')!;
   const judged = idiomatic(clientBound);
   t.is(judged.status, 'FAIL');
   t.is(

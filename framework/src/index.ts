@@ -18,6 +18,7 @@ export {
   PATCH,
   HEAD,
   OPTIONS,
+  TRACE,
   Get,
   Post,
   Put,
@@ -25,6 +26,7 @@ export {
   Patch,
   Head,
   Options,
+  Trace,
   Consumes,
   Produces,
   RouteOrder,
@@ -321,8 +323,15 @@ export { problemDetails, ProblemDetailsHandler, type ProblemDetailsOptions } fro
 // Request ids: X-Request-Id taken when well formed, generated otherwise, sent back and logged.
 export { requestId, requestIdOf, type RequestIdOptions } from './features/request-id';
 
-// Uploads: multipart/form-data streamed to the uploads folder, ctx.fileUploads(), RestRouter.setBodyHandler.
-export { uploadsPlugin, FileUpload, DEFAULT_UPLOADS_DIRECTORY } from './features/uploads';
+// Uploads: multipart/form-data and @FileBody bodies streamed to the uploads folder, ctx.fileUploads(), RestRouter.setBodyHandler.
+export {
+  uploadsPlugin,
+  FileUpload,
+  DEFAULT_UPLOADS_DIRECTORY,
+  FileBody,
+  type FileBodyOptions,
+  type FileBodyAdmission,
+} from './features/uploads';
 
 // OpenAPI 3.1 documents.
 export {

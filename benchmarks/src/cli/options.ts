@@ -6,7 +6,7 @@ import { ALL_MODES, type Mode } from '../runner/results';
 import { ALL_SCENARIO_IDS } from '../scenarios/scenarios';
 import type { ScenarioId } from '../scenarios/scenario';
 import { BASELINE_SUFFIX, SERVERS, findServer } from '../servers/registry';
-import { CHARTS_DIR, DATA_DIR, DOC_PATH, RESULTS_DIR } from '../paths';
+import { CHARTS_DIR, COSTS_DOC_PATH, DATA_DIR, DOC_PATH, RESULTS_DIR } from '../paths';
 
 export interface CliOptions {
   help: boolean;
@@ -37,7 +37,7 @@ export interface CliOptions {
   baseline: string | undefined;
 }
 
-/** Defaults of the cost table where they differ from the scenario runs' (see docs/benchmarks.md, "What each annotation costs"). */
+/** Defaults of the cost table where they differ from the scenario runs' (see docs/benchmarks/costs.md). */
 export const COST_DEFAULTS = { rounds: 5, durationSec: 3, warmupSec: 1, modes: ['pipelined'] as Mode[] };
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -55,7 +55,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --pipeline N          requests per write in pipelined mode (default 10)
   --server-cpu N        core the server is pinned to (default 1; "none" to not pin)
   --client-cpu N        core wrk is pinned to (default 0; "none" to not pin)
-  --doc PATH            Markdown report to update (default docs/benchmarks.md); --no-doc to skip
+  --doc PATH            Markdown page to update (default docs/benchmarks/results.md, with --costs
+                        docs/benchmarks/costs.md); --no-doc to skip
   --charts-dir PATH     where the SVG charts go (default benchmarks/charts; with --no-doc, the results dir)
   --results-dir PATH    where the raw JSON of the run goes (default benchmarks/results)
   --note TEXT           a line printed above the results in the doc
@@ -234,6 +235,7 @@ export function parseOptions(argv: string[]): CliOptions {
     if (!given.has('--duration')) options.durationSec = COST_DEFAULTS.durationSec;
     if (!given.has('--warmup')) options.warmupSec = COST_DEFAULTS.warmupSec;
     if (!given.has('--modes')) options.modes = [...COST_DEFAULTS.modes];
+    if (options.docPath === DOC_PATH) options.docPath = COSTS_DOC_PATH;
   } else if (options.rows !== undefined) {
     throw new Error('--rows selects rows of the cost table: use it with --costs');
   }

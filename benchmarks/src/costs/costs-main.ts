@@ -1,4 +1,4 @@
-/** `npm run bench -- --costs`: runs the cost table, prints it, and writes its JSON and its block of docs/benchmarks.md. */
+/** `npm run bench -- --costs`: runs the cost table, prints it, and writes its JSON and its block of docs/benchmarks/costs.md. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CliOptions } from '../cli/options';

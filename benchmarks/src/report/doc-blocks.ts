@@ -1,6 +1,6 @@
 /**
- * The generated blocks of docs/benchmarks.md, one per kind of output and machine type: ratios to raw
- * uWebSockets.js differ between CPU families (issue 21 saw 91% of raw on one machine and 72-86% on another), so a
+ * The generated blocks of docs/benchmarks/results.md and costs.md, one per kind of output and machine type: ratios to raw
+ * uWebSockets.js differ between CPU families (91% of raw on one machine type, 72-86% on another), so a
  * run replaces only the block of its own CPU model and adds a block beside the others for a model not seen yet.
  */
 import * as fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The generated part of docs/benchmarks.md: settings, machine, result tables per mode, start-up, targets,
+ * The generated part of docs/benchmarks/results.md: settings, machine, result tables per mode, start-up, targets,
  * servers that could not run and measurements that failed. It replaces the block between the two markers
  * of the run's machine type in the doc (report/doc-blocks.ts), so the hand-written method and analysis around it stay.
  */
@@ -66,14 +66,7 @@ export function renderResultsSection(input: MarkdownInput): string {
     lines.push('#### Start-up with 1,000 routes', '');
     lines.push(renderMarkdownTable(startupColumns, startups), '');
   }
-  lines.push(
-    '#### Targets for rest.uws (issues 8 and 21)',
-    '',
-    '```',
-    ...input.targets.map(formatTargetLine),
-    '```',
-    '',
-  );
+  lines.push('#### Targets for rest.uws', '', '```', ...input.targets.map(formatTargetLine), '```', '');
   if (run.unavailable.length) {
     lines.push('#### Not run', '');
     for (const entry of run.unavailable) lines.push(`- ${entry.server}: ${entry.reason}`);

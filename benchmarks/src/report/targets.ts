@@ -84,7 +84,7 @@ export function evaluateTargets(run: BenchmarkRun): TargetResult[] {
     results.push(
       ratioTarget(
         run,
-        `idiomatic plain #${scenario} >= 90% of raw uWS req/s (issue 21)`,
+        `idiomatic plain #${scenario} >= 90% of raw uWS req/s`,
         RAW_SERVER_ID,
         scenario,
         'plain',
@@ -93,15 +93,13 @@ export function evaluateTargets(run: BenchmarkRun): TargetResult[] {
       ),
     );
   }
-  results.push(ratioTarget(run, 'plain #3 >= 90% of raw uWS req/s (issue 21)', RAW_SERVER_ID, 3, 'plain', 0.9));
-  results.push(
-    ratioTarget(run, 'pipelined #3 >= 85% of raw uWS req/s (issue 21)', RAW_SERVER_ID, 3, 'pipelined', 0.85),
-  );
+  results.push(ratioTarget(run, 'plain #3 >= 90% of raw uWS req/s', RAW_SERVER_ID, 3, 'plain', 0.9));
+  results.push(ratioTarget(run, 'pipelined #3 >= 85% of raw uWS req/s', RAW_SERVER_ID, 3, 'pipelined', 0.85));
   for (const mode of ['plain', 'pipelined'] as Mode[]) {
     results.push(
       ratioTarget(
         run,
-        `every plugin unused, ${mode} #1 >= 97% of rest.uws req/s (issue 20)`,
+        `every plugin unused, ${mode} #1 >= 97% of rest.uws req/s`,
         REST_UWS_SERVER_ID,
         1,
         mode,

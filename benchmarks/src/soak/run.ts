@@ -2,7 +2,7 @@
  * `npm run soak`: long load on each target in turn (its own server process, a fresh database, a realistic wrk
  * mix for the whole duration), one sample per interval (req/s, errors, server RSS and CPU), then per target
  * the pass criteria (no errors, RSS flat after warm-up), the tables, the raw JSON, an SVG chart and, with
- * --doc, its block of docs/reliability.md.
+ * --doc, its block of docs/reliability/long-load.md.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Writes each target's results into its own marked block of docs/reliability.md, so a run of one target
+ * Writes each target's results into its own marked block of docs/reliability/long-load.md, so a run of one target
  * leaves the others' figures (and every hand-written section of the page) as they are.
  */
 import * as fs from 'node:fs';

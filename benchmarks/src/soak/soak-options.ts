@@ -6,7 +6,7 @@ import { DEFAULT_THRESHOLDS, type FlatnessThresholds } from './flatness';
 import type { LoadShape } from './soak-target';
 import { SOAK_TARGETS, findTarget } from './targets/registry';
 
-export const RELIABILITY_DOC = path.join(REPOSITORY_ROOT, 'docs', 'reliability.md');
+export const RELIABILITY_DOC = path.join(REPOSITORY_ROOT, 'docs', 'reliability', 'long-load.md');
 
 export interface SoakOptions {
   help: boolean;
@@ -45,11 +45,11 @@ export const SOAK_USAGE = `Usage: npm run soak -- [options]     (from benchmarks
   --warmup-fraction F   share of the run left out of the RSS criterion (default ${DEFAULT_THRESHOLDS.warmupFraction})
   --max-slope MB        RSS slope after warm-up allowed, MB per minute (default ${DEFAULT_THRESHOLDS.maxSlopeMBPerMin})
   --max-rise MB         largest RSS rise after warm-up allowed (from a sample to a later one), MB (default ${DEFAULT_THRESHOLDS.maxRiseMB};
-                        voice-stream 48: see docs/reliability.md). These three override every target's own values
+                        voice-stream 48: see docs/reliability/long-load.md). These three override every target's own values
   --node-flags "..."    extra flags for the server's node (e.g. "--max-semi-space-size=1")
   --heap-snapshots      heap snapshots of each server after warm-up and at the end, and what grew between
                         them (into results-dir/heap; writing one stops the server for seconds: not for figures)
-  --doc [PATH]          write each target's results into its block of docs/reliability.md (or PATH)
+  --doc [PATH]          write each target's results into its block of docs/reliability/long-load.md (or PATH)
   --charts-dir PATH     where soak-<target>.svg goes (default benchmarks/charts)
   --results-dir PATH    where the raw JSON goes (default benchmarks/results)
   --keep-data           keep each target's database and files (the folder is printed)

@@ -1,4 +1,4 @@
-/** The soak's tables: per interval and per target, as console text and as the Markdown of docs/reliability.md. */
+/** The soak's tables: per interval and per target, as console text and as the Markdown of docs/reliability/long-load.md. */
 import { formatRps } from '../report/format';
 import { renderMarkdownTable, renderTextTable, type Column } from '../report/text-table';
 import type { IntervalSample, SoakRun, TargetRun } from './soak-results';
@@ -107,7 +107,7 @@ export function renderConsoleReport(soak: SoakRun): string {
   return parts.join('\n');
 }
 
-/** The generated block of one target in docs/reliability.md. */
+/** The generated block of one target in docs/reliability/long-load.md. */
 export function renderTargetMarkdown(soak: SoakRun, run: TargetRun, chartLink: string): string {
   const when = run.startedAt.replace('T', ' ').replace(/:\d\d\.\d+Z$/, ' UTC');
   const pinning = run.serverCpu === undefined ? 'server not pinned' : `server on CPU ${run.serverCpu}`;
@@ -120,7 +120,7 @@ export function renderTargetMarkdown(soak: SoakRun, run: TargetRun, chartLink: s
     `#### ${run.target}: ${run.label}`,
     '',
     `Run of ${when}: ${run.description}. ${wrk}; ${pinning}. Machine: ${soak.machine.cpuCount} × ${soak.machine.cpuModel}, Node ${soak.machine.node}, ` +
-      `${soak.machine.wrk}; 1-minute load average ${run.loadAverage.min.toFixed(1)}-${run.loadAverage.max.toFixed(1)} during the run (shared with other engineers' work).`,
+      `${soak.machine.wrk}; 1-minute load average ${run.loadAverage.min.toFixed(1)}-${run.loadAverage.max.toFixed(1)} during the run.`,
     '',
     `Command: \`${soak.command}\``,
     '',

@@ -15,7 +15,7 @@ import { addWebSocketRoute } from './websocket-endpoints';
 import type { BodyConsumer } from '../pipeline/plugin';
 import { answeredByRequestHooks, leaveCallback, openExchange } from './request-setup';
 import { judgeFraming, refuseLater } from './request-framing';
-import { kAbort, kBody, kLive, kParamValues } from '../http/internal';
+import { kAbort, kBody, kLive, kParamNames, kParamValues } from '../http/internal';
 import { keptBytes } from '../http/header-bytes';
 
 /**
@@ -35,6 +35,7 @@ const METHODS: Record<string, HttpMethod> = {
   patch: 'PATCH',
   head: 'HEAD',
   options: 'OPTIONS',
+  trace: 'TRACE',
 };
 
 /** The methods a route can have. */
@@ -203,8 +204,14 @@ function readBody(
   declared: string,
 ): void {
   const { request, response } = ctx;
-  const limit = rt.bodyLimit;
+  // The routes' path variables are readable while a body streamer decides (the routes of a slot share one pattern).
+  request[kParamNames] = routes[0]!.paramNames;
+  const streamer = rt.hooks.bodyStreamer;
+  const stream = streamer !== null ? streamer(ctx, routes) : undefined;
+  // A streamed body has its consumer's limit (a route's @FileBody may take more than the app's maxBodySize).
+  const limit = stream?.limit ?? rt.bodyLimit;
   if (declared !== '' && !(Number(declared) <= limit)) {
+    stream?.abort();
     response.closeConnectionAfter();
     const pending = rt.fail(
       ctx,
@@ -215,8 +222,6 @@ function readBody(
     return;
   }
   response[kLive] = false;
-  const streamer = rt.hooks.bodyStreamer;
-  const stream = streamer !== null ? streamer(ctx, routes) : undefined;
   if (stream !== undefined) {
     streamBody(rt, res, ctx, routes, stream);
     return;

@@ -1,4 +1,5 @@
 import { isStandardDecoratorContext, standardDecoratorError } from '../metadata/standard-decorators';
+import { errors } from '../errors/factories';
 
 /**
  * Helpers so marker decorators work both bare and called: `@GET` and `@GET()`, `@Raw` and `@Raw()`.
@@ -12,6 +13,15 @@ export function isDecoratorCall(args: unknown[]): boolean {
   if (target === null || (typeof target !== 'object' && typeof target !== 'function')) return false;
   if (typeof third === 'number') return true; // parameter
   return typeof key === 'string' || typeof key === 'symbol';
+}
+
+/**
+ * A parameter or field decoration, never a class one: for decorators whose one argument may itself be a class,
+ * as `@Context(RoutingContext)` or `@BeanParam(Filter)`, where `isDecoratorCall` would take the class for the
+ * decorated one.
+ */
+export function isMemberDecoratorCall(args: unknown[]): boolean {
+  return args.length === 3 && isDecoratorCall(args);
 }
 
 function isClassLike(fn: Function): boolean {
@@ -29,6 +39,6 @@ export function marker<D extends AnyDecorator>(apply: D): D & (() => D) {
     if (args.length === 0) return apply;
     if (isDecoratorCall(args)) return apply(...args);
     if (args.length === 2 && isStandardDecoratorContext(args[1])) throw standardDecoratorError();
-    throw new TypeError('rest.uws: this decorator takes no arguments');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: this decorator takes no arguments');
   } as any;
 }

@@ -2,6 +2,7 @@ import { splitMediaTypes } from '../util/media-type-list';
 import { classMetadata, methodMetadata } from '../metadata/store';
 import type { HttpMethod } from '../metadata/types';
 import { marker } from './decorator-forms';
+import { errors } from '../errors/factories';
 
 type ClassOrMethodDecorator = (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => void;
 
@@ -17,7 +18,9 @@ function classOrMethod(target: object, key: string | symbol | undefined, set: (m
  */
 export function ApplicationPath(path: string): ClassDecorator {
   if (typeof path !== 'string' || path.trim().length === 0)
-    throw new TypeError('rest.uws: @ApplicationPath takes a path prefix, e.g. @ApplicationPath("/api/v1")');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT(
+      'rest.uws: @ApplicationPath takes a path prefix, e.g. @ApplicationPath("/api/v1")',
+    );
   const prefix = `/${path.trim().replace(/^\/+|\/+$/g, '')}`;
   return (target) => {
     classMetadata(target).applicationPath = prefix === '/' ? '' : prefix;
@@ -26,7 +29,8 @@ export function ApplicationPath(path: string): ClassDecorator {
 
 /** Root path on a class, or the path of a method (appended to the class path). */
 export function Path(path: string): ClassOrMethodDecorator {
-  if (typeof path !== 'string') throw new TypeError('rest.uws: @Path takes a path string, e.g. @Path("/users/{id}")');
+  if (typeof path !== 'string')
+    throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @Path takes a path string, e.g. @Path("/users/{id}")');
   return (target, key) =>
     classOrMethod(target, key, (m) => {
       m.path = path;
@@ -55,6 +59,8 @@ export const PATCH = httpMethod('PATCH');
 export const HEAD = httpMethod('HEAD');
 /** Marks a method as an `OPTIONS` route (bare `@OPTIONS` or `@OPTIONS()`); the method also needs `@Path`. Without one, OPTIONS on a known path answers 204 with `Allow`. */
 export const OPTIONS = httpMethod('OPTIONS');
+/** Marks a method as a `TRACE` route (bare `@TRACE` or `@TRACE()`); the method also needs `@Path`. Without one, TRACE gets 405 or 404. */
+export const TRACE = httpMethod('TRACE');
 
 function shorthand(method: HttpMethod) {
   /** `@Get(path, consumes?, produces?)`: the HTTP method, `@Path` and optional `@Consumes`/`@Produces` in one. */
@@ -83,6 +89,8 @@ export const Patch = shorthand('PATCH');
 export const Head = shorthand('HEAD');
 /** `@Options(path, consumes?, produces?)`: `@OPTIONS`, `@Path(path)` and optionally `@Consumes`/`@Produces` in one decorator. */
 export const Options = shorthand('OPTIONS');
+/** `@Trace(path, consumes?, produces?)`: `@TRACE`, `@Path(path)` and optionally `@Consumes`/`@Produces` in one decorator. */
+export const Trace = shorthand('TRACE');
 
 function toList(v: string | string[]): string[] {
   return splitMediaTypes(Array.isArray(v) ? v : [v]);
@@ -108,7 +116,7 @@ export function Produces(...mediaTypes: string[]): ClassOrMethodDecorator {
 
 /** Order among routes with identical paths: lower runs first, default 0, negatives allowed. */
 export function RouteOrder(order: number): MethodDecorator {
-  if (!Number.isInteger(order)) throw new TypeError('rest.uws: @RouteOrder takes an integer');
+  if (!Number.isInteger(order)) throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @RouteOrder takes an integer');
   return (target, key) => {
     methodMetadata(target, key).order = order;
   };
@@ -121,7 +129,7 @@ export function RouteOrder(order: number): MethodDecorator {
 export function Header(...headers: string[]): ClassOrMethodDecorator {
   for (const h of headers) {
     if (typeof h !== 'string' || h.indexOf(':') <= 0)
-      throw new TypeError(`rest.uws: @Header takes "Name: value" strings, got ${JSON.stringify(h)}`);
+      throw errors.RU_ERR_DECORATOR_ARGUMENT(`rest.uws: @Header takes "Name: value" strings, got ${JSON.stringify(h)}`);
   }
   return (target, key) =>
     classOrMethod(target, key, (m) => {

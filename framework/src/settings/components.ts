@@ -1,10 +1,10 @@
 import { NO_CACHE } from '../decorators/no-cache';
-import { RegistrationError } from '../errors/http-errors';
 import type { Provided } from '../io/registry';
 import { ownClassMetadata, resolvedClassMetadata } from '../metadata/store';
 import type { Constructor } from '../metadata/types';
 import type { SettingsView } from './settings';
 import type { RoutingContext } from '../context/routing-context';
+import { errors } from '../errors/factories';
 
 /** Fills a new per-request component's fields from the request; returns a promise only when a value waits. */
 export type ComponentFill = (instance: any, ctx: RoutingContext) => void | Promise<void>;
@@ -69,13 +69,15 @@ export class ComponentFactory {
       return () => instance;
     }
     const ctor = provided as Constructor<T>;
+    // Made per request: what would fail on every request is refused now.
+    if (!this.settings.injector) refuseConstructorArguments(ctor);
     const fill = this.fillFor(ctor);
     return (ctx) => {
       const instance = this.create(ctor);
       if (fill === undefined) return instance;
       const out = fill(instance, ctx);
       if (out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function') {
-        throw new Error(
+        throw errors.RU_ERR_ASYNC_CONTEXT_FIELD(
           `${ctor.name}: a provider of one of its @Context fields answered asynchronously; fields of readers, writers and handlers must be provided synchronously`,
         );
       }
@@ -86,13 +88,13 @@ export class ComponentFactory {
   /** A new instance, never cached. */
   create<T>(ctor: Constructor<T>): T {
     const injector = this.settings.injector;
+    if (!injector) refuseConstructorArguments(ctor);
     try {
       if (injector) return injector.getInstance(ctor);
       return new (ctor as any)();
     } catch (err) {
-      throw new RegistrationError(
+      throw errors.RU_ERR_INSTANTIATION(
         `Cannot create ${ctor.name}: ${(err as Error)?.message ?? err}${injector ? '' : ' (without an injection provider, classes need a constructor without arguments; see RestBuilder.injectWith)'}`,
-        'RU_ERR_INSTANTIATION',
       );
     }
   }
@@ -100,6 +102,35 @@ export class ComponentFactory {
   clear(): void {
     this.cache.clear();
   }
+}
+
+/**
+ * Without an injector a class is made with `new Class()`: a constructor that declares parameters would get
+ * `undefined` for each and fail on the first request that uses them, so it is refused when it is registered.
+ * A derived class without a constructor of its own takes its parent's parameters.
+ */
+function refuseConstructorArguments(ctor: Constructor): void {
+  const declared = declaredParameters(ctor);
+  if (declared === 0) return;
+  throw errors.RU_ERR_CONSTRUCTOR_ARGUMENTS(
+    `${ctor.name}: its constructor takes ${declared === 1 ? 'an argument' : `${declared} arguments`}, and no injector is configured, ` +
+      `so rest.uws would make it with \`new ${ctor.name}()\` and every argument would be undefined. Register an instance ` +
+      `(\`register(new ${ctor.name}(...))\`, or the instance where a class is expected), configure an injector ` +
+      `(\`RestBuilder.injectWith(...)\`, docs/reference/validation-and-injection.md), or give the parameters default values.`,
+  );
+}
+
+function declaredParameters(ctor: Function): number {
+  for (let c: Function = ctor; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    if (c.length > 0) return c.length;
+    // An own constructor without parameters (or source text that cannot tell): nothing is passed on.
+    if (
+      /\bconstructor\s*\(/.test(Function.prototype.toString.call(c)) ||
+      !/^class\b/.test(Function.prototype.toString.call(c))
+    )
+      return 0;
+  }
+  return 0;
 }
 
 /** Classes vs plain functions: a class has a prototype with more than the constructor, or is declared with `class`. */

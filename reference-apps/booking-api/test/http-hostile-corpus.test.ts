@@ -21,7 +21,7 @@ import { API } from './helpers/api-client';
 import { createBody, SLOT_ID, VARIANT_ID } from './helpers/fixture';
 import { startHttpFixture } from './helpers/http-fixture';
 
-// The hostile-input corpus (docs/reliability.md): every route of the booking API, read from its own OpenAPI
+// The hostile-input corpus (docs/reliability/hostile-input.md): every route of the booking API, read from its own OpenAPI
 // document, attacked one part at a time over real HTTP. Each answer must be a 4xx saying what was wrong, or a 2xx
 // for input that is valid; never a 5xx, a hang or a crash; and a refused request must leave every table as it was.
 

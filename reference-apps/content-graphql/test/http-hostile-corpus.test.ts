@@ -22,7 +22,7 @@ import { DEFAULT_MAX_REQUEST_BYTES, OPENAPI_PATH } from '../src/app';
 import { expandScope } from '../src/domain/access/scope';
 import { startContentServer } from '../src/server';
 
-// The hostile-input corpus (docs/reliability.md) against every route of content-graphql, read from the OpenAPI
+// The hostile-input corpus (docs/reliability/hostile-input.md) against every route of content-graphql, read from the OpenAPI
 // document rest.uws makes of the app: the GraphQL endpoint (GET, POST, OPTIONS), asset files, GraphiQL, the admin API.
 // Each answer must be a 4xx (or GraphQL's 200 with errors and no data) saying what was wrong, or a 2xx for valid
 // input; never a 5xx, a hang or a crash; a refused request leaves every table as it was.

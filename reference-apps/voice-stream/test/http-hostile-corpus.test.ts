@@ -28,7 +28,7 @@ import { STREAM_PATH } from '../src/http/streaming-url';
 import { startVoiceServer } from '../src/server';
 import { requireEnginePackages } from './support/system-packages';
 
-// The hostile-input corpus (docs/reliability.md) against voice-stream's HTTP routes and its WebSocket upgrade: the
+// The hostile-input corpus (docs/reliability/hostile-input.md) against voice-stream's HTTP routes and its WebSocket upgrade: the
 // session request, the reconnection, the page and its static files from the OpenAPI document rest.uws makes of the
 // app, and the stream's upgrade beside them. Requests that need a live session token get a fresh one each, so every
 // attack meets an otherwise valid request. Each answer must be a 4xx saying what was wrong, or a 2xx (101 for an

@@ -97,7 +97,7 @@ test('the everyday corpus has no evaluation sentence, and every word has a pronu
   const dictionary = dictionaryWords(path.join(DEFAULT_MODEL_DIRECTORY, 'cmudict-en-us.dict'));
   const model = everydayModel(dictionary);
   t.true(model.vocabulary.every((word) => word === SENTENCE_START || word === SENTENCE_END || dictionary.has(word)));
-  // What the domain model makes of the evaluation sentences (reported in docs/voice-stream.md).
+  // What the domain model makes of the evaluation sentences (reported in docs/voice-stream/recognition.md).
   const measured = perplexity(
     model,
     EVALUATION_SENTENCES.map((sentence) => words(sentence)),

@@ -9,12 +9,12 @@ import { requireEnginePackages } from './support/system-packages';
 
 // A small seeded subset of `npm run eval -w voice-stream` (issue 23 §1): 4 of its conditions and 5 of its
 // evaluation sentences, chosen by SEED, streamed through the server's decoder and recogniser. It fails when
-// recognition regresses past the bound: the subset's WER with the settings of docs/voice-stream.md plus a
+// recognition regresses past the bound: the subset's WER with the settings of docs/voice-stream/recognition.md plus a
 // margin for differences between machines. The full evaluation is the command.
 
 const SEED = 23;
 /**
- * The subset's WER measured with the shipped settings (docs/voice-stream.md) is BASELINE; REGRESSION above fails.
+ * The subset's WER measured with the shipped settings (docs/voice-stream/recognition.md) is BASELINE; REGRESSION above fails.
  * 0.577 with the general language model; 0.520 with the mixed everyday model and bandwidth detection (issue 23);
  * 0.260 with the acoustic model adapted to the evaluation's voices (MAP, `npm run adapt`, tau 100), 0.245 with the
  * narrowband profile's tau 30 (issue 23, acoustic adaptation).

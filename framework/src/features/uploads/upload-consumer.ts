@@ -12,10 +12,11 @@ import { FILE_UPLOADS, FileUpload } from '../../context/file-upload';
 import { MultipartParser, type MultipartEvents } from './multipart-parser';
 import { parsePartHeaders, type PartInfo } from './part-headers';
 import type { UploadOptions } from './upload-options';
+import { errors } from '../../errors/factories';
 
 /** Bytes handed to the disk but not yet written above which the client is paused, and below which it resumes. */
-const PAUSE_ABOVE = 4 * 1024 * 1024;
-const RESUME_BELOW = 1024 * 1024;
+export const PAUSE_ABOVE = 4 * 1024 * 1024;
+export const RESUME_BELOW = 1024 * 1024;
 
 type Part =
   | { kind: 'field'; info: PartInfo; chunks: Buffer[]; size: number }
@@ -228,7 +229,7 @@ export class UploadConsumer implements BodyConsumer, MultipartEvents {
   }
 }
 
-async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+export async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
   let offset = 0;
   while (offset < data.length) {
     const { bytesWritten } = await handle.write(data, offset, data.length - offset);
@@ -237,5 +238,5 @@ async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
 }
 
 function tooLarge(what: string): PayloadTooLargeException {
-  return new PayloadTooLargeException(`Upload refused: ${what}`, { code: 'RU_ERR_UPLOAD_TOO_LARGE' });
+  return errors.RU_ERR_UPLOAD_TOO_LARGE(`Upload refused: ${what}`);
 }

@@ -1,13 +1,16 @@
 import { RoutingContext } from '../../context/routing-context';
-import { RegistrationError } from '../../errors/http-errors';
 import { registryGeneration } from '../../io/generation';
 import { mediaEssence } from '../../io/media-type';
 import type { RouteDefinition } from '../../metadata/route-definition';
 import type { BodyConsumer, RestPlugin } from '../../pipeline/plugin';
 import { BODY_OPTIONS, SettingsView, RestSettings, type BodyHandlerOptions } from '../../settings/settings';
+import { componentAccessor } from '../../pipeline/component-access';
+import { FILE_BODY, type FileBodySpec } from './file-body';
+import { FileBodyConsumer, type AdmitBody } from './file-body-consumer';
 import { boundaryOf, malformed } from './multipart-parser';
 import { UploadConsumer } from './upload-consumer';
 import { resolveUploadOptions, type UploadOptions } from './upload-options';
+import { errors } from '../../errors/factories';
 
 /**
  * Checks body handler options before they become the global ones (`RestRouter.setBodyHandler`):
@@ -15,7 +18,7 @@ import { resolveUploadOptions, type UploadOptions } from './upload-options';
  */
 export function checkGlobalBodyOptions(options: BodyHandlerOptions): void {
   if (options.maxBodySize !== undefined && (!Number.isInteger(options.maxBodySize) || options.maxBodySize < 0)) {
-    throw new RegistrationError('setBodyHandler: maxBodySize must be a whole number of bytes', 'RU_ERR_BODY_OPTIONS');
+    throw errors.RU_ERR_BODY_OPTIONS('setBodyHandler: maxBodySize must be a whole number of bytes');
   }
   const settings = new RestSettings(false);
   settings.extensions.set(BODY_OPTIONS, options);
@@ -47,6 +50,18 @@ function takesMultipart(route: { readonly definition: RouteDefinition }): boolea
   return takes;
 }
 
+/** The `@FileBody` of the first route that has one among those matched. */
+function fileBodyOf(
+  routes: ReadonlyArray<{ readonly definition: RouteDefinition }>,
+  fileBodies: WeakMap<RouteDefinition, FileBodyRoute>,
+): FileBodyRoute | undefined {
+  for (const route of routes) {
+    const found = fileBodies.get(route.definition);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** A consumer that refuses the body with `error` (configuration problems found at request time). */
 function refusingConsumer(error: unknown, limit: number): BodyConsumer {
   return {
@@ -61,12 +76,19 @@ function refusingConsumer(error: unknown, limit: number): BodyConsumer {
   };
 }
 
+/** A `@FileBody` route's limit and admission check, bound once at registration. */
+interface FileBodyRoute {
+  readonly maxSize: number | undefined;
+  readonly admit: AdmitBody | undefined;
+}
+
 /**
  * Uploads: multipart/form-data bodies are streamed to an UploadConsumer (files to the uploads folder), which
  * stores the fields for `@FormParam` and the files for `ctx.fileUploads()` in the routing context (`ctx.put`);
  * other bodies stay with the buffering reader. Routes that may read uploads without a body or form
  * argument still read the body: those that declare @Consumes('multipart/form-data') and those that take
- * the RoutingContext (ctx.fileUploads()). Only the public plugin API: a body streamer and a route hook.
+ * the RoutingContext (ctx.fileUploads()). A `@FileBody` route's whole body, of any other type, is streamed to one
+ * file (FileBodyConsumer) after its admission check. Only the public plugin API: a body streamer and a route hook.
  */
 export const uploadsPlugin: RestPlugin = {
   name: 'uploads',
@@ -79,11 +101,16 @@ export const uploadsPlugin: RestPlugin = {
       return cached.options;
     };
     current(); // bad options fail the build, not the first upload
+    const fileBodies = new WeakMap<RouteDefinition, FileBodyRoute>();
     app.bodyStreamer((ctx, routes) => {
+      const fileBody = fileBodyOf(routes, fileBodies);
       // The routes first: a JSON-only route spares the header read on every body.
-      if (!routes.some(takesMultipart)) return undefined;
+      if (fileBody === undefined && !routes.some(takesMultipart)) return undefined;
       const type = ctx.request.getHeader('content-type');
-      if (type === undefined || !mayBeMultipart(type) || mediaEssence(type) !== 'multipart/form-data') return undefined;
+      if (type === undefined || !mayBeMultipart(type) || mediaEssence(type) !== 'multipart/form-data') {
+        if (fileBody === undefined) return undefined;
+        return new FileBodyConsumer(ctx, current(), fileBody.maxSize ?? settings.bodyLimit, fileBody.admit, app.logger);
+      }
       try {
         const boundary = boundaryOf(type);
         if (boundary === undefined)
@@ -95,6 +122,20 @@ export const uploadsPlugin: RestPlugin = {
     });
     app.route((route) => {
       if (route.kind !== 'http') return undefined;
+      const spec = route.definition.extensions.get(FILE_BODY) as FileBodySpec | undefined;
+      if (spec !== undefined) {
+        const admission = spec.admission && componentAccessor(spec.admission, route.components);
+        fileBodies.set(route.definition, {
+          maxSize: spec.maxSize,
+          admit:
+            admission &&
+            ((ctx) => {
+              const check = admission(ctx);
+              return 'admit' in check ? check.admit(ctx) : check.then((made) => made.admit(ctx));
+            }),
+        });
+        return { needsBody: true };
+      }
       const multipart = route.definition.consumes.some((c) => {
         const m = mediaEssence(c);
         return m === 'multipart/form-data' || m === 'multipart/*';

@@ -99,7 +99,7 @@ export function toRequest(route: CorpusRoute, parts: RequestParts): RawRequest {
 
 /**
  * Whether a string can be sent as a header value. Control characters cannot: uWebSockets.js 20.30 neither answers nor
- * closes a request with one: it waits for its idle timeout (see "Hostile input" in docs/reliability.md).
+ * closes a request with one: it waits for its idle timeout (see docs/reliability/hostile-input.md).
  */
 export function fitsHeader(value: string): boolean {
   return !/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value);

@@ -3,7 +3,7 @@ import { VoiceApiError } from './voice-api-error';
 
 /**
  * Concurrent sessions one core sustains in real time with the offline engines (recogniser RTF ~0.11 plus
- * ffmpeg, Apertium and synthesis; measured in docs/voice-stream.md, "Memory and capacity").
+ * ffmpeg, Apertium and synthesis; measured in docs/voice-stream/operations.md).
  */
 const SESSIONS_PER_CORE = 3;
 /** Resident memory budgeted per session that hears audio (a recognition decoder and its thread, ffmpeg). */

@@ -54,7 +54,7 @@ const PADDING_MS = 300;
 const BW_BEAM = '1e-160';
 /**
  * map_adapt's prior weight per profile (fixed, not the Bayesian default, which follows the adaptation data alone).
- * Measured (docs/voice-stream.md, "Acoustic adaptation"): the Bayesian update took the synthetic voices furthest
+ * Measured (docs/voice-stream/recognition.md, "Acoustic adaptation"): the Bayesian update took the synthetic voices furthest
  * but real speech (pocketsphinx-testdata, 16 kHz) from WER 0.41 to 0.60; tau 100 keeps real speech where it was.
  * Narrowband audio is further from the (wideband) model: tau 30 there took the British and female espeak-ng voices
  * at 8 kHz from 0.27-0.47 to 0.10-0.37.
@@ -425,7 +425,7 @@ async function main(argv: readonly string[]): Promise<number> {
   writeFileSync(
     path.join(next, 'SOURCES.txt'),
     [
-      'Made by `npm run adapt -w voice-stream` (src/cli/adapt/adapt-cli.ts); docs/voice-stream.md, "Acoustic adaptation".',
+      'Made by `npm run adapt -w voice-stream` (src/cli/adapt/adapt-cli.ts); docs/voice-stream/recognition.md, "Acoustic adaptation".',
       `Key: ${key}`,
       `Arguments: ${argv.length > 0 ? argv.join(' ') : '(defaults)'}`,
       `Sentences: the ${TUNING_SENTENCES.length} tuning sentences of src/cli/eval/eval-sentences.ts (never the evaluation ones)`,

@@ -7,7 +7,7 @@
  *     [--decoder-args="-maxhmmpf 10000 -fwdflat yes"]   (PocketSphinx settings to try, over the live ones)
  * Audio is generated on the fly (flite, espeak-ng, sox, ffmpeg; cached in the temp folder) and streamed through
  * the server's own decoder and recogniser. Prints WER per condition as it goes, then the tables of
- * docs/voice-stream.md ("Recognition across voices").
+ * docs/voice-stream/recognition.md.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -1,7 +1,7 @@
 /**
  * `reason_code` values of the `error` message. The spec documents one (4000403, unsupported audio format);
  * the others follow its visible pattern: HTTP status x 10000 + a four-digit detail. Listed in
- * docs/voice-stream.md.
+ * docs/voice-stream/protocol.md.
  */
 export interface ReasonCode {
   readonly errorCode: number;

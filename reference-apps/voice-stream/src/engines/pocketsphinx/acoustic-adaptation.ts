@@ -7,7 +7,7 @@ import path from 'node:path';
  * map_adapt) into this folder, never committed: the CI script and `npm start` make it when it is missing or
  * stale. A decoder of a profile loads its model from `<folder>/<profile>` (the adapted means, variances,
  * mixture weights and transition matrices, with the shipped model's other files); without it, the model as
- * Debian ships it. Docs: docs/voice-stream.md, "Acoustic adaptation".
+ * Debian ships it. Docs: docs/voice-stream/recognition.md, "Acoustic adaptation".
  */
 export const ADAPTATION_DIRECTORY =
   process.env.VOICE_STREAM_ADAPTATION ?? path.resolve(__dirname, '..', '..', '..', '..', 'acoustic-adaptation');

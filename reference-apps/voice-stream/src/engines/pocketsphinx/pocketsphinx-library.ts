@@ -41,7 +41,7 @@ function featureParametersWith(acousticModel: string, cmnInit: string): string {
 
 /**
  * Search settings for live use. Measured with the recognition evaluation (`npm run eval`, tuning sentences,
- * docs/voice-stream.md "Recognition across voices"): the second "flat" pass and the lattice best path with the
+ * docs/voice-stream/recognition.md): the second "flat" pass and the lattice best path with the
  * default beam (30000 HMMs, 20 words per frame) took the mean WER of five voices from 0.43 to 0.36, no voice
  * worse (flite rms 0.10 -> 0.00, slt 0.22 -> 0.09, espeak-ng en-gb 0.86 -> 0.76). Before, both passes were off
  * and the beam narrowed to 3000/5 for speed (ps_end_utt 90-245 ms -> 5-24 ms, RTF 0.17 -> 0.11): accuracy
@@ -52,7 +52,7 @@ function featureParametersWith(acousticModel: string, cmnInit: string): string {
  * The language model: PocketSphinx's general US English model (`en-us.lm.bin`) linearly mixed, half and half,
  * with a trigram model of the app's everyday domain (everyday-language-model.ts), over a vocabulary of the
  * general model's 5,000 likeliest words plus the domain's ~800. Measured with the recognition evaluation
- * (tuning sentences, five voices, docs/voice-stream.md): mean WER 0.36 -> 0.29, no voice worse (espeak-ng
+ * (tuning sentences, five voices, docs/voice-stream/recognition.md): mean WER 0.36 -> 0.29, no voice worse (espeak-ng
  * en-us 0.64 -> 0.51), and 2.4 times less decoder CPU per second of audio (0.23 -> 0.10 s) than the general
  * model alone over its 134,000 words. The domain model alone did as well on espeak-ng but lost words outside
  * its corpus; the mix keeps everyday English outside the domain recognisable.
