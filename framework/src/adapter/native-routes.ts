@@ -16,13 +16,14 @@ export type ServeMatched = (
 /** Serves a request through the JavaScript router. */
 export type ServeRouted = (res: UwsResponse, req: UwsRequest) => void;
 
-const NATIVE_METHOD: Partial<Record<HttpMethod, 'get' | 'post' | 'put' | 'del' | 'patch' | 'options'>> = {
+const NATIVE_METHOD: Partial<Record<HttpMethod, 'get' | 'post' | 'put' | 'del' | 'patch' | 'options' | 'trace'>> = {
   GET: 'get',
   POST: 'post',
   PUT: 'put',
   DELETE: 'del',
   PATCH: 'patch',
   OPTIONS: 'options',
+  TRACE: 'trace',
 };
 /** Segments uWebSockets.js matches literally: no `:` or `*` (its own pattern syntax), nothing a client would percent-encode. */
 const LITERAL_SEGMENT = /^[A-Za-z0-9\-._~!$&'()+,=@]+$/;

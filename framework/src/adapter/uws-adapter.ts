@@ -35,6 +35,7 @@ const METHODS: Record<string, HttpMethod> = {
   patch: 'PATCH',
   head: 'HEAD',
   options: 'OPTIONS',
+  trace: 'TRACE',
 };
 
 /** The methods a route can have. */

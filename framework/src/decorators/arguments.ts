@@ -1,6 +1,6 @@
 import { paramMetadata } from '../metadata/store';
 import type { ArgumentOptions, ArgumentType, CookieParamOptions, ParamSource } from '../metadata/types';
-import { isDecoratorCall, marker } from './decorator-forms';
+import { isMemberDecoratorCall, marker } from './decorator-forms';
 
 /** Decorates a method parameter, a constructor parameter (of a bean) or a field (of a bean). */
 export type ArgumentDecorator = (target: object, key: string | symbol | undefined, index?: number) => void;
@@ -47,14 +47,27 @@ export const BodyParam: ((options?: ArgumentOptions) => ArgumentDecorator) & Arg
       if (options.optional !== undefined) p.optional = options.optional;
       if (options.type !== undefined) p.explicitType = options.type;
     };
-  if (isDecoratorCall(args)) return apply()(args[0], args[1], args[2]);
+  if (isMemberDecoratorCall(args)) return apply()(args[0], args[1], args[2]);
   return apply(args[0]);
 }) as any;
 
-/** Builds an object from the decorated fields or constructor parameters of its class. */
-export const BeanParam = marker((target: object, key: string | symbol | undefined, index?: number) => {
-  paramMetadata(target, key, index).source = 'bean';
-});
+/**
+ * Builds an object from the decorated fields or constructor parameters of its class. `@BeanParam(Type)` names the
+ * class where TypeScript's metadata does not (a build without `emitDecoratorMetadata`).
+ */
+export const BeanParam: ((type?: Function) => ArgumentDecorator) & ArgumentDecorator = ((...args: any[]) => {
+  const apply =
+    (type?: Function): ArgumentDecorator =>
+    (target, key, index) => {
+      const p = paramMetadata(target, key, index);
+      p.source = 'bean';
+      if (type !== undefined) p.explicitType = type;
+    };
+  if (isMemberDecoratorCall(args)) return apply()(args[0], args[1], args[2]);
+  if (args.length > 1 || (args[0] !== undefined && typeof args[0] !== 'function'))
+    throw new TypeError('rest.uws: @BeanParam takes the class of the bean, e.g. @BeanParam(Filter), or nothing');
+  return apply(args[0]);
+}) as any;
 
 /**
  * A context value: HttpServerRequest, HttpServerResponse, RoutingContext, RouteDefinition, User,
@@ -69,7 +82,7 @@ export const Context: ((type?: Function) => ArgumentDecorator) & ArgumentDecorat
       p.source = 'context';
       if (type !== undefined) p.explicitType = type;
     };
-  if (isDecoratorCall(args)) return apply()(args[0], args[1], args[2]);
+  if (isMemberDecoratorCall(args)) return apply()(args[0], args[1], args[2]);
   return apply(args[0]);
 }) as any;
 

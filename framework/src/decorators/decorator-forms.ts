@@ -14,6 +14,15 @@ export function isDecoratorCall(args: unknown[]): boolean {
   return typeof key === 'string' || typeof key === 'symbol';
 }
 
+/**
+ * A parameter or field decoration, never a class one: for decorators whose one argument may itself be a class,
+ * as `@Context(RoutingContext)` or `@BeanParam(Filter)`, where `isDecoratorCall` would take the class for the
+ * decorated one.
+ */
+export function isMemberDecoratorCall(args: unknown[]): boolean {
+  return args.length === 3 && isDecoratorCall(args);
+}
+
 function isClassLike(fn: Function): boolean {
   return typeof fn.prototype === 'object' && fn.prototype !== null;
 }

@@ -55,6 +55,8 @@ export const PATCH = httpMethod('PATCH');
 export const HEAD = httpMethod('HEAD');
 /** Marks a method as an `OPTIONS` route (bare `@OPTIONS` or `@OPTIONS()`); the method also needs `@Path`. Without one, OPTIONS on a known path answers 204 with `Allow`. */
 export const OPTIONS = httpMethod('OPTIONS');
+/** Marks a method as a `TRACE` route (bare `@TRACE` or `@TRACE()`); the method also needs `@Path`. Without one, TRACE gets 405 or 404. */
+export const TRACE = httpMethod('TRACE');
 
 function shorthand(method: HttpMethod) {
   /** `@Get(path, consumes?, produces?)`: the HTTP method, `@Path` and optional `@Consumes`/`@Produces` in one. */
@@ -83,6 +85,8 @@ export const Patch = shorthand('PATCH');
 export const Head = shorthand('HEAD');
 /** `@Options(path, consumes?, produces?)`: `@OPTIONS`, `@Path(path)` and optionally `@Consumes`/`@Produces` in one decorator. */
 export const Options = shorthand('OPTIONS');
+/** `@Trace(path, consumes?, produces?)`: `@TRACE`, `@Path(path)` and optionally `@Consumes`/`@Produces` in one decorator. */
+export const Trace = shorthand('TRACE');
 
 function toList(v: string | string[]): string[] {
   return splitMediaTypes(Array.isArray(v) ? v : [v]);

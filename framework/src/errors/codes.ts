@@ -65,11 +65,15 @@ const CODES = {
   RU_ERR_REGISTRATION: { status: null, title: 'A route, reader, writer or provider cannot work as declared' },
   RU_ERR_NO_DECORATOR_METADATA: {
     status: null,
-    title: 'Compiled without emitDecoratorMetadata (tsconfig, or esbuild/tsx)',
+    title: "An argument's type is unknown: no decorator metadata (esbuild, tsx, Bun) and no explicit type",
   },
   RU_ERR_STANDARD_DECORATORS: {
     status: null,
     title: 'Compiled with standard decorators; experimentalDecorators is needed',
+  },
+  RU_ERR_CONSTRUCTOR_ARGUMENTS: {
+    status: null,
+    title: 'A class whose constructor takes arguments is registered without an injector (register an instance)',
   },
   RU_ERR_MISSING_PACKAGE: { status: null, title: 'An optional package the app uses is not installed' },
   RU_ERR_NOT_A_METHOD: { status: null, title: 'A route decorator is on something that is not a method' },

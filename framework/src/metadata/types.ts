@@ -3,8 +3,17 @@ export type Constructor<T = unknown> = abstract new (...args: any[]) => T;
 export type ConcreteConstructor<T = unknown> = new (...args: any[]) => T;
 
 /** The HTTP methods routes can be declared for. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
-export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS' | 'TRACE';
+export const HTTP_METHODS: readonly HttpMethod[] = [
+  'GET',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'HEAD',
+  'OPTIONS',
+  'TRACE',
+];
 
 /** Where an argument's value comes from. */
 export type ParamSource = 'path' | 'query' | 'matrix' | 'cookie' | 'header' | 'form' | 'body' | 'bean' | 'context';

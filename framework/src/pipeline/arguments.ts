@@ -10,6 +10,7 @@ import type { ArgumentType, Constructor, ParamMetadata } from '../metadata/types
 import type { ProviderRegistration } from '../settings/settings';
 import { checkReaderType, type ArgumentScope } from './argument-scope';
 import { bodyResolver } from './body-argument';
+import { assertArgumentType } from './decorator-metadata';
 import { contextResolver, isThenable, providerFunction, type ValueResolver } from './context-values';
 import { SignedCookieVerifier } from '../context/signed-cookies';
 import { converterFor, emptyMeansAbsent, isArrayType, typeName } from '../io/value-conversion';
@@ -47,17 +48,18 @@ export function compileArgument(
 ): ValueResolver {
   const type = argumentType(meta, designTypeOf);
   const decorator = `@${DECORATOR_NAME[meta.source]}${meta.name !== undefined ? `("${meta.name}")` : ''}`;
+  assertArgumentType(meta, type, decorator, where);
   switch (meta.source) {
     case 'context': {
       const fallback = meta.defaultValue !== undefined ? contextDefault(meta.defaultValue, type, decorator) : undefined;
-      const reader = meta.contextReader ?? scope.methodContextReader;
       return contextResolver(
         typeof type === 'function' ? type : undefined,
-        reader as ProviderRegistration | undefined,
+        meta.contextReader as ProviderRegistration | undefined,
         scope.settings,
         scope.components,
         fallback,
         meta.optional === true,
+        scope.methodContextReader as ProviderRegistration | undefined,
       );
     }
     case 'body':

@@ -11,6 +11,7 @@ import { RouteDefinition } from '../metadata/route-definition';
 import type { ComponentFactory } from '../settings/components';
 import type { ProviderRegistration, SettingsView } from '../settings/settings';
 import { isClass } from '../settings/components';
+import { resolvedClassMetadata } from '../metadata/store';
 
 /** Resolves one value for a request; may be async (providers, readers). */
 export type ValueResolver = (ctx: Exchange) => unknown;
@@ -45,8 +46,9 @@ export function providerFunction(
 }
 
 /**
- * A `@Context` value: a `@ContextReader`, an object pushed into the routing context, a built-in type,
- * then a registered provider; a value that cannot be provided gives 400.
+ * A `@Context` value: the parameter's `@ContextReader`; the method's `@ContextReader` when it provides the
+ * parameter's type; an object pushed into the routing context, a built-in type, then a registered provider.
+ * A value that cannot be provided gives 400.
  */
 export function contextResolver(
   type: Function | undefined,
@@ -55,6 +57,7 @@ export function contextResolver(
   components: ComponentFactory,
   fallback: (() => unknown) | undefined,
   optional: boolean,
+  methodReader?: ProviderRegistration,
 ): ValueResolver {
   const typeName = type?.name ?? 'unknown';
   const missing = (): unknown => {
@@ -67,6 +70,18 @@ export function contextResolver(
   if (contextReader !== undefined) {
     const provide = providerFunction(contextReader, components);
     return (ctx) => thenOrNow(provide(ctx.request, ctx), settle);
+  }
+  if (methodReader !== undefined) {
+    // One reader for a whole method serves the arguments of its type only: TypeScript erases
+    // ContextProvider<T>'s T, so the type is its @Handles, else that of the value it gives.
+    const declared = providedType(methodReader);
+    if (type === undefined || type === Object || declared === undefined || fits(declared, type)) {
+      const provide = providerFunction(methodReader, components);
+      if (type === undefined || type === Object || declared !== undefined)
+        return (ctx) => thenOrNow(provide(ctx.request, ctx), settle);
+      const usual = contextResolver(type, undefined, settings, components, fallback, optional);
+      return (ctx) => thenOrNow(provide(ctx.request, ctx), (v) => (isOfType(v, type) ? v : usual(ctx)));
+    }
   }
   const builtIn = type !== undefined ? BUILT_IN.get(type) : undefined;
   if (builtIn !== undefined) return (ctx) => settle(builtIn(ctx));
@@ -84,6 +99,26 @@ export function contextResolver(
     if (provide === undefined) return missing();
     return thenOrNow(provide(ctx.request, ctx), settle);
   };
+}
+
+/** The type a provider declared with `@Handles` (classes and instances; functions declare none). */
+function providedType(reg: ProviderRegistration): Function | undefined {
+  const ctor = typeof reg === 'function' ? (isClass(reg) ? reg : undefined) : (reg as object).constructor;
+  return ctor !== undefined ? resolvedClassMetadata(ctor).handles : undefined;
+}
+
+/** Can a value of type `provided` be given to an argument of type `wanted`? */
+function fits(provided: Function, wanted: Function): boolean {
+  return provided === wanted || provided.prototype instanceof wanted;
+}
+
+/** Is `value` of `type` (primitives by typeof)? */
+function isOfType(value: unknown, type: Function): boolean {
+  if (value === null || value === undefined) return false;
+  if (type === String) return typeof value === 'string' || value instanceof String;
+  if (type === Number) return typeof value === 'number' || value instanceof Number;
+  if (type === Boolean) return typeof value === 'boolean' || value instanceof Boolean;
+  return value instanceof (type as new (...args: never[]) => unknown);
 }
 
 /** Applies `fn` now for plain values, after settling for promises: keeps synchronous routes synchronous. */

@@ -28,7 +28,10 @@ export function defineRoute(src: RouteSource): RouteDefinition {
   const headers = [...(c.headers ?? []), ...(m.headers ?? [])];
   const proto = src.resourceClass.prototype;
   const design = designParamTypes(proto, m.name) ?? [];
-  const count = Math.max(design.length, ...[...m.params.keys()].map((i) => i + 1), 0);
+  // Without decorator metadata (esbuild, tsx), the method's declared parameters say how many there are.
+  const declared =
+    design.length > 0 ? design.length : ((proto as Record<string | symbol, Function>)[m.name]?.length ?? 0);
+  const count = Math.max(declared, ...[...m.params.keys()].map((i) => i + 1), 0);
   const parameters: ParameterDefinition[] = [];
   for (let i = 0; i < count; i++) {
     const p = m.params.get(i) ?? { source: 'body' as const };

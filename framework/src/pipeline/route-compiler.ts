@@ -5,7 +5,6 @@ import type { ParamMetadata } from '../metadata/types';
 import { compileArgument, type ArgumentScope } from './arguments';
 import type { CompileContext } from './compile-context';
 import type { ValueResolver } from './context-values';
-import { assertDecoratorMetadata } from './decorator-metadata';
 import { defineRoute, readsBody, type RouteSource } from './define-route';
 import { routeHandlersOf, type BoundHandler } from './exception-handling';
 import type { Exchange } from './exchange';
@@ -79,8 +78,6 @@ export function compileRoute(
   const suppressCheck = m.suppressCheck === true || c.suppressCheck === true;
   const fn = (src.instance as Record<string | symbol, unknown>)[m.name];
   if (typeof fn !== 'function') throw new RegistrationError(`${where}: not a method`, 'RU_ERR_NOT_A_METHOD');
-  assertDecoratorMetadata(src.resourceClass.prototype, m.name, where);
-
   const design = designParamTypes(src.resourceClass.prototype, m.name) ?? [];
   const undecorated = definition.parameters.filter((p) => !m.params.has(p.index));
   if (undecorated.length > 1) {

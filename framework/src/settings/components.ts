@@ -69,6 +69,8 @@ export class ComponentFactory {
       return () => instance;
     }
     const ctor = provided as Constructor<T>;
+    // Made per request: what would fail on every request is refused now.
+    if (!this.settings.injector) refuseConstructorArguments(ctor);
     const fill = this.fillFor(ctor);
     return (ctx) => {
       const instance = this.create(ctor);
@@ -86,6 +88,7 @@ export class ComponentFactory {
   /** A new instance, never cached. */
   create<T>(ctor: Constructor<T>): T {
     const injector = this.settings.injector;
+    if (!injector) refuseConstructorArguments(ctor);
     try {
       if (injector) return injector.getInstance(ctor);
       return new (ctor as any)();
@@ -100,6 +103,36 @@ export class ComponentFactory {
   clear(): void {
     this.cache.clear();
   }
+}
+
+/**
+ * Without an injector a class is made with `new Class()`: a constructor that declares parameters would get
+ * `undefined` for each and fail on the first request that uses them, so it is refused when it is registered.
+ * A derived class without a constructor of its own takes its parent's parameters.
+ */
+function refuseConstructorArguments(ctor: Constructor): void {
+  const declared = declaredParameters(ctor);
+  if (declared === 0) return;
+  throw new RegistrationError(
+    `${ctor.name}: its constructor takes ${declared === 1 ? 'an argument' : `${declared} arguments`}, and no injector is configured, ` +
+      `so rest.uws would make it with \`new ${ctor.name}()\` and every argument would be undefined. Register an instance ` +
+      `(\`register(new ${ctor.name}(...))\`, or the instance where a class is expected), configure an injector ` +
+      `(\`RestBuilder.injectWith(...)\`, docs/reference/validation-and-injection.md), or give the parameters default values.`,
+    'RU_ERR_CONSTRUCTOR_ARGUMENTS',
+  );
+}
+
+function declaredParameters(ctor: Function): number {
+  for (let c: Function = ctor; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    if (c.length > 0) return c.length;
+    // An own constructor without parameters (or source text that cannot tell): nothing is passed on.
+    if (
+      /\bconstructor\s*\(/.test(Function.prototype.toString.call(c)) ||
+      !/^class\b/.test(Function.prototype.toString.call(c))
+    )
+      return 0;
+  }
+  return 0;
 }
 
 /** Classes vs plain functions: a class has a prototype with more than the constructor, or is declared with `class`. */

@@ -4,8 +4,10 @@
  */
 import test from 'ava';
 import {
+  Context,
   GET,
   Handles,
+  NoCache,
   POST,
   Path,
   PathParam,
@@ -16,8 +18,8 @@ import {
   type ValueReader,
 } from '../../src/index';
 
-test('a route compiled without decorator metadata is refused, naming the tsconfig flags and esbuild/tsx', (t) => {
-  // What tsc emits without emitDecoratorMetadata: the decorators, but no design:paramtypes.
+test('without decorator metadata, an argument with no explicit type is refused, naming it and the option', (t) => {
+  // What tsc emits without emitDecoratorMetadata (and esbuild, tsx, Bun always): the decorators, no design:paramtypes.
   class Plain {
     get(id: number): number {
       return id;
@@ -30,9 +32,30 @@ test('a route compiled without decorator metadata is refused, naming the tsconfi
 
   const error = t.throws(() => new RestBuilder().register(Plain).build(), { instanceOf: RegistrationError });
   t.is((error as RegistrationError).code, 'RU_ERR_NO_DECORATOR_METADATA');
-  t.regex(error!.message, /^Plain\.get\(\): TypeScript's decorator metadata is missing/);
+  t.regex(
+    error!.message,
+    /^Plain\.get\(\) parameter 0 \(@PathParam\("id"\)\): its type is unknown, as this build emitted no decorator metadata/,
+  );
+  t.regex(error!.message, /name the type in the decorator: @PathParam\("id", \{ type: Number \}\)/);
   t.regex(error!.message, /"experimentalDecorators": true and "emitDecoratorMetadata": true/);
-  t.regex(error!.message, /esbuild and the tools built on it \(tsx, Vite, Vitest\) never emit decorator metadata/);
+  t.regex(error!.message, /esbuild, tsx and Bun never emit it/);
+});
+
+test('without decorator metadata, an explicit type is enough: the argument is converted', async (t) => {
+  class Plain {
+    get(id: number): { id: number; double: number } {
+      return { id, double: id * 2 };
+    }
+  }
+  const descriptor = Object.getOwnPropertyDescriptor(Plain.prototype, 'get')!;
+  (GET as unknown as MethodDecorator)(Plain.prototype, 'get', descriptor);
+  Path('/plain/{id}')(Plain.prototype, 'get', descriptor);
+  PathParam('id', { type: Number })(Plain.prototype, 'get', 0);
+
+  const response = await inject(new RestBuilder().register(Plain), '/plain/21');
+  t.is(response.statusCode, 200);
+  t.deepEqual(response.json(), { id: 21, double: 42 });
+  t.is((await inject(new RestBuilder().register(Plain), '/plain/x')).statusCode, 400);
 });
 
 test('the same class with the metadata tsc would emit registers and converts the argument', async (t) => {
@@ -130,4 +153,65 @@ test('@RequestReader alone on a parameter reads the body, and its type is checke
   });
   t.is(response.statusCode, 200, response.body);
   t.deepEqual(response.json(), { year: 2024 });
+});
+
+class NoteStore {
+  readonly notes = ['first'];
+}
+
+test('a class whose constructor takes arguments, registered without an injector: RU_ERR_CONSTRUCTOR_ARGUMENTS, not a 500 later', async (t) => {
+  @Path('/notes')
+  class Notes {
+    constructor(private readonly store: NoteStore) {}
+    @GET @Path('/') list() {
+      return this.store.notes;
+    }
+  }
+  const error = t.throws(() => new RestBuilder().register(Notes).build(), { instanceOf: RegistrationError });
+  t.is((error as RegistrationError).code, 'RU_ERR_CONSTRUCTOR_ARGUMENTS');
+  t.regex(error!.message, /^Notes: its constructor takes an argument, and no injector is configured/);
+  t.regex(error!.message, /Register an instance \(`register\(new Notes\(\.\.\.\)\)`/);
+  t.regex(error!.message, /RestBuilder\.injectWith/);
+
+  // A subclass without a constructor of its own is made with its parent's.
+  class MoreNotes extends Notes {}
+  const inherited = t.throws(() => new RestBuilder().register(MoreNotes).build(), { instanceOf: RegistrationError });
+  t.is((inherited as RegistrationError).code, 'RU_ERR_CONSTRUCTOR_ARGUMENTS');
+
+  // A provider made per request is refused at registration too.
+  class Tenant {
+    constructor(readonly id: string) {}
+  }
+  class TenantProvider {
+    constructor(private readonly fallback: string) {}
+    provide() {
+      return new Tenant(this.fallback);
+    }
+  }
+  NoCache(TenantProvider);
+  @Path('/tenant')
+  class Tenants {
+    @GET @Path('/') get(@Context() tenant: Tenant) {
+      return tenant.id;
+    }
+  }
+  const provider = t.throws(() => new RestBuilder().register(Tenants).addProvider(Tenant, TenantProvider).build(), {
+    instanceOf: RegistrationError,
+  });
+  t.is((provider as RegistrationError).code, 'RU_ERR_CONSTRUCTOR_ARGUMENTS');
+  t.regex(provider!.message, /^TenantProvider: its constructor takes an argument/);
+
+  // The instance, as the message says: it answers.
+  const response = await inject(new RestBuilder().register(new Notes(new NoteStore())), '/notes');
+  t.is(response.statusCode, 200);
+  t.deepEqual(response.json(), ['first']);
+  // A constructor whose parameters have defaults is made with them.
+  class Defaults {
+    constructor(private readonly store = new NoteStore()) {}
+    @GET @Path('/') list() {
+      return this.store.notes;
+    }
+  }
+  Path('/defaults')(Defaults);
+  t.deepEqual((await inject(new RestBuilder().register(Defaults), '/defaults')).json(), ['first']);
 });

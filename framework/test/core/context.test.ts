@@ -6,6 +6,7 @@ import {
   ContextReader,
   DefaultValue,
   GET,
+  Handles,
   POST,
   HttpServerRequest,
   HttpServerResponse,
@@ -117,6 +118,55 @@ test('custom types: a provider per app, a @ContextReader overriding it, 400 when
   t.deepEqual((await inject(b(), '/ctx/default-tenant')).json(), { tenant: 'anonymous' });
   const noUser = await inject(b(), '/ctx/user');
   t.is(noUser.statusCode, 400);
+});
+
+class Region {
+  constructor(readonly name: string) {}
+}
+/** Declares nothing: the type of what it gives decides which arguments it serves. */
+class HeaderTenantReader implements ContextProvider<Tenant> {
+  provide(request: HttpServerRequest) {
+    return new Tenant(`reader-${request.getHeader('x-tenant') ?? 'none'}`);
+  }
+}
+@Handles(Tenant)
+class DeclaredTenantReader implements ContextProvider<Tenant> {
+  provide() {
+    return new Tenant('declared');
+  }
+}
+@Path('/method-reader')
+class MethodReaders {
+  @GET @Path('/undeclared') @ContextReader(HeaderTenantReader) undeclared(
+    @Context() tenant: Tenant,
+    @Context() region: Region,
+    @Context() request: HttpServerRequest,
+  ) {
+    return { tenant: tenant.id, region: region?.name, path: request.path() };
+  }
+  @GET @Path('/declared') @ContextReader(DeclaredTenantReader) declared(
+    @Context() region: Region,
+    @Context() tenant: Tenant,
+  ) {
+    return { tenant: tenant.id, region: region?.name };
+  }
+}
+
+test('a method @ContextReader serves the arguments of its type; the app still provides the others', async (t) => {
+  const app = () =>
+    new RestBuilder()
+      .register(MethodReaders)
+      .addProvider(Tenant, TenantProvider)
+      .addProvider(Region, (req: HttpServerRequest) => new Region(req.getHeader('x-region') ?? 'eu'));
+  const undeclared = await inject(app(), {
+    url: '/method-reader/undeclared',
+    headers: { 'x-tenant': 'acme', 'x-region': 'us' },
+  });
+  t.is(undeclared.statusCode, 200, undeclared.body);
+  t.deepEqual(undeclared.json(), { tenant: 'reader-acme', region: 'us', path: '/method-reader/undeclared' });
+  const declared = await inject(app(), { url: '/method-reader/declared', headers: { 'x-tenant': 'acme' } });
+  t.is(declared.statusCode, 200, declared.body);
+  t.deepEqual(declared.json(), { tenant: 'declared', region: 'eu' });
 });
 
 test('RestRouter.provide runs a provider on every request and pushes its value; functions work as providers', async (t) => {
@@ -233,4 +283,21 @@ test('the client address: from a real socket before and after awaiting a body, a
     const r = await inject(app, { url: '/address', remoteAddress: given });
     t.is(r.json().remote, shown, given);
   }
+});
+
+test('@Context(Type) names the type: a class argument is not taken for a class decoration', async (t) => {
+  // The form RU_ERR_NO_DECORATOR_METADATA recommends; a lone class argument was once read as `@Context` on a class.
+  t.notThrows(() => Context(RoutingContext));
+  class Typed {
+    @GET @Path('/typed/{id}') get(
+      @Context(RoutingContext) ctx: RoutingContext,
+      @Context(HttpServerRequest) req: unknown,
+    ) {
+      return { param: ctx.request.getParam('id'), sameRequest: ctx.request === req };
+    }
+  }
+  Path('/ctx')(Typed);
+  const r = await inject(new RestBuilder().register(Typed), '/ctx/typed/7');
+  t.is(r.statusCode, 200, r.body);
+  t.deepEqual(r.json(), { param: '7', sameRequest: true });
 });

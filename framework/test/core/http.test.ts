@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import test from 'ava';
 import {
@@ -9,10 +10,13 @@ import {
   HttpServerResponse,
   Optional,
   Path,
+  PathParam,
   POST,
   PUT,
   RestBuilder,
   RouteOrder,
+  TRACE,
+  Trace,
   inject,
 } from '../../src/index';
 import { listen } from '../support/server';
@@ -84,6 +88,69 @@ test('path matched but not the method: 405 with Allow; OPTIONS answers with Allo
   const o = await inject(builder(), { method: 'OPTIONS', url: '/api/hello' });
   t.is(o.statusCode, 204);
   t.is(o.headers.allow, 'GET, HEAD, OPTIONS, PUT');
+});
+
+/** TRACE routes, as the reference library's `@TRACE` and `@Trace(path)`: a native path, a variable one, a regex one (JavaScript router). */
+@Path('/traced')
+class Traced {
+  @TRACE @Path('/echo') echo(@Context() request: HttpServerRequest) {
+    return `trace ${request.getHeader('x-probe') ?? ''}`;
+  }
+  @Trace('/items/{id}') item(@PathParam('id') id: string) {
+    return { traced: id };
+  }
+  @Trace('/codes/{code:[A-Z]{3}}') code(@PathParam('code') code: string) {
+    return { code };
+  }
+  @GET @Path('/echo') get() {
+    return 'get';
+  }
+}
+
+/** One request over a real socket with node:http (fetch refuses TRACE, as browsers must). */
+function send(port: number, method: string, path: string): Promise<{ status: number; allow?: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { 'x-probe': 'p1' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('@TRACE and @Trace(path) routes answer TRACE requests; other paths give 405 with TRACE in Allow', async (t) => {
+  const server = await listen(new RestBuilder().register(Traced).build());
+  t.teardown(() => server.close());
+  t.deepEqual(await send(server.port, 'TRACE', '/traced/echo'), { status: 200, allow: undefined, body: 'trace p1' });
+  t.is((await send(server.port, 'GET', '/traced/echo')).body, 'get');
+  t.deepEqual(JSON.parse((await send(server.port, 'TRACE', '/traced/items/42')).body), { traced: '42' });
+  t.deepEqual(JSON.parse((await send(server.port, 'TRACE', '/traced/codes/ABC')).body), { code: 'ABC' });
+  t.is((await send(server.port, 'TRACE', '/traced/codes/abc')).status, 404);
+  const notAllowed = await send(server.port, 'POST', '/traced/items/42');
+  t.is(notAllowed.status, 405);
+  t.is(notAllowed.allow, 'OPTIONS, TRACE');
+  const viaInject = await inject(new RestBuilder().register(Traced), { method: 'TRACE', url: '/traced/echo' });
+  t.is(viaInject.body, 'trace ');
+});
+
+test('CONNECT routes do not exist: CONNECT gets 405 with Allow (or a closed connection) and nothing after it runs', async (t) => {
+  const server = await listen(new RestBuilder().register(Traced).build());
+  t.teardown(() => server.close());
+  const answer = await rawRequest(
+    server.port,
+    'CONNECT /traced/echo HTTP/1.1\r\nHost: x\r\n\r\nGET /traced/echo HTTP/1.1\r\nHost: x\r\n\r\n',
+    5000,
+  );
+  t.true(answer.closed);
+  // uWebSockets.js v20.57 hands the method over (405, closed); v20.30 may close on it by itself.
+  t.true(
+    answer.text === '' || /^HTTP\/1\.1 405 [\s\S]*\r\nAllow: GET, HEAD, OPTIONS, TRACE\r\n/i.test(answer.text),
+    answer.text,
+  );
+  t.false(answer.text.includes('\r\n\r\nget'), 'the GET behind it was not answered');
 });
 
 test('no route: 404 with a body saying so', async (t) => {

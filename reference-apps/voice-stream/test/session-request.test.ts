@@ -73,15 +73,33 @@ test('only source_media_content_type is required; the rest takes the documented 
   t.is(config.targetMedia.contentType, 'audio/webm;codecs=opus');
   t.is(config.targetMediaVoice, undefined);
   t.is(config.formality, 'default');
-  // null is a field left out.
-  await accepted(t, {
-    ...minimal,
-    message_format: null,
-    source_language: null,
-    target_languages: null,
-    formality: null,
-    glossary_id: null,
-  });
+  // The empty source_language is a field left out (the API's description allows it).
+  await accepted(t, { ...minimal, source_language: '' });
+});
+
+test('null is refused for every field (the API schema allows no null): 400 saying to leave the field out', async (t) => {
+  const cases: [string, string, RegExp][] = [
+    ['message_format', 'invalid_message_format', /the default \(json\)$/],
+    ['source_language', 'invalid_source_language', /no source language/],
+    ['source_language_mode', 'invalid_source_language_mode', /the default \(auto\)$/],
+    ['target_languages', 'invalid_request', /no targets \(\[\]\)$/],
+    ['target_media_languages', 'invalid_request', /no spoken language/],
+    ['target_media_content_type', 'invalid_content_type', /the default \(audio\/webm;codecs=opus\)$/],
+    ['target_media_voice', 'invalid_target_media_voice', /the language's default voice$/],
+    ['formality', 'invalid_formality', /the default \(default\)$/],
+    ['glossary_id', 'invalid_glossary_id', /no glossary$/],
+    ['spoken_terms_id', 'invalid_spoken_terms_id', /no spoken terms$/],
+  ];
+  for (const [field, code, pattern] of cases) {
+    await refused(
+      t,
+      { ...minimal, [field]: null },
+      code,
+      new RegExp(`^${field} must not be null; leave the field out for ${pattern.source}`),
+    );
+  }
+  // Null is named even when the mode would need the field anyway.
+  await refused(t, { ...minimal, source_language_mode: 'fixed', source_language: null }, 'invalid_source_language');
 });
 
 test('MIME types are parsed tolerantly (spaces, case, trailing semicolon, quotes)', async (t) => {
@@ -286,22 +304,36 @@ test('target_media_languages: at most one, added to the targets, must have a voi
   );
 });
 
-test('target_media_content_type: every offered format, MPEG-TS refused', async (t) => {
+test("target_media_content_type: every format of DeepL's enum, MPEG-TS included; a bare video/mp2t asks for the codec", async (t) => {
   for (const type of [
     'audio/flac',
+    'video/mp2t;codecs=aac',
+    'video/mp2t; codecs=opus',
     'audio/ogg',
     'audio/ogg;codecs=flac',
+    'audio/ogg;codecs=opus',
     'audio/opus',
+    'audio/pcm;encoding=alaw;rate=8000',
+    'audio/pcm;encoding=ulaw;rate=8000',
+    'audio/pcm;encoding=s16le;rate=16000',
     'audio/pcm;encoding=s16le;rate=24000',
+    'audio/webm',
+    'audio/webm;codecs=opus',
     'audio/x-matroska;codecs=aac',
+    'audio/x-matroska;codecs=flac',
+    'audio/x-matroska;codecs=opus',
   ]) {
     await accepted(t, { ...minimal, target_media_content_type: type });
   }
+  t.is(
+    configOf(t, { ...minimal, target_media_content_type: 'video/mp2t; codecs=opus' }).targetMedia.contentType,
+    'video/mp2t;codecs=opus',
+  );
   await refused(
     t,
-    { ...minimal, target_media_content_type: 'video/mp2t;codecs=aac' },
+    { ...minimal, target_media_content_type: 'video/mp2t' },
     'invalid_content_type',
-    /MPEG-TS/,
+    /name the codec: video\/mp2t;codecs=aac or video\/mp2t;codecs=opus/,
   );
   await refused(
     t,

@@ -57,6 +57,8 @@ const CASES: TargetCase[] = [
     decode: container,
   },
   { request: 'audio/x-matroska;codecs=aac', contentType: 'audio/x-matroska;codecs=aac', headers: 1, decode: container },
+  { request: 'video/mp2t;codecs=aac', contentType: 'video/mp2t;codecs=aac', headers: 1, decode: container },
+  { request: 'video/mp2t; codecs=opus', contentType: 'video/mp2t;codecs=opus', headers: 1, decode: container },
   {
     request: 'audio/opus',
     contentType: 'audio/opus',
@@ -138,7 +140,14 @@ for (const target of CASES) {
       }
       for (const chunk of chunks) t.true(Number.isInteger(chunk.duration) && chunk.duration >= 0);
 
-      // Text: present exactly at each segment's first chunk, and all of it adds up to the target transcript.
+      // Text: present exactly at each segment's first chunk (absent, not null, in the others: the schema says string),
+      // and all of it adds up to the target transcript.
+      for (const chunk of chunks)
+        t.true(!('text' in chunk) || typeof chunk.text === 'string', 'text: a string or absent');
+      t.true(
+        chunks.some((chunk) => !('text' in chunk)),
+        'later chunks of a segment carry no text',
+      );
       const texts = chunks.map((chunk) => chunk.text).filter((value): value is string => typeof value === 'string');
       t.is(texts.length, transcript.length, 'one text per segment');
       t.is(texts.join(''), text(transcript));

@@ -72,6 +72,8 @@ export function corsPolicy(options: CorsOptions): CorsPolicy {
   const methods = tokens(options.methods, 'method').map((m) => m.toUpperCase());
   const exposed = tokens(options.exposedHeaders, 'header name');
   const allMethods = methods.length === 0;
+  // Browsers never send TRACE (the Fetch standard forbids it), so "every method" leaves it out.
+  const every = HTTP_METHODS.filter((m) => m !== 'TRACE');
   return {
     anyOrigin,
     originPattern,
@@ -79,8 +81,8 @@ export function corsPolicy(options: CorsOptions): CorsPolicy {
     maxAge: maxAgeSeconds === undefined || maxAgeSeconds === null ? undefined : String(maxAgeSeconds),
     allowedHeaders: new Set(headers.map((h) => h.toLowerCase())),
     allowedHeadersValue: headers.length > 0 ? headers.join(', ') : undefined,
-    methods: new Set(allMethods ? HTTP_METHODS : methods),
-    methodsValue: (allMethods ? HTTP_METHODS : methods).join(', '),
+    methods: new Set(allMethods ? every : methods),
+    methodsValue: (allMethods ? every : methods).join(', '),
     exposedHeadersValue: exposed.length > 0 ? exposed.join(', ') : undefined,
   };
 }

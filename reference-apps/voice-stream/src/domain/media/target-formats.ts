@@ -1,6 +1,7 @@
 import { FlacFrameReader } from '../../engines/containers/flac-frame-reader';
 import { MatroskaClusterReader } from '../../engines/containers/matroska-cluster-reader';
 import type { MediaUnitReader } from '../../engines/containers/media-unit';
+import { MpegTsReader } from '../../engines/containers/mpeg-ts-reader';
 import { OggPageReader } from '../../engines/containers/ogg-page-reader';
 import { OpusPacketReader } from '../../engines/containers/opus-packet-reader';
 import { PcmUnitReader } from '../../engines/containers/pcm-unit-reader';
@@ -26,10 +27,13 @@ export const DEFAULT_TARGET_CONTENT_TYPE = 'audio/webm;codecs=opus';
 
 const OPUS = ['-c:a', 'libopus', '-b:a', '32k', '-frame_duration', '20', '-ar', '48000'];
 const FLAC = ['-c:a', 'flac', '-sample_fmt', 's16', '-frame_size', '1152', '-ar', '24000'];
-const AAC = ['-c:a', 'aac', '-b:a', '96k', '-ar', '24000'];
+// The bitrates of DeepL's table: Opus 32 kbit/s, AAC 70 kbit/s.
+const AAC = ['-c:a', 'aac', '-b:a', '70k', '-ar', '24000'];
 // Small clusters/pages keep latency low and make segment boundaries sharp.
 const WEBM = ['-cluster_time_limit', '100', '-cluster_size_limit', '4096', '-live', '1'];
 const OGG = ['-f', 'ogg', '-page_duration', '20000'];
+// One codec frame per PES (no payload gathering): each unit is one frame, sent as soon as it is encoded.
+const MPEG_TS = ['-f', 'mpegts', '-pes_payload_size', '0'];
 
 const CODEC_ARGS: Record<'opus' | 'flac' | 'aac', readonly string[]> = { opus: OPUS, flac: FLAC, aac: AAC };
 const CODEC_RATES: Record<'opus' | 'flac' | 'aac', number> = { opus: 48000, flac: 24000, aac: 24000 };
@@ -95,6 +99,8 @@ const FORMATS: Record<string, () => TargetAudioFormat> = {
       ['-f', 'matroska', ...WEBM],
       () => new MatroskaClusterReader(),
     ),
+  'video/mp2t;codecs=aac': () => containerFormat('video/mp2t;codecs=aac', 'aac', MPEG_TS, () => new MpegTsReader()),
+  'video/mp2t;codecs=opus': () => containerFormat('video/mp2t;codecs=opus', 'opus', MPEG_TS, () => new MpegTsReader()),
   'audio/ogg': () => containerFormat('audio/ogg;codecs=opus', 'opus', OGG, () => new OggPageReader()),
   'audio/ogg;codecs=opus': () => containerFormat('audio/ogg;codecs=opus', 'opus', OGG, () => new OggPageReader()),
   'audio/ogg;codecs=flac': () => containerFormat('audio/ogg;codecs=flac', 'flac', OGG, () => new OggPageReader()),
@@ -126,7 +132,10 @@ export function resolveTargetFormat(contentType: unknown): TargetFormatResult {
   ].join(';');
   const factory = FORMATS[canonical];
   if (!factory) {
-    const hint = type.essence === 'video/mp2t' ? ' (MPEG-TS output is not offered by this server)' : '';
+    const hint =
+      type.essence === 'video/mp2t' && type.parameters.codecs === undefined
+        ? ' (name the codec: video/mp2t;codecs=aac or video/mp2t;codecs=opus)'
+        : '';
     return {
       error: `target_media_content_type "${contentType}" is not supported${hint}; supported: ${SUPPORTED_TARGET_CONTENT_TYPES.join(', ')}`,
     };

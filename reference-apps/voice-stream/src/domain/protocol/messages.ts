@@ -19,7 +19,8 @@ export interface TargetMediaChunk {
   readonly duration: number;
   readonly content_type?: string;
   readonly headers?: number;
-  readonly text?: string | null;
+  /** Only in the first chunk of a segment (absent, never null, in the others). */
+  readonly text?: string;
 }
 
 export interface ErrorPayload {

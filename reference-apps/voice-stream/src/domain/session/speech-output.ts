@@ -23,7 +23,8 @@ interface SpokenSegment {
  * The translated speech of the session's media language: each concluded target segment is synthesized,
  * appended (speech only) to one long-running encoder, and the encoder's units are sent as
  * `target_media_chunk`s. A unit belongs to the segment its midpoint falls in; a message never mixes
- * segments, carries `text` only when it starts a segment, and `content_type` + `headers` only the first time.
+ * segments, carries `text` only when it starts a segment (the field is left out otherwise: DeepL's schema types it
+ * as a string, never null), and `content_type` + `headers` only the first time.
  */
 export class SpeechOutput {
   private chain: Promise<void> = Promise.resolve();
@@ -148,6 +149,7 @@ export class SpeechOutput {
     // Rounded on the running total so the integer durations add up to the real length.
     const duration = Math.round(this.emittedMs + durationMs) - Math.round(this.emittedMs);
     this.emittedMs += durationMs;
+    const segmentText = text === null ? {} : { text };
     if (!this.firstChunkSent) {
       this.firstChunkSent = true;
       const headers = this.headerUnits;
@@ -159,12 +161,12 @@ export class SpeechOutput {
           headers: headers.length,
           data: [...headers, ...data],
           duration,
-          text,
+          ...segmentText,
         },
       });
       return;
     }
-    this.events.emit({ target_media_chunk: { language: this.language, data, duration, text } });
+    this.events.emit({ target_media_chunk: { language: this.language, data, duration, ...segmentText } });
   }
 
   private failWith(error: Error): void {

@@ -1,4 +1,4 @@
-import { ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import { ValidateBy, ValidateIf, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { resolveSourceFormat } from '../../domain/media/source-formats';
 import { resolveTargetFormat } from '../../domain/media/target-formats';
 import { API_SOURCE_LANGUAGES, canonicalLanguage } from '../../domain/session/languages';
@@ -23,9 +23,46 @@ export function refusal(code: string, message: Message): ValidationOptions {
   };
 }
 
+/** Validates the property when the client sent it, null included (class-validator's `@IsOptional` skips null too). */
+export function Sent(): PropertyDecorator {
+  return ValidateIf((_request: object, value: unknown) => value !== undefined);
+}
+
+/**
+ * The API's schema has no null for any field: null is refused with what to do instead (leave the field out). Put
+ * it last (nearest the property): it then runs first, and its message is the one answered.
+ */
+export function NotNull(code: string, defaultMeaning: string): PropertyDecorator {
+  return ValidateBy(
+    { name: 'notNull', validator: { validate: (value) => value !== null } },
+    {
+      message: (args: ValidationArguments) =>
+        `${args.property} must not be null; leave the field out for ${defaultMeaning}`,
+      context: { code },
+    },
+  );
+}
+
 /** A field the real API has and this server cannot honour: any value but null is refused. */
 export function Unsupported(options: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'unsupported', validator: { validate: () => false } }, options);
+  return ValidateBy({ name: 'unsupported', validator: { validate: (value) => value === null } }, options);
+}
+
+/** The id of a stored resource (glossary, spoken terms): a non-empty string of at most 100 characters. */
+export function ResourceId(code: string): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'resourceId',
+      validator: {
+        validate: (value) => value === null || (typeof value === 'string' && value.length > 0 && value.length <= 100),
+      },
+    },
+    {
+      message: (args: ValidationArguments) =>
+        `${args.property} must be a non-empty string of at most 100 characters, got ${describeValue(args.value)}`,
+      context: { code },
+    },
+  );
 }
 
 /** A `source_media_content_type` this server decodes; the message says what is wrong (absent: `@IsDefined` speaks). */

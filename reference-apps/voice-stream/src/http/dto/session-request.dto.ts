@@ -1,4 +1,4 @@
-import { IsArray, IsDefined, IsIn, IsNotEmpty, IsOptional, ValidateIf } from 'class-validator';
+import { IsArray, IsDefined, IsIn, IsNotEmpty, ValidateIf } from 'class-validator';
 import type { VoiceGender } from '../../engines/speech-synthesizer';
 import type { Formality } from '../../engines/translator';
 import type { MessageFormat } from '../../domain/protocol/message-codec';
@@ -18,7 +18,9 @@ import {
   ApiSourceLanguage,
   LanguageTags,
   MaxLanguages,
+  NotNull,
   refusal,
+  Sent,
   SourceMediaType,
   TargetMediaType,
   Unsupported,
@@ -30,20 +32,24 @@ const NO_GLOSSARIES = 'is not supported by this server (no glossaries or spoken 
  * The body of `POST /v3/voice/realtime`, checked by rest.uws (`@Valid`, class-validator) before the resource runs.
  * Unknown fields are refused (`unknown_parameter`: the app validates with `forbidNonWhitelisted`). The fields are
  * checked in the order they are declared, and the first broken one is answered, with the code its constraint names:
- * declare them in the order the API reports problems. What depends on the installed engines (is the source language
- * recognised, can the targets be translated and spoken) is the domain's `sessionConfigOf`.
+ * declare them in the order the API reports problems. No field may be null (the API's schema allows none): `@Sent`
+ * validates what the client sent, null included, and `@NotNull` (last, so first to run) refuses it. What depends on the
+ * installed engines (is the source language recognised, can the targets be translated and spoken) is the domain's
+ * `sessionConfigOf`; whether a glossary or spoken terms id belongs to the key, the resource's.
  */
 export class SessionRequestDto implements SessionRequest {
-  @IsOptional()
+  @Sent()
   @Unsupported(refusal('unsupported_parameter', `glossary_id ${NO_GLOSSARIES}`))
-  glossary_id?: string | null;
+  @NotNull('invalid_glossary_id', 'no glossary')
+  glossary_id?: string;
 
-  @IsOptional()
+  @Sent()
   @Unsupported(refusal('unsupported_parameter', `spoken_terms_id ${NO_GLOSSARIES}`))
-  spoken_terms_id?: string | null;
+  @NotNull('invalid_spoken_terms_id', 'no spoken terms')
+  spoken_terms_id?: string;
 
   /** How the stream's messages are encoded (default json). */
-  @IsOptional()
+  @Sent()
   @IsIn(
     MESSAGE_FORMATS,
     refusal(
@@ -51,7 +57,8 @@ export class SessionRequestDto implements SessionRequest {
       (value) => `message_format must be "json" or "msgpack", got ${describeValue(value)}`,
     ),
   )
-  message_format?: MessageFormat | null;
+  @NotNull('invalid_message_format', 'the default (json)')
+  message_format?: MessageFormat;
 
   /** The audio the client streams, e.g. `audio/ogg;codecs=opus` or `audio/pcm;encoding=s16le;rate=16000`. */
   @IsDefined(refusal('missing_parameter', 'source_media_content_type is required'))
@@ -59,7 +66,7 @@ export class SessionRequestDto implements SessionRequest {
   source_media_content_type!: string;
 
   /** auto (default): the language is detected (offline: the recogniser's own); fixed: `source_language` is used. */
-  @IsOptional()
+  @Sent()
   @IsIn(
     SOURCE_LANGUAGE_MODES,
     refusal(
@@ -67,11 +74,13 @@ export class SessionRequestDto implements SessionRequest {
       (value) => `source_language_mode must be "auto" or "fixed", got ${describeValue(value)}`,
     ),
   )
-  source_language_mode?: SourceLanguageMode | null;
+  @NotNull('invalid_source_language_mode', 'the default (auto)')
+  source_language_mode?: SourceLanguageMode;
 
-  /** Required when `source_language_mode` is fixed. */
+  /** Required when `source_language_mode` is fixed; may be left empty (""), as the API's description allows. */
   @ValidateIf(
-    (request: SessionRequestDto, value: unknown) => !isBlank(value) || request.source_language_mode === 'fixed',
+    (request: SessionRequestDto, value: unknown) =>
+      value === null || !isBlank(value) || request.source_language_mode === 'fixed',
   )
   @IsNotEmpty(refusal('missing_parameter', 'source_language_mode "fixed" needs source_language'))
   @ApiSourceLanguage(
@@ -80,10 +89,11 @@ export class SessionRequestDto implements SessionRequest {
       (value) => `source_language ${describeValue(value)} is not a source language of this API`,
     ),
   )
-  source_language?: string | null;
+  @NotNull('invalid_source_language', 'no source language (detected)')
+  source_language?: string;
 
   /** Languages to translate the transcript into (at most 5, the spoken one included). */
-  @IsOptional()
+  @Sent()
   @IsArray(refusal('invalid_request', 'target_languages must be an array of language tags'))
   @MaxLanguages(
     MAX_TARGET_LANGUAGES,
@@ -94,10 +104,11 @@ export class SessionRequestDto implements SessionRequest {
     ),
   )
   @LanguageTags(MAX_TARGET_LANGUAGES, 'invalid_target_language')
-  target_languages?: string[] | null;
+  @NotNull('invalid_request', 'no targets ([])')
+  target_languages?: string[];
 
   /** The language to speak (at most one; closed beta in the real API). */
-  @IsOptional()
+  @Sent()
   @IsArray(refusal('invalid_request', 'target_media_languages must be an array of language tags'))
   @MaxLanguages(
     MAX_TARGET_MEDIA_LANGUAGES,
@@ -108,13 +119,16 @@ export class SessionRequestDto implements SessionRequest {
     ),
   )
   @LanguageTags(MAX_TARGET_MEDIA_LANGUAGES, 'invalid_target_language')
-  target_media_languages?: string[] | null;
+  @NotNull('invalid_request', 'no spoken language ([])')
+  target_media_languages?: string[];
 
   /** The spoken audio's format (default `audio/webm;codecs=opus`). */
+  @Sent()
   @TargetMediaType('invalid_content_type')
-  target_media_content_type?: string | null;
+  @NotNull('invalid_content_type', 'the default (audio/webm;codecs=opus)')
+  target_media_content_type?: string;
 
-  @IsOptional()
+  @Sent()
   @IsIn(
     VOICES,
     refusal(
@@ -122,10 +136,11 @@ export class SessionRequestDto implements SessionRequest {
       (value) => `target_media_voice must be "male" or "female", got ${describeValue(value)}`,
     ),
   )
-  target_media_voice?: VoiceGender | null;
+  @NotNull('invalid_target_media_voice', "the language's default voice")
+  target_media_voice?: VoiceGender;
 
   /** Passed to the translator (Apertium has no formality control and ignores it). */
-  @IsOptional()
+  @Sent()
   @IsIn(
     FORMALITIES,
     refusal(
@@ -133,5 +148,6 @@ export class SessionRequestDto implements SessionRequest {
       (value) => `formality must be one of ${FORMALITIES.join(', ')}, got ${describeValue(value)}`,
     ),
   )
-  formality?: Formality | null;
+  @NotNull('invalid_formality', 'the default (default)')
+  formality?: Formality;
 }
