@@ -15,6 +15,7 @@ export default defineConfig({
   title: 'rest.uws',
   description: 'Decorator routing for uWebSockets.js: JAX-RS style REST classes in TypeScript',
   lang: 'en-US',
+  head: [['link', { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]],
   // The TypeDoc output is static files in public/api; the notebook of past runs lives outside docs/.
   srcExclude: ['public/**'],
   outDir: path.join(REPOSITORY, 'site', 'dist', 'site'),

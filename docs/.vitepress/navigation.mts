@@ -13,8 +13,6 @@ interface Group {
   pages: string[];
   /** Unlisted pages under these folders (or at the top level, for '') join this group, by title. */
   folders?: string[];
-  /** Unlisted pages whose path matches join this group (checked before `folders`). */
-  match?: RegExp;
 }
 
 const GROUPS: Group[] = [
@@ -71,7 +69,9 @@ const GROUPS: Group[] = [
     text: 'Reference apps',
     pages: [
       'booking-api',
+      'booking-api-walk-through',
       'content-graphql',
+      'content-graphql-performance',
       'voice-stream/index',
       'voice-stream/protocol',
       'voice-stream/configuration',
@@ -124,6 +124,8 @@ const LABELS: Record<string, string> = {
   'migrating-from-rest-vertx-and-jax-rs': 'Migrating from JAX-RS',
   'booking-api': 'Booking API',
   'content-graphql': 'Content GraphQL',
+  'booking-api-walk-through': 'Booking: walk-through',
+  'content-graphql-performance': 'Content GraphQL: performance',
   'voice-stream/index': 'Voice stream',
   'voice-stream/protocol': 'Voice: protocol',
   'voice-stream/configuration': 'Voice: configuration',

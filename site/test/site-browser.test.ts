@@ -48,11 +48,14 @@ async function openPage(url: string): Promise<{ page: Page; errors: string[] }> 
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`${response.status()} for ${response.url()}`);
+  });
   page.on('requestfailed', (request) => {
     if (!offsite.includes(request.url())) errors.push(`request failed: ${request.url()}`);
   });
   const response = await page.goto(url, { waitUntil: 'networkidle' });
-  if (!response || response.status() !== 200) errors.push(`status ${response?.status()} for ${url}`);
+  if (!response) errors.push(`no answer for ${url}`);
   return { page, errors };
 }
 
@@ -63,6 +66,11 @@ test.after.always(async () => {
 
 test.serial('npm run docs:build builds the site, with no network', (t) => {
   t.timeout(20 * 60_000);
+  // While working on the checks below, DOCS_SITE_BUILT=1 reuses site/dist/site as it is (never in CI).
+  if (process.env.DOCS_SITE_BUILT === '1' && fs.existsSync(path.join(SITE, 'index.html'))) {
+    t.log('DOCS_SITE_BUILT=1: the site in site/dist/site was not built again');
+    return t.pass();
+  }
   fs.rmSync(SITE, { recursive: true, force: true });
   const offline = canNetworkBeCut();
   const command = offline ? ['unshare', '-n', 'npm', 'run', 'docs:build'] : ['npm', 'run', 'docs:build'];
@@ -77,6 +85,9 @@ test.serial('npm run docs:build builds the site, with no network', (t) => {
   if (!offline) t.log('unshare -n is not allowed here: the build ran with the network it had');
 });
 
+/** What the crawl saw on each page: its errors, and the links it holds. */
+const crawled = new Map<string, { errors: string[]; hrefs: string[] }>();
+
 test.serial('every page renders without console errors and without a request leaving the site', async (t) => {
   t.timeout(10 * 60_000);
   site = await serveStatic(SITE);
@@ -89,25 +100,27 @@ test.serial('every page renders without console errors and without a request lea
     offsite.push(url);
     return route.abort();
   });
-  const failures: string[] = [];
   for (const page of docPages()) {
     const { page: tab, errors } = await openPage(`${origin}${urlOf(page)}`);
-    const heading = await tab.locator('h1').first().isVisible();
-    if (!heading) errors.push('no visible h1');
-    if (errors.length > 0) failures.push(`${page}: ${errors.join('; ')}`);
+    if (!(await tab.locator('h1').first().isVisible())) errors.push('no visible h1');
+    const hrefs = await tab.$$eval('a[href]', (links) => links.map((link) => (link as HTMLAnchorElement).href));
+    crawled.set(page, { errors, hrefs });
     await tab.close();
   }
   const api = await openPage(`${origin}/api/index.html`);
-  if (api.errors.length > 0) failures.push(`api/index.html: ${api.errors.join('; ')}`);
+  crawled.set('api/index.html', { errors: api.errors, hrefs: [] });
   t.true(await api.page.locator('h1, h2').first().isVisible(), 'the API reference shows its title');
   await api.page.close();
-  t.deepEqual(failures, []);
+  const failures = [...crawled].filter(([, seen]) => seen.errors.length > 0);
+  t.deepEqual(
+    failures.map(([page, seen]) => `${page}: ${seen.errors.join('; ')}`),
+    [],
+  );
   t.deepEqual(offsite, [], 'requests that left the site');
 });
 
-test.serial('every internal link and anchor of every page resolves', async (t) => {
-  t.timeout(10 * 60_000);
-  if (!context || !site) return t.fail('the site was not served');
+test.serial('every internal link and anchor of every page resolves', (t) => {
+  if (!site || crawled.size === 0) return t.fail('the site was not crawled');
   const origin = site.origin;
   const idsOf = new Map<string, Set<string>>();
   const ids = (file: string): Set<string> => {
@@ -121,10 +134,7 @@ test.serial('every internal link and anchor of every page resolves', async (t) =
   };
   const broken: string[] = [];
   let checked = 0;
-  for (const page of docPages()) {
-    const { page: tab } = await openPage(`${origin}${urlOf(page)}`);
-    const hrefs = await tab.$$eval('a[href]', (links) => links.map((link) => (link as HTMLAnchorElement).href));
-    await tab.close();
+  for (const [page, { hrefs }] of crawled) {
     for (const href of new Set(hrefs)) {
       if (!href.startsWith(`${origin}/`)) continue;
       const url = new URL(href);
@@ -148,9 +158,11 @@ test.serial('every page of docs/ is in the sidebar', async (t) => {
   if (!site) return t.fail('the site was not served');
   const { page } = await openPage(`${site.origin}/getting-started.html`);
   const inSidebar = new Set(
-    (await page.$$eval('.VPSidebar a[href]', (links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname))).map(
-      canonical,
-    ),
+    (
+      await page.$$eval('.VPSidebar a[href]', (links) =>
+        links.map((link) => new URL((link as HTMLAnchorElement).href).pathname),
+      )
+    ).map(canonical),
   );
   await page.close();
   const missing = docPages().filter((doc) => !inSidebar.has(canonical(urlOf(doc))));
@@ -175,7 +187,8 @@ test.serial('search finds @BeanParam, and its result opens the arguments referen
   );
   await page.locator('#localsearch-list a.result[href^="/reference/arguments"]').first().click();
   await page.waitForURL(/\/reference\/arguments/);
-  t.true(await page.locator('.vp-doc').getByText('@BeanParam').first().isVisible());
+  await page.locator('.vp-doc h1', { hasText: 'Argument decorators' }).waitFor({ state: 'visible' });
+  t.true(await page.locator('.vp-doc h2, .vp-doc h3').filter({ hasText: '@BeanParam' }).first().isVisible());
   t.deepEqual(errors, []);
   await page.close();
 });
@@ -187,7 +200,7 @@ test.serial('a code sample and the benchmark chart are visible; dark mode switch
   const sample = code.page.locator('div[class*="language-ts"] pre').first();
   await sample.scrollIntoViewIfNeeded();
   t.true(await sample.isVisible());
-  t.regex((await sample.textContent()) ?? '', /RestBuilder|@Path/);
+  t.regex((await sample.textContent()) ?? '', /import .* from 'class-validator'/);
   await sample.screenshot({ path: path.join(SCREENSHOTS, 'code-sample.png') });
   await code.page.close();
 
@@ -195,7 +208,10 @@ test.serial('a code sample and the benchmark chart are visible; dark mode switch
   const chart = bench.page.locator('.vp-doc img[src*="plain"]').first();
   await chart.scrollIntoViewIfNeeded();
   t.true(await chart.isVisible());
-  const size = await chart.evaluate((img) => [(img as HTMLImageElement).naturalWidth, (img as HTMLImageElement).naturalHeight]);
+  const size = await chart.evaluate((img) => [
+    (img as HTMLImageElement).naturalWidth,
+    (img as HTMLImageElement).naturalHeight,
+  ]);
   t.true(size[0] > 100 && size[1] > 100, `the chart was not drawn: ${size.join('x')}`);
   await chart.screenshot({ path: path.join(SCREENSHOTS, 'benchmark-chart.png') });
   await bench.page.screenshot({ path: path.join(SCREENSHOTS, 'benchmarks-light.png') });
