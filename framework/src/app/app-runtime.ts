@@ -1,5 +1,4 @@
 import { compileRoute, type CompiledRoute, type RouteSource } from '../pipeline/route-compiler';
-import { stageCopies } from '../pipeline/stage-copies';
 import type { BoundHandler, ErrorPolicy } from '../pipeline/exception-handling';
 import type { RestPlugin } from '../pipeline/plugin';
 import type { RouteAnswer } from '../pipeline/route-hooks';
@@ -38,14 +37,7 @@ export interface RouteHolder {
   paramNames: readonly string[];
   /** The compiled route's definition (what body streamers and tools read). */
   definition: RouteDefinition;
-  /** Requests until the route counts as hot and gets its own copy of the stages (0: it has one, or will not). */
-  untilHot: number;
 }
-
-/** Requests after which a route is compiled again from its own copy of the stage modules (stage-copies.ts). */
-const HOT_AFTER = 1000;
-/** Routes of an app that get their own copy at most (each costs a few milliseconds to compile and some memory). */
-const MAX_COPIED_ROUTES = 64;
 
 const runtimes = new Set<WeakRef<AppRuntime>>();
 /** Every live runtime (RestRouter.clearCache empties their component caches). */
@@ -78,8 +70,6 @@ export class AppRuntime {
   private deferred: Array<Array<Constructor | object>> | null = [];
   private notFoundEntries: Array<{ pattern?: RegExp; write: (ctx: RoutingContext) => unknown }> = [];
   private anyNeedsBody = false;
-  /** Routes given their own copy of the stages so far (MAX_COPIED_ROUTES at most). */
-  private copiedRoutes = 0;
   private shuttingDown = false;
   /** What the app's plugins added, and the lifecycle hooks composed from it (read by the adapter). */
   readonly hooks = new PluginHooks();
@@ -249,7 +239,6 @@ export class AppRuntime {
           compiled,
           paramNames: pattern.paramNames,
           definition: compiled.definition,
-          untilHot: HOT_AFTER,
         };
         this.checkConflicts(holder, pendingShapes);
         added.push(holder);
@@ -301,34 +290,12 @@ export class AppRuntime {
     return compileRoute(source, this.compileContext());
   }
 
-  /**
-   * A route just became hot: once the current callback is over, it is compiled again from its own copy of the stage
-   * modules, with the same definition (what was keyed by it stays valid). Requests in flight finish on the shared
-   * stages. A route the copies cannot compile (they always should) keeps the shared ones.
-   */
-  private copyStagesSoon(holder: RouteHolder): void {
-    if (this.copiedRoutes >= MAX_COPIED_ROUTES) return;
-    this.copiedRoutes++;
-    setImmediate(() => {
-      if (holder.untilHot !== 0) return; // compiled again meanwhile (recompileAll): it counts anew
-      const stages = stageCopies(holder.definition.label);
-      if (stages === undefined) return;
-      try {
-        holder.compiled = compileRoute(holder.source, this.compileContext(), stages, holder.definition);
-      } catch (err) {
-        this.logger.warn({ err, route: holder.definition.label }, 'route kept the shared stages');
-      }
-    });
-  }
-
   /** Compiles every route and WebSocket upgrade again (plugins or global registries changed). */
   private recompileAll(): void {
     for (const h of this.holders) {
       h.compiled = this.compile(h.source);
       h.definition = h.compiled.definition;
-      h.untilHot = HOT_AFTER;
     }
-    this.copiedRoutes = 0;
     for (const e of this.endpoints) e.upgrade = compileUpgrade(e.route, this.compileContext());
   }
 
@@ -385,7 +352,6 @@ export class AppRuntime {
   runChain(routes: readonly RouteHolder[], ctx: Exchange, from = 0): void | Promise<void> {
     for (let i = from; i < routes.length; i++) {
       const holder = routes[i]!;
-      if (holder.untilHot > 0 && --holder.untilHot === 0) this.copyStagesSoon(holder);
       ctx.enter(holder.compiled.definition, holder.compiled.send);
       ctx.request[kParamNames] = holder.paramNames;
       const out = holder.compiled.handle(ctx);

@@ -1,6 +1,6 @@
-import { ArgumentException } from '../errors/http-errors';
 import { designParamTypes } from '../metadata/store';
 import type { ArgumentType } from '../metadata/types';
+import { errors } from '../errors/factories';
 
 /** Converts one string to the argument's type; throws ArgumentException (400) when it cannot. */
 export type Converter = (value: string, label: string) => unknown;
@@ -20,9 +20,8 @@ export function typeName(type: ArgumentType | undefined): string {
 }
 
 const fail = (value: string, label: string, type: string, why?: string): never => {
-  throw new ArgumentException(
+  throw errors.RU_ERR_CONVERSION(
     `Failed to convert value: '${truncate(value)}' of ${label} to type: ${type}${why ? ` (${why})` : ''}`,
-    'RU_ERR_CONVERSION',
   );
 };
 

@@ -21,29 +21,6 @@ import { compileResultWriter } from './stages/write-result';
 
 export type { CompileContext, RouteSource, Step };
 
-/**
- * The stage factories a route is compiled from: the modules every route shares, or a hot route's own copies of them
- * (stage-copies.ts), whose functions V8 then specialises for that route alone.
- */
-export interface RouteStages {
-  readonly compileArgument: typeof compileArgument;
-  readonly negotiateStep: typeof negotiateStep;
-  readonly readArgumentsStep: typeof readArgumentsStep;
-  readonly invokeStep: typeof invokeStep;
-  readonly compileResultWriter: typeof compileResultWriter;
-  readonly runRoute: typeof runRoute;
-}
-
-/** The stage modules as every route first gets them. */
-export const SHARED_STAGES: RouteStages = {
-  compileArgument,
-  negotiateStep,
-  readArgumentsStep,
-  invokeStep,
-  compileResultWriter,
-  runRoute,
-};
-
 /** A route turned into one function, built once at registration. */
 export interface CompiledRoute {
   definition: RouteDefinition;
@@ -65,12 +42,8 @@ export interface CompiledRoute {
  * hooks (validation), the method, the writer; then, whatever happened, the plugins' `onResponse` hooks
  * (events), with errors going to the exception handlers. Every check that can fail does so here.
  */
-export function compileRoute(
-  src: RouteSource,
-  cc: CompileContext,
-  stages: RouteStages = SHARED_STAGES,
-  definition: RouteDefinition = defineRoute(src),
-): CompiledRoute {
+export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRoute {
+  const definition = defineRoute(src);
   const { settings, components } = cc;
   const where = `${definition.label}()`;
   const m = src.methodMeta;
@@ -109,7 +82,7 @@ export function compileRoute(
   }
   const params = definition.parameters.map((p) => m.params.get(p.index) ?? ({ source: 'body' } as ParamMetadata));
   const resolvers: ValueResolver[] = definition.parameters.map((p, i) =>
-    stages.compileArgument(
+    compileArgument(
       params[i]!,
       design[p.index],
       `${where} parameter ${p.index}`,
@@ -120,12 +93,12 @@ export function compileRoute(
   );
 
   const steps: Step[] = [...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
-  if (definition.produces.length > 0) steps.push(stages.negotiateStep(definition.produces, scope.routeText));
-  if (resolvers.length > 0) steps.push(stages.readArgumentsStep(resolvers));
+  if (definition.produces.length > 0) steps.push(negotiateStep(definition.produces, scope.routeText));
+  if (resolvers.length > 0) steps.push(readArgumentsStep(resolvers));
   steps.push(...beforeHandlerSteps(hooks));
-  steps.push(stages.invokeStep(src.instance, fn as (...args: unknown[]) => unknown, resolvers.length));
+  steps.push(invokeStep(src.instance, fn as (...args: unknown[]) => unknown, resolvers.length));
   steps.push(
-    stages.compileResultWriter({
+    compileResultWriter({
       definition,
       writerClass: m.writer ?? c.writer,
       settings,
@@ -137,7 +110,7 @@ export function compileRoute(
 
   const afters = hooks.filter((h) => h.onResponse).map((h) => h.onResponse!);
   const handlers = routeHandlersOf(m.catchWith, c.catchWith, components);
-  const handle = stages.runRoute(steps, afters, handlers, cc.errors);
+  const handle = runRoute(steps, afters, handlers, cc.errors);
   const answers = hooks.flatMap((h) => h.answers ?? []);
   return {
     definition,

@@ -3,6 +3,7 @@ import type { TemplatedApp } from 'uWebSockets.js';
 import { dispatch, runtimeOf } from '../adapter/uws-adapter';
 import type { RestBuilder } from '../builder/rest-builder';
 import { FakeUwsRequest, FakeUwsResponse } from './fake-uws';
+import { errors } from '../errors/factories';
 
 /** A request for `inject`. */
 export interface InjectOptions {
@@ -51,7 +52,7 @@ export async function inject(
       : (target as TemplatedApp);
   const runtime = runtimeOf(app);
   if (!runtime)
-    throw new Error(
+    throw errors.RU_ERR_NOT_AN_APP(
       'inject: this app has no rest.uws routes (register classes with RestRouter.register or RestBuilder first)',
     );
 

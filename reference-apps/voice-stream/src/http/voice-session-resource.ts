@@ -18,7 +18,13 @@ import {
   Valid,
 } from 'rest.uws';
 import { inject } from 'tsyringe';
-import { sessionConfigOf, type VoiceCapabilities } from '../domain/session/session-request';
+import {
+  sessionConfigOf,
+  type SessionRequest,
+  type SessionResources,
+  type VoiceCapabilities,
+} from '../domain/session/session-request';
+import { GlossaryStore } from '../storage/glossary-store';
 import type { SessionRegistry } from '../domain/registry/session-registry';
 import { SessionCapacity } from '../domain/session-capacity';
 import { VoiceApiError } from '../domain/voice-api-error';
@@ -76,6 +82,7 @@ export class VoiceSessionResource {
     private readonly capacity: SessionCapacity,
     @inject(VOICE_CAPABILITIES) private readonly capabilities: VoiceCapabilities,
     @inject(SESSION_RESOURCE_SETTINGS) private readonly settings: SessionResourceSettings,
+    private readonly glossaries: GlossaryStore,
   ) {}
 
   @POST
@@ -85,7 +92,8 @@ export class VoiceSessionResource {
   @ApiResponse(200, { schema: STREAMING_RESPONSE })
   @ApiResponse(
     400,
-    'The body is missing, not JSON, or not a valid session request (invalid_request and the field codes)',
+    'The body is missing, not JSON, or not a valid session request (invalid_request and the field codes); ' +
+      'glossary_id names no glossary of this key (glossary_not_found) or none for the targets (glossary_language_mismatch)',
   )
   @ApiResponse(429, {
     description:
@@ -103,11 +111,13 @@ export class VoiceSessionResource {
     @Context() request: HttpServerRequest,
     @Valid @BodyParam body: SessionRequestDto,
   ): Promise<VoiceStreamingResponse> {
-    const result = sessionConfigOf(body, this.capabilities);
+    const resources = await this.resourcesOf(key.id, body);
+    const result = sessionConfigOf(body, this.capabilities, resources);
     if ('error' in result) throw new VoiceApiError(400, result.error.code, result.error.message);
     // A full server says so before handing out a token (the upgrade checks again: streams may start meanwhile).
     this.capacity.check();
-    const created = await this.registry.create(key.id, { body, config: result.config });
+    // The resources travel with the body: the instance that runs the stream uses them as they are now.
+    const created = await this.registry.create(key.id, { body: { ...body, resources }, config: result.config });
     return { streaming_url: this.url(request), token: created.token, session_id: created.sessionId };
   }
 
@@ -129,6 +139,19 @@ export class VoiceSessionResource {
   ): Promise<VoiceStreamingResponse> {
     const rotated = await this.registry.rotate(key.id, token);
     return { streaming_url: this.url(request), token: rotated.token, session_id: rotated.sessionId };
+  }
+
+  /** What the request's ids name, for this key: an unknown id, or another key's, is refused as not found. */
+  private async resourcesOf(ownerId: string, body: SessionRequest): Promise<SessionResources> {
+    if (body.glossary_id === undefined || body.glossary_id === null) return {};
+    const glossary = await this.glossaries.dictionaries(ownerId, body.glossary_id);
+    if (!glossary)
+      throw new VoiceApiError(
+        400,
+        'glossary_not_found',
+        `Glossary "${body.glossary_id}" not found: glossary_id must name a glossary of this API key`,
+      );
+    return { glossary };
   }
 
   private url(request: HttpServerRequest): string {

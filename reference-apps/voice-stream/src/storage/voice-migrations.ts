@@ -62,4 +62,28 @@ export const VOICE_MIGRATIONS: Record<string, AppMigration> = {
         .execute();
     },
   },
+  // Glossaries, in both dialects (0004 is left to the audio-file jobs).
+  '0005_voice_glossaries': {
+    async up(db) {
+      await db.schema
+        .createTable('voice_glossaries')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('owner_id', 'text', (column) => column.notNull().references('voice_api_keys.id').onDelete('cascade'))
+        .addColumn('name', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'bigint', (column) => column.notNull())
+        .execute();
+      await db.schema.createIndex('voice_glossaries_owner').on('voice_glossaries').column('owner_id').execute();
+      await db.schema
+        .createTable('voice_glossary_dictionaries')
+        .addColumn('glossary_id', 'text', (column) =>
+          column.notNull().references('voice_glossaries.id').onDelete('cascade'),
+        )
+        .addColumn('source_lang', 'text', (column) => column.notNull())
+        .addColumn('target_lang', 'text', (column) => column.notNull())
+        .addColumn('entries', 'text', (column) => column.notNull())
+        .addColumn('entry_count', 'integer', (column) => column.notNull())
+        .addPrimaryKeyConstraint('voice_glossary_dictionaries_pair', ['glossary_id', 'source_lang', 'target_lang'])
+        .execute();
+    },
+  },
 };

@@ -38,4 +38,19 @@ export interface VoiceSchema {
     started_at: number;
     seen_at: number;
   };
+  /** Glossaries (`/v3/glossaries`), each of one API key. */
+  voice_glossaries: {
+    id: string;
+    owner_id: string;
+    name: string;
+    created_at: number;
+  };
+  /** A glossary's dictionary for one language pair (lower-case base tags); entries as TSV, one per line. */
+  voice_glossary_dictionaries: {
+    glossary_id: string;
+    source_lang: string;
+    target_lang: string;
+    entries: string;
+    entry_count: number;
+  };
 }

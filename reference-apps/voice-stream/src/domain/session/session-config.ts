@@ -1,4 +1,5 @@
 import type { Formality } from '../../engines/translator';
+import type { GlossaryEntry } from '../glossary/glossary';
 import type { VoiceGender } from '../../engines/speech-synthesizer';
 import type { SourceAudioFormat } from '../media/source-formats';
 import type { TargetAudioFormat } from '../media/target-formats';
@@ -18,4 +19,6 @@ export interface SessionConfig {
   readonly targetMedia: TargetAudioFormat;
   readonly targetMediaVoice: VoiceGender | undefined;
   readonly formality: Formality;
+  /** The request's glossary: the entries that apply to each target (targets without a dictionary are absent). */
+  readonly glossaries: ReadonlyMap<string, readonly GlossaryEntry[]>;
 }

@@ -2,6 +2,7 @@ import type { VoiceGender } from '../../engines/speech-synthesizer';
 import type { Formality } from '../../engines/translator';
 import { resolveSourceFormat } from '../media/source-formats';
 import { resolveTargetFormat } from '../media/target-formats';
+import { dictionaryLanguageOf, type GlossaryDictionary, type GlossaryEntry } from '../glossary/glossary';
 import type { MessageFormat } from '../protocol/message-codec';
 import { API_TARGET_LANGUAGES, canonicalLanguage } from './languages';
 import type { SessionConfig } from './session-config';
@@ -21,6 +22,16 @@ export interface SessionRequest {
   readonly target_media_content_type?: string | null;
   readonly target_media_voice?: VoiceGender | null;
   readonly formality?: Formality | null;
+  readonly glossary_id?: string | null;
+  readonly spoken_terms_id?: string | null;
+}
+
+/**
+ * What the request's ids name, looked up for the requesting API key by the caller (the resource): the glossary's
+ * dictionaries. Kept with the request, so the session runs with them as they were when it was requested.
+ */
+export interface SessionResources {
+  readonly glossary?: readonly GlossaryDictionary[];
 }
 
 export type SourceLanguageMode = 'auto' | 'fixed';
@@ -59,7 +70,11 @@ function refuse(code: string, message: string): SessionRequestResult {
  * for the spoken one), plus the total of at most 5 targets with the spoken one. Returns the config, or the first
  * problem as `{message, code}`.
  */
-export function sessionConfigOf(request: SessionRequest, capabilities: VoiceCapabilities): SessionRequestResult {
+export function sessionConfigOf(
+  request: SessionRequest,
+  capabilities: VoiceCapabilities,
+  resources: SessionResources = {},
+): SessionRequestResult {
   const source = resolveSourceFormat(request.source_media_content_type);
   if ('error' in source) return refuse('invalid_content_type', source.error);
   const mode = request.source_language_mode ?? 'auto';
@@ -98,6 +113,8 @@ export function sessionConfigOf(request: SessionRequest, capabilities: VoiceCapa
   }
   const target = resolveTargetFormat(request.target_media_content_type);
   if ('error' in target) return refuse('invalid_content_type', target.error);
+  const glossaries = glossariesFor(request.glossary_id, resources.glossary, sourceLanguage, allTargets);
+  if ('error' in glossaries) return glossaries;
 
   return {
     config: {
@@ -110,8 +127,40 @@ export function sessionConfigOf(request: SessionRequest, capabilities: VoiceCapa
       targetMedia: target.format,
       targetMediaVoice: request.target_media_voice ?? undefined,
       formality: request.formality ?? 'default',
+      glossaries: glossaries.byTarget,
     },
   };
+}
+
+/** Each target's glossary entries: the dictionary from the source language to the target's base language. */
+function glossariesFor(
+  id: string | null | undefined,
+  dictionaries: readonly GlossaryDictionary[] | undefined,
+  source: string,
+  targets: readonly string[],
+): { byTarget: ReadonlyMap<string, readonly GlossaryEntry[]> } | { error: SessionRequestError } {
+  const byTarget = new Map<string, readonly GlossaryEntry[]>();
+  if (isBlank(id)) return { byTarget };
+  if (!dictionaries) return { error: { code: 'glossary_not_found', message: `Glossary "${id}" not found` } };
+  for (const target of targets) {
+    const dictionary = dictionaries.find(
+      (d) => d.sourceLang === dictionaryLanguageOf(source) && d.targetLang === dictionaryLanguageOf(target),
+    );
+    if (dictionary) byTarget.set(target, dictionary.entries);
+  }
+  if (byTarget.size === 0) {
+    const pairs = targets.map((target) => `${dictionaryLanguageOf(source)}-${dictionaryLanguageOf(target)}`);
+    return {
+      error: {
+        code: 'glossary_language_mismatch',
+        message:
+          targets.length === 0
+            ? 'glossary_id needs target_languages: a glossary applies to translations'
+            : `Glossary "${id}" has no dictionary for the session's language pairs (${[...new Set(pairs)].join(', ')})`,
+      },
+    };
+  }
+  return { byTarget };
 }
 
 /** The source language the recogniser hears: the one asked for, if it is installed; none asked for: the only one there is. */

@@ -95,6 +95,7 @@ export class VoiceSession {
             concluded: (spokenLanguage, segment) =>
               this.speech.find((output) => output.language === spokenLanguage)?.speak(segment),
           },
+          config.glossaries.get(language),
         ),
     );
     this.restartIdleTimer();
