@@ -39,9 +39,15 @@ function machineKey(machine: string): string {
     .trim();
 }
 
+/** A page's note standing where the first block of its kind will go ("to be filled by the first run"). */
+export function placeholder(kind: BlockKind): [string, string] {
+  return [`<!-- bench:${kind}:placeholder -->`, `<!-- bench:${kind}:placeholder-end -->`];
+}
+
 /**
  * Writes `section` into the doc as the block of `kind` for `machine`: replaces that block when the doc has it,
- * else adds it after the last block of the same kind, else under a new heading at the end.
+ * else adds it after the last block of the same kind, else in place of the page's placeholder of that kind, else
+ * under a new heading at the end.
  */
 export function writeBlockIntoDoc(docPath: string, kind: BlockKind, machine: string, section: string): void {
   const start = blockStart(kind, machine);
@@ -58,7 +64,11 @@ export function writeBlockIntoDoc(docPath: string, kind: BlockKind, machine: str
       const after = doc.indexOf('-->', lastEnd) + 3;
       doc = `${doc.slice(0, after)}\n\n${block}${doc.slice(after)}`;
     } else {
-      doc = `${doc.trimEnd() || '# Benchmarks'}\n\n## ${HEADINGS[kind]}\n\n${block}\n`;
+      const [open, close] = placeholder(kind);
+      const from = doc.indexOf(open);
+      const to = doc.indexOf(close);
+      if (from >= 0 && to > from) doc = `${doc.slice(0, from)}${block}${doc.slice(to + close.length)}`;
+      else doc = `${doc.trimEnd() || '# Benchmarks'}\n\n## ${HEADINGS[kind]}\n\n${block}\n`;
     }
   }
   fs.mkdirSync(path.dirname(docPath), { recursive: true });

@@ -1,7 +1,7 @@
 /** Command-line options of `npm run bench:techempower`. */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DOC_PATH, RESULTS_DIR } from '../paths';
+import { RESULTS_DIR, TECHEMPOWER_DOC_PATH } from '../paths';
 import { IMPLEMENTATIONS, findImplementation } from './registry';
 import { DRIVERS, type Driver } from './support/world-store';
 import { TEST_TYPE_KEYS, type TestTypeKey } from './test-types';
@@ -48,7 +48,7 @@ export const TECHEMPOWER_USAGE = `Usage: npm run bench:techempower -- [options]
   --check               a short run that proves every variant answers right and loads (1 round, 1 s, 8 connections,
                         no warm-up, no doc written): its figures mean nothing
   --results-dir PATH    where the run's JSON goes (default benchmarks/results)
-  --doc PATH / --no-doc the page whose TechEmpower block is replaced (default docs/benchmarks.md)
+  --doc PATH / --no-doc the page whose block of this machine is replaced (default docs/benchmarks/techempower.md)
   --note TEXT           a line printed above the results in the doc
   --list                list implementations and whether each can run here, then exit`;
 
@@ -93,7 +93,7 @@ export function parseTechEmpowerOptions(argv: string[]): TechEmpowerOptions {
     clientCpu: twoCores ? 0 : undefined,
     check: false,
     resultsDir: RESULTS_DIR,
-    docPath: DOC_PATH,
+    docPath: TECHEMPOWER_DOC_PATH,
     note: undefined,
   };
   for (let index = 0; index < argv.length; index++) {

@@ -11,6 +11,7 @@ import { writeBlockIntoDoc } from '../report/doc-blocks';
 import { estimateSeconds, runBenchmark } from '../runner/run-benchmark';
 import type { RunSettings } from '../runner/results';
 import { unavailableReason } from '../servers/registry';
+import { TECHEMPOWER_DATA_DIR } from '../paths';
 import { ensureSystemTools } from '../setup/system-tools';
 import { startBenchCluster } from './database/bench-cluster';
 import { TECHEMPOWER_USAGE, parseTechEmpowerOptions, type TechEmpowerOptions } from './options';
@@ -21,6 +22,17 @@ import { VerifierDatabase } from './verify/verifier-database';
 import type { BenchmarkRun } from '../runner/results';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** "AMD EPYC 7B13" → "amd-epyc-7b13": a file name per CPU model. */
+function machineSlug(cpuModel: string): string {
+  return (
+    cpuModel
+      .toLowerCase()
+      .replace(/\(r\)|\(tm\)/g, '')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'machine'
+  );
+}
 
 function renderDocSection(run: BenchmarkRun, options: TechEmpowerOptions): string {
   const rows = summarizeTechEmpower(run);
@@ -102,6 +114,13 @@ async function main(): Promise<number> {
     fs.writeFileSync(path.join(options.resultsDir, `techempower-${run.startedAt.replace(/[:.]/g, '-')}.json`), json);
     fs.writeFileSync(path.join(options.resultsDir, 'techempower-latest.json'), json);
     log(`wrote ${path.join(options.resultsDir, 'techempower-latest.json')}`);
+    if (!options.check) {
+      // The data file of this machine type, committed with the page it fills.
+      fs.mkdirSync(TECHEMPOWER_DATA_DIR, { recursive: true });
+      const file = path.join(TECHEMPOWER_DATA_DIR, `${machineSlug(run.machine.cpuModel)}.json`);
+      fs.writeFileSync(file, json);
+      log(`wrote ${file}`);
+    }
     if (options.docPath) {
       writeBlockIntoDoc(options.docPath, 'techempower', run.machine.cpuModel, renderDocSection(run, options));
       log(`wrote ${options.docPath}`);
