@@ -73,8 +73,10 @@ const SYMBOLS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['ʔ', ['T']],
 ];
 
-/** Marks that carry no phone: stress, length, syllable breaks, ties, word gaps. */
-const SILENT = /[ˈˌː.‿͡\s-]/u;
+/** Marks that carry no phone: stress, length, syllable breaks, links, word gaps (the tie bar is removed first). */
+const SILENT = /[ˈˌː.‿\s-]/u;
+/** The combining tie bar of t͡ʃ: a mark on a letter, dropped before reading. */
+const TIE = /\u0361/g;
 
 /**
  * The CMU phones of one word's espeak-ng IPA, or undefined when a symbol has no mapping (the word is then left
@@ -84,7 +86,7 @@ export function ipaToCmu(ipa: string): string[] | undefined {
   const phones: string[] = [];
   let position = 0;
   // Decomposed, so that a syllabic mark (U+0329) follows its consonant as the table writes it.
-  const text = ipa.normalize('NFD');
+  const text = ipa.normalize('NFD').replace(TIE, '');
   while (position < text.length) {
     const character = text[position];
     if (SILENT.test(character)) {
