@@ -2,7 +2,7 @@
  * Every TypeScript block of docs/ is compiled, as an adopter's project compiles it (strict, decorators with
  * metadata, rest.uws and its peers from the workspace), so a page cannot show code that no longer compiles. A block
  * that is a fragment on purpose says so in its fence (```ts fragment); blocks with `file=path` are one project per
- * page, at those paths, so they may import each other.
+ * page, at those paths, so they may import each other; `project=<page>` puts a block in another page's project.
  */
 import test from 'ava';
 import * as fs from 'node:fs';
@@ -16,9 +16,12 @@ const OUT = path.join(REPOSITORY, 'site', 'dist', 'code-blocks');
 const blocks = docPages().flatMap((page) => codeBlocks(page));
 const compiled = blocks.filter((block) => TYPESCRIPT.has(block.lang) && !block.attributes.includes('fragment'));
 
-/** Where a block is written: its `file=` path in its page's project, else a module of its own. */
+/**
+ * Where a block is written: its `file=` path in its page's project (or in another page's, `project=getting-started`:
+ * then it may import that page's files), else a module of its own.
+ */
 function fileOf(block: CodeBlock): string {
-  const project = path.join(OUT, block.page.replace(/\.md$/, ''));
+  const project = path.join(OUT, attribute(block, 'project') ?? block.page.replace(/\.md$/, ''));
   const file = attribute(block, 'file');
   return file ? path.join(project, file) : path.join(project, `line-${block.line}.ts`);
 }
