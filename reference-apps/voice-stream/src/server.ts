@@ -9,6 +9,7 @@ import {
 import type { VoiceSchema } from './storage/voice-schema';
 import { ApiKeyStore } from './storage/api-key-store';
 import { GlossaryStore } from './storage/glossary-store';
+import { SpokenTermsStore } from './storage/spoken-terms-store';
 import { capabilitiesOf, createOfflineEngines, type VoiceEngines } from './engines/voice-engines';
 import { openSessionRegistry } from './storage/open-session-registry';
 import type { PostgresRegistryOptions } from './storage/postgres-session-registry';
@@ -111,7 +112,15 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
     const builder = new RestBuilder();
     if (options.logger) builder.logger(options.logger);
     voiceApp(
-      { engines, keys, glossaries: new GlossaryStore(database.db), registry, capacity, limits: options.limits },
+      {
+        engines,
+        keys,
+        glossaries: new GlossaryStore(database.db),
+        spokenTerms: new SpokenTermsStore(database.db),
+        registry,
+        capacity,
+        limits: options.limits,
+      },
       { publicBaseUrl: options.publicBaseUrl, fallbackHost: () => `${host}:${port}` },
       builder,
       {

@@ -24,18 +24,20 @@ import {
 } from 'app-support/testing';
 import { ApiKeyStore } from '../src/storage/api-key-store';
 import { GlossaryStore } from '../src/storage/glossary-store';
+import { SpokenTermsStore } from '../src/storage/spoken-terms-store';
 import { MAX_BODY_BYTES, OPENAPI_PATH, voiceApp } from '../src/app';
 import { STREAM_PATH } from '../src/http/streaming-url';
 import { startVoiceServer } from '../src/server';
 import { requireEnginePackages } from './support/system-packages';
 
 // The hostile-input corpus (docs/reliability/hostile-input.md) against voice-stream's HTTP routes and its WebSocket upgrade: the
-// session request, the reconnection, the glossaries, the page and its static files from the OpenAPI document rest.uws makes of the
+// session request, the reconnection, the glossaries and spoken terms, the page and its static files from the OpenAPI document rest.uws makes of the
 // app, and the stream's upgrade beside them. Requests that need a live session token get a fresh one each, so every
 // attack meets an otherwise valid request. Each answer must be a 4xx saying what was wrong, or a 2xx (101 for an
 // upgrade) for valid input; never a 5xx, a hang or a crash; a refused request leaves the key table as it was.
 
 const PCM_16K = 'audio/pcm;encoding=s16le;rate=16000';
+const TERMS = { name: 'corpus', term_lists: [{ lang: 'en', entries: 'Zelensky\nNew Relic' }] };
 const GLOSSARY = {
   name: 'corpus',
   dictionaries: [
@@ -96,6 +98,7 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
         engines: server.engines,
         keys: store,
         glossaries: new GlossaryStore(keys.db as never),
+        spokenTerms: new SpokenTermsStore(keys.db as never),
         registry: server.registry,
         capacity: server.capacity,
       },
@@ -122,8 +125,18 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
     if (answer.status !== 201) throw new Error(`glossary: ${answer.status} ${await answer.text()}`);
     return ((await answer.json()) as { glossary_id: string }).glossary_id;
   };
-  // One glossary to read, another to delete.
+  const terms = async (): Promise<string> => {
+    const answer = await fetch(`${server.url}/v3/spoken-terms`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `DeepL-Auth-Key ${key}` },
+      body: JSON.stringify(TERMS),
+    });
+    if (answer.status !== 201) throw new Error(`spoken terms: ${answer.status} ${await answer.text()}`);
+    return ((await answer.json()) as { spoken_terms_id: string }).spoken_terms_id;
+  };
+  // One glossary and one collection to read, another of each to delete.
   const [readGlossary, deletedGlossary] = [await glossary(), await glossary()];
+  const [readTerms, deletedTerms] = [await terms(), await terms()];
   const samples: Record<string, RouteSample> = {
     'POST /v3/glossaries': { body: GLOSSARY },
     'GET /v3/glossaries/{glossary_id}': { path: { glossary_id: readGlossary } },
@@ -132,6 +145,13 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
       query: { source_lang: 'en', target_lang: 'es' },
     },
     'DELETE /v3/glossaries/{glossary_id}': { path: { glossary_id: deletedGlossary } },
+    'POST /v3/spoken-terms': { body: TERMS },
+    'GET /v3/spoken-terms/{spoken_terms_id}': { path: { spoken_terms_id: readTerms } },
+    'GET /v3/spoken-terms/{spoken_terms_id}/entries': {
+      path: { spoken_terms_id: readTerms },
+      query: { lang: 'en' },
+    },
+    'DELETE /v3/spoken-terms/{spoken_terms_id}': { path: { spoken_terms_id: deletedTerms } },
     'POST /v3/voice/realtime': {
       body: {
         source_media_content_type: PCM_16K,

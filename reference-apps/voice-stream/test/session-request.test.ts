@@ -343,7 +343,7 @@ test("target_media_content_type: every format of DeepL's enum, MPEG-TS included;
   await refused(t, { ...minimal, target_media_content_type: 5 }, 'invalid_content_type', /must be a MIME type string/);
 });
 
-test('formality is one of the documented values; glossary_id must name a glossary of the key; spoken terms are not offered yet', async (t) => {
+test('formality is one of the documented values; glossary_id and spoken_terms_id must name resources of the key', async (t) => {
   await accepted(t, { ...minimal, formality: 'less' });
   t.is(configOf(t, { ...minimal, formality: 'less' }).formality, 'less');
   await refused(
@@ -359,7 +359,18 @@ test('formality is one of the documented values; glossary_id must name a glossar
     /^Glossary "def3a26b-3e84-45b3-84ae-0c0aaf3525f7" not found/,
   );
   await refused(t, { ...minimal, glossary_id: 5 }, 'invalid_glossary_id', /^glossary_id must be a non-empty string/);
-  await refused(t, { ...minimal, spoken_terms_id: '' }, 'unsupported_parameter', /^spoken_terms_id is not supported/);
+  await refused(
+    t,
+    { ...minimal, spoken_terms_id: '' },
+    'invalid_spoken_terms_id',
+    /^spoken_terms_id must be a non-empty string/,
+  );
+  await refused(
+    t,
+    { ...minimal, spoken_terms_id: '7c4f1080-cfe2-41d4-8269-0e6ec15a0354' },
+    'spoken_terms_not_found',
+    /^Spoken Terms collection "7c4f1080-cfe2-41d4-8269-0e6ec15a0354" not found/,
+  );
 });
 
 test('one problem at a time: the first in the order the API checks the fields', async (t) => {

@@ -24,13 +24,15 @@ import {
   type SessionResources,
   type VoiceCapabilities,
 } from '../domain/session/session-request';
+import type { VoiceEngines } from '../engines/voice-engines';
 import { GlossaryStore } from '../storage/glossary-store';
+import { SpokenTermsStore } from '../storage/spoken-terms-store';
 import type { SessionRegistry } from '../domain/registry/session-registry';
 import { SessionCapacity } from '../domain/session-capacity';
 import { VoiceApiError } from '../domain/voice-api-error';
 import { AuthenticatedKey, DeepLKeyAuthentication } from './deepl-authorization';
 import { SessionRequestDto } from './dto/session-request.dto';
-import { SESSION_REGISTRY, SESSION_RESOURCE_SETTINGS, VOICE_CAPABILITIES } from './injection-tokens';
+import { SESSION_REGISTRY, SESSION_RESOURCE_SETTINGS, VOICE_CAPABILITIES, VOICE_ENGINES } from './injection-tokens';
 import { streamingUrl } from './streaming-url';
 
 /** The rate limit rule of the session request (its numbers are the app's configuration: see app.ts). */
@@ -83,6 +85,8 @@ export class VoiceSessionResource {
     @inject(VOICE_CAPABILITIES) private readonly capabilities: VoiceCapabilities,
     @inject(SESSION_RESOURCE_SETTINGS) private readonly settings: SessionResourceSettings,
     private readonly glossaries: GlossaryStore,
+    private readonly spokenTerms: SpokenTermsStore,
+    @inject(VOICE_ENGINES) private readonly engines: VoiceEngines,
   ) {}
 
   @POST
@@ -93,7 +97,9 @@ export class VoiceSessionResource {
   @ApiResponse(
     400,
     'The body is missing, not JSON, or not a valid session request (invalid_request and the field codes); ' +
-      'glossary_id names no glossary of this key (glossary_not_found) or none for the targets (glossary_language_mismatch)',
+      'glossary_id names no glossary of this key (glossary_not_found) or none for the targets (glossary_language_mismatch); ' +
+      'spoken_terms_id names no collection of this key (spoken_terms_not_found) or none for the source language ' +
+      '(spoken_terms_language_mismatch)',
   )
   @ApiResponse(429, {
     description:
@@ -143,15 +149,43 @@ export class VoiceSessionResource {
 
   /** What the request's ids name, for this key: an unknown id, or another key's, is refused as not found. */
   private async resourcesOf(ownerId: string, body: SessionRequest): Promise<SessionResources> {
-    if (body.glossary_id === undefined || body.glossary_id === null) return {};
-    const glossary = await this.glossaries.dictionaries(ownerId, body.glossary_id);
+    const [glossary, spokenTerms] = await Promise.all([
+      this.glossaryOf(ownerId, body.glossary_id),
+      this.spokenTermsOf(ownerId, body.spoken_terms_id),
+    ]);
+    return { ...(glossary && { glossary }), ...(spokenTerms && { spokenTerms }) };
+  }
+
+  private async glossaryOf(ownerId: string, id: string | null | undefined) {
+    if (id === undefined || id === null) return undefined;
+    const glossary = await this.glossaries.dictionaries(ownerId, id);
     if (!glossary)
       throw new VoiceApiError(
         400,
         'glossary_not_found',
-        `Glossary "${body.glossary_id}" not found: glossary_id must name a glossary of this API key`,
+        `Glossary "${id}" not found: glossary_id must name a glossary of this API key`,
       );
-    return { glossary };
+    return glossary;
+  }
+
+  /** The collection's term lists, each in a language the recogniser hears with its vocabulary (pronunciations). */
+  private async spokenTermsOf(ownerId: string, id: string | null | undefined) {
+    if (id === undefined || id === null) return undefined;
+    const lists = await this.spokenTerms.termLists(ownerId, id);
+    if (!lists)
+      throw new VoiceApiError(
+        400,
+        'spoken_terms_not_found',
+        `Spoken Terms collection "${id}" not found: spoken_terms_id must name a collection of this API key`,
+      );
+    const recognizer = this.engines.recognizer;
+    return Promise.all(
+      lists.map(async (list) =>
+        recognizer.prepareVocabulary && recognizer.languages.includes(list.lang)
+          ? { ...list, vocabulary: (await recognizer.prepareVocabulary(list.lang, list.terms)).vocabulary }
+          : list,
+      ),
+    );
   }
 
   private url(request: HttpServerRequest): string {

@@ -86,4 +86,26 @@ export const VOICE_MIGRATIONS: Record<string, AppMigration> = {
         .execute();
     },
   },
+  '0006_voice_spoken_terms': {
+    async up(db) {
+      await db.schema
+        .createTable('voice_spoken_terms')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('owner_id', 'text', (column) => column.notNull().references('voice_api_keys.id').onDelete('cascade'))
+        .addColumn('name', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'bigint', (column) => column.notNull())
+        .execute();
+      await db.schema.createIndex('voice_spoken_terms_owner').on('voice_spoken_terms').column('owner_id').execute();
+      await db.schema
+        .createTable('voice_spoken_term_lists')
+        .addColumn('spoken_terms_id', 'text', (column) =>
+          column.notNull().references('voice_spoken_terms.id').onDelete('cascade'),
+        )
+        .addColumn('lang', 'text', (column) => column.notNull())
+        .addColumn('entries', 'text', (column) => column.notNull())
+        .addColumn('entry_count', 'integer', (column) => column.notNull())
+        .addPrimaryKeyConstraint('voice_spoken_term_lists_lang', ['spoken_terms_id', 'lang'])
+        .execute();
+    },
+  },
 };

@@ -53,4 +53,18 @@ export interface VoiceSchema {
     entries: string;
     entry_count: number;
   };
+  /** Spoken Terms collections (`/v3/spoken-terms`), each of one API key. */
+  voice_spoken_terms: {
+    id: string;
+    owner_id: string;
+    name: string;
+    created_at: number;
+  };
+  /** A collection's terms for one language, one per line. */
+  voice_spoken_term_lists: {
+    spoken_terms_id: string;
+    lang: string;
+    entries: string;
+    entry_count: number;
+  };
 }

@@ -1,3 +1,4 @@
+import type { CustomVocabulary } from '../../engines/speech-recognizer';
 import type { VoiceGender } from '../../engines/speech-synthesizer';
 import type { Formality } from '../../engines/translator';
 import { resolveSourceFormat } from '../media/source-formats';
@@ -32,6 +33,12 @@ export interface SessionRequest {
  */
 export interface SessionResources {
   readonly glossary?: readonly GlossaryDictionary[];
+  /** The term lists of the request's spoken_terms_id, each with its vocabulary for the recogniser when it hears the list's language. */
+  readonly spokenTerms?: ReadonlyArray<{
+    readonly lang: string;
+    readonly terms: readonly string[];
+    readonly vocabulary?: CustomVocabulary;
+  }>;
 }
 
 export type SourceLanguageMode = 'auto' | 'fixed';
@@ -115,6 +122,8 @@ export function sessionConfigOf(
   if ('error' in target) return refuse('invalid_content_type', target.error);
   const glossaries = glossariesFor(request.glossary_id, resources.glossary, sourceLanguage, allTargets);
   if ('error' in glossaries) return glossaries;
+  const spokenTerms = spokenTermsFor(request.spoken_terms_id, resources.spokenTerms, sourceLanguage);
+  if ('error' in spokenTerms) return spokenTerms;
 
   return {
     config: {
@@ -128,8 +137,29 @@ export function sessionConfigOf(
       targetMediaVoice: request.target_media_voice ?? undefined,
       formality: request.formality ?? 'default',
       glossaries: glossaries.byTarget,
+      spokenTerms: spokenTerms.list,
     },
   };
+}
+
+/** The term list of the source language, with its vocabulary. */
+function spokenTermsFor(
+  id: string | null | undefined,
+  lists: SessionResources['spokenTerms'],
+  source: string,
+): { list: SessionConfig['spokenTerms'] } | { error: SessionRequestError } {
+  if (isBlank(id)) return { list: undefined };
+  if (!lists)
+    return { error: { code: 'spoken_terms_not_found', message: `Spoken Terms collection "${id}" not found` } };
+  const list = lists.find((candidate) => candidate.lang === source);
+  if (!list?.vocabulary)
+    return {
+      error: {
+        code: 'spoken_terms_language_mismatch',
+        message: `Spoken Terms collection "${id}" has no term list for the source language (${source})`,
+      },
+    };
+  return { list: { terms: list.terms, vocabulary: list.vocabulary } };
 }
 
 /** Each target's glossary entries: the dictionary from the source language to the target's base language. */

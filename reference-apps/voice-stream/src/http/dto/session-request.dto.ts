@@ -24,10 +24,7 @@ import {
   Sent,
   SourceMediaType,
   TargetMediaType,
-  Unsupported,
 } from './session-request-rules';
-
-const NO_SPOKEN_TERMS = 'is not supported by this server yet';
 
 /**
  * The body of `POST /v3/voice/realtime`, checked by rest.uws (`@Valid`, class-validator) before the resource runs.
@@ -45,8 +42,9 @@ export class SessionRequestDto implements SessionRequest {
   @NotNull('invalid_glossary_id', 'no glossary')
   glossary_id?: string;
 
+  /** A Spoken Terms collection of the same API key (`POST /v3/spoken-terms`): words the recogniser learns. */
   @Sent()
-  @Unsupported(refusal('unsupported_parameter', `spoken_terms_id ${NO_SPOKEN_TERMS}`))
+  @ResourceId('invalid_spoken_terms_id')
   @NotNull('invalid_spoken_terms_id', 'no spoken terms')
   spoken_terms_id?: string;
 
