@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { errors } from '../errors/factories';
 
 /**
  * A file received in a multipart/form-data request, already stored in the uploads folder under a
@@ -46,7 +47,9 @@ export class FileUpload {
     const target = path.resolve(destination);
     await fs.promises.access(target).then(
       () => {
-        throw Object.assign(new Error(`FileUpload.moveTo: ${target} already exists`), { code: 'EEXIST' });
+        throw Object.assign(errors.RU_ERR_FILE_EXISTS(`FileUpload.moveTo: ${target} already exists`), {
+          code: 'EEXIST',
+        });
       },
       () => undefined,
     );

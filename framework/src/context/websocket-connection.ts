@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer';
 import type { WebSocket as UwsWebSocket } from 'uWebSockets.js';
 import type { User } from './user';
 import type { HttpServerRequest } from '../http/request';
+import { errors } from '../errors/factories';
 
 /**
  * What a send did, as uWebSockets.js reports it: `sent`; `backpressure` (queued, the socket's
@@ -166,7 +167,9 @@ export function checkCloseCode(code: number): void {
     Number.isInteger(code) &&
     ((code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999));
   if (!ok)
-    throw new RangeError(`rest.uws: ${code} is not a close code a server may send (1000-1003, 1007-1014, 3000-4999)`);
+    throw errors.RU_ERR_CLOSE_CODE(
+      `rest.uws: ${code} is not a close code a server may send (1000-1003, 1007-1014, 3000-4999)`,
+    );
 }
 
 function truncateReason(reason: string): string {

@@ -1,5 +1,6 @@
 import { paramMetadata } from '../metadata/store';
 import type { ArgumentOptions, ArgumentType, CookieParamOptions, ParamSource } from '../metadata/types';
+import { errors } from '../errors/factories';
 import { isMemberDecoratorCall, marker } from './decorator-forms';
 
 /** Decorates a method parameter, a constructor parameter (of a bean) or a field (of a bean). */
@@ -8,7 +9,9 @@ export type ArgumentDecorator = (target: object, key: string | symbol | undefine
 function named<O extends ArgumentOptions = ArgumentOptions>(source: ParamSource, decorator: string) {
   return (name: string, options: O = {} as O): ArgumentDecorator => {
     if (typeof name !== 'string' || name.length === 0) {
-      throw new TypeError(`rest.uws: @${decorator} takes the name of the value, e.g. @${decorator}("id")`);
+      throw errors.RU_ERR_DECORATOR_ARGUMENT(
+        `rest.uws: @${decorator} takes the name of the value, e.g. @${decorator}("id")`,
+      );
     }
     return (target, key, index) => {
       const p = paramMetadata(target, key, index);
@@ -65,7 +68,9 @@ export const BeanParam: ((type?: Function) => ArgumentDecorator) & ArgumentDecor
     };
   if (isMemberDecoratorCall(args)) return apply()(args[0], args[1], args[2]);
   if (args.length > 1 || (args[0] !== undefined && typeof args[0] !== 'function'))
-    throw new TypeError('rest.uws: @BeanParam takes the class of the bean, e.g. @BeanParam(Filter), or nothing');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT(
+      'rest.uws: @BeanParam takes the class of the bean, e.g. @BeanParam(Filter), or nothing',
+    );
   return apply(args[0]);
 }) as any;
 

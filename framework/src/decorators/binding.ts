@@ -1,6 +1,7 @@
 import { classMetadata, methodMetadata, paramMetadata } from '../metadata/store';
 import type { Constructor } from '../metadata/types';
 import { marker } from './decorator-forms';
+import { errors } from '../errors/factories';
 
 type ClassMethodOrParamDecorator = (
   target: object,
@@ -49,7 +50,8 @@ export function ContextReader(provider: Constructor): ClassMethodOrParamDecorato
  */
 export function CatchWith(...handlers: Constructor[]): ClassMethodOrParamDecorator {
   for (const h of handlers)
-    if (typeof h !== 'function') throw new TypeError('rest.uws: @CatchWith takes exception handler classes');
+    if (typeof h !== 'function')
+      throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @CatchWith takes exception handler classes');
   return (target, key) => {
     if (key !== undefined) methodMetadata(target, key).catchWith = handlers;
     else classMetadata(target as Function).catchWith = handlers;

@@ -1,4 +1,5 @@
 import { isStandardDecoratorContext, standardDecoratorError } from '../metadata/standard-decorators';
+import { errors } from '../errors/factories';
 
 /**
  * Helpers so marker decorators work both bare and called: `@GET` and `@GET()`, `@Raw` and `@Raw()`.
@@ -38,6 +39,6 @@ export function marker<D extends AnyDecorator>(apply: D): D & (() => D) {
     if (args.length === 0) return apply;
     if (isDecoratorCall(args)) return apply(...args);
     if (args.length === 2 && isStandardDecoratorContext(args[1])) throw standardDecoratorError();
-    throw new TypeError('rest.uws: this decorator takes no arguments');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: this decorator takes no arguments');
   } as any;
 }

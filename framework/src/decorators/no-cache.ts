@@ -1,5 +1,6 @@
 import { marker } from './decorator-forms';
 import { classMetadata } from '../metadata/store';
+import { errors } from '../errors/factories';
 
 /** Class metadata key of `@NoCache` (read by the component factory). */
 export const NO_CACHE = Symbol('rest.uws:no-cache');
@@ -15,6 +16,6 @@ export const NO_CACHE = Symbol('rest.uws:no-cache');
  * ```
  */
 export const NoCache = marker((target: Function) => {
-  if (typeof target !== 'function') throw new TypeError('rest.uws: @NoCache goes on a class');
+  if (typeof target !== 'function') throw errors.RU_ERR_DECORATOR_TARGET('rest.uws: @NoCache goes on a class');
   classMetadata(target).extensions.set(NO_CACHE, true);
 });

@@ -2,6 +2,7 @@ import { splitMediaTypes } from '../util/media-type-list';
 import { classMetadata, methodMetadata } from '../metadata/store';
 import type { HttpMethod } from '../metadata/types';
 import { marker } from './decorator-forms';
+import { errors } from '../errors/factories';
 
 type ClassOrMethodDecorator = (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => void;
 
@@ -17,7 +18,9 @@ function classOrMethod(target: object, key: string | symbol | undefined, set: (m
  */
 export function ApplicationPath(path: string): ClassDecorator {
   if (typeof path !== 'string' || path.trim().length === 0)
-    throw new TypeError('rest.uws: @ApplicationPath takes a path prefix, e.g. @ApplicationPath("/api/v1")');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT(
+      'rest.uws: @ApplicationPath takes a path prefix, e.g. @ApplicationPath("/api/v1")',
+    );
   const prefix = `/${path.trim().replace(/^\/+|\/+$/g, '')}`;
   return (target) => {
     classMetadata(target).applicationPath = prefix === '/' ? '' : prefix;
@@ -26,7 +29,8 @@ export function ApplicationPath(path: string): ClassDecorator {
 
 /** Root path on a class, or the path of a method (appended to the class path). */
 export function Path(path: string): ClassOrMethodDecorator {
-  if (typeof path !== 'string') throw new TypeError('rest.uws: @Path takes a path string, e.g. @Path("/users/{id}")');
+  if (typeof path !== 'string')
+    throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @Path takes a path string, e.g. @Path("/users/{id}")');
   return (target, key) =>
     classOrMethod(target, key, (m) => {
       m.path = path;
@@ -112,7 +116,7 @@ export function Produces(...mediaTypes: string[]): ClassOrMethodDecorator {
 
 /** Order among routes with identical paths: lower runs first, default 0, negatives allowed. */
 export function RouteOrder(order: number): MethodDecorator {
-  if (!Number.isInteger(order)) throw new TypeError('rest.uws: @RouteOrder takes an integer');
+  if (!Number.isInteger(order)) throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @RouteOrder takes an integer');
   return (target, key) => {
     methodMetadata(target, key).order = order;
   };
@@ -125,7 +129,7 @@ export function RouteOrder(order: number): MethodDecorator {
 export function Header(...headers: string[]): ClassOrMethodDecorator {
   for (const h of headers) {
     if (typeof h !== 'string' || h.indexOf(':') <= 0)
-      throw new TypeError(`rest.uws: @Header takes "Name: value" strings, got ${JSON.stringify(h)}`);
+      throw errors.RU_ERR_DECORATOR_ARGUMENT(`rest.uws: @Header takes "Name: value" strings, got ${JSON.stringify(h)}`);
   }
   return (target, key) =>
     classOrMethod(target, key, (m) => {

@@ -1,4 +1,5 @@
 import { classMetadata, methodMetadata } from '../metadata/store';
+import { errors } from '../errors/factories';
 
 /**
  * Records `value` under `key` on a class or a method, for a plugin to read at registration
@@ -12,7 +13,9 @@ import { classMetadata, methodMetadata } from '../metadata/store';
  */
 export function SetMetadata<T>(key: symbol, value: T): ClassDecorator & MethodDecorator {
   if (typeof key !== 'symbol')
-    throw new TypeError("rest.uws: SetMetadata takes a symbol key (a plugin's own, so keys never clash)");
+    throw errors.RU_ERR_DECORATOR_ARGUMENT(
+      "rest.uws: SetMetadata takes a symbol key (a plugin's own, so keys never clash)",
+    );
   return ((target: object, property?: string | symbol) => {
     if (property === undefined) classMetadata(target as Function).extensions.set(key, value);
     else methodMetadata(target, property).extensions.set(key, value);

@@ -118,8 +118,8 @@ export class ArgumentException<C extends string = string> extends BadRequestExce
 export class RegistrationError<C extends string = string> extends Error {
   /** A stable code naming the problem (`RU_ERR_ROUTE_CONFLICT`, `RU_ERR_NO_DECORATOR_METADATA`...). */
   readonly code: string;
-  constructor(message: string, code?: CheckedErrorCode<C>) {
-    super(message);
+  constructor(message: string, code?: CheckedErrorCode<C>, cause?: unknown) {
+    super(message, cause !== undefined ? { cause } : undefined);
     this.name = 'RegistrationError';
     this.code = code ?? 'RU_ERR_REGISTRATION';
   }

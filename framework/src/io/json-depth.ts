@@ -1,4 +1,5 @@
 import { ArgumentException } from '../errors/http-errors';
+import { errors } from '../errors/factories';
 
 /**
  * How deep a JSON body may nest objects and arrays. JSON.parse itself takes any depth, but what a body goes
@@ -11,7 +12,7 @@ export const MAX_JSON_DEPTH = 256;
 
 /** The answer to a body nested deeper than MAX_JSON_DEPTH (the same wherever the depth is found). */
 export function jsonTooDeep(): ArgumentException {
-  return new ArgumentException(`JSON body nested deeper than ${MAX_JSON_DEPTH} levels`, 'RU_ERR_JSON_TOO_DEEP');
+  return errors.RU_ERR_JSON_TOO_DEEP(`JSON body nested deeper than ${MAX_JSON_DEPTH} levels`);
 }
 
 /**

@@ -1,10 +1,10 @@
 import { Consumes } from '../decorators/routing';
-import { ArgumentException } from '../errors/http-errors';
 import { converterFor } from './value-conversion';
 import { jsonTooDeep, tooDeep } from './json-depth';
 import type { ValueReader } from '../context/contracts';
 import { parseQueryString } from '../http/query-string';
 import { isPlainJsonType, plainToClassShallow } from './plain-to-instance';
+import { errors } from '../errors/factories';
 
 /** application/json: parses the body and gives it the declared class's prototype. */
 @Consumes('application/json')
@@ -24,7 +24,7 @@ export function parseJsonBody(value: string, type: Function | undefined, depthBo
   try {
     parsed = JSON.parse(value);
   } catch (err) {
-    throw new ArgumentException(`Malformed JSON body: ${(err as Error).message}`, 'RU_ERR_MALFORMED_JSON');
+    throw errors.RU_ERR_MALFORMED_JSON(`Malformed JSON body: ${(err as Error).message}`);
   }
   // An object that validation builds from JSON has its depth checked by that build, which walks it whole anyway;
   // anything else is refused here, the depth first (a deep array is refused for its depth, wherever it goes).
@@ -32,9 +32,8 @@ export function parseJsonBody(value: string, type: Function | undefined, depthBo
   if ((!depthBoundedLater || !object) && tooDeep(value, parsed)) throw jsonTooDeep();
   if (keepsParsedJson(type)) return parsed;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new ArgumentException(
+    throw errors.RU_ERR_BODY_TYPE(
       `Expected a JSON object for ${type!.name}, got ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed}`,
-      'RU_ERR_BODY_TYPE',
     );
   }
   return parsed;

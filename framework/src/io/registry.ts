@@ -1,9 +1,9 @@
 import { mediaEssence } from './media-type';
 import { ownClassMetadata } from '../metadata/store';
 import type { Constructor } from '../metadata/types';
-import { RegistrationError } from '../errors/http-errors';
 import { registryChanged } from './generation';
 import { splitMediaTypes } from '../util/media-type-list';
+import { errors } from '../errors/factories';
 
 /** A reader, writer or handler given as a class (instantiated and cached by the framework) or as an instance. */
 export type Provided<T> = Constructor<T> | T;
@@ -37,7 +37,7 @@ export class MediaTypeRegistry<T> {
       else if (media && media.length > 0) for (const m of media) this.byMedia.set(mediaEssence(m), impl);
       else if (this.what === 'exception handler') this.addType(Error, impl);
       else
-        throw new RegistrationError(
+        throw errors.RU_ERR_REGISTRATION(
           `Cannot register ${this.what} ${ctor.name}: give a type or media type key, or decorate it with @${this.what === 'reader' ? 'Consumes' : 'Produces'} or @Handles`,
         );
     } else if (typeof keyOrProvider === 'string') {
@@ -52,9 +52,8 @@ export class MediaTypeRegistry<T> {
       const existing = this.byType.find((e) => e.key === type);
       if (existing) {
         const name = (p: Provided<T>) => (typeof p === 'function' ? (p as Function).name : (p as any).constructor.name);
-        throw new RegistrationError(
+        throw errors.RU_ERR_DUPLICATE_HANDLER(
           `Exception handler for: ${type.name} already registered with: ${name(existing.provider)}`,
-          'RU_ERR_DUPLICATE_HANDLER',
         );
       }
     }

@@ -1,6 +1,6 @@
-import { ArgumentException } from '../errors/http-errors';
 import { designParamTypes } from '../metadata/store';
 import type { ArgumentType } from '../metadata/types';
+import { errors } from '../errors/factories';
 
 /** Converts one string to the argument's type; throws ArgumentException (400) when it cannot. */
 export type Converter = (value: string, label: string) => unknown;
@@ -20,9 +20,8 @@ export function typeName(type: ArgumentType | undefined): string {
 }
 
 const fail = (value: string, label: string, type: string, why?: string): never => {
-  throw new ArgumentException(
+  throw errors.RU_ERR_CONVERSION(
     `Failed to convert value: '${truncate(value)}' of ${label} to type: ${type}${why ? ` (${why})` : ''}`,
-    'RU_ERR_CONVERSION',
   );
 };
 
@@ -51,7 +50,16 @@ const toNumber: Converter = (v, label) => {
   // Number('') is 0 and Number('0x1f') is 31: accept decimal notation only, as users expect.
   if (t.length === 0 || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return fail(v, label, 'number');
   const n = Number(t);
-  return Number.isFinite(n) ? n : fail(v, label, 'number', 'out of range');
+  if (!Number.isFinite(n)) return fail(v, label, 'number', 'out of range');
+  // An integer written out (an id) past 2^53 would silently become another number (99999999999999999999999: 1e+23).
+  if (!Number.isSafeInteger(n) && /^[+-]?\d+$/.test(t))
+    return fail(
+      v,
+      label,
+      'number',
+      `beyond the safe integer range (±${Number.MAX_SAFE_INTEGER}); a bigint parameter takes larger integers`,
+    );
+  return n;
 };
 
 const toBoolean: Converter = (v, label) => {

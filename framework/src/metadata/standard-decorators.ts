@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../errors/codes';
+import { errors } from '../errors/factories';
 
 /**
  * rest.uws decorators are TypeScript's "experimental" decorators. Without `experimentalDecorators`,
@@ -16,12 +16,9 @@ export function isStandardDecoratorContext(value: unknown): boolean {
 
 /** The error thrown when a decorator is called the standard (non-experimental) way. */
 export function standardDecoratorError(): TypeError {
-  const error = new TypeError(
+  return errors.RU_ERR_STANDARD_DECORATORS(
     "rest.uws: decorators were compiled as standard ECMAScript decorators, but rest.uws uses TypeScript's experimental decorators. " +
       'Set "experimentalDecorators": true and "emitDecoratorMetadata": true in the compilerOptions of your tsconfig.json and build with tsc ' +
       '(esbuild and tsx read experimentalDecorators from tsconfig.json but never emit decorator metadata).',
   );
-  const code: ErrorCode = 'RU_ERR_STANDARD_DECORATORS';
-  (error as TypeError & { code: string }).code = code;
-  return error;
 }

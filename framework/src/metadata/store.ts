@@ -1,5 +1,6 @@
 import type { ClassMetadata, Constructor, MethodMetadata, ParamMetadata } from './types';
 import { isStandardDecoratorContext, standardDecoratorError } from './standard-decorators';
+import { errors } from '../errors/factories';
 
 /**
  * The one metadata store: decorators write here, the compiler reads here at registration.
@@ -63,7 +64,9 @@ export function paramMetadata(
     return p;
   }
   if (key === undefined)
-    throw new TypeError('rest.uws: a parameter decorator was used where neither a parameter nor a field is');
+    throw errors.RU_ERR_DECORATOR_TARGET(
+      'rest.uws: a parameter decorator was used where neither a parameter nor a field is',
+    );
   const fields = classMetadata(target.constructor).fields;
   let p = fields.get(key);
   if (!p) fields.set(key, (p = { source: 'context' }));

@@ -104,6 +104,7 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
     ...parts,
     needsBody: false,
     produces: null,
+    negotiate: null,
     arguments: resolvers,
     instance: null,
     method: null,

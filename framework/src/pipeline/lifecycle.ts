@@ -4,7 +4,6 @@ import { kHeaderOrEmpty, kParamNames, kParamValues } from '../http/internal';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import { Response } from '../http/response-entity';
-import { negotiate } from '../io/media-type';
 import { HTTP_METHODS, type HttpMethod } from '../metadata/types';
 import type { MethodMismatch, Router, RouteMatch } from '../routing/router';
 import { isThenable, type ValueResolver } from './context-values';
@@ -31,7 +30,7 @@ import type { CompiledRoute } from './route-compiler';
  *     7. onMatch hooks    cheap refusals first (rate limits)
  *     8. providers        the app's request providers push their values into the context
  *     9. onRequest hooks  security: authentication, authorization
- *    10. negotiation      @Produces against Accept: 406 (io/media-type.ts)
+ *    10. negotiation      @Produces against Accept: 406 (io/media-type.ts; the route keeps its choice per Accept)
  *    11. arguments        each argument read and converted (arguments.ts, body-argument.ts, context-values.ts)
  *    12. beforeHandler    validation, given the arguments
  *    13. handler          the method
@@ -268,7 +267,7 @@ function runStages(route: CompiledRoute, ctx: Exchange, from: number): void | Pr
   }
   if (from <= ARGUMENTS) {
     // 10. Negotiation, before the method runs (a 406 has no side effects).
-    if (route.produces !== null) ctx.contentType = negotiated(route.produces, route.routeText, ctx);
+    if (route.negotiate !== null) ctx.contentType = negotiated(route, ctx);
     // 11. The arguments.
     if (route.arguments.length > 0 && (out = readArguments(route.arguments, ctx)) !== undefined)
       return resume(out, route, ctx, VALIDATE);
@@ -301,11 +300,11 @@ function resume(waited: Promise<void>, route: CompiledRoute, ctx: Exchange, next
 }
 
 /** The media type answered: the first of the route's `@Produces` the client accepts (an empty Accept takes any). */
-function negotiated(produces: readonly string[], routeText: string, ctx: Exchange): string {
-  const chosen = negotiate(ctx.request[kHeaderOrEmpty]('accept'), produces);
+function negotiated(route: CompiledRoute, ctx: Exchange): string {
+  const chosen = route.negotiate!(ctx.request[kHeaderOrEmpty]('accept'));
   if (chosen === undefined) {
     throw new NotAcceptableException(
-      `None of the acceptable media types is produced by ${routeText}; it produces ${produces.join(', ')}`,
+      `None of the acceptable media types is produced by ${route.routeText}; it produces ${route.produces!.join(', ')}`,
     );
   }
   return chosen;

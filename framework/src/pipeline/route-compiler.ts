@@ -1,5 +1,6 @@
 import { RegistrationError } from '../errors/http-errors';
 import type { RouteSend } from '../http/response';
+import { negotiate } from '../io/media-type';
 import type { RouteDefinition } from '../metadata/route-definition';
 import { designParamTypes } from '../metadata/store';
 import type { ClassMetadata, MethodMetadata, ParamMetadata } from '../metadata/types';
@@ -46,6 +47,8 @@ export class CompiledRoute {
   readonly onRequest: Step | null;
   /** The media types negotiated against Accept (null: the route produces no declared type). */
   readonly produces: readonly string[] | null;
+  /** The type of `produces` chosen for an Accept value ('' for none), undefined when none is acceptable. */
+  readonly negotiate: ((accept: string) => string | undefined) | null;
   /** One resolver per argument of the method; null where the transport gives the value (a WebSocket connection). */
   readonly arguments: ReadonlyArray<ValueResolver | null>;
   readonly beforeHandler: Step | null;
@@ -67,6 +70,7 @@ export class CompiledRoute {
     this.provide = parts.provide;
     this.onRequest = parts.onRequest;
     this.produces = parts.produces;
+    this.negotiate = parts.negotiate;
     this.arguments = parts.arguments;
     this.beforeHandler = parts.beforeHandler;
     this.instance = parts.instance;
@@ -107,7 +111,9 @@ export function compileCommon(
   methodMeta: MethodMetadata,
 ): CommonStages {
   const hooks = routeHooksFor(cc, definition, kind, classMeta, methodMeta);
-  const routeText = kind === 'http' ? `${definition.method} ${definition.path}` : `WebSocket ${definition.path}`;
+  // As a client writes it: `@Path('/notes')` with `@Path('/')` is `POST /notes`, not `POST /notes/`.
+  const path = definition.path.length > 1 ? definition.path.replace(/\/+$/, '') : definition.path;
+  const routeText = kind === 'http' ? `${definition.method} ${path}` : `WebSocket ${definition.path}`;
   const scope: ArgumentScope = {
     label: definition.label,
     routeText,
@@ -188,10 +194,30 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
     ...parts,
     needsBody: readsBody(params, design) || hooks.some((h) => h.needsBody),
     produces: definition.produces.length > 0 ? definition.produces : null,
+    negotiate: definition.produces.length > 0 ? keptChoices(definition.produces) : null,
     arguments: resolvers,
     instance: src.instance,
     method: fn as (...args: unknown[]) => unknown,
     write,
     onResponse: responseStep(hooks, cc.logger),
   });
+}
+
+/** Accept values whose choice a route keeps; past this the kept choices are dropped and made again. */
+const KEPT_CHOICES = 64;
+
+/**
+ * A route's negotiation, its choice kept per Accept value: clients send the same few, so a request costs one lookup
+ * (matching the ranges made substrings of every produced type, garbage on every request).
+ */
+function keptChoices(produces: readonly string[]): (accept: string) => string | undefined {
+  const choices = new Map<string, string | undefined>();
+  return (accept) => {
+    const kept = choices.get(accept);
+    if (kept !== undefined || choices.has(accept)) return kept;
+    const chosen = negotiate(accept, produces);
+    if (choices.size >= KEPT_CHOICES) choices.clear();
+    choices.set(accept, chosen);
+    return chosen;
+  };
 }

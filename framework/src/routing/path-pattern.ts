@@ -1,4 +1,4 @@
-import { RegistrationError } from '../errors/http-errors';
+import { errors } from '../errors/factories';
 
 /** One segment of a compiled path pattern. */
 export type PatternSegment =
@@ -32,9 +32,8 @@ const NAME = /^[A-Za-z_$][\w$-]*$/;
  */
 export function compilePathPattern(source: string, where = ''): PathPattern {
   const fail = (why: string): never => {
-    throw new RegistrationError(
+    throw errors.RU_ERR_MALFORMED_PATH(
       `Malformed route path ${JSON.stringify(source)}${where ? ` (${where})` : ''}: ${why}`,
-      'RU_ERR_MALFORMED_PATH',
     );
   };
   if (typeof source !== 'string') fail('not a string');

@@ -1,4 +1,4 @@
-import { BadRequestException } from '../errors/http-errors';
+import { errors } from '../errors/factories';
 
 /**
  * Splits a request path into decoded segments without matrix parameters (`;a=b`), ignoring one
@@ -30,9 +30,8 @@ export function pathSegments(path: string): string[] {
       try {
         seg = decodeURIComponent(seg);
       } catch {
-        throw new BadRequestException(
+        throw errors.RU_ERR_BAD_PATH(
           `Malformed percent-encoding in the path: ${path.length > 200 ? path.slice(0, 200) + '...' : path}`,
-          { code: 'RU_ERR_BAD_PATH' },
         );
       }
     }

@@ -6,6 +6,7 @@ import type { AppFactory, ServeHandle, ServeOptions } from './serve-types';
 import { startServer } from './start-server';
 import { WorkerPool } from './worker-pool';
 import { runShutdownHook, runWorker, workerAssignment } from './worker-side';
+import { errors } from '../errors/factories';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
@@ -26,7 +27,7 @@ const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
  */
 export async function serve(buildApp: AppFactory, options: ServeOptions): Promise<ServeHandle> {
   if (typeof buildApp !== 'function')
-    throw new TypeError(
+    throw errors.RU_ERR_SERVER_OPTIONS(
       'rest.uws serve: the first argument builds the app: serve(() => new RestBuilder()..., { port })',
     );
   const assignment = workerAssignment();
@@ -38,7 +39,7 @@ export async function serve(buildApp: AppFactory, options: ServeOptions): Promis
   const workers = options.workers ?? availableParallelism();
   const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   if (!Number.isInteger(workers) || workers < 0)
-    throw new TypeError(
+    throw errors.RU_ERR_SERVER_OPTIONS(
       `rest.uws serve: workers must be a whole number (0 serves in this thread), got ${String(workers)}`,
     );
 
@@ -60,7 +61,8 @@ export async function serve(buildApp: AppFactory, options: ServeOptions): Promis
   }
 
   const entry = options.entry ?? process.argv[1];
-  if (entry === undefined) throw new Error('rest.uws serve: no main script to run in the workers; pass options.entry');
+  if (entry === undefined)
+    throw errors.RU_ERR_SERVER_OPTIONS('rest.uws serve: no main script to run in the workers; pass options.entry');
   const port = options.port === 0 ? await freePort(host) : options.port;
   const pool = new WorkerPool(entry, workers, port, host, logger);
   await pool.start();

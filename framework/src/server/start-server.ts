@@ -5,6 +5,7 @@ import { RestBuilder } from '../builder/rest-builder';
 import { loadUws } from '../adapter/load-uws';
 import { closeAllWebSockets } from '../adapter/open-connections';
 import { InFlightRequests } from './in-flight';
+import { errors } from '../errors/factories';
 
 /** Where and how one server listens. */
 export interface ListenOptions {
@@ -62,7 +63,9 @@ export function startServer(appOrBuilder: TemplatedApp | RestBuilder, options: L
     app.listen(host, options.port, (socket: us_listen_socket | false) => {
       if (!socket) {
         reject(
-          new Error(`rest.uws: cannot listen on ${host}:${options.port} (in use, or not an address of this machine)`),
+          errors.RU_ERR_LISTEN(
+            `rest.uws: cannot listen on ${host}:${options.port} (in use, or not an address of this machine)`,
+          ),
         );
         return;
       }
@@ -139,6 +142,6 @@ function closeEverything(app: TemplatedApp): void {
 
 function checkPort(port: unknown): void {
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new TypeError(`rest.uws: port must be a whole number from 0 to 65535, got ${String(port)}`);
+    throw errors.RU_ERR_SERVER_OPTIONS(`rest.uws: port must be a whole number from 0 to 65535, got ${String(port)}`);
   }
 }

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../util/log';
 import { SERVE_WORKER, type MainMessage, type WorkerAssignment, type WorkerMessage } from './worker-protocol';
+import { errors } from '../errors/factories';
 
 interface Slot {
   index: number;
@@ -67,7 +68,9 @@ export class WorkerPool {
             { worker: slot.index, err: { message: m.message, stack: m.stack } },
             'worker could not start',
           );
-          this.startupFailed?.(new Error(`rest.uws serve: worker ${slot.index} could not start: ${m.message}`));
+          this.startupFailed?.(
+            errors.RU_ERR_WORKER_START(`rest.uws serve: worker ${slot.index} could not start: ${m.message}`),
+          );
         } else if (m.type === 'stopped') {
           this.logger.info(
             { worker: slot.index, inFlight: m.inFlight, unfinished: m.unfinished, webSockets: m.webSockets },
@@ -90,7 +93,9 @@ export class WorkerPool {
       return;
     }
     if (!slot.listening) {
-      this.startupFailed?.(new Error(`rest.uws serve: worker ${slot.index} exited with code ${code} before listening`));
+      this.startupFailed?.(
+        errors.RU_ERR_WORKER_START(`rest.uws serve: worker ${slot.index} exited with code ${code} before listening`),
+      );
       return;
     }
     const now = Date.now();

@@ -1,10 +1,10 @@
 import { NO_CACHE } from '../decorators/no-cache';
-import { RegistrationError } from '../errors/http-errors';
 import type { Provided } from '../io/registry';
 import { ownClassMetadata, resolvedClassMetadata } from '../metadata/store';
 import type { Constructor } from '../metadata/types';
 import type { SettingsView } from './settings';
 import type { RoutingContext } from '../context/routing-context';
+import { errors } from '../errors/factories';
 
 /** Fills a new per-request component's fields from the request; returns a promise only when a value waits. */
 export type ComponentFill = (instance: any, ctx: RoutingContext) => void | Promise<void>;
@@ -77,7 +77,7 @@ export class ComponentFactory {
       if (fill === undefined) return instance;
       const out = fill(instance, ctx);
       if (out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function') {
-        throw new Error(
+        throw errors.RU_ERR_ASYNC_CONTEXT_FIELD(
           `${ctor.name}: a provider of one of its @Context fields answered asynchronously; fields of readers, writers and handlers must be provided synchronously`,
         );
       }
@@ -93,9 +93,8 @@ export class ComponentFactory {
       if (injector) return injector.getInstance(ctor);
       return new (ctor as any)();
     } catch (err) {
-      throw new RegistrationError(
+      throw errors.RU_ERR_INSTANTIATION(
         `Cannot create ${ctor.name}: ${(err as Error)?.message ?? err}${injector ? '' : ' (without an injection provider, classes need a constructor without arguments; see RestBuilder.injectWith)'}`,
-        'RU_ERR_INSTANTIATION',
       );
     }
   }
@@ -113,12 +112,11 @@ export class ComponentFactory {
 function refuseConstructorArguments(ctor: Constructor): void {
   const declared = declaredParameters(ctor);
   if (declared === 0) return;
-  throw new RegistrationError(
+  throw errors.RU_ERR_CONSTRUCTOR_ARGUMENTS(
     `${ctor.name}: its constructor takes ${declared === 1 ? 'an argument' : `${declared} arguments`}, and no injector is configured, ` +
       `so rest.uws would make it with \`new ${ctor.name}()\` and every argument would be undefined. Register an instance ` +
       `(\`register(new ${ctor.name}(...))\`, or the instance where a class is expected), configure an injector ` +
       `(\`RestBuilder.injectWith(...)\`, docs/reference/validation-and-injection.md), or give the parameters default values.`,
-    'RU_ERR_CONSTRUCTOR_ARGUMENTS',
   );
 }
 

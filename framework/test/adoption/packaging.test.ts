@@ -94,7 +94,16 @@ test.serial(
     const unexpected = files.filter(
       (f) =>
         !/^dist\/src\/.+\.(js|js\.map|d\.ts|d\.ts\.map)$/.test(f) &&
-        !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'esm/index.mjs', 'esm/index.d.mts'].includes(f),
+        ![
+          'package.json',
+          'README.md',
+          'LICENSE',
+          'CHANGELOG.md',
+          'esm/index.mjs',
+          'esm/index.d.mts',
+          'esm/plugin.mjs',
+          'esm/plugin.d.mts',
+        ].includes(f),
     );
     t.deepEqual(unexpected, [], 'only the build, the ESM entry and the documents');
     for (const required of [
@@ -108,6 +117,10 @@ test.serial(
       'dist/src/index.d.ts.map',
       'esm/index.mjs',
       'esm/index.d.mts',
+      'dist/src/plugin.js',
+      'dist/src/plugin.d.ts',
+      'esm/plugin.mjs',
+      'esm/plugin.d.mts',
     ]) {
       t.true(files.includes(required), `${required} is in the tarball`);
     }

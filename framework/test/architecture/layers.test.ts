@@ -17,10 +17,14 @@ const LADDER: readonly (readonly string[])[] = [
   ['io'],
   ['settings'],
   ['pipeline'],
+  // rest.uws/plugin: the plugin author's entry, which the features use; it imports no feature.
+  ['plugin.ts'],
   ['features', 'app'],
   ['adapter'],
   ['builder'],
-  ['server', 'testing'],
+  ['server'],
+  // The test helpers use the whole stack: inject dispatches through the adapter, connectWebSocket listens.
+  ['testing'],
   ['index.ts'],
 ];
 

@@ -6,6 +6,7 @@ import { chooseCodings } from '../../io/content-coding';
 import type { RestPlugin } from '../../pipeline/plugin';
 import { isCompressibleType } from './compressible-types';
 import { compressNow, compressStream, type Coding, type EncoderSettings } from './encoders';
+import { errors } from '../../errors/factories';
 
 /** What `compression()` compresses, and how hard: codings, threshold, types, levels, the synchronous limit. */
 export interface CompressionOptions {
@@ -37,7 +38,9 @@ export function NoCompression(): ClassDecorator & MethodDecorator {
 function checkRange(value: number | undefined, fallback: number, min: number, max: number, what: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max)
-    throw new TypeError(`rest.uws: compression ${what} must be a whole number from ${min} to ${max}, got ${value}`);
+    throw errors.RU_ERR_COMPRESSION_OPTIONS(
+      `rest.uws: compression ${what} must be a whole number from ${min} to ${max}, got ${value}`,
+    );
   return value;
 }
 
@@ -54,10 +57,10 @@ function checkRange(value: number | undefined, fallback: number, min: number, ma
  */
 export function compression(options: CompressionOptions = {}): RestPlugin {
   if (options === null || typeof options !== 'object')
-    throw new TypeError('rest.uws: compression takes an options object');
+    throw errors.RU_ERR_COMPRESSION_OPTIONS('rest.uws: compression takes an options object');
   const encodings = [...(options.encodings ?? ['br', 'gzip'])];
   if (encodings.length === 0 || encodings.some((e) => e !== 'br' && e !== 'gzip'))
-    throw new TypeError(
+    throw errors.RU_ERR_COMPRESSION_OPTIONS(
       `rest.uws: compression encodings must be 'br' and/or 'gzip', got ${JSON.stringify(options.encodings)}`,
     );
   const threshold = checkRange(options.threshold, 1024, 0, Number.MAX_SAFE_INTEGER, 'threshold');
@@ -68,7 +71,9 @@ export function compression(options: CompressionOptions = {}): RestPlugin {
   };
   const compressible = options.compressible ?? isCompressibleType;
   if (typeof compressible !== 'function')
-    throw new TypeError('rest.uws: compression compressible must be a function of the content type');
+    throw errors.RU_ERR_COMPRESSION_OPTIONS(
+      'rest.uws: compression compressible must be a function of the content type',
+    );
 
   // Clients send the same few Accept-Encoding and Content-Type values over and over: both decisions are cached.
   const chosen = new Map<string, Coding | null>();

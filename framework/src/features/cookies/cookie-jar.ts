@@ -2,6 +2,7 @@ import type { HttpServerRequest } from '../../http/request';
 import type { HttpServerResponse } from '../../http/response';
 import type { CookieSigner } from './cookie-signer';
 import { clearCookie, setCookie, type CookieOptions } from './set-cookie';
+import { errors } from '../../errors/factories';
 
 /** Options of `Cookies.set`: the cookie's attributes, and whether to sign it. */
 export interface SetCookieOptions extends CookieOptions {
@@ -54,7 +55,7 @@ export class Cookies {
 
   private requireSigner(what: string): CookieSigner {
     if (this.signer === undefined)
-      throw new TypeError(
+      throw errors.RU_ERR_COOKIE_KEYS(
         `rest.uws: Cookies.${what}: signed cookies need the app's keys: use(cookies({ keys: [...] }))`,
       );
     return this.signer;

@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SignedCookieVerifier } from '../../context/signed-cookies';
+import { errors } from '../../errors/factories';
 
 /** Shortest signing key accepted, in bytes: HMAC-SHA256 keys shorter than its output weaken it. */
 const MIN_KEY_BYTES = 32;
@@ -18,11 +19,11 @@ export class CookieSigner extends SignedCookieVerifier {
   constructor(keys: ReadonlyArray<string | Buffer>) {
     super();
     if (!Array.isArray(keys) || keys.length === 0)
-      throw new TypeError('rest.uws: cookies: keys is a list of secrets, the signing key first');
+      throw errors.RU_ERR_COOKIE_KEYS('rest.uws: cookies: keys is a list of secrets, the signing key first');
     this.keys = keys.map((key, i) => {
       const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : Buffer.isBuffer(key) ? key : undefined;
       if (bytes === undefined || bytes.length < MIN_KEY_BYTES) {
-        throw new TypeError(
+        throw errors.RU_ERR_COOKIE_KEYS(
           `rest.uws: cookies: key ${i} must be a string or Buffer of at least ${MIN_KEY_BYTES} bytes (random, e.g. crypto.randomBytes(32).toString('base64'))`,
         );
       }

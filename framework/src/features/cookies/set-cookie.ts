@@ -1,5 +1,6 @@
 import { stringifySetCookie } from 'cookie';
 import type { HttpServerResponse } from '../../http/response';
+import { errors } from '../../errors/factories';
 
 /** The attributes of a cookie set on a response (RFC 6265bis; `Partitioned` from CHIPS). */
 export interface CookieOptions {
@@ -32,24 +33,26 @@ const SAME_SITE = new Set(['strict', 'lax', 'none']);
  */
 export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
   if (typeof value !== 'string')
-    throw new TypeError(`rest.uws: cookie ${name}: the value must be a string, got ${typeof value}`);
+    throw errors.RU_ERR_SET_COOKIE(`rest.uws: cookie ${name}: the value must be a string, got ${typeof value}`);
   if (options.sameSite !== undefined && !SAME_SITE.has(options.sameSite)) {
-    throw new TypeError(
+    throw errors.RU_ERR_SET_COOKIE(
       `rest.uws: cookie ${name}: sameSite must be 'strict', 'lax' or 'none', got ${JSON.stringify(options.sameSite)}`,
     );
   }
   if ((options.sameSite === 'none' || options.partitioned === true) && options.secure !== true) {
-    throw new TypeError(
+    throw errors.RU_ERR_SET_COOKIE(
       `rest.uws: cookie ${name}: ${options.sameSite === 'none' ? "sameSite: 'none'" : 'partitioned'} needs secure: true (browsers drop the cookie otherwise)`,
     );
   }
   if (options.maxAge !== undefined && !Number.isInteger(options.maxAge))
-    throw new TypeError(`rest.uws: cookie ${name}: maxAge is a whole number of seconds, got ${options.maxAge}`);
+    throw errors.RU_ERR_SET_COOKIE(
+      `rest.uws: cookie ${name}: maxAge is a whole number of seconds, got ${options.maxAge}`,
+    );
   if (
     options.expires !== undefined &&
     !(options.expires instanceof Date && Number.isFinite(options.expires.getTime()))
   ) {
-    throw new TypeError(`rest.uws: cookie ${name}: expires must be a valid Date`);
+    throw errors.RU_ERR_SET_COOKIE(`rest.uws: cookie ${name}: expires must be a valid Date`);
   }
   return stringifySetCookie(name, value, options);
 }

@@ -1,5 +1,6 @@
 import type { HttpMethod } from '../../metadata/types';
 import { HTTP_METHODS } from '../../metadata/types';
+import { errors } from '../../errors/factories';
 
 /** CORS settings in object form (the positional form of `enableCors` fills the same fields). */
 export interface CorsOptions {
@@ -36,7 +37,8 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 function tokens(list: Iterable<string> | undefined, what: string): string[] {
   const out = [...(list ?? [])].map((s) => String(s).trim());
   for (const t of out)
-    if (!TOKEN.test(t)) throw new TypeError(`rest.uws: enableCors: ${JSON.stringify(t)} is not a valid ${what}`);
+    if (!TOKEN.test(t))
+      throw errors.RU_ERR_CORS_OPTIONS(`rest.uws: enableCors: ${JSON.stringify(t)} is not a valid ${what}`);
   return out;
 }
 
@@ -44,7 +46,7 @@ function tokens(list: Iterable<string> | undefined, what: string): string[] {
 export function corsPolicy(options: CorsOptions): CorsPolicy {
   const { origin } = options;
   if (origin === undefined || origin === null || origin === '')
-    throw new TypeError('rest.uws: enableCors needs an origin pattern (a regular expression, or "*")');
+    throw errors.RU_ERR_CORS_OPTIONS('rest.uws: enableCors needs an origin pattern (a regular expression, or "*")');
   const anyOrigin = origin === '*';
   let originPattern: RegExp | undefined;
   if (!anyOrigin) {
@@ -55,7 +57,7 @@ export function corsPolicy(options: CorsOptions): CorsPolicy {
         typeof origin === 'string' ? '' : origin.flags.replace(/[gy]/g, ''),
       );
     } catch (err) {
-      throw new TypeError(
+      throw errors.RU_ERR_CORS_OPTIONS(
         `rest.uws: enableCors: invalid origin pattern ${JSON.stringify(source)}: ${(err as Error).message}`,
       );
     }
@@ -66,7 +68,9 @@ export function corsPolicy(options: CorsOptions): CorsPolicy {
     maxAgeSeconds !== null &&
     !(Number.isInteger(maxAgeSeconds) && maxAgeSeconds >= 0)
   ) {
-    throw new TypeError(`rest.uws: enableCors: maxAgeSeconds must be a whole number of seconds, got ${maxAgeSeconds}`);
+    throw errors.RU_ERR_CORS_OPTIONS(
+      `rest.uws: enableCors: maxAgeSeconds must be a whole number of seconds, got ${maxAgeSeconds}`,
+    );
   }
   const headers = tokens(options.allowedHeaders, 'header name');
   const methods = tokens(options.methods, 'method').map((m) => m.toUpperCase());

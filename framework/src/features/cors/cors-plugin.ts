@@ -1,8 +1,8 @@
 import type { RoutingContext } from '../../context/routing-context';
-import { ForbiddenException } from '../../errors/http-errors';
 import type { RestPlugin } from '../../pipeline/plugin';
 import { corsPolicy, type CorsOptions, type CorsPolicy } from './cors-options';
 import { kHeaderOrEmpty } from '../../http/internal';
+import { errors } from '../../errors/factories';
 
 /**
  * The pre-routing step of CORS. Requests without `Origin` pass untouched. A preflight (OPTIONS with
@@ -19,7 +19,7 @@ export function corsHandler(
   const echoOrigin = !policy.anyOrigin || policy.allowCredentials;
 
   const refuse = (ctx: RoutingContext, message: string): true => {
-    void fail(ctx, new ForbiddenException(message, { code: 'RU_ERR_CORS' }));
+    void fail(ctx, errors.RU_ERR_CORS(message));
     return true;
   };
 

@@ -2,6 +2,7 @@ import type { Provided } from '../../io/registry';
 import { methodMetadata } from '../../metadata/store';
 import type { Constructor } from '../../metadata/types';
 import type { RestEvent } from './contracts';
+import { errors } from '../../errors/factories';
 
 /** Metadata key of a method's events. */
 export const EVENTS = Symbol('rest.uws:events');
@@ -31,13 +32,13 @@ export interface EventBinding {
  */
 export function Event(event: Provided<RestEvent<any>>, options: EventOptions = {}): MethodDecorator {
   if (event === undefined || event === null)
-    throw new TypeError('rest.uws: @Event takes a RestEvent class or instance');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @Event takes a RestEvent class or instance');
   const { response, exception } = options;
   if (response !== undefined && !(Number.isInteger(response) && response >= 100 && response <= 599)) {
-    throw new TypeError(`rest.uws: @Event response must be an HTTP status code, got ${response}`);
+    throw errors.RU_ERR_DECORATOR_ARGUMENT(`rest.uws: @Event response must be an HTTP status code, got ${response}`);
   }
   if (exception !== undefined && typeof exception !== 'function')
-    throw new TypeError('rest.uws: @Event exception must be an error class');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @Event exception must be an error class');
   return (target, key) => {
     const meta = methodMetadata(target, key);
     const list = (meta.extensions.get(EVENTS) as EventBinding[] | undefined) ?? [];

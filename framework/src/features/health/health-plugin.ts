@@ -2,6 +2,7 @@ import type { RoutingContext } from '../../context/routing-context';
 import type { RestPlugin } from '../../pipeline/plugin';
 import { excludeFromAccessLog } from '../logging';
 import { checkTimeout, Readiness, type ReadinessCheck, type ReadinessResult } from './readiness';
+import { errors } from '../../errors/factories';
 
 /** Options of `health()`. */
 export interface HealthOptions {
@@ -37,11 +38,13 @@ export function health(options: HealthOptions = {}): RestPlugin {
     ['readyPath', readyPath],
   ] as const) {
     if (typeof path !== 'string' || !/^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/.test(path)) {
-      throw new TypeError(`rest.uws: health: ${name} must be a path starting with /, got ${JSON.stringify(path)}`);
+      throw errors.RU_ERR_HEALTH_OPTIONS(
+        `rest.uws: health: ${name} must be a path starting with /, got ${JSON.stringify(path)}`,
+      );
     }
   }
   if (healthPath === readyPath)
-    throw new TypeError(`rest.uws: health: healthPath and readyPath are both ${healthPath}`);
+    throw errors.RU_ERR_HEALTH_OPTIONS(`rest.uws: health: healthPath and readyPath are both ${healthPath}`);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   checkTimeout(timeoutMs, 'timeoutMs');
   const checks = [...(options.checks ?? [])];

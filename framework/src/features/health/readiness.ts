@@ -1,4 +1,5 @@
 import type { Logger } from '../../util/log';
+import { errors } from '../../errors/factories';
 
 /** One thing the app needs to serve requests (a database, a queue), checked on every readiness request. */
 export interface ReadinessCheck {
@@ -52,10 +53,14 @@ export class Readiness {
         check.name === '' ||
         typeof check.check !== 'function'
       ) {
-        throw new TypeError('rest.uws: health: each readiness check is { name, check: () => ..., timeoutMs? }');
+        throw errors.RU_ERR_HEALTH_OPTIONS(
+          'rest.uws: health: each readiness check is { name, check: () => ..., timeoutMs? }',
+        );
       }
       if (names.has(check.name))
-        throw new TypeError(`rest.uws: health: two readiness checks are named ${JSON.stringify(check.name)}`);
+        throw errors.RU_ERR_HEALTH_OPTIONS(
+          `rest.uws: health: two readiness checks are named ${JSON.stringify(check.name)}`,
+        );
       names.add(check.name);
       const timeoutMs = check.timeoutMs ?? defaultTimeoutMs;
       checkTimeout(timeoutMs, `check ${check.name}: timeoutMs`);
@@ -135,5 +140,7 @@ export class Readiness {
 
 export function checkTimeout(ms: unknown, what: string): void {
   if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1)
-    throw new TypeError(`rest.uws: health: ${what} must be a whole number of ms (1 or more), got ${String(ms)}`);
+    throw errors.RU_ERR_HEALTH_OPTIONS(
+      `rest.uws: health: ${what} must be a whole number of ms (1 or more), got ${String(ms)}`,
+    );
 }

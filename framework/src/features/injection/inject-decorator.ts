@@ -1,5 +1,6 @@
 import { marker } from '../../decorators/decorator-forms';
 import { classMetadata } from '../../metadata/store';
+import { errors } from '../../errors/factories';
 
 /** Metadata key of classes marked `@Inject`. */
 export const INJECTABLE = Symbol('rest.uws:injectable');
@@ -19,6 +20,8 @@ export const INJECTABLE = Symbol('rest.uws:injectable');
  */
 export const Inject = marker((target: Function) => {
   if (typeof target !== 'function')
-    throw new TypeError("rest.uws: @Inject goes on a class (use tsyringe's @inject(token) on constructor parameters)");
+    throw errors.RU_ERR_DECORATOR_TARGET(
+      "rest.uws: @Inject goes on a class (use tsyringe's @inject(token) on constructor parameters)",
+    );
   classMetadata(target).extensions.set(INJECTABLE, true);
 });

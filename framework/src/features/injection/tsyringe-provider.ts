@@ -2,7 +2,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { designParamTypes } from '../../metadata/store';
 import type { Constructor } from '../../metadata/types';
 import type { InjectionProvider } from '../../settings/settings';
-import { RegistrationError } from '../../errors/http-errors';
+import { errors } from '../../errors/factories';
 
 type Tsyringe = typeof import('tsyringe');
 let tsyringeModule: Tsyringe | undefined;
@@ -14,10 +14,7 @@ function tsyringe(): Tsyringe {
     return (tsyringeModule = require('tsyringe') as Tsyringe);
   } catch (err) {
     if ((err as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND')
-      throw new RegistrationError(
-        'TsyringeInjectionProvider needs the package tsyringe: npm install tsyringe',
-        'RU_ERR_MISSING_PACKAGE',
-      );
+      throw errors.RU_ERR_MISSING_PACKAGE('TsyringeInjectionProvider needs the package tsyringe: npm install tsyringe');
     throw err;
   }
 }
@@ -63,9 +60,8 @@ export class TsyringeInjectionProvider implements InjectionProvider {
     if (this.container.isRegistered(type as never, true) || type.length === 0) return;
     const params = designParamTypes(type, undefined);
     if (params === undefined) {
-      throw new RegistrationError(
+      throw errors.RU_ERR_INJECTION_TYPES(
         `${type.name} takes constructor parameters, but TypeScript recorded no types for them: decorate the class with @Inject (or tsyringe's @injectable())`,
-        'RU_ERR_INJECTION_TYPES',
       );
     }
     for (const dependency of params) {

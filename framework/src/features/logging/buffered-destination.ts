@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import * as fs from 'node:fs';
 import type { LogDestination } from './create-logger';
+import { errors } from '../../errors/factories';
 
 /** Where a buffered destination writes, and how much it holds. */
 export interface BufferedDestinationOptions {
@@ -169,7 +170,7 @@ function nonBlockingPipe(fd: number): number {
 
 function wholeBytes(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 0)
-    throw new TypeError(`rest.uws: ${name} must be a whole number of bytes, got ${String(value)}`);
+    throw errors.RU_ERR_LOGGING_OPTIONS(`rest.uws: ${name} must be a whole number of bytes, got ${String(value)}`);
   return value;
 }
 

@@ -5,6 +5,7 @@ import type { RestPlugin } from '../../pipeline/plugin';
 import { requestIdOf } from '../request-id';
 import { AccessLineWriter, type RequestLogLevel } from './access-line';
 import { RequestLogger } from './request-logger';
+import { errors } from '../../errors/factories';
 
 export type { RequestLogLevel };
 
@@ -36,7 +37,7 @@ export function requestLoggingOptions(
   if (options === false) return false;
   const o = options === true || options === undefined ? {} : options;
   if (o.level !== undefined && !['error', 'warn', 'info', 'debug'].includes(o.level)) {
-    throw new TypeError(
+    throw errors.RU_ERR_LOGGING_OPTIONS(
       `rest.uws: logRequests level must be error, warn, info or debug, got ${JSON.stringify(o.level)}`,
     );
   }

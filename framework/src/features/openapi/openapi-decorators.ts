@@ -1,5 +1,6 @@
 import { marker } from '../../decorators/decorator-forms';
 import { classMetadata, methodMetadata } from '../../metadata/store';
+import { errors } from '../../errors/factories';
 
 /** Metadata key of `@ApiOperation` (method extension). */
 export const API_OPERATION = Symbol('rest.uws:api-operation');
@@ -67,14 +68,14 @@ function responseOptions(
   if (Array.isArray(options.type)) {
     const [item] = options.type;
     if (options.type.length !== 1 || typeof item !== 'function')
-      throw new TypeError('rest.uws: @ApiResponse takes a list type as [ItemClass]');
+      throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @ApiResponse takes a list type as [ItemClass]');
     options.type = item;
     options.isArray = true;
   } else if (options.type !== undefined && typeof options.type !== 'function') {
-    throw new TypeError('rest.uws: @ApiResponse type must be a class (or [Class] for a list)');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @ApiResponse type must be a class (or [Class] for a list)');
   }
   if (options.schema !== undefined && (options.schema === null || typeof options.schema !== 'object'))
-    throw new TypeError('rest.uws: @ApiResponse schema must be a JSON Schema object');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @ApiResponse schema must be a JSON Schema object');
   return options;
 }
 
@@ -90,7 +91,7 @@ export function ApiResponse(
   description?: string,
 ): ClassOrMethodDecorator {
   if (status !== 'default' && (!Number.isInteger(status) || status < 100 || status > 599))
-    throw new TypeError(`rest.uws: @ApiResponse takes an HTTP status, got ${String(status)}`);
+    throw errors.RU_ERR_DECORATOR_ARGUMENT(`rest.uws: @ApiResponse takes an HTTP status, got ${String(status)}`);
   const entry = responseOptions(options, description);
   return (target, key) => {
     const ext = extensionsOf(target, key);
@@ -102,7 +103,7 @@ export function ApiResponse(
 /** Groups routes under tags (default: the class name). On a class or a method. */
 export function ApiTags(...tags: string[]): ClassOrMethodDecorator {
   if (tags.length === 0 || tags.some((t) => typeof t !== 'string' || t === ''))
-    throw new TypeError('rest.uws: @ApiTags takes one or more tag names');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @ApiTags takes one or more tag names');
   return (target, key) => void extensionsOf(target, key).set(API_TAGS, tags);
 }
 

@@ -1,7 +1,7 @@
-import { RegistrationError } from '../../errors/http-errors';
 import type { RestPlugin } from '../../pipeline/plugin';
 import type { OpenApiOptions } from './document-builder';
 import { documentResourceFor } from './document-resource';
+import { errors } from '../../errors/factories';
 
 /**
  * Serves the app's OpenAPI 3.1 document as JSON at `options.path` (default `/openapi.json`), built
@@ -24,15 +24,18 @@ export function openApi(options: OpenApiOptions): RestPlugin {
 /** Checks the options of `openApi` and `openApiDocument` where they are given. */
 export function checkOpenApiOptions(options: OpenApiOptions): void {
   if (options === null || typeof options !== 'object')
-    throw new RegistrationError('openApi takes { title, version, path? }', 'RU_ERR_OPENAPI');
+    throw errors.RU_ERR_OPENAPI('openApi takes { title, version, path? }');
   for (const key of ['title', 'version'] as const) {
     if (typeof options[key] !== 'string' || options[key].length === 0)
-      throw new RegistrationError(`openApi: ${key} must be a non-empty string`, 'RU_ERR_OPENAPI');
+      throw errors.RU_ERR_OPENAPI(`openApi: ${key} must be a non-empty string`);
+  }
+  for (const [name, schema] of Object.entries(options.schemas ?? {})) {
+    if (!/^[A-Za-z0-9._-]+$/.test(name) || schema === null || typeof schema !== 'object')
+      throw errors.RU_ERR_OPENAPI(
+        `openApi: schemas.${name} must be a JSON Schema object named with letters, digits, ".", "_" or "-"`,
+      );
   }
   if (options.path !== undefined && (typeof options.path !== 'string' || !options.path.startsWith('/'))) {
-    throw new RegistrationError(
-      `openApi: path must start with "/", got ${JSON.stringify(options.path)}`,
-      'RU_ERR_OPENAPI',
-    );
+    throw errors.RU_ERR_OPENAPI(`openApi: path must start with "/", got ${JSON.stringify(options.path)}`);
   }
 }

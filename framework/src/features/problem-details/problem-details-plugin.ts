@@ -8,6 +8,7 @@ import type { RestPlugin } from '../../pipeline/plugin';
 import { ConstraintException } from '../validation';
 import { PROBLEM_SCHEMA } from './problem-schema';
 import { kHeaderOrEmpty } from '../../http/internal';
+import { errors } from '../../errors/factories';
 
 /** Options of `problemDetails()`. */
 export interface ProblemDetailsOptions {
@@ -72,7 +73,10 @@ export function problemDetails(options: ProblemDetailsOptions = {}): RestPlugin 
   else if (typeof type === 'string' && type !== '')
     typeOf =
       type === 'about:blank' ? () => type : (_status, code) => (code === undefined ? 'about:blank' : `${type}${code}`);
-  else throw new TypeError('rest.uws: problemDetails: type is a base URI or a function of (status, code)');
+  else
+    throw errors.RU_ERR_PROBLEM_DETAILS_OPTIONS(
+      'rest.uws: problemDetails: type is a base URI or a function of (status, code)',
+    );
   const handler = new ProblemDetailsHandler(typeOf);
   return {
     name: 'problem-details',

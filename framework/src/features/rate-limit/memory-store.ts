@@ -1,5 +1,6 @@
 import { hitAt, type RateLimitState, type RateLimitWindow } from './gcra';
 import type { RateLimitStore } from './store';
+import { errors } from '../../errors/factories';
 
 /** Settings of the in-memory store: how many keys it remembers, and its clock. */
 export interface MemoryRateLimitStoreOptions {
@@ -27,7 +28,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   constructor(options: MemoryRateLimitStoreOptions = {}) {
     const maxKeys = options.maxKeys ?? 100_000;
     if (!Number.isInteger(maxKeys) || maxKeys < 1)
-      throw new TypeError(
+      throw errors.RU_ERR_RATE_LIMIT_OPTIONS(
         `rest.uws: MemoryRateLimitStore maxKeys must be a whole number of at least 1, got ${maxKeys}`,
       );
     this.maxKeys = maxKeys;

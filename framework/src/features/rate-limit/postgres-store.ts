@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { stateAfter, intervalOf, type RateLimitState, type RateLimitWindow } from './gcra';
 import type { RateLimitStore } from './store';
+import { errors } from '../../errors/factories';
 
 /** What the store needs of a PostgreSQL client: `query(text, values)`. A `pg` Pool or Client has it. */
 export interface SqlQueryable {
@@ -53,13 +54,13 @@ export class PostgresRateLimitStore implements RateLimitStore {
       options.pool === null ||
       typeof options.pool?.query !== 'function'
     ) {
-      throw new TypeError(
+      throw errors.RU_ERR_RATE_LIMIT_OPTIONS(
         'rest.uws: PostgresRateLimitStore needs { pool }: a pg Pool, or anything with query(text, values)',
       );
     }
     const table = options.table ?? 'rest_uws_rate_limits';
     if (!IDENTIFIER.test(table))
-      throw new TypeError(
+      throw errors.RU_ERR_RATE_LIMIT_OPTIONS(
         `rest.uws: PostgresRateLimitStore table must be a lower-case identifier (schema.table allowed), got ${JSON.stringify(table)}`,
       );
     this.pool = options.pool;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RoutingContext } from '../../context/routing-context';
+import { errors } from '../../errors/factories';
 
 /**
  * Whose requests a rule counts together: a key per request, or undefined when the request has none of
@@ -13,7 +14,7 @@ export const byAddress: RateLimitKey = (ctx) => ctx.request.remoteAddress();
 /** By a request header (an API key), e.g. `byHeader('X-Api-Key')`; requests without it count by address. */
 export function byHeader(name: string): RateLimitKey {
   if (typeof name !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
-    throw new TypeError(`rest.uws: byHeader needs a header name, got ${JSON.stringify(name)}`);
+    throw errors.RU_ERR_RATE_LIMIT_OPTIONS(`rest.uws: byHeader needs a header name, got ${JSON.stringify(name)}`);
   const lower = name.toLowerCase();
   return (ctx) => {
     const value = ctx.request.getHeader(lower);

@@ -18,6 +18,7 @@ import {
   type RateLimitRule,
 } from './rate-limit-rule';
 import type { RateLimitStore } from './store';
+import { errors } from '../../errors/factories';
 
 /** How `rateLimit()` counts: the store, the default key, a global rule, the headers, what a failing store does. */
 export interface RateLimitOptions {
@@ -63,26 +64,26 @@ interface RouteRule {
  */
 export function rateLimit(options: RateLimitOptions = {}): RestPlugin {
   if (options === null || typeof options !== 'object')
-    throw new TypeError('rest.uws: rateLimit takes an options object');
+    throw errors.RU_ERR_RATE_LIMIT_OPTIONS('rest.uws: rateLimit takes an options object');
   const global = options.global === undefined ? undefined : checkRule(options.global, 'rateLimit global');
   const defaultKey = options.key ?? byAddress;
   if (typeof defaultKey !== 'function')
-    throw new TypeError(
+    throw errors.RU_ERR_RATE_LIMIT_OPTIONS(
       'rest.uws: rateLimit key must be a function of the request (byAddress, byHeader(name), byUser or your own)',
     );
   const store = options.store ?? new MemoryRateLimitStore();
   if (store === null || typeof store !== 'object' || typeof store.hit !== 'function')
-    throw new TypeError('rest.uws: rateLimit store must have a hit(key, window) method');
+    throw errors.RU_ERR_RATE_LIMIT_OPTIONS('rest.uws: rateLimit store must have a hit(key, window) method');
   const onStoreError = options.onStoreError ?? 'refuse';
   if (onStoreError !== 'refuse' && onStoreError !== 'allow')
-    throw new TypeError(
+    throw errors.RU_ERR_RATE_LIMIT_OPTIONS(
       `rest.uws: rateLimit onStoreError must be 'refuse' or 'allow', got ${JSON.stringify(onStoreError)}`,
     );
   const sendHeaders = options.headers !== false;
   const named = new Map<string, RateLimitRule>();
   if (options.rules !== undefined) {
     if (options.rules === null || typeof options.rules !== 'object')
-      throw new TypeError('rest.uws: rateLimit rules must be an object of rules by name');
+      throw errors.RU_ERR_RATE_LIMIT_OPTIONS('rest.uws: rateLimit rules must be an object of rules by name');
     for (const [name, rule] of Object.entries(options.rules))
       named.set(checkRuleName(name, 'rateLimit rules'), checkRule(rule, `rateLimit rule ${JSON.stringify(name)}`));
   }
@@ -109,7 +110,7 @@ export function rateLimit(options: RateLimitOptions = {}): RestPlugin {
       const rule = named.get(own.name);
       if (rule === undefined) {
         const known = named.size > 0 ? `defined: ${[...named.keys()].join(', ')}` : 'it defines none';
-        throw new TypeError(
+        throw errors.RU_ERR_RATE_LIMIT_OPTIONS(
           `rest.uws: ${definition.method} ${definition.path} is limited by @RateLimit(${JSON.stringify(own.name)}), a rule the rateLimit plugin's rules do not define (${known})`,
         );
       }
@@ -205,8 +206,7 @@ function limiter(
   const storeFailed = (err: unknown): undefined => {
     health.failed(err);
     if (onStoreError === 'allow') return undefined;
-    throw new ServiceUnavailableException('The rate limit cannot be checked right now; retry shortly', {
-      code: 'RU_ERR_RATE_LIMIT_STORE',
+    throw errors.RU_ERR_RATE_LIMIT_STORE('The rate limit cannot be checked right now; retry shortly', {
       headers: { 'Retry-After': '1' },
     });
   };
@@ -251,12 +251,9 @@ function judge(
   if (!state.allowed) {
     putHeaders(response, state);
     const retryAfter = Math.max(1, Math.ceil(state.retryAfterMs / 1000));
-    throw new TooManyRequestsException(
+    throw errors.RU_ERR_RATE_LIMITED(
       `Rate limit exceeded: ${rule.window.limit} requests per ${rule.windowSeconds} s; retry in ${retryAfter} s`,
-      {
-        code: 'RU_ERR_RATE_LIMITED',
-        headers: { 'Retry-After': String(retryAfter) },
-      },
+      { headers: { 'Retry-After': String(retryAfter) } },
     );
   }
   return tightest === undefined || state.remaining < tightest.remaining ? state : tightest;

@@ -1,6 +1,7 @@
 import { SetMetadata } from '../../decorators/set-metadata';
 import type { RateLimitWindow } from './gcra';
 import type { RateLimitKey } from './rate-limit-keys';
+import { errors } from '../../errors/factories';
 
 /** A limit: `limit` requests per `windowSeconds` for each key (a token bucket: bursts up to `limit`). */
 export interface RateLimitRule {
@@ -30,23 +31,25 @@ export const SKIP_RATE_LIMIT = Symbol('rest.uws:skip-rate-limit');
 /** Checks a rule where it is written (a decorator, the plugin's options): mistakes fail at startup. */
 export function checkRule(rule: RateLimitRule, where: string): RateLimitRule {
   if (rule === null || typeof rule !== 'object')
-    throw new TypeError(`rest.uws: ${where} takes { limit, windowSeconds }`);
+    throw errors.RU_ERR_RATE_LIMIT_OPTIONS(`rest.uws: ${where} takes { limit, windowSeconds }`);
   const { limit, windowSeconds, key, bucket, afterAuthentication } = rule;
   if (!Number.isInteger(limit) || limit < 1)
-    throw new TypeError(`rest.uws: ${where}: limit must be a whole number of requests, at least 1 (got ${limit})`);
+    throw errors.RU_ERR_RATE_LIMIT_OPTIONS(
+      `rest.uws: ${where}: limit must be a whole number of requests, at least 1 (got ${limit})`,
+    );
   if (typeof windowSeconds !== 'number' || !Number.isFinite(windowSeconds) || windowSeconds <= 0) {
-    throw new TypeError(
+    throw errors.RU_ERR_RATE_LIMIT_OPTIONS(
       `rest.uws: ${where}: windowSeconds must be a positive number of seconds (got ${windowSeconds})`,
     );
   }
   if (key !== undefined && typeof key !== 'function')
-    throw new TypeError(
+    throw errors.RU_ERR_RATE_LIMIT_OPTIONS(
       `rest.uws: ${where}: key must be a function of the request (byAddress, byHeader(name), byUser or your own)`,
     );
   if (bucket !== undefined && (typeof bucket !== 'string' || bucket.length === 0))
-    throw new TypeError(`rest.uws: ${where}: bucket must be a non-empty name`);
+    throw errors.RU_ERR_RATE_LIMIT_OPTIONS(`rest.uws: ${where}: bucket must be a non-empty name`);
   if (afterAuthentication !== undefined && typeof afterAuthentication !== 'boolean')
-    throw new TypeError(`rest.uws: ${where}: afterAuthentication must be true or false`);
+    throw errors.RU_ERR_RATE_LIMIT_OPTIONS(`rest.uws: ${where}: afterAuthentication must be true or false`);
   return rule;
 }
 
@@ -63,7 +66,7 @@ export interface NamedRateLimitRule {
 /** Checks a rule's name where it is written: letters, digits and `._:-`, 1 to 64 characters. */
 export function checkRuleName(name: string, where: string): string {
   if (typeof name !== 'string' || !/^[A-Za-z0-9._:-]{1,64}$/.test(name)) {
-    throw new TypeError(
+    throw errors.RU_ERR_RATE_LIMIT_OPTIONS(
       `rest.uws: ${where}: a rule name is 1 to 64 letters, digits and ._:- (got ${JSON.stringify(name)})`,
     );
   }

@@ -4,6 +4,7 @@ import { lowerCaseName } from '../../http/header-name';
 import type { RestPlugin } from '../../pipeline/plugin';
 import { DEFAULT_MAX_LENGTH, isWellFormedRequestId, MAX_LENGTH_LIMIT } from './request-id-format';
 import { kHeaderOrEmpty, kPutTrustedHeader } from '../../http/internal';
+import { errors } from '../../errors/factories';
 
 /** Options of `requestId()`. */
 export interface RequestIdOptions {
@@ -41,17 +42,19 @@ export function requestIdOf(ctx: RoutingContext): string | undefined {
 export function requestId(options: RequestIdOptions = {}): RestPlugin {
   const header = options.header ?? 'X-Request-Id';
   if (typeof header !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(header)) {
-    throw new TypeError(`rest.uws: requestId: header must be a header name, got ${JSON.stringify(header)}`);
+    throw errors.RU_ERR_REQUEST_ID_OPTIONS(
+      `rest.uws: requestId: header must be a header name, got ${JSON.stringify(header)}`,
+    );
   }
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
   if (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_LENGTH_LIMIT) {
-    throw new TypeError(
+    throw errors.RU_ERR_REQUEST_ID_OPTIONS(
       `rest.uws: requestId: maxLength must be a whole number from 1 to ${MAX_LENGTH_LIMIT}, got ${String(maxLength)}`,
     );
   }
   const generate = options.generate;
   if (generate !== undefined && typeof generate !== 'function')
-    throw new TypeError('rest.uws: requestId: generate must be a function returning an id');
+    throw errors.RU_ERR_REQUEST_ID_OPTIONS('rest.uws: requestId: generate must be a function returning an id');
   const fromRequest = options.fromRequest !== false;
   const lower = lowerCaseName(header);
 
@@ -61,7 +64,9 @@ export function requestId(options: RequestIdOptions = {}): RestPlugin {
       : (): string => {
           const id = generate();
           if (typeof id !== 'string' || !isWellFormedRequestId(id, MAX_LENGTH_LIMIT)) {
-            throw new TypeError(`rest.uws: requestId: generate() returned ${JSON.stringify(id)}, not a well-formed id`);
+            throw errors.RU_ERR_REQUEST_ID_OPTIONS(
+              `rest.uws: requestId: generate() returned ${JSON.stringify(id)}, not a well-formed id`,
+            );
           }
           return id;
         };

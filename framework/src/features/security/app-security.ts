@@ -1,6 +1,7 @@
 import type { Provided } from '../../io/registry';
 import type { SettingsView } from '../../settings/settings';
 import type { AuthorizationProvider, RestAuthenticationProvider } from './contracts';
+import { errors } from '../../errors/factories';
 
 /** Settings keys of the app-wide providers. */
 export const GLOBAL_AUTHENTICATION = Symbol('rest.uws:global-authentication');
@@ -9,7 +10,7 @@ export const GLOBAL_AUTHORIZATION = Symbol('rest.uws:global-authorization');
 /** Checks a provider given to `authenticateWith`/`authorizeWith` (a class or an instance). */
 export function checkProvider(provider: unknown, what: string): void {
   if (provider === null || (typeof provider !== 'function' && typeof provider !== 'object')) {
-    throw new TypeError(`rest.uws: ${what} takes a provider class or instance`);
+    throw errors.RU_ERR_SECURITY_OPTIONS(`rest.uws: ${what} takes a provider class or instance`);
   }
 }
 

@@ -4,6 +4,7 @@ import { User } from '../../context/user';
 import type { RestAuthenticationProvider } from './contracts';
 import { SecretTable, secretsEqual, verifyPassword } from './constant-time';
 import { kHeaderOrEmpty } from '../../http/internal';
+import { errors } from '../../errors/factories';
 
 /** User name and password from an `Authorization: Basic` header. */
 export interface BasicCredentials {
@@ -62,10 +63,10 @@ export class BasicAuthenticationProvider implements RestAuthenticationProvider<B
     options: BasicOptions = {},
   ) {
     if (typeof verifier !== 'function')
-      throw new TypeError('rest.uws: BasicAuthenticationProvider takes a password verifier function');
+      throw errors.RU_ERR_SECURITY_OPTIONS('rest.uws: BasicAuthenticationProvider takes a password verifier function');
     this.realm = options.realm ?? 'api';
     if (/["\\\r\n]/.test(this.realm))
-      throw new TypeError('rest.uws: the realm may not contain quotes, backslashes or line breaks');
+      throw errors.RU_ERR_SECURITY_OPTIONS('rest.uws: the realm may not contain quotes, backslashes or line breaks');
   }
 
   /**

@@ -3,6 +3,7 @@ import type { User } from '../../context/user';
 import type { RestAuthenticationProvider } from './contracts';
 import { SecretTable } from './constant-time';
 import { kHeaderOrEmpty } from '../../http/internal';
+import { errors } from '../../errors/factories';
 
 /** Checks a bearer token: the `User` it belongs to, or null. May be async (a database, a JWT library). */
 export type TokenVerifier = (
@@ -37,10 +38,10 @@ export class BearerAuthenticationProvider implements RestAuthenticationProvider<
     options: BearerOptions = {},
   ) {
     if (typeof verifier !== 'function')
-      throw new TypeError('rest.uws: BearerAuthenticationProvider takes a token verifier function');
+      throw errors.RU_ERR_SECURITY_OPTIONS('rest.uws: BearerAuthenticationProvider takes a token verifier function');
     this.realm = options.realm ?? 'api';
     if (/["\\\r\n]/.test(this.realm))
-      throw new TypeError('rest.uws: the realm may not contain quotes, backslashes or line breaks');
+      throw errors.RU_ERR_SECURITY_OPTIONS('rest.uws: the realm may not contain quotes, backslashes or line breaks');
   }
 
   /**
@@ -53,7 +54,7 @@ export class BearerAuthenticationProvider implements RestAuthenticationProvider<
   ): BearerAuthenticationProvider {
     const entries = [...(tokens instanceof Map ? tokens : Object.entries(tokens))] as Array<[string, User]>;
     if (entries.some(([token]) => token.length === 0))
-      throw new TypeError('rest.uws: an empty bearer token is not allowed');
+      throw errors.RU_ERR_SECURITY_OPTIONS('rest.uws: an empty bearer token is not allowed');
     const table = new SecretTable(entries);
     return new BearerAuthenticationProvider((token) => table.find(token) ?? null, options);
   }

@@ -3,6 +3,7 @@ import type { Provided } from '../../io/registry';
 import { classMetadata, methodMetadata } from '../../metadata/store';
 import type { RouteDefinition } from '../../metadata/route-definition';
 import type { AuthorizationProvider, RestAuthenticationProvider } from './contracts';
+import { errors } from '../../errors/factories';
 
 /** Metadata keys of the security decorators (class and method extensions). */
 export const AUTHENTICATE = Symbol('rest.uws:authenticate');
@@ -32,7 +33,7 @@ function record(key: symbol, value: unknown): ClassOrMethodDecorator {
   return (target, property) => {
     if (property !== undefined) methodMetadata(target, property).extensions.set(key, value);
     else if (typeof target === 'function') classMetadata(target).extensions.set(key, value);
-    else throw new TypeError('rest.uws: security decorators go on a class or a method');
+    else throw errors.RU_ERR_DECORATOR_TARGET('rest.uws: security decorators go on a class or a method');
   };
 }
 
@@ -42,7 +43,9 @@ function record(key: symbol, value: unknown): ClassOrMethodDecorator {
  */
 export function Authenticate(provider: Provided<RestAuthenticationProvider<any>>): ClassOrMethodDecorator {
   if (provider === undefined || provider === null)
-    throw new TypeError('rest.uws: @Authenticate takes an authentication provider class or instance');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT(
+      'rest.uws: @Authenticate takes an authentication provider class or instance',
+    );
   return record(AUTHENTICATE, provider);
 }
 
@@ -52,7 +55,7 @@ export function Authenticate(provider: Provided<RestAuthenticationProvider<any>>
  */
 export function Authorize(provider: Provided<AuthorizationProvider>): ClassOrMethodDecorator {
   if (provider === undefined || provider === null)
-    throw new TypeError('rest.uws: @Authorize takes an authorization provider class or instance');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @Authorize takes an authorization provider class or instance');
   return record(AUTHORIZE, provider);
 }
 
@@ -60,7 +63,9 @@ export function Authorize(provider: Provided<AuthorizationProvider>): ClassOrMet
 export function RolesAllowed(...roles: Array<string | readonly string[]>): ClassOrMethodDecorator {
   const list = roles.flat();
   if (list.length === 0 || list.some((r) => typeof r !== 'string' || r.length === 0)) {
-    throw new TypeError('rest.uws: @RolesAllowed takes one or more role names, e.g. @RolesAllowed("admin", "editor")');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT(
+      'rest.uws: @RolesAllowed takes one or more role names, e.g. @RolesAllowed("admin", "editor")',
+    );
   }
   return record(ACCESS, { kind: 'roles', roles: list } satisfies AccessRule);
 }

@@ -2,13 +2,13 @@ import { isThenable } from '../../pipeline/context-values';
 import type { RestPlugin } from '../../pipeline/plugin';
 import type { RoutingContext } from '../../context/routing-context';
 import { User } from '../../context/user';
-import { ForbiddenException, UnauthorizedException } from '../../errors/http-errors';
+import { UnauthorizedException } from '../../errors/http-errors';
 import { componentAccessor, type ComponentAccessor } from '../../pipeline/component-access';
 import type { Provided } from '../../io/registry';
 import { GLOBAL_AUTHENTICATION, GLOBAL_AUTHORIZATION } from './app-security';
 import type { AuthorizationProvider, RestAuthenticationProvider } from './contracts';
 import { routeSecurity, type AccessRule } from './decorators';
-import type { ErrorCode } from '../../errors/codes';
+import { errors } from '../../errors/factories';
 
 /** Runs `fn` on a value now, or once it settles: keeps synchronous providers synchronous. */
 function then<T>(value: T | Promise<T>, fn: (v: T) => void | Promise<void>): void | Promise<void> {
@@ -19,10 +19,10 @@ function unauthorized(
   provider: RestAuthenticationProvider<unknown> | undefined,
   rejected: boolean,
   message: string,
-  code: ErrorCode,
+  factory: typeof errors.RU_ERR_NO_CREDENTIALS | typeof errors.RU_ERR_BAD_CREDENTIALS,
 ): UnauthorizedException {
   const challenge = provider?.challenge?.(rejected);
-  return new UnauthorizedException(message, { code, headers: challenge ? { 'WWW-Authenticate': challenge } : {} });
+  return factory(message, { headers: challenge ? { 'WWW-Authenticate': challenge } : {} });
 }
 
 /**
@@ -35,7 +35,6 @@ function compileSecurity(
   route: ReturnType<typeof routeSecurity>,
   globalAuthn: unknown,
   globalAuthz: unknown,
-  label: string,
   access: (p: Provided<unknown>) => ComponentAccessor<unknown>,
 ): ((ctx: RoutingContext) => void | Promise<void>) | undefined {
   const rule: AccessRule | undefined = route.access;
@@ -60,9 +59,8 @@ function compileSecurity(
   const checkRoles = (_ctx: RoutingContext, user: User): void => {
     if (roles === undefined) return;
     for (let i = 0; i < roles.length; i++) if (user.hasRole(roles[i]!)) return;
-    throw new ForbiddenException(`${label} requires one of the roles: ${roles.join(', ')}`, {
-      code: 'RU_ERR_ROLE_REQUIRED',
-    });
+    // The client learns which rule refused it (the code), not the class, the method or the roles: those are internals.
+    throw errors.RU_ERR_ROLE_REQUIRED('The user has none of the roles this route requires');
   };
 
   const authorize = (
@@ -71,14 +69,12 @@ function compileSecurity(
   ): void | Promise<void> => {
     if (permitAll) return;
     const user = ctx.user();
-    if (user === undefined) throw unauthorized(provider, false, 'Authentication required', 'RU_ERR_NO_CREDENTIALS');
+    if (user === undefined)
+      throw unauthorized(provider, false, 'Authentication required', errors.RU_ERR_NO_CREDENTIALS);
     if (authz === undefined) return checkRoles(ctx, user);
     return then(authz(ctx), (authorizer) =>
       then(authorizer.getAuthorizations(user, ctx), (allowed) => {
-        if (allowed !== true)
-          throw new ForbiddenException(`${label} is not allowed for this user by ${authorizer.getId()}`, {
-            code: 'RU_ERR_NOT_AUTHORIZED',
-          });
+        if (allowed !== true) throw errors.RU_ERR_NOT_AUTHORIZED('This route is not allowed for this user');
         checkRoles(ctx, user);
       }),
     );
@@ -86,7 +82,7 @@ function compileSecurity(
 
   if (denyAll) {
     return () => {
-      throw new ForbiddenException(`${label} is not available to anyone (@DenyAll)`, { code: 'RU_ERR_DENY_ALL' });
+      throw errors.RU_ERR_DENY_ALL('This route is available to no one');
     };
   }
   if (authn === undefined) return (ctx) => authorize(ctx, undefined);
@@ -96,13 +92,13 @@ function compileSecurity(
       then(provider.provideCredentials(ctx), (credentials) => {
         if (credentials === null || credentials === undefined) {
           if (permitAll) return;
-          throw unauthorized(provider, false, 'Authentication required', 'RU_ERR_NO_CREDENTIALS');
+          throw unauthorized(provider, false, 'Authentication required', errors.RU_ERR_NO_CREDENTIALS);
         }
         return then(provider.authenticate(credentials, ctx), (user) => {
           if (user === null || user === undefined)
-            throw unauthorized(provider, true, 'Invalid credentials', 'RU_ERR_BAD_CREDENTIALS');
+            throw unauthorized(provider, true, 'Invalid credentials', errors.RU_ERR_BAD_CREDENTIALS);
           if (!(user instanceof User))
-            throw new TypeError(
+            throw errors.RU_ERR_SECURITY_PROVIDER(
               `${provider.constructor.name}.authenticate() must yield a User (or null), not ${typeof user}`,
             );
           ctx.setUser(user);
@@ -125,7 +121,6 @@ export const securityPlugin: RestPlugin = {
         routeSecurity(route.definition),
         route.settings.extension(GLOBAL_AUTHENTICATION),
         route.settings.extension(GLOBAL_AUTHORIZATION),
-        route.definition.label,
         (p) => componentAccessor(p, route.components),
       );
       return onRequest ? { onRequest } : undefined;

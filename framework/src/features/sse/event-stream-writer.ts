@@ -4,6 +4,7 @@ import type { HttpServerResponse } from '../../http/response';
 import { EventStream } from './event-stream';
 import { abortRequest, requestSignal } from './request-signal';
 import { formatEvent } from './server-sent-event';
+import { errors } from '../../errors/factories';
 
 /** How event streams are sent. */
 export interface EventStreamSettings {
@@ -57,9 +58,11 @@ export class EventStreamWriter implements HttpResponseWriter<EventSource> {
   constructor(settings: EventStreamSettings = {}) {
     const heartbeat = settings.heartbeatSeconds ?? 15;
     if (typeof heartbeat !== 'number' || !Number.isFinite(heartbeat) || heartbeat < 0)
-      throw new TypeError(`rest.uws: heartbeatSeconds must be 0 or more, got ${heartbeat}`);
+      throw errors.RU_ERR_SSE_OPTIONS(`rest.uws: heartbeatSeconds must be 0 or more, got ${heartbeat}`);
     if (settings.retryMs !== undefined && !(Number.isInteger(settings.retryMs) && settings.retryMs >= 0))
-      throw new TypeError(`rest.uws: retryMs must be a whole number of milliseconds, got ${settings.retryMs}`);
+      throw errors.RU_ERR_SSE_OPTIONS(
+        `rest.uws: retryMs must be a whole number of milliseconds, got ${settings.retryMs}`,
+      );
     this.heartbeatMs = heartbeat * 1000;
     this.retryMs = settings.retryMs;
   }
@@ -161,7 +164,7 @@ function iteratorOf(source: EventSource): () => AsyncIterator<unknown> | Iterato
     const iterate = (source as Iterable<unknown>)[Symbol.iterator];
     if (typeof iterate === 'function' && typeof source !== 'string') return () => iterate.call(source);
   }
-  throw new TypeError(
+  throw errors.RU_ERR_SSE_SOURCE(
     `rest.uws: an event stream route returns an async iterable, an iterable or an EventStream; got ${source === null ? 'null' : typeof source}`,
   );
 }

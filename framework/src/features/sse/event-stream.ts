@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { formatEvent } from './server-sent-event';
+import { errors } from '../../errors/factories';
 
 /** Limits of a push stream's queue, in bytes of the events' wire form. */
 export interface EventStreamOptions {
@@ -44,7 +45,7 @@ export class EventStream implements AsyncIterable<string> {
     this.highWaterMark = positive(options.highWaterMark, 64 * 1024, 'highWaterMark');
     this.maxBuffered = positive(options.maxBuffered, 1024 * 1024, 'maxBuffered');
     if (this.maxBuffered < this.highWaterMark)
-      throw new TypeError('rest.uws: EventStream maxBuffered must be at least highWaterMark');
+      throw errors.RU_ERR_SSE_OPTIONS('rest.uws: EventStream maxBuffered must be at least highWaterMark');
   }
 
   /** Aborted when the stream is over: closed, overflowed, the client left, or the server shut down. */
@@ -91,14 +92,14 @@ export class EventStream implements AsyncIterable<string> {
   /** Ends the stream: what is queued is still sent, then the response ends. */
   close(reason = 'closed'): void {
     if (this.closed) return;
-    this.controller.abort(new Error(reason));
+    this.controller.abort(errors.RU_ERR_ABORTED(reason));
     this.wake();
     this.release();
   }
 
   /** The queued events in wire form, for the event stream writer (one reader). */
   async *[Symbol.asyncIterator](): AsyncIterator<string> {
-    if (this.iterating) throw new TypeError('rest.uws: an EventStream can be sent once');
+    if (this.iterating) throw errors.RU_ERR_SSE_SOURCE('rest.uws: an EventStream can be sent once');
     this.iterating = true;
     try {
       for (;;) {
@@ -136,6 +137,6 @@ export class EventStream implements AsyncIterable<string> {
 function positive(value: number | undefined, fallback: number, what: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1)
-    throw new TypeError(`rest.uws: EventStream ${what} must be a whole number of bytes, at least 1`);
+    throw errors.RU_ERR_SSE_OPTIONS(`rest.uws: EventStream ${what} must be a whole number of bytes, at least 1`);
   return value;
 }

@@ -1,5 +1,6 @@
 import type { HttpServerRequest } from '../../http/request';
 import type { HttpServerResponse } from '../../http/response';
+import { errors } from '../../errors/factories';
 
 const controllers = new WeakMap<HttpServerRequest, AbortController>();
 
@@ -13,12 +14,12 @@ export function requestSignal(request: HttpServerRequest, response: HttpServerRe
     const made = new AbortController();
     controller = made;
     controllers.set(request, made);
-    response.onAborted(() => made.abort(new Error('the client went away')));
+    response.onAborted(() => made.abort(errors.RU_ERR_ABORTED('the client went away')));
   }
   return controller.signal;
 }
 
 /** Aborts the request's signal (an event stream ended by the server at shutdown). */
 export function abortRequest(request: HttpServerRequest, reason: string): void {
-  controllers.get(request)?.abort(new Error(reason));
+  controllers.get(request)?.abort(errors.RU_ERR_ABORTED(reason));
 }

@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { errors } from '../../errors/factories';
 
 /** The fields of one server-sent event (the HTML standard's `text/event-stream`). */
 export interface ServerSentEventFields {
@@ -30,22 +31,24 @@ export class ServerSentEvent implements ServerSentEventFields {
 
   constructor(fields: ServerSentEventFields) {
     if (fields === null || typeof fields !== 'object')
-      throw new TypeError('rest.uws: ServerSentEvent takes { data, event, id, retry, comment }');
+      throw errors.RU_ERR_SSE_EVENT('rest.uws: ServerSentEvent takes { data, event, id, retry, comment }');
     const { data, event, id, retry, comment } = fields;
     if (event !== undefined && (typeof event !== 'string' || event.length === 0 || LINE_BREAK.test(event)))
-      throw new TypeError(`rest.uws: an event type must be a non-empty line, got ${JSON.stringify(event)}`);
+      throw errors.RU_ERR_SSE_EVENT(`rest.uws: an event type must be a non-empty line, got ${JSON.stringify(event)}`);
     if (
       id !== undefined &&
       (typeof id === 'number'
         ? !Number.isFinite(id)
         : typeof id !== 'string' || LINE_BREAK.test(id) || id.includes('\0'))
     ) {
-      throw new TypeError(`rest.uws: an event id must be a number or a line without NUL, got ${JSON.stringify(id)}`);
+      throw errors.RU_ERR_SSE_EVENT(
+        `rest.uws: an event id must be a number or a line without NUL, got ${JSON.stringify(id)}`,
+      );
     }
     if (retry !== undefined && !(Number.isInteger(retry) && retry >= 0))
-      throw new TypeError(`rest.uws: retry must be a whole number of milliseconds, got ${retry}`);
+      throw errors.RU_ERR_SSE_EVENT(`rest.uws: retry must be a whole number of milliseconds, got ${retry}`);
     if (comment !== undefined && (typeof comment !== 'string' || LINE_BREAK.test(comment)))
-      throw new TypeError(`rest.uws: a comment must be one line, got ${JSON.stringify(comment)}`);
+      throw errors.RU_ERR_SSE_EVENT(`rest.uws: a comment must be one line, got ${JSON.stringify(comment)}`);
     this.data = data;
     this.event = event;
     this.id = id;

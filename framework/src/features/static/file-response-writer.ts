@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HttpResponseWriter } from '../../context/contracts';
 import { Handles } from '../../decorators/binding';
-import { ForbiddenException, InternalServerErrorException, WebApplicationException } from '../../errors/http-errors';
 import type { HttpServerRequest } from '../../http/request';
 import type { HttpServerResponse } from '../../http/response';
 import { chooseCodings } from '../../io/content-coding';
@@ -11,6 +10,7 @@ import { evaluatePreconditions, ifRangeHolds, validatorsOf } from './conditional
 import { DEFAULT_CHUNK_SIZE, streamFileBody } from './file-streamer';
 import { mediaTypeOfFile } from './media-types';
 import { FileRoot, joinUnderRoot, notFound, realPathUnderRoot, type DotFiles } from './safe-path';
+import { errors } from '../../errors/factories';
 
 /** The app's root for requests of FileResponseWriter routes whose writer has no root of its own (set by the route's first stage). */
 const appRoots = new WeakMap<HttpServerRequest, FileRoot>();
@@ -79,7 +79,9 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
   constructor(options: FileResponseWriterOptions = {}) {
     this.options = options;
     if (options.chunkSize !== undefined && !(Number.isInteger(options.chunkSize) && options.chunkSize > 0)) {
-      throw new TypeError('rest.uws: FileResponseWriter chunkSize must be a positive whole number of bytes');
+      throw errors.RU_ERR_STATIC_OPTIONS(
+        'rest.uws: FileResponseWriter chunkSize must be a positive whole number of bytes',
+      );
     }
     if (options.root !== undefined) this.root = new FileRoot(options.root, 'FileResponseWriter');
   }
@@ -102,13 +104,14 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
   async write(relativePath: string | null, request: HttpServerRequest, response: HttpServerResponse): Promise<void> {
     const root = this.root ?? appRoots.get(request);
     if (root === undefined)
-      throw new InternalServerErrorException(
+      throw errors.RU_ERR_STATIC_ROOT(
         'FileResponseWriter has no root folder: set RestBuilder.staticFiles(root) or use FileResponseWriter.under(root)',
-        { code: 'RU_ERR_STATIC_ROOT' },
       );
     if (relativePath === null) throw notFound();
     if (typeof relativePath !== 'string')
-      throw new TypeError(`FileResponseWriter writes a relative file path; the method returned ${typeof relativePath}`);
+      throw errors.RU_ERR_FILE_PATH_TYPE(
+        `FileResponseWriter writes a relative file path; the method returned ${typeof relativePath}`,
+      );
     const dotFiles = this.options.dotFiles ?? 'ignore';
     let real = await realPathUnderRoot(root, joinUnderRoot(root, relativePath, dotFiles));
     let stats = await statOf(real);
@@ -161,10 +164,8 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
         return;
       }
       if (outcome === 'failed') {
-        throw new WebApplicationException(
+        throw errors.RU_ERR_PRECONDITION_FAILED(
           "The file does not match the request's preconditions (If-Match / If-Unmodified-Since)",
-          412,
-          { code: 'RU_ERR_PRECONDITION_FAILED' },
         );
       }
 
@@ -178,8 +179,7 @@ export class FileResponseWriter implements HttpResponseWriter<string | null> {
         response.putHeader('Accept-Ranges', 'bytes');
         const range = ifRangeHolds(request, validators) ? parseRange(request.getHeader('range'), size) : undefined;
         if (range === 'unsatisfiable') {
-          throw new WebApplicationException(`The requested range is outside the file (${size} bytes)`, 416, {
-            code: 'RU_ERR_RANGE_NOT_SATISFIABLE',
+          throw errors.RU_ERR_RANGE_NOT_SATISFIABLE(`The requested range is outside the file (${size} bytes)`, {
             headers: { 'Content-Range': `bytes */${size}` },
           });
         }
@@ -237,6 +237,6 @@ function statOf(real: string): Promise<fs.Stats> {
 function fileError(err: NodeJS.ErrnoException): unknown {
   if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return notFound();
   if (err.code === 'ELOOP' || err.code === 'EACCES' || err.code === 'EPERM')
-    return new ForbiddenException('The requested file cannot be served', { code: 'RU_ERR_PATH_FORBIDDEN' });
+    return errors.RU_ERR_PATH_FORBIDDEN('The requested file cannot be served');
   return err;
 }

@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import type { FileHandle } from 'node:fs/promises';
 import type { HttpServerResponse } from '../../http/response';
+import { errors } from '../../errors/factories';
 
 /**
  * Bytes read from disk per step (never more than the file). Measured here: each read costs an event-loop
@@ -126,7 +127,8 @@ export function streamFileBody(
           releaseReadSlot();
         }
         if (settled) return false;
-        if (bytesRead === 0) throw new Error(`file ended ${remaining} bytes early (it shrank while being sent)`);
+        if (bytesRead === 0)
+          throw errors.RU_ERR_FILE_CHANGED(`file ended ${remaining} bytes early (it shrank while being sent)`);
         position += bytesRead;
         remaining -= bytesRead;
         const chunk = buffer.subarray(0, bytesRead);

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ForbiddenException, NotFoundException, RegistrationError } from '../../errors/http-errors';
+import { ForbiddenException, NotFoundException } from '../../errors/http-errors';
+import { errors } from '../../errors/factories';
 
 /** What to do with names starting with a dot (`.env`, `.git/`). */
 export type DotFiles = 'ignore' | 'deny' | 'allow';
@@ -18,22 +19,18 @@ export class FileRoot {
     where: string,
   ) {
     if (typeof configured !== 'string' || configured.length === 0) {
-      throw new RegistrationError(`${where}: the static files root must be a folder path`, 'RU_ERR_STATIC_ROOT');
+      throw errors.RU_ERR_STATIC_ROOT(`${where}: the static files root must be a folder path`);
     }
     let real: string;
     try {
       real = fs.realpathSync(path.resolve(configured));
     } catch (err) {
-      throw new RegistrationError(
+      throw errors.RU_ERR_STATIC_ROOT(
         `${where}: the static files root ${configured} does not exist (${(err as NodeJS.ErrnoException).code ?? err})`,
-        'RU_ERR_STATIC_ROOT',
       );
     }
     if (!fs.statSync(real).isDirectory())
-      throw new RegistrationError(
-        `${where}: the static files root ${configured} is not a folder`,
-        'RU_ERR_STATIC_ROOT',
-      );
+      throw errors.RU_ERR_STATIC_ROOT(`${where}: the static files root ${configured} is not a folder`);
     this.realPath = real;
     this.prefix = real.endsWith(path.sep) ? real : real + path.sep;
   }
@@ -85,9 +82,9 @@ export async function realPathUnderRoot(root: FileRoot, joined: string): Promise
 }
 
 function forbidden(why: string): ForbiddenException {
-  return new ForbiddenException(`The requested file path is not allowed: ${why}`, { code: 'RU_ERR_PATH_FORBIDDEN' });
+  return errors.RU_ERR_PATH_FORBIDDEN(`The requested file path is not allowed: ${why}`);
 }
 
 export function notFound(): NotFoundException {
-  return new NotFoundException('File not found', { code: 'RU_ERR_FILE_NOT_FOUND' });
+  return errors.RU_ERR_FILE_NOT_FOUND('File not found');
 }

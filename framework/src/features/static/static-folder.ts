@@ -4,6 +4,7 @@ import { GET, Path } from '../../decorators/routing';
 import type { Constructor } from '../../metadata/types';
 import { ApiExclude } from '../openapi/openapi-decorators';
 import { FileResponseWriter, type FileResponseWriterOptions } from './file-response-writer';
+import { errors } from '../../errors/factories';
 
 /**
  * A REST class serving every file of `directory` under the URL prefix `urlPrefix`:
@@ -19,7 +20,9 @@ export function staticFolder(
   options: Omit<FileResponseWriterOptions, 'root'> = {},
 ): Constructor {
   if (typeof urlPrefix !== 'string' || !urlPrefix.startsWith('/'))
-    throw new TypeError(`rest.uws: staticFolder's URL prefix must start with "/" (got ${JSON.stringify(urlPrefix)})`);
+    throw errors.RU_ERR_STATIC_OPTIONS(
+      `rest.uws: staticFolder's URL prefix must start with "/" (got ${JSON.stringify(urlPrefix)})`,
+    );
   const Writer = FileResponseWriter.under(directory, { redirectFolders: true, ...options });
 
   // Files, not API operations: left out of the OpenAPI document.

@@ -1,8 +1,8 @@
-import { RegistrationError } from '../../errors/http-errors';
 import type { Provided } from '../../io/registry';
 import type { RestPlugin } from '../../pipeline/plugin';
 import { bindAppRoot, FileResponseWriter } from './file-response-writer';
 import type { FileRoot } from './safe-path';
+import { errors } from '../../errors/factories';
 
 /** Key of the app's (or the global) static files root in the settings extensions. */
 export const STATIC_ROOT = Symbol('rest.uws:static-root');
@@ -29,9 +29,8 @@ export const staticFilesPlugin: RestPlugin = {
       if (writer.hasOwnRoot()) return undefined;
       const root = route.settings.extension<FileRoot>(STATIC_ROOT);
       if (root === undefined) {
-        throw new RegistrationError(
+        throw errors.RU_ERR_STATIC_ROOT(
           `${route.definition.label}(): @ResponseWriter(FileResponseWriter) needs a root folder: RestBuilder.staticFiles(root), RestRouter.staticFiles(root) or FileResponseWriter.under(root)`,
-          'RU_ERR_STATIC_ROOT',
         );
       }
       // Handed over per request, not stored in the writer: writers with @Context fields or @NoCache are made per request.

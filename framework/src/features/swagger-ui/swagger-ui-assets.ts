@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { RegistrationError } from '../../errors/http-errors';
+import { errors } from '../../errors/factories';
 
 /** The files of swagger-ui-dist the page uses, and their media types: a fixed list, so no other file can be asked for. */
 const ASSET_TYPES: Readonly<Record<string, string>> = {
@@ -46,9 +46,8 @@ export class SwaggerUiDist {
       manifest = resolve('swagger-ui-dist/package.json');
     } catch (err) {
       if ((err as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND') {
-        throw new RegistrationError(
+        throw errors.RU_ERR_MISSING_PACKAGE(
           'swaggerUi() serves the files of the package swagger-ui-dist, which is not installed: npm install swagger-ui-dist',
-          'RU_ERR_MISSING_PACKAGE',
         );
       }
       throw err;

@@ -1,8 +1,8 @@
 import { Path } from '../../decorators/routing';
-import { RegistrationError } from '../../errors/http-errors';
 import type { RestPlugin } from '../../pipeline/plugin';
 import { SwaggerUiDist } from './swagger-ui-assets';
 import { SwaggerUiResource } from './swagger-ui-resource';
+import { errors } from '../../errors/factories';
 
 /** Options of `swaggerUi()`. */
 export interface SwaggerUiOptions {
@@ -27,8 +27,7 @@ const OWN_KEYS = ['dom_id', 'layout', 'presets', 'plugins', 'domNode'];
 function checkJson(value: unknown, where: string, seen: Set<unknown> = new Set()): void {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value))
-      throw new RegistrationError(`swaggerUi: ${where} is not a JSON value (${value})`, 'RU_ERR_PLUGIN');
+    if (!Number.isFinite(value)) throw errors.RU_ERR_PLUGIN(`swaggerUi: ${where} is not a JSON value (${value})`);
     return;
   }
   if (
@@ -38,9 +37,8 @@ function checkJson(value: unknown, where: string, seen: Set<unknown> = new Set()
       Object.getPrototypeOf(value) !== Object.prototype &&
       Object.getPrototypeOf(value) !== null)
   ) {
-    throw new RegistrationError(
+    throw errors.RU_ERR_PLUGIN(
       `swaggerUi: ${where} is not a JSON value; config takes strings, numbers, booleans, null, arrays and plain objects`,
-      'RU_ERR_PLUGIN',
     );
   }
   seen.add(value);
@@ -50,24 +48,23 @@ function checkJson(value: unknown, where: string, seen: Set<unknown> = new Set()
 
 function checkOptions(options: SwaggerUiOptions): Required<SwaggerUiOptions> {
   if (options === null || typeof options !== 'object')
-    throw new RegistrationError('swaggerUi takes { path?, url?, title?, config? }', 'RU_ERR_PLUGIN');
+    throw errors.RU_ERR_PLUGIN('swaggerUi takes { path?, url?, title?, config? }');
   const path = options.path ?? '/docs';
   if (typeof path !== 'string' || !SEGMENTS.test(path)) {
-    throw new RegistrationError(
+    throw errors.RU_ERR_PLUGIN(
       `swaggerUi: path must be like "/docs" (segments of letters, digits and ._~-), got ${JSON.stringify(path)}`,
-      'RU_ERR_PLUGIN',
     );
   }
   const url = options.url ?? '/openapi.json';
   if (typeof url !== 'string' || url.length === 0)
-    throw new RegistrationError("swaggerUi: url must be the OpenAPI document's URL", 'RU_ERR_PLUGIN');
+    throw errors.RU_ERR_PLUGIN("swaggerUi: url must be the OpenAPI document's URL");
   const title = options.title ?? 'API documentation';
-  if (typeof title !== 'string') throw new RegistrationError('swaggerUi: title must be a string', 'RU_ERR_PLUGIN');
+  if (typeof title !== 'string') throw errors.RU_ERR_PLUGIN('swaggerUi: title must be a string');
   const config = options.config ?? {};
   checkJson(config, 'config');
-  if (Array.isArray(config)) throw new RegistrationError('swaggerUi: config must be an object', 'RU_ERR_PLUGIN');
+  if (Array.isArray(config)) throw errors.RU_ERR_PLUGIN('swaggerUi: config must be an object');
   for (const key of OWN_KEYS)
-    if (key in config) throw new RegistrationError(`swaggerUi: config.${key} is set by the plugin`, 'RU_ERR_PLUGIN');
+    if (key in config) throw errors.RU_ERR_PLUGIN(`swaggerUi: config.${key} is set by the plugin`);
   return { path, url, title, config };
 }
 

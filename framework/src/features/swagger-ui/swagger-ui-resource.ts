@@ -1,11 +1,11 @@
 import { Context, HeaderParam, PathParam } from '../../decorators/arguments';
 import { GET, Path } from '../../decorators/routing';
-import { NotFoundException } from '../../errors/http-errors';
 import { HttpServerResponse } from '../../http/response';
 import { ApiExclude } from '../openapi/openapi-decorators';
 import { PermitAll } from '../security/decorators';
 import { etagOf, type SwaggerUiDist } from './swagger-ui-assets';
 import { initializerScript, oauth2RedirectHtml, pageHtml, PAGE_CSP, type PageLocation } from './swagger-ui-page';
+import { errors } from '../../errors/factories';
 
 /** A text the plugin made, sent with its entity tag. */
 interface Generated {
@@ -120,10 +120,7 @@ export class SwaggerUiResource {
     @HeaderParam('if-none-match', { optional: true }) ifNoneMatch?: string,
   ): Promise<void> {
     const pending = version === this.dist.version ? this.dist.asset(name) : undefined;
-    if (pending === undefined)
-      throw new NotFoundException(`No Swagger UI file ${name} of version ${version}`, {
-        code: 'RU_ERR_FILE_NOT_FOUND',
-      });
+    if (pending === undefined) throw errors.RU_ERR_FILE_NOT_FOUND(`No Swagger UI file ${name} of version ${version}`);
     const asset = await pending;
     if (response.aborted()) return;
     send(response, ifNoneMatch, asset.body, asset.type, asset.etag, IMMUTABLE);

@@ -1,6 +1,7 @@
 import type { RestPlugin } from '../../pipeline/plugin';
 import { originResolver, type ForwardingHeaders } from './origin-resolver';
 import { trustFunction, type TrustSetting } from './trusted-proxies';
+import { errors } from '../../errors/factories';
 
 /** `trustProxy` in object form. */
 export interface TrustProxyOptions {
@@ -27,7 +28,7 @@ export function trustProxy(setting: TrustSetting | TrustProxyOptions | false): R
   const options: TrustProxyOptions = isOptions(setting) ? setting : { trust: setting };
   const headers = options.headers ?? 'x-forwarded';
   if (headers !== 'x-forwarded' && headers !== 'forwarded')
-    throw new TypeError(
+    throw errors.RU_ERR_TRUST_PROXY_OPTIONS(
       `rest.uws: trustProxy: headers must be "x-forwarded" or "forwarded", got ${JSON.stringify(headers)}`,
     );
   const resolver = originResolver(trustFunction(options.trust), headers);

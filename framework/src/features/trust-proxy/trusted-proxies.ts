@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { errors } from '../../errors/factories';
 
 /**
  * Which proxies are trusted: a number of hops (the peer and the next `n - 1` proxies), addresses and ranges
@@ -19,7 +20,9 @@ export function trustFunction(setting: TrustSetting): (address: string, hop: num
   if (typeof setting === 'function') return setting;
   if (typeof setting === 'number') {
     if (!Number.isInteger(setting) || setting < 0 || setting > 64)
-      throw new TypeError(`rest.uws: trustProxy: a hop count is a whole number from 0 to 64, got ${setting}`);
+      throw errors.RU_ERR_TRUST_PROXY_OPTIONS(
+        `rest.uws: trustProxy: a hop count is a whole number from 0 to 64, got ${setting}`,
+      );
     return (_address, hop) => hop < setting;
   }
   const list =
@@ -31,7 +34,8 @@ export function trustFunction(setting: TrustSetting): (address: string, hop: num
       : [...setting];
   const ranges = new BlockList();
   for (const entry of list) {
-    if (typeof entry !== 'string') throw new TypeError(`rest.uws: trustProxy: ${String(entry)} is no address or range`);
+    if (typeof entry !== 'string')
+      throw errors.RU_ERR_TRUST_PROXY_OPTIONS(`rest.uws: trustProxy: ${String(entry)} is no address or range`);
     for (const range of NAMED_RANGES[entry] ?? [entry]) addRange(ranges, range);
   }
   return (address) => {
@@ -47,7 +51,7 @@ function addRange(ranges: BlockList, range: string): void {
   const maxPrefix = family === 4 ? 32 : 128;
   const prefix = slash < 0 ? maxPrefix : Number(range.slice(slash + 1));
   if (family === 0 || !/^\d+$/.test(slash < 0 ? '0' : range.slice(slash + 1)) || prefix > maxPrefix) {
-    throw new TypeError(
+    throw errors.RU_ERR_TRUST_PROXY_OPTIONS(
       `rest.uws: trustProxy: ${JSON.stringify(range)} is no address, range (10.0.0.0/8) or name (loopback, linklocal, uniquelocal)`,
     );
   }

@@ -9,6 +9,7 @@ import type { BodyConsumer, BodyFlow } from '../../pipeline/plugin';
 import type { Logger } from '../../util/log';
 import type { UploadOptions } from './upload-options';
 import { PAUSE_ABOVE, RESUME_BELOW, writeAll } from './upload-consumer';
+import { errors } from '../../errors/factories';
 
 /** The request's admission check of a `@FileBody` route, bound to the app's components. */
 export type AdmitBody = (ctx: RoutingContext) => number | undefined | Promise<number | undefined>;
@@ -115,14 +116,15 @@ export class FileBodyConsumer implements BodyConsumer {
     const allowed = await admit(this.ctx);
     if (allowed !== undefined) {
       if (!Number.isSafeInteger(allowed) || allowed < 0)
-        throw new TypeError(`@FileBody admission returned ${allowed}: expected a whole number of bytes or undefined`);
+        throw errors.RU_ERR_FILE_BODY_ADMISSION(
+          `@FileBody admission returned ${allowed}: expected a whole number of bytes or undefined`,
+        );
       this.currentLimit = Math.min(this.currentLimit, allowed);
     }
     const declared = this.ctx.request.getHeader('content-length');
     if (declared !== undefined && declared !== '' && Number(declared) > this.currentLimit)
-      throw new PayloadTooLargeException(
+      throw errors.RU_ERR_UPLOAD_TOO_LARGE(
         `Request body of ${declared} bytes exceeds the limit of ${this.currentLimit} bytes`,
-        { code: 'RU_ERR_UPLOAD_TOO_LARGE' },
       );
     this.admitted = true;
     if (this.paused && this.queuedBytes < RESUME_BELOW) this.flow(true);

@@ -2,6 +2,7 @@ import { SetMetadata } from '../../decorators/set-metadata';
 import { RegistrationError } from '../../errors/http-errors';
 import type { RoutingContext } from '../../context/routing-context';
 import type { Provided } from '../../io/registry';
+import { errors } from '../../errors/factories';
 
 /** Metadata key of `@FileBody`. */
 export const FILE_BODY = Symbol('rest.uws:file-body');
@@ -49,21 +50,15 @@ export interface FileBodySpec {
  */
 export function FileBody(options: FileBodyOptions = {}): MethodDecorator {
   if (options === null || typeof options !== 'object')
-    throw new RegistrationError('@FileBody takes an options object', 'RU_ERR_BODY_OPTIONS');
+    throw errors.RU_ERR_BODY_OPTIONS('@FileBody takes an options object');
   const { maxSize, admission } = options;
   if (maxSize !== undefined && (!Number.isSafeInteger(maxSize) || maxSize < 0))
-    throw new RegistrationError(
-      `@FileBody: maxSize must be a whole number of bytes, got ${maxSize}`,
-      'RU_ERR_BODY_OPTIONS',
-    );
+    throw errors.RU_ERR_BODY_OPTIONS(`@FileBody: maxSize must be a whole number of bytes, got ${maxSize}`);
   if (
     admission !== undefined &&
     (admission === null ||
       (typeof admission !== 'function' && typeof (admission as FileBodyAdmission).admit !== 'function'))
   )
-    throw new RegistrationError(
-      '@FileBody: admission must be a class or an object with an admit(ctx) method',
-      'RU_ERR_BODY_OPTIONS',
-    );
+    throw errors.RU_ERR_BODY_OPTIONS('@FileBody: admission must be a class or an object with an admit(ctx) method');
   return SetMetadata<FileBodySpec>(FILE_BODY, { maxSize, admission }) as MethodDecorator;
 }

@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { BadRequestException } from '../../errors/http-errors';
+import { errors } from '../../errors/factories';
 
 /** What the parser reports, part by part, as the body streams in. */
 export interface MultipartEvents {
@@ -118,7 +119,7 @@ function possibleDelimiterStart(buf: Buffer, from: number): number {
 }
 
 export function malformed(why: string): BadRequestException {
-  return new BadRequestException(`Malformed multipart/form-data body: ${why}`, { code: 'RU_ERR_MULTIPART' });
+  return errors.RU_ERR_MULTIPART(`Malformed multipart/form-data body: ${why}`);
 }
 
 /** The boundary parameter of a multipart Content-Type, or undefined when absent or invalid (1-70 characters, RFC 2046). */

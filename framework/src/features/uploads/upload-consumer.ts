@@ -12,6 +12,7 @@ import { FILE_UPLOADS, FileUpload } from '../../context/file-upload';
 import { MultipartParser, type MultipartEvents } from './multipart-parser';
 import { parsePartHeaders, type PartInfo } from './part-headers';
 import type { UploadOptions } from './upload-options';
+import { errors } from '../../errors/factories';
 
 /** Bytes handed to the disk but not yet written above which the client is paused, and below which it resumes. */
 export const PAUSE_ABOVE = 4 * 1024 * 1024;
@@ -237,5 +238,5 @@ export async function writeAll(handle: FileHandle, data: Buffer): Promise<void> 
 }
 
 function tooLarge(what: string): PayloadTooLargeException {
-  return new PayloadTooLargeException(`Upload refused: ${what}`, { code: 'RU_ERR_UPLOAD_TOO_LARGE' });
+  return errors.RU_ERR_UPLOAD_TOO_LARGE(`Upload refused: ${what}`);
 }

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { RegistrationError } from '../../errors/http-errors';
 import { BODY_OPTIONS, type SettingsView } from '../../settings/settings';
+import { errors } from '../../errors/factories';
 
 /** Upload settings with every default applied. */
 export interface UploadOptions {
@@ -40,10 +40,10 @@ export function resolveUploadOptions(settings: SettingsView): UploadOptions {
     given.uploadsDirectory !== undefined &&
     (typeof given.uploadsDirectory !== 'string' || given.uploadsDirectory.length === 0)
   ) {
-    throw new RegistrationError('bodyHandler: uploadsDirectory must be a folder path', 'RU_ERR_UPLOADS_DIRECTORY');
+    throw errors.RU_ERR_UPLOADS_DIRECTORY('bodyHandler: uploadsDirectory must be a folder path');
   }
   if (typeof options.deleteUploadedFilesOnEnd !== 'boolean')
-    throw new RegistrationError('bodyHandler: deleteUploadedFilesOnEnd must be true or false', 'RU_ERR_BODY_OPTIONS');
+    throw errors.RU_ERR_BODY_OPTIONS('bodyHandler: deleteUploadedFilesOnEnd must be true or false');
   // A folder the app named must work at start-up; the default one is made on the first upload (apps without uploads leave no trace).
   if (given.uploadsDirectory !== undefined) ensureFolder(options.uploadsDirectory);
   return options;
@@ -52,20 +52,20 @@ export function resolveUploadOptions(settings: SettingsView): UploadOptions {
 function count(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 0)
-    throw new RegistrationError(`bodyHandler: ${name} must be a whole number >= 0`, 'RU_ERR_BODY_OPTIONS');
+    throw errors.RU_ERR_BODY_OPTIONS(`bodyHandler: ${name} must be a whole number >= 0`);
   return value;
 }
 
 /** Creates the uploads folder (owner-only when new) and checks it can be written, so a wrong path fails at start-up, not on the first upload. */
 export function ensureFolder(dir: string): void {
+  let problem: string | undefined;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!fs.statSync(dir).isDirectory()) throw new Error('not a folder');
-    fs.accessSync(dir, fs.constants.W_OK);
+    if (fs.statSync(dir).isDirectory()) fs.accessSync(dir, fs.constants.W_OK);
+    else problem = 'not a folder';
   } catch (err) {
-    throw new RegistrationError(
-      `bodyHandler: the uploads folder ${dir} cannot be used: ${(err as Error).message}`,
-      'RU_ERR_UPLOADS_DIRECTORY',
-    );
+    problem = (err as Error).message;
   }
+  if (problem !== undefined)
+    throw errors.RU_ERR_UPLOADS_DIRECTORY(`bodyHandler: the uploads folder ${dir} cannot be used: ${problem}`);
 }

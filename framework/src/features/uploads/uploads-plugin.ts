@@ -1,5 +1,4 @@
 import { RoutingContext } from '../../context/routing-context';
-import { RegistrationError } from '../../errors/http-errors';
 import { registryGeneration } from '../../io/generation';
 import { mediaEssence } from '../../io/media-type';
 import type { RouteDefinition } from '../../metadata/route-definition';
@@ -11,6 +10,7 @@ import { FileBodyConsumer, type AdmitBody } from './file-body-consumer';
 import { boundaryOf, malformed } from './multipart-parser';
 import { UploadConsumer } from './upload-consumer';
 import { resolveUploadOptions, type UploadOptions } from './upload-options';
+import { errors } from '../../errors/factories';
 
 /**
  * Checks body handler options before they become the global ones (`RestRouter.setBodyHandler`):
@@ -18,7 +18,7 @@ import { resolveUploadOptions, type UploadOptions } from './upload-options';
  */
 export function checkGlobalBodyOptions(options: BodyHandlerOptions): void {
   if (options.maxBodySize !== undefined && (!Number.isInteger(options.maxBodySize) || options.maxBodySize < 0)) {
-    throw new RegistrationError('setBodyHandler: maxBodySize must be a whole number of bytes', 'RU_ERR_BODY_OPTIONS');
+    throw errors.RU_ERR_BODY_OPTIONS('setBodyHandler: maxBodySize must be a whole number of bytes');
   }
   const settings = new RestSettings(false);
   settings.extensions.set(BODY_OPTIONS, options);

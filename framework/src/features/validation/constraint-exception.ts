@@ -1,3 +1,4 @@
+import { CODE } from '../../errors/factories';
 import { BadRequestException } from '../../errors/http-errors';
 
 /** One broken constraint, as clients see it. */
@@ -22,12 +23,12 @@ export interface ConstraintViolation {
  * A validation failure: 400 with `X-Status-Reason: Validation failed`. Its built-in handler,
  * `ConstraintExceptionHandler`, answers with every violation as JSON.
  */
-export class ConstraintException extends BadRequestException<'RU_ERR_VALIDATION'> {
+export class ConstraintException extends BadRequestException<typeof CODE.RU_ERR_VALIDATION> {
   /** Every violation found in the request. */
   readonly violations: readonly ConstraintViolation[];
 
   constructor(violations: readonly ConstraintViolation[], message = 'Validation failed') {
-    super(message, { code: 'RU_ERR_VALIDATION', headers: { 'X-Status-Reason': 'Validation failed' } });
+    super(message, { code: CODE.RU_ERR_VALIDATION, headers: { 'X-Status-Reason': 'Validation failed' } });
     this.violations = violations;
   }
 }

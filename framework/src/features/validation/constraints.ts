@@ -1,6 +1,7 @@
 import { methodMetadata } from '../../metadata/store';
 import { rememberDirectConstraint } from './direct-constraints';
 import { classValidator } from './optional-packages';
+import { errors } from '../../errors/factories';
 
 /** Metadata key: per parameter index, the property decorators to validate that argument with. */
 export const PARAMETER_CONSTRAINTS = Symbol('rest.uws:parameter-constraints');
@@ -49,7 +50,7 @@ function constraintFrom(factories: PropertyDecoratorFactory[], name: string): Co
   return (target, key, indexOrDescriptor) => {
     if (typeof indexOrDescriptor === 'number') {
       if (key === undefined)
-        throw new TypeError(
+        throw errors.RU_ERR_DECORATOR_TARGET(
           `rest.uws: ${name} on a constructor parameter is not supported; put it on the bean's field`,
         );
       const meta = methodMetadata(target, key);
@@ -60,7 +61,8 @@ function constraintFrom(factories: PropertyDecoratorFactory[], name: string): Co
       meta.extensions.set(PARAMETER_CONSTRAINTS, all);
       return;
     }
-    if (key === undefined) throw new TypeError(`rest.uws: ${name} goes on a field or a method parameter`);
+    if (key === undefined)
+      throw errors.RU_ERR_DECORATOR_TARGET(`rest.uws: ${name} goes on a field or a method parameter`);
     for (const make of factories) make()(target, key);
   };
 }
@@ -75,7 +77,9 @@ function constraintFrom(factories: PropertyDecoratorFactory[], name: string): Co
  */
 export function Constraint(...decorators: PropertyDecorator[]): ConstraintDecorator {
   if (decorators.length === 0 || decorators.some((d) => typeof d !== 'function'))
-    throw new TypeError('rest.uws: @Constraint takes class-validator decorators, e.g. @Constraint(IsIn(["a", "b"]))');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT(
+      'rest.uws: @Constraint takes class-validator decorators, e.g. @Constraint(IsIn(["a", "b"]))',
+    );
   return constraintFrom(
     decorators.map((d) => () => d),
     '@Constraint',

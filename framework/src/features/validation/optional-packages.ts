@@ -1,4 +1,4 @@
-import { RegistrationError } from '../../errors/http-errors';
+import { errors } from '../../errors/factories';
 
 /**
  * class-validator and class-transformer are optional peer dependencies: loaded the first time
@@ -9,7 +9,7 @@ function load<T>(name: string, why: string): T {
     return require(name) as T;
   } catch (err) {
     if ((err as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND') {
-      throw new RegistrationError(`${why} needs the package ${name}: npm install ${name}`, 'RU_ERR_MISSING_PACKAGE');
+      throw errors.RU_ERR_MISSING_PACKAGE(`${why} needs the package ${name}: npm install ${name}`);
     }
     throw err;
   }

@@ -1,6 +1,6 @@
 import type { RoutingContext } from '../../context/routing-context';
-import { ArgumentException, UnsupportedMediaTypeException } from '../../errors/http-errors';
 import { bodyOriginOf } from '../../pipeline/exchange';
+import { errors } from '../../errors/factories';
 
 /**
  * A `@Valid` argument is validated only if it is an object of its class: a string from the text reader,
@@ -34,9 +34,9 @@ function refused(ctx: RoutingContext, source: string, expected: string, value: u
           : `a ${typeof value}`;
   if (source === 'body' && bodyOriginOf(ctx) === 'other' && (value === null || typeof value !== 'object')) {
     const type = ctx.request.getHeader('content-type') ?? '(none)';
-    return new UnsupportedMediaTypeException(
+    return errors.RU_ERR_UNSUPPORTED_MEDIA_TYPE(
       `A @Valid ${expected} body cannot be read from Content-Type ${type.slice(0, 80)} (it gives ${got}); send application/json`,
     );
   }
-  return new ArgumentException(`The ${source} must be a ${expected} for validation; got ${got}`, 'RU_ERR_BODY_TYPE');
+  return errors.RU_ERR_BODY_TYPE(`The ${source} must be a ${expected} for validation; got ${got}`);
 }

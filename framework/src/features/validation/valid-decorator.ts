@@ -1,5 +1,6 @@
 import { methodMetadata, paramMetadata } from '../../metadata/store';
 import { marker } from '../../decorators/decorator-forms';
+import { errors } from '../../errors/factories';
 
 /** Metadata key: indexes of the method parameters marked `@Valid` (a method-level `@Valid` marks all body and bean parameters). */
 export const VALID = Symbol('rest.uws:valid');
@@ -18,7 +19,7 @@ export const ALL_PARAMETERS = -1;
  */
 export const Valid = marker((target: object, key?: string | symbol, index?: number | PropertyDescriptor) => {
   if (key === undefined)
-    throw new TypeError(
+    throw errors.RU_ERR_DECORATOR_TARGET(
       'rest.uws: @Valid goes on a method parameter (or on a method, for all its body and bean parameters)',
     );
   const meta = methodMetadata(target, key);

@@ -1,4 +1,5 @@
 import { ClassValidator, type ClassValidatorOptions, type Validator } from './validator';
+import { errors } from '../../errors/factories';
 
 /** Settings key of the configured validator (`RestBuilder.validateWith`, `RestRouter.validateWith`). */
 export const VALIDATOR = Symbol('rest.uws:validator');
@@ -8,6 +9,6 @@ export function toValidator(value: Validator | ClassValidatorOptions | undefined
   if (value !== undefined && value !== null && typeof (value as Validator).validate === 'function')
     return value as Validator;
   if (value !== undefined && (value === null || typeof value !== 'object'))
-    throw new TypeError('rest.uws: validateWith takes a Validator or ClassValidator options');
+    throw errors.RU_ERR_VALIDATION_OPTIONS('rest.uws: validateWith takes a Validator or ClassValidator options');
   return new ClassValidator(value as ClassValidatorOptions | undefined);
 }

@@ -3,7 +3,6 @@ import { bodyOriginOf } from '../../pipeline/exchange';
 import type { RestPlugin, RouteScope } from '../../pipeline/plugin';
 import type { RouteHooks } from '../../pipeline/route-hooks';
 import type { RoutingContext } from '../../context/routing-context';
-import { RegistrationError } from '../../errors/http-errors';
 import { isPlainJsonType } from '../../io/plain-to-instance';
 import type { ParameterDefinition } from '../../metadata/route-definition';
 import { ConstraintException, type ConstraintViolation } from './constraint-exception';
@@ -14,6 +13,7 @@ import { checkValidShape } from './valid-body-shape';
 import { VALIDATOR } from './validate-with';
 import { ClassValidator, kBoundsJsonDepth, kToInstanceOfJson, kValidInstanceOfJson, type Validator } from './validator';
 import { NOT_SIMPLE } from './compiled/json-one-pass';
+import { errors } from '../../errors/factories';
 
 let defaultValidator: Validator | undefined;
 
@@ -224,10 +224,7 @@ function compileValidation(scope: RouteScope): RouteHooks | undefined {
   try {
     validator = configured ?? (defaultValidator ??= new ClassValidator());
   } catch (err) {
-    throw new RegistrationError(
-      `${definition.label}() declares validation: ${(err as Error).message}`,
-      'RU_ERR_MISSING_PACKAGE',
-    );
+    throw errors.RU_ERR_MISSING_PACKAGE(`${definition.label}() declares validation: ${(err as Error).message}`);
   }
 
   // ClassValidator's own transform strips prototype keys while building and has a path for JSON.parse's output.
@@ -240,9 +237,8 @@ function compileValidation(scope: RouteScope): RouteHooks | undefined {
       validIndexes !== undefined &&
       (validIndexes.has(p.index) || (validIndexes.has(ALL_PARAMETERS) && (p.source === 'body' || p.source === 'bean')));
     if (valid && p.source !== 'body' && p.source !== 'bean') {
-      throw new RegistrationError(
+      throw errors.RU_ERR_VALID_TARGET(
         `${definition.label}() parameter ${p.index}: @Valid goes on a body or @BeanParam argument; use constraints such as @Min or @NotBlank on a @${p.source} value`,
-        'RU_ERR_VALID_TARGET',
       );
     }
     if (p.source === 'body' || p.source === 'bean') {

@@ -1,6 +1,7 @@
 import { compilePathPattern } from '../../routing/path-pattern';
 import { classMetadata } from '../../metadata/store';
 import { checkWebSocketOptions, type WebSocketOptions } from './websocket-options';
+import { errors } from '../../errors/factories';
 
 /** Metadata key of `@WebSocket` (a class extension). */
 export const WEBSOCKET_ENDPOINT = Symbol('rest.uws:websocket-endpoint');
@@ -39,7 +40,7 @@ export interface WebSocketEndpointMetadata {
  */
 export function WebSocket(path: string, options: WebSocketOptions = {}): ClassDecorator {
   if (typeof path !== 'string')
-    throw new TypeError('rest.uws: @WebSocket takes a path string, e.g. @WebSocket("/chat/{room}")');
+    throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @WebSocket takes a path string, e.g. @WebSocket("/chat/{room}")');
   // Checked now, where the mistake is written, not later at registration.
   const where = `@WebSocket(${JSON.stringify(path)})`;
   compilePathPattern(path, where);

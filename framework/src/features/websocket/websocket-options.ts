@@ -1,5 +1,5 @@
-import { RegistrationError } from '../../errors/http-errors';
 import type { WebSocketOptions } from '../../pipeline/websocket-route';
+import { errors } from '../../errors/factories';
 
 export type { WebSocketOptions };
 
@@ -20,7 +20,7 @@ const KNOWN = new Set([
  */
 export function checkWebSocketOptions(options: WebSocketOptions, where: string): void {
   const fail = (why: string): never => {
-    throw new RegistrationError(`${where}: ${why}`, 'RU_ERR_WEBSOCKET_OPTIONS');
+    throw errors.RU_ERR_WEBSOCKET_OPTIONS(`${where}: ${why}`);
   };
   if (options === null || typeof options !== 'object') fail('options must be an object');
   for (const key of Object.keys(options))

@@ -1,9 +1,9 @@
-import { RegistrationError } from '../../errors/http-errors';
 import type { RestPlugin } from '../../pipeline/plugin';
 import type { WebSocketHandler, WebSocketHandlerName } from '../../pipeline/websocket-route';
 import { compilePathPattern } from '../../routing/path-pattern';
 import { uwsPatternFor } from './uws-pattern';
 import { WEBSOCKET_ENDPOINT, type WebSocketEndpointMetadata } from './websocket-decorator';
+import { errors } from '../../errors/factories';
 
 const HANDLER_NAMES: readonly WebSocketHandlerName[] = ['open', 'message', 'drain', 'close', 'ping', 'pong'];
 
@@ -25,10 +25,7 @@ export const webSocketPlugin: RestPlugin = {
         if (typeof fn === 'function') handlers[name] = fn.bind(scope.instance) as WebSocketHandler;
       }
       if (handlers.open === undefined && handlers.message === undefined) {
-        throw new RegistrationError(
-          `${where}: an endpoint needs an open or a message method`,
-          'RU_ERR_WEBSOCKET_HANDLERS',
-        );
+        throw errors.RU_ERR_WEBSOCKET_HANDLERS(`${where}: an endpoint needs an open or a message method`);
       }
       const pattern = compilePathPattern(meta.path, where);
       app.webSocket({
