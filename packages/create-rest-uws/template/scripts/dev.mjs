@@ -80,7 +80,9 @@ const count = compileAll(['src']);
 await restart(startedAt, `compiled ${count} files and started`);
 
 if (process.argv.includes('--typecheck')) {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const require = createRequire(import.meta.url);
+  const typescript = require.resolve('typescript/package.json');
+  const tsc = path.join(path.dirname(typescript), require(typescript).bin.tsc);
   checker = spawn(process.execPath, [tsc, '--noEmit', '--watch', '--preserveWatchOutput'], { stdio: 'inherit' });
 }
 
