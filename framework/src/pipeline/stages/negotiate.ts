@@ -1,7 +1,6 @@
 import { NotAcceptableException } from '../../errors/http-errors';
 import { negotiate } from '../../io/media-type';
 import type { Step } from './step';
-import { kHeaderOrEmpty } from '../../http/internal';
 
 /**
  * Content negotiation before the method runs (a 406 has no side effects). An empty Accept says what no
@@ -9,7 +8,7 @@ import { kHeaderOrEmpty } from '../../http/internal';
  */
 export function negotiateStep(produces: readonly string[], routeText: string): Step {
   return (ctx) => {
-    const chosen = negotiate(ctx.request[kHeaderOrEmpty]('accept'), produces);
+    const chosen = negotiate(ctx.request.headerOrEmpty('accept'), produces);
     if (chosen === undefined) {
       throw new NotAcceptableException(
         `None of the acceptable media types is produced by ${routeText}; it produces ${produces.join(', ')}`,
