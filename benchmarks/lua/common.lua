@@ -36,10 +36,11 @@ function common.report(summary, latency)
   io.write(string.format(
     'BENCH_RESULT {"requests":%d,"duration_us":%d,"bytes":%d,' ..
     '"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},' ..
-    '"latency_us":{"mean":%.2f,"p50":%d,"p90":%d,"p99":%d,"max":%d}}\n',
+    '"latency_us":{"mean":%.2f,"p50":%d,"p90":%d,"p99":%d,"p999":%d,"max":%d}}\n',
     summary.requests, summary.duration, summary.bytes,
     errors.connect, errors.read, errors.write, errors.status, errors.timeout,
-    latency.mean, latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))
+    latency.mean, latency:percentile(50), latency:percentile(90), latency:percentile(99),
+    latency:percentile(99.9), latency.max))
 end
 
 return common

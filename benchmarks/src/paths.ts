@@ -17,3 +17,6 @@ export const CHARTS_DIR = path.join(BENCHMARKS_ROOT, 'charts');
 export const REPOSITORY_ROOT = path.resolve(BENCHMARKS_ROOT, '..');
 export const DOC_PATH = path.join(REPOSITORY_ROOT, 'docs', 'benchmarks', 'results.md');
 export const COSTS_DOC_PATH = path.join(REPOSITORY_ROOT, 'docs', 'benchmarks', 'costs.md');
+/** TechEmpower's test types: the page, and the data files of its runs (one per machine type, committed). */
+export const TECHEMPOWER_DOC_PATH = path.join(REPOSITORY_ROOT, 'docs', 'benchmarks', 'techempower.md');
+export const TECHEMPOWER_DATA_DIR = path.join(RESULTS_DIR, 'techempower');

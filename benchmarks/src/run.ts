@@ -17,8 +17,10 @@ import { evaluateTargets, formatTargetLine } from './report/targets';
 import { renderTextTable } from './report/text-table';
 import { createScenarios } from './scenarios/scenarios';
 import { formatProfileSummary, summarizeProfileFile } from './profile/cpu-profile-summary';
+import { tailLines } from './report/tail-report';
 import {
   BASELINE_SUFFIX,
+  RAW_SERVER_ID,
   REST_UWS_SERVER_ID,
   SERVERS,
   baselineServer,
@@ -86,6 +88,9 @@ function printTables(run: BenchmarkRun, scenarios: ReturnType<typeof createScena
     console.log(
       `\nrest.uws against the baseline (--baseline), paired by round (slice by slice in sliced rounds)\n\n${baseline.join('\n')}`,
     );
+  const tail = tailLines(run, RAW_SERVER_ID);
+  if (tail.length)
+    console.log(`\nThe tail against raw uWS (plain mode, paired by round and slice)\n\n${tail.join('\n')}`);
   for (const entry of run.unavailable) console.log(`\nnot run: ${entry.server}: ${entry.reason}`);
   if (run.failures.length) {
     console.log('\nFailures (not measured):');

@@ -3,7 +3,7 @@ import test from 'ava';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { blockEnd, blockStart, writeBlockIntoDoc } from '../src/report/doc-blocks';
+import { blockEnd, blockStart, placeholder, writeBlockIntoDoc } from '../src/report/doc-blocks';
 import { median, spreadPercent } from '../src/report/statistics';
 import { pairedRatio, summarize } from '../src/report/summarize';
 import { evaluateTargets } from '../src/report/targets';
@@ -158,6 +158,20 @@ test('the generated section replaces only the block of its machine type; another
     fs.readFileSync(fresh, 'utf8'),
     `# Benchmarks\n\n## Results\n\n${block(intel, 'first results')}\n\n## Cost table results\n\n${blockStart('costs', intel)}\nfirst costs\n${blockEnd('costs', intel)}\n`,
   );
+});
+
+test("a page's placeholder gives way to the first block of its kind; later machines go beside that block", (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-doc-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const docPath = path.join(dir, 'techempower.md');
+  const [open, close] = placeholder('techempower');
+  fs.writeFileSync(docPath, `# Page\n\n## Results\n\n${open}\nto be filled\n${close}\n\n## After\n`);
+  writeBlockIntoDoc(docPath, 'techempower', 'AMD EPYC 7B13', 'amd');
+  const amd = `${blockStart('techempower', 'AMD EPYC 7B13')}\namd\n${blockEnd('techempower', 'AMD EPYC 7B13')}`;
+  t.is(fs.readFileSync(docPath, 'utf8'), `# Page\n\n## Results\n\n${amd}\n\n## After\n`);
+  writeBlockIntoDoc(docPath, 'techempower', 'Intel Xeon', 'intel');
+  const intel = `${blockStart('techempower', 'Intel Xeon')}\nintel\n${blockEnd('techempower', 'Intel Xeon')}`;
+  t.is(fs.readFileSync(docPath, 'utf8'), `# Page\n\n## Results\n\n${amd}\n\n${intel}\n\n## After\n`);
 });
 
 test("in a sliced round each slice is paired with the other server's slice of the same turn, so a phase change inside the round spoils one pair, not the ratio", (t) => {

@@ -8,6 +8,8 @@
 //   node benchmarks/tools/instructions-per-request.js [--dir CHECKOUT] [--server rest-uws] [--scenario 1|2|3] [--n 10000] [--warm 6000] [--keep DIR]
 //        [--pipeline 10] [--connections 4]   (--pipeline 1: one request per write, as the plain mode of the bench)
 //        [--cache-sim]   also count simulated cache misses per request (first-level and last-level, reads and writes)
+//        [--type json|plaintext]   a TechEmpower implementation (--server raw-uws, rest-uws, fastify, ...) on GET /json
+//                        or /plaintext instead of a scenario (these two types touch no database)
 //
 // --keep DIR keeps the callgrind output there: `callgrind_annotate DIR/callgrind.out*` then splits the count by
 // native function (V8's builtins and runtime, JSON.parse and JSON.stringify among them, uWebSockets.js, the
@@ -37,6 +39,7 @@ const keep = opt('keep', undefined);
 const PIPELINE = Number(opt('pipeline', '10'));
 const CONNECTIONS = Number(opt('connections', '4'));
 const CACHE_SIM = args.includes('--cache-sim');
+const TYPE = opt('type', undefined);
 if (!(N > 0 && N % CONNECTIONS === 0 && W % CONNECTIONS === 0))
   throw new Error('--n and --warm must be multiples of --connections');
 
@@ -47,8 +50,16 @@ const REQUESTS = {
   2: 'GET /users/42?fields=a,b HTTP/1.1\r\nHost: x\r\n\r\n',
   3: `POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(order)}\r\n\r\n${order}`,
 };
-const request = REQUESTS[scenario];
-if (request === undefined) throw new Error('--scenario is 1, 2 or 3');
+const TYPES = {
+  json: 'GET /json HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n',
+  plaintext: 'GET /plaintext HTTP/1.1\r\nHost: x\r\nAccept: text/plain\r\n\r\n',
+};
+const request = TYPE === undefined ? REQUESTS[scenario] : TYPES[TYPE];
+if (request === undefined) throw new Error('--scenario is 1, 2 or 3; --type is json or plaintext');
+const serverFile =
+  TYPE === undefined
+    ? path.join(dir, 'benchmarks/dist/src/servers', `${server}.js`)
+    : path.join(dir, 'benchmarks/dist/src/techempower/servers', `${server}.js`);
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ipr-'));
 const outFile = path.join(work, 'callgrind.out');
@@ -61,10 +72,16 @@ const child = spawn(
     `--callgrind-out-file=${outFile}`,
     'node',
     '--predictable',
-    path.join(dir, 'benchmarks/dist/src/servers', `${server}.js`),
+    serverFile,
   ],
   {
-    env: { ...process.env, BENCH_PORT: '0', BENCH_STATIC_DIR: work },
+    // The TechEmpower servers open their database lazily: json and plaintext never reach it.
+    env: {
+      TFB_DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
+      ...process.env,
+      BENCH_PORT: '0',
+      BENCH_STATIC_DIR: work,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   },
 );
@@ -105,7 +122,7 @@ child.on('exit', () => {
     return;
   }
   console.log(
-    `${server} scenario ${scenario} (${dir}): ${Math.round(total / N)} instructions per request (${N} requests after ${W} of warm-up)`,
+    `${server} ${TYPE ?? `scenario ${scenario}`} (${dir}): ${Math.round(total / N)} instructions per request (${N} requests after ${W} of warm-up)`,
   );
   // --cache-sim: callgrind's simulated caches (first level, last level), misses per request.
   if (CACHE_SIM)

@@ -17,6 +17,8 @@
 //        [--prime 1,3]   scenarios each server serves first (2 s each), as in the bench, where one server process takes
 //                        every scenario in turn: code shared by routes has then seen them all (its feedback polymorphic)
 //   node benchmarks/tools/sampled-profile.js --alloc [...]   bytes allocated per request (V8's --trace-gc), no perf
+//        [--type json|plaintext]   TechEmpower implementations (--server raw-uws, rest-uws, ...) on GET /json or
+//                        /plaintext instead of a scenario (these two types touch no database)
 //
 // Needs perf (apt-get install linux-perf), wrk, taskset, and a built checkout (npx tsc -b).
 const { spawn, execFileSync } = require('node:child_process');
@@ -53,8 +55,14 @@ const SCENARIOS = {
   2: { path: '/users/42?fields=a,b', lua: ['method=GET'] },
   3: { path: '/orders', lua: ['method=POST', `body=${orderFile}`, 'header=Content-Type: application/json'] },
 };
-const request = SCENARIOS[scenario];
-if (request === undefined) throw new Error('--scenario is 1, 2 or 3');
+const TYPE = opt('type', undefined);
+const TYPES = {
+  json: { path: '/json', lua: ['method=GET', 'header=Accept: application/json'] },
+  plaintext: { path: '/plaintext', lua: ['method=GET', 'header=Accept: text/plain'] },
+};
+const request = TYPE === undefined ? SCENARIOS[scenario] : TYPES[TYPE];
+if (request === undefined) throw new Error('--scenario is 1, 2 or 3; --type is json or plaintext');
+const serversDir = TYPE === undefined ? 'benchmarks/dist/src/servers' : 'benchmarks/dist/src/techempower/servers';
 const primes = (opt('prime', '') || '')
   .split(',')
   .filter(Boolean)
@@ -66,9 +74,15 @@ const primes = (opt('prime', '') || '')
 function startServer(checkout, id, nodeFlags) {
   const child = spawn(
     'taskset',
-    ['-c', '1', process.execPath, ...nodeFlags, path.join(checkout, 'benchmarks/dist/src/servers', `${id}.js`)],
+    ['-c', '1', process.execPath, ...nodeFlags, path.join(checkout, serversDir, `${id}.js`)],
     {
-      env: { ...process.env, BENCH_PORT: '0', BENCH_STATIC_DIR: work },
+      // The TechEmpower servers open their database lazily: json and plaintext never reach it.
+      env: {
+        TFB_DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
+        ...process.env,
+        BENCH_PORT: '0',
+        BENCH_STATIC_DIR: work,
+      },
       // --perf-basic-prof also writes V8's log (isolate-*.log) where the process runs: in the temporary folder.
       cwd: work,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -226,7 +240,7 @@ async function main() {
     for (const s of servers) await stop(s);
   }
   const [a, b] = servers;
-  const shape = `scenario ${scenario}${primes.length > 0 ? ` (primed with ${opt('prime')})` : ''}, ${PIPELINE > 1 ? `pipelined ${PIPELINE}` : 'plain'}, ${CONNECTIONS} connections, ${ROUNDS} turns of ${SECONDS} s each`;
+  const shape = `${TYPE ?? `scenario ${scenario}`}${primes.length > 0 ? ` (primed with ${opt('prime')})` : ''}, ${PIPELINE > 1 ? `pipelined ${PIPELINE}` : 'plain'}, ${CONNECTIONS} connections, ${ROUNDS} turns of ${SECONDS} s each`;
   if (ALLOC) {
     console.log(`bytes allocated per request (${shape}):`);
     for (const [id, r] of [[server, a], ...(b ? [[against, b]] : [])])

@@ -109,6 +109,16 @@ export { LinearRouter } from './routing/linear-router';
 export type { RouteHolder } from './app/app-runtime';
 
 export { inject, type InjectOptions, type InjectResponse } from './testing/inject';
+export { injectEvents, type InjectedEventStream, type ReceivedEvent } from './testing/inject-events';
+export {
+  connectWebSocket,
+  WebSocketUpgradeRefused,
+  type TestWebSocket,
+  type WebSocketClientOptions,
+  type WebSocketClosed,
+  type WebSocketMessage,
+  type WebSocketTarget,
+} from './testing/websocket-client';
 export { loadUws, ALLOW_FALLBACK_ENV } from './adapter/load-uws';
 
 // Plugins: the public API every feature is built on (docs/reference/plugins.md).

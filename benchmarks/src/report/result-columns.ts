@@ -25,6 +25,7 @@ export function resultColumns(scenarios: Scenario[]): Column<ResultRow>[] {
     { header: 'vs raw uWS', align: 'right', value: (row) => formatPercent(row.ratioToRaw) },
     { header: 'p50 ms', align: 'right', value: (row) => latency(row, row.p50Ms) },
     { header: 'p99 ms', align: 'right', value: (row) => latency(row, row.p99Ms) },
+    { header: 'p99.9 ms', align: 'right', value: (row) => latency(row, row.p999Ms) },
     { header: 'server CPU µs/req', align: 'right', value: (row) => formatCpu(row.cpuUsPerRequest, row.cpuRatioToRaw) },
     {
       header: 'server CPU busy',

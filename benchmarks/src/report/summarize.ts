@@ -20,6 +20,8 @@ export interface ResultRow {
   spreadPct: number;
   p50Ms: number;
   p99Ms: number;
+  /** Median 99.9th percentile (NaN for runs recorded before it was kept). */
+  p999Ms: number;
   /** Median server CPU µs per request, and its ratio to raw uWebSockets.js's (median of per-round ratios). */
   cpuUsPerRequest: number;
   cpuRatioToRaw: number | undefined;
@@ -108,6 +110,7 @@ export function summarize(run: BenchmarkRun): ResultRow[] {
           spreadPct: spreadPercent(rps),
           p50Ms: median(own.map((m) => m.p50Ms)),
           p99Ms: median(own.map((m) => m.p99Ms)),
+          p999Ms: median(own.map((m) => m.p999Ms ?? Number.NaN)),
           cpuUsPerRequest: median(own.map((m) => m.cpuUsPerRequest)),
           cpuRatioToRaw:
             server === RAW_SERVER_ID

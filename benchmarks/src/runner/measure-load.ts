@@ -76,6 +76,7 @@ export function combineLoads(loads: readonly LoadMeasurement[]): LoadMeasurement
         p50: weighted((latency) => latency.p50),
         p90: weighted((latency) => latency.p90),
         p99: weighted((latency) => latency.p99),
+        p999: weighted((latency) => latency.p999),
         max: Math.max(...loads.map((load) => load.result.latencyUs.max)),
       },
     },

@@ -10,6 +10,7 @@ export interface SliceMeasurement {
   cpuUsPerRequest: number;
   p50Ms: number;
   p99Ms: number;
+  p999Ms?: number;
 }
 
 export interface Measurement {
@@ -21,6 +22,8 @@ export interface Measurement {
   requests: number;
   p50Ms: number;
   p99Ms: number;
+  /** wrk's 99.9th percentile (absent from runs recorded before it was kept). */
+  p999Ms?: number;
   /** Server CPU time (user + system) per answered request, in microseconds. */
   cpuUsPerRequest: number;
   /** Server CPU time over wall time while wrk ran: near 100% the server is the bottleneck, well below it wrk is. */

@@ -35,6 +35,7 @@ export interface RunInput {
 }
 
 function modesFor(scenario: Scenario, modes: Mode[]): Mode[] {
+  if (scenario.modes) return scenario.modes;
   return modes.filter((mode) => mode === 'plain' || scenario.pipelined);
 }
 
@@ -86,6 +87,7 @@ function toMeasurement(
     serverCpuPercent: load.serverCpuPercent,
     p50Ms: result.latencyUs.p50 / 1000,
     p99Ms: result.latencyUs.p99 / 1000,
+    p999Ms: result.latencyUs.p999 / 1000,
     peakRssMB: load.peakRssMB,
     statusErrors: errors.status,
     socketErrors: errors.connect + errors.read + errors.write + errors.timeout,
@@ -317,6 +319,7 @@ async function roundBySlices(context: RoundContext, servers: ServerDefinition[])
               cpuUsPerRequest: slice.cpuUsPerRequest,
               p50Ms: slice.result.latencyUs.p50 / 1000,
               p99Ms: slice.result.latencyUs.p99 / 1000,
+              p999Ms: slice.result.latencyUs.p999 / 1000,
             }));
             context.measurements.push(measurement);
             logMeasurement(log, context.round, scenario, measurement);

@@ -52,7 +52,7 @@ export function startServer(definition: ServerDefinition, options: StartOptions)
   // taskset execs node, so the child's pid is the server's pid (what /proc sampling needs).
   // NODE_ENV=production, as Express's production guide asks (https://expressjs.com/en/advanced/best-practice-performance.html).
   const child = spawn(command, args, {
-    env: { NODE_ENV: 'production', ...process.env, ...options.env, BENCH_PORT: '0' },
+    env: { NODE_ENV: 'production', ...process.env, ...options.env, ...definition.env, BENCH_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   trackChild(child);

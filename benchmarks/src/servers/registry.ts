@@ -10,6 +10,8 @@ export interface ServerDefinition {
   file: string;
   /** Installed apart (see setup/peers.ts). */
   peer?: PeerName;
+  /** More environment for the server process (TechEmpower's servers: the database, driver and pool). */
+  env?: Record<string, string>;
 }
 
 export const SERVERS: ServerDefinition[] = [

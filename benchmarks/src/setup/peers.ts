@@ -12,7 +12,7 @@ import { runCommand } from './run-command';
 
 export const PEER_PACKAGES = [
   { name: 'hyper-express', version: '6.18.0' },
-  { name: 'ultimate-express', version: '2.0.17' },
+  { name: 'ultimate-express', version: '2.2.1' },
 ] as const;
 
 export type PeerName = (typeof PEER_PACKAGES)[number]['name'];

@@ -16,6 +16,7 @@ import type { BodyConsumer } from '../pipeline/plugin';
 import { answeredByRequestHooks, leaveCallback, openExchange } from './request-setup';
 import { judgeFraming, refuseLater } from './request-framing';
 import { kAbort, kBody, kLive, kParamNames, kParamValues } from '../http/internal';
+import { REFUSED_BODY_DRAIN_BYTES, RefusedBody } from './refused-body';
 import { keptBytes } from '../http/header-bytes';
 
 /**
@@ -212,11 +213,22 @@ function readBody(
   const limit = stream?.limit ?? rt.bodyLimit;
   if (declared !== '' && !(Number(declared) <= limit)) {
     stream?.abort();
-    response.closeConnectionAfter();
-    const pending = rt.fail(
-      ctx,
-      new PayloadTooLargeException(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`),
+    const tooLarge = new PayloadTooLargeException(
+      `Request body of ${declared} bytes exceeds the limit of ${limit} bytes`,
     );
+    if (Number(declared) <= REFUSED_BODY_DRAIN_BYTES) {
+      // Answered once the client sent it all (read and dropped), so that it reads the 413 instead of a reset.
+      response[kLive] = false;
+      const refusal = new RefusedBody(response, () => rt.fail(ctx, tooLarge));
+      res.onAborted(() => {
+        refusal.cancel();
+        response[kAbort]();
+      });
+      res.onData((chunk, isLast) => refusal.take(chunk.byteLength, isLast));
+      return;
+    }
+    response.closeConnectionAfter();
+    const pending = rt.fail(ctx, tooLarge);
     response[kLive] = false;
     if (pending !== undefined && !response.ended()) res.onAborted(() => response[kAbort]());
     return;
@@ -226,25 +238,25 @@ function readBody(
     streamBody(rt, res, ctx, routes, stream);
     return;
   }
-  res.onAborted(() => response[kAbort]());
   let chunks: Buffer[] = [];
   let size = 0;
   let done = false;
+  // Set once the body grew past the limit: the rest is read and dropped (within bounds) before the 413.
+  let refusal: RefusedBody | undefined;
+  res.onAborted(() => {
+    refusal?.cancel();
+    response[kAbort]();
+  });
   res.onData((chunk, isLast) => {
+    if (refusal !== undefined) return refusal.take(chunk.byteLength, isLast);
     if (done) return;
     size += chunk.byteLength;
     if (size > limit) {
       done = true;
       chunks = [];
-      response.closeConnectionAfter();
-      // uWebSockets.js corks its data callbacks (as it does the request callback): what is written before
-      // this returns needs no cork of its own; later writes (after an await) cork again.
-      response[kLive] = true;
-      try {
-        void rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes`));
-      } finally {
-        response[kLive] = false;
-      }
+      const tooLarge = new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes`);
+      refusal = new RefusedBody(response, () => rt.fail(ctx, tooLarge));
+      refusal.take(0, isLast);
       return;
     }
     // uWebSockets.js neuters the chunk when this callback returns: copy it.
@@ -275,13 +287,13 @@ function streamBody(
   const { response } = ctx;
   let done = false;
   let size = 0;
-  // Set when the consumer refused the body (too many files, a malformed part): the rest is read to its end,
-  // within the size limit, before the answer. uWebSockets.js v20.57 closes a connection answered mid-body at
-  // once, so a client still sending would see a broken pipe instead of the answer.
-  let refused: { error: unknown } | undefined;
+  // Set when the consumer refused the body (too many files, a malformed part) or it grew past the limit: the
+  // rest is read and dropped (within bounds) before the answer, so that a client still sending reads it.
+  let refusal: RefusedBody | undefined;
   res.onAborted(() => {
     response[kAbort]();
-    if (!done && refused === undefined) consumer.abort();
+    if (refusal !== undefined) refusal.cancel();
+    else if (!done) consumer.abort();
     done = true;
   });
   // uWebSockets.js pauses a body's reading (a build without pause/resume: the consumer takes the body as it comes).
@@ -289,20 +301,18 @@ function streamBody(
     const open = () => !response.aborted() && !response.ended();
     consumer.takeFlow({ pause: () => void (open() && res.pause()), resume: () => void (open() && res.resume()) });
   }
+  const refuse = (error: unknown, isLast: boolean) => {
+    done = true;
+    refusal = new RefusedBody(response, () => rt.fail(ctx, error));
+    refusal.take(0, isLast);
+  };
   res.onData((chunk, isLast) => {
+    if (refusal !== undefined) return refusal.take(chunk.byteLength, isLast);
     if (done) return;
     size += chunk.byteLength;
     if (size > consumer.limit) {
-      if (refused === undefined) consumer.abort();
-      done = true;
-      response.closeConnectionAfter();
-      void rt.fail(ctx, new PayloadTooLargeException(`Request body exceeds the limit of ${consumer.limit} bytes`));
-      return;
-    }
-    if (refused !== undefined) {
-      if (!isLast) return;
-      done = true;
-      void rt.fail(ctx, refused.error);
+      consumer.abort();
+      refuse(new PayloadTooLargeException(`Request body exceeds the limit of ${consumer.limit} bytes`), isLast);
       return;
     }
     try {
@@ -326,7 +336,7 @@ function streamBody(
     } catch (err) {
       consumer.abort();
       if (!isLast) {
-        refused = { error: err };
+        refuse(err, false);
         return;
       }
       done = true; // the whole body is read: the connection can carry on after the answer

@@ -223,6 +223,16 @@ const CODES = {
     title: 'An exception handler failed; the built-in handler answered instead',
     type: 'error',
   },
+  RU_ERR_WEBSOCKET_REFUSED: {
+    status: null,
+    title: 'connectWebSocket: the upgrade was answered with an HTTP response, not 101 (WebSocketUpgradeRefused)',
+    type: 'error',
+  },
+  RU_ERR_WEBSOCKET_CLIENT: {
+    status: null,
+    title: "connectWebSocket's client: the connection is closed, or the server's handshake was wrong",
+    type: 'error',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 /**

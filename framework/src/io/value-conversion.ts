@@ -50,7 +50,16 @@ const toNumber: Converter = (v, label) => {
   // Number('') is 0 and Number('0x1f') is 31: accept decimal notation only, as users expect.
   if (t.length === 0 || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return fail(v, label, 'number');
   const n = Number(t);
-  return Number.isFinite(n) ? n : fail(v, label, 'number', 'out of range');
+  if (!Number.isFinite(n)) return fail(v, label, 'number', 'out of range');
+  // An integer written out (an id) past 2^53 would silently become another number (99999999999999999999999: 1e+23).
+  if (!Number.isSafeInteger(n) && /^[+-]?\d+$/.test(t))
+    return fail(
+      v,
+      label,
+      'number',
+      `beyond the safe integer range (±${Number.MAX_SAFE_INTEGER}); a bigint parameter takes larger integers`,
+    );
+  return n;
 };
 
 const toBoolean: Converter = (v, label) => {

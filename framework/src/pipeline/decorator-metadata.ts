@@ -1,4 +1,4 @@
-import { RegistrationError } from '../errors/http-errors';
+import { errors } from '../errors/factories';
 import type { ArgumentType, ParamMetadata } from '../metadata/types';
 
 /**
@@ -17,7 +17,7 @@ export function assertArgumentType(
   // A @ContextReader provides the value whatever the type.
   if (meta.source === 'context' && meta.contextReader !== undefined) return;
   const reflectLoaded = typeof (Reflect as { getMetadata?: unknown }).getMetadata === 'function';
-  throw new RegistrationError(
+  throw errors.RU_ERR_NO_DECORATOR_METADATA(
     [
       `${where} (${decorator}): its type is unknown, as this build emitted no decorator metadata. Either:`,
       `  - name the type in the decorator: ${explicitForm(meta)}; or`,
@@ -25,7 +25,6 @@ export function assertArgumentType(
         ? `  - build with a tool that emits the metadata (tsc, SWC with jsc.transform.decoratorMetadata, Vite 8 or Vitest 4.1) and set "experimentalDecorators": true and "emitDecoratorMetadata": true in the compilerOptions of your tsconfig.json. esbuild, tsx and Bun never emit it.`
         : `  - import 'reflect-metadata' (or rest.uws) before your classes are defined, and build with "experimentalDecorators" and "emitDecoratorMetadata" on.`,
     ].join('\n'),
-    'RU_ERR_NO_DECORATOR_METADATA',
   );
 }
 

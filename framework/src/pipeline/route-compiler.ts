@@ -63,7 +63,8 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   const hooks = routeHooksFor(cc, definition, 'http', c, m);
   const scope: ArgumentScope = {
     label: definition.label,
-    routeText: `${definition.method} ${definition.path}`,
+    // As a client writes it: `@Path('/notes')` with `@Path('/')` is `POST /notes`, not `POST /notes/`.
+    routeText: `${definition.method} ${definition.path.length > 1 ? definition.path.replace(/\/+$/, '') : definition.path}`,
     pathParamNames: definition.pathParamNames,
     consumes: definition.consumes,
     methodReader: m.reader ?? c.reader,

@@ -73,13 +73,31 @@ export class FakeUwsResponse {
   private aborted = false;
   private closed = false;
   private resolveDone!: (r: FakeExchangeResult) => void;
+  private resolveHead!: () => void;
   readonly done: Promise<FakeExchangeResult>;
+  /** Resolves once the head is complete: at the first body bytes, or when the answer ends or is aborted. */
+  readonly headWritten: Promise<void>;
+  /** Hears each body chunk as it is written (the streaming test helpers read events from it). */
+  onChunk: ((chunk: Buffer) => void) | null = null;
 
   constructor(
     readonly isHead: boolean,
     private readonly remoteAddress = '127.0.0.1',
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    this.headWritten = new Promise((resolve) => (this.resolveHead = resolve));
+  }
+
+  /** The status and headers written so far, with the body bytes so far. */
+  snapshot(): FakeExchangeResult {
+    return { ...this.statusOf(), headers: this.headers, body: Buffer.concat(this.chunks), closed: this.closed };
+  }
+
+  private push(chunk: unknown): void {
+    const bytes = toBuffer(chunk);
+    this.chunks.push(bytes);
+    this.resolveHead();
+    if (bytes.length > 0) this.onChunk?.(bytes);
   }
 
   private check(): void {
@@ -105,13 +123,13 @@ export class FakeUwsResponse {
   }
   write(chunk: unknown): boolean {
     this.check();
-    this.chunks.push(toBuffer(chunk));
+    this.push(chunk);
     return true;
   }
   end(body?: unknown, closeConnection?: boolean): this {
     this.check();
     // Like uWebSockets.js 20.30, a HEAD answer's body is sent too if given: the framework must hold it back.
-    if (body !== undefined) this.chunks.push(toBuffer(body));
+    if (body !== undefined) this.push(body);
     this.finish(closeConnection === true);
     return this;
   }
@@ -122,7 +140,7 @@ export class FakeUwsResponse {
   }
   tryEnd(chunk: unknown, totalSize: number): [boolean, boolean] {
     this.check();
-    this.chunks.push(toBuffer(chunk));
+    this.push(chunk);
     const written = this.chunks.reduce((n, c) => n + c.length, 0);
     if (written >= totalSize) this.finish(false);
     return [true, written >= totalSize];
@@ -183,6 +201,7 @@ export class FakeUwsResponse {
   abort(): void {
     if (this.finished || this.aborted) return;
     this.aborted = true;
+    this.resolveHead();
     this.abortHandler?.();
     this.resolveDone({
       status: 0,
@@ -193,12 +212,19 @@ export class FakeUwsResponse {
     });
   }
 
-  private finish(close: boolean): void {
-    this.finished = true;
+  private statusOf(): { status: number; statusMessage: string } {
     const space = this.statusLine.indexOf(' ');
-    this.resolveDone({
+    return {
       status: Number(space < 0 ? this.statusLine : this.statusLine.slice(0, space)),
       statusMessage: space < 0 ? '' : this.statusLine.slice(space + 1),
+    };
+  }
+
+  private finish(close: boolean): void {
+    this.finished = true;
+    this.resolveHead();
+    this.resolveDone({
+      ...this.statusOf(),
       headers: this.headers,
       body: Buffer.concat(this.chunks),
       closed: close || this.closed,

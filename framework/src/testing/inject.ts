@@ -2,8 +2,8 @@ import { Buffer } from 'node:buffer';
 import type { TemplatedApp } from 'uWebSockets.js';
 import { dispatch, runtimeOf } from '../adapter/uws-adapter';
 import type { RestBuilder } from '../builder/rest-builder';
-import { FakeUwsRequest, FakeUwsResponse } from './fake-uws';
 import { errors } from '../errors/factories';
+import { type FakeExchangeResult, FakeUwsRequest, FakeUwsResponse } from './fake-uws';
 
 /** A request for `inject`. */
 export interface InjectOptions {
@@ -39,12 +39,21 @@ export interface InjectResponse {
 
 /**
  * Sends a request through an app's routes without opening a port (like Fastify's inject): the same
- * adapter code runs, against stand-ins for uWebSockets.js's request and response.
+ * adapter code runs, against stand-ins for uWebSockets.js's request and response. Resolves when the answer
+ * ends: for an event stream that the server does not end, read it with `injectEvents` instead.
  */
 export async function inject(
   target: TemplatedApp | RestBuilder,
   options: InjectOptions | string,
 ): Promise<InjectResponse> {
+  return injectedResponse(await sendInjected(target, options).done);
+}
+
+/**
+ * Dispatches the request through the app; the returned stand-in response records the answer as it is written.
+ * @internal shared by `inject` and `injectEvents`
+ */
+export function sendInjected(target: TemplatedApp | RestBuilder, options: InjectOptions | string): FakeUwsResponse {
   const opts: InjectOptions = typeof options === 'string' ? { url: options } : options;
   const app =
     typeof (target as RestBuilder).build === 'function' && typeof (target as TemplatedApp).listen !== 'function'
@@ -80,7 +89,11 @@ export async function inject(
   dispatch(runtime, res as any, req as any);
   req.valid = false;
   res.deliver(body);
-  const result = await res.done;
+  return res;
+}
+
+/** What the client saw, as `inject` gives it. @internal */
+export function injectedResponse(result: FakeExchangeResult): InjectResponse {
   const flat: Record<string, string> = {};
   for (const [k, v] of result.headers) {
     const key = k.toLowerCase();

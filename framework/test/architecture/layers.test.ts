@@ -22,7 +22,9 @@ const LADDER: readonly (readonly string[])[] = [
   ['features', 'app'],
   ['adapter'],
   ['builder'],
-  ['server', 'testing'],
+  ['server'],
+  // The test helpers use the whole stack: inject dispatches through the adapter, connectWebSocket listens.
+  ['testing'],
   ['index.ts'],
 ];
 

@@ -237,3 +237,42 @@ test('@Context with an unknown type and a body param without decorator are recog
   });
   void BodyParam;
 });
+
+class NewNote {
+  text!: string;
+}
+
+@Path('/notes')
+class Notes {
+  @POST @Path('/') create(body: NewNote) {
+    return body;
+  }
+
+  @GET @Path('/{id:\\d+}') get(@PathParam('id') id: number) {
+    return { id };
+  }
+
+  @GET @Path('/big/{id:\\d+}') big(@PathParam('id') id: bigint) {
+    return { id: String(id) };
+  }
+}
+
+test('a missing body names the route as the client wrote it: POST /notes, not POST /notes/', async (t) => {
+  const r = await inject(new RestBuilder().register(Notes), { method: 'POST', url: '/notes' });
+  t.is(r.statusCode, 400);
+  t.like(r.json(), { code: 'RU_ERR_MISSING_BODY', message: 'Missing request body for: POST /notes' });
+});
+
+test('an integer path value past the safe range is a 400, not another number', async (t) => {
+  const app = new RestBuilder().register(Notes);
+  t.deepEqual((await inject(app, `/notes/${Number.MAX_SAFE_INTEGER}`)).json(), { id: Number.MAX_SAFE_INTEGER });
+  const r = await inject(app, '/notes/99999999999999999999999');
+  t.is(r.statusCode, 400);
+  t.like(r.json(), { code: 'RU_ERR_CONVERSION' });
+  t.regex(
+    r.json().message,
+    /^Failed to convert value: '99999999999999999999999' of @PathParam\("id"\) to type: number \(beyond the safe integer range \(±9007199254740991\); a bigint parameter takes larger integers\)$/,
+  );
+  t.is((await inject(app, `/notes/${Number.MAX_SAFE_INTEGER + 1}`)).statusCode, 400);
+  t.deepEqual((await inject(app, '/notes/big/99999999999999999999999')).json(), { id: '99999999999999999999999' });
+});

@@ -52,6 +52,13 @@ class Failing {
   @GET @Path('/method') @CatchWith(SpecialHandler, OutOfStockHandler) method() {
     throw new OutOfStock('none left');
   }
+  // Both handlers match a SpecialOutOfStock: only the order of the list decides.
+  @GET @Path('/special-first') @CatchWith(SpecialHandler, OutOfStockHandler) specialFirst() {
+    throw new SpecialOutOfStock('special');
+  }
+  @GET @Path('/general-first') @CatchWith(OutOfStockHandler, SpecialHandler) generalFirst() {
+    throw new SpecialOutOfStock('special');
+  }
   @GET @Path('/class') cls() {
     throw new SpecialOutOfStock('special');
   }
@@ -79,12 +86,22 @@ class Plain {
   @GET @Path('/kept') kept() {
     throw new WebApplicationException('gone', 410);
   }
+  @GET @Path('/stock') stock() {
+    throw new OutOfStock('none left');
+  }
 }
 
 test('method @CatchWith handlers are tried in order: the first whose type matches wins', async (t) => {
   const r = await inject(new RestBuilder().register(Failing), '/err/method');
   t.is(r.statusCode, 409);
   t.is(r.body, 'out of stock (method handler)');
+  // An error both handlers match goes to the first listed, not to the more specific one.
+  const special = await inject(new RestBuilder().register(Failing), '/err/special-first');
+  t.is(special.statusCode, 410);
+  t.is(special.body, 'special (class handler)');
+  const general = await inject(new RestBuilder().register(Failing), '/err/general-first');
+  t.is(general.statusCode, 409);
+  t.is(general.body, 'out of stock (method handler)');
 });
 
 test('class @CatchWith applies when the method has no matching handler; async errors too', async (t) => {
@@ -99,6 +116,18 @@ test('global handlers come last, in registration order; the status is preset bef
   const r = await inject(new RestBuilder().register(Failing).errorHandler(AnyErrorHandler), '/err/global');
   t.is(r.statusCode, 500);
   t.is(r.body, 'global: boom');
+  // Two global handlers that both match: the one registered first answers.
+  const specificFirst = new RestBuilder().register(Plain).errorHandler(OutOfStockHandler, AnyErrorHandler);
+  const stock = await inject(specificFirst, '/plain/stock');
+  t.is(stock.statusCode, 409);
+  t.is(stock.body, 'out of stock (method handler)');
+  const anyFirst = new RestBuilder().register(Plain).errorHandler(AnyErrorHandler, OutOfStockHandler);
+  const caughtByAny = await inject(anyFirst, '/plain/stock');
+  t.is(caughtByAny.statusCode, 500);
+  t.is(caughtByAny.body, 'global: none left');
+  // A route's own @CatchWith comes before every global handler.
+  const routeFirst = await inject(new RestBuilder().register(Failing).errorHandler(AnyErrorHandler), '/err/method');
+  t.is(routeFirst.body, 'out of stock (method handler)');
   const kept = await inject(new RestBuilder().register(Plain).errorHandler(KeepsStatusHandler), '/plain/kept');
   t.is(kept.statusCode, 410);
   t.is(kept.body, 'status kept: gone');

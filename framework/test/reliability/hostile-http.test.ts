@@ -72,8 +72,9 @@ const cases: Array<[string, string | Buffer | Array<string | Buffer>, number?]> 
   ['oversized header (4 MiB)', get('/ok', `X-Big: ${'a'.repeat(4 * 1024 * 1024)}${CRLF}`)],
   ['request without Host', `GET /ok HTTP/1.1${CRLF}${CRLF}`, 15000],
   [
+    // Beyond what the server reads of a refused body (16 MiB): refused from its Content-Length, at once.
     'body over the limit, declared',
-    `POST /text HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: text/plain${CRLF}Content-Length: 10000000${CRLF}${CRLF}abc`,
+    `POST /text HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: text/plain${CRLF}Content-Length: 100000000${CRLF}${CRLF}abc`,
   ],
   [
     'malformed JSON',

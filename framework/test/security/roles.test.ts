@@ -81,10 +81,13 @@ test('@RolesAllowed on a class: any listed role passes, another role is 403, no 
       headers: { 'x-user': 'a', 'x-roles': 'reader', accept: 'application/json' },
     });
     t.is(denied.status, 403);
-    t.like(await denied.json(), {
+    const refusal = await denied.text();
+    t.like(JSON.parse(refusal), {
       code: 'RU_ERR_ROLE_REQUIRED',
-      message: 'AdminResource.stats requires one of the roles: admin, owner',
+      message: 'The user has none of the roles this route requires',
     });
+    // Class, method and role names are the server's own business.
+    t.notRegex(refusal, /AdminResource|stats|admin|owner/);
     t.is((await fetch(`${server.url}/admin/stats`)).status, 401);
   } finally {
     server.close();
@@ -107,7 +110,9 @@ test('@DenyAll is 403 for everyone, admins included', async (t) => {
   const server = await serve(app());
   try {
     t.is((await fetch(`${server.url}/admin/nobody`, { headers: { 'x-user': 'a', 'x-roles': 'admin' } })).status, 403);
-    t.is((await fetch(`${server.url}/admin/nobody`)).status, 403);
+    const refused = await fetch(`${server.url}/admin/nobody`, { headers: { accept: 'application/json' } });
+    t.is(refused.status, 403);
+    t.like(await refused.json(), { code: 'RU_ERR_DENY_ALL', message: 'This route is available to no one' });
   } finally {
     server.close();
   }

@@ -9,7 +9,7 @@ export interface ReceivedEvent {
   comment?: string;
 }
 
-/** A streaming GET read block by block, as a browser's EventSource would parse it (with comments kept). */
+/** A streaming GET read block by block, as a browser's EventSource would parse it (any line break; comments kept). */
 export interface EventClient {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -63,7 +63,10 @@ export function openEvents(url: string, headers: Record<string, string> = {}, me
         });
         response.setEncoding('utf8');
         response.on('data', (text: string) => {
+          // A browser ends a line at CR, LF or CRLF; a CR at the end may be the first half of a CRLF, so it waits.
           buffer += text;
+          const trailingCr = buffer.endsWith('\r');
+          buffer = buffer.slice(0, trailingCr ? -1 : undefined).replace(/\r\n?/g, '\n') + (trailingCr ? '\r' : '');
           let at: number;
           while ((at = buffer.indexOf('\n\n')) >= 0) {
             blocks.push(parseBlock(buffer.slice(0, at)));

@@ -8,6 +8,7 @@ import {
   Optional,
   Path,
   Produces,
+  QueryParam,
   Response,
   RestBuilder,
   ServerSentEvent,
@@ -121,6 +122,16 @@ class Events {
     stream.signal.addEventListener('abort', () => unsubscribed.resolve());
     pushStream = stream;
     return stream;
+  }
+
+  /** Data from the client, as an app relaying chat messages or log lines would send it. */
+  @GET
+  @Path('relay')
+  @ServerSentEvents({ heartbeatSeconds: 0 })
+  async *relay(@QueryParam('text') text: string) {
+    yield text;
+    yield new ServerSentEvent({ event: 'message', data: text });
+    yield { text };
   }
 
   @GET
@@ -275,6 +286,25 @@ test('an event field with a line break is refused: data cannot forge events', (t
   t.throws(() => new ServerSentEvent({ id: 'nul\0' }), { message: /event id/ });
   t.throws(() => new ServerSentEvent({ retry: -1 }), { message: /retry/ });
   t.throws(() => ServerSentEvents({ heartbeatSeconds: -1 }), { message: /heartbeatSeconds/ });
+});
+
+test('data with line breaks of every kind cannot forge events: a browser reads one event per value, data intact', async (t) => {
+  const forgeries = [
+    'hello\n\nevent: forged\nid: 666\ndata: injected',
+    'hello\r\rid: 666\rretry: 1\revent: forged',
+    'hello\r\n\r\nevent: forged\r\ndata: injected\r\n',
+    'one\ntwo\rthree\r\nfour',
+  ];
+  for (const text of forgeries) {
+    const client = await openEvents(`${server.url}/events/relay?text=${encodeURIComponent(text)}`);
+    await client.ended;
+    const lines = text.replace(/\r\n|\r/g, '\n');
+    t.deepEqual(
+      eventsOf(client.blocks),
+      [{ data: lines }, { event: 'message', data: lines }, { data: JSON.stringify({ text }) }],
+      JSON.stringify(text),
+    );
+  }
 });
 
 test('a graceful shutdown ends open streams (clients reconnect elsewhere) instead of waiting for them', async (t) => {

@@ -290,6 +290,58 @@ test('the documented example answers as documented', async (t) => {
   t.is(await ok.text(), '{"items":1,"first":true}');
 });
 
+@Path('/lines')
+class Lines {
+  @POST create(@Valid line: DocItem) {
+    return { sku: line.sku, quantity: line.quantity };
+  }
+  @POST @Path('orders') order(@Valid order: DocOrder) {
+    return { items: order.items.length };
+  }
+}
+
+test('over HTTP, each constraint broken alone is refused, whether the keys come in declared order (the one pass) or not', async (t) => {
+  const server = await listen(new RestBuilder().validateWith(new ClassValidator()).register(Lines).build());
+  t.teardown(() => server.close());
+  const post = async (path: string, body: string) => {
+    const res = await fetch(`${server.url}/lines${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      broken: res.status === 400 ? JSON.parse(text).violations.map((v: any) => `${v.path} ${v.constraint}`) : text,
+    };
+  };
+  const cases: Array<[string, string, string[]]> = [
+    ['', '{"sku":"A","quantity":0}', ['quantity min']],
+    ['', '{"sku":"A","quantity":1001}', ['quantity max']],
+    ['', '{"sku":"A","quantity":1.5}', ['quantity isInt']],
+    ['', '{"sku":"a b","quantity":1}', ['sku matches']],
+    ['', '{"sku":7,"quantity":1}', ['sku matches', 'sku isString']],
+    ['/orders', '{"currency":"GBP","items":[{"sku":"A","quantity":1}]}', ['currency isIn']],
+    ['/orders', '{"currency":"EUR","items":[{"sku":"A","quantity":0}]}', ['items[0].quantity min']],
+    [
+      '/orders',
+      '{"currency":"EUR","items":[{"sku":"A","quantity":1},{"sku":"B","quantity":1001}]}',
+      ['items[1].quantity max'],
+    ],
+  ];
+  for (const [path, body, broken] of cases) {
+    t.deepEqual(await post(path, body), { status: 400, broken }, body);
+    // The same body with its keys reordered takes the exact passes.
+    const reordered = JSON.stringify(JSON.parse(body), (_key, value) =>
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).reverse())
+        : value,
+    );
+    t.deepEqual(await post(path, reordered), { status: 400, broken }, reordered);
+  }
+  t.deepEqual(await post('', '{"sku":"A","quantity":1}'), { status: 200, broken: '{"sku":"A","quantity":1}' });
+});
+
 /** A constraint whose promise rejects (a lookup that failed). */
 function IsCheckedRemotely(target: object, propertyName: string): void {
   registerDecorator({

@@ -410,6 +410,31 @@ for (const engine of engines) {
     t.is((await alice.get(`${API}/booking/${id}`)).body.status, 'PENDING', 'a captured booking never times out');
   });
 
+  test(`${engine.name}: a capture an hour after creation is refused even when nothing read the booking before`, async (t) => {
+    const { server, alice, clock } = await startHttpFixture(await engine.freshUrl(), { capacity: 3 });
+    t.teardown(() => server.close());
+    const early = (await alice.post(`${API}/booking`, createBody(1, 0))).body.bookingId;
+    const late = (await alice.post(`${API}/booking`, createBody(2, 0))).body.bookingId;
+    clock.advance(HOUR - 1);
+    // A millisecond before the hour ends, the capture goes through: the PUT is the first request after the creates.
+    const captured = await alice.put(`${API}/booking/${early}`, { status: 'PENDING', partnerReferenceId: 'IN-TIME' });
+    t.is(captured.status, 200);
+    t.is(captured.body.status, 'PENDING');
+    clock.advance(1);
+    // The hour is over: the PUT comes first again (no GET, list or create has timed the booking out yet).
+    assertError(
+      t,
+      await alice.put(`${API}/booking/${late}`, { status: 'PENDING', partnerReferenceId: 'TOO-LATE' }),
+      409,
+      'E_CAPTURE_TIMEOUT',
+      /was not captured within one hour of creation and is CAPTURE_TIMEOUT/,
+    );
+    const after = (await alice.get(`${API}/booking/${late}`)).body;
+    t.is(after.status, 'CAPTURE_TIMEOUT');
+    t.is(after.partnerReferenceId, null, 'the refused capture stored nothing');
+    t.is((await alice.get(`${API}/booking/${early}`)).body.status, 'PENDING');
+  });
+
   test(`${engine.name}: an unexpected failure is a 500 with a fixed message, and the server keeps serving`, async (t) => {
     const errors: unknown[] = [];
     const logger = {

@@ -28,8 +28,11 @@ test('PostgreSQL: a stop lets requests in progress finish, refuses new connectio
   // Another session holds the booking table, so the next create waits inside the server.
   const lock = await holdLock(url, sql`LOCK TABLE booking IN ACCESS EXCLUSIVE MODE`);
   t.teardown(() => lock.release());
-  const creating = alice.post(`${API}/booking`, createBody(1, 0));
-  await new Promise((resolve) => setTimeout(resolve, 300)); // the request reaches the server and waits for the lock
+  const creating = alice.post(`${API}/booking`, createBody(1, 0)).then(
+    (answer) => answer,
+    (error: Error) => error,
+  );
+  await lock.someoneWaits(); // the request reached the server and waits for the lock
 
   let stopped = false;
   const stopping = server.close().then(() => (stopped = true));
@@ -44,7 +47,8 @@ test('PostgreSQL: a stop lets requests in progress finish, refuses new connectio
 
   await lock.release();
   const created = await creating;
-  t.is(created.status, 201, 'the request in progress completed');
+  t.false(created instanceof Error, String(created));
+  t.is((created as Exclude<typeof created, Error>).status, 201, 'the request in progress completed');
   const lateAnswer = await late;
   t.is(lateAnswer.status, 200);
   t.is(lateAnswer.headers.connection, 'close');

@@ -163,4 +163,35 @@ for (const dialect of DIALECTS) {
     t.like(meta, { width: 120, height: 120, format: 'jpeg' });
     t.is((await fetch(`${server.url}/assets/images/news/nothing.jpg`)).status, 404);
   });
+
+  test.serial(`${dialect}: a lazy transform in another format is made on the first request of its URL`, async (t) => {
+    const response = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/graphql' },
+      body: `{ asset(filename: "sunrise.jpg") {
+        png: url @transform(width: 130, format: "png")
+        webp: url(width: 90, height: 60, format: "webp")
+        jpeg: url(width: 70, format: "jpeg")
+      } }`,
+    });
+    const urls = ((await response.json()) as any).data.asset as Record<string, string>;
+    t.is(urls.png, `${server.url}/assets/images/news/_130xAUTO_crop_center-center_none/sunrise.png`);
+    t.is(urls.webp, `${server.url}/assets/images/news/_90x60_crop_center-center_none/sunrise.webp`);
+    const expected = {
+      png: { type: 'image/png', width: 130, format: 'png' },
+      webp: { type: 'image/webp', width: 90, height: 60, format: 'webp' },
+      jpeg: { type: 'image/jpeg', width: 70, format: 'jpeg' },
+    };
+    for (const [name, want] of Object.entries(expected)) {
+      const image = await fetch(urls[name]!);
+      t.is(image.status, 200, `${name}: ${urls[name]}`);
+      t.is(image.headers.get('content-type'), want.type);
+      const { type: _type, ...meta } = want;
+      t.like(await sharp(Buffer.from(await image.arrayBuffer())).metadata(), meta, name);
+    }
+    // The format comes from the file's extension: one no transform writes, or another file's name, is not served.
+    const folder = `${server.url}/assets/images/news/_130xAUTO_crop_center-center_none`;
+    t.is((await fetch(`${folder}/sunrise.bmp`)).status, 404);
+    t.is((await fetch(`${folder}/sunset.png`)).status, 404);
+  });
 }

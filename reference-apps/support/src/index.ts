@@ -9,6 +9,7 @@ export {
   createDatabaseAt,
   dropDatabaseAt,
   type ThrowawayPostgres,
+  type ThrowawayPostgresOptions,
 } from './postgres/throwaway-postgres';
 export { postgresForTests, type TestPostgresDatabase } from './postgres/postgres-for-tests';
 export { findPostgresBinaries, POSTGRES_INSTALL_COMMAND } from './postgres/postgres-binaries';

@@ -4,6 +4,8 @@ import { container as rootContainer } from 'tsyringe';
 import { rateLimitStoreOptions, useOperations, type AppRateLimit, type OperationsOptions } from 'app-support';
 import { DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE } from './config';
 import { ApiKeyStore } from './storage/api-key-store';
+import { GlossaryStore } from './storage/glossary-store';
+import { SpokenTermsStore } from './storage/spoken-terms-store';
 import { capabilitiesOf, type VoiceEngines } from './engines/voice-engines';
 import type { SessionLimits } from './domain/session/session-limits';
 import type { SessionRegistry } from './domain/registry/session-registry';
@@ -16,7 +18,9 @@ import {
   VOICE_CAPABILITIES,
   VOICE_ENGINES,
 } from './http/injection-tokens';
+import { GlossaryResource } from './http/glossary-resource';
 import { PageResource, PUBLIC_DIRECTORY } from './http/page-resource';
+import { SpokenTermsResource } from './http/spoken-terms-resource';
 import { VoiceExceptionHandler } from './http/voice-exception-handler';
 import {
   SESSION_REQUEST_RULE,
@@ -25,14 +29,16 @@ import {
 } from './http/voice-session-resource';
 import { StreamTicket, VoiceStreamEndpoint } from './http/voice-stream-endpoint';
 
-/** Session requests are small JSON objects. */
-export const MAX_BODY_BYTES = 16 * 1024;
+/** Session requests are small JSON objects; a glossary's entries may take up to this (DeepL allows more). */
+export const MAX_BODY_BYTES = 1024 * 1024;
 /** Where the OpenAPI document of the session API is served (public). */
 export const OPENAPI_PATH = '/openapi.json';
 
 export interface VoiceAppServices {
   readonly engines: VoiceEngines;
   readonly keys: ApiKeyStore;
+  readonly glossaries: GlossaryStore;
+  readonly spokenTerms: SpokenTermsStore;
   readonly registry: SessionRegistry;
   /** The global limit on this instance's concurrent sessions. */
   readonly capacity: SessionCapacity;
@@ -50,7 +56,7 @@ export interface VoiceOperations extends OperationsOptions {
 
 /**
  * The voice API on rest.uws: the session request resource (behind the API key, DeepLKeyAuthentication; its body a
- * @Valid SessionRequestDto checked by class-validator), the stream endpoint, `{message, code}` errors, and the
+ * @Valid SessionRequestDto checked by class-validator), the glossaries and spoken terms of each key, the stream endpoint, `{message, code}` errors, and the
  * live-caption page at `/`; request ids with the access log, `/health` and `/ready`, compression, trust proxy and the
  * session request's rate limit per API key. The HTTP classes are made by tsyringe from the services given here.
  */
@@ -63,6 +69,8 @@ export function voiceApp(
   // One container per app: two servers in one process (tests, scale-out) keep their own services.
   const container = rootContainer.createChildContainer();
   container.registerInstance(ApiKeyStore, services.keys);
+  container.registerInstance(GlossaryStore, services.glossaries);
+  container.registerInstance(SpokenTermsStore, services.spokenTerms);
   container.registerInstance(SessionCapacity, services.capacity);
   container.register(SESSION_REGISTRY, { useValue: services.registry });
   container.register(VOICE_ENGINES, { useValue: services.engines });
@@ -88,7 +96,7 @@ export function voiceApp(
       .injectWith(new TsyringeInjectionProvider(container))
       // Unknown fields of a session request are violations (unknown_parameter), not silently dropped.
       .validateWith({ validator: { whitelist: true, forbidNonWhitelisted: true } })
-      .register(VoiceSessionResource, VoiceStreamEndpoint, PageResource)
+      .register(VoiceSessionResource, GlossaryResource, SpokenTermsResource, VoiceStreamEndpoint, PageResource)
       .staticFiles('/app', PUBLIC_DIRECTORY)
       // Capacity, then the token, are checked during the upgrade: a refusal answers HTTP and no socket opens.
       // A full server refuses before the token is used, so the client may retry with it.
@@ -110,7 +118,9 @@ export function voiceApp(
           path: OPENAPI_PATH,
           description:
             'Request a voice session (POST /v3/voice/realtime with `Authorization: DeepL-Auth-Key <key>`), then stream audio ' +
-            'over the WebSocket at streaming_url?token=<token>; GET /v3/voice/realtime?token= reconnects. Errors: {message, code}.',
+            'over the WebSocket at streaming_url?token=<token>; GET /v3/voice/realtime?token= reconnects. Glossaries ' +
+            '(/v3/glossaries) apply to the translations of a session that names one, spoken terms (/v3/spoken-terms) to ' +
+            'its recognition. Errors: {message, code}.',
         }),
       )
   );

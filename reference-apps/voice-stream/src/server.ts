@@ -8,11 +8,13 @@ import {
 } from 'app-support';
 import type { VoiceSchema } from './storage/voice-schema';
 import { ApiKeyStore } from './storage/api-key-store';
+import { GlossaryStore } from './storage/glossary-store';
+import { SpokenTermsStore } from './storage/spoken-terms-store';
 import { capabilitiesOf, createOfflineEngines, type VoiceEngines } from './engines/voice-engines';
 import { openSessionRegistry } from './storage/open-session-registry';
 import type { PostgresRegistryOptions } from './storage/postgres-session-registry';
 import type { SessionRegistry } from './domain/registry/session-registry';
-import { sessionConfigOf, type SessionRequest } from './domain/session/session-request';
+import { sessionConfigOf, type SessionRequest, type SessionResources } from './domain/session/session-request';
 import type { SessionLimits } from './domain/session/session-limits';
 import { openVoiceDatabase } from './storage/open-voice-database';
 import { defaultMaxSessions, SessionCapacity } from './domain/session-capacity';
@@ -85,10 +87,11 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
     registry = await openSessionRegistry(
       database,
       location.dialect === 'postgres' ? location.connectionString : undefined,
-      (body) => {
+      (stored) => {
         // A session accepted by another instance (its request checked there): this one must be able to run it too
-        // (identical instances).
-        const result = sessionConfigOf(body as SessionRequest, capabilities);
+        // (identical instances). The resources its ids named travel with it.
+        const { resources, ...body } = stored as SessionRequest & { resources?: SessionResources };
+        const result = sessionConfigOf(body, capabilities, resources);
         if ('error' in result) throw new Error(`${result.error.code}: ${result.error.message}`);
         return result.config;
       },
@@ -109,7 +112,15 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
     const builder = new RestBuilder();
     if (options.logger) builder.logger(options.logger);
     voiceApp(
-      { engines, keys, registry, capacity, limits: options.limits },
+      {
+        engines,
+        keys,
+        glossaries: new GlossaryStore(database.db),
+        spokenTerms: new SpokenTermsStore(database.db),
+        registry,
+        capacity,
+        limits: options.limits,
+      },
       { publicBaseUrl: options.publicBaseUrl, fallbackHost: () => `${host}:${port}` },
       builder,
       {

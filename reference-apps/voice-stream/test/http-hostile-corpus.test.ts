@@ -23,18 +23,27 @@ import {
   type RouteSample,
 } from 'app-support/testing';
 import { ApiKeyStore } from '../src/storage/api-key-store';
+import { GlossaryStore } from '../src/storage/glossary-store';
+import { SpokenTermsStore } from '../src/storage/spoken-terms-store';
 import { MAX_BODY_BYTES, OPENAPI_PATH, voiceApp } from '../src/app';
 import { STREAM_PATH } from '../src/http/streaming-url';
 import { startVoiceServer } from '../src/server';
 import { requireEnginePackages } from './support/system-packages';
 
 // The hostile-input corpus (docs/reliability/hostile-input.md) against voice-stream's HTTP routes and its WebSocket upgrade: the
-// session request, the reconnection, the page and its static files from the OpenAPI document rest.uws makes of the
+// session request, the reconnection, the glossaries and spoken terms, the page and its static files from the OpenAPI document rest.uws makes of the
 // app, and the stream's upgrade beside them. Requests that need a live session token get a fresh one each, so every
 // attack meets an otherwise valid request. Each answer must be a 4xx saying what was wrong, or a 2xx (101 for an
 // upgrade) for valid input; never a 5xx, a hang or a crash; a refused request leaves the key table as it was.
 
 const PCM_16K = 'audio/pcm;encoding=s16le;rate=16000';
+const TERMS = { name: 'corpus', term_lists: [{ lang: 'en', entries: 'Zelensky\nNew Relic' }] };
+const GLOSSARY = {
+  name: 'corpus',
+  dictionaries: [
+    { source_lang: 'en', target_lang: 'es', entries: 'report\tmemoria\nmeeting\tjunta', entries_format: 'tsv' },
+  ],
+};
 /** Stands for a fresh session token in a request; replaced just before the request is sent. */
 const FRESH_TOKEN = 'FRESHTOKEN';
 const UPGRADE_HEADERS: RawHeader[] = [
@@ -85,7 +94,14 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
 
   const document = openApiDocument(
     voiceApp(
-      { engines: server.engines, keys: store, registry: server.registry, capacity: server.capacity },
+      {
+        engines: server.engines,
+        keys: store,
+        glossaries: new GlossaryStore(keys.db as never),
+        spokenTerms: new SpokenTermsStore(keys.db as never),
+        registry: server.registry,
+        capacity: server.capacity,
+      },
       { publicBaseUrl: undefined, fallbackHost: () => 'localhost' },
       new RestBuilder(),
     ).build(),
@@ -100,7 +116,42 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
     extraRoute('GET', '/app/{path}'),
     extraRoute('GET', OPENAPI_PATH),
   ]);
+  const glossary = async (): Promise<string> => {
+    const answer = await fetch(`${server.url}/v3/glossaries`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `DeepL-Auth-Key ${key}` },
+      body: JSON.stringify(GLOSSARY),
+    });
+    if (answer.status !== 201) throw new Error(`glossary: ${answer.status} ${await answer.text()}`);
+    return ((await answer.json()) as { glossary_id: string }).glossary_id;
+  };
+  const terms = async (): Promise<string> => {
+    const answer = await fetch(`${server.url}/v3/spoken-terms`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `DeepL-Auth-Key ${key}` },
+      body: JSON.stringify(TERMS),
+    });
+    if (answer.status !== 201) throw new Error(`spoken terms: ${answer.status} ${await answer.text()}`);
+    return ((await answer.json()) as { spoken_terms_id: string }).spoken_terms_id;
+  };
+  // One glossary and one collection to read, another of each to delete.
+  const [readGlossary, deletedGlossary] = [await glossary(), await glossary()];
+  const [readTerms, deletedTerms] = [await terms(), await terms()];
   const samples: Record<string, RouteSample> = {
+    'POST /v3/glossaries': { body: GLOSSARY },
+    'GET /v3/glossaries/{glossary_id}': { path: { glossary_id: readGlossary } },
+    'GET /v3/glossaries/{glossary_id}/entries': {
+      path: { glossary_id: readGlossary },
+      query: { source_lang: 'en', target_lang: 'es' },
+    },
+    'DELETE /v3/glossaries/{glossary_id}': { path: { glossary_id: deletedGlossary } },
+    'POST /v3/spoken-terms': { body: TERMS },
+    'GET /v3/spoken-terms/{spoken_terms_id}': { path: { spoken_terms_id: readTerms } },
+    'GET /v3/spoken-terms/{spoken_terms_id}/entries': {
+      path: { spoken_terms_id: readTerms },
+      query: { lang: 'en' },
+    },
+    'DELETE /v3/spoken-terms/{spoken_terms_id}': { path: { spoken_terms_id: deletedTerms } },
     'POST /v3/voice/realtime': {
       body: {
         source_media_content_type: PCM_16K,
@@ -118,7 +169,8 @@ test('voice-stream: every HTTP route and the WebSocket upgrade hold against the 
     document,
     sample: (route: CorpusRoute) => samples[route.key],
     auth: {
-      appliesTo: (route: CorpusRoute) => route.template === '/v3/voice/realtime',
+      // The API key guards the REST routes; the stream's upgrade takes a token instead.
+      appliesTo: (route: CorpusRoute) => route.template.startsWith('/v3/') && route.template !== STREAM_PATH,
       valid: [authorization],
       refused: [
         { name: 'a revoked key', value: [['Authorization', `DeepL-Auth-Key ${revoked.key}`] as RawHeader] },

@@ -343,7 +343,7 @@ test("target_media_content_type: every format of DeepL's enum, MPEG-TS included;
   await refused(t, { ...minimal, target_media_content_type: 5 }, 'invalid_content_type', /must be a MIME type string/);
 });
 
-test('formality is one of the documented values; glossaries are not available offline', async (t) => {
+test('formality is one of the documented values; glossary_id and spoken_terms_id must name resources of the key', async (t) => {
   await accepted(t, { ...minimal, formality: 'less' });
   t.is(configOf(t, { ...minimal, formality: 'less' }).formality, 'less');
   await refused(
@@ -354,15 +354,27 @@ test('formality is one of the documented values; glossaries are not available of
   );
   await refused(
     t,
-    { ...minimal, glossary_id: 'def3a26b-3e84-45b3-84ae-0c0aaf3525f7' },
-    'unsupported_parameter',
-    /^glossary_id is not supported by this server \(no glossaries/,
+    { ...minimal, target_languages: ['es'], glossary_id: 'def3a26b-3e84-45b3-84ae-0c0aaf3525f7' },
+    'glossary_not_found',
+    /^Glossary "def3a26b-3e84-45b3-84ae-0c0aaf3525f7" not found/,
   );
-  await refused(t, { ...minimal, spoken_terms_id: '' }, 'unsupported_parameter', /^spoken_terms_id is not supported/);
+  await refused(t, { ...minimal, glossary_id: 5 }, 'invalid_glossary_id', /^glossary_id must be a non-empty string/);
+  await refused(
+    t,
+    { ...minimal, spoken_terms_id: '' },
+    'invalid_spoken_terms_id',
+    /^spoken_terms_id must be a non-empty string/,
+  );
+  await refused(
+    t,
+    { ...minimal, spoken_terms_id: '7c4f1080-cfe2-41d4-8269-0e6ec15a0354' },
+    'spoken_terms_not_found',
+    /^Spoken Terms collection "7c4f1080-cfe2-41d4-8269-0e6ec15a0354" not found/,
+  );
 });
 
 test('one problem at a time: the first in the order the API checks the fields', async (t) => {
-  await refused(t, { glossary_id: 'g', message_format: 'xml' }, 'unsupported_parameter');
+  await refused(t, { glossary_id: 5, message_format: 'xml' }, 'invalid_glossary_id');
   await refused(t, { message_format: 'xml', formality: 'casual' }, 'invalid_message_format');
   await refused(t, { message_format: 'xml' }, 'invalid_message_format');
   await refused(

@@ -32,6 +32,12 @@ export interface OpenApiOptions {
   description?: string;
   /** Where the JSON document is served (default `/openapi.json`). */
   path?: string;
+  /**
+   * Named schemas added to `components.schemas`, for shapes no class describes (an interface: TypeScript keeps no
+   * trace of it at run time); `@ApiResponse(200, { schema: { type: 'array', items: { $ref: '#/components/schemas/Todo' } } })`
+   * refers to one.
+   */
+  schemas?: Record<string, Record<string, unknown>>;
   /** `servers` entries, e.g. `[{ url: 'https://api.example.com' }]`. */
   servers?: Array<{
     /** The server's base URL. */
@@ -65,6 +71,8 @@ export interface OpenApiSource {
 /** The OpenAPI 3.1 document of the routes `source` gives (a plugin's view of an app, or an app's own). */
 export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions): JsonSchema {
   const schemas = new SchemaRegistry();
+  for (const [name, schema] of Object.entries(options.schemas ?? {}))
+    schemas.components[name] = structuredClone(schema);
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const securitySchemes: Record<string, JsonSchema> = {};
   const operationIds = new Set<string>();
@@ -156,7 +164,8 @@ function describeParameters(d: RouteDefinition, patterns: Map<string, string>, s
     const location = IN[p.source];
     if (location === undefined || p.name === undefined) return;
     if (out.some((o) => o.name === p.name && o.in === location)) return;
-    let schema = schemas.schemaFor(p.type ?? String);
+    // A value TypeScript records as Object (a union such as `string | undefined`, `any`) arrives as the text sent.
+    let schema = schemas.schemaFor(p.type === undefined || p.type === Object ? String : p.type);
     if (typeof schema.$ref === 'string') schema = { type: 'string' }; // a class read from a string (fromString, a reader)
     if (location === 'path' && patterns.has(p.name)) schema.pattern = `^(?:${patterns.get(p.name)})$`;
     if (p.defaultValue !== undefined) schema.default = typedDefault(p.defaultValue, schema);
@@ -222,7 +231,7 @@ function describeBody(d: RouteDefinition, schemas: SchemaRegistry): JsonSchema |
     const required: string[] = [];
     for (const p of form) {
       if (p.name === undefined) continue;
-      properties[p.name] = schemas.schemaFor(p.type ?? String);
+      properties[p.name] = schemas.schemaFor(p.type === undefined || p.type === Object ? String : p.type);
       if (!p.optional && p.defaultValue === undefined) required.push(p.name);
     }
     const schema: JsonSchema = { type: 'object', properties };

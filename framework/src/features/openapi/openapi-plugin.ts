@@ -28,6 +28,12 @@ export function checkOpenApiOptions(options: OpenApiOptions): void {
     if (typeof options[key] !== 'string' || options[key].length === 0)
       throw errors.RU_ERR_OPENAPI(`openApi: ${key} must be a non-empty string`);
   }
+  for (const [name, schema] of Object.entries(options.schemas ?? {})) {
+    if (!/^[A-Za-z0-9._-]+$/.test(name) || schema === null || typeof schema !== 'object')
+      throw errors.RU_ERR_OPENAPI(
+        `openApi: schemas.${name} must be a JSON Schema object named with letters, digits, ".", "_" or "-"`,
+      );
+  }
   if (options.path !== undefined && (typeof options.path !== 'string' || !options.path.startsWith('/'))) {
     throw errors.RU_ERR_OPENAPI(`openApi: path must start with "/", got ${JSON.stringify(options.path)}`);
   }

@@ -35,8 +35,12 @@ export function responseObject(
   return r;
 }
 
-/** What the return type says the body is: a class's schema, or nothing known (`Response`, `Promise`, an interface). */
+/**
+ * What the return type says the body is: a class's schema, or nothing known (`Response`, `Promise`, an interface).
+ * An event stream is text whatever the method returns (an `EventStream`, a generator): its class is no schema.
+ */
 function returnSchema(d: RouteDefinition, schemas: SchemaRegistry): JsonSchema {
+  if (/^text\/event-stream\b/i.test(d.produces[0] ?? '')) return { type: 'string' };
   const rt = d.returnType;
   return rt === Response || rt === Promise || rt === Object || rt === undefined ? {} : schemas.schemaFor(rt);
 }

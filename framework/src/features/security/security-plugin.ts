@@ -41,7 +41,6 @@ function compileSecurity(
   route: ReturnType<typeof routeSecurity>,
   globalAuthn: unknown,
   globalAuthz: unknown,
-  label: string,
   access: (p: Provided<unknown>) => ComponentAccessor<unknown>,
 ): ((ctx: RoutingContext) => void | Promise<void>) | undefined {
   const rule: AccessRule | undefined = route.access;
@@ -66,7 +65,8 @@ function compileSecurity(
   const checkRoles = (_ctx: RoutingContext, user: User): void => {
     if (roles === undefined) return;
     for (let i = 0; i < roles.length; i++) if (user.hasRole(roles[i]!)) return;
-    throw errors.RU_ERR_ROLE_REQUIRED(`${label} requires one of the roles: ${roles.join(', ')}`);
+    // The client learns which rule refused it (the code), not the class, the method or the roles: those are internals.
+    throw errors.RU_ERR_ROLE_REQUIRED('The user has none of the roles this route requires');
   };
 
   const authorize = (
@@ -80,8 +80,7 @@ function compileSecurity(
     if (authz === undefined) return checkRoles(ctx, user);
     return then(authz(ctx), (authorizer) =>
       then(authorizer.getAuthorizations(user, ctx), (allowed) => {
-        if (allowed !== true)
-          throw errors.RU_ERR_NOT_AUTHORIZED(`${label} is not allowed for this user by ${authorizer.getId()}`);
+        if (allowed !== true) throw errors.RU_ERR_NOT_AUTHORIZED('This route is not allowed for this user');
         checkRoles(ctx, user);
       }),
     );
@@ -89,7 +88,7 @@ function compileSecurity(
 
   if (denyAll) {
     return () => {
-      throw errors.RU_ERR_DENY_ALL(`${label} is not available to anyone (@DenyAll)`);
+      throw errors.RU_ERR_DENY_ALL('This route is available to no one');
     };
   }
   if (authn === undefined) return (ctx) => authorize(ctx, undefined);
@@ -128,7 +127,6 @@ export const securityPlugin: RestPlugin = {
         routeSecurity(route.definition),
         route.settings.extension(GLOBAL_AUTHENTICATION),
         route.settings.extension(GLOBAL_AUTHORIZATION),
-        route.definition.label,
         (p) => componentAccessor(p, route.components),
       );
       return onRequest ? { onRequest } : undefined;

@@ -76,8 +76,11 @@ function commandAsServerUser(binary: string, args: string[]): [string, string[]]
   return isRoot() ? ['runuser', ['-u', 'postgres', '--', binary, ...args]] : [binary, args];
 }
 
-async function run(binary: string, args: string[]): Promise<void> {
-  const [command, commandArgs] = commandAsServerUser(binary, args);
+async function run(binary: string, args: string[], cpu?: number): Promise<void> {
+  const [asUser, userArgs] = commandAsServerUser(binary, args);
+  // taskset execs the rest: the server and every backend it forks inherit the core.
+  const [command, commandArgs] =
+    cpu === undefined ? [asUser, userArgs] : ['taskset', ['-c', String(cpu), asUser, ...userArgs]];
   try {
     await execFileAsync(command, commandArgs, { maxBuffer: 16 * 1024 * 1024 });
   } catch (error) {
@@ -86,11 +89,18 @@ async function run(binary: string, args: string[]): Promise<void> {
   }
 }
 
+export interface ThrowawayPostgresOptions {
+  /** More server settings (`-c name=value`), e.g. `shared_preload_libraries: 'pg_stat_statements'`. */
+  settings?: Record<string, string>;
+  /** Core the server and its backends are pinned to (taskset), e.g. away from a benchmarked process. */
+  cpu?: number;
+}
+
 /**
  * Starts a throwaway PostgreSQL cluster: initdb on a temp folder, server on a free 127.0.0.1 port,
  * fsync off (the data is disposable), stopped and deleted by stop() or, at the latest, when the process exits.
  */
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+export async function startThrowawayPostgres(options: ThrowawayPostgresOptions = {}): Promise<ThrowawayPostgres> {
   const { initdb, pgCtl } = findPostgresBinaries();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'throwaway-pg-'));
   const dataDir = path.join(root, 'data');
@@ -131,9 +141,10 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       // whatever cleans /dev/shm (seen on a shared machine: another process's clean-up removed a running
       // cluster's segments and it shut down mid-suite).
       '-c dynamic_shared_memory_type=mmap',
+      ...Object.entries(options.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`),
     ].join(' ');
   const startOn = (candidate: number) =>
-    run(pgCtl, ['-D', dataDir, '-o', serverOptions(candidate), '-l', logFile, '-w', '-t', '30', 'start']);
+    run(pgCtl, ['-D', dataDir, '-o', serverOptions(candidate), '-l', logFile, '-w', '-t', '30', 'start'], options.cpu);
 
   // A port found free may be taken before the server binds it: try a few.
   let port = 0;

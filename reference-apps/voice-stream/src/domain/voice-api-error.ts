@@ -8,6 +8,8 @@ export class VoiceApiError extends Error {
     message: string,
     /** Sent as `Retry-After` (seconds) when the refusal is temporary. */
     readonly retryAfterSeconds?: number,
+    /** The specific problem, sent as `detail` beside the general `message` (DeepL's glossary errors). */
+    readonly detail?: string,
   ) {
     super(message);
   }

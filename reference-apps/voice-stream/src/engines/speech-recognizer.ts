@@ -22,10 +22,22 @@ export interface RecognitionStream {
   close(): void;
 }
 
+/**
+ * Words a session adds to the recogniser (its spoken terms): each with its pronunciations in the recogniser's phone
+ * set, and the terms as word sequences (a term of several words is likelier as a whole). Plain data: it travels
+ * with a session to the instance that runs its stream.
+ */
+export interface CustomVocabulary {
+  readonly words: ReadonlyArray<{ readonly word: string; readonly pronunciations: readonly string[] }>;
+  readonly phrases: ReadonlyArray<readonly string[]>;
+}
+
 /** What the session knows about its audio, so the recogniser can pick a fitting acoustic set-up. */
 export interface RecognitionOptions {
   /** Sample rate of the client's audio before resampling, when the format declares it (PCM, G.711). */
   readonly sourceSampleRate?: number;
+  /** The session's own words (spoken terms), made by `prepareVocabulary`. */
+  readonly vocabulary?: CustomVocabulary;
 }
 
 /**
@@ -38,4 +50,12 @@ export interface SpeechRecognizer {
   /** BCP 47 source languages this recogniser understands. */
   readonly languages: readonly string[];
   start(listener: RecognitionListener, options?: RecognitionOptions): RecognitionStream;
+  /**
+   * Optional: the vocabulary of spoken terms in `language` (pronunciations worked out offline), and the words it
+   * found no pronunciation for. A recogniser without it cannot take spoken terms.
+   */
+  prepareVocabulary?(
+    language: string,
+    terms: readonly string[],
+  ): Promise<{ vocabulary: CustomVocabulary; unpronounceable: string[] }>;
 }

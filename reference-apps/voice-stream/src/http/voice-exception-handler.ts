@@ -24,6 +24,7 @@ const CODE_BY_STATUS: Record<number, string> = {
 
 interface ErrorBody {
   message: string;
+  detail?: string;
   code: string;
 }
 
@@ -74,6 +75,7 @@ export class VoiceExceptionHandler implements ExceptionHandler<unknown> {
       type: 'object',
       properties: {
         message: { type: 'string', description: 'What went wrong, for people' },
+        detail: { type: 'string', description: "The specific problem, beside message (the glossaries' refusals)" },
         code: {
           type: 'string',
           description: 'A machine code: invalid_request, unauthorized, forbidden, too_many_sessions, server_busy...',
@@ -88,7 +90,10 @@ export class VoiceExceptionHandler implements ExceptionHandler<unknown> {
     let body: ErrorBody = { message: 'Internal error; the request was not completed', code: 'internal_error' };
     if (error instanceof VoiceApiError) {
       status = error.status;
-      body = { message: error.message, code: error.code };
+      body =
+        error.detail === undefined
+          ? { message: error.message, code: error.code }
+          : { message: error.message, detail: error.detail, code: error.code };
       if (error.retryAfterSeconds !== undefined) response.putHeader('Retry-After', String(error.retryAfterSeconds));
     } else if (error instanceof ConstraintException) {
       status = 400;

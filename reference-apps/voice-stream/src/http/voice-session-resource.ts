@@ -18,13 +18,21 @@ import {
   Valid,
 } from 'rest.uws';
 import { inject } from 'tsyringe';
-import { sessionConfigOf, type VoiceCapabilities } from '../domain/session/session-request';
+import {
+  sessionConfigOf,
+  type SessionRequest,
+  type SessionResources,
+  type VoiceCapabilities,
+} from '../domain/session/session-request';
+import type { VoiceEngines } from '../engines/voice-engines';
+import { GlossaryStore } from '../storage/glossary-store';
+import { SpokenTermsStore } from '../storage/spoken-terms-store';
 import type { SessionRegistry } from '../domain/registry/session-registry';
 import { SessionCapacity } from '../domain/session-capacity';
 import { VoiceApiError } from '../domain/voice-api-error';
 import { AuthenticatedKey, DeepLKeyAuthentication } from './deepl-authorization';
 import { SessionRequestDto } from './dto/session-request.dto';
-import { SESSION_REGISTRY, SESSION_RESOURCE_SETTINGS, VOICE_CAPABILITIES } from './injection-tokens';
+import { SESSION_REGISTRY, SESSION_RESOURCE_SETTINGS, VOICE_CAPABILITIES, VOICE_ENGINES } from './injection-tokens';
 import { streamingUrl } from './streaming-url';
 
 /** The rate limit rule of the session request (its numbers are the app's configuration: see app.ts). */
@@ -76,6 +84,9 @@ export class VoiceSessionResource {
     private readonly capacity: SessionCapacity,
     @inject(VOICE_CAPABILITIES) private readonly capabilities: VoiceCapabilities,
     @inject(SESSION_RESOURCE_SETTINGS) private readonly settings: SessionResourceSettings,
+    private readonly glossaries: GlossaryStore,
+    private readonly spokenTerms: SpokenTermsStore,
+    @inject(VOICE_ENGINES) private readonly engines: VoiceEngines,
   ) {}
 
   @POST
@@ -85,7 +96,10 @@ export class VoiceSessionResource {
   @ApiResponse(200, { schema: STREAMING_RESPONSE })
   @ApiResponse(
     400,
-    'The body is missing, not JSON, or not a valid session request (invalid_request and the field codes)',
+    'The body is missing, not JSON, or not a valid session request (invalid_request and the field codes); ' +
+      'glossary_id names no glossary of this key (glossary_not_found) or none for the targets (glossary_language_mismatch); ' +
+      'spoken_terms_id names no collection of this key (spoken_terms_not_found) or none for the source language ' +
+      '(spoken_terms_language_mismatch)',
   )
   @ApiResponse(429, {
     description:
@@ -103,11 +117,13 @@ export class VoiceSessionResource {
     @Context() request: HttpServerRequest,
     @Valid @BodyParam body: SessionRequestDto,
   ): Promise<VoiceStreamingResponse> {
-    const result = sessionConfigOf(body, this.capabilities);
+    const resources = await this.resourcesOf(key.id, body);
+    const result = sessionConfigOf(body, this.capabilities, resources);
     if ('error' in result) throw new VoiceApiError(400, result.error.code, result.error.message);
     // A full server says so before handing out a token (the upgrade checks again: streams may start meanwhile).
     this.capacity.check();
-    const created = await this.registry.create(key.id, { body, config: result.config });
+    // The resources travel with the body: the instance that runs the stream uses them as they are now.
+    const created = await this.registry.create(key.id, { body: { ...body, resources }, config: result.config });
     return { streaming_url: this.url(request), token: created.token, session_id: created.sessionId };
   }
 
@@ -129,6 +145,47 @@ export class VoiceSessionResource {
   ): Promise<VoiceStreamingResponse> {
     const rotated = await this.registry.rotate(key.id, token);
     return { streaming_url: this.url(request), token: rotated.token, session_id: rotated.sessionId };
+  }
+
+  /** What the request's ids name, for this key: an unknown id, or another key's, is refused as not found. */
+  private async resourcesOf(ownerId: string, body: SessionRequest): Promise<SessionResources> {
+    const [glossary, spokenTerms] = await Promise.all([
+      this.glossaryOf(ownerId, body.glossary_id),
+      this.spokenTermsOf(ownerId, body.spoken_terms_id),
+    ]);
+    return { ...(glossary && { glossary }), ...(spokenTerms && { spokenTerms }) };
+  }
+
+  private async glossaryOf(ownerId: string, id: string | null | undefined) {
+    if (id === undefined || id === null) return undefined;
+    const glossary = await this.glossaries.dictionaries(ownerId, id);
+    if (!glossary)
+      throw new VoiceApiError(
+        400,
+        'glossary_not_found',
+        `Glossary "${id}" not found: glossary_id must name a glossary of this API key`,
+      );
+    return glossary;
+  }
+
+  /** The collection's term lists, each in a language the recogniser hears with its vocabulary (pronunciations). */
+  private async spokenTermsOf(ownerId: string, id: string | null | undefined) {
+    if (id === undefined || id === null) return undefined;
+    const lists = await this.spokenTerms.termLists(ownerId, id);
+    if (!lists)
+      throw new VoiceApiError(
+        400,
+        'spoken_terms_not_found',
+        `Spoken Terms collection "${id}" not found: spoken_terms_id must name a collection of this API key`,
+      );
+    const recognizer = this.engines.recognizer;
+    return Promise.all(
+      lists.map(async (list) =>
+        recognizer.prepareVocabulary && recognizer.languages.includes(list.lang)
+          ? { ...list, vocabulary: (await recognizer.prepareVocabulary(list.lang, list.terms)).vocabulary }
+          : list,
+      ),
+    );
   }
 
   private url(request: HttpServerRequest): string {

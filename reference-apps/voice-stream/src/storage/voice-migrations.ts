@@ -62,4 +62,50 @@ export const VOICE_MIGRATIONS: Record<string, AppMigration> = {
         .execute();
     },
   },
+  // Glossaries, in both dialects (0004 is left to the audio-file jobs).
+  '0005_voice_glossaries': {
+    async up(db) {
+      await db.schema
+        .createTable('voice_glossaries')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('owner_id', 'text', (column) => column.notNull().references('voice_api_keys.id').onDelete('cascade'))
+        .addColumn('name', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'bigint', (column) => column.notNull())
+        .execute();
+      await db.schema.createIndex('voice_glossaries_owner').on('voice_glossaries').column('owner_id').execute();
+      await db.schema
+        .createTable('voice_glossary_dictionaries')
+        .addColumn('glossary_id', 'text', (column) =>
+          column.notNull().references('voice_glossaries.id').onDelete('cascade'),
+        )
+        .addColumn('source_lang', 'text', (column) => column.notNull())
+        .addColumn('target_lang', 'text', (column) => column.notNull())
+        .addColumn('entries', 'text', (column) => column.notNull())
+        .addColumn('entry_count', 'integer', (column) => column.notNull())
+        .addPrimaryKeyConstraint('voice_glossary_dictionaries_pair', ['glossary_id', 'source_lang', 'target_lang'])
+        .execute();
+    },
+  },
+  '0006_voice_spoken_terms': {
+    async up(db) {
+      await db.schema
+        .createTable('voice_spoken_terms')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('owner_id', 'text', (column) => column.notNull().references('voice_api_keys.id').onDelete('cascade'))
+        .addColumn('name', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'bigint', (column) => column.notNull())
+        .execute();
+      await db.schema.createIndex('voice_spoken_terms_owner').on('voice_spoken_terms').column('owner_id').execute();
+      await db.schema
+        .createTable('voice_spoken_term_lists')
+        .addColumn('spoken_terms_id', 'text', (column) =>
+          column.notNull().references('voice_spoken_terms.id').onDelete('cascade'),
+        )
+        .addColumn('lang', 'text', (column) => column.notNull())
+        .addColumn('entries', 'text', (column) => column.notNull())
+        .addColumn('entry_count', 'integer', (column) => column.notNull())
+        .addPrimaryKeyConstraint('voice_spoken_term_lists_lang', ['spoken_terms_id', 'lang'])
+        .execute();
+    },
+  },
 };

@@ -38,4 +38,33 @@ export interface VoiceSchema {
     started_at: number;
     seen_at: number;
   };
+  /** Glossaries (`/v3/glossaries`), each of one API key. */
+  voice_glossaries: {
+    id: string;
+    owner_id: string;
+    name: string;
+    created_at: number;
+  };
+  /** A glossary's dictionary for one language pair (lower-case base tags); entries as TSV, one per line. */
+  voice_glossary_dictionaries: {
+    glossary_id: string;
+    source_lang: string;
+    target_lang: string;
+    entries: string;
+    entry_count: number;
+  };
+  /** Spoken Terms collections (`/v3/spoken-terms`), each of one API key. */
+  voice_spoken_terms: {
+    id: string;
+    owner_id: string;
+    name: string;
+    created_at: number;
+  };
+  /** A collection's terms for one language, one per line. */
+  voice_spoken_term_lists: {
+    spoken_terms_id: string;
+    lang: string;
+    entries: string;
+    entry_count: number;
+  };
 }

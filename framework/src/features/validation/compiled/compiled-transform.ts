@@ -4,7 +4,6 @@ import { PROTOTYPE_KEYS_DEPTH, withoutPrototypeKeys } from '../without-prototype
 import { loadClassTransformerInternals, type ClassTransformerInternals } from './internals';
 import { compileClassTransformer } from './transform-compiler';
 import {
-  NotTransformable,
   type BodyTransformer,
   type ClassTransformers,
   type ObjectTransformer,

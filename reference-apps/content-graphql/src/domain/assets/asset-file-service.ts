@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { ContentStore } from '../../storage/content-store';
 import { mimeTypeOf } from '../../model/file-kinds';
-import { ImageTransformer, parseTransformFolder, transformedFilename } from './image-transforms';
+import { ImageTransformer, parseTransformFolder, transformForFile, type ImageTransform } from './image-transforms';
 
 export type AssetFileAnswer =
   | { status: 200; path: string; contentType: string }
@@ -40,8 +40,8 @@ export class AssetFileService {
       .slice(0, transformFolder ? -2 : -1)
       .map((s) => `${s}/`)
       .join('');
-    const transform = transformFolder ? parseTransformFolder(transformFolder, catalog) : null;
-    if (transformFolder && !transform) return { status: 404, message: `Unknown transform "${transformFolder}"` };
+    const folderTransform = transformFolder ? parseTransformFolder(transformFolder, catalog) : null;
+    if (transformFolder && !folderTransform) return { status: 404, message: `Unknown transform "${transformFolder}"` };
     const candidates = await this.store.db
       .selectFrom('assets')
       .innerJoin('volumefolders', 'volumefolders.id', 'assets.folderId')
@@ -58,9 +58,22 @@ export class AssetFileService {
       .where('volumefolders.path', '=', folderPath)
       .where('elements.dateDeleted', 'is', null)
       .execute();
-    const asset = candidates.find(
-      (a) => (transform ? transformedFilename(a.filename, transform) : a.filename) === filename,
-    );
+    let asset = folderTransform === null ? candidates.find((a) => a.filename === filename) : undefined;
+    let transform: ImageTransform | null = null;
+    if (folderTransform !== null) {
+      // A transform keeping the original's format first (`sunrise.png` beside `sunrise.jpg`), then one asking for
+      // the format of the requested file's extension.
+      asset = candidates.find((a) => transformForFile(folderTransform, a.filename, filename) === folderTransform);
+      if (asset) transform = folderTransform;
+      else
+        for (const a of candidates) {
+          transform = transformForFile(folderTransform, a.filename, filename);
+          if (transform) {
+            asset = a;
+            break;
+          }
+        }
+    }
     if (!asset) return { status: 404, message: 'No such asset' };
     const file = {
       id: asset.id,

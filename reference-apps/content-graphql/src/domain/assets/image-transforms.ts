@@ -109,6 +109,25 @@ export function transformedFilename(filename: string, transform: ImageTransform)
   return filename.replace(/\.[^.]+$/, '') + '.' + transform.format;
 }
 
+/**
+ * The transform a requested file name asks for. A folder name does not carry the format (as in the CMS): a file
+ * whose extension differs from the original's asks for that format, when a transform can write it. Returns null
+ * when the name cannot be a transform of `original`.
+ */
+export function transformForFile(
+  transform: ImageTransform,
+  original: string,
+  requested: string,
+): ImageTransform | null {
+  if (transformedFilename(original, transform) === requested) return transform;
+  if (transform.format !== null) return null;
+  const extension = extensionOf(requested);
+  const format = extension === 'jpeg' ? 'jpg' : extension;
+  if (!FORMATS.includes(format)) return null;
+  const asked = { ...transform, format: format as ImageTransform['format'] };
+  return transformedFilename(original, asked) === requested ? asked : null;
+}
+
 /** Reads a transform folder name back (for the route that serves transforms). */
 export function parseTransformFolder(folder: string, catalog: Catalog): ImageTransform | null {
   const named = /^_([A-Za-z][\w-]*)$/.exec(folder);

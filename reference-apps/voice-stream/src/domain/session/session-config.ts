@@ -1,4 +1,6 @@
 import type { Formality } from '../../engines/translator';
+import type { CustomVocabulary } from '../../engines/speech-recognizer';
+import type { GlossaryEntry } from '../glossary/glossary';
 import type { VoiceGender } from '../../engines/speech-synthesizer';
 import type { SourceAudioFormat } from '../media/source-formats';
 import type { TargetAudioFormat } from '../media/target-formats';
@@ -18,4 +20,8 @@ export interface SessionConfig {
   readonly targetMedia: TargetAudioFormat;
   readonly targetMediaVoice: VoiceGender | undefined;
   readonly formality: Formality;
+  /** The request's glossary: the entries that apply to each target (targets without a dictionary are absent). */
+  readonly glossaries: ReadonlyMap<string, readonly GlossaryEntry[]>;
+  /** The request's spoken terms in the source language: words the recogniser learns, spelled as the list writes them. */
+  readonly spokenTerms: { readonly terms: readonly string[]; readonly vocabulary: CustomVocabulary } | undefined;
 }

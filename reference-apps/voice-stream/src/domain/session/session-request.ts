@@ -1,7 +1,9 @@
+import type { CustomVocabulary } from '../../engines/speech-recognizer';
 import type { VoiceGender } from '../../engines/speech-synthesizer';
 import type { Formality } from '../../engines/translator';
 import { resolveSourceFormat } from '../media/source-formats';
 import { resolveTargetFormat } from '../media/target-formats';
+import { dictionaryLanguageOf, type GlossaryDictionary, type GlossaryEntry } from '../glossary/glossary';
 import type { MessageFormat } from '../protocol/message-codec';
 import { API_TARGET_LANGUAGES, canonicalLanguage } from './languages';
 import type { SessionConfig } from './session-config';
@@ -21,6 +23,22 @@ export interface SessionRequest {
   readonly target_media_content_type?: string | null;
   readonly target_media_voice?: VoiceGender | null;
   readonly formality?: Formality | null;
+  readonly glossary_id?: string | null;
+  readonly spoken_terms_id?: string | null;
+}
+
+/**
+ * What the request's ids name, looked up for the requesting API key by the caller (the resource): the glossary's
+ * dictionaries. Kept with the request, so the session runs with them as they were when it was requested.
+ */
+export interface SessionResources {
+  readonly glossary?: readonly GlossaryDictionary[];
+  /** The term lists of the request's spoken_terms_id, each with its vocabulary for the recogniser when it hears the list's language. */
+  readonly spokenTerms?: ReadonlyArray<{
+    readonly lang: string;
+    readonly terms: readonly string[];
+    readonly vocabulary?: CustomVocabulary;
+  }>;
 }
 
 export type SourceLanguageMode = 'auto' | 'fixed';
@@ -59,7 +77,11 @@ function refuse(code: string, message: string): SessionRequestResult {
  * for the spoken one), plus the total of at most 5 targets with the spoken one. Returns the config, or the first
  * problem as `{message, code}`.
  */
-export function sessionConfigOf(request: SessionRequest, capabilities: VoiceCapabilities): SessionRequestResult {
+export function sessionConfigOf(
+  request: SessionRequest,
+  capabilities: VoiceCapabilities,
+  resources: SessionResources = {},
+): SessionRequestResult {
   const source = resolveSourceFormat(request.source_media_content_type);
   if ('error' in source) return refuse('invalid_content_type', source.error);
   const mode = request.source_language_mode ?? 'auto';
@@ -98,6 +120,10 @@ export function sessionConfigOf(request: SessionRequest, capabilities: VoiceCapa
   }
   const target = resolveTargetFormat(request.target_media_content_type);
   if ('error' in target) return refuse('invalid_content_type', target.error);
+  const glossaries = glossariesFor(request.glossary_id, resources.glossary, sourceLanguage, allTargets);
+  if ('error' in glossaries) return glossaries;
+  const spokenTerms = spokenTermsFor(request.spoken_terms_id, resources.spokenTerms, sourceLanguage);
+  if ('error' in spokenTerms) return spokenTerms;
 
   return {
     config: {
@@ -110,8 +136,61 @@ export function sessionConfigOf(request: SessionRequest, capabilities: VoiceCapa
       targetMedia: target.format,
       targetMediaVoice: request.target_media_voice ?? undefined,
       formality: request.formality ?? 'default',
+      glossaries: glossaries.byTarget,
+      spokenTerms: spokenTerms.list,
     },
   };
+}
+
+/** The term list of the source language, with its vocabulary. */
+function spokenTermsFor(
+  id: string | null | undefined,
+  lists: SessionResources['spokenTerms'],
+  source: string,
+): { list: SessionConfig['spokenTerms'] } | { error: SessionRequestError } {
+  if (isBlank(id)) return { list: undefined };
+  if (!lists)
+    return { error: { code: 'spoken_terms_not_found', message: `Spoken Terms collection "${id}" not found` } };
+  const list = lists.find((candidate) => candidate.lang === source);
+  if (!list?.vocabulary)
+    return {
+      error: {
+        code: 'spoken_terms_language_mismatch',
+        message: `Spoken Terms collection "${id}" has no term list for the source language (${source})`,
+      },
+    };
+  return { list: { terms: list.terms, vocabulary: list.vocabulary } };
+}
+
+/** Each target's glossary entries: the dictionary from the source language to the target's base language. */
+function glossariesFor(
+  id: string | null | undefined,
+  dictionaries: readonly GlossaryDictionary[] | undefined,
+  source: string,
+  targets: readonly string[],
+): { byTarget: ReadonlyMap<string, readonly GlossaryEntry[]> } | { error: SessionRequestError } {
+  const byTarget = new Map<string, readonly GlossaryEntry[]>();
+  if (isBlank(id)) return { byTarget };
+  if (!dictionaries) return { error: { code: 'glossary_not_found', message: `Glossary "${id}" not found` } };
+  for (const target of targets) {
+    const dictionary = dictionaries.find(
+      (d) => d.sourceLang === dictionaryLanguageOf(source) && d.targetLang === dictionaryLanguageOf(target),
+    );
+    if (dictionary) byTarget.set(target, dictionary.entries);
+  }
+  if (byTarget.size === 0) {
+    const pairs = targets.map((target) => `${dictionaryLanguageOf(source)}-${dictionaryLanguageOf(target)}`);
+    return {
+      error: {
+        code: 'glossary_language_mismatch',
+        message:
+          targets.length === 0
+            ? 'glossary_id needs target_languages: a glossary applies to translations'
+            : `Glossary "${id}" has no dictionary for the session's language pairs (${[...new Set(pairs)].join(', ')})`,
+      },
+    };
+  }
+  return { byTarget };
 }
 
 /** The source language the recogniser hears: the one asked for, if it is installed; none asked for: the only one there is. */

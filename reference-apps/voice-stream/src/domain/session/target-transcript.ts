@@ -1,5 +1,7 @@
 import type { RecognizedSegment } from '../../engines/speech-recognizer';
 import type { Formality, Translator } from '../../engines/translator';
+import type { GlossaryEntry } from '../glossary/glossary';
+import { translateWithGlossary } from '../glossary/term-protection';
 import type { ServerMessage, TargetSegment } from '../protocol/messages';
 import { SessionError } from '../protocol/protocol-violation';
 import { Reasons } from '../protocol/reason-codes';
@@ -16,7 +18,8 @@ export interface TargetTranscriptEvents {
 /**
  * One target language's transcript: every concluded source sentence is translated and emitted once, in
  * source order; the tentative source text is translated at most once per interval (leading and trailing
- * edge) and dropped if a concluded segment overtook it.
+ * edge) and dropped if a concluded segment overtook it. With glossary entries, each of their source phrases comes out
+ * as its target phrase.
  */
 export class TargetTranscript {
   private chain: Promise<void> = Promise.resolve();
@@ -36,6 +39,7 @@ export class TargetTranscript {
     private readonly intervalMs: number,
     private readonly scheduler: Scheduler,
     private readonly events: TargetTranscriptEvents,
+    private readonly glossary: readonly GlossaryEntry[] = [],
   ) {
     translator.prepare?.(sourceLanguage, language);
   }
@@ -120,7 +124,17 @@ export class TargetTranscript {
   }
 
   private translate(text: string): Promise<string> {
-    const translation = this.translator.translate(text, this.sourceLanguage, this.language, this.formality);
+    const translation =
+      this.glossary.length > 0
+        ? translateWithGlossary(
+            this.translator,
+            text,
+            this.sourceLanguage,
+            this.language,
+            this.formality,
+            this.glossary,
+          )
+        : this.translator.translate(text, this.sourceLanguage, this.language, this.formality);
     translation.catch(() => undefined); // observed through the chain
     return translation;
   }

@@ -12,6 +12,7 @@ import type { SessionConfig } from './session-config';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './session-limits';
 import { SpeechOutput } from './speech-output';
 import { TargetTranscript } from './target-transcript';
+import { spellTerms } from '../spoken-terms/spoken-terms';
 import { joinable, toSentence } from './transcript-text';
 
 /** Where a session's messages go (the WebSocket, or a test). */
@@ -95,6 +96,7 @@ export class VoiceSession {
             concluded: (spokenLanguage, segment) =>
               this.speech.find((output) => output.language === spokenLanguage)?.speak(segment),
           },
+          config.glossaries.get(language),
         ),
     );
     this.restartIdleTimer();
@@ -185,7 +187,7 @@ export class VoiceSession {
         onConcluded: (segment) => this.onConcluded(segment),
         onError: (error) => this.fail(new SessionError(Reasons.recognitionFailed, 'source_media_chunk', error.message)),
       },
-      { sourceSampleRate: this.config.source.pcm?.sampleRate },
+      { sourceSampleRate: this.config.source.pcm?.sampleRate, vocabulary: this.config.spokenTerms?.vocabulary },
     );
     const decoder = engines.decoder.create(this.config.source, engines.recognizer.sampleRate, {
       onPcm: (pcm) => this.onPcm(pcm, recognition),
@@ -220,7 +222,7 @@ export class VoiceSession {
 
   private onTentative(segment: RecognizedSegment | undefined): void {
     if (this.stateValue === 'ended') return;
-    const sentence = segment && { ...segment, text: toSentence(segment.text, false) };
+    const sentence = segment && { ...segment, text: toSentence(this.spelled(segment.text), false) };
     if (!sentence?.text && !this.sourceTentativeShown) return;
     this.sourceTentativeShown = Boolean(sentence?.text);
     this.emit({
@@ -234,7 +236,7 @@ export class VoiceSession {
 
   private onConcluded(segment: RecognizedSegment): void {
     if (this.stateValue === 'ended') return;
-    const sentence = { ...segment, text: toSentence(segment.text, true) };
+    const sentence = { ...segment, text: toSentence(this.spelled(segment.text), true) };
     if (sentence.text === '') return;
     this.emit({
       source_transcript_update: { concluded: [this.sourceSegment(sentence.text, sentence)], tentative: [] },
@@ -242,6 +244,12 @@ export class VoiceSession {
     this.sourceConcluded += 1;
     this.sourceTentativeShown = false;
     for (const target of this.targets) target.concluded(sentence);
+  }
+
+  /** Recognised words with the session's spoken terms written as their list writes them. */
+  private spelled(text: string): string {
+    const terms = this.config.spokenTerms?.terms;
+    return terms ? spellTerms(text, terms) : text;
   }
 
   private sourceSegment(text: string, segment: RecognizedSegment) {

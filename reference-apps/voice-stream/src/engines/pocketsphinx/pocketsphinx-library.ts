@@ -5,6 +5,8 @@ import path from 'node:path';
 import koffi from 'koffi';
 import { adaptedModelFor } from './acoustic-adaptation';
 import { everydayLanguageModelFile } from './language-model/everyday-language-model';
+import type { CustomVocabulary } from '../speech-recognizer';
+import { dictionaryWithWords, TERMS_WEIGHT, termsLanguageModel } from './session-vocabulary';
 
 /** Where Debian's `pocketsphinx-en-us` puts the US English model. */
 export const DEFAULT_MODEL_DIRECTORY =
@@ -257,6 +259,13 @@ function limitedDictionary(
   return file;
 }
 
+/** One model of a language model mix, and its weight. */
+interface LanguageModelPart {
+  readonly name: string;
+  readonly file: string;
+  readonly weight: number;
+}
+
 /** A PocketSphinx decoder with its voice activity detection, fed 16 kHz s16le mono. */
 export class PocketSphinxDecoder {
   private readonly lib: PocketSphinxFunctions;
@@ -275,6 +284,8 @@ export class PocketSphinxDecoder {
      * instead of the profile's adapted one (acoustic-adaptation.ts).
      */
     extraArguments: readonly string[] = [],
+    /** A session's own words (spoken terms): added to the dictionary and mixed into the language model. */
+    vocabulary?: CustomVocabulary,
   ) {
     this.lib = functions ??= new PocketSphinxFunctions();
     const acoustic = path.join(modelDirectory, 'en-us');
@@ -314,47 +325,59 @@ export class PocketSphinxDecoder {
       domainSetting === 'everyday' ? everydayLanguageModelFile(settings.get('-dict')!) : domainSetting;
     const generalModel = settings.get('-lm')!;
     const mixed = domainSetting !== 'none' && domainWeight > 0 && domainWeight < 1;
-    const vocabulary = Number(settings.get('-vocabulary') ?? VOCABULARY);
+    const vocabularySize = Number(settings.get('-vocabulary') ?? VOCABULARY);
     settings.delete('-vocabulary');
-    if (vocabulary > 0) {
+    if (vocabularySize > 0) {
       const keep = domainSetting === 'none' ? new Set<string>() : arpaVocabulary(domainModel);
-      settings.set('-dict', limitedDictionary(this.lib, settings.get('-dict')!, generalModel, vocabulary, keep));
+      settings.set('-dict', limitedDictionary(this.lib, settings.get('-dict')!, generalModel, vocabularySize, keep));
     }
     if (domainSetting !== 'none' && domainWeight === 1) settings.set('-lm', domainModel);
+    let models: LanguageModelPart[] | undefined = mixed
+      ? [
+          { name: 'general', file: generalModel, weight: 1 - domainWeight },
+          { name: 'domain', file: domainModel, weight: domainWeight },
+        ]
+      : undefined;
+    if (vocabulary && vocabulary.words.length > 0) {
+      settings.set('-dict', dictionaryWithWords(settings.get('-dict')!, vocabulary));
+      const base = models ?? [{ name: 'base', file: settings.get('-lm')!, weight: 1 }];
+      models = [
+        ...base.map((part) => ({ ...part, weight: part.weight * (1 - TERMS_WEIGHT) })),
+        { name: 'terms', file: termsLanguageModel(vocabulary), weight: TERMS_WEIGHT },
+      ];
+    }
     // A mix is installed after the decoder is made (PocketSphinx starts without a search then).
-    if (mixed) settings.delete('-lm');
+    if (models) settings.delete('-lm');
     const argv = [...settings].flat();
     const config = this.lib.parseArguments(null, this.lib.psArgs(), argv.length, argv, 1);
     if (!config) throw new Error('PocketSphinx rejected its configuration');
     this.decoder = this.lib.init(config);
     if (!this.decoder) throw new Error(`PocketSphinx could not load the model in ${modelDirectory}`);
-    if (mixed) this.installMixedModel(config, generalModel, domainModel, domainWeight);
+    if (models) this.installMixedModel(config, models);
   }
 
   /**
-   * Linear interpolation of the general model and the domain model (sphinxbase's model set, which scores
-   * every n-gram as w p_domain + (1 - w) p_general over the union of both vocabularies).
+   * Linear interpolation of language models (sphinxbase's model set, which scores every n-gram as the weighted sum of
+   * the models' probabilities over the union of their vocabularies): the general and the domain model, and a
+   * session's spoken terms when it has any.
    */
-  private installMixedModel(config: Pointer, generalFile: string, domainFile: string, domainWeight: number): void {
+  private installMixedModel(config: Pointer, parts: readonly LanguageModelPart[]): void {
     const logMath = this.lib.getLogMath(this.decoder);
-    const general = this.lib.readLanguageModel(config, generalFile, 0, logMath);
-    const domain = this.lib.readLanguageModel(config, domainFile, 0, logMath);
-    if (!general || !domain) {
-      if (general) this.lib.freeLanguageModel(general);
-      if (domain) this.lib.freeLanguageModel(domain);
+    const models = parts.map((part) => this.lib.readLanguageModel(config, part.file, 0, logMath));
+    if (models.some((model) => !model)) {
+      for (const model of models) if (model) this.lib.freeLanguageModel(model);
       this.lib.free(this.decoder);
-      throw new Error(`PocketSphinx could not read the language models ${generalFile} and ${domainFile}`);
+      throw new Error(`PocketSphinx could not read the language models ${parts.map((part) => part.file).join(', ')}`);
     }
     const set = this.lib.languageModelSet(
       config,
-      [general, domain],
-      ['general', 'domain'],
-      new Float32Array([1 - domainWeight, domainWeight]),
-      2,
+      models,
+      parts.map((part) => part.name),
+      new Float32Array(parts.map((part) => part.weight)),
+      parts.length,
     );
-    // The set holds its own references to both models.
-    this.lib.freeLanguageModel(general);
-    this.lib.freeLanguageModel(domain);
+    // The set holds its own references to the models.
+    for (const model of models) this.lib.freeLanguageModel(model);
     if (
       !set ||
       this.lib.setLanguageModel(this.decoder, 'mixed', set) < 0 ||

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { BandwidthDetector } from './bandwidth-detector';
 import { releaseFreeMemory } from './native-memory';
 import { PocketSphinxDecoder } from './pocketsphinx-library';
+import type { CustomVocabulary } from '../speech-recognizer';
 import { UtteranceTracker } from './utterance-tracker';
 import {
   ControlSlot,
@@ -35,14 +36,14 @@ let used = false;
 let loads = 0;
 let stopped = false;
 
-function loadDecoder(profile: AcousticProfile = 'wideband'): void {
+function loadDecoder(profile: AcousticProfile = 'wideband', vocabulary?: CustomVocabulary): void {
   try {
     if (decoder !== undefined) {
       decoder.free();
       decoder = undefined;
       releaseFreeMemory();
     }
-    decoder = new PocketSphinxDecoder(modelDirectory, profile, extraArguments);
+    decoder = new PocketSphinxDecoder(modelDirectory, profile, extraArguments, vocabulary);
     loads += 1;
     used = false;
     send({ type: 'ready' });
@@ -78,6 +79,7 @@ const MAX_LISTEN_SAMPLES = 10 * 16000;
 let current:
   | {
       stream: number;
+      vocabulary?: CustomVocabulary;
       /** Undefined while an `auto` stream's bandwidth is still being heard. */
       tracker: UtteranceTracker | undefined;
       listening?: { detector: BandwidthDetector; pending: Int16Array[]; samples: number };
@@ -87,8 +89,10 @@ let current:
 /** Starts recognising the current stream with `profile`, first feeding the audio heard meanwhile. */
 function track(profile: AcousticProfile): void {
   const stream = current!.stream;
-  // Idle decoders are fresh and wideband; a narrowband stream reloads (its audio waits in the port meanwhile).
-  if (used || decoder!.profile !== profile) loadDecoder(profile);
+  // Idle decoders are fresh and wideband, without spoken terms; a narrowband stream, or one with spoken terms, loads its
+  // own (its audio waits in the port meanwhile).
+  const vocabulary = current!.vocabulary;
+  if (used || decoder!.profile !== profile || vocabulary) loadDecoder(profile, vocabulary);
   if (!decoder) throw new Error('the decoder could not be loaded');
   used = true;
   current!.tracker = new UtteranceTracker(decoder, {
@@ -109,7 +113,7 @@ port.on('message', (message: ToRecognitionWorker) => {
   try {
     switch (message.type) {
       case 'start': {
-        current = { stream: message.stream, tracker: undefined };
+        current = { stream: message.stream, tracker: undefined, vocabulary: message.vocabulary };
         if (message.profile === 'auto')
           current.listening = { detector: new BandwidthDetector(), pending: [], samples: 0 };
         else track(message.profile);

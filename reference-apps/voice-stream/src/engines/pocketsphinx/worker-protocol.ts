@@ -1,3 +1,5 @@
+import type { CustomVocabulary } from '../speech-recognizer';
+
 /**
  * `wideband`: the model as shipped. `narrowband`: telephone-band audio (8 kHz PCM, A-law, µ-law), which
  * starts from a cepstral mean measured on such audio.
@@ -9,7 +11,13 @@ export type StreamProfile = AcousticProfile | 'auto';
 
 /** Messages between the main thread and a PocketSphinx worker. `stream` tags which session they belong to. */
 export type ToRecognitionWorker =
-  | { readonly type: 'start'; readonly stream: number; readonly profile: StreamProfile }
+  | {
+      readonly type: 'start';
+      readonly stream: number;
+      readonly profile: StreamProfile;
+      /** The session's spoken terms: the stream gets a decoder of its own with them. */
+      readonly vocabulary?: CustomVocabulary;
+    }
   | { readonly type: 'audio'; readonly stream: number; readonly samples: ArrayBuffer }
   | { readonly type: 'end'; readonly stream: number }
   | { readonly type: 'abort'; readonly stream: number }

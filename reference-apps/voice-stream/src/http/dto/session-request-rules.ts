@@ -43,11 +43,6 @@ export function NotNull(code: string, defaultMeaning: string): PropertyDecorator
   );
 }
 
-/** A field the real API has and this server cannot honour: any value but null is refused. */
-export function Unsupported(options: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'unsupported', validator: { validate: (value) => value === null } }, options);
-}
-
 /** The id of a stored resource (glossary, spoken terms): a non-empty string of at most 100 characters. */
 export function ResourceId(code: string): PropertyDecorator {
   return ValidateBy(

@@ -20,13 +20,11 @@ import {
   MaxLanguages,
   NotNull,
   refusal,
+  ResourceId,
   Sent,
   SourceMediaType,
   TargetMediaType,
-  Unsupported,
 } from './session-request-rules';
-
-const NO_GLOSSARIES = 'is not supported by this server (no glossaries or spoken terms offline)';
 
 /**
  * The body of `POST /v3/voice/realtime`, checked by rest.uws (`@Valid`, class-validator) before the resource runs.
@@ -38,13 +36,15 @@ const NO_GLOSSARIES = 'is not supported by this server (no glossaries or spoken 
  * `sessionConfigOf`; whether a glossary or spoken terms id belongs to the key, the resource's.
  */
 export class SessionRequestDto implements SessionRequest {
+  /** A glossary of the same API key (`POST /v3/glossaries`): its dictionaries apply to the session's targets. */
   @Sent()
-  @Unsupported(refusal('unsupported_parameter', `glossary_id ${NO_GLOSSARIES}`))
+  @ResourceId('invalid_glossary_id')
   @NotNull('invalid_glossary_id', 'no glossary')
   glossary_id?: string;
 
+  /** A Spoken Terms collection of the same API key (`POST /v3/spoken-terms`): words the recogniser learns. */
   @Sent()
-  @Unsupported(refusal('unsupported_parameter', `spoken_terms_id ${NO_GLOSSARIES}`))
+  @ResourceId('invalid_spoken_terms_id')
   @NotNull('invalid_spoken_terms_id', 'no spoken terms')
   spoken_terms_id?: string;
 
