@@ -2,7 +2,7 @@
 # Preflight: makes sure the Debian packages the reference apps (and their tests) need are present.
 # As root it installs what is missing with apt-get; otherwise it stops and prints the exact command to run.
 #   preflight.sh apps   packages the reference apps need at run time
-#   preflight.sh test   those plus what the test suite needs (PostgreSQL, Chromium, wrk, sox; mmdebstrap for the Node matrix)
+#   preflight.sh test   those plus what the test suite needs (PostgreSQL, Chromium, wrk, sox, nginx; mmdebstrap for the Node matrix)
 set -euo pipefail
 mode="${1:-apps}"
 
@@ -13,7 +13,7 @@ apps_packages=(
   apertium apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-fr-es apertium-es-pt apertium-spa-ita
   espeak-ng flite
 )
-test_packages=(postgresql chromium wrk sox mmdebstrap)
+test_packages=(postgresql chromium wrk sox mmdebstrap nginx)
 
 wanted=("${apps_packages[@]}")
 [ "$mode" = "test" ] && wanted+=("${test_packages[@]}")

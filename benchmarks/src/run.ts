@@ -8,7 +8,7 @@ import { USAGE, parseOptions, type CliOptions } from './cli/options';
 import { prepareFixtures } from './runner/fixtures';
 import type { BenchmarkRun, Mode, RunSettings } from './runner/results';
 import { estimateSeconds, runBenchmark } from './runner/run-benchmark';
-import { writeBlockIntoDoc } from './report/doc-blocks';
+import { keepRunData, writeBlockIntoDoc } from './report/doc-blocks';
 import { renderResultsSection } from './report/markdown-report';
 import { resultColumns, startupColumns } from './report/result-columns';
 import { summarize, summarizeStartups } from './report/summarize';
@@ -66,7 +66,7 @@ function writeOutputs(run: BenchmarkRun, options: CliOptions, scenarios: ReturnT
       run.machine.cpuModel,
       renderResultsSection({ run, scenarios, targets: evaluateTargets(run), chartLinks, note: options.note }),
     );
-    log(`wrote ${options.docPath}`);
+    log(`wrote ${options.docPath} and ${keepRunData(options.resultsDir, `results-${run.machine.cpuModel}`, json)}`);
   }
   log(`wrote ${path.join(options.resultsDir, 'latest.json')} and charts in ${options.chartsDir}`);
 }

@@ -63,6 +63,11 @@ test('a one-round run of raw uWebSockets.js and Express reports a measured row p
   const run = JSON.parse(fs.readFileSync(path.join(out, 'results', 'latest.json'), 'utf8')) as BenchmarkRun;
   t.deepEqual(run.failures, []);
   t.is(run.measurements.length, 8);
+  // The run behind the page's block is kept as data, one file per machine type.
+  const kept = fs.readdirSync(path.join(out, 'results', 'runs'));
+  t.is(kept.length, 1);
+  t.regex(kept[0], /^results-[a-z0-9-]+\.json$/);
+  t.deepEqual(JSON.parse(fs.readFileSync(path.join(out, 'results', 'runs', kept[0]), 'utf8')), run);
   t.deepEqual(
     new Set(run.measurements.map((m) => `${m.scenario} ${m.mode}`)),
     new Set(['1 plain', '1 pipelined', '3 plain', '3 pipelined']),

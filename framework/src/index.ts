@@ -88,7 +88,7 @@ export {
   type CheckedErrorCode,
   type HttpErrorOptions,
 } from './errors/http-errors';
-export { ERROR_CODES, describeErrorCode, type ErrorCode, type ErrorCodeInfo } from './errors/codes';
+export { ERROR_CODES, describeErrorCode, type ErrorCode, type ErrorCodeInfo, type ErrorType } from './errors/codes';
 export {
   DefaultExceptionHandler,
   summarizeError,

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CliOptions } from '../cli/options';
-import { writeBlockIntoDoc } from '../report/doc-blocks';
+import { keepRunData, writeBlockIntoDoc } from '../report/doc-blocks';
 import { renderTextTable } from '../report/text-table';
 import { BARE_ROW, RAW_ROW, costRows } from './cost-rows';
 import { costColumns, costModeTitle, renderCostSection, summarizeCosts } from './cost-report';
@@ -55,7 +55,7 @@ export async function runCostTable(options: CliOptions, log: (line: string) => v
   log(`wrote ${path.join(options.resultsDir, 'costs-latest.json')}`);
   if (options.docPath) {
     writeBlockIntoDoc(options.docPath, 'costs', run.machine.cpuModel, renderCostSection(run, options.note));
-    log(`wrote ${options.docPath}`);
+    log(`wrote ${options.docPath} and ${keepRunData(options.resultsDir, `costs-${run.machine.cpuModel}`, json)}`);
   }
   return run.failures.length > 0 ? 1 : 0;
 }

@@ -74,3 +74,19 @@ export function writeBlockIntoDoc(docPath: string, kind: BlockKind, machine: str
   fs.mkdirSync(path.dirname(docPath), { recursive: true });
   fs.writeFileSync(docPath, doc);
 }
+
+/**
+ * Keeps the run behind a page's block as data, committed beside the raw results (`<resultsDir>/runs/<name>.json`):
+ * a page's figures stay readable as numbers after the run's own files are gone, one file per block, replaced with it.
+ */
+export function keepRunData(resultsDir: string, name: string, json: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/\([^)]*\)/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  const file = path.join(resultsDir, 'runs', `${slug}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, json);
+  return file;
+}

@@ -4,6 +4,7 @@
  * the pass criteria (no errors, RSS flat after warm-up), the tables, the raw JSON, an SVG chart and, with
  * --doc, its block of docs/reliability/long-load.md.
  */
+import { keepRunData } from '../report/doc-blocks';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describeMachine } from '../runner/machine-info';
@@ -45,7 +46,14 @@ function writeOutputs(soak: SoakRun, options: SoakOptions): void {
   }
   if (options.docPath) {
     writeTargetBlocks(options.docPath, blocks);
-    log(`wrote ${options.docPath}`);
+    // One file per target, as the page has one block per target: the run with that target alone.
+    for (const run of soak.targets)
+      keepRunData(
+        options.resultsDir,
+        `soak-${run.target}`,
+        `${JSON.stringify({ ...soak, targets: [run] }, null, 2)}\n`,
+      );
+    log(`wrote ${options.docPath} and its data in ${path.join(options.resultsDir, 'runs')}`);
   }
   log(`wrote ${path.join(options.resultsDir, `soak-${stamp}.json`)} and soak-<target>.svg in ${options.chartsDir}`);
 }

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import pino from 'pino';
+import WebSocketClient from 'ws';
 import {
   BadRequestException,
   BufferedDestination,
@@ -15,6 +16,8 @@ import {
   RestBuilder,
   RestRouter,
   type Logger,
+  WebSocket,
+  type WebSocketConnection,
 } from '../../src/index';
 import { runtimeOf } from '../../src/adapter/uws-adapter';
 import { listen } from '../support/server';
@@ -73,6 +76,34 @@ test('one line per request with method, path, status and duration, at the chosen
   t.true(
     requests[0]!.obj.durationMs <= seenByClientMs,
     `${requests[0]!.obj.durationMs} ms logged, ${seenByClientMs} ms seen by the client`,
+  );
+});
+
+@WebSocket('/live')
+class Live {
+  open(connection: WebSocketConnection) {
+    connection.send('hello');
+  }
+}
+
+test('a WebSocket upgrade has its request line too, with status 101', async (t) => {
+  const logger = recordingLogger();
+  const server = await listen(new RestBuilder().logger(logger).logRequests().register(Live).register(Pages).build());
+  t.teardown(server.close);
+  const ws = new WebSocketClient(`${server.url.replace(/^http/, 'ws')}/live`);
+  t.teardown(() => ws.terminate());
+  await new Promise((resolve, reject) => {
+    ws.once('message', resolve);
+    ws.once('error', reject);
+  });
+  t.is((await fetch(`${server.url}/live`)).status, 404);
+  const requests = logger.lines.filter((l) => l.msg === 'request' && l.obj.path === '/live');
+  t.deepEqual(
+    requests.map((l) => [l.obj.method, l.obj.status]),
+    [
+      ['GET', 101],
+      ['GET', 404],
+    ],
   );
 });
 

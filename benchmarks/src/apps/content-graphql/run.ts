@@ -2,7 +2,7 @@
  * `node benchmarks/dist/src/apps/content-graphql/run.js [options]`: the content GraphQL API's example entries
  * query (children and a transformed image), on rest.uws and on graphql-http's Node handler, cache off and on,
  * in interleaved rounds. Prints the table and the ratios; writes the raw JSON and, with --doc, the section of
- * docs/content-graphql.md between its benchmark markers.
+ * docs/content-graphql-performance.md between its benchmark markers.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -30,7 +30,7 @@ const USAGE = `Usage: node benchmarks/dist/src/apps/content-graphql/run.js [opti
                       node_modules copied, npx tsc -b), cache off and on, in the same rounds (variants baseline-uncached,
                       baseline-cached) and report today's code against it
   --profile           run the servers under node --cpu-prof and print where their time went
-  --doc               write the results into docs/content-graphql.md (between the benchmark markers)
+  --doc               write the results into docs/content-graphql-performance.md (between the benchmark markers)
   --note TEXT         a line shown above the table in the doc`;
 
 /** The generated blocks of the doc, one per database engine. */
@@ -244,7 +244,7 @@ async function runAll(options: Options, log: (line: string) => void): Promise<nu
     `${JSON.stringify(run, null, 2)}\n`,
   );
   if (options.doc) {
-    const docPath = path.join(REPOSITORY_ROOT, 'docs', 'content-graphql.md');
+    const docPath = path.join(REPOSITORY_ROOT, 'docs', 'content-graphql-performance.md');
     writeIntoDoc(docPath, renderMarkdown(run, options.note), options.database !== undefined);
     log(`wrote ${docPath}`);
   }

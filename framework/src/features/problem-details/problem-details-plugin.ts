@@ -1,15 +1,4 @@
-import {
-  ConstraintException,
-  accepts,
-  errors,
-  statusText,
-  summarizeError,
-  type ExceptionHandler,
-  type HandlerErrorBody,
-  type HttpServerRequest,
-  type HttpServerResponse,
-  type RestPlugin,
-} from '../../plugin';
+import { ConstraintException, accepts, errors, statusText, summarizeError, type ExceptionHandler, type HandlerErrorBody, type HttpServerRequest, type HttpServerResponse, type RestPlugin } from '../../plugin';
 import { PROBLEM_SCHEMA } from './problem-schema';
 
 /** Options of `problemDetails()`. */

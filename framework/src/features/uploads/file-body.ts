@@ -17,6 +17,7 @@ export interface FileBodyAdmission {
   admit(ctx: RoutingContext): number | undefined | Promise<number | undefined>;
 }
 
+/** Options of `@FileBody`: how large a body may be, and who admits it. */
 export interface FileBodyOptions {
   /** Largest body in bytes; default: the app's `maxBodySize`. It may be larger than `maxBodySize`. */
   readonly maxSize?: number;

@@ -1,11 +1,4 @@
-import {
-  ConstraintException,
-  DefaultExceptionHandler,
-  Handles,
-  type ExceptionHandler,
-  type HttpServerRequest,
-  type HttpServerResponse,
-} from '../../plugin';
+import { ConstraintException, DefaultExceptionHandler, Handles, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse } from '../../plugin';
 
 /**
  * Answers a `ConstraintException` with 400, `X-Status-Reason: Validation failed` and a JSON body
