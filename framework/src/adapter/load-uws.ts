@@ -39,7 +39,7 @@ export function loadUws(options: { allowFallback?: boolean } = {}): UwsModule {
 }
 
 /** The native module exports native functions; the fallback's are plain JavaScript. */
-export function isNative(uws: UwsModule): boolean {
+function isNative(uws: UwsModule): boolean {
   return typeof uws.App === 'function' && /\[native code\]/.test(Function.prototype.toString.call(uws.App));
 }
 
@@ -60,7 +60,7 @@ function loadFailure(err: NodeJS.ErrnoException): string {
 }
 
 /** Why the native binary did not load, with what to do about it. */
-export function fallbackExplanation(): string {
+function fallbackExplanation(): string {
   const abi = process.versions.modules;
   const binary = `uws_${process.platform}_${process.arch}_${abi}.node`;
   let reason = process.env.UWS_USE_FALLBACK

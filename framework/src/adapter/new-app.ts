@@ -6,7 +6,7 @@ import type { UwsModule } from './load-uws';
  * before uWebSockets.js closes it: v20.30's fixed value, which v20.57 raised to 30 and made settable.
  * Keeping 10 on both builds keeps half-sent or garbage requests from holding sockets three times longer.
  */
-export const HTTP_IDLE_TIMEOUT_SECONDS = 10;
+const HTTP_IDLE_TIMEOUT_SECONDS = 10;
 
 /** A new uWebSockets.js app that behaves the same on every supported build. */
 export function newUwsApp(uws: UwsModule): TemplatedApp {

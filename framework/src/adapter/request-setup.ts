@@ -16,9 +16,9 @@ import {
 
 /**
  * What every request the adapter takes starts and ends with, HTTP routes and WebSocket upgrades alike: the
- * framework's request, response and exchange, with the app's send and response hooks attached; the app's
- * request hooks; and leaving the uWebSockets.js callback. One place, so an upgrade meets the app's plugins
- * exactly as a route does (CORS, request ids, access logs, compression of the answer).
+ * framework's request, response and exchange, with the app's send and response hooks attached; and leaving the
+ * uWebSockets.js callback. One place, so an upgrade meets the app's plugins exactly as a route does (CORS, request
+ * ids, access logs, compression of the answer).
  */
 
 /**
@@ -47,24 +47,6 @@ export function openExchange(
   response[kAppSend] = hooks.onSend;
   response[kAppFinished] = hooks.onResponse;
   return ctx;
-}
-
-/**
- * Runs the app's request hooks, before routing; true when one answered the request (then nothing else runs).
- * A hook that throws has its error answered through the app's exception handlers, and counts as answering.
- */
-export function answeredByRequestHooks(rt: AppRuntime, res: UwsResponse, ctx: Exchange): boolean {
-  const onRequest = rt.hooks.onRequest;
-  if (onRequest === null) return false;
-  let answered: boolean;
-  try {
-    answered = onRequest(ctx);
-  } catch (err) {
-    void rt.fail(ctx, err);
-    answered = true;
-  }
-  if (answered) leaveCallback(res, ctx, !ctx.response.ended());
-  return answered;
 }
 
 /**

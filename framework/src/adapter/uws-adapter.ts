@@ -1,33 +1,35 @@
 import { Buffer } from 'node:buffer';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
-import type { RoutingContext } from '../context/routing-context';
 import type { Exchange } from '../pipeline/exchange';
-import { type BadRequestException, PayloadTooLargeException, WebApplicationException } from '../errors/http-errors';
-import { BODY_OPTIONS, type BodyHandlerOptions } from '../settings/settings';
+import { PayloadTooLargeException } from '../errors/http-errors';
 import type { HttpMethod } from '../metadata/types';
 import type { AppRuntime, RouteHolder } from '../app/app-runtime';
-import { LinearRouter } from '../routing/linear-router';
 import type { RouteMatch } from '../routing/router';
-import { TrieRouter } from '../routing/trie-router';
 import { copyChunk } from './copy-chunk';
 import { NativeRoutes } from './native-routes';
 import { addWebSocketRoute } from './websocket-endpoints';
 import type { BodyConsumer } from '../pipeline/plugin';
-import { answeredByRequestHooks, leaveCallback, openExchange } from './request-setup';
+import { type Framing, handleRequest, runChain, type Transport } from '../pipeline/lifecycle';
+import { leaveCallback, openExchange } from './request-setup';
 import { judgeFraming, refuseLater } from './request-framing';
-import { kAbort, kBody, kLive, kParamNames, kParamValues } from '../http/internal';
+import { kAbort, kBody, kLive, kParamNames } from '../http/internal';
 import { REFUSED_BODY_DRAIN_BYTES, RefusedBody } from './refused-body';
 import { keptBytes } from '../http/header-bytes';
 
 /**
- * The only place that speaks uWebSockets.js's request protocol: read the request synchronously,
- * attach onAborted/onData before returning, hand the framework objects that outlive the callback.
+ * The only place that speaks uWebSockets.js's request protocol: read the request synchronously, attach
+ * onAborted/onData before returning, hand the framework objects that outlive the callback. What happens to the
+ * request, and in what order, is the lifecycle's (pipeline/lifecycle.ts); this file gives it uWebSockets.js.
  */
 
 /** The framing headers' names as bytes, from the table of kept header texts (a string key costs uWebSockets.js a copy). */
 const CONTENT_LENGTH = keptBytes('content-length');
 const TRANSFER_ENCODING = keptBytes('transfer-encoding');
 
+/**
+ * uWebSockets.js's method names. v20.57 hands over any method token ("junkGET" included), v20.30 closes on those it
+ * does not know: the lifecycle answers a method no route can have as routing does, and closes its connection.
+ */
 const METHODS: Record<string, HttpMethod> = {
   get: 'GET',
   post: 'POST',
@@ -38,9 +40,6 @@ const METHODS: Record<string, HttpMethod> = {
   options: 'OPTIONS',
   trace: 'TRACE',
 };
-
-/** The methods a route can have. */
-const ROUTABLE: ReadonlySet<string> = new Set(Object.values(METHODS));
 
 const runtimeOfApp = new WeakMap<object, AppRuntime>();
 
@@ -54,13 +53,12 @@ export function attachRuntime(app: TemplatedApp, runtime: AppRuntime): void {
   if (runtimeOfApp.has(app)) return;
   runtimeOfApp.set(app, runtime);
   // WebSocket routes first: uWebSockets.js then tries them before the catch-all.
-  for (const endpoint of runtime.webSocketEndpoints()) addWebSocketRoute(runtime, endpoint);
-  runtime.onWebSocketAdded = (endpoint) => addWebSocketRoute(runtime, endpoint);
+  for (const endpoint of runtime.webSocketEndpoints()) addWebSocketRoute(runtime, UWS, endpoint);
+  runtime.onWebSocketAdded = (endpoint) => addWebSocketRoute(runtime, UWS, endpoint);
   app.any('/*', (res, req) => dispatch(runtime, res, req));
-  // Native routes mirror the built-in routers' rules (property-tested); a router of the app's own decides alone.
-  const routerType: Function = runtime.router.constructor;
-  const builtIn = routerType === TrieRouter || routerType === LinearRouter;
-  if (!builtIn) return;
+  // Native routes mirror the router's rules where it says it matches as uWebSockets.js does (the built-in routers,
+  // property-tested); any other router decides every request alone.
+  if (runtime.router.matchesLikeUws !== true) return;
   const native = new NativeRoutes(
     app,
     (res, req, method, url, match) => serve(runtime, res, req, method, url, match),
@@ -76,6 +74,7 @@ export function dispatch(rt: AppRuntime, res: UwsResponse, req: UwsRequest): voi
   serve(rt, res, req, METHODS[raw] ?? (raw.toUpperCase() as HttpMethod), req.getUrl(), undefined);
 }
 
+/** A request taken by uWebSockets.js, handed to the lifecycle (pipeline/lifecycle.ts). */
 function serve(
   rt: AppRuntime,
   res: UwsResponse,
@@ -85,112 +84,28 @@ function serve(
   known: RouteMatch<RouteHolder> | undefined,
 ): void {
   rt.refreshIfStale();
-  const ctx = openExchange(rt, res, req, method, url);
-  const { request, response } = ctx;
-  // All headers are judged when a request announces a body, before any plugin: an ambiguous request is refused and
-  // its connection closed whatever a hook would do. Body methods have all their headers copied and judged in any
-  // case (an empty first header would hide the next ones from native reads), and take the framing headers from that
-  // copy; other methods keep their headers uncopied unless two native reads show a framing header.
-  let length: string;
-  let encoding: string;
-  if (isBodyMethod(method)) {
-    const framing = judgeFraming(request);
-    if (refused(rt, res, ctx, framing.error)) return;
-    length = framing.length;
-    encoding = framing.encoding;
-  } else {
-    length = req.getHeader(CONTENT_LENGTH);
-    encoding = req.getHeader(TRANSFER_ENCODING);
-    if ((length !== '' || encoding !== '') && refused(rt, res, ctx, judgeFraming(request).error)) return;
-  }
-  const framed = length !== '' || encoding !== '';
-  // uWebSockets.js v20.57 hands over any method token ("junkGET" included), v20.30 closes on those it does not
-  // know: either way, a method no route can have is answered as routing answers it (405 with Allow, or 404),
-  // and its connection closed, so nothing pipelined behind it runs.
-  if (known === undefined && ROUTABLE.has(method) === false) {
-    request.detach();
-    refuseLater(res, response, () => answerUnroutable(rt, ctx, method, url));
-    return;
-  }
-  if (encoding !== '' && refusesChunked(rt)) {
-    request.detach();
-    refuseLater(res, response, () =>
-      rt.fail(
-        ctx,
-        new WebApplicationException(
-          'Bodies sent with Transfer-Encoding: chunked are not accepted here; send a Content-Length',
-          411,
-          { code: 'RU_ERR_CHUNKED_REFUSED' },
-        ),
-      ),
-    );
-    return;
-  }
-  if (answeredByRequestHooks(rt, res, ctx)) return;
-  let pending: void | Promise<void> = undefined;
-  let match: RouteMatch<RouteHolder> | { allowed: readonly string[] } | null | undefined;
-  try {
-    match = known ?? rt.router.find(method, url);
-  } catch (err) {
-    pending = rt.fail(ctx, err);
-    match = undefined;
-  }
-
-  if (match === null) pending = rt.notFound(ctx);
-  else if (match !== undefined && 'allowed' in match) pending = rt.methodNotAllowed(ctx, match.allowed);
-  else if (match !== undefined) {
-    request[kParamValues] = match.values;
-    const routes = match.slot.routes;
-    if (framed && length !== '0' && rt.needsBodies && needsBody(routes)) {
-      // The framing was judged above, and the headers copied: the body is read after this callback returns.
-      readBody(rt, res, ctx, routes, length);
-      return;
-    }
-    pending = rt.runChain(routes, ctx);
-  }
-  leaveCallback(res, ctx, pending !== undefined);
+  handleRequest(rt, UWS, res, req, openExchange(rt, res, req, method, url), method, url, known);
 }
 
-function needsBody(routes: readonly RouteHolder[]): boolean {
-  for (let i = 0; i < routes.length; i++) if (routes[i]!.compiled.needsBody) return true;
-  return false;
-}
+/** No framing header: the judgement of every request without a body, shared. */
+const UNFRAMED: Framing = { length: '', encoding: '', error: undefined };
 
-/** POST, PUT and PATCH nearly always carry a body: their headers are copied in any case. */
-function isBodyMethod(method: HttpMethod): boolean {
-  return method === 'POST' || method === 'PUT' || method === 'PATCH';
-}
-
-function answerUnroutable(rt: AppRuntime, ctx: RoutingContext, method: HttpMethod, url: string): void | Promise<void> {
-  let match: RouteMatch<RouteHolder> | { allowed: readonly string[] } | null;
-  try {
-    match = rt.router.find(method, url);
-  } catch (err) {
-    return rt.fail(ctx, err);
-  }
-  return match !== null && 'allowed' in match ? rt.methodNotAllowed(ctx, match.allowed) : rt.notFound(ctx);
-}
-
-/** `chunkedBodies: false` in the app's bodyHandler options, else in the global ones (option by option). */
-function refusesChunked(rt: AppRuntime): boolean {
-  const own = (rt.settings.local.extensions.get(BODY_OPTIONS) as BodyHandlerOptions | undefined)?.chunkedBodies;
-  return (
-    (own ?? (rt.settings.global.extensions.get(BODY_OPTIONS) as BodyHandlerOptions | undefined)?.chunkedBodies) ===
-    false
-  );
-}
-
-/** Refuses a request whose framing was judged ambiguous (`error`), and then returns true. */
-function refused(
-  rt: AppRuntime,
-  res: UwsResponse,
-  ctx: RoutingContext,
-  error: BadRequestException | undefined,
-): boolean {
-  if (error === undefined) return false;
-  refuseLater(res, ctx.response, () => rt.fail(ctx, error));
-  return true;
-}
+/** What the lifecycle needs of uWebSockets.js. */
+const UWS: Transport<UwsResponse, UwsRequest, AppRuntime> = {
+  /**
+   * All headers are judged when a request announces a body. Body methods have all their headers copied and judged in
+   * any case (an empty first header would hide the next ones from native reads), and take the framing headers from
+   * that copy; other methods keep their headers uncopied unless two native reads show a framing header.
+   */
+  framing(req, request, method) {
+    if (method === 'POST' || method === 'PUT' || method === 'PATCH') return judgeFraming(request);
+    if (req.getHeader(CONTENT_LENGTH) === '' && req.getHeader(TRANSFER_ENCODING) === '') return UNFRAMED;
+    return judgeFraming(request);
+  },
+  refuseLater,
+  readBody,
+  leave: leaveCallback,
+};
 
 /**
  * Buffers the body up to the app's limit, then runs the routes. A declared length over the limit is
@@ -267,7 +182,7 @@ function readBody(
     chunks = [];
     response[kLive] = true;
     try {
-      void rt.runChain(routes, ctx);
+      void runChain(routes, ctx);
     } catch (err) {
       void rt.fail(ctx, err);
     } finally {
@@ -329,7 +244,7 @@ function streamBody(
             () => consumer.finished?.(),
           );
       };
-      const run = () => settle(response.aborted() ? undefined : rt.runChain(routes, ctx));
+      const run = () => settle(response.aborted() ? undefined : runChain(routes, ctx));
       if (ended !== undefined && typeof (ended as Promise<void>).then === 'function')
         (ended as Promise<void>).then(run, (err) => settle(rt.fail(ctx, err)));
       else run();

@@ -13,11 +13,11 @@ import { BadRequestException, RegistrationError } from '../errors/http-errors';
 import type { HttpServerRequest } from '../http/request';
 import { kSocketClosed, WebSocketCloseException, WebSocketConnection } from '../context/websocket-connection';
 import { isThenable } from '../pipeline/context-values';
-import type { WebSocketEndpoint } from '../pipeline/websocket-route';
+import type { WebSocketEndpoint } from '../pipeline/compile-upgrade';
 import { pathSegments } from '../routing/path-segments';
 import { loadUws } from './load-uws';
-import { judgeFraming, refuseLater } from './request-framing';
-import { answeredByRequestHooks, leaveCallback, openExchange } from './request-setup';
+import { failRoute, handleUpgrade, type Transport } from '../pipeline/lifecycle';
+import { openExchange } from './request-setup';
 import { trackConnection, untrackConnection } from './open-connections';
 import { chooseProtocol, uwsLimits } from './websocket-limits';
 import { kParamNames, kParamValues, kReleaseNative, kUpgraded } from '../http/internal';
@@ -34,8 +34,11 @@ interface UpgradeData {
 /** uWebSockets.js patterns taken on each app, so two endpoints cannot silently shadow each other. */
 const patternsByApp = new WeakMap<object, Map<string, string>>();
 
+/** What the lifecycle needs of uWebSockets.js (adapter/uws-adapter.ts gives it). */
+type UwsTransport = Transport<UwsResponse, UwsRequest, AppRuntime>;
+
 /** Gives a WebSocket endpoint of the runtime its uWebSockets.js route. */
-export function addWebSocketRoute(rt: AppRuntime, endpoint: WebSocketEndpoint): void {
+export function addWebSocketRoute(rt: AppRuntime, io: UwsTransport, endpoint: WebSocketEndpoint): void {
   const { route } = endpoint;
   const { where, handlers, uwsPattern } = route;
   const app = rt.app as TemplatedApp;
@@ -81,7 +84,7 @@ export function addWebSocketRoute(rt: AppRuntime, endpoint: WebSocketEndpoint): 
     ...uwsLimits(route.options, loadUws()),
     upgrade: (res, req, context) => {
       rt.refreshIfStale();
-      upgrade(rt, endpoint, res, req, context);
+      upgrade(rt, io, endpoint, res, req, context);
     },
     open: (ws) => {
       const data = ws.getUserData();
@@ -128,19 +131,20 @@ export function addWebSocketRoute(rt: AppRuntime, endpoint: WebSocketEndpoint): 
 }
 
 /**
- * One upgrade request: the path is matched exactly, then the compiled upgrade runs (the pipeline's
- * stages); success upgrades, failure answers with the exception handlers' HTTP response. Like the HTTP
- * adapter, it reads the request synchronously and attaches onAborted before returning when it has to wait.
+ * One upgrade request: the path is matched exactly (else the HTTP routes answer), then the lifecycle runs the
+ * endpoint's compiled upgrade (pipeline/lifecycle.ts, `handleUpgrade`): success upgrades here, a failure is answered
+ * with the exception handlers' HTTP response. Like the HTTP adapter, it reads the request synchronously and attaches
+ * onAborted before returning when it has to wait.
  */
 function upgrade(
   rt: AppRuntime,
+  io: UwsTransport,
   endpoint: WebSocketEndpoint,
   res: UwsResponse,
   req: UwsRequest,
   context: us_socket_context_t,
 ): void {
   const { route } = endpoint;
-  const compiled = endpoint.upgrade;
   const url = req.getUrl();
   let values: string[] | undefined;
   let pathError: unknown;
@@ -153,33 +157,24 @@ function upgrade(
     req.setYield(true); // not this endpoint's path after all: the HTTP routes answer
     return;
   }
-  const length = req.getHeader('content-length');
-  const encoding = req.getHeader('transfer-encoding');
   const key = req.getHeader('sec-websocket-key');
   const offered = req.getHeader('sec-websocket-protocol');
   const extensions = req.getHeader('sec-websocket-extensions');
   const q = req.getQuery();
   const ctx = openExchange(rt, res, req, 'GET', url, q === undefined ? '' : q);
   const { request, response } = ctx;
-  ctx.enter(compiled.definition, compiled.send);
   request[kParamNames] = route.pattern.paramNames;
   request[kParamValues] = values ?? [];
 
   let live = true;
-  const fail = (error: unknown): void | Promise<void> => compiled.fail(ctx, error);
-  // An upgrade whose framing is ambiguous is refused like any request (docs/security.md, Request framing),
-  // before any plugin; then the app's request hooks run, as they do before routing an HTTP request.
-  const framingError = length !== '' || encoding !== '' ? judgeFraming(request).error : undefined;
-  if (framingError !== undefined) {
-    refuseLater(res, response, () => fail(framingError));
-    return;
-  }
-  if (answeredByRequestHooks(rt, res, ctx)) return;
-  const complete = (args: unknown[]): void => {
+  const stages = endpoint.upgrade.stages;
+  const open = (args: unknown[]): void => {
     if (response.aborted() || response.ended()) return;
     const protocol = chooseProtocol(offered, route.options.protocols);
     if (protocol === undefined) {
-      void fail(
+      void failRoute(
+        stages,
+        ctx,
         new BadRequestException(
           `None of the offered subprotocols (${offered}) is spoken here; this endpoint speaks ${route.options.protocols!.join(', ')}`,
           { code: 'RU_ERR_WEBSOCKET_PROTOCOL' },
@@ -212,17 +207,6 @@ function upgrade(
     // The answer was the 101: the app's response hooks hear of it (status 101) as of any other answer.
     response[kUpgraded]();
   };
-
-  let pending: void | Promise<void>;
-  if (pathError !== undefined) pending = fail(pathError);
-  else {
-    try {
-      const out = compiled.run(ctx);
-      pending = Array.isArray(out) ? complete(out) : out.then(complete, fail);
-    } catch (err) {
-      pending = fail(err);
-    }
-  }
+  handleUpgrade(rt, io, res, req, ctx, stages, pathError, open);
   live = false;
-  leaveCallback(res, ctx, pending !== undefined);
 }

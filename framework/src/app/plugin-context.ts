@@ -11,11 +11,13 @@ import { bindHandler } from '../pipeline/exception-handling';
 import type { PluginContext, RestPlugin } from '../pipeline/plugin';
 import type { RouteAnswer } from '../pipeline/route-hooks';
 import type { RoutingContext } from '../context/routing-context';
+import type { RouteDefinition } from '../metadata/route-definition';
 import type { Constructor } from '../metadata/types';
 import type { WebSocketRoute } from '../pipeline/websocket-route';
 import type { ComponentFactory } from '../settings/components';
 import type { SettingsView } from '../settings/settings';
 import type { Logger } from '../util/log';
+import type { HandlerEntry } from './error-policy';
 import type { PluginHooks } from './plugin-host';
 
 /** What a plugin's context needs of its app (the AppRuntime gives it). */
@@ -27,12 +29,32 @@ export interface PluginTarget {
   readonly hooks: PluginHooks;
   registerFromPlugin(targets: Array<Constructor | object>): void;
   addWebSocket(route: WebSocketRoute): void;
-  routes(): ReadonlyArray<{ readonly definition: import('../metadata/route-definition').RouteDefinition }>;
-  routeAnswers(definition: import('../metadata/route-definition').RouteDefinition): readonly RouteAnswer[];
-  errorHandlers(
-    definition?: import('../metadata/route-definition').RouteDefinition,
-  ): Array<{ type: Function; handler: object | undefined; own?: true }>;
+  routes(): ReadonlyArray<{ readonly definition: RouteDefinition }>;
+  routeAnswers(definition: RouteDefinition): readonly RouteAnswer[];
+  errorHandlers(definition?: RouteDefinition): HandlerEntry[];
   fail(ctx: RoutingContext, error: unknown): void | Promise<void>;
+}
+
+/**
+ * Adds a plugin to an app: its setup runs now, with its own context. A plugin of a name used before replaces that
+ * one's hooks (what it registered stays).
+ */
+export function applyPlugin(rt: PluginTarget, plugin: RestPlugin): void {
+  if (
+    plugin === null ||
+    typeof plugin !== 'object' ||
+    typeof plugin.name !== 'string' ||
+    typeof plugin.setup !== 'function'
+  ) {
+    throw new RegistrationError('use() takes a plugin: { name: string, setup(app) }', 'RU_ERR_PLUGIN');
+  }
+  rt.hooks.forget(plugin.name);
+  try {
+    plugin.setup(pluginContext(rt, plugin));
+  } catch (err) {
+    if (err instanceof RegistrationError) throw err;
+    throw new RegistrationError(`plugin ${plugin.name}: ${(err as Error)?.message ?? err}`, 'RU_ERR_PLUGIN');
+  }
 }
 
 function checkFunction(value: unknown, what: string, plugin: RestPlugin): void {
@@ -44,7 +66,7 @@ function checkFunction(value: unknown, what: string, plugin: RestPlugin): void {
  * What one plugin may do to one app. Hooks are recorded with the plugin's name (a plugin used again
  * replaces its own); registrations go to the app's own settings, as RestBuilder's would.
  */
-export function pluginContext(rt: PluginTarget, plugin: RestPlugin): PluginContext {
+function pluginContext(rt: PluginTarget, plugin: RestPlugin): PluginContext {
   const local = rt.settings.local;
   const hooks = rt.hooks;
   return {

@@ -13,7 +13,7 @@ import type {
   ShutdownHook,
 } from '../pipeline/plugin';
 import type { BoundHandler } from '../pipeline/exception-handling';
-import { composeSendHooks } from '../pipeline/send-hooks';
+import { composeAll, composeRequestHooks, composeSendHooks } from '../pipeline/hooks';
 
 /** One hook and the plugin that added it (a plugin used again replaces its hooks). */
 interface Owned<T> {
@@ -47,15 +47,6 @@ export class PluginHooks {
   bodyStreamer: BodyStreamer | null = null;
   /** How requests read their client's origin behind proxies (null: from the connection). */
   originResolver: OriginResolver | null = null;
-
-  /** The plugins used, in order. */
-  plugins(): readonly string[] {
-    return this.names;
-  }
-
-  has(name: string): boolean {
-    return this.names.includes(name);
-  }
 
   /** Forgets what a plugin added before (it is being used again). */
   forget(name: string): void {
@@ -180,24 +171,4 @@ export class PluginHooks {
     this.bodyStreamer = this.streamer?.value ?? null;
     this.originResolver = this.resolver?.value ?? null;
   }
-}
-
-function composeRequestHooks(hooks: RequestHook[]): ((ctx: RoutingContext) => boolean) | null {
-  if (hooks.length === 0) return null;
-  if (hooks.length === 1) {
-    const only = hooks[0]!;
-    return (ctx) => only(ctx) === true;
-  }
-  return (ctx) => {
-    for (let i = 0; i < hooks.length; i++) if (hooks[i]!(ctx) === true) return true;
-    return false;
-  };
-}
-
-function composeAll<A extends unknown[]>(hooks: Array<(...args: A) => void>): ((...args: A) => void) | null {
-  if (hooks.length === 0) return null;
-  if (hooks.length === 1) return hooks[0]!;
-  return (...args) => {
-    for (let i = 0; i < hooks.length; i++) hooks[i]!(...args);
-  };
 }

@@ -4,7 +4,6 @@ import type {
   ContextProviderFunction,
   ExceptionHandler,
   HttpResponseWriter,
-  NotFoundResponseWriter,
   ValueReader,
 } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
@@ -200,7 +199,7 @@ export function notFoundEntry(pathOrHandler: string | RegExp | NotFoundHandler, 
 }
 
 /** The runtime of an app, created (with empty app settings) on first use. */
-export function runtimeFor(app: TemplatedApp, settings?: RestSettings): AppRuntime {
+function runtimeFor(app: TemplatedApp, settings?: RestSettings): AppRuntime {
   loadUws();
   let rt = runtimeOf(app);
   if (rt === undefined) {
@@ -209,5 +208,3 @@ export function runtimeFor(app: TemplatedApp, settings?: RestSettings): AppRunti
   }
   return rt;
 }
-
-export type { NotFoundResponseWriter };

@@ -1,6 +1,8 @@
 import { Buffer } from 'node:buffer';
 import type { Duplex } from 'node:stream';
-import type { ResponseChunk } from './response';
+
+/** What `write` and `end` take: text (sent as UTF-8) or bytes. */
+export type ResponseChunk = string | Buffer | Uint8Array | ArrayBuffer;
 
 /** What a send hook is told about the body on its way out. */
 export interface SentBody {

@@ -1,13 +1,12 @@
 import { Buffer } from 'node:buffer';
 import type { HttpResponse as UwsResponse, RecognizedString } from 'uWebSockets.js';
 import type { Duplex } from 'node:stream';
-import { BodyPipe, COMPLETE_BODY, STREAMED_BODY, type SentBody } from './body-pipe';
+import { BodyPipe, COMPLETE_BODY, type ResponseChunk, STREAMED_BODY, type SentBody } from './body-pipe';
 import { kAbort, kAppFinished, kAppSend, kDefaultHead, kLive, kRouteSend, kSendContext, kUpgraded } from './internal';
 import { ResponseHead } from './response-head';
 import { headText, type DefaultHead } from './default-head';
 
-/** What `write` and `end` take: text (sent as UTF-8) or bytes. */
-export type ResponseChunk = string | Buffer | Uint8Array | ArrayBuffer;
+export type { ResponseChunk };
 
 /**
  * @internal A route's send hooks as the response runs them: `hook` gets the context held in `kSendContext`; it is

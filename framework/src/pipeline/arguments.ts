@@ -295,7 +295,7 @@ function beanResolver(type: ArgumentType | undefined, where: string, scope: Argu
 }
 
 /** Urlencoded form fields of the body, parsed once per request. */
-export function formFields(ctx: RoutingContext): Map<string, string[]> {
+function formFields(ctx: RoutingContext): Map<string, string[]> {
   let fields = ctx.get<Map<string, string[]>>(FORM_FIELDS);
   if (fields === undefined) {
     const type = ctx.request.getHeader('content-type');

@@ -1,7 +1,7 @@
 import type { ComponentFactory } from '../settings/components';
 import type { SettingsView } from '../settings/settings';
 import type { Logger } from '../util/log';
-import type { ErrorPolicy } from './exception-handling';
+import type { ErrorPolicySource } from './exception-handling';
 import type { RouteHookFactory } from './plugin';
 
 /** What compiling a route or an upgrade needs from its app. */
@@ -12,6 +12,6 @@ export interface CompileContext {
   app: unknown;
   /** The app's plugins' route hook factories, in order. */
   hooks: readonly RouteHookFactory[];
-  /** Who answers errors after the route's own handlers. */
-  errors: ErrorPolicy;
+  /** Where compiled routes read who answers errors after their own handlers (the app's current policy). */
+  errors: ErrorPolicySource;
 }

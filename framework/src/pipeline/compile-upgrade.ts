@@ -1,31 +1,36 @@
-import type { Exchange } from './exchange';
 import { RegistrationError } from '../errors/http-errors';
 import { WebSocketConnection } from '../context/websocket-connection';
 import { designParamTypes } from '../metadata/store';
 import type { MethodMetadata, ParamMetadata } from '../metadata/types';
-import { compileArgument, type ArgumentScope } from './arguments';
+import { compileArgument } from './arguments';
 import type { ValueResolver } from './context-values';
 import type { CompileContext } from './compile-context';
 import { defineRoute } from './define-route';
-import { handleError, routeHandlersOf } from './exception-handling';
-import { beforeHandlerSteps, onMatchSteps, onRequestSteps, routeHooksFor, routeSendHook } from './stages/hooks';
-import { normalizeError } from './stages/run-route';
-import { provideSteps } from './stages/provide';
-import { readArgumentsStep } from './stages/read-arguments';
-import { runSteps } from './stages/run-steps';
-import type { Step } from './stages/step';
-import type { CompiledUpgrade, WebSocketRoute } from './websocket-route';
+import { CompiledRoute, compileCommon } from './route-compiler';
+import type { WebSocketRoute } from './websocket-route';
+
+/** The HTTP half of a WebSocket endpoint, compiled like a route and run by the same lifecycle. */
+export interface CompiledUpgrade {
+  /** The upgrade's stages, up to the arguments' validation (no body, method or writer: the 101 takes their place). */
+  readonly stages: CompiledRoute;
+  /** Where the connection goes among `open`'s arguments (-1: nowhere). */
+  readonly connectionIndex: number;
+}
+
+/** A declared endpoint with its compiled upgrade (compiled again when global registries change). */
+export interface WebSocketEndpoint {
+  readonly route: WebSocketRoute;
+  upgrade: CompiledUpgrade;
+}
 
 /**
- * The HTTP half of a WebSocket endpoint, compiled like a route from the same stages: the plugins' `onSend`
- * hooks for a refusal (compression), their `onMatch` hooks (rate limits), request providers, the plugins'
- * `onRequest` hooks (authentication, authorization), the `open` method's arguments, and the plugins'
- * `beforeHandler` hooks (validation). Any failure is an HTTP error answer from the endpoint's `@CatchWith`
- * handlers and the app's.
+ * The HTTP half of a WebSocket endpoint, compiled as a route is (route-compiler.ts) and run by the same lifecycle
+ * (lifecycle.ts, `handleUpgrade`): the `open` method's parameters are its arguments, and the upgrade takes the
+ * place of the method and its writer. What is particular to an upgrade is decided here: which parameter is the
+ * connection (given once the socket is open), and that nothing reads a body.
  */
 export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): CompiledUpgrade {
   const { endpointClass, classMeta } = route;
-  const { settings, components } = cc;
   const methodMeta: MethodMetadata = classMeta.methods.get('open') ?? {
     name: 'open',
     params: new Map(),
@@ -78,19 +83,7 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
     }
   }
 
-  const scope: ArgumentScope = {
-    label: definition.label,
-    routeText: `WebSocket ${definition.path}`,
-    pathParamNames: definition.pathParamNames,
-    consumes: [],
-    methodReader: methodMeta.reader ?? classMeta.reader,
-    methodContextReader: methodMeta.contextReader,
-    settings,
-    components,
-    suppressCheck: methodMeta.suppressCheck === true || classMeta.suppressCheck === true,
-    bodyInstantiated: false,
-    bodyDepthBounded: false,
-  };
+  const { scope, parts } = compileCommon(cc, definition, 'websocket', classMeta, methodMeta);
   // The connection does not exist yet: its place stays null, which validation sees and skips.
   const resolvers: Array<ValueResolver | null> = [];
   for (let index = 0; index < argc; index++) {
@@ -106,23 +99,17 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
     );
   }
 
-  // The same stages as a route's, up to the method: providers, hooks, arguments; `open` runs once the socket is.
-  const hooks = routeHooksFor(cc, definition, 'websocket', classMeta, methodMeta);
-  // A refusal is an HTTP answer like a route's: the route's send hooks (compression) see it; a 101 has no body and none.
-  const steps: Step[] = [...onMatchSteps(hooks), ...provideSteps(settings, components), ...onRequestSteps(hooks)];
-  if (argc > 0) steps.push(readArgumentsStep(resolvers));
-  steps.push(...beforeHandlerSteps(hooks));
-  const run = runSteps(steps);
-  const routeHandlers = routeHandlersOf(methodMeta.catchWith, classMeta.catchWith, components);
-  const argsOf = (ctx: Exchange): unknown[] => ctx.args ?? [];
-  return {
-    definition,
-    send: routeSendHook(hooks),
-    connectionIndex,
-    run(ctx) {
-      const out = run(ctx);
-      return out === undefined ? argsOf(ctx) : out.then(() => argsOf(ctx));
-    },
-    fail: (ctx, error) => handleError(ctx, normalizeError(error), routeHandlers, cc.errors),
-  };
+  // No body, negotiation, method or writer: the upgrade answers with the 101, and `open` runs once the socket is.
+  const stages = new CompiledRoute({
+    ...parts,
+    needsBody: false,
+    produces: null,
+    negotiate: null,
+    arguments: resolvers,
+    instance: null,
+    method: null,
+    write: null,
+    onResponse: null,
+  });
+  return { stages, connectionIndex };
 }

@@ -26,10 +26,6 @@ const BUILT_IN = new Map<Function, ValueResolver>([
   [User, (ctx) => ctx.user()],
 ]);
 
-export function isBuiltInContextType(type: Function | undefined): boolean {
-  return type !== undefined && BUILT_IN.has(type);
-}
-
 /** Turns a provider registration (class, instance or function) into a function of the request. */
 export function providerFunction(
   reg: ProviderRegistration,
@@ -122,7 +118,7 @@ function isOfType(value: unknown, type: Function): boolean {
 }
 
 /** Applies `fn` now for plain values, after settling for promises: keeps synchronous routes synchronous. */
-export function thenOrNow(value: unknown, fn: (v: unknown) => unknown): unknown {
+function thenOrNow(value: unknown, fn: (v: unknown) => unknown): unknown {
   if (value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function') {
     return (value as PromiseLike<unknown>).then(fn);
   }

@@ -31,7 +31,7 @@ export function bindHandler(
   return { type: handles, handler: components.get(provided) as ExceptionHandler<unknown> };
 }
 
-export function bindHandlers(list: readonly Constructor[] | undefined, components: ComponentFactory): BoundHandler[] {
+function bindHandlers(list: readonly Constructor[] | undefined, components: ComponentFactory): BoundHandler[] {
   return (list ?? []).map((h) => bindHandler(h as Provided<ExceptionHandler<unknown>>, components));
 }
 
@@ -50,7 +50,7 @@ export function routeHandlersOf(
 }
 
 /** The status an error maps to before any handler runs: its own for HTTP errors, else 500. */
-export function statusOf(error: unknown): number {
+function statusOf(error: unknown): number {
   if (error instanceof WebApplicationException) return error.status;
   const s =
     (error as { status?: unknown; statusCode?: unknown } | null)?.status ??
@@ -164,6 +164,21 @@ export interface ErrorPolicy {
   /** The plugins' error hooks, composed (null when none). */
   readonly onError: ((error: unknown, ctx: RoutingContext) => void) | null;
   readonly logger: Logger;
+}
+
+/**
+ * Where a compiled route reads its app's error policy when it fails: the app replaces the policy (never changes it
+ * in place) when plugins are added, and routes compiled before see the new one.
+ */
+export interface ErrorPolicySource {
+  readonly errors: ErrorPolicy;
+}
+
+/** Non-Error throws (strings, numbers) become Errors so handlers can match types; objects stay as they are. */
+export function normalizeError(error: unknown): unknown {
+  if (error instanceof Error) return error;
+  if (error !== null && typeof error === 'object') return error;
+  return new Error(String(error));
 }
 
 /**

@@ -6,19 +6,18 @@ import type {
   ValueReader,
 } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
-import type { SentBody } from '../http/body-pipe';
 import type { OriginResolver } from '../http/client-origin';
-import type { ResponseChunk } from '../http/response';
 import type { Provided } from '../io/registry';
 import type { RouteDefinition } from '../metadata/route-definition';
 import type { ClassMetadata, Constructor, MethodMetadata } from '../metadata/types';
 import type { ComponentFactory, ComponentFiller } from '../settings/components';
 import type { SettingsView } from '../settings/settings';
 import type { Logger } from '../util/log';
-import type { RouteAnswer, RouteHooks } from './route-hooks';
+import type { RouteAnswer, RouteHooks, SendHook } from './route-hooks';
 import type { WebSocketRoute } from './websocket-route';
 
 export type { ComponentFill, ComponentFiller } from '../settings/components';
+export type { SendHook };
 
 /**
  * A plugin: a name and a `setup` that adds to an app's lifecycle points, routes, readers, writers,
@@ -49,18 +48,6 @@ export type RequestHook = (ctx: RoutingContext) => boolean | void;
 export type ResponseHook = (ctx: RoutingContext) => void;
 /** A hook told about every error on its way to the exception handlers (it observes; the handlers answer). */
 export type ErrorHook = (error: unknown, ctx: RoutingContext) => void;
-/**
- * A hook run when the response head is about to be written with its first body bytes (or with an empty
- * body): it may change status and headers, and return a replacement for `body` (a complete body only:
- * streamed writes pass `undefined`, with `sent.streamed` true, and cannot be replaced). Either kind may be
- * sent through a transform instead: `ctx.response.streamBodyThrough(transform)` (compression does).
- */
-export type SendHook = (
-  ctx: RoutingContext,
-  body: ResponseChunk | undefined,
-  sent: SentBody,
-) => ResponseChunk | undefined | void;
-
 /** A hook told that the server began a graceful shutdown (it stops taking connections and drains). */
 export type ShutdownHook = () => void;
 

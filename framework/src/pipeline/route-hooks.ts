@@ -1,5 +1,17 @@
 import type { RoutingContext } from '../context/routing-context';
-import type { SendHook } from './plugin';
+import type { ResponseChunk, SentBody } from '../http/body-pipe';
+
+/**
+ * A hook run when the response head is about to be written with its first body bytes (or with an empty
+ * body): it may change status and headers, and return a replacement for `body` (a complete body only:
+ * streamed writes pass `undefined`, with `sent.streamed` true, and cannot be replaced). Either kind may be
+ * sent through a transform instead: `ctx.response.streamBodyThrough(transform)` (compression does).
+ */
+export type SendHook = (
+  ctx: RoutingContext,
+  body: ResponseChunk | undefined,
+  sent: SentBody,
+) => ResponseChunk | undefined | void;
 
 /**
  * An answer a plugin's hooks may give a route instead of the route's own (a 429 from a rate limit), told to

@@ -1,9 +1,5 @@
-import type { RoutingContext } from '../context/routing-context';
-import type { Exchange } from './exchange';
-import type { RouteDefinition } from '../metadata/route-definition';
 import type { ClassMetadata, Constructor } from '../metadata/types';
 import type { PathPattern } from '../routing/path-pattern';
-import type { RouteSend } from '../http/response';
 
 /**
  * Per-endpoint settings of a WebSocket endpoint. Unset values keep uWebSockets.js's defaults
@@ -35,20 +31,6 @@ export interface WebSocketOptions {
   protocols?: readonly string[];
 }
 
-/** The HTTP half of a WebSocket endpoint, compiled like a route from the same stages. */
-export interface CompiledUpgrade {
-  /** The upgrade seen as a GET route (what plugins and `@Context() route` see). */
-  readonly definition: RouteDefinition;
-  /** The plugins' `onSend` hooks of the endpoint, composed (null: none), for a refusal's answer; a 101 has no body. */
-  readonly send: RouteSend | null;
-  /** Runs every stage; a promise only when one really waits. Resolves to `open`'s arguments. */
-  run(ctx: Exchange): unknown[] | Promise<unknown[]>;
-  /** Where the connection goes among `open`'s arguments (-1: nowhere). */
-  readonly connectionIndex: number;
-  /** Answers a failed upgrade through the endpoint's and the app's exception handlers. */
-  fail(ctx: RoutingContext, error: unknown): void | Promise<void>;
-}
-
 /** A WebSocket handler method bound to its endpoint instance. */
 export type WebSocketHandler = (...args: unknown[]) => unknown;
 
@@ -76,10 +58,4 @@ export interface WebSocketRoute {
   readonly handlers: Readonly<Partial<Record<WebSocketHandlerName, WebSocketHandler>>>;
   /** The endpoint's limits and subprotocols. */
   readonly options: WebSocketOptions;
-}
-
-/** A declared endpoint with its compiled upgrade (compiled again when global registries change). */
-export interface WebSocketEndpoint {
-  readonly route: WebSocketRoute;
-  upgrade: CompiledUpgrade;
 }

@@ -8,6 +8,8 @@ import { MethodTable, type MethodMismatch, type RouteMatch, type RouteSlot, type
  * the trie router is tested against, and as a baseline in the router benchmark.
  */
 export class LinearRouter<T> implements Router<T> {
+  /** Held to uWebSockets.js's matching by a property test (test/reliability/native-routing-properties.test.ts). */
+  readonly matchesLikeUws: boolean = true;
   private tables: Array<MethodTable<T>> = [];
 
   /** Adds a route (see `Router.add`). */

@@ -39,6 +39,14 @@ export interface Router<T> {
   find(method: HttpMethod, path: string): RouteMatch<T> | MethodMismatch | null;
   /** Every slot, for OpenAPI and diagnostics. */
   slots(): Iterable<RouteSlot<T>>;
+  /**
+   * True when `find` answers as uWebSockets.js's own router does for paths of literal segments and plain
+   * `{variables}`: static segments before variables, segment by segment, with backtracking. The adapter then gives
+   * such routes native uWebSockets.js routes, whose requests skip `find` (docs/architecture.md, native routes). A
+   * router that leaves it out, or a subclass that changes `find`, sets it false: every request then goes through
+   * `find`.
+   */
+  readonly matchesLikeUws?: boolean;
 }
 
 /** Methods of one pattern: shared by both router implementations. */

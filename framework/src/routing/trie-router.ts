@@ -17,6 +17,8 @@ class TrieNode<T> {
  * Patterns whose regex spans `/` are tried last, in registration order, against the whole path.
  */
 export class TrieRouter<T> implements Router<T> {
+  /** Held to uWebSockets.js's matching by a property test (test/reliability/native-routing-properties.test.ts). */
+  readonly matchesLikeUws: boolean = true;
   private readonly root = new TrieNode<T>();
   private readonly staticPaths = new Map<string, MethodTable<T>>();
   private readonly spanning: Array<MethodTable<T>> = [];

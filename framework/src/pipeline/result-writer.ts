@@ -1,20 +1,20 @@
-import type { HttpResponseWriter } from '../../context/contracts';
-import type { RoutingContext } from '../../context/routing-context';
-import { RegistrationError } from '../../errors/http-errors';
-import type { HttpServerResponse } from '../../http/response';
-import { Response } from '../../http/response-entity';
-import type { Provided } from '../../io/registry';
-import { GenericResponseWriter } from '../../io/writers';
-import type { RouteDefinition } from '../../metadata/route-definition';
-import { resolvedClassMetadata } from '../../metadata/store';
-import type { Constructor } from '../../metadata/types';
-import type { ComponentFactory } from '../../settings/components';
-import type { SettingsView } from '../../settings/settings';
-import { isThenable } from '../context-values';
-import type { Step } from './step';
-import { addHeaderGroups, groupHeaders, splitHeaders, type HeaderGroup } from '../header-lines';
-import { kPutTrustedHeader } from '../../http/internal';
-import { checkHeader } from '../../http/header-rules';
+import type { HttpResponseWriter } from '../context/contracts';
+import type { RoutingContext } from '../context/routing-context';
+import { RegistrationError } from '../errors/http-errors';
+import type { HttpServerResponse } from '../http/response';
+import { Response } from '../http/response-entity';
+import type { Provided } from '../io/registry';
+import { GenericResponseWriter } from '../io/writers';
+import type { RouteDefinition } from '../metadata/route-definition';
+import { resolvedClassMetadata } from '../metadata/store';
+import type { Constructor } from '../metadata/types';
+import type { ComponentFactory } from '../settings/components';
+import type { SettingsView } from '../settings/settings';
+import { isThenable } from './context-values';
+import type { Step } from './hooks';
+import { addHeaderGroups, groupHeaders, splitHeaders, type HeaderGroup } from './header-lines';
+import { kPutTrustedHeader } from '../http/internal';
+import { checkHeader } from '../http/header-rules';
 
 /** A writer as the write step uses it: how to get it for a request, and what its class declares. */
 interface WriterEntry {
