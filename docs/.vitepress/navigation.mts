@@ -22,6 +22,7 @@ const GROUPS: Group[] = [
       'index',
       'getting-started',
       'concepts',
+      'architecture',
       'reference/testing',
       'deployment',
       'platforms',
@@ -97,7 +98,7 @@ const GROUPS: Group[] = [
   },
   {
     text: 'Security and reliability',
-    pages: ['security', 'reliability/index', 'reliability/hostile-input', 'reliability/long-load', 'architecture'],
+    pages: ['security', 'reliability/index', 'reliability/hostile-input', 'reliability/long-load'],
     folders: ['reliability'],
   },
   { text: 'API', pages: ['api-reference'] },
@@ -140,6 +141,8 @@ const LABELS: Record<string, string> = {
   'reliability/hostile-input': 'Reliability: hostile input',
   'reliability/long-load': 'Reliability: long load',
   'reference/serving-and-shutdown': 'Serving and shutdown',
+  'reference/security': 'Security (authentication)',
+  'reference/validation-and-injection': 'Validation and injection',
   'reference/responses-and-errors': 'Responses and errors',
   'reference/request-id-and-logging': 'Request ids and logging',
   'api-reference': 'API reference (TypeDoc)',
@@ -197,7 +200,11 @@ export function sidebar(): DefaultTheme.SidebarItem[] {
 }
 
 export const nav: DefaultTheme.NavItem[] = [
-  { text: 'Guide', link: '/getting-started', activeMatch: '^/(getting-started|concepts|deployment|platforms)' },
+  {
+    text: 'Guide',
+    link: '/getting-started',
+    activeMatch: '^/(getting-started|concepts|architecture|deployment|platforms|versioning|migrating)',
+  },
   { text: 'Reference', link: '/reference/routing', activeMatch: '^/reference/' },
   { text: 'Reference apps', link: '/booking-api', activeMatch: '^/(booking-api|content-graphql|voice-stream)' },
   { text: 'Benchmarks', link: '/benchmarks/', activeMatch: '^/benchmarks/' },

@@ -26,6 +26,11 @@ test('no page speaks of sessions, issues or rounds of the work that made it', (t
   t.deepEqual(found, [], 'history belongs in the CHANGELOG and in commit messages');
 });
 
+test('no page holds the markers of an unresolved merge', (t) => {
+  const marked = docPages().filter((page) => /^(<{7}|={7}|>{7})( |$)/m.test(read(page)));
+  t.deepEqual(marked, []);
+});
+
 test('no page is longer than about 400 lines, generated tables aside', (t) => {
   const long = docPages()
     .map((page) => [page, read(page).replace(GENERATED, '').split('\n').length] as const)
