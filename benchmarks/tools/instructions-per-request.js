@@ -134,12 +134,13 @@ child.on('exit', () => {
     );
 });
 
-// callgrind_control talks to every callgrind run of this machine: run one measurement at a time.
+// callgrind_control is told this server's process id: without one it switches every callgrind run of the machine,
+// and two measurements at once (two builds, or another user's) would count each other's windows.
 async function measure(port) {
   await load(port, W);
-  execFileSync('callgrind_control', ['--instr=on'], { stdio: 'ignore' });
+  execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
   await load(port, N);
-  execFileSync('callgrind_control', ['--instr=off'], { stdio: 'ignore' });
+  execFileSync('callgrind_control', ['--instr=off', String(child.pid)], { stdio: 'ignore' });
   child.kill('SIGTERM');
 }
 

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type * as Uws from 'uWebSockets.js';
 import { thisMachine, uwsAdvice } from './uws-builds';
+import { errors } from '../errors/factories';
 
 export type UwsModule = typeof Uws;
 
@@ -22,14 +23,14 @@ export function loadUws(options: { allowFallback?: boolean } = {}): UwsModule {
   try {
     uws = localRequire('uWebSockets.js');
   } catch (err) {
-    throw new Error(loadFailure(err as NodeJS.ErrnoException));
+    throw errors.RU_ERR_UWS_LOAD(loadFailure(err as NodeJS.ErrnoException), { cause: err });
   }
   if (!isNative(uws)) {
     const allowed =
       options.allowFallback === true ||
       process.env[ALLOW_FALLBACK_ENV] === '1' ||
       process.env[ALLOW_FALLBACK_ENV] === 'true';
-    if (!allowed) throw new Error(fallbackExplanation());
+    if (!allowed) throw errors.RU_ERR_UWS_LOAD(fallbackExplanation());
     process.emitWarning(
       "rest.uws: running on uWebSockets.js's JavaScript fallback because it was explicitly allowed; expect much lower throughput.",
     );

@@ -3,6 +3,7 @@ import { BadRequestException } from '../errors/http-errors';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import { kAbort, kLive, kReceivedHeaders } from '../http/internal';
+import { errors } from '../errors/factories';
 
 /**
  * How a request's body is delimited, judged strictly (RFC 9112 6.1 and 6.3), since a proxy in front may
@@ -47,7 +48,7 @@ function framingError(headerList: readonly string[], framing: Framing): BadReque
 }
 
 function bad(why: string): BadRequestException {
-  return new BadRequestException(why, { code: 'RU_ERR_BODY_FRAMING' });
+  return errors.RU_ERR_BODY_FRAMING(why);
 }
 
 /** 1 to 15 decimal digits (larger values are beyond any body limit, and beyond exact doubles). */

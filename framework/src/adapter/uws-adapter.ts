@@ -1,7 +1,6 @@
 import { Buffer } from 'node:buffer';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp } from 'uWebSockets.js';
 import type { Exchange } from '../pipeline/exchange';
-import { PayloadTooLargeException } from '../errors/http-errors';
 import type { HttpMethod } from '../metadata/types';
 import type { AppRuntime, RouteHolder } from '../app/app-runtime';
 import type { RouteMatch } from '../routing/router';
@@ -15,6 +14,7 @@ import { judgeFraming, refuseLater } from './request-framing';
 import { kAbort, kBody, kLive, kParamNames } from '../http/internal';
 import { REFUSED_BODY_DRAIN_BYTES, RefusedBody } from './refused-body';
 import { keptBytes } from '../http/header-bytes';
+import { errors } from '../errors/factories';
 
 /**
  * The only place that speaks uWebSockets.js's request protocol: read the request synchronously, attach
@@ -128,7 +128,7 @@ function readBody(
   const limit = stream?.limit ?? rt.bodyLimit;
   if (declared !== '' && !(Number(declared) <= limit)) {
     stream?.abort();
-    const tooLarge = new PayloadTooLargeException(
+    const tooLarge = errors.RU_ERR_PAYLOAD_TOO_LARGE(
       `Request body of ${declared} bytes exceeds the limit of ${limit} bytes`,
     );
     if (Number(declared) <= REFUSED_BODY_DRAIN_BYTES) {
@@ -169,7 +169,7 @@ function readBody(
     if (size > limit) {
       done = true;
       chunks = [];
-      const tooLarge = new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes`);
+      const tooLarge = errors.RU_ERR_PAYLOAD_TOO_LARGE(`Request body exceeds the limit of ${limit} bytes`);
       refusal = new RefusedBody(response, () => rt.fail(ctx, tooLarge));
       refusal.take(0, isLast);
       return;
@@ -227,7 +227,7 @@ function streamBody(
     size += chunk.byteLength;
     if (size > consumer.limit) {
       consumer.abort();
-      refuse(new PayloadTooLargeException(`Request body exceeds the limit of ${consumer.limit} bytes`), isLast);
+      refuse(errors.RU_ERR_PAYLOAD_TOO_LARGE(`Request body exceeds the limit of ${consumer.limit} bytes`), isLast);
       return;
     }
     try {

@@ -9,7 +9,6 @@ import type {
 } from 'uWebSockets.js';
 import type { AppRuntime } from '../app/app-runtime';
 import type { User } from '../context/user';
-import { BadRequestException, RegistrationError } from '../errors/http-errors';
 import type { HttpServerRequest } from '../http/request';
 import { kSocketClosed, WebSocketCloseException, WebSocketConnection } from '../context/websocket-connection';
 import { isThenable } from '../pipeline/context-values';
@@ -21,6 +20,7 @@ import { openExchange } from './request-setup';
 import { trackConnection, untrackConnection } from './open-connections';
 import { chooseProtocol, uwsLimits } from './websocket-limits';
 import { kParamNames, kParamValues, kReleaseNative, kUpgraded } from '../http/internal';
+import { errors } from '../errors/factories';
 
 /** What travels from a successful upgrade to `open`, as the socket's user data. */
 interface UpgradeData {
@@ -43,18 +43,14 @@ export function addWebSocketRoute(rt: AppRuntime, io: UwsTransport, endpoint: We
   const { where, handlers, uwsPattern } = route;
   const app = rt.app as TemplatedApp;
   if (typeof app?.ws !== 'function')
-    throw new RegistrationError(
-      `${where}: the app is not a uWebSockets.js app; WebSocket endpoints need one`,
-      'RU_ERR_WEBSOCKET_APP',
-    );
+    throw errors.RU_ERR_WEBSOCKET_APP(`${where}: the app is not a uWebSockets.js app; WebSocket endpoints need one`);
   let taken = patternsByApp.get(app);
   if (taken === undefined) patternsByApp.set(app, (taken = new Map()));
   const routeKey = uwsPattern.replace(/:[^/]+/g, ':'); // variable names do not tell routes apart
   const other = taken.get(routeKey);
   if (other !== undefined) {
-    throw new RegistrationError(
+    throw errors.RU_ERR_WEBSOCKET_CONFLICT(
       `${where}: its path takes the same uWebSockets.js route (${uwsPattern}) as ${other}; give one of them a distinct static prefix`,
-      'RU_ERR_WEBSOCKET_CONFLICT',
     );
   }
 
@@ -175,9 +171,8 @@ function upgrade(
       void failRoute(
         stages,
         ctx,
-        new BadRequestException(
+        errors.RU_ERR_WEBSOCKET_PROTOCOL(
           `None of the offered subprotocols (${offered}) is spoken here; this endpoint speaks ${route.options.protocols!.join(', ')}`,
-          { code: 'RU_ERR_WEBSOCKET_PROTOCOL' },
         ),
       );
       return;

@@ -1,10 +1,10 @@
 import type { NotFoundResponseWriter } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
-import { MethodNotAllowedException, NotFoundException } from '../errors/http-errors';
 import type { Provided } from '../io/registry';
 import { isThenable } from '../pipeline/context-values';
 import { type ComponentFactory, isClass } from '../settings/components';
 import type { NotFoundEntry, SettingsView } from '../settings/settings';
+import { errors } from '../errors/factories';
 
 /** Answers an error through the app's exception handlers. */
 type Fail = (ctx: RoutingContext, error: unknown) => void | Promise<void>;
@@ -45,7 +45,7 @@ export class NotFoundAnswers {
       }
       return;
     }
-    return this.fail(ctx, new NotFoundException(`No route for ${ctx.request.method()} ${path}`));
+    return this.fail(ctx, errors.RU_ERR_NOT_FOUND(`No route for ${ctx.request.method()} ${path}`));
   }
 
   methodNotAllowed(ctx: RoutingContext, allowed: readonly string[]): void | Promise<void> {
@@ -57,7 +57,7 @@ export class NotFoundAnswers {
     }
     return this.fail(
       ctx,
-      new MethodNotAllowedException(
+      errors.RU_ERR_METHOD_NOT_ALLOWED(
         `Method ${ctx.request.method()} is not allowed for ${ctx.request.path()}; allowed: ${allow}`,
         { headers: { Allow: allow } },
       ),

@@ -19,6 +19,7 @@ import type { SettingsView } from '../settings/settings';
 import type { Logger } from '../util/log';
 import type { HandlerEntry } from './error-policy';
 import type { PluginHooks } from './plugin-host';
+import { errors } from '../errors/factories';
 
 /** What a plugin's context needs of its app (the AppRuntime gives it). */
 export interface PluginTarget {
@@ -46,20 +47,19 @@ export function applyPlugin(rt: PluginTarget, plugin: RestPlugin): void {
     typeof plugin.name !== 'string' ||
     typeof plugin.setup !== 'function'
   ) {
-    throw new RegistrationError('use() takes a plugin: { name: string, setup(app) }', 'RU_ERR_PLUGIN');
+    throw errors.RU_ERR_PLUGIN('use() takes a plugin: { name: string, setup(app) }');
   }
   rt.hooks.forget(plugin.name);
   try {
     plugin.setup(pluginContext(rt, plugin));
   } catch (err) {
     if (err instanceof RegistrationError) throw err;
-    throw new RegistrationError(`plugin ${plugin.name}: ${(err as Error)?.message ?? err}`, 'RU_ERR_PLUGIN');
+    throw errors.RU_ERR_PLUGIN(`plugin ${plugin.name}: ${(err as Error)?.message ?? err}`);
   }
 }
 
 function checkFunction(value: unknown, what: string, plugin: RestPlugin): void {
-  if (typeof value !== 'function')
-    throw new RegistrationError(`plugin ${plugin.name}: ${what} takes a function`, 'RU_ERR_PLUGIN');
+  if (typeof value !== 'function') throw errors.RU_ERR_PLUGIN(`plugin ${plugin.name}: ${what} takes a function`);
 }
 
 /**

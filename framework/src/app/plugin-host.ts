@@ -14,6 +14,7 @@ import type {
 } from '../pipeline/plugin';
 import type { BoundHandler } from '../pipeline/exception-handling';
 import { composeAll, composeRequestHooks, composeSendHooks } from '../pipeline/hooks';
+import { errors } from '../errors/factories';
 
 /** One hook and the plugin that added it (a plugin used again replaces its hooks). */
 interface Owned<T> {
@@ -91,7 +92,7 @@ export class PluginHooks {
   }
   setBodyStreamer(plugin: RestPlugin, streamer: BodyStreamer): void {
     if (this.streamer !== null && this.streamer.plugin !== plugin.name) {
-      throw new TypeError(
+      throw errors.RU_ERR_PLUGIN_CONFLICT(
         `rest.uws: plugin ${plugin.name} streams request bodies, but ${this.streamer.plugin} already does (one body streamer per app)`,
       );
     }
@@ -100,7 +101,7 @@ export class PluginHooks {
 
   setOriginResolver(plugin: RestPlugin, resolver: OriginResolver): void {
     if (this.resolver !== null && this.resolver.plugin !== plugin.name) {
-      throw new TypeError(
+      throw errors.RU_ERR_PLUGIN_CONFLICT(
         `rest.uws: plugin ${plugin.name} reads the client's origin, but ${this.resolver.plugin} already does (one per app)`,
       );
     }
@@ -109,7 +110,7 @@ export class PluginHooks {
 
   setComponentFiller(plugin: RestPlugin, filler: ComponentFiller): void {
     if (this.filler !== null && this.filler.plugin !== plugin.name) {
-      throw new TypeError(
+      throw errors.RU_ERR_PLUGIN_CONFLICT(
         `rest.uws: plugin ${plugin.name} fills components, but ${this.filler.plugin} already does (one per app)`,
       );
     }

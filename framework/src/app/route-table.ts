@@ -1,4 +1,3 @@
-import { RegistrationError } from '../errors/http-errors';
 import type { RouteDefinition } from '../metadata/route-definition';
 import { resolvedClassMetadata } from '../metadata/store';
 import type { Constructor, HttpMethod } from '../metadata/types';
@@ -10,6 +9,7 @@ import type { Router, RouteSlot } from '../routing/router';
 import type { ComponentFactory } from '../settings/components';
 import type { SettingsView } from '../settings/settings';
 import type { Logger } from '../util/log';
+import { errors } from '../errors/factories';
 
 /** A registered route and its compiled form, rebuilt when global registries change. */
 export interface RouteHolder {
@@ -74,7 +74,7 @@ export class RouteTable {
     for (const target of targets) {
       const ctor = (typeof target === 'function' ? target : (target as object).constructor) as Constructor;
       if (this.registered.has(ctor))
-        throw new RegistrationError(`${ctor.name} is already registered on this app`, 'RU_ERR_DUPLICATE_CLASS');
+        throw errors.RU_ERR_DUPLICATE_CLASS(`${ctor.name} is already registered on this app`);
       const instance = typeof target === 'function' ? scope.components.get(ctor) : target;
       for (const holder of this.routesOf(ctor, instance as object, scope, (h) => this.checkConflicts(h, pendingShapes)))
         holders.push(holder);
@@ -108,9 +108,8 @@ export class RouteTable {
     const classMeta = resolvedClassMetadata(ctor);
     for (const [key, field] of classMeta.fields) {
       if (field.source === 'context') {
-        throw new RegistrationError(
+        throw errors.RU_ERR_CONTEXT_FIELD(
           `${ctor.name}.${String(key)}: REST classes are singletons and cannot have @Context fields; take the value as a @Context method argument instead`,
-          'RU_ERR_CONTEXT_FIELD',
         );
       }
     }
@@ -119,19 +118,15 @@ export class RouteTable {
     for (const methodMeta of classMeta.methods.values()) {
       const where = `${ctor.name}.${String(methodMeta.name)}()`;
       if (methodMeta.httpMethodConflict) {
-        throw new RegistrationError(
+        throw errors.RU_ERR_METHOD_TWICE(
           `${where} - Method already set to: ${methodMeta.httpMethod === methodMeta.httpMethodConflict ? methodMeta.httpMethod : `${methodMeta.httpMethodConflict}, then ${methodMeta.httpMethod}`}!`,
-          'RU_ERR_METHOD_TWICE',
         );
       }
       if (methodMeta.path === undefined) {
         if (methodMeta.httpMethod === undefined) continue; // decorated for another reason (arguments only): not a route
         // As in JAX-RS, an HTTP-method decorator alone serves the class path; without one there is no path at all.
         if (classMeta.path === undefined) {
-          throw new RegistrationError(
-            `${where} - Missing route @Path! Put @Path on the method or on its class.`,
-            'RU_ERR_MISSING_PATH',
-          );
+          throw errors.RU_ERR_MISSING_PATH(`${where} - Missing route @Path! Put @Path on the method or on its class.`);
         }
       }
       const method: HttpMethod = methodMeta.httpMethod ?? 'GET';
@@ -158,10 +153,7 @@ export class RouteTable {
     };
     for (const handler of scope.classHandlers) if (handler(classScope)) taken++;
     if (taken === 0 && classMeta.extensions.size === 0) {
-      throw new RegistrationError(
-        `${ctor.name} has no routes: decorate its methods with @GET/@POST... and @Path`,
-        'RU_ERR_NO_ROUTES',
-      );
+      throw errors.RU_ERR_NO_ROUTES(`${ctor.name} has no routes: decorate its methods with @GET/@POST... and @Path`);
     }
     return holders;
   }
@@ -176,9 +168,8 @@ export class RouteTable {
     const a = holder.source;
     const b = other.source;
     if (a.pattern.paramNames.join() !== b.pattern.paramNames.join()) {
-      throw new RegistrationError(
+      throw errors.RU_ERR_ROUTE_CONFLICT(
         `Conflicting routes: ${a.method} ${a.pattern.source} (${holder.compiled.definition.label}) and ${b.method} ${b.pattern.source} (${other.compiled.definition.label}) match the same paths with different variable names; use one name`,
-        'RU_ERR_ROUTE_CONFLICT',
       );
     }
   }

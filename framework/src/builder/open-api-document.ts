@@ -1,14 +1,13 @@
 import type { TemplatedApp } from 'uWebSockets.js';
 import { runtimeOf } from '../adapter/uws-adapter';
-import { RegistrationError } from '../errors/http-errors';
 import { buildOpenApiDocument, checkOpenApiOptions, type JsonSchema, type OpenApiOptions } from '../features/openapi';
+import { errors } from '../errors/factories';
 
 /** The OpenAPI document of an app built with RestRouter.register or RestBuilder (to serve or save it yourself). */
 export function openApiDocument(app: TemplatedApp, options: OpenApiOptions): JsonSchema {
   checkOpenApiOptions(options);
   const rt = runtimeOf(app);
-  if (rt === undefined)
-    throw new RegistrationError('openApiDocument: this app has no rest.uws routes', 'RU_ERR_OPENAPI');
+  if (rt === undefined) throw errors.RU_ERR_OPENAPI('openApiDocument: this app has no rest.uws routes');
   return buildOpenApiDocument(
     {
       routes: () => rt.routes().map((h) => h.definition),

@@ -6,7 +6,6 @@ import type {
   HttpResponseWriter,
   ValueReader,
 } from '../context/contracts';
-import { RegistrationError } from '../errors/http-errors';
 import { assertSendableHeader } from '../http/header-rules';
 import { attachRuntime, runtimeOf } from '../adapter/uws-adapter';
 import type { Provided } from '../io/registry';
@@ -39,6 +38,7 @@ import { FileRoot, staticFolder, STATIC_ROOT, type FileResponseWriterOptions } f
 import { REQUEST_LOGGING, requestLoggingOptions, type RequestLoggingOptions } from '../features/logging';
 import { openApi, type OpenApiOptions } from '../features/openapi';
 import { newUwsApp } from '../adapter/new-app';
+import { errors } from '../errors/factories';
 
 export type { BodyHandlerOptions };
 
@@ -115,10 +115,10 @@ export class RestBuilder {
   /** Request body limits (and, with uploads, where files go). */
   bodyHandler(options: BodyHandlerOptions): this {
     if (options.chunkedBodies !== undefined && typeof options.chunkedBodies !== 'boolean')
-      throw new RegistrationError('bodyHandler: chunkedBodies must be true or false', 'RU_ERR_BODY_OPTIONS');
+      throw errors.RU_ERR_BODY_OPTIONS('bodyHandler: chunkedBodies must be true or false');
     if (options.maxBodySize !== undefined) {
       if (!Number.isInteger(options.maxBodySize) || options.maxBodySize < 0)
-        throw new RegistrationError('bodyHandler: maxBodySize must be a whole number of bytes');
+        throw errors.RU_ERR_BODY_OPTIONS('bodyHandler: maxBodySize must be a whole number of bytes');
       this.settings.bodyLimit = options.maxBodySize;
     }
     this.settings.extensions.set(BODY_OPTIONS, {
@@ -170,7 +170,7 @@ export class RestBuilder {
       typeof plugin.name !== 'string' ||
       typeof plugin.setup !== 'function'
     ) {
-      throw new RegistrationError('use() takes a plugin: { name: string, setup(app) }', 'RU_ERR_PLUGIN');
+      throw errors.RU_ERR_PLUGIN('use() takes a plugin: { name: string, setup(app) }');
     }
     this.plugins.set(plugin.name, plugin);
     if (this.built !== undefined) runtimeOf(this.built)!.use(plugin);
@@ -265,9 +265,8 @@ export class RestBuilder {
     const uws = loadUws();
     const app = this.app ?? newUwsApp(uws);
     if (runtimeOf(app))
-      throw new RegistrationError(
+      throw errors.RU_ERR_APP_REUSED(
         'This app already has routes from RestRouter.register or another RestBuilder; build it with one RestBuilder',
-        'RU_ERR_APP_REUSED',
       );
     const runtime = new AppRuntime(app, new SettingsView(this.settings), this.routerImpl, [
       ...appPlugins(),

@@ -8,7 +8,6 @@ import type {
 } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
 import { attachRuntime, runtimeOf } from '../adapter/uws-adapter';
-import { RegistrationError } from '../errors/http-errors';
 import { registryChanged } from '../io/generation';
 import type { MediaTypeRegistry, Provided } from '../io/registry';
 import type { Constructor } from '../metadata/types';
@@ -39,6 +38,7 @@ import { checkGlobalBodyOptions } from '../features/uploads';
 import { BUILT_IN_PLUGINS } from './built-in-plugins';
 import { loadUws } from '../adapter/load-uws';
 import '../settings/built-ins';
+import { errors } from '../errors/factories';
 
 /**
  * The spec's static entry point: registers REST classes on a uWebSockets.js app and holds the
@@ -127,7 +127,7 @@ export class RestRouter {
   static enableCors(app: TemplatedApp, options: CorsOptions): void;
   static enableCors(app: TemplatedApp, ...args: unknown[]): void {
     if (app === null || typeof app !== 'object' || typeof (app as TemplatedApp).any !== 'function') {
-      throw new TypeError('rest.uws: RestRouter.enableCors takes the uWebSockets.js app first');
+      throw errors.RU_ERR_CORS_OPTIONS('rest.uws: RestRouter.enableCors takes the uWebSockets.js app first');
     }
     runtimeFor(app).use(cors(corsOptionsOf(args)));
   }
@@ -166,7 +166,7 @@ export class RestRouter {
   /** Body limits and upload settings for every app (an app's own `RestBuilder.bodyHandler` options win). */
   static setBodyHandler(options: BodyHandlerOptions): void {
     if (options.chunkedBodies !== undefined && typeof options.chunkedBodies !== 'boolean')
-      throw new RegistrationError('setBodyHandler: chunkedBodies must be true or false', 'RU_ERR_BODY_OPTIONS');
+      throw errors.RU_ERR_BODY_OPTIONS('setBodyHandler: chunkedBodies must be true or false');
     const merged = { ...(globalSettings.extensions.get(BODY_OPTIONS) as BodyHandlerOptions | undefined), ...options };
     checkGlobalBodyOptions(merged);
     if (options.maxBodySize !== undefined) globalSettings.bodyLimit = options.maxBodySize;

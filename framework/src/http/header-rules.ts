@@ -1,5 +1,6 @@
 /** Rules every response header obeys, checked when it is set. */
 import { lowerCaseName } from './header-name';
+import { errors } from '../errors/factories';
 
 const INVALID_HEADER_NAME = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
 const INVALID_HEADER_VALUE = /[\r\n\0]/;
@@ -21,9 +22,9 @@ export function assertSendableHeader(name: string, value: string): void {
 export function checkHeader(name: string, value: string, lower: string): void {
   if (!validNames.has(name)) checkName(name);
   if (INVALID_HEADER_VALUE.test(value))
-    throw new TypeError(`rest.uws: header ${name} has a CR, LF or NUL in its value`);
+    throw errors.RU_ERR_HEADER_VALUE(`rest.uws: header ${name} has a CR, LF or NUL in its value`);
   if (lower === 'content-length' || lower === 'transfer-encoding') {
-    throw new TypeError(
+    throw errors.RU_ERR_FRAMING_HEADER(
       `rest.uws: ${name} is set by the server from the body; use endWithoutBody(length) for HEAD-style answers`,
     );
   }
@@ -38,7 +39,7 @@ const MAX_VALID_NAMES = 512;
 
 function checkName(name: string): void {
   if (name.length === 0 || INVALID_HEADER_NAME.test(name))
-    throw new TypeError(`rest.uws: invalid header name ${JSON.stringify(name)}`);
+    throw errors.RU_ERR_HEADER_NAME(`rest.uws: invalid header name ${JSON.stringify(name)}`);
   if (validNames.size < MAX_VALID_NAMES) validNames.add(name);
 }
 

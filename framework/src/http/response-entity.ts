@@ -1,4 +1,5 @@
 import { statusText } from '../errors/http-status';
+import { errors } from '../errors/factories';
 
 /**
  * A JAX-RS style response a method may return: status, headers and an entity the route's writer serializes.
@@ -75,7 +76,7 @@ export class ResponseBuilder {
 
   constructor(private code: number) {
     if (!Number.isInteger(code) || code < 100 || code > 999)
-      throw new RangeError(`rest.uws: invalid HTTP status ${code}`);
+      throw errors.RU_ERR_STATUS(`rest.uws: invalid HTTP status ${code}`);
   }
 
   /** Replaces the status. */

@@ -9,6 +9,7 @@ import {
   sameName,
 } from './header-rules';
 import { kPutTrustedHeader, kPutTrustedHeaderValues } from './internal';
+import { errors } from '../errors/factories';
 
 /**
  * The head of a response as it is being built: its status and headers, buffered in JavaScript until the response
@@ -36,7 +37,7 @@ export class ResponseHead {
   /** Sets the status (100 to 999); throws RangeError otherwise. */
   setStatusCode(code: number): this {
     if (!Number.isInteger(code) || code < 100 || code > 999)
-      throw new RangeError(`rest.uws: invalid HTTP status ${code}`);
+      throw errors.RU_ERR_STATUS(`rest.uws: invalid HTTP status ${code}`);
     this._status = code;
     this._statusSet = true;
     return this;

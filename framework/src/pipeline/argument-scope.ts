@@ -1,9 +1,9 @@
-import { RegistrationError } from '../errors/http-errors';
 import type { Provided } from '../io/registry';
 import { resolvedClassMetadata } from '../metadata/store';
 import type { ArgumentType, Constructor } from '../metadata/types';
 import type { ComponentFactory } from '../settings/components';
 import type { SettingsView } from '../settings/settings';
+import { errors } from '../errors/factories';
 
 /** What compiling an argument needs to know about its route. */
 export interface ArgumentScope {
@@ -33,8 +33,7 @@ export function checkReaderType(
   const ctor = typeof reader === 'function' ? reader : (reader as object).constructor;
   const handles = resolvedClassMetadata(ctor).handles;
   if (handles === undefined || handles === type || handles.prototype instanceof type) return;
-  throw new RegistrationError(
+  throw errors.RU_ERR_READER_TYPE(
     `${where}: reader ${ctor.name} produces ${handles.name}, which cannot be assigned to the parameter type ${type.name} (fix the reader, or add @SuppressCheck to skip this check)`,
-    'RU_ERR_READER_TYPE',
   );
 }

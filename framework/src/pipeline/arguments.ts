@@ -1,6 +1,6 @@
 import type { ValueReader } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
-import { ArgumentException, RegistrationError } from '../errors/http-errors';
+import { ArgumentException } from '../errors/http-errors';
 import { decodeComponent, findQueryValue, parseQueryString } from '../http/query-string';
 import { GenericValueReader } from '../io/readers';
 import { mediaEssence } from '../io/media-type';
@@ -15,6 +15,7 @@ import { contextResolver, isThenable, providerFunction, type ValueResolver } fro
 import { SignedCookieVerifier } from '../context/signed-cookies';
 import { converterFor, emptyMeansAbsent, isArrayType, typeName } from '../io/value-conversion';
 import { kParamValues } from '../http/internal';
+import { errors } from '../errors/factories';
 
 /** Form fields of the request, parsed once (urlencoded here; the multipart parser fills the same key). */
 export const FORM_FIELDS = Symbol('rest.uws:form-fields');
@@ -82,9 +83,8 @@ function contextDefault(value: string, type: ArgumentType | undefined, decorator
   try {
     converted = generic.read(value, t);
   } catch (err) {
-    throw new RegistrationError(
+    throw errors.RU_ERR_DEFAULT_VALUE(
       `@DefaultValue("${value}") of ${decorator} cannot be converted: ${(err as Error).message}`,
-      'RU_ERR_DEFAULT_VALUE',
     );
   }
   if (converted === null || typeof converted !== 'object') return () => converted;
@@ -100,9 +100,8 @@ function rawSource(meta: ParamMetadata, many: boolean, scope: ArgumentScope, whe
     case 'path': {
       const index = scope.pathParamNames.indexOf(name);
       if (index < 0) {
-        throw new RegistrationError(
+        throw errors.RU_ERR_UNKNOWN_PATH_PARAM(
           `${where}: @PathParam("${name}") names no variable of the path ${scope.routeText}`,
-          'RU_ERR_UNKNOWN_PATH_PARAM',
         );
       }
       return (ctx) => ctx.request[kParamValues][index];
@@ -144,7 +143,7 @@ function rawSource(meta: ParamMetadata, many: boolean, scope: ArgumentScope, whe
         return many ? values : values[0];
       };
     default:
-      throw new RegistrationError(`${where}: unsupported argument source ${meta.source}`);
+      throw errors.RU_ERR_REGISTRATION(`${where}: unsupported argument source ${meta.source}`);
   }
 }
 
@@ -152,9 +151,8 @@ function rawSource(meta: ParamMetadata, many: boolean, scope: ArgumentScope, whe
 function signedCookie(name: string, scope: ArgumentScope, where: string): RawSource {
   const registered = scope.settings.contextProvider(SignedCookieVerifier);
   if (registered === undefined) {
-    throw new RegistrationError(
+    throw errors.RU_ERR_SIGNED_COOKIE_KEYS(
       `${where}: @CookieParam("${name}", { signed: true }) needs the app's signing keys: use(cookies({ keys: [...] }))`,
-      'RU_ERR_SIGNED_COOKIE_KEYS',
     );
   }
   const provide = providerFunction(registered, scope.components);
@@ -190,7 +188,7 @@ function valueResolver(
       if (raw === undefined || raw.length === 0) {
         if (fallback !== undefined) raw = fallback.split(',');
         else if (optional) return [];
-        else throw new ArgumentException(missingMessage, 'RU_ERR_MISSING_ARGUMENT');
+        else throw errors.RU_ERR_MISSING_ARGUMENT(missingMessage);
       }
       const out = raw.map((v) => convert(v, label, ctx));
       return out.some(isThenable) ? Promise.all(out) : out;
@@ -201,7 +199,7 @@ function valueResolver(
     if (raw === undefined || (dropsEmpty && raw === '')) {
       if (fallback !== undefined) raw = fallback;
       else if (optional) return undefined;
-      else throw new ArgumentException(missingMessage, 'RU_ERR_MISSING_ARGUMENT');
+      else throw errors.RU_ERR_MISSING_ARGUMENT(missingMessage);
     }
     if (decodesQuery && raw.indexOf('%') >= 0) raw = decodeComponent(raw);
     return convert(raw, label, ctx);
@@ -245,17 +243,16 @@ function valueConverter(
 
 function asArgumentError(err: unknown, value: string, label: string, type: ArgumentType | undefined): unknown {
   if (err instanceof ArgumentException || (err as any)?.status !== undefined) return err;
-  return new ArgumentException(
+  return errors.RU_ERR_CONVERSION(
     `Failed to convert value: '${value.length > 64 ? value.slice(0, 61) + '...' : value}' of ${label} to type: ${typeName(type)} (${(err as Error)?.message ?? err})`,
-    'RU_ERR_CONVERSION',
-    err,
+    { cause: err },
   );
 }
 
 /** `@BeanParam`: an object built from its class's decorated constructor parameters or fields. */
 function beanResolver(type: ArgumentType | undefined, where: string, scope: ArgumentScope): ValueResolver {
   if (typeof type !== 'function' || type === Object) {
-    throw new RegistrationError(`${where}: @BeanParam needs a class type`, 'RU_ERR_BEAN_TYPE');
+    throw errors.RU_ERR_BEAN_TYPE(`${where}: @BeanParam needs a class type`);
   }
   const meta = resolvedClassMetadata(type);
   const ctorTypes = designParamTypes(type, undefined) ?? [];
@@ -263,9 +260,8 @@ function beanResolver(type: ArgumentType | undefined, where: string, scope: Argu
   for (let i = 0; i < type.length; i++) {
     const p = meta.constructorParams.get(i);
     if (!p)
-      throw new RegistrationError(
+      throw errors.RU_ERR_BEAN_PARAM(
         `${where}: constructor parameter ${i} of bean ${type.name} has no argument decorator`,
-        'RU_ERR_BEAN_PARAM',
       );
     ctorResolvers.push(
       compileArgument(p, ctorTypes[i], `${where} bean ${type.name} constructor parameter ${i}`, scope),

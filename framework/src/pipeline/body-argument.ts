@@ -1,7 +1,6 @@
 import type { ValueReader } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
 import type { Exchange } from './exchange';
-import { ArgumentException, RegistrationError, UnsupportedMediaTypeException } from '../errors/http-errors';
 import { FormValueReader, GenericValueReader, JsonValueReader, keepsParsedJson, parseJsonBody } from '../io/readers';
 import { mediaEssence } from '../io/media-type';
 import type { Provided } from '../io/registry';
@@ -9,6 +8,7 @@ import type { ArgumentType, ParamMetadata } from '../metadata/types';
 import { checkReaderType, type ArgumentScope } from './argument-scope';
 import type { ValueResolver } from './context-values';
 import { kBody } from '../http/internal';
+import { errors } from '../errors/factories';
 
 /**
  * The request body: the parameter's `@RequestReader`, the method's (or class's), a reader registered for its
@@ -47,7 +47,7 @@ export function bodyResolver(
       (essence === undefined ||
         !consumes.some((c) => c === essence || c === '*/*' || (c.endsWith('/*') && essence.startsWith(c.slice(0, -1)))))
     ) {
-      throw new UnsupportedMediaTypeException(
+      throw errors.RU_ERR_UNSUPPORTED_MEDIA_TYPE(
         `Unsupported Content-Type ${essence ?? '(none)'} for ${scope.routeText}; expected ${consumes.join(', ')}`,
       );
     }
@@ -57,7 +57,7 @@ export function bodyResolver(
       const provided = scope.settings.readerForMediaType(essence);
       if (provided === undefined) {
         if (essence.endsWith('+json')) return jsonAccess;
-        throw new UnsupportedMediaTypeException(`Unsupported Content-Type ${essence} for ${scope.routeText}`);
+        throw errors.RU_ERR_UNSUPPORTED_MEDIA_TYPE(`Unsupported Content-Type ${essence} for ${scope.routeText}`);
       }
       // Cached by reader, not by media type: clients choose media types, and must not grow this map.
       reader = otherReaders.get(provided);
@@ -89,7 +89,7 @@ export function bodyResolver(
     if (body === undefined || body.length === 0) {
       if (readDefault !== undefined) return readDefault(ctx);
       if (optional) return undefined;
-      throw new ArgumentException(`Missing request body for: ${scope.routeText}`, 'RU_ERR_MISSING_BODY');
+      throw errors.RU_ERR_MISSING_BODY(`Missing request body for: ${scope.routeText}`);
     }
     if (wantsBytes) return body;
     const reader = fixedReader !== undefined ? fixedReader(ctx) : readerFor(ctx.request.getHeader('content-type'), ctx);
@@ -116,9 +116,8 @@ function defaultBody(
   try {
     generic.read(text, type);
   } catch (err) {
-    throw new RegistrationError(
+    throw errors.RU_ERR_DEFAULT_VALUE(
       `${where}: @DefaultValue(${JSON.stringify(text)}) of the body cannot be read: ${(err as Error).message}`,
-      'RU_ERR_DEFAULT_VALUE',
     );
   }
   return (ctx) => {

@@ -1,4 +1,3 @@
-import { RegistrationError } from '../errors/http-errors';
 import { WebSocketConnection } from '../context/websocket-connection';
 import { designParamTypes } from '../metadata/store';
 import type { MethodMetadata, ParamMetadata } from '../metadata/types';
@@ -8,6 +7,7 @@ import type { CompileContext } from './compile-context';
 import { defineRoute } from './define-route';
 import { CompiledRoute, compileCommon } from './route-compiler';
 import type { WebSocketRoute } from './websocket-route';
+import { errors } from '../errors/factories';
 
 /** The HTTP half of a WebSocket endpoint, compiled like a route and run by the same lifecycle. */
 export interface CompiledUpgrade {
@@ -60,25 +60,22 @@ export function compileUpgrade(route: WebSocketRoute, cc: CompileContext): Compi
     )
       continue;
     if (connectionIndex >= 0) {
-      throw new RegistrationError(
+      throw errors.RU_ERR_WEBSOCKET_PARAMS(
         `${where}: parameters ${connectionIndex} and ${index} have no decorator; only the connection parameter may be undecorated`,
-        'RU_ERR_WEBSOCKET_PARAMS',
       );
     }
     const t = declared?.explicitType ?? design[index];
     if (t !== undefined && t !== Object && t !== WebSocketConnection) {
-      throw new RegistrationError(
+      throw errors.RU_ERR_WEBSOCKET_PARAMS(
         `${where}: parameter ${index} has no decorator and is not a WebSocketConnection; decorate it (@QueryParam, @Context...)`,
-        'RU_ERR_WEBSOCKET_PARAMS',
       );
     }
     connectionIndex = index;
   }
   for (const [index, meta] of methodMeta.params) {
     if (meta.source === 'body' || meta.source === 'form') {
-      throw new RegistrationError(
+      throw errors.RU_ERR_WEBSOCKET_PARAMS(
         `${where} parameter ${index}: a WebSocket upgrade has no body; use @QueryParam, @HeaderParam, @PathParam, @CookieParam or @Context`,
-        'RU_ERR_WEBSOCKET_PARAMS',
       );
     }
   }

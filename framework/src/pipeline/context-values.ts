@@ -3,7 +3,6 @@ import { RoutingContext } from '../context/routing-context';
 import type { Exchange } from './exchange';
 import { User } from '../context/user';
 import { UwsApp } from '../context/uws-app';
-import { ArgumentException } from '../errors/http-errors';
 import { HttpServerRequest } from '../http/request';
 import { HttpServerResponse } from '../http/response';
 import type { Provided } from '../io/registry';
@@ -12,6 +11,7 @@ import type { ComponentFactory } from '../settings/components';
 import type { ProviderRegistration, SettingsView } from '../settings/settings';
 import { isClass } from '../settings/components';
 import { resolvedClassMetadata } from '../metadata/store';
+import { errors } from '../errors/factories';
 
 /** Resolves one value for a request; may be async (providers, readers). */
 export type ValueResolver = (ctx: Exchange) => unknown;
@@ -59,7 +59,7 @@ export function contextResolver(
   const missing = (): unknown => {
     if (fallback) return fallback();
     if (optional) return undefined;
-    throw new ArgumentException(`Can't provide @Context of type: ${typeName}`, 'RU_ERR_CONTEXT');
+    throw errors.RU_ERR_CONTEXT(`Can't provide @Context of type: ${typeName}`);
   };
   const settle = (v: unknown): unknown => (v === null || v === undefined ? missing() : v);
 
@@ -82,10 +82,7 @@ export function contextResolver(
   const builtIn = type !== undefined ? BUILT_IN.get(type) : undefined;
   if (builtIn !== undefined) return (ctx) => settle(builtIn(ctx));
   if (type === undefined || type === Object) {
-    throw new ArgumentException(
-      `@Context needs a type: TypeScript reported none (use @Context(Type))`,
-      'RU_ERR_CONTEXT',
-    );
+    throw errors.RU_ERR_CONTEXT(`@Context needs a type: TypeScript reported none (use @Context(Type))`);
   }
   const registered = settings.contextProvider(type);
   const provide = registered !== undefined ? providerFunction(registered, components) : undefined;

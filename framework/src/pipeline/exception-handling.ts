@@ -12,6 +12,7 @@ import type { ComponentFactory } from '../settings/components';
 import { isThenable } from './context-values';
 import { WebApplicationException } from '../errors/http-errors';
 import { kHeaderOrEmpty } from '../http/internal';
+import { CODE, errors } from '../errors/factories';
 
 /** A handler ready to use, with the error type it declared (`@Handles`), Error when none. */
 export interface BoundHandler {
@@ -86,7 +87,7 @@ export function summarizeError(error: unknown, response: HttpServerResponse): Er
 /** The JSON Schema of an error body's `violations` (every `ConstraintViolation` of a validation failure), for API documents. */
 export const VIOLATIONS_SCHEMA: Record<string, unknown> = {
   type: 'array',
-  description: 'Every broken constraint, when validation failed (RU_ERR_VALIDATION).',
+  description: `Every broken constraint, when validation failed (${CODE.RU_ERR_VALIDATION}).`,
   items: {
     type: 'object',
     properties: {
@@ -179,7 +180,7 @@ export interface ErrorPolicySource {
 export function normalizeError(error: unknown): unknown {
   if (error instanceof Error) return error;
   if (error !== null && typeof error === 'object') return error;
-  return new Error(String(error));
+  return errors.RU_ERR_THROWN_VALUE(String(error));
 }
 
 /**
@@ -259,5 +260,9 @@ function fallback(ctx: RoutingContext, err: unknown, logger: Logger): void {
     return;
   }
   response.setStatusCode(500);
-  defaultHandler.write(new Error('exception handler failed'), ctx.request, response);
+  defaultHandler.write(
+    errors.RU_ERR_EXCEPTION_HANDLER('exception handler failed', { cause: err }),
+    ctx.request,
+    response,
+  );
 }

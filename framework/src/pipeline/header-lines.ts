@@ -1,8 +1,8 @@
-import { RegistrationError } from '../errors/http-errors';
 import { lowerCaseName } from '../http/header-name';
 import type { HttpServerResponse } from '../http/response';
 import { splitMediaTypes } from '../util/media-type-list';
 import { kPutTrustedHeaderValues } from '../http/internal';
+import { errors } from '../errors/factories';
 
 /** Response headers of one name from `@Header` lines, in order: every value is sent. */
 export interface HeaderGroup {
@@ -30,7 +30,7 @@ export function splitHeaders(headers: readonly string[] | undefined): HeaderLine
     else if (lower === 'content-type') (out.produces ??= []).push(...splitMediaTypes([value]));
     else {
       if (/[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
-        throw new RegistrationError(`Invalid @Header ${JSON.stringify(h)}`, 'RU_ERR_HEADER');
+        throw errors.RU_ERR_HEADER(`Invalid @Header ${JSON.stringify(h)}`);
       out.response.push([name, value]);
     }
   }

@@ -1,5 +1,4 @@
 import type { RoutingContext } from '../context/routing-context';
-import { NotAcceptableException, WebApplicationException } from '../errors/http-errors';
 import { kHeaderOrEmpty, kParamNames, kParamValues } from '../http/internal';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
@@ -10,6 +9,7 @@ import { isThenable, type ValueResolver } from './context-values';
 import { handleError, normalizeError } from './exception-handling';
 import type { Exchange } from './exchange';
 import type { CompiledRoute } from './route-compiler';
+import { errors } from '../errors/factories';
 
 /**
  * The lifecycle of a request: what happens to it, and in what order, for HTTP routes and WebSocket upgrades alike.
@@ -120,10 +120,8 @@ export function handleRequest<Res, Req, A extends LifecycleApp>(
   }
   if (encoding !== '' && app.refusesChunked()) {
     request.detach();
-    const refusal = new WebApplicationException(
+    const refusal = errors.RU_ERR_CHUNKED_REFUSED(
       'Bodies sent with Transfer-Encoding: chunked are not accepted here; send a Content-Length',
-      411,
-      { code: 'RU_ERR_CHUNKED_REFUSED' },
     );
     io.refuseLater(res, response, () => app.fail(ctx, refusal));
     return;
@@ -303,7 +301,7 @@ function resume(waited: Promise<void>, route: CompiledRoute, ctx: Exchange, next
 function negotiated(route: CompiledRoute, ctx: Exchange): string {
   const chosen = route.negotiate!(ctx.request[kHeaderOrEmpty]('accept'));
   if (chosen === undefined) {
-    throw new NotAcceptableException(
+    throw errors.RU_ERR_NOT_ACCEPTABLE(
       `None of the acceptable media types is produced by ${route.routeText}; it produces ${route.produces!.join(', ')}`,
     );
   }

@@ -1,6 +1,5 @@
 import type { HttpResponseWriter } from '../context/contracts';
 import type { RoutingContext } from '../context/routing-context';
-import { RegistrationError } from '../errors/http-errors';
 import type { HttpServerResponse } from '../http/response';
 import { Response } from '../http/response-entity';
 import type { Provided } from '../io/registry';
@@ -15,6 +14,7 @@ import type { Step } from './hooks';
 import { addHeaderGroups, groupHeaders, splitHeaders, type HeaderGroup } from './header-lines';
 import { kPutTrustedHeader } from '../http/internal';
 import { checkHeader } from '../http/header-rules';
+import { errors } from '../errors/factories';
 
 /** A writer as the write step uses it: how to get it for a request, and what its class declares. */
 interface WriterEntry {
@@ -173,8 +173,7 @@ function checkWriterType(
     return;
   const handles = resolvedClassMetadata(writer).handles;
   if (handles === undefined || handles === returnType || returnType.prototype instanceof handles) return;
-  throw new RegistrationError(
+  throw errors.RU_ERR_WRITER_TYPE(
     `${where}: writer ${writer.name} writes ${handles.name}, but the method returns ${returnType.name} (fix the writer, or add @SuppressCheck to skip this check)`,
-    'RU_ERR_WRITER_TYPE',
   );
 }

@@ -1,4 +1,3 @@
-import { RegistrationError } from '../errors/http-errors';
 import type { RouteSend } from '../http/response';
 import { negotiate } from '../io/media-type';
 import type { RouteDefinition } from '../metadata/route-definition';
@@ -21,6 +20,7 @@ import {
 } from './hooks';
 import { compileResultWriter } from './result-writer';
 import type { RouteAnswer, RouteHooks } from './route-hooks';
+import { errors } from '../errors/factories';
 
 /**
  * A route (or a WebSocket upgrade) as the lifecycle runs it (lifecycle.ts, `runStages`), decided once at
@@ -155,13 +155,12 @@ export function compileRoute(src: RouteSource, cc: CompileContext): CompiledRout
   const m = src.methodMeta;
   const c = src.classMeta;
   const fn = (src.instance as Record<string | symbol, unknown>)[m.name];
-  if (typeof fn !== 'function') throw new RegistrationError(`${where}: not a method`, 'RU_ERR_NOT_A_METHOD');
+  if (typeof fn !== 'function') throw errors.RU_ERR_NOT_A_METHOD(`${where}: not a method`);
   const design = designParamTypes(src.resourceClass.prototype, m.name) ?? [];
   const undecorated = definition.parameters.filter((p) => !m.params.has(p.index));
   if (undecorated.length > 1) {
-    throw new RegistrationError(
+    throw errors.RU_ERR_AMBIGUOUS_BODY(
       `${where}: parameters ${undecorated.map((p) => p.index).join(', ')} have no decorator; only one parameter may be the body (use @BodyParam, @QueryParam, @Context...)`,
-      'RU_ERR_AMBIGUOUS_BODY',
     );
   }
   const { hooks, scope, parts } = compileCommon(cc, definition, 'http', c, m);

@@ -7,6 +7,7 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { UWS_CURRENT_PACKAGE, UWS_NODE20_PACKAGE, uwsBuildFor, type Machine } from '../../src/adapter/uws-builds';
 import {
@@ -38,6 +39,17 @@ test.after.always(() => {
   if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
 });
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** `npm create rest-uws <args>`, from the packed create-rest-uws. */
 const createProject = (args: string[], cwd = workspace) =>
   run('npm', ['exec', '--yes', `--package=${create.tarball}`, '--', 'create-rest-uws', ...args], cwd);
@@ -65,12 +77,21 @@ for (const esm of [false, true]) {
     const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
     t.is(manifest.type, esm ? 'module' : 'commonjs');
     t.is(manifest.dependencies['uWebSockets.js'], UWS_SPEC, 'the build for this Node and platform');
-    t.deepEqual(Object.keys(manifest.scripts).sort(), ['build', 'dev', 'start', 'test']);
+    t.deepEqual(Object.keys(manifest.scripts).sort(), ['build', 'dev', 'format', 'lint', 'start', 'test', 'typecheck']);
+    t.deepEqual(Object.keys(manifest.devDependencies).sort(), [
+      '@biomejs/biome',
+      '@swc/core',
+      '@types/node',
+      'typescript',
+    ]);
     const tsconfig = JSON.parse(fs.readFileSync(path.join(project, 'tsconfig.json'), 'utf8'));
     t.true(tsconfig.compilerOptions.experimentalDecorators && tsconfig.compilerOptions.emitDecoratorMetadata);
     t.true(fs.existsSync(path.join(project, '.gitignore')));
+    t.true(fs.existsSync(path.join(project, 'biome.json')));
+    t.false(fs.existsSync(path.join(project, 'biome.template.json')));
 
-    await npmInstall(project, []);
+    const installed = await npmInstall(project, []);
+    t.notRegex(installed.output, /install scripts/, 'npm asks about no install script (allowScripts)');
     // ws comes with the v20.30 build, pinned at 8.13.0 (a published denial-of-service advisory, fixed in 8.17.1).
     const ws = path.join(project, 'node_modules', 'ws', 'package.json');
     if (fs.existsSync(ws)) {
@@ -86,7 +107,13 @@ for (const esm of [false, true]) {
     );
     const tested = await run('npm', ['test'], project);
     t.is(tested.code, 0, tested.output);
-    t.regex(tested.output, /ℹ pass 3\nℹ fail 0/);
+    t.regex(tested.output, /ℹ pass 5\nℹ fail 0/);
+    for (const name of ['a new todo is announced on the event stream', 'the live socket adds a todo from a message'])
+      t.true(tested.output.includes(`✔ ${name}`), `${name}: ${tested.output}`);
+    const typecheck = await run('npm', ['run', 'typecheck'], project);
+    t.is(typecheck.code, 0, typecheck.output);
+    const lint = await run('npm', ['run', 'lint'], project);
+    t.is(lint.code, 0, lint.output);
 
     // npm start, run as its script says (npm does not pass the stop signal on to the server).
     t.is(manifest.scripts.start, 'node dist/src/main.js');
@@ -117,40 +144,51 @@ for (const esm of [false, true]) {
   });
 }
 
-test.serial('npm run dev serves, and a changed source is recompiled and served again', async (t) => {
+test.serial('npm run dev serves, and a saved change is compiled and served again', async (t) => {
   t.timeout(SLOW);
   const project = path.join(workspace, 'cjs-api');
+  // A fixed port: the restarted server listens where the first one did (with PORT=0 each would pick its own).
+  const port = await freePort();
   const dev = spawn('npm', ['run', 'dev'], {
     cwd: project,
-    env: cleanEnvironment({ PORT: '0' }),
+    env: cleanEnvironment({ PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   let output = '';
-  const seen = (pattern: RegExp, timeoutMs = 60_000) =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-      const check = () => {
-        if (!pattern.test(output)) return;
-        clearTimeout(timer);
-        resolve();
-      };
-      dev.stdout!.on('data', check);
-      dev.stderr!.on('data', check);
-      check();
-    });
   dev.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   dev.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const listening = new Promise<void>((resolve, reject) => {
+    dev.stdout!.on('data', () => output.includes(`listening on http://127.0.0.1:${port}/todos`) && resolve());
+    dev.once('exit', (code) => reject(new Error(`npm run dev exited with ${code}:\n${output}`)));
+  });
+  /** GETs until the body holds `text` (the old server answers until the new one takes over). */
+  const served = async (url: string, text: string): Promise<void> => {
+    for (;;) {
+      const body = await fetch(url).then(
+        (r) => r.text(),
+        () => '',
+      );
+      if (body.includes(text)) return;
+      if (dev.exitCode !== null) throw new Error(`npm run dev exited:\n${output}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
   try {
-    await seen(/listening on http:\/\/127\.0\.0\.1:\d+\/todos/);
-    const main = path.join(project, 'src', 'main.ts');
+    await listening;
+    const url = `http://127.0.0.1:${port}`;
+    t.is((await fetch(`${url}/todos`)).status, 200);
+    t.deepEqual(await (await fetch(`${url}/todos/9`)).json(), { status: 404, message: 'No todo 9' });
+    const source = path.join(project, 'src', 'todo.ts');
+    const saved = Date.now();
     fs.writeFileSync(
-      main,
-      fs.readFileSync(main, 'utf8').replace('console.log(`listening on', 'console.log(`listening again on'),
+      source,
+      fs.readFileSync(source, 'utf8').replace('super(`No todo ${id}`);', 'super(`No such todo ${id}`);'),
     );
-    await seen(/listening again on (http:\/\/127\.0\.0\.1:\d+)\/todos/);
-    const url = /listening again on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
-    t.is((await fetch(`${url}/todos`)).status, 200, 'the restarted server answers');
+    await served(`${url}/todos/9`, 'No such todo 9');
+    t.log(`the change was served ${Date.now() - saved} ms after the save`);
+    t.deepEqual(await (await fetch(`${url}/todos/9`)).json(), { status: 404, message: 'No such todo 9' });
+    t.regex(output, /\[dev\] src\/todo\.ts changed: restarted in \d+ ms/);
   } finally {
     if (dev.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, 'SIGINT');
     await new Promise((resolve) => (dev.exitCode !== null ? resolve(undefined) : dev.once('exit', resolve)));

@@ -88,7 +88,9 @@ test('following the guide gives a running, tested API', async (t) => {
   try {
     const { tarball } = await packFramework(workspace);
     const create = await packWorkspace('create-rest-uws', workspace);
-    const port = String(await freePort());
+    // Chosen when the server starts, not before: a port picked minutes earlier may meanwhile be some connection's
+    // local port (npm's, the tests' own), and then nothing can listen on it.
+    let port = GUIDE_PORT;
     const asRun = (text: string) =>
       text
         .split(`:${GUIDE_PORT}`)
@@ -98,6 +100,10 @@ test('following the guide gives a running, tested API', async (t) => {
           `npm exec --yes --package=${create.tarball} -- create-rest-uws $1 --rest-uws ${tarball}`,
         );
     const env = { PORT: port, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+    const usePort = (chosen: string) => {
+      port = chosen;
+      env.PORT = chosen;
+    };
     const home = path.join(workspace, 'reader');
     fs.mkdirSync(home);
     let cwd = home;
@@ -111,6 +117,7 @@ test('following the guide gives a running, tested API', async (t) => {
         const name = file.slice('file='.length);
         t.is(fs.readFileSync(path.join(cwd, name), 'utf8'), block.body, `${where}: the project's ${name} is as shown`);
       } else if (block.lang === 'sh' && block.info.includes('keep-running')) {
+        usePort(String(await freePort()));
         const server = spawn('bash', ['-c', `exec ${asRun(block.body.trim())}`], {
           cwd,
           env: cleanEnvironment(env),

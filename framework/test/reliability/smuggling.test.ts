@@ -252,3 +252,42 @@ for (const method of ['CONNECT', 'PROPFIND', 'junkGET', '4567GET']) {
     },
   );
 }
+
+/**
+ * Bytes 0x80-0xFF in a framing value (docs/security.md, Request framing). Both uWebSockets.js builds drop them
+ * from the ends of a header value before anything reads it, and frame the request by what is left; rest.uws sees
+ * only that, so the request is served as its clean spelling would be, read at the one boundary uWebSockets.js
+ * uses (what a proxy in front must refuse: nginx, HAProxy and Node's parser do). Inside a value they make the
+ * value invalid: uWebSockets.js refuses the request itself (v20.30 closes, v20.57 answers 400), and nothing runs.
+ */
+const chunkedVisible = `${visibleBody.length.toString(16)}${CRLF}${visibleBody}${CRLF}0${CRLF}${CRLF}`;
+const highByteEdges: Array<[string, string, string]> = [
+  ['Content-Length: 18\\xff', `Content-Length: ${visibleBody.length}\xff`, visibleBody],
+  ['Content-Length: \\x8518', `Content-Length: \x85${visibleBody.length}`, visibleBody],
+  ['Transfer-Encoding: chunked\\xff', 'Transfer-Encoding: chunked\xff', chunkedVisible],
+  ['Transfer-Encoding: \\xa0chunked', 'Transfer-Encoding: \xa0chunked', chunkedVisible],
+];
+for (const [name, line, body] of highByteEdges) {
+  test.serial(
+    `a framing value with bytes 0x80-0xFF at its ends (${name}) is framed as its clean spelling, by uWebSockets.js and rest.uws alike`,
+    async (t) => {
+      calls.length = 0;
+      const head = `POST /orders HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}${line}${CRLF}${CRLF}`;
+      const connection = openRaw(server.port, Buffer.from(head + body + smuggled, 'latin1'));
+      await connection.received((text) => (text.match(/HTTP\/1\.1 200 /g) ?? []).length === 2);
+      connection.destroy();
+      // The pipelined request runs as a request of its own, at the boundary the clean value gives: not as the body.
+      t.deepEqual(calls, ['order:visible', 'order:smuggled']);
+    },
+  );
+}
+
+test.serial('a framing value with a byte 0x80-0xFF inside it is refused and nothing runs', async (t) => {
+  calls.length = 0;
+  const head = `POST /orders HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}Content-Length: 1\xff8${CRLF}${CRLF}`;
+  const connection = openRaw(server.port, Buffer.from(head + visibleBody + smuggled, 'latin1'), 15_000);
+  t.true(await connection.closed);
+  // v20.30 closes without an answer; v20.57 answers its own 400 page; rest.uws's own check would answer 400 too.
+  t.true(connection.text() === '' || /^HTTP\/1\.1 400 /.test(connection.text()), connection.text().slice(0, 200));
+  t.deepEqual(calls, []);
+});

@@ -25,6 +25,12 @@ export interface CreatedProject {
   warning?: string;
 }
 
+/**
+ * Template files written under another name: npm leaves .gitignore files out of packages, and a biome.json inside
+ * this repository would be a second root configuration of the repository's own Biome.
+ */
+const RENAMED: Record<string, string> = { gitignore: '.gitignore', 'biome.template.json': 'biome.json' };
+
 /** Thrown for what the user can fix (the folder is taken, the name is unusable): printed without a stack. */
 export class UsageError extends Error {}
 
@@ -43,11 +49,10 @@ export function createProject(options: ProjectOptions): CreatedProject {
     fs.writeFileSync(target, content);
     files.push(relative.split(path.sep).join('/'));
   };
-  for (const relative of listFiles(templateDir)) {
-    // npm leaves .gitignore files out of packages: the template keeps it as "gitignore".
-    write(relative === 'gitignore' ? '.gitignore' : relative, fs.readFileSync(path.join(templateDir, relative)));
-  }
+  for (const relative of listFiles(templateDir))
+    write(RENAMED[relative] ?? relative, fs.readFileSync(path.join(templateDir, relative)));
   write('package.json', `${JSON.stringify(manifest(name, options, uws.spec), null, 2)}\n`);
+
   return {
     folder,
     name,
@@ -68,10 +73,13 @@ function manifest(name: string, options: ProjectOptions, uwsSpec: string): objec
     scripts: {
       build: 'tsc',
       start: 'node dist/src/main.js',
-      // The shell expands the pattern (Node 20's runner takes no patterns; Node 22+ also expands it itself);
-      // the spec reporter is Node 24's default, named so that Node 20 and 22 print the same.
-      test: 'tsc && node --test --test-reporter=spec dist/test/*.test.js',
       dev: 'node scripts/dev.mjs',
+      // SWC compiles the tests as it compiles the server for dev. The shell expands the pattern (Node 20's runner
+      // takes no patterns); the spec reporter is Node 24's default, named so that Node 20 and 22 print the same.
+      test: 'node scripts/swc.mjs src test && node --test --test-reporter=spec dist/test/*.test.js',
+      typecheck: 'tsc --noEmit',
+      lint: 'biome check .',
+      format: 'biome check --write .',
     },
     dependencies: {
       'class-transformer': '^0.5.1',
@@ -81,11 +89,17 @@ function manifest(name: string, options: ProjectOptions, uwsSpec: string): objec
       'uWebSockets.js': uwsSpec,
     },
     devDependencies: {
+      '@biomejs/biome': '^2.6.9',
+      '@swc/core': '^1.16.22',
       '@types/node': major > 20 ? `^${major}.0.0` : '^20.19.0',
       typescript: '~5.9.3',
     },
     // The v20.30 build pins ws 8.13.0, inside a header-flood denial-of-service advisory fixed in 8.17.1.
     overrides: { ws: '^8.18.3' },
+    // npm 11 runs no install script it was not told to. None is needed: @swc/core's binary comes as an optional
+    // platform package (its postinstall only looks for a fallback), and bufferutil and utf-8-validate belong to
+    // uWebSockets.js v20.30's JavaScript fallback, which rest.uws does not use. Denied, so npm does not ask.
+    allowScripts: { '@swc/core': false, bufferutil: false, 'utf-8-validate': false },
   };
 }
 

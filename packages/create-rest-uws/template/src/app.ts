@@ -1,9 +1,10 @@
 import { RestBuilder } from 'rest.uws';
 import { TodoStore } from './todo.js';
+import { TodoLive } from './todo-live.js';
 import { TodoNotFoundHandler } from './todo-not-found-handler.js';
 import { TodoResource } from './todo-resource.js';
 
 /** The whole app, built the same way by main.ts and by the tests. */
 export function buildApp(store = new TodoStore()): RestBuilder {
-  return new RestBuilder().register(new TodoResource(store)).errorHandler(TodoNotFoundHandler);
+  return new RestBuilder().register(new TodoResource(store), new TodoLive(store)).errorHandler(TodoNotFoundHandler);
 }

@@ -1,4 +1,4 @@
-import { GET, POST, Path, PathParam, Response, Valid } from 'rest.uws';
+import { EventStream, GET, POST, Path, PathParam, Response, ServerSentEvent, ServerSentEvents, Valid } from 'rest.uws';
 import { NewTodo, TodoStore, type Todo } from './todo.js';
 
 @Path('/todos')
@@ -15,6 +15,19 @@ export class TodoResource {
   @Path('/{id:\\d+}')
   get(@PathParam('id') id: number): Todo {
     return this.store.get(id);
+  }
+
+  /** Each new todo as a server-sent event (`new EventSource('/todos/events')` in a browser). */
+  @GET
+  @Path('/events')
+  @ServerSentEvents()
+  events(): EventStream {
+    const stream = new EventStream();
+    const stop = this.store.onAdded((todo) =>
+      stream.send(new ServerSentEvent({ id: todo.id, event: 'created', data: todo })),
+    );
+    stream.signal.addEventListener('abort', stop);
+    return stream;
   }
 
   @POST

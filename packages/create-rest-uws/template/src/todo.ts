@@ -28,6 +28,7 @@ export class TodoNotFoundError extends Error {
 /** The todos, in memory: swap it for a database (the reference apps use Kysely). */
 export class TodoStore {
   private readonly todos = new Map<number, Todo>();
+  private readonly listeners = new Set<(todo: Todo) => void>();
   private nextId = 1;
 
   list(): Todo[] {
@@ -43,6 +44,15 @@ export class TodoStore {
   add(input: NewTodo): Todo {
     const todo = { id: this.nextId++, title: input.title, done: input.done ?? false };
     this.todos.set(todo.id, todo);
+    for (const listener of this.listeners) listener(todo);
     return todo;
+  }
+
+  /** Calls `listener` with every todo added from now on; returns what stops it. */
+  onAdded(listener: (todo: Todo) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 }

@@ -1,0 +1,13 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { connectWebSocket } from 'rest.uws';
+import { buildApp } from '../src/app.js';
+
+test('the live socket adds a todo from a message and sends every new todo', async () => {
+  const ws = await connectWebSocket(buildApp(), '/todos/live');
+  ws.send('Say it live');
+  assert.deepEqual((await ws.next()).json(), { id: 1, title: 'Say it live', done: false });
+  ws.send('   ');
+  assert.deepEqual((await ws.next()).json(), { error: 'A title has 1 to 200 characters' });
+  await ws.close();
+});
