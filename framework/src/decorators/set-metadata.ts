@@ -21,3 +21,20 @@ export function SetMetadata<T>(key: symbol, value: T): ClassDecorator & MethodDe
     else methodMetadata(target, property).extensions.set(key, value);
   }) as ClassDecorator & MethodDecorator;
 }
+
+/**
+ * The metadata map of a class (`key` undefined) or of one of its methods, which `SetMetadata` writes: for a
+ * decorator that adds to what is recorded (a list, a set) rather than replacing it. Routes read it merged as
+ * `route.definition.extensions` (the method's entry, else the class's).
+ *
+ * ```ts
+ * const TAGS = Symbol('my-plugin:tags');
+ * export const Tag = (tag: string): MethodDecorator => (target, key) => {
+ *   const map = metadataExtensions(target, key);
+ *   map.set(TAGS, [...((map.get(TAGS) as string[] | undefined) ?? []), tag]);
+ * };
+ * ```
+ */
+export function metadataExtensions(target: object, key?: string | symbol): Map<symbol, unknown> {
+  return key === undefined ? classMetadata(target as Function).extensions : methodMetadata(target, key).extensions;
+}

@@ -41,8 +41,6 @@ export const kBody: unique symbol = Symbol('rest.uws.request.body');
 export const kAnsweredBy: unique symbol = Symbol('rest.uws.request.answeredBy');
 /** reads the origin behind trusted proxies (`trustProxy`); null: the connection's own */
 export const kOriginResolver: unique symbol = Symbol('rest.uws.request.originResolver');
-/** a header's value, or '' when absent or empty, without the scan that tells the two apart */
-export const kHeaderOrEmpty: unique symbol = Symbol('rest.uws.request.headerOrEmpty');
 /** the headers as received (lower-case names and values, alternating), once copied by `detach()` */
 export const kReceivedHeaders: unique symbol = Symbol('rest.uws.request.receivedHeaders');
 /** forgets the native response (the connection was upgraded: the request outlives it) */

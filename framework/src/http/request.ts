@@ -6,7 +6,6 @@ import { keptBytes } from './header-bytes';
 import {
   kAnsweredBy,
   kBody,
-  kHeaderOrEmpty,
   kOriginResolver,
   kParamNames,
   kParamValues,
@@ -101,11 +100,11 @@ export class HttpServerRequest {
   }
 
   /**
-   * @internal A header's value, or '' when it is absent or empty: for readers to whom an empty header says
-   * the same as none (Accept, Authorization, Origin, Cookie). uWebSockets.js answers '' for both, and telling
-   * them apart takes a scan of every header (`getHeader` does it when a header reads ''); this never scans.
+   * A header's value, or '' when it is absent or empty: for readers to whom an empty header says the same as none
+   * (Accept, Authorization, Origin, Cookie). uWebSockets.js answers '' for both, and telling them apart takes a
+   * scan of every header (`getHeader` does it when a header reads ''); this never scans.
    */
-  [kHeaderOrEmpty](name: string): string {
+  headerOrEmpty(name: string): string {
     const key = lowerCaseName(name);
     if (this._headers !== null) return this._headers[key] ?? '';
     if (this._headerList !== null) return findHeader(this._headerList, key) ?? '';
@@ -173,7 +172,7 @@ export class HttpServerRequest {
    * of that name; of a name sent twice, the first. Parsed once per request.
    */
   getCookie(name: string): string | undefined {
-    if (this._cookies === null) this._cookies = parseCookieHeader(this[kHeaderOrEmpty]('cookie'));
+    if (this._cookies === null) this._cookies = parseCookieHeader(this.headerOrEmpty('cookie'));
     return this._cookies[name];
   }
 

@@ -368,7 +368,7 @@ export class HttpServerResponse extends ResponseHead {
 }
 
 /**
- * @internal The body's length in bytes, or a bound that already settles it against `atLeast`: a string's UTF-16
+ * The body's length in bytes, or a bound that already settles it against `atLeast`: a string's UTF-16
  * length when that is at least `atLeast` (UTF-8 takes one to three bytes per unit) or when three times it is
  * less; only a string in between is encoded to count.
  */

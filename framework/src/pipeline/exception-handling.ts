@@ -11,7 +11,6 @@ import type { Constructor } from '../metadata/types';
 import type { ComponentFactory } from '../settings/components';
 import { isThenable } from './context-values';
 import { WebApplicationException } from '../errors/http-errors';
-import { kHeaderOrEmpty } from '../http/internal';
 import { CODE, errors } from '../errors/factories';
 
 /** A handler ready to use, with the error type it declared (`@Handles`), Error when none. */
@@ -143,7 +142,7 @@ export class DefaultExceptionHandler implements ExceptionHandler<unknown> {
   write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
     const { status, message, code } = summarizeError(error, response);
     response.setStatusCode(status);
-    if (accepts(request[kHeaderOrEmpty]('accept'), 'application/json')) {
+    if (accepts(request.headerOrEmpty('accept'), 'application/json')) {
       response.putHeader('content-type', 'application/json');
       response.end(
         JSON.stringify({ status, error: statusText(status), message, ...(code !== undefined ? { code } : {}) }),

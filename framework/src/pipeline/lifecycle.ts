@@ -1,5 +1,5 @@
 import type { RoutingContext } from '../context/routing-context';
-import { kHeaderOrEmpty, kParamNames, kParamValues } from '../http/internal';
+import { kParamNames, kParamValues } from '../http/internal';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import { Response } from '../http/response-entity';
@@ -299,7 +299,7 @@ function resume(waited: Promise<void>, route: CompiledRoute, ctx: Exchange, next
 
 /** The media type answered: the first of the route's `@Produces` the client accepts (an empty Accept takes any). */
 function negotiated(route: CompiledRoute, ctx: Exchange): string {
-  const chosen = route.negotiate!(ctx.request[kHeaderOrEmpty]('accept'));
+  const chosen = route.negotiate!(ctx.request.headerOrEmpty('accept'));
   if (chosen === undefined) {
     throw errors.RU_ERR_NOT_ACCEPTABLE(
       `None of the acceptable media types is produced by ${route.routeText}; it produces ${route.produces!.join(', ')}`,

@@ -90,9 +90,9 @@ export interface RouteScope {
   readonly definition: RouteDefinition;
   /** `'http'` for routes; `'websocket'` for the upgrade of a WebSocket endpoint (which has no body, writer or events). */
   readonly kind: 'http' | 'websocket';
-  /** @internal decorators' raw records, for the built-in features */
+  /** What the decorators recorded on the route's class (its `@ResponseWriter`, `@Produces`...), as written. */
   readonly classMeta: ClassMetadata;
-  /** @internal */
+  /** What the decorators recorded on the route's method; it overrides the class's where both set a part. */
   readonly methodMeta: MethodMetadata;
   /** The app's settings over the global ones. */
   readonly settings: SettingsView;
@@ -110,7 +110,7 @@ export interface ClassScope {
   readonly instance: object;
   /** Every class decorator's metadata, by the decorator's key (`SetMetadata`). */
   readonly extensions: ReadonlyMap<symbol, unknown>;
-  /** @internal decorators' raw records, for the built-in features */
+  /** What the decorators recorded on the class, as written (its `extensions` are `SetMetadata`'s). */
   readonly metadata: ClassMetadata;
   /** The app's settings over the global ones. */
   readonly settings: SettingsView;

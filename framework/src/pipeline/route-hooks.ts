@@ -71,13 +71,15 @@ export interface RouteHooks {
    */
   answers?: readonly RouteAnswer[];
   /**
-   * @internal Indexes of class-typed body parameters this plugin makes instances of when a built-in
-   * reader read them (validation): the JSON reader then leaves its shallow copy out.
+   * Indexes of class-typed body parameters this plugin makes instances of itself when a built-in reader read them
+   * (`bodyOriginOf(ctx)` says which did): the JSON reader then leaves its own shallow copy out, as the plugin
+   * replaces the argument in `beforeHandler` anyway (validation does).
    */
   instantiatedBodies?: ReadonlySet<number>;
   /**
-   * @internal Those of `instantiatedBodies` whose build walks the whole parsed JSON and throws jsonTooDeep()
-   * past MAX_JSON_DEPTH, before any other code sees it: the JSON reader then leaves its own depth check out.
+   * Those of `instantiatedBodies` whose build walks the whole parsed JSON and refuses it past `MAX_JSON_DEPTH`
+   * levels (`assertJsonDepthFrom`, `RU_ERR_JSON_TOO_DEEP`) before any other code sees it: the JSON reader then
+   * leaves its own depth check out. A plugin that claims it and does not check lets a deep body through.
    */
   depthBoundedBodies?: ReadonlySet<number>;
 }

@@ -7,7 +7,7 @@ import type {
   ValueReader,
 } from '../context/contracts';
 import { MediaTypeRegistry, type Provided } from '../io/registry';
-import { registryChanged } from '../io/generation';
+import { registryChanged, registryGeneration } from '../io/generation';
 import type { Logger } from '../util/log';
 import type { Constructor } from '../metadata/types';
 
@@ -130,6 +130,15 @@ export class SettingsView {
   extension<T>(key: symbol): T | undefined {
     return (this.local.extensions.get(key) ?? this.global.extensions.get(key)) as T | undefined;
   }
+  /**
+   * A number that changes whenever the global settings change (`RestRouter`'s static setters, which may be called
+   * after an app is built): a plugin that derives something from settings keeps it with the number it was derived
+   * at, and derives it again when the number moved.
+   */
+  get generation(): number {
+    return registryGeneration.value;
+  }
+
   get bodyLimit(): number {
     return this.local.bodyLimit ?? this.global.bodyLimit ?? DEFAULT_BODY_LIMIT;
   }

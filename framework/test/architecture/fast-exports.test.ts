@@ -48,4 +48,12 @@ test("the public entry's exports are read-only values, not getters (V8 folds the
   t.deepEqual(getters, []);
   t.true(Object.keys(entry).length > 150);
   t.is(entry.__esModule, true);
+  // rest.uws/plugin: the features read it on the request path.
+  const plugin = require(path.join(DIST_SRC, 'plugin.js')) as Record<string, unknown>;
+  t.deepEqual(
+    Object.keys(plugin).filter((key) => Object.getOwnPropertyDescriptor(plugin, key)!.get !== undefined),
+    [],
+  );
+  t.true(Object.keys(plugin).length > 100);
+  t.is(plugin.RoutingContext, entry.RoutingContext, 'the same values as rest.uws');
 });

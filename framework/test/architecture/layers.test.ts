@@ -28,22 +28,6 @@ const LADDER: readonly (readonly string[])[] = [
   ['index.ts'],
 ];
 
-/** Features that may use another feature's public face (each such pair named, with why). */
-const FEATURE_DEPENDENCIES: Record<string, readonly string[]> = {
-  // The document describes the routes' security schemes and validation constraints.
-  openapi: ['security', 'validation'],
-  // Swagger UI's routes are public and left out of the document it shows.
-  'swagger-ui': ['security', 'openapi'],
-  // A static folder's routes serve files, not API operations: left out of the OpenAPI document.
-  static: ['openapi'],
-  // A request's log lines (its RequestLogger's and its access log line) carry the request's id.
-  logging: ['request-id'],
-  // Health checks and probes are left out of the access log.
-  health: ['logging'],
-  // A problem lists a validation failure's violations.
-  'problem-details': ['validation'],
-};
-
 /** Relative module specifiers of a file: imports, re-exports, `declare module`, `import(...)`. */
 function specifiers(text: string): string[] {
   const found: string[] = [];
@@ -93,9 +77,8 @@ function edges(): Edge[] {
 }
 
 function allowed(e: Edge): boolean {
-  if (e.from.startsWith('features/') && e.to.startsWith('features/')) {
-    return (FEATURE_DEPENDENCIES[e.from.slice('features/'.length)] ?? []).includes(e.to.slice('features/'.length));
-  }
+  // A feature never imports another: what two features share is the core's (feature-imports.test.ts).
+  if (e.from.startsWith('features/') && e.to.startsWith('features/')) return false;
   return rung(e.to) < rung(e.from);
 }
 

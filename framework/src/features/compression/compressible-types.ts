@@ -1,4 +1,4 @@
-import { mediaEssence } from '../../io/media-type';
+import { mediaEssence } from '../../plugin';
 
 /**
  * Whether a content type is worth compressing by default: text (but not event streams, whose events must go

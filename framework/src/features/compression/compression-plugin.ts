@@ -1,12 +1,6 @@
-import type { RoutingContext } from '../../context/routing-context';
-import { SetMetadata } from '../../decorators/set-metadata';
-import type { SentBody } from '../../http/body-pipe';
-import { byteLengthAtLeast, type ResponseChunk } from '../../http/response';
-import { chooseCodings } from '../../io/content-coding';
-import type { RestPlugin } from '../../pipeline/plugin';
+import { SetMetadata, byteLengthAtLeast, chooseCodings, errors, type ResponseChunk, type RestPlugin, type RoutingContext, type SentBody } from '../../plugin';
 import { isCompressibleType } from './compressible-types';
 import { compressNow, compressStream, type Coding, type EncoderSettings } from './encoders';
-import { errors } from '../../errors/factories';
 
 /** What `compression()` compresses, and how hard: codings, threshold, types, levels, the synchronous limit. */
 export interface CompressionOptions {

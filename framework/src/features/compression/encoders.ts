@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import * as zlib from 'node:zlib';
-import type { ResponseChunk } from '../../http/response';
+import type { ResponseChunk } from '../../plugin';
 
 /** The codings this plugin produces. */
 export type Coding = 'br' | 'gzip';

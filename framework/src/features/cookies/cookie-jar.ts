@@ -1,8 +1,6 @@
-import type { HttpServerRequest } from '../../http/request';
-import type { HttpServerResponse } from '../../http/response';
+import { errors, type HttpServerRequest, type HttpServerResponse } from '../../plugin';
 import type { CookieSigner } from './cookie-signer';
 import { clearCookie, setCookie, type CookieOptions } from './set-cookie';
-import { errors } from '../../errors/factories';
 
 /** Options of `Cookies.set`: the cookie's attributes, and whether to sign it. */
 export interface SetCookieOptions extends CookieOptions {

@@ -1,7 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { SignedCookieVerifier } from '../../context/signed-cookies';
-import { errors } from '../../errors/factories';
+import { SignedCookieVerifier, errors } from '../../plugin';
 
 /** Shortest signing key accepted, in bytes: HMAC-SHA256 keys shorter than its output weaken it. */
 const MIN_KEY_BYTES = 32;

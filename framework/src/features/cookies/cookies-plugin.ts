@@ -1,5 +1,4 @@
-import { SignedCookieVerifier } from '../../context/signed-cookies';
-import type { RestPlugin } from '../../pipeline/plugin';
+import { SignedCookieVerifier, type RestPlugin } from '../../plugin';
 import { Cookies } from './cookie-jar';
 import { CookieSigner } from './cookie-signer';
 

@@ -1,6 +1,5 @@
 import { stringifySetCookie } from 'cookie';
-import type { HttpServerResponse } from '../../http/response';
-import { errors } from '../../errors/factories';
+import { errors, type HttpServerResponse } from '../../plugin';
 
 /** The attributes of a cookie set on a response (RFC 6265bis; `Partitioned` from CHIPS). */
 export interface CookieOptions {

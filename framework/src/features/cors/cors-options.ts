@@ -1,6 +1,4 @@
-import type { HttpMethod } from '../../metadata/types';
-import { HTTP_METHODS } from '../../metadata/types';
-import { errors } from '../../errors/factories';
+import { HTTP_METHODS, errors, type HttpMethod } from '../../plugin';
 
 /** CORS settings in object form (the positional form of `enableCors` fills the same fields). */
 export interface CorsOptions {

@@ -1,8 +1,5 @@
-import type { RoutingContext } from '../../context/routing-context';
-import type { RestPlugin } from '../../pipeline/plugin';
+import { errors, type RestPlugin, type RoutingContext } from '../../plugin';
 import { corsPolicy, type CorsOptions, type CorsPolicy } from './cors-options';
-import { kHeaderOrEmpty } from '../../http/internal';
-import { errors } from '../../errors/factories';
 
 /**
  * The pre-routing step of CORS. Requests without `Origin` pass untouched. A preflight (OPTIONS with
@@ -37,7 +34,7 @@ export function corsHandler(
   return (ctx) => {
     const request = ctx.request;
     // An empty Origin names no origin: treated as none, so same-origin requests read one native header and stop.
-    const origin = request[kHeaderOrEmpty]('origin');
+    const origin = request.headerOrEmpty('origin');
     if (origin === '') return false;
     const requestedMethod =
       request.method() === 'OPTIONS' ? request.getHeader('access-control-request-method') : undefined;

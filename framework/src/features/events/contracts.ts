@@ -1,4 +1,4 @@
-import type { RoutingContext } from '../../context/routing-context';
+import type { RoutingContext } from '../../plugin';
 
 /**
  * Runs after a route produced its response (the spec's RestEvent). `entity` is what the method

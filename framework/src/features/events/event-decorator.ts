@@ -1,8 +1,5 @@
-import type { Provided } from '../../io/registry';
-import { methodMetadata } from '../../metadata/store';
-import type { Constructor } from '../../metadata/types';
+import { errors, methodMetadata, type Constructor, type Provided } from '../../plugin';
 import type { RestEvent } from './contracts';
-import { errors } from '../../errors/factories';
 
 /** Metadata key of a method's events. */
 export const EVENTS = Symbol('rest.uws:events');

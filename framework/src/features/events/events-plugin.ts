@@ -1,9 +1,4 @@
-import { isThenable } from '../../pipeline/context-values';
-import type { RestPlugin, RouteScope } from '../../pipeline/plugin';
-import type { RouteHooks } from '../../pipeline/route-hooks';
-import type { RoutingContext } from '../../context/routing-context';
-import { componentAccessor, type ComponentAccessor } from '../../pipeline/component-access';
-import { resolvedClassMetadata } from '../../metadata/store';
+import { componentAccessor, isThenable, resolvedClassMetadata, type ComponentAccessor, type RestPlugin, type RouteHooks, type RouteScope, type RoutingContext } from '../../plugin';
 import type { RestEvent } from './contracts';
 import { EVENTS, type EventBinding } from './event-decorator';
 

@@ -1,8 +1,5 @@
-import type { RoutingContext } from '../../context/routing-context';
-import type { RestPlugin } from '../../pipeline/plugin';
-import { excludeFromAccessLog } from '../logging';
+import { errors, excludeFromAccessLog, type RestPlugin, type RoutingContext } from '../../plugin';
 import { checkTimeout, Readiness, type ReadinessCheck, type ReadinessResult } from './readiness';
-import { errors } from '../../errors/factories';
 
 /** Options of `health()`. */
 export interface HealthOptions {

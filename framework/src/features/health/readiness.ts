@@ -1,5 +1,4 @@
-import type { Logger } from '../../util/log';
-import { errors } from '../../errors/factories';
+import { errors, type Logger } from '../../plugin';
 
 /** One thing the app needs to serve requests (a database, a queue), checked on every readiness request. */
 export interface ReadinessCheck {

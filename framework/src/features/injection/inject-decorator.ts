@@ -1,6 +1,4 @@
-import { marker } from '../../decorators/decorator-forms';
-import { classMetadata } from '../../metadata/store';
-import { errors } from '../../errors/factories';
+import { classMetadata, errors, marker } from '../../plugin';
 
 /** Metadata key of classes marked `@Inject`. */
 export const INJECTABLE = Symbol('rest.uws:injectable');

@@ -1,5 +1,4 @@
-import type { RestPlugin } from '../../pipeline/plugin';
-import { contextFieldFiller } from './context-fields';
+import { contextFieldFiller, type RestPlugin } from '../../plugin';
 
 /**
  * Injection into components made per request: readers, writers, exception handlers, providers and events with

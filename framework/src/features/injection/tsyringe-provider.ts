@@ -1,8 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
-import { designParamTypes } from '../../metadata/store';
-import type { Constructor } from '../../metadata/types';
-import type { InjectionProvider } from '../../settings/settings';
-import { errors } from '../../errors/factories';
+import { designParamTypes, errors, type Constructor, type InjectionProvider } from '../../plugin';
 
 type Tsyringe = typeof import('tsyringe');
 let tsyringeModule: Tsyringe | undefined;

@@ -1,6 +1,6 @@
 import * as diagnostics from 'node:diagnostics_channel';
 import pino from 'pino';
-import type { Logger } from '../../util/log';
+import type { Logger } from '../../plugin';
 
 /** Levels a request's access line can be written at (the `Logger` methods). */
 export type RequestLogLevel = 'error' | 'warn' | 'info' | 'debug';

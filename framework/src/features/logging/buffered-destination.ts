@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import * as fs from 'node:fs';
 import type { LogDestination } from './create-logger';
-import { errors } from '../../errors/factories';
+import { errors } from '../../plugin';
 
 /** Where a buffered destination writes, and how much it holds. */
 export interface BufferedDestinationOptions {

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { Logger } from '../../util/log';
+import type { Logger } from '../../plugin';
 import { BufferedDestination } from './buffered-destination';
 
 /** Options of `createLogger`: pino's options (`level`, `name`, `base`, `redact`, `timestamp`...). */

@@ -2,11 +2,11 @@
 export {
   requestLoggingPlugin,
   requestLoggingOptions,
-  excludeFromAccessLog,
   REQUEST_LOGGING,
   type RequestLoggingOptions,
   type RequestLogLevel,
 } from './request-logging-plugin';
+export { excludeFromAccessLog } from '../../plugin';
 export { createLogger, type CreateLoggerOptions, type LogDestination, type PinoLogger } from './create-logger';
 export { RequestLogger } from './request-logger';
 export { BufferedDestination, type BufferedDestinationOptions } from './buffered-destination';

@@ -1,4 +1,4 @@
-import type { Logger } from '../../util/log';
+import type { Logger } from '../../plugin';
 
 /** What the logger may offer beyond `Logger`: pino's child loggers. */
 interface WithChildren extends Logger {

@@ -1,11 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import type { RoutingContext } from '../../context/routing-context';
-import type { Logger } from '../../util/log';
-import type { RestPlugin } from '../../pipeline/plugin';
-import { requestIdOf } from '../request-id';
+import { errors, isExcludedFromAccessLog, requestIdOf, type Logger, type RestPlugin, type RoutingContext } from '../../plugin';
 import { AccessLineWriter, type RequestLogLevel } from './access-line';
 import { RequestLogger } from './request-logger';
-import { errors } from '../../errors/factories';
 
 export type { RequestLogLevel };
 
@@ -21,14 +17,6 @@ export interface RequestLoggingOptions {
 
 /** Settings key of the request logging options. */
 export const REQUEST_LOGGING = Symbol('rest.uws:request-logging');
-
-/** Marks a request whose access log line is left out (health checks). */
-const UNLOGGED = Symbol('rest.uws:unlogged');
-
-/** Leaves this request out of the access log (`logRequests`): health checks and probes call it. */
-export function excludeFromAccessLog(ctx: RoutingContext): void {
-  ctx.put(UNLOGGED, true);
-}
 
 /** Checks and copies the options of `logRequests` (false: off). */
 export function requestLoggingOptions(
@@ -78,7 +66,7 @@ export const requestLoggingPlugin: RestPlugin = {
         if (done) return;
         done = true;
         // Looked up per line: the app's logger may be configured after the app is built.
-        if (ctx.has(UNLOGGED)) return;
+        if (isExcludedFromAccessLog(ctx)) return;
         const { request, response } = ctx;
         const micros = Math.round((performance.now() - start) * 1000);
         writer.write(

@@ -1,14 +1,8 @@
-import { resolvedClassMetadata, designParamTypes, designType } from '../../metadata/store';
-import type { ParameterDefinition, RouteDefinition } from '../../metadata/route-definition';
-import type { ArgumentType, ParamMetadata } from '../../metadata/types';
-import type { RouteAnswer } from '../../pipeline/route-hooks';
-import type { ComponentFactory } from '../../settings/components';
-import type { SettingsView } from '../../settings/settings';
-import { PARAMETER_CONSTRAINTS } from '../validation/constraints';
+import { API_EXCLUDE, PARAMETER_CONSTRAINTS, designParamTypes, designType, resolvedClassMetadata, type ArgumentType, type ComponentFactory, type ParamMetadata, type ParameterConstraints, type ParameterDefinition, type RouteAnswer, type RouteDefinition, type SettingsView } from '../../plugin';
 import type { JsonSchema } from './constraint-keywords';
 import { ErrorBodies, fromRouteAnswer, type ErrorHandlerList } from './error-responses';
 import { readMethodSource } from './method-source';
-import { API_EXCLUDE, API_OPERATION, API_TAGS, type ApiOperationOptions } from './openapi-decorators';
+import { API_OPERATION, API_TAGS, type ApiOperationOptions } from './openapi-decorators';
 import { pathTemplate } from './path-template';
 import { frameworkErrors, responseObject, successResponses } from './responses';
 import { SchemaRegistry } from './schema-registry';
@@ -142,9 +136,7 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
 
 function describeParameters(d: RouteDefinition, patterns: Map<string, string>, schemas: SchemaRegistry): JsonSchema[] {
   const out: JsonSchema[] = [];
-  const constraints = d.extensions.get(PARAMETER_CONSTRAINTS) as
-    | Map<number, Array<() => PropertyDecorator>>
-    | undefined;
+  const constraints = d.extensions.get(PARAMETER_CONSTRAINTS) as ParameterConstraints | undefined;
   const add = (
     p: {
       source: ParamMetadata['source'];
@@ -153,7 +145,7 @@ function describeParameters(d: RouteDefinition, patterns: Map<string, string>, s
       optional: boolean;
       defaultValue?: string;
     },
-    extra?: Array<() => PropertyDecorator>,
+    extra?: ReadonlyArray<() => PropertyDecorator>,
   ) => {
     const location = IN[p.source];
     if (location === undefined || p.name === undefined) return;

@@ -1,10 +1,6 @@
-import { Context } from '../../decorators/arguments';
-import { GET, Path } from '../../decorators/routing';
-import { HttpServerResponse } from '../../http/response';
+import { ApiExclude, Context, GET, HttpServerResponse, Path, PermitAll } from '../../plugin';
 import type { OpenApiSource } from './document-builder';
-import { PermitAll } from '../security/decorators';
 import { buildOpenApiDocument, type OpenApiOptions } from './document-builder';
-import { ApiExclude } from './openapi-decorators';
 
 /**
  * Serves an app's OpenAPI document. Each app gets a subclass carrying its path (`@Path` on the

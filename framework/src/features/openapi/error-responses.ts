@@ -1,7 +1,5 @@
-import * as httpErrors from '../../errors/http-errors';
-import type { RouteDefinition } from '../../metadata/route-definition';
-import { DefaultExceptionHandler } from '../../pipeline/exception-handling';
-import type { RouteAnswer } from '../../pipeline/route-hooks';
+import * as httpErrors from '../../plugin';
+import { DefaultExceptionHandler, type RouteAnswer, type RouteDefinition } from '../../plugin';
 import type { JsonSchema } from './constraint-keywords';
 import type { SchemaRegistry } from './schema-registry';
 

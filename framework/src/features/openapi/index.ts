@@ -5,14 +5,13 @@ export {
   ApiOperation,
   ApiResponse,
   ApiTags,
-  ApiExclude,
   API_OPERATION,
   API_RESPONSES,
   API_TAGS,
-  API_EXCLUDE,
   type ApiOperationOptions,
   type ApiResponseOptions,
 } from './openapi-decorators';
+export { ApiExclude, API_EXCLUDE } from '../../plugin';
 export type { OpenApiSecurityScheme } from './security-schemes';
 export type { OpenApiErrorBody, ErrorHandlerList } from './error-responses';
 export type { JsonSchema } from './constraint-keywords';

@@ -1,4 +1,4 @@
-import * as httpErrors from '../../errors/http-errors';
+import * as httpErrors from '../../plugin';
 
 /** What a route method's own code says about its answers (`Response.status(201)`, `throw new NotFoundException(...)`). */
 export interface SourceHints {

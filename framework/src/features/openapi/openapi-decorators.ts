@@ -1,6 +1,4 @@
-import { marker } from '../../decorators/decorator-forms';
-import { classMetadata, methodMetadata } from '../../metadata/store';
-import { errors } from '../../errors/factories';
+import { errors, metadataExtensions } from '../../plugin';
 
 /** Metadata key of `@ApiOperation` (method extension). */
 export const API_OPERATION = Symbol('rest.uws:api-operation');
@@ -8,8 +6,6 @@ export const API_OPERATION = Symbol('rest.uws:api-operation');
 export const API_RESPONSES = Symbol('rest.uws:api-responses');
 /** Metadata key of `@ApiTags` (class and method extension). */
 export const API_TAGS = Symbol('rest.uws:api-tags');
-/** Metadata key of `@ApiExclude` (class and method extension). */
-export const API_EXCLUDE = Symbol('rest.uws:api-exclude');
 
 /** Texts of an operation in the OpenAPI document. */
 export interface ApiOperationOptions {
@@ -47,13 +43,11 @@ export interface ApiResponseOptions {
 
 type ClassOrMethodDecorator = (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => void;
 
-function extensionsOf(target: object, key: string | symbol | undefined): Map<symbol, unknown> {
-  return key === undefined ? classMetadata(target as Function).extensions : methodMetadata(target, key).extensions;
-}
+const extensionsOf = metadataExtensions;
 
 /** Summary, description, operationId and deprecation of a route in the OpenAPI document. */
 export function ApiOperation(options: ApiOperationOptions): MethodDecorator {
-  return (target, key) => void methodMetadata(target, key).extensions.set(API_OPERATION, { ...options });
+  return (target, key) => void metadataExtensions(target, key).set(API_OPERATION, { ...options });
 }
 
 /** `ApiResponse`'s second argument in its short forms: the entity class, or the description. */
@@ -106,8 +100,3 @@ export function ApiTags(...tags: string[]): ClassOrMethodDecorator {
     throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @ApiTags takes one or more tag names');
   return (target, key) => void extensionsOf(target, key).set(API_TAGS, tags);
 }
-
-/** Leaves a route (or a whole class) out of the OpenAPI document. */
-export const ApiExclude = marker(
-  (target: object, key?: string | symbol) => void extensionsOf(target, key).set(API_EXCLUDE, true),
-);

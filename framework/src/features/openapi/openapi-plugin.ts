@@ -1,7 +1,6 @@
-import type { RestPlugin } from '../../pipeline/plugin';
+import { errors, type RestPlugin } from '../../plugin';
 import type { OpenApiOptions } from './document-builder';
 import { documentResourceFor } from './document-resource';
-import { errors } from '../../errors/factories';
 
 /**
  * Serves the app's OpenAPI 3.1 document as JSON at `options.path` (default `/openapi.json`), built

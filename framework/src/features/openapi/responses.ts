@@ -1,6 +1,4 @@
-import { statusText } from '../../errors/http-status';
-import { Response } from '../../http/response-entity';
-import type { RouteDefinition } from '../../metadata/route-definition';
+import { Response, statusText, type RouteDefinition } from '../../plugin';
 import type { JsonSchema } from './constraint-keywords';
 import { errorClassOf, type ErrorAnswer } from './error-responses';
 import type { SourceHints } from './method-source';

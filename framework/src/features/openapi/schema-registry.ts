@@ -1,5 +1,4 @@
-import type { ArgumentType } from '../../metadata/types';
-import { designType } from '../../metadata/store';
+import { designType, type ArgumentType } from '../../plugin';
 import { applyConstraint, enumValues, isRequired, type ConstraintRecord, type JsonSchema } from './constraint-keywords';
 
 type ClassValidatorModule = typeof import('class-validator');

@@ -1,16 +1,9 @@
-import type { Provided } from '../../io/registry';
-import type { RouteDefinition } from '../../metadata/route-definition';
-import type { SettingsView } from '../../settings/settings';
-import { appSecurity } from '../security/app-security';
-import { BasicAuthenticationProvider } from '../security/basic-provider';
-import { BearerAuthenticationProvider } from '../security/bearer-provider';
-import { routeSecurity } from '../security/decorators';
+import { appSecurity, routeSecurity, type Provided, type RouteDefinition, type SettingsView } from '../../plugin';
 import type { JsonSchema } from './constraint-keywords';
 
 /**
- * How an authentication provider appears in the OpenAPI document. A custom provider can describe
- * itself with a `securityScheme` property (or method) returning this; Bearer and Basic providers
- * are known.
+ * How an authentication provider appears in the OpenAPI document. A provider describes itself with a
+ * `securityScheme` property (or method) returning this, as the Bearer and Basic providers do.
  *
  * ```ts
  * class ApiKeyProvider implements RestAuthenticationProvider<string> {
@@ -58,10 +51,6 @@ function describe(provider: Provided<unknown>, instanceOf?: (p: Provided<unknown
     const d = declared as OpenApiSecurityScheme;
     return { name: d.name ?? schemeName(ctor), scheme: d.scheme };
   }
-  if (ctor === BearerAuthenticationProvider || ctor.prototype instanceof BearerAuthenticationProvider)
-    return { name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer' } };
-  if (ctor === BasicAuthenticationProvider || ctor.prototype instanceof BasicAuthenticationProvider)
-    return { name: 'basicAuth', scheme: { type: 'http', scheme: 'basic' } };
   // Unknown credentials: say so rather than guess a header.
   return {
     name: schemeName(ctor),

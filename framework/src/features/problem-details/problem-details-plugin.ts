@@ -1,14 +1,5 @@
-import type { ExceptionHandler } from '../../context/contracts';
-import { statusText } from '../../errors/http-status';
-import type { HttpServerRequest } from '../../http/request';
-import type { HttpServerResponse } from '../../http/response';
-import { accepts } from '../../io/media-type';
-import { summarizeError, type HandlerErrorBody } from '../../pipeline/exception-handling';
-import type { RestPlugin } from '../../pipeline/plugin';
-import { ConstraintException } from '../validation';
+import { ConstraintException, accepts, errors, statusText, summarizeError, type ExceptionHandler, type HandlerErrorBody, type HttpServerRequest, type HttpServerResponse, type RestPlugin } from '../../plugin';
 import { PROBLEM_SCHEMA } from './problem-schema';
-import { kHeaderOrEmpty } from '../../http/internal';
-import { errors } from '../../errors/factories';
 
 /** Options of `problemDetails()`. */
 export interface ProblemDetailsOptions {
@@ -38,7 +29,7 @@ export class ProblemDetailsHandler implements ExceptionHandler<unknown> {
   write(error: unknown, request: HttpServerRequest, response: HttpServerResponse): void {
     const { status, message, code, exposed } = summarizeError(error, response);
     response.setStatusCode(status);
-    const accept = request[kHeaderOrEmpty]('accept');
+    const accept = request.headerOrEmpty('accept');
     if (!accepts(accept, MEDIA_TYPE) && !accepts(accept, 'application/json')) {
       response.putHeader('content-type', 'text/plain; charset=utf-8');
       response.end(message);

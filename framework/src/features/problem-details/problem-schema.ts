@@ -1,4 +1,4 @@
-import { VIOLATIONS_SCHEMA } from '../../pipeline/exception-handling';
+import { VIOLATIONS_SCHEMA } from '../../plugin';
 
 /** The JSON Schema of a problem details body, as the OpenAPI document shows it (`errorBody` of the handler). */
 export const PROBLEM_SCHEMA = {

@@ -1,6 +1,6 @@
 import { hitAt, type RateLimitState, type RateLimitWindow } from './gcra';
 import type { RateLimitStore } from './store';
-import { errors } from '../../errors/factories';
+import { errors } from '../../plugin';
 
 /** Settings of the in-memory store: how many keys it remembers, and its clock. */
 export interface MemoryRateLimitStoreOptions {

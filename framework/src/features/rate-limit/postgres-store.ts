@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { stateAfter, intervalOf, type RateLimitState, type RateLimitWindow } from './gcra';
 import type { RateLimitStore } from './store';
-import { errors } from '../../errors/factories';
+import { errors } from '../../plugin';
 
 /** What the store needs of a PostgreSQL client: `query(text, values)`. A `pg` Pool or Client has it. */
 export interface SqlQueryable {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RoutingContext } from '../../context/routing-context';
-import { errors } from '../../errors/factories';
+import { errors, type RoutingContext } from '../../plugin';
 
 /**
  * Whose requests a rule counts together: a key per request, or undefined when the request has none of

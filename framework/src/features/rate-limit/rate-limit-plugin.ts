@@ -1,10 +1,4 @@
-import type { RoutingContext } from '../../context/routing-context';
-import { ServiceUnavailableException, TooManyRequestsException } from '../../errors/http-errors';
-import type { HttpServerResponse } from '../../http/response';
-import { isThenable } from '../../pipeline/context-values';
-import type { RestPlugin, RouteScope } from '../../pipeline/plugin';
-import type { RouteAnswer } from '../../pipeline/route-hooks';
-import type { Logger } from '../../util/log';
+import { ServiceUnavailableException, TooManyRequestsException, errors, isThenable, type HttpServerResponse, type Logger, type RestPlugin, type RouteAnswer, type RouteScope, type RoutingContext } from '../../plugin';
 import type { RateLimitState, RateLimitWindow } from './gcra';
 import { MemoryRateLimitStore } from './memory-store';
 import { byAddress, byUser, requestKey, type RateLimitKey } from './rate-limit-keys';
@@ -18,7 +12,6 @@ import {
   type RateLimitRule,
 } from './rate-limit-rule';
 import type { RateLimitStore } from './store';
-import { errors } from '../../errors/factories';
 
 /** How `rateLimit()` counts: the store, the default key, a global rule, the headers, what a failing store does. */
 export interface RateLimitOptions {

@@ -1,7 +1,6 @@
-import { SetMetadata } from '../../decorators/set-metadata';
+import { SetMetadata, errors } from '../../plugin';
 import type { RateLimitWindow } from './gcra';
 import type { RateLimitKey } from './rate-limit-keys';
-import { errors } from '../../errors/factories';
 
 /** A limit: `limit` requests per `windowSeconds` for each key (a token bucket: bursts up to `limit`). */
 export interface RateLimitRule {

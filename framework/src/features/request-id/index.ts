@@ -1,3 +1,4 @@
 /** Request ids: taken from the request when well formed, generated otherwise, sent back, logged. */
-export { requestId, requestIdOf, type RequestIdOptions } from './request-id-plugin';
+export { requestId, type RequestIdOptions } from './request-id-plugin';
+export { requestIdOf } from '../../plugin';
 export { isWellFormedRequestId } from './request-id-format';

@@ -1,10 +1,6 @@
+import { errors, setRequestId, type RestPlugin } from '../../plugin';
 import { randomUUID } from 'node:crypto';
-import type { RoutingContext } from '../../context/routing-context';
-import { lowerCaseName } from '../../http/header-name';
-import type { RestPlugin } from '../../pipeline/plugin';
 import { DEFAULT_MAX_LENGTH, isWellFormedRequestId, MAX_LENGTH_LIMIT } from './request-id-format';
-import { kHeaderOrEmpty, kPutTrustedHeader } from '../../http/internal';
-import { errors } from '../../errors/factories';
 
 /** Options of `requestId()`. */
 export interface RequestIdOptions {
@@ -23,12 +19,6 @@ export interface RequestIdOptions {
 }
 
 /** Where a request's id is kept in its routing context. */
-const REQUEST_ID = Symbol('rest.uws:request-id');
-
-/** The request's id, undefined when the app does not use `requestId()`. */
-export function requestIdOf(ctx: RoutingContext): string | undefined {
-  return ctx.get<string>(REQUEST_ID);
-}
 
 /**
  * Gives every request an id: the one it brings in `X-Request-Id` when well formed, a new UUID otherwise. The id
@@ -56,7 +46,7 @@ export function requestId(options: RequestIdOptions = {}): RestPlugin {
   if (generate !== undefined && typeof generate !== 'function')
     throw errors.RU_ERR_REQUEST_ID_OPTIONS('rest.uws: requestId: generate must be a function returning an id');
   const fromRequest = options.fromRequest !== false;
-  const lower = lowerCaseName(header);
+  const lower = header.toLowerCase();
 
   const newId =
     generate === undefined
@@ -75,11 +65,10 @@ export function requestId(options: RequestIdOptions = {}): RestPlugin {
     name: 'request-id',
     setup(app) {
       app.onRequest((ctx) => {
-        const given = fromRequest ? ctx.request[kHeaderOrEmpty](lower) : '';
+        const given = fromRequest ? ctx.request.headerOrEmpty(lower) : '';
         const id = given !== '' && isWellFormedRequestId(given, maxLength) ? given : newId();
-        ctx.put(REQUEST_ID, id);
-        // Well formed by construction: no header check needed per request.
-        ctx.response[kPutTrustedHeader](header, id);
+        setRequestId(ctx, id);
+        ctx.response.putHeader(header, id);
       });
     },
   };

@@ -1,10 +1,6 @@
 import { Buffer } from 'node:buffer';
-import type { RoutingContext } from '../../context/routing-context';
-import { User } from '../../context/user';
-import type { RestAuthenticationProvider } from './contracts';
+import { User, errors, type RestAuthenticationProvider, type RoutingContext } from '../../plugin';
 import { SecretTable, secretsEqual, verifyPassword } from './constant-time';
-import { kHeaderOrEmpty } from '../../http/internal';
-import { errors } from '../../errors/factories';
 
 /** User name and password from an `Authorization: Basic` header. */
 export interface BasicCredentials {
@@ -58,6 +54,11 @@ const BASIC = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i;
 export class BasicAuthenticationProvider implements RestAuthenticationProvider<BasicCredentials> {
   private readonly realm: string;
 
+  /** How it appears in the OpenAPI document (a subclass may describe itself otherwise). */
+  get securityScheme(): { name: string; scheme: Record<string, unknown> } {
+    return { name: 'basicAuth', scheme: { type: 'http', scheme: 'basic' } };
+  }
+
   constructor(
     private readonly verifier: PasswordVerifier,
     options: BasicOptions = {},
@@ -93,7 +94,7 @@ export class BasicAuthenticationProvider implements RestAuthenticationProvider<B
   /** User name and password of `Authorization: Basic ...`, or null when absent or malformed. */
   provideCredentials(ctx: RoutingContext): BasicCredentials | null {
     // An empty header carries no credentials either: no scan to tell it from an absent one.
-    const header = ctx.request[kHeaderOrEmpty]('authorization');
+    const header = ctx.request.headerOrEmpty('authorization');
     if (header === '') return null;
     const match = BASIC.exec(header);
     if (!match) return null;

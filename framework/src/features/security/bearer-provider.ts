@@ -1,9 +1,5 @@
-import type { RoutingContext } from '../../context/routing-context';
-import type { User } from '../../context/user';
-import type { RestAuthenticationProvider } from './contracts';
+import { errors, type RestAuthenticationProvider, type RoutingContext, type User } from '../../plugin';
 import { SecretTable } from './constant-time';
-import { kHeaderOrEmpty } from '../../http/internal';
-import { errors } from '../../errors/factories';
 
 /** Checks a bearer token: the `User` it belongs to, or null. May be async (a database, a JWT library). */
 export type TokenVerifier = (
@@ -32,6 +28,11 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  */
 export class BearerAuthenticationProvider implements RestAuthenticationProvider<string> {
   private readonly realm: string;
+
+  /** How it appears in the OpenAPI document (a subclass may describe itself otherwise). */
+  get securityScheme(): { name: string; scheme: Record<string, unknown> } {
+    return { name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer' } };
+  }
 
   constructor(
     private readonly verifier: TokenVerifier,
@@ -62,7 +63,7 @@ export class BearerAuthenticationProvider implements RestAuthenticationProvider<
   /** The token of `Authorization: Bearer <token>`, or null when the header is absent or not a bearer token. */
   provideCredentials(ctx: RoutingContext): string | null {
     // An empty header carries no credentials either: no scan to tell it from an absent one.
-    const header = ctx.request[kHeaderOrEmpty]('authorization');
+    const header = ctx.request.headerOrEmpty('authorization');
     if (header === '') return null;
     const match = BEARER.exec(header);
     return match ? match[1]! : null;

@@ -1,8 +1,11 @@
 /** Authentication and authorization: decorators, providers, and the plugin that applies them. */
 export { securityPlugin } from './security-plugin';
-export { appSecurity, checkProvider, GLOBAL_AUTHENTICATION, GLOBAL_AUTHORIZATION } from './app-security';
-export type { RestAuthenticationProvider, AuthorizationProvider } from './contracts';
+// The declarations (decorators, contracts, app-wide providers) are the core's, shared with API documents.
 export {
+  appSecurity,
+  checkProvider,
+  GLOBAL_AUTHENTICATION,
+  GLOBAL_AUTHORIZATION,
   Authenticate,
   Authorize,
   RolesAllowed,
@@ -11,7 +14,9 @@ export {
   routeSecurity,
   type RouteSecurity,
   type AccessRule,
-} from './decorators';
+  type RestAuthenticationProvider,
+  type AuthorizationProvider,
+} from '../../plugin';
 export { BearerAuthenticationProvider, type TokenVerifier, type BearerOptions } from './bearer-provider';
 export {
   BasicAuthenticationProvider,

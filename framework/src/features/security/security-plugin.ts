@@ -1,14 +1,4 @@
-import { isThenable } from '../../pipeline/context-values';
-import type { RestPlugin } from '../../pipeline/plugin';
-import type { RoutingContext } from '../../context/routing-context';
-import { User } from '../../context/user';
-import { UnauthorizedException } from '../../errors/http-errors';
-import { componentAccessor, type ComponentAccessor } from '../../pipeline/component-access';
-import type { Provided } from '../../io/registry';
-import { GLOBAL_AUTHENTICATION, GLOBAL_AUTHORIZATION } from './app-security';
-import type { AuthorizationProvider, RestAuthenticationProvider } from './contracts';
-import { routeSecurity, type AccessRule } from './decorators';
-import { errors } from '../../errors/factories';
+import { GLOBAL_AUTHENTICATION, GLOBAL_AUTHORIZATION, UnauthorizedException, User, componentAccessor, errors, isThenable, routeSecurity, type AccessRule, type AuthorizationProvider, type ComponentAccessor, type Provided, type RestAuthenticationProvider, type RestPlugin, type RoutingContext } from '../../plugin';
 
 /** Runs `fn` on a value now, or once it settles: keeps synchronous providers synchronous. */
 function then<T>(value: T | Promise<T>, fn: (v: T) => void | Promise<void>): void | Promise<void> {

@@ -1,10 +1,7 @@
-import type { HttpResponseWriter } from '../../context/contracts';
-import type { HttpServerRequest } from '../../http/request';
-import type { HttpServerResponse } from '../../http/response';
+import { errors, type HttpResponseWriter, type HttpServerRequest, type HttpServerResponse } from '../../plugin';
 import { EventStream } from './event-stream';
 import { abortRequest, requestSignal } from './request-signal';
 import { formatEvent } from './server-sent-event';
-import { errors } from '../../errors/factories';
 
 /** How event streams are sent. */
 export interface EventStreamSettings {

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { formatEvent } from './server-sent-event';
-import { errors } from '../../errors/factories';
+import { errors } from '../../plugin';
 
 /** Limits of a push stream's queue, in bytes of the events' wire form. */
 export interface EventStreamOptions {

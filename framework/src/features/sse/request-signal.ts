@@ -1,6 +1,4 @@
-import type { HttpServerRequest } from '../../http/request';
-import type { HttpServerResponse } from '../../http/response';
-import { errors } from '../../errors/factories';
+import { errors, type HttpServerRequest, type HttpServerResponse } from '../../plugin';
 
 const controllers = new WeakMap<HttpServerRequest, AbortController>();
 

@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { errors } from '../../errors/factories';
+import { errors } from '../../plugin';
 
 /** The fields of one server-sent event (the HTML standard's `text/event-stream`). */
 export interface ServerSentEventFields {

@@ -1,6 +1,4 @@
-import { ResponseWriter } from '../../decorators/binding';
-import { Produces } from '../../decorators/routing';
-import { SetMetadata } from '../../decorators/set-metadata';
+import { Produces, ResponseWriter, SetMetadata } from '../../plugin';
 import { EventStreamWriter, type EventStreamSettings } from './event-stream-writer';
 
 /** Metadata key of `@ServerSentEvents` (its settings). */

@@ -1,4 +1,4 @@
-import type { RestPlugin, RouteScope } from '../../pipeline/plugin';
+import type { RestPlugin, RouteScope } from '../../plugin';
 import { bindOpenStreams, EventStreamWriter, OpenStreams } from './event-stream-writer';
 import { requestSignal } from './request-signal';
 

@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import type { HttpServerRequest } from '../../http/request';
+import type { HttpServerRequest } from '../../plugin';
 
 /** Validators of one file version: what conditional requests compare against. */
 export interface FileValidators {

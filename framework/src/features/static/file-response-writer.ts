@@ -1,16 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { HttpResponseWriter } from '../../context/contracts';
-import { Handles } from '../../decorators/binding';
-import type { HttpServerRequest } from '../../http/request';
-import type { HttpServerResponse } from '../../http/response';
-import { chooseCodings } from '../../io/content-coding';
+import { Handles, chooseCodings, errors, type HttpResponseWriter, type HttpServerRequest, type HttpServerResponse } from '../../plugin';
 import { parseRange } from './byte-range';
 import { evaluatePreconditions, ifRangeHolds, validatorsOf } from './conditional-requests';
 import { DEFAULT_CHUNK_SIZE, streamFileBody } from './file-streamer';
 import { mediaTypeOfFile } from './media-types';
 import { FileRoot, joinUnderRoot, notFound, realPathUnderRoot, type DotFiles } from './safe-path';
-import { errors } from '../../errors/factories';
 
 /** The app's root for requests of FileResponseWriter routes whose writer has no root of its own (set by the route's first stage). */
 const appRoots = new WeakMap<HttpServerRequest, FileRoot>();

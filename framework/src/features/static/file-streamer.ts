@@ -1,7 +1,6 @@
 import { Buffer } from 'node:buffer';
 import type { FileHandle } from 'node:fs/promises';
-import type { HttpServerResponse } from '../../http/response';
-import { errors } from '../../errors/factories';
+import { errors, type HttpServerResponse } from '../../plugin';
 
 /**
  * Bytes read from disk per step (never more than the file). Measured here: each read costs an event-loop

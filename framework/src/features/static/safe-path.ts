@@ -1,7 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ForbiddenException, NotFoundException } from '../../errors/http-errors';
-import { errors } from '../../errors/factories';
+import { ForbiddenException, NotFoundException, errors } from '../../plugin';
 
 /** What to do with names starting with a dot (`.env`, `.git/`). */
 export type DotFiles = 'ignore' | 'deny' | 'allow';

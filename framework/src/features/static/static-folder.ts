@@ -1,10 +1,5 @@
-import { PathParam } from '../../decorators/arguments';
-import { ResponseWriter } from '../../decorators/binding';
-import { GET, Path } from '../../decorators/routing';
-import type { Constructor } from '../../metadata/types';
-import { ApiExclude } from '../openapi/openapi-decorators';
+import { ApiExclude, GET, Path, PathParam, ResponseWriter, errors, type Constructor } from '../../plugin';
 import { FileResponseWriter, type FileResponseWriterOptions } from './file-response-writer';
-import { errors } from '../../errors/factories';
 
 /**
  * A REST class serving every file of `directory` under the URL prefix `urlPrefix`:

@@ -1,8 +1,6 @@
-import type { Provided } from '../../io/registry';
-import type { RestPlugin } from '../../pipeline/plugin';
+import { errors, type Provided, type RestPlugin } from '../../plugin';
 import { bindAppRoot, FileResponseWriter } from './file-response-writer';
 import type { FileRoot } from './safe-path';
-import { errors } from '../../errors/factories';
 
 /** Key of the app's (or the global) static files root in the settings extensions. */
 export const STATIC_ROOT = Symbol('rest.uws:static-root');

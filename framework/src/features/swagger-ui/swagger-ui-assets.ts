@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { errors } from '../../errors/factories';
+import { errors } from '../../plugin';
 
 /** The files of swagger-ui-dist the page uses, and their media types: a fixed list, so no other file can be asked for. */
 const ASSET_TYPES: Readonly<Record<string, string>> = {

@@ -1,8 +1,6 @@
-import { Path } from '../../decorators/routing';
-import type { RestPlugin } from '../../pipeline/plugin';
+import { Path, errors, type RestPlugin } from '../../plugin';
 import { SwaggerUiDist } from './swagger-ui-assets';
 import { SwaggerUiResource } from './swagger-ui-resource';
-import { errors } from '../../errors/factories';
 
 /** Options of `swaggerUi()`. */
 export interface SwaggerUiOptions {

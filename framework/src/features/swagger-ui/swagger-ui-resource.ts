@@ -1,11 +1,6 @@
-import { Context, HeaderParam, PathParam } from '../../decorators/arguments';
-import { GET, Path } from '../../decorators/routing';
-import { HttpServerResponse } from '../../http/response';
-import { ApiExclude } from '../openapi/openapi-decorators';
-import { PermitAll } from '../security/decorators';
+import { ApiExclude, Context, GET, HeaderParam, HttpServerResponse, Path, PathParam, PermitAll, errors } from '../../plugin';
 import { etagOf, type SwaggerUiDist } from './swagger-ui-assets';
 import { initializerScript, oauth2RedirectHtml, pageHtml, PAGE_CSP, type PageLocation } from './swagger-ui-page';
-import { errors } from '../../errors/factories';
 
 /** A text the plugin made, sent with its entity tag. */
 interface Generated {

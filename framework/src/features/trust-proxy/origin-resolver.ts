@@ -1,4 +1,4 @@
-import type { ClientOrigin, OriginResolver } from '../../http/client-origin';
+import type { ClientOrigin, OriginResolver } from '../../plugin';
 import { hostOf, listEntries, parseForwarded, parseXForwardedFor, protocolOf, type Hop } from './forwarding-headers';
 
 /** Which headers the trusted proxies set: `X-Forwarded-For/-Proto/-Host` or RFC 7239 `Forwarded`. */

@@ -1,7 +1,6 @@
-import type { RestPlugin } from '../../pipeline/plugin';
+import { errors, type RestPlugin } from '../../plugin';
 import { originResolver, type ForwardingHeaders } from './origin-resolver';
 import { trustFunction, type TrustSetting } from './trusted-proxies';
-import { errors } from '../../errors/factories';
 
 /** `trustProxy` in object form. */
 export interface TrustProxyOptions {

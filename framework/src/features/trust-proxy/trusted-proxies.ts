@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { errors } from '../../errors/factories';
+import { errors } from '../../plugin';
 
 /**
  * Which proxies are trusted: a number of hops (the peer and the next `n - 1` proxies), addresses and ranges

@@ -2,14 +2,9 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { RoutingContext } from '../../context/routing-context';
-import { FILE_UPLOADS, FileUpload } from '../../context/file-upload';
-import { PayloadTooLargeException } from '../../errors/http-errors';
-import type { BodyConsumer, BodyFlow } from '../../pipeline/plugin';
-import type { Logger } from '../../util/log';
+import { FILE_UPLOADS, FileUpload, errors, type BodyConsumer, type BodyFlow, type Logger, type RoutingContext } from '../../plugin';
 import type { UploadOptions } from './upload-options';
 import { PAUSE_ABOVE, RESUME_BELOW, writeAll } from './upload-consumer';
-import { errors } from '../../errors/factories';
 
 /** The request's admission check of a `@FileBody` route, bound to the app's components. */
 export type AdmitBody = (ctx: RoutingContext) => number | undefined | Promise<number | undefined>;

@@ -1,8 +1,4 @@
-import { SetMetadata } from '../../decorators/set-metadata';
-import { RegistrationError } from '../../errors/http-errors';
-import type { RoutingContext } from '../../context/routing-context';
-import type { Provided } from '../../io/registry';
-import { errors } from '../../errors/factories';
+import { SetMetadata, errors, type Provided, type RoutingContext } from '../../plugin';
 
 /** Metadata key of `@FileBody`. */
 export const FILE_BODY = Symbol('rest.uws:file-body');

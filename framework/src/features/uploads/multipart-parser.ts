@@ -1,6 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { BadRequestException } from '../../errors/http-errors';
-import { errors } from '../../errors/factories';
+import { BadRequestException, errors } from '../../plugin';
 
 /** What the parser reports, part by part, as the body streams in. */
 export interface MultipartEvents {

@@ -3,16 +3,10 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import { FORM_FIELDS } from '../../pipeline/arguments';
-import type { RoutingContext } from '../../context/routing-context';
-import { PayloadTooLargeException } from '../../errors/http-errors';
-import type { Logger } from '../../util/log';
-import type { BodyConsumer, BodyFlow } from '../../pipeline/plugin';
-import { FILE_UPLOADS, FileUpload } from '../../context/file-upload';
+import { FILE_UPLOADS, FORM_FIELDS, FileUpload, PayloadTooLargeException, errors, type BodyConsumer, type BodyFlow, type Logger, type RoutingContext } from '../../plugin';
 import { MultipartParser, type MultipartEvents } from './multipart-parser';
 import { parsePartHeaders, type PartInfo } from './part-headers';
 import type { UploadOptions } from './upload-options';
-import { errors } from '../../errors/factories';
 
 /** Bytes handed to the disk but not yet written above which the client is paused, and below which it resumes. */
 export const PAUSE_ABOVE = 4 * 1024 * 1024;

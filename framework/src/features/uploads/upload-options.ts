@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BODY_OPTIONS, type SettingsView } from '../../settings/settings';
-import { errors } from '../../errors/factories';
+import { BODY_OPTIONS, errors, type SettingsView } from '../../plugin';
 
 /** Upload settings with every default applied. */
 export interface UploadOptions {

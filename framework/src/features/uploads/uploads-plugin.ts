@@ -1,16 +1,9 @@
-import { RoutingContext } from '../../context/routing-context';
-import { registryGeneration } from '../../io/generation';
-import { mediaEssence } from '../../io/media-type';
-import type { RouteDefinition } from '../../metadata/route-definition';
-import type { BodyConsumer, RestPlugin } from '../../pipeline/plugin';
-import { BODY_OPTIONS, SettingsView, RestSettings, type BodyHandlerOptions } from '../../settings/settings';
-import { componentAccessor } from '../../pipeline/component-access';
+import { BODY_OPTIONS, RestSettings, RoutingContext, SettingsView, componentAccessor, errors, mediaEssence, type BodyConsumer, type BodyHandlerOptions, type RestPlugin, type RouteDefinition } from '../../plugin';
 import { FILE_BODY, type FileBodySpec } from './file-body';
 import { FileBodyConsumer, type AdmitBody } from './file-body-consumer';
 import { boundaryOf, malformed } from './multipart-parser';
 import { UploadConsumer } from './upload-consumer';
 import { resolveUploadOptions, type UploadOptions } from './upload-options';
-import { errors } from '../../errors/factories';
 
 /**
  * Checks body handler options before they become the global ones (`RestRouter.setBodyHandler`):
@@ -96,8 +89,8 @@ export const uploadsPlugin: RestPlugin = {
     const settings = app.settings;
     let cached: { generation: number; options: UploadOptions } | undefined;
     const current = (): UploadOptions => {
-      if (cached === undefined || cached.generation !== registryGeneration.value)
-        cached = { generation: registryGeneration.value, options: resolveUploadOptions(settings) };
+      if (cached === undefined || cached.generation !== settings.generation)
+        cached = { generation: settings.generation, options: resolveUploadOptions(settings) };
       return cached.options;
     };
     current(); // bad options fail the build, not the first upload

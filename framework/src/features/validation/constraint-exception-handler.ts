@@ -1,9 +1,4 @@
-import type { ExceptionHandler } from '../../context/contracts';
-import { Handles } from '../../decorators/binding';
-import { DefaultExceptionHandler } from '../../pipeline/exception-handling';
-import type { HttpServerRequest } from '../../http/request';
-import type { HttpServerResponse } from '../../http/response';
-import { ConstraintException } from './constraint-exception';
+import { ConstraintException, DefaultExceptionHandler, Handles, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse } from '../../plugin';
 
 /**
  * Answers a `ConstraintException` with 400, `X-Status-Reason: Validation failed` and a JSON body

@@ -1,30 +1,7 @@
-import { methodMetadata } from '../../metadata/store';
+import { PARAMETER_CONSTRAINTS, errors, metadataExtensions } from '../../plugin';
 import { rememberDirectConstraint } from './direct-constraints';
 import { classValidator } from './optional-packages';
-import { errors } from '../../errors/factories';
-
-/** Metadata key: per parameter index, the property decorators to validate that argument with. */
-export const PARAMETER_CONSTRAINTS = Symbol('rest.uws:parameter-constraints');
-
-/**
- * A class-validator property decorator, made on demand (class-validator loads only when used).
- * `requiresValue` marks NotNull/NotEmpty/NotBlank: other constraints let an absent optional argument pass.
- */
-export type PropertyDecoratorFactory = (() => PropertyDecorator) & {
-  requiresValue?: boolean;
-  direct?: DirectConstraint;
-};
-
-/** A rest.uws constraint in a form the route can evaluate itself, without a class-validator call. */
-export interface DirectConstraint {
-  name: string;
-  constraints: readonly unknown[];
-  test(value: unknown): boolean;
-  nullPasses: boolean;
-  /** Default message template (`$property`, `$value`, `$constraint1`...). */
-  message: string;
-  options: ConstraintOptions;
-}
+import type { ConstraintOptions, DirectConstraint, PropertyDecoratorFactory } from './constraint-types';
 
 /** Decorates a DTO field (class-validator metadata at once) or a method parameter (validated by the route). */
 export type ConstraintDecorator = (
@@ -32,18 +9,6 @@ export type ConstraintDecorator = (
   key: string | symbol | undefined,
   indexOrDescriptor?: number | PropertyDescriptor,
 ) => void;
-
-/** Options every constraint accepts. */
-export interface ConstraintOptions {
-  /** Replaces the default message; `$property`, `$value` and `$constraint1` are filled in. */
-  message?: string;
-  /** Validation groups (class-validator's). */
-  groups?: string[];
-  /** On an array field, check each element. */
-  each?: boolean;
-  /** Given with the violation (`ConstraintViolation.context`), e.g. an error code of the API (class-validator's `context`). */
-  context?: Record<string, unknown>;
-}
 
 /** Records property decorators for a method parameter, or applies them to a field. */
 function constraintFrom(factories: PropertyDecoratorFactory[], name: string): ConstraintDecorator {
@@ -53,12 +18,12 @@ function constraintFrom(factories: PropertyDecoratorFactory[], name: string): Co
         throw errors.RU_ERR_DECORATOR_TARGET(
           `rest.uws: ${name} on a constructor parameter is not supported; put it on the bean's field`,
         );
-      const meta = methodMetadata(target, key);
+      const extensions = metadataExtensions(target, key);
       const all =
-        (meta.extensions.get(PARAMETER_CONSTRAINTS) as Map<number, PropertyDecoratorFactory[]> | undefined) ??
+        (extensions.get(PARAMETER_CONSTRAINTS) as Map<number, PropertyDecoratorFactory[]> | undefined) ??
         new Map<number, PropertyDecoratorFactory[]>();
       all.set(indexOrDescriptor, [...factories, ...(all.get(indexOrDescriptor) ?? [])]);
-      meta.extensions.set(PARAMETER_CONSTRAINTS, all);
+      extensions.set(PARAMETER_CONSTRAINTS, all);
       return;
     }
     if (key === undefined)

@@ -1,4 +1,4 @@
-import type { DirectConstraint } from './constraints';
+import type { DirectConstraint } from './constraint-types';
 import { classValidator } from './optional-packages';
 
 /**

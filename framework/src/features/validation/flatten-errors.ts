@@ -1,4 +1,4 @@
-import type { ConstraintViolation } from './constraint-exception';
+import type { ConstraintViolation } from '../../plugin';
 
 type ValidationError = import('class-validator').ValidationError;
 

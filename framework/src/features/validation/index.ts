@@ -19,9 +19,9 @@ export {
   Past,
   Future,
   type ConstraintDecorator,
-  type ConstraintOptions,
 } from './constraints';
-export { ConstraintException, type ConstraintViolation } from './constraint-exception';
+export type { ConstraintOptions } from './constraint-types';
+export { ConstraintException, type ConstraintViolation } from '../../plugin';
 export { ConstraintExceptionHandler } from './constraint-exception-handler';
 export {
   ClassValidator,

@@ -1,4 +1,4 @@
-import { errors } from '../../errors/factories';
+import { errors } from '../../plugin';
 
 /**
  * class-validator and class-transformer are optional peer dependencies: loaded the first time

@@ -1,6 +1,4 @@
-import type { RoutingContext } from '../../context/routing-context';
-import { bodyOriginOf } from '../../pipeline/exchange';
-import { errors } from '../../errors/factories';
+import { bodyOriginOf, errors, type RoutingContext } from '../../plugin';
 
 /**
  * A `@Valid` argument is validated only if it is an object of its class: a string from the text reader,

@@ -1,6 +1,4 @@
-import { methodMetadata, paramMetadata } from '../../metadata/store';
-import { marker } from '../../decorators/decorator-forms';
-import { errors } from '../../errors/factories';
+import { BodyParam, errors, marker, methodMetadata } from '../../plugin';
 
 /** Metadata key: indexes of the method parameters marked `@Valid` (a method-level `@Valid` marks all body and bean parameters). */
 export const VALID = Symbol('rest.uws:valid');
@@ -27,5 +25,5 @@ export const Valid = marker((target: object, key?: string | symbol, index?: numb
   indexes.add(typeof index === 'number' ? index : ALL_PARAMETERS);
   meta.extensions.set(VALID, indexes);
   // Make sure the parameter has a metadata record (an undecorated parameter is the body).
-  if (typeof index === 'number' && !meta.params.has(index)) paramMetadata(target, key, index).source = 'body';
+  if (typeof index === 'number' && !meta.params.has(index)) BodyParam()(target, key, index);
 });

@@ -1,5 +1,5 @@
 import { ClassValidator, type ClassValidatorOptions, type Validator } from './validator';
-import { errors } from '../../errors/factories';
+import { errors } from '../../plugin';
 
 /** Settings key of the configured validator (`RestBuilder.validateWith`, `RestRouter.validateWith`). */
 export const VALIDATOR = Symbol('rest.uws:validator');

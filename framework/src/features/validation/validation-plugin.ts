@@ -1,19 +1,11 @@
-import { isThenable } from '../../pipeline/context-values';
-import { bodyOriginOf } from '../../pipeline/exchange';
-import type { RestPlugin, RouteScope } from '../../pipeline/plugin';
-import type { RouteHooks } from '../../pipeline/route-hooks';
-import type { RoutingContext } from '../../context/routing-context';
-import { isPlainJsonType } from '../../io/plain-to-instance';
-import type { ParameterDefinition } from '../../metadata/route-definition';
-import { ConstraintException, type ConstraintViolation } from './constraint-exception';
+import { ConstraintException, PARAMETER_CONSTRAINTS, bodyOriginOf, errors, isPlainJsonType, isThenable, type ConstraintViolation, type ParameterDefinition, type RestPlugin, type RouteHooks, type RouteScope, type RoutingContext } from '../../plugin';
 import { ConstraintExceptionHandler } from './constraint-exception-handler';
-import { PARAMETER_CONSTRAINTS, type DirectConstraint, type PropertyDecoratorFactory } from './constraints';
+import type { DirectConstraint, PropertyDecoratorFactory } from './constraint-types';
 import { ALL_PARAMETERS, VALID } from './valid-decorator';
 import { checkValidShape } from './valid-body-shape';
 import { VALIDATOR } from './validate-with';
 import { ClassValidator, kBoundsJsonDepth, kToInstanceOfJson, kValidInstanceOfJson, type Validator } from './validator';
 import { NOT_SIMPLE } from './compiled/json-one-pass';
-import { errors } from '../../errors/factories';
 
 let defaultValidator: Validator | undefined;
 

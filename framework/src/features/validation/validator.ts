@@ -1,7 +1,7 @@
 import { CompiledTransform } from './compiled/compiled-transform';
 import { CompiledValidation } from './compiled/compiled-validation';
 import { JsonOnePass, NOT_SIMPLE } from './compiled/json-one-pass';
-import type { ConstraintViolation } from './constraint-exception';
+import type { ConstraintViolation } from '../../plugin';
 import { flattenErrors } from './flatten-errors';
 import { classTransformer, classValidator } from './optional-packages';
 import { withoutPrototypeKeys } from './without-prototype-keys';

@@ -1,4 +1,4 @@
-import type { PathPattern } from '../../routing/path-pattern';
+import type { PathPattern } from '../../plugin';
 
 const PLAIN_SEGMENT = /^[A-Za-z0-9\-._~!$&'()+,=@]+$/;
 

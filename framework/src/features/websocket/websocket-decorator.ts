@@ -1,7 +1,5 @@
-import { compilePathPattern } from '../../routing/path-pattern';
-import { classMetadata } from '../../metadata/store';
+import { classMetadata, compilePathPattern, errors } from '../../plugin';
 import { checkWebSocketOptions, type WebSocketOptions } from './websocket-options';
-import { errors } from '../../errors/factories';
 
 /** Metadata key of `@WebSocket` (a class extension). */
 export const WEBSOCKET_ENDPOINT = Symbol('rest.uws:websocket-endpoint');

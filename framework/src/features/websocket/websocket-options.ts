@@ -1,5 +1,4 @@
-import type { WebSocketOptions } from '../../pipeline/websocket-route';
-import { errors } from '../../errors/factories';
+import { errors, type WebSocketOptions } from '../../plugin';
 
 export type { WebSocketOptions };
 

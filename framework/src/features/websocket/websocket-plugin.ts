@@ -1,9 +1,6 @@
-import type { RestPlugin } from '../../pipeline/plugin';
-import type { WebSocketHandler, WebSocketHandlerName } from '../../pipeline/websocket-route';
-import { compilePathPattern } from '../../routing/path-pattern';
+import { compilePathPattern, errors, type RestPlugin, type WebSocketHandler, type WebSocketHandlerName } from '../../plugin';
 import { uwsPatternFor } from './uws-pattern';
 import { WEBSOCKET_ENDPOINT, type WebSocketEndpointMetadata } from './websocket-decorator';
-import { errors } from '../../errors/factories';
 
 const HANDLER_NAMES: readonly WebSocketHandlerName[] = ['open', 'message', 'drain', 'close', 'ping', 'pong'];
 

@@ -1,32 +1,17 @@
 import { Buffer } from 'node:buffer';
-import { assertJsonDepthFrom } from '../../../io/json-depth';
+import { assertJsonDepthFrom } from '../../../plugin';
 import { PROTOTYPE_KEYS_DEPTH, withoutPrototypeKeys } from '../without-prototype-keys';
 import { loadClassTransformerInternals, type ClassTransformerInternals } from './internals';
 import { compileClassTransformer } from './transform-compiler';
-
-/** Turns one plain object into an instance of a class (class-transformer's object branch for that class). */
-export type ObjectTransformer = (value: any) => unknown;
-
-/**
- * The same for a plain object of a body not yet stripped of prototype keys, `depth` deep: the result of
- * the transformer on `withoutPrototypeKeys(value, depth)`, without making that copy. `json`: the body is
- * JSON.parse's output as it is, so every object in it is a plain JSON object (nothing to check), and its
- * depth is not checked yet: the walk, which counts levels, throws `jsonTooDeep()` past MAX_JSON_DEPTH
- * (where it hands a part to code that does not count, that part is measured first).
- */
-export type BodyTransformer = (value: any, depth: number, json?: boolean) => unknown;
-
-/** A class's two compiled transformers. */
-export interface ClassTransformers {
-  plain: ObjectTransformer;
-  body: BodyTransformer;
-}
+import {
+  type BodyTransformer,
+  type ClassTransformers,
+  type ObjectTransformer,
+  type TransformSite,
+} from './transform-types';
 
 /** How a class is built: by its compiled function, or by class-transformer (and why). */
 export type TransformMode = { compiled: true } | { compiled: false; reason: string };
-
-/** Why a class is left to class-transformer. */
-export class NotTransformable extends Error {}
 
 /**
  * class-transformer's `plainToInstance` with the same result, from one generated function per class.
@@ -36,7 +21,7 @@ export class NotTransformable extends Error {}
  * class-transformer's own executor for that part of the tree. Every step copies
  * node_modules/class-transformer/cjs/TransformOperationExecutor.js (`transform`, PLAIN_TO_CLASS).
  */
-export class CompiledTransform {
+export class CompiledTransform implements TransformSite {
   private readonly transformers = new Map<Function, ClassTransformers>();
   private readonly modes = new Map<Function, TransformMode>();
   /** The options object of the current `toInstance` call (class-transformer makes one per call), made when first needed. */

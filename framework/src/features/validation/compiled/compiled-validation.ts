@@ -1,4 +1,4 @@
-import type { ConstraintViolation } from '../constraint-exception';
+import type { ConstraintViolation } from '../../../plugin';
 import { flattenErrors } from '../flatten-errors';
 import { loadClassValidatorInternals, type ClassValidatorInternals } from './internals';
 import { NEEDS_CLASS_VALIDATOR, ValidationRuntime, type ObjectValidator } from './validation-runtime';

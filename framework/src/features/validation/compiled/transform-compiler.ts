@@ -1,10 +1,15 @@
-import type { BodyTransformer, ClassTransformers, CompiledTransform, ObjectTransformer } from './compiled-transform';
-import { NotTransformable } from './compiled-transform';
+import {
+  NotTransformable,
+  type BodyTransformer,
+  type ClassTransformers,
+  type ObjectTransformer,
+  type TransformSite,
+} from './transform-types';
 import type { TransformMetadataRecord, TypeMetadataRecord } from './internals';
 import { ConstantTable, strictSource, stringLiteral } from './js-code';
 
 /** Property names with class-transformer or class-validator metadata on the class or its ancestors. */
-export function declaredProperties(ctor: Function, t: CompiledTransform): Set<string> {
+export function declaredProperties(ctor: Function, t: TransformSite): Set<string> {
   const { storage } = t.internals;
   const names = new Set<string>();
   // class-validator's metadata first: it lists properties in declaration order, the order bodies usually have.
@@ -18,7 +23,7 @@ export function declaredProperties(ctor: Function, t: CompiledTransform): Set<st
     // Only an optimisation: keys not listed here take the generic path.
   }
   for (const target of [ctor, ...storage.getAncestors(ctor)]) {
-    // class-transformer's own maps (no public API lists a class's decorated properties): see TransformerMetadataStorage.
+    // class-transformer's own maps: no public API lists a class's decorated properties (docs/architecture.md measures the way without).
     for (const map of [storage._typeMetadatas.get(target), storage._transformMetadatas.get(target)]) {
       if (map !== undefined) for (const name of map.keys()) if (typeof name === 'string') names.add(name);
     }
@@ -40,7 +45,7 @@ export function blockedOnPrototype(prototype: object, key: string): boolean {
  * applied, the result assigned. Keys without metadata take one generic path. Throws NotTransformable
  * for @Expose/@Exclude and discriminators.
  */
-export function compileClassTransformer(ctor: Function, t: CompiledTransform): ClassTransformers {
+export function compileClassTransformer(ctor: Function, t: TransformSite): ClassTransformers {
   const { storage, plainToClass } = t.internals;
   if (
     storage.getStrategy(ctor) !== 'none' ||
@@ -86,7 +91,7 @@ function generate(
   properties: PropertyPlan[],
   plainToClass: number,
   fromBody: boolean,
-  t: CompiledTransform,
+  t: TransformSite,
 ): ObjectTransformer | BodyTransformer {
   const k = new ConstantTable();
   const prototype = ctor.prototype as object | undefined;

@@ -1,4 +1,4 @@
-import type { ConstraintViolation } from '../constraint-exception';
+import type { ConstraintViolation } from '../../../plugin';
 import { flattenErrors } from '../flatten-errors';
 import type {
   ClassValidatorInternals,

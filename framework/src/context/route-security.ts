@@ -1,14 +1,25 @@
-import { marker } from '../../decorators/decorator-forms';
-import type { Provided } from '../../io/registry';
-import { classMetadata, methodMetadata } from '../../metadata/store';
-import type { RouteDefinition } from '../../metadata/route-definition';
-import type { AuthorizationProvider, RestAuthenticationProvider } from './contracts';
-import { errors } from '../../errors/factories';
+import { marker } from '../decorators/decorator-forms';
+import { metadataExtensions } from '../decorators/set-metadata';
+import { errors } from '../errors/factories';
+import type { RouteDefinition } from '../metadata/route-definition';
+import type { Constructor } from '../metadata/types';
+import type { AuthorizationProvider, RestAuthenticationProvider } from './security-contracts';
+
+/**
+ * What a route's security is declared to be: the security decorators, and the app-wide providers behind them.
+ * The security plugin enforces it; API documents (OpenAPI) describe it, and plugins that serve routes of their own
+ * (Swagger UI, the OpenAPI document) declare them public with `@PermitAll`.
+ */
 
 /** Metadata keys of the security decorators (class and method extensions). */
 export const AUTHENTICATE = Symbol('rest.uws:authenticate');
 export const AUTHORIZE = Symbol('rest.uws:authorize');
 export const ACCESS = Symbol('rest.uws:access');
+/** Settings keys of the app-wide providers. */
+export const GLOBAL_AUTHENTICATION = Symbol('rest.uws:global-authentication');
+export const GLOBAL_AUTHORIZATION = Symbol('rest.uws:global-authorization');
+
+type ProviderOf<T> = Constructor<T> | T;
 
 /** What `@RolesAllowed`, `@PermitAll` or `@DenyAll` declared; the method's replaces the class's. */
 export type AccessRule =
@@ -31,9 +42,9 @@ type ClassOrMethodDecorator = (target: object, key?: string | symbol, descriptor
 
 function record(key: symbol, value: unknown): ClassOrMethodDecorator {
   return (target, property) => {
-    if (property !== undefined) methodMetadata(target, property).extensions.set(key, value);
-    else if (typeof target === 'function') classMetadata(target).extensions.set(key, value);
-    else throw errors.RU_ERR_DECORATOR_TARGET('rest.uws: security decorators go on a class or a method');
+    if (property === undefined && typeof target !== 'function')
+      throw errors.RU_ERR_DECORATOR_TARGET('rest.uws: security decorators go on a class or a method');
+    metadataExtensions(target, property).set(key, value);
   };
 }
 
@@ -41,7 +52,7 @@ function record(key: symbol, value: unknown): ClassOrMethodDecorator {
  * The authentication provider of a class's routes or of one route; replaces the app's
  * (`RestBuilder.authenticateWith`). A route without an identified user answers 401.
  */
-export function Authenticate(provider: Provided<RestAuthenticationProvider<any>>): ClassOrMethodDecorator {
+export function Authenticate(provider: ProviderOf<RestAuthenticationProvider<any>>): ClassOrMethodDecorator {
   if (provider === undefined || provider === null)
     throw errors.RU_ERR_DECORATOR_ARGUMENT(
       'rest.uws: @Authenticate takes an authentication provider class or instance',
@@ -53,7 +64,7 @@ export function Authenticate(provider: Provided<RestAuthenticationProvider<any>>
  * The authorization provider of a class's routes or of one route; replaces the app's
  * (`RestBuilder.authorizeWith`). A user it does not allow gets 403.
  */
-export function Authorize(provider: Provided<AuthorizationProvider>): ClassOrMethodDecorator {
+export function Authorize(provider: ProviderOf<AuthorizationProvider>): ClassOrMethodDecorator {
   if (provider === undefined || provider === null)
     throw errors.RU_ERR_DECORATOR_ARGUMENT('rest.uws: @Authorize takes an authorization provider class or instance');
   return record(AUTHORIZE, provider);
@@ -83,9 +94,9 @@ export const DenyAll = marker((target: object, key?: string | symbol) =>
 /** The security declared on a route (its own, else its class's), for tools such as OpenAPI. */
 export interface RouteSecurity {
   /** The route's `@Authenticate` provider, if any. */
-  authenticate?: Provided<RestAuthenticationProvider<any>>;
+  authenticate?: ProviderOf<RestAuthenticationProvider<any>>;
   /** The route's `@Authorize` provider, if any. */
-  authorize?: Provided<AuthorizationProvider>;
+  authorize?: ProviderOf<AuthorizationProvider>;
   /** The route's `@RolesAllowed`, `@PermitAll` or `@DenyAll`, if any. */
   access?: AccessRule;
 }
@@ -96,5 +107,25 @@ export function routeSecurity(definition: RouteDefinition): RouteSecurity {
     authenticate: definition.extensions.get(AUTHENTICATE) as RouteSecurity['authenticate'],
     authorize: definition.extensions.get(AUTHORIZE) as RouteSecurity['authorize'],
     access: definition.extensions.get(ACCESS) as AccessRule | undefined,
+  };
+}
+
+/** Checks a provider given to `authenticateWith`/`authorizeWith` (a class or an instance). */
+export function checkProvider(provider: unknown, what: string): void {
+  if (provider === null || (typeof provider !== 'function' && typeof provider !== 'object')) {
+    throw errors.RU_ERR_SECURITY_OPTIONS(`rest.uws: ${what} takes a provider class or instance`);
+  }
+}
+
+/** The app-wide providers a route falls back to (for tools such as OpenAPI). */
+export function appSecurity(settings: { extension<T>(key: symbol): T | undefined }): {
+  /** The app's (else the global) authentication provider. */
+  authenticate?: ProviderOf<RestAuthenticationProvider<any>>;
+  /** The app's (else the global) authorization provider. */
+  authorize?: ProviderOf<AuthorizationProvider>;
+} {
+  return {
+    authenticate: settings.extension<ProviderOf<RestAuthenticationProvider<any>>>(GLOBAL_AUTHENTICATION),
+    authorize: settings.extension<ProviderOf<AuthorizationProvider>>(GLOBAL_AUTHORIZATION),
   };
 }

@@ -1,5 +1,5 @@
-import type { RoutingContext } from '../../context/routing-context';
-import type { User } from '../../context/user';
+import type { RoutingContext } from './routing-context';
+import type { User } from './user';
 
 /**
  * Identifies the user of a request (the spec's RestAuthenticationProvider), in two steps:

@@ -1,5 +1,5 @@
-import { CODE } from '../../errors/factories';
-import { BadRequestException } from '../../errors/http-errors';
+import { CODE } from './factories';
+import { BadRequestException } from './http-errors';
 
 /** One broken constraint, as clients see it. */
 export interface ConstraintViolation {

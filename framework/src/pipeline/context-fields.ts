@@ -1,11 +1,11 @@
-import type { RoutingContext } from '../../context/routing-context';
-import { designType, resolvedClassMetadata } from '../../metadata/store';
-import type { Constructor } from '../../metadata/types';
-import { compileArgument, type ArgumentScope } from '../../pipeline/arguments';
-import { isThenable, type ValueResolver } from '../../pipeline/context-values';
-import type { Exchange } from '../../pipeline/exchange';
-import type { ComponentFactory, ComponentFill } from '../../settings/components';
-import type { SettingsView } from '../../settings/settings';
+import type { RoutingContext } from '../context/routing-context';
+import { designType, resolvedClassMetadata } from '../metadata/store';
+import type { Constructor } from '../metadata/types';
+import { compileArgument, type ArgumentScope } from './arguments';
+import { isThenable, type ValueResolver } from './context-values';
+import type { Exchange } from './exchange';
+import type { ComponentFactory, ComponentFill } from '../settings/components';
+import type { SettingsView } from '../settings/settings';
 
 /**
  * Compiles the `@Context` fields of a component class into one function that fills them on a fresh instance
