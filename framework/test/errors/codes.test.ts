@@ -166,8 +166,7 @@ function errorSites(): { literals: string[]; uncoded: string[] } {
         for (const m of node.text.matchAll(CODE_TOKEN)) literals.push(`${m[0]} at ${where(node)}`);
       }
       if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && constructors.has(node.expression.text)) {
-        if (UNCODED_ALLOWED[rel] === undefined)
-          uncoded.push(`new ${node.expression.text} at ${where(node)}`);
+        if (UNCODED_ALLOWED[rel] === undefined) uncoded.push(`new ${node.expression.text} at ${where(node)}`);
       }
       ts.forEachChild(node, visit);
     };
