@@ -1,4 +1,13 @@
-import { SetMetadata, byteLengthAtLeast, chooseCodings, errors, type ResponseChunk, type RestPlugin, type RoutingContext, type SentBody } from '../../plugin';
+import {
+  SetMetadata,
+  byteLengthAtLeast,
+  chooseCodings,
+  errors,
+  type ResponseChunk,
+  type RestPlugin,
+  type RoutingContext,
+  type SentBody,
+} from '../../plugin';
 import { isCompressibleType } from './compressible-types';
 import { compressNow, compressStream, type Coding, type EncoderSettings } from './encoders';
 

@@ -1,4 +1,13 @@
-import { componentAccessor, isThenable, resolvedClassMetadata, type ComponentAccessor, type RestPlugin, type RouteHooks, type RouteScope, type RoutingContext } from '../../plugin';
+import {
+  componentAccessor,
+  isThenable,
+  resolvedClassMetadata,
+  type ComponentAccessor,
+  type RestPlugin,
+  type RouteHooks,
+  type RouteScope,
+  type RoutingContext,
+} from '../../plugin';
 import type { RestEvent } from './contracts';
 import { EVENTS, type EventBinding } from './event-decorator';
 

@@ -1,5 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import { errors, isExcludedFromAccessLog, requestIdOf, type Logger, type RestPlugin, type RoutingContext } from '../../plugin';
+import {
+  errors,
+  isExcludedFromAccessLog,
+  requestIdOf,
+  type Logger,
+  type RestPlugin,
+  type RoutingContext,
+} from '../../plugin';
 import { AccessLineWriter, type RequestLogLevel } from './access-line';
 import { RequestLogger } from './request-logger';
 

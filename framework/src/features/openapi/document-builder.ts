@@ -1,4 +1,18 @@
-import { API_EXCLUDE, PARAMETER_CONSTRAINTS, designParamTypes, designType, resolvedClassMetadata, type ArgumentType, type ComponentFactory, type ParamMetadata, type ParameterConstraints, type ParameterDefinition, type RouteAnswer, type RouteDefinition, type SettingsView } from '../../plugin';
+import {
+  API_EXCLUDE,
+  PARAMETER_CONSTRAINTS,
+  designParamTypes,
+  designType,
+  resolvedClassMetadata,
+  type ArgumentType,
+  type ComponentFactory,
+  type ParamMetadata,
+  type ParameterConstraints,
+  type ParameterDefinition,
+  type RouteAnswer,
+  type RouteDefinition,
+  type SettingsView,
+} from '../../plugin';
 import type { JsonSchema } from './constraint-keywords';
 import { ErrorBodies, fromRouteAnswer, type ErrorHandlerList } from './error-responses';
 import { readMethodSource } from './method-source';

@@ -1,4 +1,15 @@
-import { ConstraintException, accepts, errors, statusText, summarizeError, type ExceptionHandler, type HandlerErrorBody, type HttpServerRequest, type HttpServerResponse, type RestPlugin } from '../../plugin';
+import {
+  ConstraintException,
+  accepts,
+  errors,
+  statusText,
+  summarizeError,
+  type ExceptionHandler,
+  type HandlerErrorBody,
+  type HttpServerRequest,
+  type HttpServerResponse,
+  type RestPlugin,
+} from '../../plugin';
 import { PROBLEM_SCHEMA } from './problem-schema';
 
 /** Options of `problemDetails()`. */

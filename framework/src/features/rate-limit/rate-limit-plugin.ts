@@ -1,4 +1,15 @@
-import { ServiceUnavailableException, TooManyRequestsException, errors, isThenable, type HttpServerResponse, type Logger, type RestPlugin, type RouteAnswer, type RouteScope, type RoutingContext } from '../../plugin';
+import {
+  ServiceUnavailableException,
+  TooManyRequestsException,
+  errors,
+  isThenable,
+  type HttpServerResponse,
+  type Logger,
+  type RestPlugin,
+  type RouteAnswer,
+  type RouteScope,
+  type RoutingContext,
+} from '../../plugin';
 import type { RateLimitState, RateLimitWindow } from './gcra';
 import { MemoryRateLimitStore } from './memory-store';
 import { byAddress, byUser, requestKey, type RateLimitKey } from './rate-limit-keys';

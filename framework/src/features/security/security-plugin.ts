@@ -1,4 +1,20 @@
-import { GLOBAL_AUTHENTICATION, GLOBAL_AUTHORIZATION, UnauthorizedException, User, componentAccessor, errors, isThenable, routeSecurity, type AccessRule, type AuthorizationProvider, type ComponentAccessor, type Provided, type RestAuthenticationProvider, type RestPlugin, type RoutingContext } from '../../plugin';
+import {
+  GLOBAL_AUTHENTICATION,
+  GLOBAL_AUTHORIZATION,
+  UnauthorizedException,
+  User,
+  componentAccessor,
+  errors,
+  isThenable,
+  routeSecurity,
+  type AccessRule,
+  type AuthorizationProvider,
+  type ComponentAccessor,
+  type Provided,
+  type RestAuthenticationProvider,
+  type RestPlugin,
+  type RoutingContext,
+} from '../../plugin';
 
 /** Runs `fn` on a value now, or once it settles: keeps synchronous providers synchronous. */
 function then<T>(value: T | Promise<T>, fn: (v: T) => void | Promise<void>): void | Promise<void> {

@@ -1,6 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Handles, chooseCodings, errors, type HttpResponseWriter, type HttpServerRequest, type HttpServerResponse } from '../../plugin';
+import {
+  Handles,
+  chooseCodings,
+  errors,
+  type HttpResponseWriter,
+  type HttpServerRequest,
+  type HttpServerResponse,
+} from '../../plugin';
 import { parseRange } from './byte-range';
 import { evaluatePreconditions, ifRangeHolds, validatorsOf } from './conditional-requests';
 import { DEFAULT_CHUNK_SIZE, streamFileBody } from './file-streamer';

@@ -1,4 +1,14 @@
-import { ApiExclude, Context, GET, HeaderParam, HttpServerResponse, Path, PathParam, PermitAll, errors } from '../../plugin';
+import {
+  ApiExclude,
+  Context,
+  GET,
+  HeaderParam,
+  HttpServerResponse,
+  Path,
+  PathParam,
+  PermitAll,
+  errors,
+} from '../../plugin';
 import { etagOf, type SwaggerUiDist } from './swagger-ui-assets';
 import { initializerScript, oauth2RedirectHtml, pageHtml, PAGE_CSP, type PageLocation } from './swagger-ui-page';
 

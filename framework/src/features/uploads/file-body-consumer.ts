@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import { FILE_UPLOADS, FileUpload, errors, type BodyConsumer, type BodyFlow, type Logger, type RoutingContext } from '../../plugin';
+import {
+  FILE_UPLOADS,
+  FileUpload,
+  errors,
+  type BodyConsumer,
+  type BodyFlow,
+  type Logger,
+  type RoutingContext,
+} from '../../plugin';
 import type { UploadOptions } from './upload-options';
 import { PAUSE_ABOVE, RESUME_BELOW, writeAll } from './upload-consumer';
 

@@ -3,7 +3,17 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import { FILE_UPLOADS, FORM_FIELDS, FileUpload, PayloadTooLargeException, errors, type BodyConsumer, type BodyFlow, type Logger, type RoutingContext } from '../../plugin';
+import {
+  FILE_UPLOADS,
+  FORM_FIELDS,
+  FileUpload,
+  PayloadTooLargeException,
+  errors,
+  type BodyConsumer,
+  type BodyFlow,
+  type Logger,
+  type RoutingContext,
+} from '../../plugin';
 import { MultipartParser, type MultipartEvents } from './multipart-parser';
 import { parsePartHeaders, type PartInfo } from './part-headers';
 import type { UploadOptions } from './upload-options';

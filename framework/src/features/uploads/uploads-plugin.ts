@@ -1,4 +1,16 @@
-import { BODY_OPTIONS, RestSettings, RoutingContext, SettingsView, componentAccessor, errors, mediaEssence, type BodyConsumer, type BodyHandlerOptions, type RestPlugin, type RouteDefinition } from '../../plugin';
+import {
+  BODY_OPTIONS,
+  RestSettings,
+  RoutingContext,
+  SettingsView,
+  componentAccessor,
+  errors,
+  mediaEssence,
+  type BodyConsumer,
+  type BodyHandlerOptions,
+  type RestPlugin,
+  type RouteDefinition,
+} from '../../plugin';
 import { FILE_BODY, type FileBodySpec } from './file-body';
 import { FileBodyConsumer, type AdmitBody } from './file-body-consumer';
 import { boundaryOf, malformed } from './multipart-parser';

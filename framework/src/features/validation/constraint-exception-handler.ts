@@ -1,4 +1,11 @@
-import { ConstraintException, DefaultExceptionHandler, Handles, type ExceptionHandler, type HttpServerRequest, type HttpServerResponse } from '../../plugin';
+import {
+  ConstraintException,
+  DefaultExceptionHandler,
+  Handles,
+  type ExceptionHandler,
+  type HttpServerRequest,
+  type HttpServerResponse,
+} from '../../plugin';
 
 /**
  * Answers a `ConstraintException` with 400, `X-Status-Reason: Validation failed` and a JSON body

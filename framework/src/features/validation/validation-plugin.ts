@@ -1,4 +1,17 @@
-import { ConstraintException, PARAMETER_CONSTRAINTS, bodyOriginOf, errors, isPlainJsonType, isThenable, type ConstraintViolation, type ParameterDefinition, type RestPlugin, type RouteHooks, type RouteScope, type RoutingContext } from '../../plugin';
+import {
+  ConstraintException,
+  PARAMETER_CONSTRAINTS,
+  bodyOriginOf,
+  errors,
+  isPlainJsonType,
+  isThenable,
+  type ConstraintViolation,
+  type ParameterDefinition,
+  type RestPlugin,
+  type RouteHooks,
+  type RouteScope,
+  type RoutingContext,
+} from '../../plugin';
 import { ConstraintExceptionHandler } from './constraint-exception-handler';
 import type { DirectConstraint, PropertyDecoratorFactory } from './constraint-types';
 import { ALL_PARAMETERS, VALID } from './valid-decorator';

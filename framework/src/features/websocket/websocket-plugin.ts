@@ -1,4 +1,10 @@
-import { compilePathPattern, errors, type RestPlugin, type WebSocketHandler, type WebSocketHandlerName } from '../../plugin';
+import {
+  compilePathPattern,
+  errors,
+  type RestPlugin,
+  type WebSocketHandler,
+  type WebSocketHandlerName,
+} from '../../plugin';
 import { uwsPatternFor } from './uws-pattern';
 import { WEBSOCKET_ENDPOINT, type WebSocketEndpointMetadata } from './websocket-decorator';
 
