@@ -123,6 +123,7 @@ export function allPages(dir = DOCS, prefix = ''): string[] {
 const LABELS: Record<string, string> = {
   index: 'Introduction',
   concepts: 'Concepts',
+  architecture: 'Architecture',
   deployment: 'Deployment',
   'migrating-from-rest-vertx-and-jax-rs': 'Migrating from JAX-RS',
   'booking-api': 'Booking API',
