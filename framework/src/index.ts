@@ -61,7 +61,16 @@ export { RoutingContext } from './context/routing-context';
 export { User } from './context/user';
 export { UwsApp } from './context/uws-app';
 export { RouteDefinition, type ParameterDefinition } from './metadata/route-definition';
-export type { ArgumentOptions, ArgumentType, Constructor, CookieParamOptions, HttpMethod } from './metadata/types';
+export type {
+  ArgumentOptions,
+  ArgumentType,
+  ClassMetadata,
+  Constructor,
+  CookieParamOptions,
+  HttpMethod,
+  MethodMetadata,
+  ParamMetadata,
+} from './metadata/types';
 
 export { HttpServerRequest } from './http/request';
 export { HttpServerResponse, type ResponseChunk } from './http/response';

@@ -55,7 +55,12 @@ export class BasicAuthenticationProvider implements RestAuthenticationProvider<B
   private readonly realm: string;
 
   /** How it appears in the OpenAPI document (a subclass may describe itself otherwise). */
-  get securityScheme(): { name: string; scheme: Record<string, unknown> } {
+  get securityScheme(): {
+    /** Key in the OpenAPI document's `components.securitySchemes`. */
+    name: string;
+    /** The OpenAPI Security Scheme Object. */
+    scheme: Record<string, unknown>;
+  } {
     return { name: 'basicAuth', scheme: { type: 'http', scheme: 'basic' } };
   }
 

@@ -30,7 +30,12 @@ export class BearerAuthenticationProvider implements RestAuthenticationProvider<
   private readonly realm: string;
 
   /** How it appears in the OpenAPI document (a subclass may describe itself otherwise). */
-  get securityScheme(): { name: string; scheme: Record<string, unknown> } {
+  get securityScheme(): {
+    /** Key in the OpenAPI document's `components.securitySchemes`. */
+    name: string;
+    /** The OpenAPI Security Scheme Object. */
+    scheme: Record<string, unknown>;
+  } {
     return { name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer' } };
   }
 
