@@ -190,6 +190,13 @@ export { excludeFromAccessLog, isExcludedFromAccessLog } from './context/access-
 export { FILE_UPLOADS } from './context/file-upload';
 export { FORM_FIELDS } from './pipeline/arguments';
 export { bodyOriginOf, type BodyOrigin } from './pipeline/exchange';
+export {
+  REQUEST_CHANNEL,
+  HANDLER_CHANNEL,
+  UPGRADE_CHANNEL,
+  type RequestTrace,
+  type HandlerTrace,
+} from './pipeline/diagnostics';
 
 // ---- Settings and components ---------------------------------------------------------------------------------------
 
