@@ -129,6 +129,14 @@ export {
   type WebSocketTarget,
 } from './testing/websocket-client';
 export { loadUws, ALLOW_FALLBACK_ENV } from './adapter/load-uws';
+// Tracing channels of the request lifecycle (node:diagnostics_channel), docs/reference/observability.md.
+export {
+  REQUEST_CHANNEL,
+  HANDLER_CHANNEL,
+  UPGRADE_CHANNEL,
+  type RequestTrace,
+  type HandlerTrace,
+} from './pipeline/diagnostics';
 
 // Plugins: the public API every feature is built on (docs/reference/plugins.md).
 export type {
@@ -269,6 +277,9 @@ export type {
   CompilationMode,
   CompiledMode,
   NotCompiledMode,
+  StandardSchemaV1,
+  StandardJsonSchemaConverter,
+  SchemaDecorator,
 } from './features/validation';
 
 // Static files: FileResponseWriter, folder mounts, RestBuilder/RestRouter.staticFiles.

@@ -165,6 +165,15 @@ export { HTTP_METHODS, type ClassMetadata, type MethodMetadata, type ParamMetada
 export { ApiExclude, API_EXCLUDE } from './decorators/api-exclude';
 export { PARAMETER_CONSTRAINTS, type ParameterConstraints } from './metadata/parameter-constraints';
 export {
+  ARGUMENT_SCHEMAS,
+  isStandardSchema,
+  jsonSchemaOf,
+  type ArgumentSchemas,
+  type SchemaDocument,
+  type StandardSchemaV1,
+  type StandardJsonSchemaConverter,
+} from './metadata/standard-schema';
+export {
   Authenticate,
   Authorize,
   RolesAllowed,
@@ -190,6 +199,13 @@ export { excludeFromAccessLog, isExcludedFromAccessLog } from './context/access-
 export { FILE_UPLOADS } from './context/file-upload';
 export { FORM_FIELDS } from './pipeline/arguments';
 export { bodyOriginOf, type BodyOrigin } from './pipeline/exchange';
+export {
+  REQUEST_CHANNEL,
+  HANDLER_CHANNEL,
+  UPGRADE_CHANNEL,
+  type RequestTrace,
+  type HandlerTrace,
+} from './pipeline/diagnostics';
 
 // ---- Settings and components ---------------------------------------------------------------------------------------
 

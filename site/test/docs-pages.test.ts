@@ -67,10 +67,10 @@ test('every test file a page names exists', (t) => {
   t.deepEqual(missing, []);
 });
 
-/** The shell commands of the README's "Quick start" section. */
-function readmeQuickStart(): string[] {
+/** The shell commands of one README section. */
+function readmeCommands(title: string): string[] {
   const readme = fs.readFileSync(path.join(REPOSITORY, 'README.md'), 'utf8');
-  const section = /^## Quick start\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
+  const section = new RegExp(`^## ${title}\\n([\\s\\S]*?)(?=^## )`, 'm').exec(readme)?.[1] ?? '';
   return codeBlocks('README.md', section)
     .filter((block) => block.lang === 'sh')
     .flatMap((block) => block.code.split('\n'))
@@ -78,9 +78,16 @@ function readmeQuickStart(): string[] {
     .filter(Boolean);
 }
 
-test("the README's quick start is the getting-started guide's, in the same order", (t) => {
-  const commands = readmeQuickStart();
-  t.true(commands.length >= 3, `the README's quick start has ${commands.length} commands`);
+test("the README's quick start runs the apps and the whole suite, as CI does", (t) => {
+  const commands = readmeCommands('Quick start');
+  t.deepEqual(commands, ['npm ci && npm start', 'npm ci && npm test']);
+  const ci = fs.readFileSync(path.join(REPOSITORY, '.ci', 'run'), 'utf8');
+  t.true(ci.split('\n').includes('npm ci && npm test'), ".ci/run runs the README's test command");
+});
+
+test("the README's new-API commands are the getting-started guide's, in the same order", (t) => {
+  const commands = readmeCommands('A new API of your own');
+  t.true(commands.length >= 3, `the README's new-API section has ${commands.length} commands`);
   const guide = codeBlocks('getting-started.md')
     .filter((block) => block.lang === 'sh')
     .flatMap((block) => block.code.split('\n'))

@@ -4,6 +4,7 @@ import type { HttpServerResponse } from '../http/response';
 import type { RouteDefinition } from '../metadata/route-definition';
 import { kRouteSend } from '../http/internal';
 import type { RouteSend } from '../http/response';
+import type { RequestTrace } from './diagnostics';
 
 /**
  * Where the body argument came from: `json`, JSON.parse's output as it is; `builtIn`, another built-in
@@ -24,6 +25,8 @@ export class Exchange extends RoutingContext {
   contentType: string | undefined = undefined;
   /** Which kind of reader read the body argument (validation builds instances accordingly). */
   bodyOrigin: BodyOrigin = 'other';
+  /** The tracing channels' message while a subscriber listens (diagnostics.ts), else null. */
+  trace: RequestTrace | null = null;
 
   constructor(
     request: HttpServerRequest,

@@ -10,6 +10,14 @@ import { handleError, normalizeError } from './exception-handling';
 import type { Exchange } from './exchange';
 import type { CompiledRoute } from './route-compiler';
 import { errors } from '../errors/factories';
+import {
+  handlerChannel,
+  type HandlerTrace,
+  type RequestTrace,
+  requestChannel,
+  subscribed,
+  upgradeChannel,
+} from './diagnostics';
 
 /**
  * The lifecycle of a request: what happens to it, and in what order, for HTTP routes and WebSocket upgrades alike.
@@ -47,6 +55,11 @@ import { errors } from '../errors/factories';
  *
  * Every stage returns a promise only when it really waits: a synchronous route runs without one, inside the
  * transport's callback.
+ *
+ * Tracing (diagnostics.ts): `handleRequest` and `handleUpgrade` ask once whether a tracing channel has a subscriber;
+ * without one they run as above and nothing is allocated. With one, the request runs inside the request (or upgrade)
+ * channel's `start.runStores`, its exchange holds the message (`trace`), the handler (13) runs inside the handler
+ * channel's, errors on their way to the handlers are published, and the answer's end publishes `asyncEnd`.
  */
 
 /** A route as the chain of a path holds it (the app's registry adds its source). */
@@ -94,6 +107,62 @@ const ROUTABLE: ReadonlySet<string> = new Set(HTTP_METHODS);
 
 /** One HTTP request, from the transport's callback (`known`: the transport's own router matched it already). */
 export function handleRequest<Res, Req, A extends LifecycleApp>(
+  app: A,
+  io: Transport<Res, Req, A>,
+  res: Res,
+  req: Req,
+  ctx: Exchange,
+  method: HttpMethod,
+  url: string,
+  known: RouteMatch<ChainedRoute> | undefined,
+): void {
+  if (tracing()) {
+    traced(requestChannel, ctx, method, url, undefined, () => runRequest(app, io, res, req, ctx, method, url, known));
+    return;
+  }
+  runRequest(app, io, res, req, ctx, method, url, known);
+}
+
+/** Whether any tracing channel of the lifecycle has a subscriber: asked once per request. */
+function tracing(): boolean {
+  return subscribed(requestChannel) || subscribed(handlerChannel) || subscribed(upgradeChannel);
+}
+
+/**
+ * Runs a request (`run`) traced on `channel`: inside `start.runStores`, `end` as the transport's callback returns,
+ * `asyncStart`/`asyncEnd` once the answer ended or the client left.
+ */
+function traced(
+  channel: typeof requestChannel,
+  ctx: Exchange,
+  method: string,
+  url: string,
+  route: RequestTrace['route'],
+  run: () => void,
+): void {
+  const trace: RequestTrace = { ctx, method, url, route };
+  ctx.trace = trace;
+  const response = ctx.response;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    if (response.aborted()) trace.aborted = true;
+    channel.asyncStart.publish(trace);
+    channel.asyncEnd.publish(trace);
+  };
+  channel.start.runStores(trace, () => {
+    try {
+      run();
+    } finally {
+      channel.end.publish(trace);
+      // After `end`: an answer given synchronously ends the trace at once.
+      response.onEnd(finish).onAborted(finish);
+    }
+  });
+}
+
+function runRequest<Res, Req, A extends LifecycleApp>(
   app: A,
   io: Transport<Res, Req, A>,
   res: Res,
@@ -279,7 +348,7 @@ function runStages(route: CompiledRoute, ctx: Exchange, from: number): void | Pr
   // 13. The handler: the method (an upgrade has none: the transport upgrades).
   if (from <= HANDLE) {
     if (route.method === null) return;
-    const result = invoke(route, ctx.args);
+    const result = ctx.trace === null ? invoke(route, ctx.args) : tracedInvoke(route, ctx);
     if (isThenable(result)) {
       return Promise.resolve(result).then((value) => {
         ctx.result = value;
@@ -346,6 +415,43 @@ function settleInOrder(values: unknown[]): Promise<unknown[]> {
   });
 }
 
+/** 13, traced: the method inside the handler channel's `start.runStores`; its promise's settling is published. */
+function tracedInvoke(route: CompiledRoute, ctx: Exchange): unknown {
+  if (!subscribed(handlerChannel)) return invoke(route, ctx.args);
+  const trace: HandlerTrace = { ctx, route: route.definition, args: ctx.args ?? [] };
+  return handlerChannel.start.runStores(trace, () => {
+    let result: unknown;
+    try {
+      result = invoke(route, ctx.args);
+    } catch (error) {
+      trace.error = error;
+      handlerChannel.error.publish(trace);
+      throw error;
+    } finally {
+      handlerChannel.end.publish(trace);
+    }
+    if (!isThenable(result)) {
+      trace.result = result;
+      return result;
+    }
+    return Promise.resolve(result).then(
+      (value) => {
+        trace.result = value;
+        handlerChannel.asyncStart.publish(trace);
+        handlerChannel.asyncEnd.publish(trace);
+        return value;
+      },
+      (error: unknown) => {
+        trace.error = error;
+        handlerChannel.error.publish(trace);
+        handlerChannel.asyncStart.publish(trace);
+        handlerChannel.asyncEnd.publish(trace);
+        throw error;
+      },
+    );
+  });
+}
+
 function invoke(route: CompiledRoute, args: unknown[] | null): unknown {
   const method = route.method!;
   const instance = route.instance;
@@ -364,6 +470,7 @@ function responded(route: CompiledRoute, ctx: Exchange): void | Promise<void> {
 
 /** Errors: the exception handlers answer (the route's first), then the route's onResponse hooks hear of it. */
 export function failRoute(route: CompiledRoute, ctx: Exchange, error: unknown): void | Promise<void> {
+  if (ctx.trace !== null) publishError(ctx.trace, error);
   const handled = handleError(ctx, normalizeError(error), route.handlers, route.errors.errors);
   const onResponse = route.onResponse;
   if (onResponse === null) return handled;
@@ -371,11 +478,37 @@ export function failRoute(route: CompiledRoute, ctx: Exchange, error: unknown): 
   return onResponse(ctx, undefined, error);
 }
 
+/** An error on its way to the exception handlers, told to the request's (or upgrade's) channel. */
+export function publishError(trace: RequestTrace, error: unknown): void {
+  trace.error = error;
+  (trace.route === undefined ? requestChannel : upgradeChannel).error.publish(trace);
+}
+
 /**
  * A WebSocket upgrade (`upgrade`: the endpoint's compiled stages), its path matched by the transport (`pathError`:
  * a path that cannot be decoded). `open` upgrades with `open`'s arguments, unless a stage answered.
  */
 export function handleUpgrade<Res, Req, A extends LifecycleApp>(
+  app: A,
+  io: Transport<Res, Req, A>,
+  res: Res,
+  req: Req,
+  ctx: Exchange,
+  upgrade: CompiledRoute,
+  pathError: unknown,
+  open: (args: unknown[]) => void,
+): void {
+  if (tracing()) {
+    const url = ctx.request.path();
+    traced(upgradeChannel, ctx, 'GET', url, upgrade.definition, () =>
+      runUpgrade(app, io, res, req, ctx, upgrade, pathError, open),
+    );
+    return;
+  }
+  runUpgrade(app, io, res, req, ctx, upgrade, pathError, open);
+}
+
+function runUpgrade<Res, Req, A extends LifecycleApp>(
   app: A,
   io: Transport<Res, Req, A>,
   res: Res,

@@ -1,0 +1,69 @@
+import diagnostics from 'node:diagnostics_channel';
+import type { RoutingContext } from '../context/routing-context';
+import type { RouteDefinition } from '../metadata/route-definition';
+
+/**
+ * The `node:diagnostics_channel` tracing channels of the request lifecycle (lifecycle.ts publishes them). A tracing
+ * channel is five channels, `tracing:<name>:start`, `:end`, `:asyncStart`, `:asyncEnd` and `:error`, all given the
+ * same message object. Nothing is built or published while no channel has a subscriber: the lifecycle asks
+ * `hasSubscribers` once per request and takes its untraced path otherwise.
+ */
+
+/** The name of the HTTP request channel: from the transport's callback to the answer sent (or the client gone). */
+export const REQUEST_CHANNEL = 'rest.uws.request';
+/** The name of the handler channel: the route's method, from its call to its result (a promise's settling). */
+export const HANDLER_CHANNEL = 'rest.uws.request.handler';
+/** The name of the WebSocket upgrade channel: from the upgrade request to the 101 (or the refusal) sent. */
+export const UPGRADE_CHANNEL = 'rest.uws.websocket.upgrade';
+
+/**
+ * The message of the request and upgrade channels. `start` is published before anything else runs (framing included),
+ * inside `start.runStores`, so stores bound to it hold for the synchronous run and what it schedules; `end` when the
+ * transport's callback returns; `asyncStart` then `asyncEnd` once the response ended or the client left (`aborted`);
+ * `error` for each error on its way to the exception handlers (`error` holds it; the answer still follows).
+ */
+export interface RequestTrace {
+  /** The request's context: `ctx.request`, `ctx.response` (status, headers), `ctx.route()` once a route matched. */
+  readonly ctx: RoutingContext;
+  /** The method as the transport read it. */
+  readonly method: string;
+  /** The path as the transport read it (no query). */
+  readonly url: string;
+  /** For an upgrade: the endpoint's route (its `path` is the template); for an HTTP request: undefined. */
+  readonly route: RouteDefinition | undefined;
+  /** The last error that reached the exception handlers, if any. */
+  error?: unknown;
+  /** Set at `asyncEnd`: the client left before the answer ended. */
+  aborted?: boolean;
+}
+
+/**
+ * The message of the handler channel: `start` before the method is called (inside `start.runStores`, so stores bound
+ * to it hold in the method, also when the route waited for its body first), `end` when the call returns;
+ * `asyncStart`/`asyncEnd` when a returned promise settles; `error` when the method throws or its promise rejects.
+ */
+export interface HandlerTrace {
+  readonly ctx: RoutingContext;
+  /** The route whose method runs (`route.path` is its template, `route.methodName` the method). */
+  readonly route: RouteDefinition;
+  /** The method's arguments. */
+  readonly args: readonly unknown[];
+  /** What the method returned (a promise's value once settled). */
+  result?: unknown;
+  error?: unknown;
+}
+
+export const requestChannel = diagnostics.tracingChannel<unknown, RequestTrace>(REQUEST_CHANNEL);
+export const handlerChannel = diagnostics.tracingChannel<unknown, HandlerTrace>(HANDLER_CHANNEL);
+export const upgradeChannel = diagnostics.tracingChannel<unknown, RequestTrace>(UPGRADE_CHANNEL);
+
+/** Whether a tracing channel has a subscriber on any of its five channels (Node 20's TracingChannel has no getter). */
+export function subscribed(channel: diagnostics.TracingChannel<unknown, any>): boolean {
+  return (
+    channel.start.hasSubscribers ||
+    channel.end.hasSubscribers ||
+    channel.asyncStart.hasSubscribers ||
+    channel.asyncEnd.hasSubscribers ||
+    channel.error.hasSubscribers
+  );
+}
