@@ -141,7 +141,7 @@ function convert(schema: StandardSchemaV1): SchemaDocument {
     const valibot = optionalRequire('@valibot/to-json-schema');
     if (typeof valibot?.toJsonSchema === 'function') {
       const done = attempt('@valibot/to-json-schema', () =>
-        valibot.toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'throw', typeMode: 'input' }),
+        valibot.toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', typeMode: 'input' }),
       );
       if (done !== undefined) return done;
     } else failures.push('@valibot/to-json-schema is not installed');
