@@ -82,7 +82,7 @@ test("the README's quick start runs the apps and the whole suite, as CI does", (
   const commands = readmeCommands('Quick start');
   t.deepEqual(commands, ['npm ci && npm start', 'npm ci && npm test']);
   const ci = fs.readFileSync(path.join(REPOSITORY, '.ci', 'run'), 'utf8');
-  t.true(ci.split('\n').includes('npm ci && npm test'), '.ci/run runs the README\'s test command');
+  t.true(ci.split('\n').includes('npm ci && npm test'), ".ci/run runs the README's test command");
 });
 
 test("the README's new-API commands are the getting-started guide's, in the same order", (t) => {
