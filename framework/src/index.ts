@@ -277,6 +277,9 @@ export type {
   CompilationMode,
   CompiledMode,
   NotCompiledMode,
+  StandardSchemaV1,
+  StandardJsonSchemaConverter,
+  SchemaDecorator,
 } from './features/validation';
 
 // Static files: FileResponseWriter, folder mounts, RestBuilder/RestRouter.staticFiles.

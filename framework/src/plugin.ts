@@ -165,6 +165,15 @@ export { HTTP_METHODS, type ClassMetadata, type MethodMetadata, type ParamMetada
 export { ApiExclude, API_EXCLUDE } from './decorators/api-exclude';
 export { PARAMETER_CONSTRAINTS, type ParameterConstraints } from './metadata/parameter-constraints';
 export {
+  ARGUMENT_SCHEMAS,
+  isStandardSchema,
+  jsonSchemaOf,
+  type ArgumentSchemas,
+  type SchemaDocument,
+  type StandardSchemaV1,
+  type StandardJsonSchemaConverter,
+} from './metadata/standard-schema';
+export {
   Authenticate,
   Authorize,
   RolesAllowed,

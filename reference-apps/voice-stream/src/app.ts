@@ -10,6 +10,8 @@ import { capabilitiesOf, type VoiceEngines } from './engines/voice-engines';
 import type { SessionLimits } from './domain/session/session-limits';
 import type { SessionRegistry } from './domain/registry/session-registry';
 import { SessionCapacity } from './domain/session-capacity';
+import { JobService } from './domain/jobs/job-service';
+import { JobResource } from './http/job-resource';
 import { byDeepLKey } from './http/deepl-authorization';
 import {
   SESSION_LIMITS,
@@ -43,6 +45,8 @@ export interface VoiceAppServices {
   /** The global limit on this instance's concurrent sessions. */
   readonly capacity: SessionCapacity;
   readonly limits?: Partial<SessionLimits>;
+  /** The audio-file jobs (`/v1/jobs/voice/translate`; their files are served from its directory); none without it. */
+  readonly jobs?: JobService;
 }
 
 /** How session requests are rate limited: `limit` per `windowSeconds` (default 60) per API key. */
@@ -72,6 +76,7 @@ export function voiceApp(
   container.registerInstance(GlossaryStore, services.glossaries);
   container.registerInstance(SpokenTermsStore, services.spokenTerms);
   container.registerInstance(SessionCapacity, services.capacity);
+  if (services.jobs) container.registerInstance(JobService, services.jobs);
   container.register(SESSION_REGISTRY, { useValue: services.registry });
   container.register(VOICE_ENGINES, { useValue: services.engines });
   container.register(VOICE_CAPABILITIES, { useValue: capabilitiesOf(services.engines) });
@@ -91,12 +96,22 @@ export function voiceApp(
       }),
     );
   }
+  // The job results are served from the jobs' folder (JobResultWriter): the root of this app's file routes.
+  if (services.jobs) builder.staticFiles(services.jobs.settings.directory);
+  const jobResources = services.jobs ? [JobResource] : [];
   return (
     builder
       .injectWith(new TsyringeInjectionProvider(container))
       // Unknown fields of a session request are violations (unknown_parameter), not silently dropped.
       .validateWith({ validator: { whitelist: true, forbidNonWhitelisted: true } })
-      .register(VoiceSessionResource, GlossaryResource, SpokenTermsResource, VoiceStreamEndpoint, PageResource)
+      .register(
+        VoiceSessionResource,
+        GlossaryResource,
+        SpokenTermsResource,
+        ...jobResources,
+        VoiceStreamEndpoint,
+        PageResource,
+      )
       .staticFiles('/app', PUBLIC_DIRECTORY)
       // Capacity, then the token, are checked during the upgrade: a refusal answers HTTP and no socket opens.
       // A full server refuses before the token is used, so the client may retry with it.
@@ -120,7 +135,8 @@ export function voiceApp(
             'Request a voice session (POST /v3/voice/realtime with `Authorization: DeepL-Auth-Key <key>`), then stream audio ' +
             'over the WebSocket at streaming_url?token=<token>; GET /v3/voice/realtime?token= reconnects. Glossaries ' +
             '(/v3/glossaries) apply to the translations of a session that names one, spoken terms (/v3/spoken-terms) to ' +
-            'its recognition. Errors: {message, code}.',
+            'its recognition. Audio files are translated by jobs (/v1/jobs/voice/translate: create, upload, poll, download). ' +
+            'Errors: {message, code}.',
         }),
       )
   );

@@ -20,6 +20,34 @@ import { openVoiceDatabase } from './storage/open-voice-database';
 import { defaultMaxSessions, SessionCapacity } from './domain/session-capacity';
 import { voiceApp, type SessionRateLimit } from './app';
 import { DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE } from './config';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { JobStore } from './storage/job-store';
+import { JobService } from './domain/jobs/job-service';
+import { JobWorker } from './domain/jobs/job-worker';
+import { DEFAULT_JOB_LIMITS, type JobLimits } from './domain/jobs/job-request';
+
+/** How the audio-file jobs run (server options; the defaults follow DeepL's published limits where it has them). */
+export interface VoiceJobOptions {
+  /**
+   * Folder of the jobs' files (uploaded sources, results). Default: `voice-jobs` beside a SQLite file, a temporary
+   * folder (removed by `close`) for an in-memory database, `data/voice-jobs` of the app with PostgreSQL. Instances
+   * sharing a PostgreSQL database must share this folder (a network volume) to process each other's jobs.
+   */
+  readonly directory?: string;
+  /** Jobs this instance processes at once (default 1: a job keeps one core busy). */
+  readonly concurrency?: number;
+  readonly limits?: Partial<JobLimits>;
+  /** How long after its creation a job takes its upload (default 5 minutes). */
+  readonly uploadWindowMs?: number;
+  /** How long a job and its results are kept after its upload, and after it ended (default 1 hour). */
+  readonly retentionMs?: number;
+  /** How long a worker's claim on a job holds without a heartbeat (default 30 s). */
+  readonly leaseMs?: number;
+  /** How often an idle worker looks at the queue (default 2 s; an upload to this instance wakes it at once). */
+  readonly pollMs?: number;
+}
 
 export interface VoiceServerOptions {
   /** Default 0: a free port chosen by the kernel (read it back from `port`). */
@@ -50,6 +78,8 @@ export interface VoiceServerOptions {
   readonly sessionRateLimit?: Pick<SessionRateLimit, 'limit' | 'windowSeconds'> | false;
   /** How long a stop waits for HTTP requests in flight (default 10 s). */
   readonly shutdownTimeoutMs?: number;
+  /** The audio-file translation jobs. */
+  readonly jobs?: VoiceJobOptions;
 }
 
 export interface VoiceServer {
@@ -63,6 +93,8 @@ export interface VoiceServer {
   readonly sharedRateLimits: boolean;
   /** The database (API keys; on PostgreSQL also sessions and rate limits), closed by `close`. */
   readonly database: Database<VoiceSchema>;
+  /** The jobs' worker of this instance and their folder. */
+  readonly jobs: { readonly worker: JobWorker; readonly directory: string };
   /** Issues an API key (what `keys create` does): tests and benchmarks use it. */
   createApiKey(label: string): Promise<string>;
   /**
@@ -82,8 +114,8 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
   const engines = options.engines ?? createOfflineEngines();
   const capabilities = capabilitiesOf(engines);
   let registry: SessionRegistry;
+  const location = parseDatabaseUrl(options.databaseUrl);
   try {
-    const location = parseDatabaseUrl(options.databaseUrl);
     registry = await openSessionRegistry(
       database,
       location.dialect === 'postgres' ? location.connectionString : undefined,
@@ -105,6 +137,40 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
   let port = options.port ?? 0;
   let server: Server;
   let sharedRateLimits = false;
+  const jobOptions = options.jobs ?? {};
+  const temporaryJobs =
+    jobOptions.directory === undefined && location.dialect === 'sqlite' && location.file === ':memory:';
+  const jobsDirectory =
+    jobOptions.directory ??
+    (temporaryJobs
+      ? mkdtempSync(path.join(tmpdir(), 'voice-jobs-'))
+      : location.dialect === 'sqlite'
+        ? path.join(path.dirname(location.file), 'voice-jobs')
+        : path.resolve(__dirname, '..', '..', 'data', 'voice-jobs'));
+  mkdirSync(jobsDirectory, { recursive: true, mode: 0o700 });
+  const jobLimits: JobLimits = { ...DEFAULT_JOB_LIMITS, ...jobOptions.limits };
+  const retentionMs = jobOptions.retentionMs ?? 60 * 60 * 1000;
+  const jobStore = new JobStore(database.db, location.dialect);
+  const jobWorker = new JobWorker(jobStore, engines, {
+    directory: jobsDirectory,
+    concurrency: jobOptions.concurrency ?? 1,
+    leaseMs: jobOptions.leaseMs ?? 30_000,
+    pollMs: jobOptions.pollMs ?? 2_000,
+    retentionMs,
+    limits: jobLimits,
+    requeueOnStart: location.dialect === 'sqlite',
+    log: (message, fields) => options.logger?.info({ ...fields }, `voice-stream jobs: ${message}`),
+  });
+  const jobService = new JobService(
+    jobStore,
+    {
+      directory: jobsDirectory,
+      limits: jobLimits,
+      uploadWindowMs: jobOptions.uploadWindowMs ?? 5 * 60 * 1000,
+      retentionMs,
+    },
+    jobWorker,
+  );
   try {
     const limit = options.sessionRateLimit ?? { limit: DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE };
     const store = limit === false ? undefined : await appRateLimitStore(database);
@@ -120,6 +186,7 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
         registry,
         capacity,
         limits: options.limits,
+        jobs: jobService,
       },
       { publicBaseUrl: options.publicBaseUrl, fallbackHost: () => `${host}:${port}` },
       builder,
@@ -130,7 +197,9 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
       },
     );
     server = await startServer(builder, { port, host, shutdownTimeoutMs: options.shutdownTimeoutMs });
+    await jobWorker.start();
   } catch (error) {
+    await jobWorker.close();
     await registry.close();
     if (ownEngines) await engines.close();
     await database.destroy();
@@ -151,6 +220,7 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
     capacity,
     sharedRateLimits,
     database,
+    jobs: { worker: jobWorker, directory: jobsDirectory },
     createApiKey: async (label) => (await keys.create(label)).key,
     close: () =>
       (closing ??= (async () => {
@@ -160,9 +230,12 @@ export async function startVoiceServer(options: VoiceServerOptions = {}): Promis
         // the process alive); the first failure is then reported.
         await runAll([
           () => server.shutdown(),
+          // Jobs running are abandoned (queued again, started over by the next run or another instance).
+          () => jobWorker.close(),
           () => registry.close(),
           () => (ownEngines ? engines.close() : undefined),
           () => database.destroy(),
+          () => (temporaryJobs ? rmSync(jobsDirectory, { recursive: true, force: true }) : undefined),
         ]);
       })()),
   };

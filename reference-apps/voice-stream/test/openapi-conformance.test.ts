@@ -7,6 +7,8 @@ import { SpokenTermsStore } from '../src/storage/spoken-terms-store';
 import { startVoiceServer, type VoiceServer } from '../src/server';
 import { requireEnginePackages } from './support/system-packages';
 import { connect, type StreamClient } from './support/ws-client';
+import { encodeAudio, spokenPassage, TABLE_SENTENCE } from './support/speech-fixtures';
+import { finished, jobClient } from './support/job-client';
 
 let server: VoiceServer;
 test.before(async () => {
@@ -34,6 +36,10 @@ const ENTRIES = '/v3/glossaries/{glossary_id}/entries';
 const TERMS = '/v3/spoken-terms';
 const COLLECTION = '/v3/spoken-terms/{spoken_terms_id}';
 const TERM_ENTRIES = '/v3/spoken-terms/{spoken_terms_id}/entries';
+const JOBS = '/v1/jobs/voice/translate';
+const JOB = '/v1/jobs/voice/translate/{job_id}';
+const UPLOAD = '/v1/jobs/voice/translate/{job_id}/source';
+const RESULT = '/v1/jobs/voice/translate/{job_id}/results/{index}';
 const DATABASE_DOWN = 'needs the key or glossary store (the database) down while the server runs';
 
 /** Documented answers no sample reaches here, each with why (asserted: the list is exactly these). */
@@ -103,6 +109,7 @@ test('every documented answer of the session API is what the server sends for a 
     },
     ...glossarySamples(),
     ...spokenTermsSamples(),
+    ...jobSamples(),
     // The server's one stream place taken by key A's session: key B's request finds the server full.
     {
       operation: POST,
@@ -272,6 +279,105 @@ test('every documented answer of the session API is what the server sends for a 
       [`DELETE ${COLLECTION}`, 404, () => call('DELETE', one(), auth(keyB))],
       [`DELETE ${COLLECTION}`, 406, () => call('DELETE', one(), { ...auth(keyA), accept: 'text/csv' })],
       [`DELETE ${COLLECTION}`, 204, () => call('DELETE', one(), auth(keyA))],
+    ];
+    return operations.map(([operation, status, request]) => ({ operation, status, request }));
+  }
+
+  function jobSamples(): Sample[] {
+    const jobs = `${server.url}/v1/jobs/voice/translate`;
+    const file = encodeAudio(spokenPassage([TABLE_SENTENCE]), ['-c:a', 'libmp3lame', '-b:a', '64k', '-f', 'mp3']);
+    const body = (length = file.length) =>
+      JSON.stringify({
+        source_file: { name: 'a.mp3', content_type: 'audio/mpeg', content_length: length },
+        targets: [{ language: 'en', type: 'text/plain' }],
+      });
+    const call = (
+      method: string,
+      url: string,
+      headers: Record<string, string>,
+      sent?: string | Buffer,
+      type?: string,
+    ) =>
+      fetch(url, {
+        method,
+        headers: { ...(type === undefined ? {} : { 'content-type': type }), ...headers },
+        body: sent,
+      });
+    const json = 'application/json';
+    const octets = 'application/octet-stream';
+    const signed = (signature: string) => ({ authorization: `DeepL-Signature ${signature}` });
+    const uuid = '00000000-0000-4000-8000-000000000000';
+    let job = { job_id: '', upload_url: '', signature: '' };
+    let other = { job_id: '', upload_url: '', signature: '' };
+    let result = { download_url: '', signature: '' };
+    const createTwo = async () => {
+      const answer = await call('POST', jobs, auth(keyA), body(), json);
+      other = (await (await call('POST', jobs, auth(keyA), body(file.length + 10), json)).json()) as typeof other;
+      job = (await answer.clone().json()) as typeof job;
+      return answer;
+    };
+    const status = () => `${jobs}/${job.job_id}`;
+    const operations: Array<[string, number, () => Promise<Response>]> = [
+      [`POST ${JOBS}`, 201, createTwo],
+      [`POST ${JOBS}`, 400, () => call('POST', jobs, auth(keyA), '{}', json)],
+      [`POST ${JOBS}`, 401, () => call('POST', jobs, {}, body(), json)],
+      [`POST ${JOBS}`, 403, () => call('POST', jobs, auth('not-a-key'), body(), json)],
+      [`POST ${JOBS}`, 406, () => call('POST', jobs, { ...auth(keyA), accept: 'text/csv' }, body(), json)],
+      [
+        `POST ${JOBS}`,
+        413,
+        () => call('POST', jobs, auth(keyA), JSON.stringify({ x: 'x'.repeat(MAX_BODY_BYTES) }), json),
+      ],
+      [`POST ${JOBS}`, 415, () => call('POST', jobs, auth(keyA), body(), 'text/plain')],
+      [
+        `POST ${JOBS}`,
+        429,
+        async () => {
+          const busy = await server.createApiKey('conformance busy jobs');
+          for (let index = 0; index < 10; index += 1) await call('POST', jobs, auth(busy), body(), json);
+          return call('POST', jobs, auth(busy), body(), json);
+        },
+      ],
+      [`PUT ${UPLOAD}`, 401, () => call('PUT', job.upload_url, {}, file, octets)],
+      [`PUT ${UPLOAD}`, 403, () => call('PUT', job.upload_url, signed(other.signature), file, octets)],
+      [`PUT ${UPLOAD}`, 404, () => call('PUT', `${jobs}/${uuid}/source`, signed(job.signature), file, octets)],
+      [
+        `PUT ${UPLOAD}`,
+        406,
+        () => call('PUT', job.upload_url, { ...signed(job.signature), accept: 'text/csv' }, file, octets),
+      ],
+      [
+        `PUT ${UPLOAD}`,
+        413,
+        () => call('PUT', job.upload_url, signed(job.signature), Buffer.concat([file, file]), octets),
+      ],
+      [`PUT ${UPLOAD}`, 400, () => call('PUT', other.upload_url, signed(other.signature), file, octets)],
+      [`PUT ${UPLOAD}`, 204, () => call('PUT', job.upload_url, signed(job.signature), file, octets)],
+      [`PUT ${UPLOAD}`, 409, () => call('PUT', job.upload_url, signed(job.signature), file, octets)],
+      [
+        `GET ${JOB}`,
+        200,
+        async () => {
+          const done = await jobClient(server.url, keyA).until(job.job_id, finished);
+          result = done.results[0];
+          return call('GET', status(), auth(keyA));
+        },
+      ],
+      [`GET ${JOB}`, 400, () => call('GET', `${jobs}/%E0%A4%A`, auth(keyA))],
+      [`GET ${JOB}`, 401, () => call('GET', status(), {})],
+      [`GET ${JOB}`, 403, () => call('GET', status(), auth('not-a-key'))],
+      [`GET ${JOB}`, 404, () => call('GET', status(), auth(keyB))],
+      [`GET ${JOB}`, 406, () => call('GET', status(), { ...auth(keyA), accept: 'text/csv' })],
+      [`GET ${RESULT}`, 200, () => call('GET', result.download_url, signed(result.signature))],
+      [`GET ${RESULT}`, 400, () => call('GET', `${jobs}/%E0%A4%A/results/0`, signed(result.signature))],
+      [`GET ${RESULT}`, 401, () => call('GET', result.download_url, {})],
+      [`GET ${RESULT}`, 403, () => call('GET', result.download_url, signed(job.signature))],
+      [`GET ${RESULT}`, 404, () => call('GET', `${status()}/results/1`, signed(result.signature))],
+      [
+        `GET ${RESULT}`,
+        406,
+        () => call('GET', result.download_url, { ...signed(result.signature), accept: 'text/csv' }),
+      ],
     ];
     return operations.map(([operation, status, request]) => ({ operation, status, request }));
   }

@@ -1,11 +1,14 @@
 import {
   API_EXCLUDE,
+  ARGUMENT_SCHEMAS,
   PARAMETER_CONSTRAINTS,
   designParamTypes,
   designType,
   resolvedClassMetadata,
+  type ArgumentSchemas,
   type ArgumentType,
   type ComponentFactory,
+  type StandardSchemaV1,
   type ParamMetadata,
   type ParameterConstraints,
   type ParameterDefinition,
@@ -20,6 +23,7 @@ import { API_OPERATION, API_TAGS, type ApiOperationOptions } from './openapi-dec
 import { pathTemplate } from './path-template';
 import { frameworkErrors, responseObject, successResponses } from './responses';
 import { SchemaRegistry } from './schema-registry';
+import { requiresValue } from './standard-schemas';
 import { routeSecurityDoc } from './security-schemes';
 
 /** The document's `info` and where it is served. */
@@ -151,6 +155,7 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
 function describeParameters(d: RouteDefinition, patterns: Map<string, string>, schemas: SchemaRegistry): JsonSchema[] {
   const out: JsonSchema[] = [];
   const constraints = d.extensions.get(PARAMETER_CONSTRAINTS) as ParameterConstraints | undefined;
+  const standard = d.extensions.get(ARGUMENT_SCHEMAS) as ArgumentSchemas | undefined;
   const add = (
     p: {
       source: ParamMetadata['source'];
@@ -158,12 +163,22 @@ function describeParameters(d: RouteDefinition, patterns: Map<string, string>, s
       type?: ArgumentType;
       optional: boolean;
       defaultValue?: string;
+      standard?: StandardSchemaV1;
     },
     extra?: ReadonlyArray<() => PropertyDecorator>,
   ) => {
     const location = IN[p.source];
     if (location === undefined || p.name === undefined) return;
     if (out.some((o) => o.name === p.name && o.in === location)) return;
+    if (p.standard !== undefined) {
+      // `@Valid(schema)`: the schema says what is sent, and whether it must be.
+      const schema = schemas.standardSchema(p.standard);
+      const required = location === 'path' || requiresValue(p.standard);
+      const param: JsonSchema = { name: p.name, in: location, required, schema };
+      if (schema.type === 'array' && location === 'query') Object.assign(param, { style: 'form', explode: true });
+      out.push(param);
+      return;
+    }
     // A value TypeScript records as Object (a union such as `string | undefined`, `any`) arrives as the text sent.
     let schema = schemas.schemaFor(p.type === undefined || p.type === Object ? String : p.type);
     if (typeof schema.$ref === 'string') schema = { type: 'string' }; // a class read from a string (fromString, a reader)
@@ -177,7 +192,7 @@ function describeParameters(d: RouteDefinition, patterns: Map<string, string>, s
   };
   for (const p of d.parameters) {
     if (p.source === 'bean') for (const field of beanFields(p)) add(field);
-    else add(p, constraints?.get(p.index));
+    else add({ ...p, standard: standard?.get(p.index) }, constraints?.get(p.index));
   }
   return out;
 }
@@ -189,16 +204,23 @@ function beanFields(p: ParameterDefinition): Array<{
   type?: ArgumentType;
   optional: boolean;
   defaultValue?: string;
+  standard?: StandardSchemaV1;
 }> {
   const type = p.type;
   if (typeof type !== 'function') return [];
   const meta = resolvedClassMetadata(type);
+  const standard = meta.extensions.get(ARGUMENT_SCHEMAS) as ArgumentSchemas | undefined;
   const ctorTypes = designParamTypes(type, undefined) ?? [];
   const out = [];
   for (const [i, m] of meta.constructorParams)
     out.push({ ...m, type: m.explicitType ?? ctorTypes[i], optional: m.optional === true });
   for (const [key, m] of meta.fields)
-    out.push({ ...m, type: m.explicitType ?? designType(type.prototype, key), optional: m.optional === true });
+    out.push({
+      ...m,
+      type: m.explicitType ?? designType(type.prototype, key),
+      optional: m.optional === true,
+      standard: standard?.get(key),
+    });
   return out;
 }
 
@@ -213,6 +235,15 @@ function typedDefault(value: string, schema: JsonSchema): unknown {
 function describeBody(d: RouteDefinition, schemas: SchemaRegistry): JsonSchema | undefined {
   const body = d.parameters.find((p) => p.source === 'body');
   const form = d.parameters.filter((p) => p.source === 'form');
+  const standard = d.extensions.get(ARGUMENT_SCHEMAS) as ArgumentSchemas | undefined;
+  const bodySchema = body !== undefined ? standard?.get(body.index) : undefined;
+  if (body !== undefined && bodySchema !== undefined) {
+    // `@Valid(schema)`: the schema's JSON Schema, a component like a class's.
+    const schema = schemas.standardComponent(bodySchema, `${d.resourceClass.name}_${d.methodName}_body`);
+    const content: JsonSchema = {};
+    for (const type of d.consumes.length > 0 ? d.consumes : ['application/json']) content[type] = { schema };
+    return { required: requiresValue(bodySchema), content };
+  }
   if (body !== undefined) {
     const t = body.type;
     const bytes = t === Buffer || t === Uint8Array;
@@ -231,6 +262,12 @@ function describeBody(d: RouteDefinition, schemas: SchemaRegistry): JsonSchema |
     const required: string[] = [];
     for (const p of form) {
       if (p.name === undefined) continue;
+      const fieldSchema = standard?.get(p.index);
+      if (fieldSchema !== undefined) {
+        properties[p.name] = schemas.standardSchema(fieldSchema);
+        if (requiresValue(fieldSchema)) required.push(p.name);
+        continue;
+      }
       properties[p.name] = schemas.schemaFor(p.type === undefined || p.type === Object ? String : p.type);
       if (!p.optional && p.defaultValue === undefined) required.push(p.name);
     }

@@ -1,4 +1,5 @@
-import { designType, type ArgumentType } from '../../plugin';
+import { designType, jsonSchemaOf, type ArgumentType, type StandardSchemaV1 } from '../../plugin';
+import { documentedSchema } from './standard-schemas';
 import { applyConstraint, enumValues, isRequired, type ConstraintRecord, type JsonSchema } from './constraint-keywords';
 
 type ClassValidatorModule = typeof import('class-validator');
@@ -53,6 +54,61 @@ const PLAIN = new Map<Function, JsonSchema>([
 export class SchemaRegistry {
   readonly components: Record<string, JsonSchema> = {};
   private readonly names = new Map<Function, string>();
+  private readonly standardComponents = new Map<StandardSchemaV1, JsonSchema>();
+  private readonly standardInline = new Map<StandardSchemaV1, JsonSchema>();
+
+  /** A free component name, from `wanted` (`Name`, `Name2`...), reserved. */
+  private reserve(wanted: string): string {
+    const base = wanted.replace(/[^A-Za-z0-9._-]/g, '_') || 'Anonymous';
+    let name = base;
+    for (let i = 2; this.components[name] !== undefined; i++) name = `${base}${i}`;
+    this.components[name] = {};
+    return name;
+  }
+
+  /**
+   * A Standard Schema of a body: a component named by its JSON Schema's `title` (or `fallback`), referenced with
+   * `$ref`, one per schema however many routes use it.
+   */
+  standardComponent(schema: StandardSchemaV1, fallback: string): JsonSchema {
+    let ref = this.standardComponents.get(schema);
+    if (ref === undefined) {
+      const title = jsonSchemaOf(schema).schema?.title;
+      const name = this.reserve(typeof title === 'string' && title.length > 0 ? title : fallback);
+      const body = this.documented(schema, name);
+      if (Object.keys(body).length === 1 && typeof body.$ref === 'string') {
+        // The schema is a reference to one of its own definitions (Zod's `.meta({ id })`): that one is the component.
+        delete this.components[name];
+        ref = body;
+      } else {
+        this.components[name] = body;
+        ref = { $ref: `#/components/schemas/${name}` };
+      }
+      this.standardComponents.set(schema, ref);
+    }
+    return { ...ref };
+  }
+
+  /** A Standard Schema of a parameter or form field, inline (its definitions, if any, as components). */
+  standardSchema(schema: StandardSchemaV1): JsonSchema {
+    let known = this.standardInline.get(schema);
+    if (known === undefined) {
+      known = this.documented(schema, undefined);
+      this.standardInline.set(schema, known);
+    }
+    return structuredClone(known);
+  }
+
+  private documented(schema: StandardSchemaV1, self: string | undefined): JsonSchema {
+    return documentedSchema(
+      schema,
+      (name) => this.reserve(name),
+      (name, body) => {
+        this.components[name] = body;
+      },
+      self,
+    );
+  }
 
   /** The schema of a declared type: plain types inline, enums as `enum`, classes by reference. */
   schemaFor(type: ArgumentType | undefined): JsonSchema {

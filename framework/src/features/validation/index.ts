@@ -1,7 +1,8 @@
 /** Validation of bodies, beans and parameters: decorators, validators, and the plugin that applies them. */
 export { validationPlugin } from './validation-plugin';
 export { VALIDATOR, toValidator } from './validate-with';
-export { Valid } from './valid-decorator';
+export { Valid, type SchemaDecorator } from './valid-decorator';
+export type { StandardSchemaV1, StandardJsonSchemaConverter } from '../../plugin';
 export {
   Constraint,
   Min,

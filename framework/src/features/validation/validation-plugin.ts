@@ -1,6 +1,10 @@
 import {
+  ARGUMENT_SCHEMAS,
   ConstraintException,
   PARAMETER_CONSTRAINTS,
+  resolvedClassMetadata,
+  type ArgumentSchemas,
+  type StandardSchemaV1,
   bodyOriginOf,
   errors,
   isPlainJsonType,
@@ -19,6 +23,7 @@ import { checkValidShape } from './valid-body-shape';
 import { VALIDATOR } from './validate-with';
 import { ClassValidator, kBoundsJsonDepth, kToInstanceOfJson, kValidInstanceOfJson, type Validator } from './validator';
 import { NOT_SIMPLE } from './compiled/json-one-pass';
+import { beanFieldsCheck, schemaCheck } from './schema-checks';
 
 let defaultValidator: Validator | undefined;
 
@@ -215,50 +220,79 @@ export const validationPlugin: RestPlugin = {
   },
 };
 
+/** The Standard Schemas of a bean class's fields (`@Valid(schema)` on them). */
+function beanSchemas(p: ParameterDefinition): Array<readonly [string | symbol, StandardSchemaV1]> {
+  if (p.source !== 'bean' || typeof p.type !== 'function') return [];
+  const schemas = resolvedClassMetadata(p.type).extensions.get(ARGUMENT_SCHEMAS) as ArgumentSchemas | undefined;
+  if (schemas === undefined) return [];
+  return [...schemas].filter((e): e is [string | symbol, StandardSchemaV1] => typeof e[0] !== 'number');
+}
+
 function compileValidation(scope: RouteScope): RouteHooks | undefined {
   const { definition, settings } = scope;
   const validIndexes = definition.extensions.get(VALID) as Set<number> | undefined;
   const constraints = definition.extensions.get(PARAMETER_CONSTRAINTS) as
     | Map<number, PropertyDecoratorFactory[]>
     | undefined;
+  const schemas = definition.extensions.get(ARGUMENT_SCHEMAS) as ArgumentSchemas | undefined;
   const configured = settings.extension<Validator>(VALIDATOR);
-  const declared =
+  const beanFields = new Map(definition.parameters.map((p) => [p.index, beanSchemas(p)] as const));
+  const classDeclared =
     (validIndexes !== undefined && validIndexes.size > 0) || (constraints !== undefined && constraints.size > 0);
-  if (!declared && configured === undefined) return undefined;
-  let validator: Validator;
-  try {
-    validator = configured ?? (defaultValidator ??= new ClassValidator());
-  } catch (err) {
-    throw errors.RU_ERR_MISSING_PACKAGE(`${definition.label}() declares validation: ${(err as Error).message}`);
-  }
+  const schemaDeclared =
+    (schemas !== undefined && schemas.size > 0) || [...beanFields.values()].some((f) => f.length > 0);
+  if (!classDeclared && !schemaDeclared && configured === undefined) return undefined;
+  // class-validator is loaded only for routes that use it: a route validated by schemas alone does not need it.
+  let validator: Validator | undefined;
+  const classValidator = (): Validator => {
+    if (validator !== undefined) return validator;
+    try {
+      validator = configured ?? (defaultValidator ??= new ClassValidator());
+    } catch (err) {
+      throw errors.RU_ERR_MISSING_PACKAGE(`${definition.label}() declares validation: ${(err as Error).message}`);
+    }
+    return validator;
+  };
 
-  // ClassValidator's own transform strips prototype keys while building and has a path for JSON.parse's output.
-  const buildsFromJson = validator.toInstance === ClassValidator.prototype.toInstance;
   const checks: ArgumentCheck[] = [];
   const instantiated = new Set<number>();
   const depthBounded = new Set<number>();
   for (const p of definition.parameters) {
+    const schema = schemas?.get(p.index);
+    if (schema !== undefined) {
+      if (p.source === 'context')
+        throw errors.RU_ERR_VALID_TARGET(
+          `${definition.label}() parameter ${p.index}: @Valid(schema) goes on a body, bean or value argument (path, query, header, cookie, matrix, form), not on a @Context one`,
+        );
+      checks.push(schemaCheck(p, schema, `${definition.label}() parameter ${p.index}`));
+    }
+    const fields = beanFields.get(p.index) ?? [];
     const valid =
       validIndexes !== undefined &&
       (validIndexes.has(p.index) || (validIndexes.has(ALL_PARAMETERS) && (p.source === 'body' || p.source === 'bean')));
     if (valid && p.source !== 'body' && p.source !== 'bean') {
       throw errors.RU_ERR_VALID_TARGET(
-        `${definition.label}() parameter ${p.index}: @Valid goes on a body or @BeanParam argument; use constraints such as @Min or @NotBlank on a @${p.source} value`,
+        `${definition.label}() parameter ${p.index}: @Valid goes on a body or @BeanParam argument; use constraints such as @Min or @NotBlank on a @${p.source} value, or @Valid(schema) with a Standard Schema`,
       );
     }
-    if (p.source === 'body' || p.source === 'bean') {
-      const check = objectCheck(p, valid, configured !== undefined || valid, validator, buildsFromJson);
+    if (schema === undefined && (p.source === 'body' || p.source === 'bean') && (valid || configured !== undefined)) {
+      const v = classValidator();
+      // ClassValidator's own transform strips prototype keys while building and has a path for JSON.parse's output.
+      const buildsFromJson = v.toInstance === ClassValidator.prototype.toInstance;
+      const check = objectCheck(p, valid, configured !== undefined || valid, v, buildsFromJson);
       if (check) checks.push(check);
       // The JSON reader's shallow copy would be wasted on a body ClassValidator builds anyway.
       if (check && p.source === 'body' && buildsFromJson && isClassBody(p.type)) {
         instantiated.add(p.index);
         // Its build walks the whole body counting levels: the reader's own depth check would be a second pass.
-        if ((validator as ClassValidator)[kBoundsJsonDepth]) depthBounded.add(p.index);
+        if ((v as ClassValidator)[kBoundsJsonDepth]) depthBounded.add(p.index);
       }
     }
+    // The bean's fields with schemas: after the class's own check (which may make the bean an instance anew).
+    if (fields.length > 0) checks.push(beanFieldsCheck(p, fields, `${definition.label}() parameter ${p.index}`));
     const factories = constraints?.get(p.index);
     if (factories !== undefined && factories.length > 0)
-      checks.push(parameterCheck(p, factories, validator, definition.label));
+      checks.push(parameterCheck(p, factories, classValidator(), definition.label));
   }
   if (checks.length === 0) return undefined;
 

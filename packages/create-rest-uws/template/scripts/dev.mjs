@@ -5,7 +5,7 @@
 // Types are not checked here: `npm run typecheck` does, or `npm run dev -- --typecheck` runs tsc --watch beside the
 // server. Ctrl-C stops everything.
 import { spawn } from 'node:child_process';
-import { existsSync, watch } from 'node:fs';
+import { existsSync, readdirSync, statSync, watch } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { compileAll, compileFile, removeOutput, root } from './swc.mjs';
@@ -92,13 +92,59 @@ const changed = new Set();
 let firstChangeAt = 0;
 let timer;
 let queue = Promise.resolve();
-watch(path.join(root, 'src'), { recursive: true }, (_event, name) => {
-  if (name === null || !name.endsWith('.ts')) return;
+function onChange(file) {
+  if (!file.endsWith('.ts')) return;
   if (changed.size === 0) firstChangeAt = performance.now();
-  changed.add(path.join(root, 'src', name));
+  changed.add(file);
   clearTimeout(timer);
   timer = setTimeout(() => (queue = queue.then(rebuild)), 10);
-});
+}
+
+// Each folder of src/ is watched by itself, and a folder created later as it appears. Node's recursive watch on
+// Linux follows files, and loses one for good once an editor saves it by writing a copy and renaming it over the
+// file (JetBrains' safe write, vim, sed -i): later saves of it would go unseen. The files of a folder that appears
+// are compiled: they may have been written before it was watched.
+const watchers = new Map();
+function watchFolder(folder, appeared = false) {
+  if (watchers.has(folder)) return;
+  const watcher = watch(folder, (_event, name) => {
+    if (name === null) return;
+    const file = path.join(folder, name.toString());
+    if (isFolder(file)) watchFolder(file, true);
+    else if (watchers.has(file)) unwatch(file);
+    else onChange(file);
+  });
+  watchers.set(folder, watcher);
+  // The folder was removed (or can no longer be read).
+  watcher.on('error', () => unwatch(folder));
+  let entries = [];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    // Removed as soon as it was made: its watcher's error unwatches it.
+  }
+  for (const entry of entries) {
+    const file = path.join(folder, entry.name);
+    if (entry.isDirectory()) watchFolder(file, appeared);
+    else if (appeared) onChange(file);
+  }
+}
+/** Stops watching a folder that is gone, and those under it. */
+function unwatch(folder) {
+  for (const [watchedFolder, watcher] of watchers)
+    if (watchedFolder === folder || watchedFolder.startsWith(folder + path.sep)) {
+      watcher.close();
+      watchers.delete(watchedFolder);
+    }
+}
+function isFolder(file) {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+watchFolder(path.join(root, 'src'));
 
 async function rebuild() {
   if (changed.size === 0) return;

@@ -20,6 +20,11 @@ export interface RecognitionStream {
   /** End of audio: resolves after the last concluded segment was reported. */
   end(): Promise<void>;
   close(): void;
+  /**
+   * Optional flow control: resolves once the audio written so far has been recognised. A producer faster than the
+   * recogniser (a file read from disk) waits on it so that audio never piles up in memory.
+   */
+  drained?(): Promise<void>;
 }
 
 /**

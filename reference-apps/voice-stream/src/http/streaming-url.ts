@@ -21,3 +21,15 @@ export function streamingUrl(
   const host = asked !== undefined && HOST.test(asked) ? asked : fallbackHost;
   return `${request.protocol() === 'https' ? 'wss' : 'ws'}://${host}${STREAM_PATH}`;
 }
+
+/** The HTTP base URL of this API as the client reached it (same rules as `streamingUrl`), without a trailing slash. */
+export function httpBaseUrl(
+  request: HttpServerRequest,
+  publicBaseUrl: string | undefined,
+  fallbackHost: string,
+): string {
+  if (publicBaseUrl) return publicBaseUrl.replace(/\/+$/, '');
+  const asked = request.host();
+  const host = asked !== undefined && HOST.test(asked) ? asked : fallbackHost;
+  return `${request.protocol() === 'https' ? 'https' : 'http'}://${host}`;
+}

@@ -62,7 +62,7 @@ export const VOICE_MIGRATIONS: Record<string, AppMigration> = {
         .execute();
     },
   },
-  // Glossaries, in both dialects (0004 is left to the audio-file jobs).
+  // Glossaries, in both dialects. (0004 was reserved for the audio-file jobs, which came after 0006: see 0007.)
   '0005_voice_glossaries': {
     async up(db) {
       await db.schema
@@ -106,6 +106,35 @@ export const VOICE_MIGRATIONS: Record<string, AppMigration> = {
         .addColumn('entry_count', 'integer', (column) => column.notNull())
         .addPrimaryKeyConstraint('voice_spoken_term_lists_lang', ['spoken_terms_id', 'lang'])
         .execute();
+    },
+  },
+  // Audio-file translation jobs, in both dialects: the database is their queue. Numbered after 0006, not 0004 (the
+  // number once reserved for them): databases already at 0006 would refuse a migration placed before it.
+  '0007_voice_jobs': {
+    async up(db) {
+      await db.schema
+        .createTable('voice_jobs')
+        .addColumn('id', 'text', (column) => column.primaryKey())
+        .addColumn('owner_id', 'text', (column) => column.notNull().references('voice_api_keys.id').onDelete('cascade'))
+        .addColumn('request', 'text', (column) => column.notNull())
+        .addColumn('secret', 'text', (column) => column.notNull())
+        .addColumn('status', 'text', (column) => column.notNull())
+        .addColumn('results', 'text', (column) => column.notNull())
+        .addColumn('source_bytes', 'bigint')
+        .addColumn('duration_ms', 'bigint')
+        .addColumn('processed_ms', 'bigint', (column) => column.notNull().defaultTo(0))
+        .addColumn('storage_used', 'bigint', (column) => column.notNull().defaultTo(0))
+        .addColumn('error', 'text')
+        .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_until', 'bigint')
+        .addColumn('created_at', 'bigint', (column) => column.notNull())
+        .addColumn('updated_at', 'bigint', (column) => column.notNull())
+        .addColumn('expires_at', 'bigint', (column) => column.notNull())
+        .execute();
+      await db.schema.createIndex('voice_jobs_owner').on('voice_jobs').column('owner_id').execute();
+      await db.schema.createIndex('voice_jobs_queue').on('voice_jobs').columns(['status', 'lease_until']).execute();
+      await db.schema.createIndex('voice_jobs_expiry').on('voice_jobs').column('expires_at').execute();
     },
   },
 };

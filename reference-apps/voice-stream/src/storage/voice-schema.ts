@@ -67,4 +67,35 @@ export interface VoiceSchema {
     entries: string;
     entry_count: number;
   };
+  /** Audio-file translation jobs (`/v1/jobs/voice/translate`), each of one API key; also the work queue. */
+  voice_jobs: {
+    id: string;
+    owner_id: string;
+    /** The create request as accepted (JSON: source_file, parameters, targets). */
+    request: string;
+    /** Key of the job's upload and download signatures (HMAC-SHA256), base64url. */
+    secret: string;
+    /** pending (awaiting upload), uploaded (queued), processing, complete, failed. */
+    status: string;
+    /** Per-target results (JSON array of {status, error?, bytes?}), parallel to the request's targets. */
+    results: string;
+    /** Bytes of the uploaded source file. */
+    source_bytes: number | null;
+    /** Duration of the source audio as probed at upload. */
+    duration_ms: number | null;
+    /** Source audio decoded and recognised so far (progress). */
+    processed_ms: number;
+    storage_used: number;
+    /** Why the job failed, for its owner. */
+    error: string | null;
+    /** Times processing started (a job interrupted by a crash is started again). */
+    attempts: number;
+    /** The worker processing it, and until when its claim holds without a heartbeat. */
+    lease_owner: string | null;
+    lease_until: number | null;
+    created_at: number;
+    updated_at: number;
+    /** Pending: the end of the upload window; later: when the job and its files are deleted. */
+    expires_at: number;
+  };
 }

@@ -222,6 +222,8 @@ class PocketSphinxStream implements RecognitionStream {
   private finished = false;
   private ending: { resolve: () => void; reject: (error: Error) => void } | undefined;
   private endPromise: Promise<void> | undefined;
+  private syncSeq = 0;
+  private readonly syncs = new Map<number, () => void>();
 
   constructor(
     private readonly worker: RecognitionWorker,
@@ -247,6 +249,15 @@ class PocketSphinxStream implements RecognitionStream {
     const samples = new ArrayBuffer(bytes.length);
     Buffer.from(samples).set(bytes);
     this.worker.post({ type: 'audio', stream: this.stream, samples }, [samples]);
+  }
+
+  drained(): Promise<void> {
+    if (this.finished) return Promise.resolve();
+    const seq = ++this.syncSeq;
+    return new Promise<void>((resolve) => {
+      this.syncs.set(seq, resolve);
+      this.worker.post({ type: 'sync', stream: this.stream, seq });
+    });
   }
 
   end(): Promise<void> {
@@ -276,6 +287,10 @@ class PocketSphinxStream implements RecognitionStream {
       case 'concluded':
         this.listener.onConcluded(message.segment);
         break;
+      case 'synced':
+        this.syncs.get(message.seq)?.();
+        this.syncs.delete(message.seq);
+        break;
       case 'ended':
         this.finish();
         this.ending?.resolve();
@@ -293,6 +308,9 @@ class PocketSphinxStream implements RecognitionStream {
 
   private finish(): void {
     this.finished = true;
+    // Nothing more will be recognised: whoever waits for the recogniser to catch up may go on (and see the end).
+    for (const resolve of this.syncs.values()) resolve();
+    this.syncs.clear();
     this.release(this.worker);
   }
 }

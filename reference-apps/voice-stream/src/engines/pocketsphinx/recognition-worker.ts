@@ -144,6 +144,10 @@ port.on('message', (message: ToRecognitionWorker) => {
         send({ type: 'ended', stream: message.stream });
         refreshSoon();
         break;
+      case 'sync':
+        // Messages are handled in order: every audio message sent before this one has been fed.
+        send({ type: 'synced', stream: message.stream, seq: message.seq });
+        break;
       case 'abort':
         if (current?.stream === message.stream) {
           current = undefined;

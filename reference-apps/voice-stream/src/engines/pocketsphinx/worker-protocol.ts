@@ -21,6 +21,8 @@ export type ToRecognitionWorker =
   | { readonly type: 'audio'; readonly stream: number; readonly samples: ArrayBuffer }
   | { readonly type: 'end'; readonly stream: number }
   | { readonly type: 'abort'; readonly stream: number }
+  /** Answered with `synced` once the audio sent before it has been recognised (flow control of file jobs). */
+  | { readonly type: 'sync'; readonly stream: number; readonly seq: number }
   /** Free the decoder and exit (terminating a worker inside a native call would abort the process). */
   | { readonly type: 'shutdown' };
 
@@ -35,6 +37,7 @@ export type FromRecognitionWorker =
   | { readonly type: 'tentative'; readonly stream: number; readonly segment: WorkerSegment | null }
   | { readonly type: 'concluded'; readonly stream: number; readonly segment: WorkerSegment }
   | { readonly type: 'ended'; readonly stream: number }
+  | { readonly type: 'synced'; readonly stream: number; readonly seq: number }
   | { readonly type: 'error'; readonly stream: number | null; readonly message: string };
 
 /** Slots of the Int32Array over `RecognitionWorkerData.control`. */
