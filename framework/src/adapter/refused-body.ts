@@ -10,8 +10,8 @@ import { kLive } from '../http/internal';
  */
 export const REFUSED_BODY_DRAIN_BYTES = 16 * 1024 * 1024;
 /** Under uWebSockets.js's own idle timeout (about 10 s), which would close the connection without an answer. */
-export const REFUSED_BODY_IDLE_MS = 2_000;
-export const REFUSED_BODY_DRAIN_MS = 30_000;
+const REFUSED_BODY_IDLE_MS = 2_000;
+const REFUSED_BODY_DRAIN_MS = 30_000;
 
 /**
  * The rest of a body the server refused (over a limit, or refused by its consumer): read and dropped until it

@@ -162,7 +162,7 @@ export class WebSocketConnection {
 }
 
 /** Codes a server may send (RFC 6455 7.4): 1000-1003, 1007-1014, 3000-4999. */
-export function checkCloseCode(code: number): void {
+function checkCloseCode(code: number): void {
   const ok =
     Number.isInteger(code) &&
     ((code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999));

@@ -1,5 +1,5 @@
 import { paramMetadata } from '../metadata/store';
-import type { ArgumentOptions, ArgumentType, CookieParamOptions, ParamSource } from '../metadata/types';
+import type { ArgumentOptions, CookieParamOptions, ParamSource } from '../metadata/types';
 import { errors } from '../errors/factories';
 import { isMemberDecoratorCall, marker } from './decorator-forms';
 
@@ -108,4 +108,4 @@ export const Optional = marker((target: object, key: string | symbol | undefined
   paramMetadata(target, key, index).optional = true;
 });
 
-export type { ArgumentOptions, ArgumentType };
+export type { ArgumentOptions };

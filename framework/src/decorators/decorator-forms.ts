@@ -6,7 +6,7 @@ import { errors } from '../errors/factories';
  * TypeScript calls a class decorator with (ctor), a method decorator with (proto, key, descriptor),
  * a field decorator with (proto, key, undefined) and a parameter decorator with (target, key, index).
  */
-export function isDecoratorCall(args: unknown[]): boolean {
+function isDecoratorCall(args: unknown[]): boolean {
   if (args.length === 1) return typeof args[0] === 'function' && isClassLike(args[0] as Function);
   if (args.length !== 3) return false;
   const [target, key, third] = args;

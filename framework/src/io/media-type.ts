@@ -1,5 +1,5 @@
 /** A parsed media type: `type/subtype` in lower case, without parameters, plus its quality. */
-export interface MediaRange {
+interface MediaRange {
   type: string;
   subtype: string;
   /** `type/subtype` */
@@ -14,7 +14,7 @@ export function mediaEssence(value: string): string {
   return (semi < 0 ? value : value.slice(0, semi)).trim().toLowerCase();
 }
 
-export function parseMediaType(value: string): MediaRange {
+function parseMediaType(value: string): MediaRange {
   const parts = value.split(';');
   const essence = parts[0]!.trim().toLowerCase();
   const slash = essence.indexOf('/');
@@ -38,7 +38,7 @@ export function parseMediaType(value: string): MediaRange {
 }
 
 /** Accept header -> ranges sorted by quality then specificity. */
-export function parseAccept(header: string): MediaRange[] {
+function parseAccept(header: string): MediaRange[] {
   const ranges = header
     .split(',')
     .filter((s) => s.trim().length > 0)
@@ -51,7 +51,7 @@ function specificity(r: MediaRange): number {
 }
 
 /** Does `range` (possibly with wildcards) accept the concrete `type/subtype`? */
-export function rangeMatches(range: MediaRange, essence: string): boolean {
+function rangeMatches(range: MediaRange, essence: string): boolean {
   if (range.type === '*') return true;
   const slash = essence.indexOf('/');
   const type = essence.slice(0, slash);
@@ -66,7 +66,7 @@ export function rangeMatches(range: MediaRange, essence: string): boolean {
 const acceptCache = new Map<string, MediaRange[]>();
 
 /** Parsed Accept headers are cached: clients send the same few values over and over. */
-export function cachedAccept(header: string): MediaRange[] {
+function cachedAccept(header: string): MediaRange[] {
   let r = acceptCache.get(header);
   if (r === undefined) {
     if (acceptCache.size > 256) acceptCache.clear();

@@ -5,8 +5,8 @@ import type { HttpServerResponse } from '../http/response';
 import { mediaEssence } from './media-type';
 import { kPutTrustedHeader } from '../http/internal';
 
-export const JSON_CONTENT_TYPE = 'application/json';
-export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
+const JSON_CONTENT_TYPE = 'application/json';
+const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
 /** application/json: JSON.stringify's text of the result (V8's own writer: a writer compiled per class was measured slower, in CPU and memory). */
 @Produces('application/json')
@@ -64,6 +64,6 @@ export class GenericResponseWriter implements HttpResponseWriter<unknown> {
   }
 }
 
-export function isBytes(data: unknown): data is Buffer | Uint8Array | ArrayBuffer {
+function isBytes(data: unknown): data is Buffer | Uint8Array | ArrayBuffer {
   return data instanceof Uint8Array || data instanceof ArrayBuffer;
 }

@@ -1,4 +1,4 @@
-import type { ClassMetadata, Constructor, MethodMetadata, ParamMetadata } from './types';
+import type { ClassMetadata, MethodMetadata, ParamMetadata } from './types';
 import { isStandardDecoratorContext, standardDecoratorError } from './standard-decorators';
 import { errors } from '../errors/factories';
 
@@ -126,5 +126,3 @@ export function designType(target: object, key: string | symbol): Function | und
   const R = Reflect as any;
   return typeof R.getMetadata === 'function' ? R.getMetadata('design:type', target, key) : undefined;
 }
-
-export type { Constructor };

@@ -1,6 +1,5 @@
 /** Constructor of any class; the framework keys most metadata by constructor. */
 export type Constructor<T = unknown> = abstract new (...args: any[]) => T;
-export type ConcreteConstructor<T = unknown> = new (...args: any[]) => T;
 
 /** The HTTP methods routes can be declared for. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS' | 'TRACE';

@@ -64,7 +64,7 @@ export class RestSettings {
 /** The global settings behind RestRouter's static methods. */
 export const globalSettings = new RestSettings(true);
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** Key of the body handler options in the app settings (read by the uploads feature). */
 export const BODY_OPTIONS = Symbol('rest.uws:body-options');

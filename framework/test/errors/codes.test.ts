@@ -22,6 +22,7 @@ import {
   UnsupportedMediaTypeException,
   RegistrationError,
   WebApplicationException,
+  WebSocketUpgradeRefused,
   describeErrorCode,
 } from '../../src/index';
 
@@ -179,6 +180,52 @@ const CODE_TOKEN = /RU_(?:ERR|HTTP)_[A-Z0-9_]*[A-Z0-9]/g;
 test('the framework builds every error through a code factory: no error without a code', (t) => {
   const { uncoded } = errorSites();
   t.deepEqual(uncoded, [], `errors built without a factory of errors/factories.ts:\n${uncoded.join('\n')}`);
+});
+
+/**
+ * Error classes declared outside errors/, with why each is not a framework error without a code: the compilers'
+ * signals, caught where they are thrown; an error applications throw; a test helper's error, which has its code.
+ */
+const OUTSIDE_ERRORS: Record<string, string> = {
+  NotSimple: 'json-one-pass.ts: a class the one-pass validation leaves to the two passes (caught in the same file)',
+  NotCompilable: 'validator-compiler.ts: a class left to class-validator (caught by compiled-validation.ts)',
+  NotTransformable: 'transform-types.ts: a class left to class-transformer (caught by compiled-transform.ts)',
+  WebSocketCloseException: 'thrown by an application to close its WebSocket with a close code; never by the framework',
+  WebSocketUpgradeRefused: 'connectWebSocket() rejects with it in tests: code RU_ERR_WEBSOCKET_REFUSED (checked below)',
+};
+
+test('an error class declared outside errors/ is one of those named, with why', (t) => {
+  const declared: string[] = [];
+  for (const file of files(SRC, '.ts')) {
+    const rel = path.relative(SRC, file).split(path.sep).join('/');
+    if (rel.startsWith('errors/')) continue;
+    const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isClassLike(node)) {
+        for (const clause of node.heritageClauses ?? []) {
+          for (const type of clause.types) {
+            const base = type.expression.getText(source);
+            if (/(?:Error|Exception)$/.test(base)) declared.push(`${node.name?.text ?? '(anonymous)'} in ${rel}`);
+          }
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  t.deepEqual(
+    declared.filter((d) => OUTSIDE_ERRORS[d.split(' ')[0]!] === undefined),
+    [],
+    'error classes outside errors/: declare them in errors/ with a code, or name one here with why',
+  );
+  t.is(declared.length, Object.keys(OUTSIDE_ERRORS).length, `each named class is still there: ${declared.join(', ')}`);
+  const refused = new WebSocketUpgradeRefused(403, {}, '');
+  t.is(refused.code, CODES.RU_ERR_WEBSOCKET_REFUSED);
+  const sources = files(SRC, '.ts').map((file) => fs.readFileSync(file, 'utf8'));
+  t.false(
+    sources.some((text) => /new WebSocketCloseException\b/.test(text)),
+    'the framework never throws WebSocketCloseException',
+  );
 });
 
 test('codes are written as literals only in the table: elsewhere a factory or CODE names them', (t) => {

@@ -6,10 +6,13 @@ import {
   parseTrustProxy,
   readServerConfig,
   type LogLevel,
+  type AppRateLimit,
   type ServerConfig,
+  type TrustProxySetting,
 } from 'app-support';
+import type { Logger } from 'rest.uws';
 import type { ExecutorKind } from './graphql/query-executor';
-import type { ContentServerOptions } from './server';
+import type { GraphqlSettings } from './graphql/graphql-settings';
 
 /** Where the app keeps its data unless told otherwise (`--database`/`DATABASE_URL`, `--assets`/`ASSETS_DIR`). */
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/content-graphql.db';
@@ -17,6 +20,36 @@ export const DEFAULT_ASSETS_DIR = './data/assets';
 export const DEFAULT_PORT = 4000;
 /** GraphQL requests a token (or, without one, a client address) may send per minute, unless --rate-limit says otherwise. */
 export const DEFAULT_GRAPHQL_RATE_LIMIT_PER_MINUTE = 600;
+
+/** What `startContentServer` takes (main.ts builds it from flags and the environment: `readContentConfig`). */
+export interface ContentServerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  databaseUrl: string;
+  assetsRoot: string;
+  graphqlPath?: string;
+  /** Public address; defaults to http://<host>:<port>. */
+  publicUrl?: string;
+  settings?: Partial<GraphqlSettings>;
+  /** Key of the admin REST API (`X-Admin-Key`); null/absent = admin API off. */
+  adminKey?: string | null;
+  /** PostgreSQL pool size of this instance (default 10). */
+  postgresPoolSize?: number;
+  /** Largest request body accepted (default 256 KiB); larger ones get 413. */
+  maxRequestBytes?: number;
+  /** Where the log goes (a pino logger fits; main.ts logs JSON on stdout); default: rest.uws's console logger. */
+  logger?: Logger;
+  /** Which proxies' X-Forwarded-* headers count (client address): default off (see rest.uws trustProxy). */
+  trustProxy?: TrustProxySetting;
+  /**
+   * The GraphQL endpoint's limit per token: default 600 per 60 s; false: none. Counted in memory on SQLite and in
+   * the database on PostgreSQL (shared by every instance on it).
+   */
+  rateLimit?: Pick<AppRateLimit, 'limit' | 'windowSeconds'> | false;
+  /** How long a stop waits for requests in flight (default 10 s). */
+  shutdownTimeoutMs?: number;
+}
 
 /** The flags every command takes: where the database and the asset files are. */
 export const LOCATION_OPTIONS = {

@@ -1,45 +1,11 @@
-import { startServer, type Logger, type Server } from 'rest.uws';
-import {
-  appRateLimitStore,
-  databaseReadinessCheck,
-  openDatabase,
-  type Database,
-  type TrustProxySetting,
-} from 'app-support';
+import { startServer, type Server } from 'rest.uws';
+import { appRateLimitStore, databaseReadinessCheck, openDatabase, type Database } from 'app-support';
 import { createContentService, type ContentService } from './content-service';
 import type { ContentDB } from './storage/database-types';
-import type { GraphqlSettings } from './graphql/graphql-settings';
-import { contentApp, type GraphqlRateLimit } from './app';
-import { DEFAULT_GRAPHQL_RATE_LIMIT_PER_MINUTE } from './config';
+import { contentApp } from './app';
+import { DEFAULT_GRAPHQL_RATE_LIMIT_PER_MINUTE, type ContentServerOptions } from './config';
 
-export interface ContentServerOptions {
-  host: string;
-  /** 0 picks a free port. */
-  port: number;
-  databaseUrl: string;
-  assetsRoot: string;
-  graphqlPath?: string;
-  /** Public address; defaults to http://<host>:<port>. */
-  publicUrl?: string;
-  settings?: Partial<GraphqlSettings>;
-  /** Key of the admin REST API (`X-Admin-Key`); null/absent = admin API off. */
-  adminKey?: string | null;
-  /** PostgreSQL pool size of this instance (default 10). */
-  postgresPoolSize?: number;
-  /** Largest request body accepted (default 256 KiB); larger ones get 413. */
-  maxRequestBytes?: number;
-  /** Where the log goes (a pino logger fits; main.ts logs JSON on stdout); default: rest.uws's console logger. */
-  logger?: Logger;
-  /** Which proxies' X-Forwarded-* headers count (client address): default off (see rest.uws trustProxy). */
-  trustProxy?: TrustProxySetting;
-  /**
-   * The GraphQL endpoint's limit per token: default 600 per 60 s; false: none. Counted in memory on SQLite and in
-   * the database on PostgreSQL (shared by every instance on it).
-   */
-  rateLimit?: Pick<GraphqlRateLimit, 'limit' | 'windowSeconds'> | false;
-  /** How long a stop waits for requests in flight (default 10 s). */
-  shutdownTimeoutMs?: number;
-}
+export type { ContentServerOptions } from './config';
 
 export interface RunningContentServer {
   port: number;

@@ -34,3 +34,31 @@ test("every import between the app's folders points down the ladder", (t) => {
   t.true(files.length > 50, 'the sources were found');
   t.deepEqual(upward, []);
 });
+
+test('no file of the app is in an import cycle (type-only imports count)', (t) => {
+  const files = sources(SRC);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = [...readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)'(\.{1,2}\/[^']+)'/g)]
+      .map((m) => resolve(dirname(file), m[1]!))
+      .map((base) => [`${base}.ts`, join(base, 'index.ts')].find((f) => files.includes(f)))
+      .filter((f): f is string => f !== undefined);
+    graph.set(file, targets);
+  }
+  // A file is in a cycle when it can reach itself through its imports.
+  const inCycle = files.filter((start) => {
+    const seen = new Set<string>();
+    const todo = [...graph.get(start)!];
+    while (todo.length > 0) {
+      const next = todo.pop()!;
+      if (next === start) return true;
+      if (!seen.has(next)) seen.add(next), todo.push(...graph.get(next)!);
+    }
+    return false;
+  });
+  t.deepEqual(
+    inCycle.map((f) => `src/${relative(SRC, f)}`),
+    [],
+    'files in an import cycle: move what both need into a file of their own',
+  );
+});

@@ -31,7 +31,7 @@ export interface CompressionOptions {
 }
 
 /** Metadata key of `@NoCompression`. */
-export const NO_COMPRESSION = Symbol('rest.uws:no-compression');
+const NO_COMPRESSION = Symbol('rest.uws:no-compression');
 
 /** Answers of this route (or of every route of this class) are never compressed. */
 export function NoCompression(): ClassDecorator & MethodDecorator {

@@ -7,7 +7,7 @@ import { corsPolicy, type CorsOptions, type CorsPolicy } from './cors-options';
  * 403 when the origin, method or a header is not allowed. Other requests from an allowed origin
  * get the CORS response headers and go on to routing; from another origin they get none.
  */
-export function corsHandler(
+function corsHandler(
   policy: CorsPolicy,
   fail: (ctx: RoutingContext, error: unknown) => unknown,
 ): (ctx: RoutingContext) => boolean {

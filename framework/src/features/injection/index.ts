@@ -3,5 +3,5 @@
  * `TsyringeInjectionProvider`), `@Inject`, and the plugin that fills the `@Context` fields of components made per request.
  */
 export { injectionPlugin } from './injection-plugin';
-export { Inject, INJECTABLE } from './inject-decorator';
+export { Inject } from './inject-decorator';
 export { TsyringeInjectionProvider } from './tsyringe-provider';

@@ -1,7 +1,7 @@
 import { classMetadata, errors, marker } from '../../plugin';
 
 /** Metadata key of classes marked `@Inject`. */
-export const INJECTABLE = Symbol('rest.uws:injectable');
+const INJECTABLE = Symbol('rest.uws:injectable');
 
 /**
  * Marks a class whose constructor parameters the injection provider fills (the spec's `@Inject`).

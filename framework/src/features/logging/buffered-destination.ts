@@ -1,7 +1,12 @@
 import { Buffer } from 'node:buffer';
 import * as fs from 'node:fs';
-import type { LogDestination } from './create-logger';
 import { errors } from '../../plugin';
+
+/** Where lines go instead of stdout (`pino.destination(path)`, any stream with `write`). */
+export interface LogDestination {
+  /** Takes one JSON line (with its newline). */
+  write(line: string): unknown;
+}
 
 /** Where a buffered destination writes, and how much it holds. */
 export interface BufferedDestinationOptions {

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { Logger } from '../../plugin';
-import { BufferedDestination } from './buffered-destination';
+import { BufferedDestination, type LogDestination } from './buffered-destination';
 
 /** Options of `createLogger`: pino's options (`level`, `name`, `base`, `redact`, `timestamp`...). */
 export interface CreateLoggerOptions {
@@ -19,12 +19,6 @@ export interface CreateLoggerOptions {
    */
   sync?: boolean;
   [option: string]: unknown;
-}
-
-/** Where lines go instead of stdout (`pino.destination(path)`, any stream with `write`). */
-export interface LogDestination {
-  /** Takes one JSON line (with its newline). */
-  write(line: string): unknown;
 }
 
 /** The logger `createLogger` returns: the framework's `Logger` plus the pino methods rest.uws uses. */

@@ -7,6 +7,7 @@ export {
   type RequestLogLevel,
 } from './request-logging-plugin';
 export { excludeFromAccessLog } from '../../plugin';
-export { createLogger, type CreateLoggerOptions, type LogDestination, type PinoLogger } from './create-logger';
+export { createLogger, type CreateLoggerOptions, type PinoLogger } from './create-logger';
+export type { LogDestination } from './buffered-destination';
 export { RequestLogger } from './request-logger';
 export { BufferedDestination, type BufferedDestinationOptions } from './buffered-destination';

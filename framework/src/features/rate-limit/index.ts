@@ -3,10 +3,7 @@ export { rateLimit, type RateLimitOptions } from './rate-limit-plugin';
 export {
   RateLimit,
   SkipRateLimit,
-  RATE_LIMIT,
-  SKIP_RATE_LIMIT,
   type RateLimitRule,
-  type NamedRateLimitRule,
 } from './rate-limit-rule';
 export { byAddress, byHeader, byUser, type RateLimitKey } from './rate-limit-keys';
 export type { RateLimitStore } from './store';

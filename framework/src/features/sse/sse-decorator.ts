@@ -2,7 +2,7 @@ import { Produces, ResponseWriter, SetMetadata } from '../../plugin';
 import { EventStreamWriter, type EventStreamSettings } from './event-stream-writer';
 
 /** Metadata key of `@ServerSentEvents` (its settings). */
-export const SERVER_SENT_EVENTS = Symbol('rest.uws:server-sent-events');
+const SERVER_SENT_EVENTS = Symbol('rest.uws:server-sent-events');
 
 /**
  * The route answers with an event stream (`text/event-stream`): it returns an async iterable (an async generator),

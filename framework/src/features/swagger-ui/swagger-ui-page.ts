@@ -8,7 +8,7 @@ export interface PageLocation {
   readonly version: string;
 }
 
-export function assetUrl(at: PageLocation, name: string): string {
+function assetUrl(at: PageLocation, name: string): string {
   return `${at.base}/assets/${at.version}/${name}`;
 }
 

@@ -1,4 +1,4 @@
-import type { ClientOrigin, OriginResolver } from '../../plugin';
+import type { OriginResolver } from '../../plugin';
 import { hostOf, listEntries, parseForwarded, parseXForwardedFor, protocolOf, type Hop } from './forwarding-headers';
 
 /** Which headers the trusted proxies set: `X-Forwarded-For/-Proto/-Host` or RFC 7239 `Forwarded`. */
@@ -53,5 +53,3 @@ function xForwardedHops(header: (name: string) => string | undefined): Hop[] {
     host: hostOf(at(hosts, k)),
   }));
 }
-
-export type { ClientOrigin };

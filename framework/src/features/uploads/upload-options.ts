@@ -56,7 +56,7 @@ function count(value: number | undefined, fallback: number, name: string): numbe
 }
 
 /** Creates the uploads folder (owner-only when new) and checks it can be written, so a wrong path fails at start-up, not on the first upload. */
-export function ensureFolder(dir: string): void {
+function ensureFolder(dir: string): void {
   let problem: string | undefined;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -1,4 +1,4 @@
 /** WebSocket endpoints: the `@WebSocket` decorator, its options, and the plugin that makes them routes. */
 export { webSocketPlugin } from './websocket-plugin';
 export { WebSocket, WEBSOCKET_ENDPOINT, type WebSocketEndpointMetadata } from './websocket-decorator';
-export { checkWebSocketOptions, type WebSocketOptions } from './websocket-options';
+export type { WebSocketOptions } from './websocket-options';

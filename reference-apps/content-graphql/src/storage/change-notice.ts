@@ -1,4 +1,4 @@
-import type { ChangeKind } from './content-store';
+import type { ChangeKind } from './store-access';
 
 /** PostgreSQL channel on which every process that writes content, schemas or tokens announces it. */
 export const CHANGE_CHANNEL = 'content_graphql_changes';

@@ -5,7 +5,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { ContentDB, Flag } from './database-types';
 import type { FieldDefinition, GlobalSetInput, SectionDefinition, SiteDefinition } from '../model/content-model';
 import { createStructure } from './structure-tree';
-import type { ContentStore } from './content-store';
+import type { ElementWriter } from './element-writer';
+import type { StoreAccess } from './store-access';
 
 type Db = Kysely<ContentDB> | Transaction<ContentDB>;
 
@@ -17,7 +18,7 @@ const flag = (value: boolean | undefined, fallback: boolean): Flag => ((value ??
  * structure change (schemas and the catalog are rebuilt).
  */
 export class ContentDefinitions {
-  constructor(private readonly store: ContentStore) {}
+  constructor(private readonly store: StoreAccess & { readonly elements: ElementWriter }) {}
 
   async createSite(def: SiteDefinition): Promise<number> {
     const { id } = await this.store.db

@@ -18,15 +18,16 @@ import type {
 import { ContentDefinitions } from './content-definitions';
 import { ElementWriter } from './element-writer';
 import { ElementIndex } from './element-index';
+import type { ChangeKind, StoreAccess } from './store-access';
 
-export type ChangeKind = 'content' | 'structure' | 'access';
+export type { ChangeKind } from './store-access';
 
 /**
  * The content tables behind one entry point: the catalog (read once per structure version), change notices
  * (recorded in the database, told to in-process listeners, NOTIFY on PostgreSQL), and the writers of the content
  * model's definitions (ContentDefinitions), of elements (ElementWriter) and of the search index (ElementIndex).
  */
-export class ContentStore {
+export class ContentStore implements StoreAccess {
   private catalogPromise: Promise<Catalog> | null = null;
   private readonly listeners = new Set<(kind: ChangeKind, version: string) => void>();
   /** Names this process in change notices, so that it can tell its own from others'. */

@@ -1,11 +1,11 @@
-import type { ContentStore } from './content-store';
+import type { StoreAccess } from './store-access';
 import type { CatalogField } from './catalog';
 import { normalizeKeywords } from '../model/search-keywords';
 import { RELATION_FIELD_KINDS } from '../model/content-model';
 
 /** The search index (normalized keywords per attribute and field, rebuilt on every save) and element layouts. */
 export class ElementIndex {
-  constructor(private readonly store: ContentStore) {}
+  constructor(private readonly store: StoreAccess) {}
 
   /** Rebuilds the search index rows of one element: its searchable attributes and custom fields, per site. */
   async indexElement(elementId: number): Promise<void> {

@@ -18,7 +18,8 @@ import { RELATION_FIELD_KINDS } from '../model/content-model';
 import { fileKind, isTransformable } from '../model/file-kinds';
 import { nowStored, toStoredDate } from '../model/dates';
 import { appendToStructure, removeFromStructure } from './structure-tree';
-import type { ContentStore } from './content-store';
+import type { ElementIndex } from './element-index';
+import type { StoreAccess } from './store-access';
 
 type Db = Kysely<ContentDB> | Transaction<ContentDB>;
 
@@ -41,7 +42,7 @@ function slugify(text: string): string {
  * Each write reindexes the element for search and announces a content change.
  */
 export class ElementWriter {
-  constructor(private readonly store: ContentStore) {}
+  constructor(private readonly store: StoreAccess & { readonly index: ElementIndex }) {}
 
   async saveEntry(input: EntryInput): Promise<number> {
     const catalog = await this.store.catalog();

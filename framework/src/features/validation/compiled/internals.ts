@@ -84,22 +84,19 @@ export interface TransformMetadataRecord {
 }
 
 /**
- * class-transformer's `defaultMetadataStorage`, as the compiler reads it. Its `_` maps are class-transformer's own
- * fields, not rest.uws's: the package offers no public way to list a class's decorated properties, so they are read
- * as they are, for the versions checked in `loadClassTransformerInternals` (an unknown layout leaves transformation to
+ * class-transformer's `defaultMetadataStorage`, as the compiler reads it: its public methods, and two of its own
+ * fields, not rest.uws's: the package offers no public way to list a class's decorated properties, so the two maps
+ * of `@Type` and `@Transform` records are read as they are (only their keys: which properties carry one), for the versions checked in `loadClassTransformerInternals` (an unknown layout leaves transformation to
  * the package). The architecture test's allow-list names the file that reads them (private-members.test.ts).
  */
 interface TransformerMetadataStorage {
   _typeMetadatas: Map<Function, Map<string, TypeMetadataRecord>>;
   _transformMetadatas: Map<Function, Map<string, TransformMetadataRecord[]>>;
-  _exposeMetadatas: Map<Function, Map<string | undefined, unknown>>;
-  _excludeMetadatas: Map<Function, Map<string | undefined, unknown>>;
   findTypeMetadata(target: Function, propertyName: string): TypeMetadataRecord | undefined;
   findTransformMetadatas(target: Function, propertyName: string, transformationType: number): TransformMetadataRecord[];
   getExposedMetadatas(target: Function): unknown[];
   getExcludedMetadatas(target: Function): unknown[];
   getStrategy(target: Function): string;
-  getAncestors(target: Function): Function[];
 }
 
 interface TransformExecutor {
@@ -184,7 +181,7 @@ export function loadClassTransformerInternals(directory?: string): ClassTransfor
       defaultOptions: Record<string, unknown>;
     };
     const s = defaultMetadataStorage;
-    const maps = [s._typeMetadatas, s._transformMetadatas, s._exposeMetadatas, s._excludeMetadatas];
+    const maps = [s._typeMetadatas, s._transformMetadatas];
     if (
       !maps.every((m) => m instanceof Map) ||
       !isFunction(TransformOperationExecutor) ||

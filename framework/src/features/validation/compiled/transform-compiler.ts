@@ -22,8 +22,9 @@ export function declaredProperties(ctor: Function, t: TransformSite): Set<string
   } catch {
     // Only an optimisation: keys not listed here take the generic path.
   }
-  for (const target of [ctor, ...storage.getAncestors(ctor)]) {
-    // class-transformer's own maps: no public API lists a class's decorated properties (docs/architecture.md measures the way without).
+  for (const target of classChain(ctor)) {
+    // class-transformer's own maps: no public API lists a class's decorated properties (docs/architecture.md,
+    // "class-transformer's metadata maps", says why they are read and measures the ways without).
     for (const map of [storage._typeMetadatas.get(target), storage._transformMetadatas.get(target)]) {
       if (map !== undefined) for (const name of map.keys()) if (typeof name === 'string') names.add(name);
     }
@@ -31,8 +32,20 @@ export function declaredProperties(ctor: Function, t: TransformSite): Set<string
   return names;
 }
 
+/** The class and its ancestors, nearest first: the classes class-transformer's lookups walk. */
+function classChain(ctor: Function): Function[] {
+  const chain: Function[] = [ctor];
+  for (
+    let base = Object.getPrototypeOf(ctor) as Function | null;
+    typeof base === 'function' && base.prototype !== undefined;
+    base = Object.getPrototypeOf(base) as Function | null
+  )
+    chain.push(base);
+  return chain;
+}
+
 /** A key the executor skips on instances of the class: a prototype accessor without setter, or a method. */
-export function blockedOnPrototype(prototype: object, key: string): boolean {
+function blockedOnPrototype(prototype: object, key: string): boolean {
   const descriptor = Object.getOwnPropertyDescriptor(prototype, key);
   return !!descriptor && !descriptor.set;
 }

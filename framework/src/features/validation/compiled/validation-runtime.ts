@@ -18,7 +18,7 @@ import { childPath } from './violation-paths';
 export type ObjectValidator = (object: any, out: ConstraintViolation[], path: string, index?: number) => void;
 
 /** The path of an object given as (path, index). */
-export function pathOf(path: string, index: number | undefined): string {
+function pathOf(path: string, index: number | undefined): string {
   return index === undefined ? path : `${path}[${index}]`;
 }
 
@@ -303,7 +303,7 @@ export class ValidationRuntime {
 }
 
 /** class-validator's `convertToArray`. */
-export function toArray(value: unknown[] | Set<unknown> | Map<unknown, unknown>): unknown[] {
+function toArray(value: unknown[] | Set<unknown> | Map<unknown, unknown>): unknown[] {
   if (value instanceof Map) return Array.from(value.values());
   return Array.isArray(value) ? value : Array.from(value);
 }

@@ -38,7 +38,7 @@ export interface CompileEnvironment {
 }
 
 /** Why a class is left to class-validator. */
-export class NotCompilable extends Error {}
+class NotCompilable extends Error {}
 
 /** Compiles the helpers a test expression may use, for the probe comparison. */
 function standaloneTest(emit: TestEmitter, k: ConstantTable): (value: unknown) => unknown {
