@@ -375,8 +375,17 @@ export {
   API_RESPONSES,
   API_TAGS,
   API_EXCLUDE,
+  asyncApi,
+  buildAsyncApiDocument,
+  ApiMessages,
+  API_MESSAGES,
 } from './features/openapi';
 export type {
+  AsyncApiOptions,
+  AsyncApiServer,
+  AsyncApiSource,
+  ApiMessage,
+  ApiMessagesOptions,
   OpenApiOptions,
   OpenApiSource,
   ApiOperationOptions,
@@ -386,7 +395,7 @@ export type {
   ErrorHandlerList,
   JsonSchema,
 } from './features/openapi';
-export { openApiDocument } from './builder/open-api-document';
+export { openApiDocument, asyncApiDocument } from './builder/open-api-document';
 export { swaggerUi, type SwaggerUiOptions } from './features/swagger-ui';
 
 // Adoption (issue 9): types the API reference (npm run -w rest.uws docs) links to from public members.

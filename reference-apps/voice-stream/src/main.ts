@@ -11,7 +11,9 @@
 import { describeServerConfig, describeTrustProxy } from 'app-support';
 import { createLogger } from 'rest.uws';
 import { readVoiceConfig } from './config';
+import { acousticModelUse } from './engines/pocketsphinx/acoustic-adaptation';
 import { limitMallocArenas } from './engines/pocketsphinx/native-memory';
+import { parkRecognitionWorkersOnStop } from './engines/pocketsphinx/pocketsphinx-recognizer';
 import { SignalStop } from './cli/stop-on-signals';
 import { PostgresSessionRegistry } from './storage/postgres-session-registry';
 import { startVoiceServer } from './server';
@@ -24,7 +26,12 @@ async function main(): Promise<void> {
     name: 'voice-stream',
     timeoutMs: config.shutdownTimeoutMs,
     flush: () => logger.flush(),
+    // The process ends with _exit once the server is closed: recognition threads free their decoders and stay
+    // parked rather than being torn down (a dozen at once crashed the process now and then, SIGSEGV).
+    onSignal: parkRecognitionWorkersOnStop,
   });
+  // Without `npm run adapt` (a container's command, a process manager), recognition silently got worse: say so.
+  for (const use of acousticModelUse()) (use.adapted ? console.log : console.warn)(use.line);
   const server = await startVoiceServer({
     port: config.port,
     host: config.host,

@@ -115,7 +115,10 @@ test.serial(
 
     const { exit, ms } = await terminate(instance);
     t.is(exit, 0, instance.output().slice(-3000));
-    t.true(ms < 3_000 + 1_000, `stopped after ${ms} ms (stated: at most 3 s)`);
+    // Ended by its own stop (closed, or its 3 s timer) and not much later: the margin is for a loaded machine,
+    // where the timer, the exit and this test's 'exit' event each wait for a core (4.6 s seen at load 20).
+    t.regex(instance.output(), /voice-stream: stopped|still stopping after 3 s; exiting now/);
+    t.true(ms < 3_000 + 3_000, `stopped after ${ms} ms (stated: at most 3 s)`);
     for (const stream of streams) t.is((await stream.closed).code, 1001);
   },
 );

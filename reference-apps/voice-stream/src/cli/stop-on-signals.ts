@@ -9,6 +9,8 @@ export interface SignalStopOptions {
   readonly logError?: (line: string) => void;
   /** Writes what is held before the process ends without exit handlers (a buffered logger's `flush`). */
   readonly flush?: () => void;
+  /** Called once, at the first signal, before the server is closed (the process will end with `_exit`). */
+  readonly onSignal?: () => void;
 }
 
 /** What a running server gives the signal handler. */
@@ -50,6 +52,7 @@ export class SignalStop {
     this.signal = signal;
     const seconds = this.options.timeoutMs / 1000;
     this.log(`${this.options.name}: ${signal} received, stopping (at most ${seconds} s)`);
+    this.options.onSignal?.();
     setTimeout(() => {
       this.logError(`${this.options.name}: still stopping after ${seconds} s; exiting now`);
       this.exit(0);

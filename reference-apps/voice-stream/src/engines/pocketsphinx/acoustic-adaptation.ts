@@ -27,3 +27,24 @@ export function adaptedModelFor(profile: AdaptedProfile): string | undefined {
   const folder = adaptedModelDirectory(profile);
   return ADAPTED_FILES.every((file) => existsSync(path.join(folder, file))) ? folder : undefined;
 }
+
+/** Which acoustic model a profile's decoders load, for the start-up log. */
+export interface AcousticModelUse {
+  readonly profile: AdaptedProfile;
+  /** The adapted model's folder, or undefined: the model as Debian ships it. */
+  readonly adapted: string | undefined;
+  /** One line saying so; a missing adapted model is a warning, with the command that makes it. */
+  readonly line: string;
+}
+
+/** What each profile's decoders will load, from `directory` (the server logs it at start). */
+export function acousticModelUse(directory: string = ADAPTATION_DIRECTORY): AcousticModelUse[] {
+  return (['wideband', 'narrowband'] as const).map((profile) => {
+    const folder = adaptedModelDirectory(profile, directory);
+    const adapted = ADAPTED_FILES.every((file) => existsSync(path.join(folder, file))) ? folder : undefined;
+    const line = adapted
+      ? `voice-stream: ${profile} audio is recognised with the adapted acoustic model in ${adapted}`
+      : `voice-stream: WARNING: no adapted acoustic model for ${profile} audio in ${folder}: recognising with the model as Debian ships it, which recognises worse; make it with \`npm run adapt -w voice-stream\` (npm start does) or set VOICE_STREAM_ADAPTATION to its folder`;
+    return { profile, adapted, line };
+  });
+}

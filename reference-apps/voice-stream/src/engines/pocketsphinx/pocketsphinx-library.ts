@@ -35,8 +35,11 @@ function featureParametersWith(acousticModel: string, cmnInit: string): string {
     const changed = /^-cmninit .*$/m.test(original)
       ? original.replace(/^-cmninit .*$/m, `-cmninit ${cmnInit}`)
       : `${original.trimEnd()}\n-cmninit ${cmnInit}\n`;
-    writeFileSync(`${file}.part`, changed);
-    renameSync(`${file}.part`, file);
+    // Decoders load in several worker threads of this process at once: a partial file of their own each (one
+    // name per process let a second thread truncate the file the first was renaming into place).
+    const partial = `${file}.${Math.random().toString(36).slice(2)}.part`;
+    writeFileSync(partial, changed);
+    renameSync(partial, file);
   }
   return file;
 }
@@ -209,6 +212,25 @@ class PocketSphinxFunctions {
 }
 
 let functions: PocketSphinxFunctions | undefined;
+
+let pinned: unknown[] | undefined;
+
+/**
+ * Loads PocketSphinx's libraries once in the calling thread (the main one) and keeps them for the life of the
+ * process. Each worker loads them too (koffi, per thread), and its finalizers `dlclose` them when its thread
+ * ends: without a reference held here, the last worker to end unloaded libpocketsphinx, libsphinxbase and
+ * what they pull in (LAPACK, BLAS, libgfortran: constructors, destructors, thread-local state) and the next
+ * session loaded them all again, while other workers were starting or ending. Nothing is called through these
+ * handles. Quietly does nothing when PocketSphinx is not installed (the workers report that).
+ */
+export function pinPocketSphinxLibraries(): void {
+  if (pinned) return;
+  try {
+    pinned = [koffi.load('libsphinxbase.so.3'), koffi.load('libpocketsphinx.so.3')];
+  } catch {
+    pinned = [];
+  }
+}
 
 /**
  * A copy of the dictionary limited to the `size` words the general model finds most likely on their own

@@ -7,10 +7,11 @@ import type {
   RecognitionStream,
   SpeechRecognizer,
 } from '../speech-recognizer';
-import { DEFAULT_MODEL_DIRECTORY } from './pocketsphinx-library';
+import { DEFAULT_MODEL_DIRECTORY, pinPocketSphinxLibraries } from './pocketsphinx-library';
 import { Pronouncer } from './pronunciation';
 import {
   ControlSlot,
+  ShutdownMode,
   type StreamProfile,
   type FromRecognitionWorker,
   type RecognitionWorkerData,
@@ -36,6 +37,20 @@ export interface PocketSphinxRecognizerOptions {
 const WORKER_HEAP_LIMITS = { maxYoungGenerationSizeMb: 4 };
 
 type WorkerHandler = (message: FromRecognitionWorker) => void;
+
+let parkOnStop = false;
+
+/**
+ * From now on, a recognition worker that is stopped frees its decoder and stays parked instead of ending its
+ * thread, and `close()` resolves once every decoder is freed. For a process about to end with `_exit` (SIGTERM,
+ * SIGINT: cli/stop-on-signals.ts): the server died of SIGSEGV now and then on SIGTERM after speaking sessions,
+ * while a dozen worker threads were being torn down at once (V8 isolates disposed, koffi's finalizers
+ * unloading libpocketsphinx and libsphinxbase, glibc's per-thread caches freed) next to the main thread's own
+ * shutdown; none of that teardown is needed when the process is about to end. Never undone.
+ */
+export function parkRecognitionWorkersOnStop(): void {
+  parkOnStop = true;
+}
 
 /** A worker thread owning one loaded decoder. */
 class RecognitionWorker {
@@ -93,11 +108,22 @@ class RecognitionWorker {
    */
   stop(): Promise<void> {
     if (this.exited) return Promise.resolve();
+    const park = parkOnStop;
+    const exited = new Promise<void>((resolve) => {
+      this.worker.once('exit', () => resolve());
+      // Parked: done once the decoder is freed; the thread must not keep the process alive.
+      if (park)
+        this.worker.on('message', (message: FromRecognitionWorker) => {
+          if (message.type === 'stopped') {
+            this.worker.unref();
+            resolve();
+          }
+        });
+    });
     this.worker.ref();
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.failed = true;
     this.handler = undefined;
-    Atomics.store(this.control, ControlSlot.shutdown, 1);
+    Atomics.store(this.control, ControlSlot.shutdown, park ? ShutdownMode.park : ShutdownMode.exit);
     this.worker.postMessage({ type: 'shutdown' } satisfies ToRecognitionWorker);
     // Only for a worker stuck far beyond a decoder load (which takes well under a second).
     const force = setTimeout(() => void this.worker.terminate(), 60_000);
@@ -130,6 +156,7 @@ export class PocketSphinxRecognizer implements SpeechRecognizer {
     this.pronouncer = Pronouncer.forModel(this.modelDirectory);
     this.extraArguments = options.extraArguments ?? [];
     this.maxIdle = options.idleWorkers ?? 2;
+    pinPocketSphinxLibraries();
   }
 
   /** Loads `count` decoders ahead of the first sessions. */
@@ -278,7 +305,7 @@ class PocketSphinxStream implements RecognitionStream {
 
   private onMessage(message: FromRecognitionWorker): void {
     if (this.finished) return;
-    if (message.type === 'ready') return;
+    if (message.type === 'ready' || message.type === 'stopped') return;
     if (message.stream !== null && message.stream !== this.stream) return;
     switch (message.type) {
       case 'tentative':

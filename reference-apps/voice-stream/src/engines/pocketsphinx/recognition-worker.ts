@@ -6,6 +6,7 @@ import type { CustomVocabulary } from '../speech-recognizer';
 import { UtteranceTracker } from './utterance-tracker';
 import {
   ControlSlot,
+  ShutdownMode,
   type AcousticProfile,
   type FromRecognitionWorker,
   type RecognitionWorkerData,
@@ -58,7 +59,9 @@ function stop(): void {
   decoder?.free();
   decoder = undefined;
   releaseFreeMemory();
-  port.close();
+  // Parked: the port stays open (the thread does not end) and every later message is ignored.
+  if (Atomics.load(control, ControlSlot.shutdown) === ShutdownMode.park) send({ type: 'stopped' });
+  else port.close();
 }
 
 /**
@@ -105,6 +108,7 @@ function track(profile: AcousticProfile): void {
 }
 
 port.on('message', (message: ToRecognitionWorker) => {
+  if (stopped) return;
   if (message.type === 'shutdown' || stopRequested()) {
     stop();
     return;

@@ -26,6 +26,19 @@ export type ToRecognitionWorker =
   /** Free the decoder and exit (terminating a worker inside a native call would abort the process). */
   | { readonly type: 'shutdown' };
 
+/** What `ControlSlot.shutdown` holds. */
+export const ShutdownMode = {
+  running: 0,
+  /** Free the decoder and end the thread. */
+  exit: 1,
+  /**
+   * Free the decoder, say `stopped`, and stay parked without ending the thread: the process is about to `_exit`
+   * (a signal), and a thread's teardown (its V8 isolate, koffi's finalizers unloading PocketSphinx's libraries,
+   * glibc's per-thread caches) is native work that only risks a crash with nothing to gain.
+   */
+  park: 2,
+} as const;
+
 export interface WorkerSegment {
   readonly text: string;
   readonly startMs: number;
@@ -34,6 +47,8 @@ export interface WorkerSegment {
 
 export type FromRecognitionWorker =
   | { readonly type: 'ready' }
+  /** The decoder is freed and the worker parked (ShutdownMode.park): it handles nothing more. */
+  | { readonly type: 'stopped' }
   | { readonly type: 'tentative'; readonly stream: number; readonly segment: WorkerSegment | null }
   | { readonly type: 'concluded'; readonly stream: number; readonly segment: WorkerSegment }
   | { readonly type: 'ended'; readonly stream: number }
@@ -42,7 +57,7 @@ export type FromRecognitionWorker =
 
 /** Slots of the Int32Array over `RecognitionWorkerData.control`. */
 export const ControlSlot = {
-  /** Non-zero: free the decoder and exit before handling anything else. */
+  /** A ShutdownMode other than running: free the decoder and exit (or park) before handling anything else. */
   shutdown: 0,
   /** The stream id whose queued audio is to be skipped (the session ended). */
   abortedStream: 1,
