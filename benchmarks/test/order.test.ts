@@ -4,6 +4,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { SAMPLE_ORDER, findOrderProblem } from '../src/contract/order';
 import { OrderDto } from '../src/contract/order-dto';
+import { arktypeOrder, valibotOrder, zodOrder } from '../src/contract/order-standard-schemas';
 
 const invalidOrders: [string, unknown][] = [
   ['no items', { ...SAMPLE_ORDER, items: [] }],
@@ -30,5 +31,19 @@ for (const [what, body] of invalidOrders) {
   test(`an order with ${what} is refused by the hand-written check and by class-validator`, (t) => {
     t.truthy(findOrderProblem(body));
     t.true(classValidatorErrors(body).length > 0);
+  });
+}
+
+const standardSchemas = { zod: zodOrder, valibot: valibotOrder, arktype: arktypeOrder };
+
+for (const [library, schema] of Object.entries(standardSchemas)) {
+  test(`the ${library} order schema takes the posted order and refuses every invalid one`, (t) => {
+    const ok = schema['~standard'].validate(SAMPLE_ORDER);
+    t.false(ok instanceof Promise);
+    t.is((ok as { issues?: unknown }).issues, undefined, JSON.stringify(ok));
+    for (const [what, body] of invalidOrders) {
+      const result = schema['~standard'].validate(body) as { issues?: readonly unknown[] };
+      t.true((result.issues?.length ?? 0) > 0, `${library}: ${what}`);
+    }
   });
 }

@@ -56,6 +56,7 @@ const GROUPS: Group[] = [
       'reference/request-id-and-logging',
       'reference/health',
       'reference/openapi',
+      'reference/asyncapi',
       'reference/swagger-ui',
       'reference/cors',
       'reference/proxies',

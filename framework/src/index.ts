@@ -328,6 +328,7 @@ export {
 
 // Health and readiness: GET /health, GET /ready with the app's checks (503 while one fails or shutting down).
 export { health, type HealthOptions, type ReadinessCheck } from './features/health';
+export { openTelemetry, type OpenTelemetryOptions } from './features/opentelemetry';
 
 // Behind proxies: remoteAddress(), protocol() and host() from trusted proxies' Forwarded / X-Forwarded-* headers.
 export { trustProxy, type TrustProxyOptions, type TrustSetting, type ForwardingHeaders } from './features/trust-proxy';
@@ -375,8 +376,17 @@ export {
   API_RESPONSES,
   API_TAGS,
   API_EXCLUDE,
+  asyncApi,
+  buildAsyncApiDocument,
+  ApiMessages,
+  API_MESSAGES,
 } from './features/openapi';
 export type {
+  AsyncApiOptions,
+  AsyncApiServer,
+  AsyncApiSource,
+  ApiMessage,
+  ApiMessagesOptions,
   OpenApiOptions,
   OpenApiSource,
   ApiOperationOptions,
@@ -386,7 +396,7 @@ export type {
   ErrorHandlerList,
   JsonSchema,
 } from './features/openapi';
-export { openApiDocument } from './builder/open-api-document';
+export { openApiDocument, asyncApiDocument } from './builder/open-api-document';
 export { swaggerUi, type SwaggerUiOptions } from './features/swagger-ui';
 
 // Adoption (issue 9): types the API reference (npm run -w rest.uws docs) links to from public members.

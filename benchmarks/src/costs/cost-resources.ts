@@ -31,6 +31,8 @@ import {
   type RestEvent,
 } from 'rest.uws';
 import { IsInt, IsString, Length, Max, Min } from 'class-validator';
+import { OrderDto } from '../contract/order-dto';
+import { arktypeOrder, valibotOrder, zodOrder } from '../contract/order-standard-schemas';
 import { HELLO_BODY } from '../contract/routes';
 import { COST_VALUES } from './cost-values';
 
@@ -165,6 +167,47 @@ export function createCostResource(counted: Counted): object {
     @Consumes('application/json')
     valid(@Valid @BodyParam() person: Person) {
       expect('name', person.name, COST_VALUES.person.name);
+      return hello();
+    }
+
+    // Scenario 3's 1 KB order: read without validation (the reference), then validated each way.
+    @POST
+    @Path('order-body')
+    @Consumes('application/json')
+    orderBody(@BodyParam() order: { customerId: string }) {
+      expect('customerId', order.customerId, COST_VALUES.order.customerId);
+      return hello();
+    }
+
+    @POST
+    @Path('order-valid')
+    @Consumes('application/json')
+    orderValid(@Valid @BodyParam() order: OrderDto) {
+      expect('customerId', order.customerId, COST_VALUES.order.customerId);
+      return hello();
+    }
+
+    @POST
+    @Path('order-zod')
+    @Consumes('application/json')
+    orderZod(@Valid(zodOrder) order: { customerId: string }) {
+      expect('customerId', order.customerId, COST_VALUES.order.customerId);
+      return hello();
+    }
+
+    @POST
+    @Path('order-valibot')
+    @Consumes('application/json')
+    orderValibot(@Valid(valibotOrder) order: { customerId: string }) {
+      expect('customerId', order.customerId, COST_VALUES.order.customerId);
+      return hello();
+    }
+
+    @POST
+    @Path('order-arktype')
+    @Consumes('application/json')
+    orderArktype(@Valid(arktypeOrder) order: { customerId: string }) {
+      expect('customerId', order.customerId, COST_VALUES.order.customerId);
       return hello();
     }
 

@@ -48,6 +48,34 @@ export const NO_WORK_LIMIT_US = 0.3;
 
 const json = { 'Content-Type': 'application/json' };
 const personJson = JSON.stringify(COST_VALUES.person);
+const orderJson = JSON.stringify(COST_VALUES.order);
+/** Scenario 3's order with a wrong currency and a quantity of 0: refused by every validator of the order rows. */
+const badOrderJson = JSON.stringify({
+  ...COST_VALUES.order,
+  currency: 'XXX',
+  items: [{ ...COST_VALUES.order.items[0], quantity: 0 }],
+});
+
+/** A row posting scenario 3's order to `path`, refused with 400 when invalid unless `validates` is false. */
+function orderRow(id: string, feature: string, path: string, against: string, validates: boolean): CostRow {
+  return {
+    id,
+    feature,
+    request: 'POST scenario 3 order (1 KB)',
+    app: 'routes',
+    method: 'POST',
+    path,
+    headers: json,
+    body: orderJson,
+    against,
+    inherentWork: true,
+    pipelined: true,
+    async check(baseUrl) {
+      await expectHello(id, baseUrl, path, { method: 'POST', headers: json, body: orderJson });
+      if (validates) await expectRefused(id, baseUrl, path, 400, { method: 'POST', headers: json, body: badOrderJson });
+    },
+  };
+}
 
 async function expectHello(row: string, baseUrl: string, path: string, init: RequestInit = {}): Promise<void> {
   expectJson(row, `${init.method ?? 'GET'} ${path}`, await request(`${baseUrl}${path}`, init), HELLO_BODY);
@@ -238,6 +266,41 @@ export function costRows(): CostRow[] {
         });
       },
     },
+    orderRow(
+      'order-body',
+      '`@BodyParam` scenario 3 order, no validation (reference for the order rows)',
+      '/order-body',
+      BARE_ROW,
+      false,
+    ),
+    orderRow(
+      'order-valid',
+      '`@Valid` scenario 3 order (compiled class-validator), against the unvalidated order',
+      '/order-valid',
+      'order-body',
+      true,
+    ),
+    orderRow(
+      'order-zod',
+      '`@Valid(schema)` scenario 3 order, Zod 4, against `@Valid` (class-validator)',
+      '/order-zod',
+      'order-valid',
+      true,
+    ),
+    orderRow(
+      'order-valibot',
+      '`@Valid(schema)` scenario 3 order, Valibot, against `@Valid` (class-validator)',
+      '/order-valibot',
+      'order-valid',
+      true,
+    ),
+    orderRow(
+      'order-arktype',
+      '`@Valid(schema)` scenario 3 order, ArkType, against `@Valid` (class-validator)',
+      '/order-arktype',
+      'order-valid',
+      true,
+    ),
     routeRow('auth', "`@Authenticate(bearer)` + `@RolesAllowed('reader')`", '/auth', true, {
       headers: { Authorization: `Bearer ${COST_VALUES.token}` },
       request: 'Authorization: Bearer',

@@ -30,6 +30,10 @@ export interface PluginTarget {
   readonly hooks: PluginHooks;
   registerFromPlugin(targets: Array<Constructor | object>): void;
   addWebSocket(route: WebSocketRoute): void;
+  webSocketEndpoints(): ReadonlyArray<{
+    readonly route: WebSocketRoute;
+    readonly upgrade: { readonly stages: { readonly definition: RouteDefinition } };
+  }>;
   routes(): ReadonlyArray<{ readonly definition: RouteDefinition }>;
   routeAnswers(definition: RouteDefinition): readonly RouteAnswer[];
   errorHandlers(definition?: RouteDefinition): HandlerEntry[];
@@ -137,6 +141,9 @@ function pluginContext(rt: PluginTarget, plugin: RestPlugin): PluginContext {
     },
     routes() {
       return rt.routes().map((h) => h.definition);
+    },
+    webSockets() {
+      return rt.webSocketEndpoints().map((e) => ({ route: e.route, definition: e.upgrade.stages.definition }));
     },
     routeAnswers(route) {
       return rt.routeAnswers(route);

@@ -20,8 +20,6 @@ export declare namespace StandardSchemaV1 {
     readonly validate: (value: unknown) => Result<Output> | Promise<Result<Output>>;
     /** The input and output types (types only). */
     readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-    /** Standard JSON Schema, where the library implements it. */
-    readonly jsonSchema?: StandardJsonSchemaConverter | undefined;
   }
   /** What `validate` answers. */
   export type Result<Output> = { readonly value: Output; readonly issues?: undefined } | FailureResult;
@@ -44,7 +42,7 @@ export declare namespace StandardSchemaV1 {
   export type InferOutput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['output'];
 }
 
-/** Standard JSON Schema's converter (`~standard.jsonSchema`): the JSON Schema of the input or the output. */
+/** Standard JSON Schema's converter (`~standard.jsonSchema`, beside `validate` where a library implements it). */
 export interface StandardJsonSchemaConverter {
   readonly input: (options: {
     readonly target: string;
@@ -107,7 +105,7 @@ export function jsonSchemaOf(schema: StandardSchemaV1): SchemaDocument {
 }
 
 function convert(schema: StandardSchemaV1): SchemaDocument {
-  const props = schema['~standard'];
+  const props = schema['~standard'] as StandardSchemaV1.Props & { readonly jsonSchema?: StandardJsonSchemaConverter };
   const vendor = props.vendor;
   const failures: string[] = [];
   const attempt = (via: string, make: () => unknown): SchemaDocument | undefined => {

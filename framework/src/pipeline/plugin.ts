@@ -189,6 +189,16 @@ export interface PluginContext {
 
   /** The definitions of every route registered so far (OpenAPI). */
   routes(): readonly RouteDefinition[];
+  /**
+   * The WebSocket endpoints declared so far (AsyncAPI), each with the definition of its upgrade: a `GET` route whose
+   * parameters are `open`'s arguments and whose decorators are the endpoint class's (its security).
+   */
+  webSockets(): ReadonlyArray<{
+    /** The endpoint as it was declared. */
+    readonly route: WebSocketRoute;
+    /** Its upgrade's definition. */
+    readonly definition: RouteDefinition;
+  }>;
   /** What the plugins' hooks may answer on a route instead of the route itself (their `answers`), for API documents. */
   routeAnswers(route: RouteDefinition): readonly RouteAnswer[];
   /**

@@ -110,6 +110,15 @@ for (const esm of [false, true]) {
     t.regex(tested.output, /ℹ pass 5\nℹ fail 0/);
     for (const name of ['a new todo is announced on the event stream', 'the live socket adds a todo from a message'])
       t.true(tested.output.includes(`✔ ${name}`), `${name}: ${tested.output}`);
+    // A test file removed is no longer run: its compiled JavaScript goes with it.
+    const liveTest = path.join(project, 'test', 'todo-live.test.ts');
+    const liveSource = fs.readFileSync(liveTest, 'utf8');
+    fs.rmSync(liveTest);
+    const fewer = await run('npm', ['test'], project);
+    t.is(fewer.code, 0, fewer.output);
+    t.regex(fewer.output, /ℹ pass 4\nℹ fail 0/);
+    t.false(fs.existsSync(path.join(project, 'dist', 'test', 'todo-live.test.js')));
+    fs.writeFileSync(liveTest, liveSource);
     const typecheck = await run('npm', ['run', 'typecheck'], project);
     t.is(typecheck.code, 0, typecheck.output);
     const lint = await run('npm', ['run', 'lint'], project);

@@ -51,6 +51,7 @@ import {
   User,
   Valid,
 } from '../../src/index';
+import { openApiParserErrors } from '../support/established-parsers';
 import { oasValidator } from '../support/openapi-validator';
 import { listen } from '../support/server';
 
@@ -211,6 +212,7 @@ test('the document is served as JSON at the path, valid against the OpenAPI 3.1 
   const doc: any = await res.json();
   const validate = oasValidator();
   t.true(validate(doc), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+  t.is(await openApiParserErrors(doc), '', 'an established OpenAPI 3.1 parser accepts it too');
   t.is(doc.openapi, '3.1.0');
   t.deepEqual(doc.info, { title: 'Bookings', version: '1.2.3', description: 'Test API' });
   t.deepEqual(Object.keys(doc.paths).sort(), [

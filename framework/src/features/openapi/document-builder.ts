@@ -152,7 +152,11 @@ export function buildOpenApiDocument(rt: OpenApiSource, options: OpenApiOptions)
   return doc;
 }
 
-function describeParameters(d: RouteDefinition, patterns: Map<string, string>, schemas: SchemaRegistry): JsonSchema[] {
+export function describeParameters(
+  d: RouteDefinition,
+  patterns: Map<string, string>,
+  schemas: SchemaRegistry,
+): JsonSchema[] {
   const out: JsonSchema[] = [];
   const constraints = d.extensions.get(PARAMETER_CONSTRAINTS) as ParameterConstraints | undefined;
   const standard = d.extensions.get(ARGUMENT_SCHEMAS) as ArgumentSchemas | undefined;

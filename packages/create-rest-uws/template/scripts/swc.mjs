@@ -2,7 +2,7 @@
 // milliseconds, with the legacy decorators and the decorator metadata (design:paramtypes) rest.uws reads, as tsc
 // writes them. It checks no types: `npm run typecheck` (tsc) does.
 //   node scripts/swc.mjs src test     compiles every .ts file of those folders into dist/
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformFileSync } from '@swc/core';
@@ -59,10 +59,24 @@ export function sourceFiles(dir) {
     .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
 }
 
-/** Compiles every file of the folders (relative to the project). */
+/**
+ * Compiles every file of the folders (relative to the project), and removes the JavaScript of source files that are
+ * gone: a deleted or renamed test would otherwise still run, and a deleted module still be found by its importers.
+ */
 export function compileAll(folders) {
   const files = folders.flatMap((folder) => sourceFiles(path.join(root, folder)));
   for (const file of files) compileFile(file);
+  const outputs = new Set(files.map(outputOf));
+  for (const folder of folders) {
+    const dist = path.join(root, 'dist', folder);
+    if (!existsSync(dist)) continue;
+    const compiled = readdirSync(dist, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    for (const entry of compiled) {
+      const file = path.join(entry.parentPath ?? entry.path, entry.name);
+      const js = file.replace(/\.js\.map$/, '.js');
+      if (js.endsWith('.js') && !outputs.has(js)) rmSync(file, { force: true });
+    }
+  }
   return files.length;
 }
 
