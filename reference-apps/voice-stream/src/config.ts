@@ -10,6 +10,7 @@ import {
   type TrustProxySetting,
 } from 'app-support';
 import { defaultMaxSessions } from './domain/session-capacity';
+import { DEFAULT_JOB_LIMITS } from './domain/jobs/job-request';
 
 /** The embedded default: a SQLite file in the app's data folder (git-ignored). */
 export const DEFAULT_DATABASE_FILE = path.resolve(__dirname, '..', '..', 'data', 'voice-stream.db');
@@ -32,6 +33,13 @@ export interface VoiceConfig extends ServerConfig {
   readonly sessionRateLimitPerMinute: number | false;
   /** Level of the JSON log on stdout: info writes one access line per request (with its request id). */
   readonly logLevel: LogLevel;
+  /** Audio-file jobs: their folder (default beside the SQLite file), how many run at once, and their limits. */
+  readonly jobs: {
+    readonly directory?: string;
+    readonly concurrency: number;
+    readonly maxFileBytes: number;
+    readonly maxDurationMs: number;
+  };
 }
 
 function positiveInteger(value: string, source: string): number {
@@ -40,6 +48,10 @@ function positiveInteger(value: string, source: string): number {
     throw new Error(`Invalid value "${value}" from ${source}: expected a positive integer`);
   }
   return parsed;
+}
+
+function positiveOr(given: [string, string] | undefined, fallback: number): number {
+  return given ? positiveInteger(...given) : fallback;
 }
 
 const FLAGS = {
@@ -51,13 +63,19 @@ const FLAGS = {
   'trust-proxy': { type: 'string' },
   'session-rate-limit': { type: 'string' },
   'log-level': { type: 'string' },
+  'jobs-directory': { type: 'string' },
+  'job-concurrency': { type: 'string' },
+  'job-max-file-size': { type: 'string' },
+  'job-max-duration': { type: 'string' },
 } as const;
 
 /**
  * Port, host and database from flags (--port, --host, --database) or VOICE_* / generic env variables;
  * --max-sessions / VOICE_MAX_SESSIONS and --shutdown-timeout / VOICE_SHUTDOWN_TIMEOUT (seconds); --trust-proxy /
  * VOICE_TRUST_PROXY (off, a hop count, or addresses and ranges), --session-rate-limit / VOICE_SESSION_RATE_LIMIT
- * (session requests per minute per API key, or off) and --log-level / VOICE_LOG_LEVEL. Unknown
+ * (session requests per minute per API key, or off) and --log-level / VOICE_LOG_LEVEL; the audio-file jobs'
+ * --jobs-directory, --job-concurrency, --job-max-file-size (bytes) and --job-max-duration (seconds), or
+ * VOICE_JOBS_DIRECTORY, VOICE_JOB_CONCURRENCY, VOICE_JOB_MAX_FILE_SIZE, VOICE_JOB_MAX_DURATION. Unknown
  * flags and flags without a value are errors (node:util parseArgs); positionals are left to the caller.
  */
 export function readVoiceConfig(
@@ -73,7 +91,16 @@ export function readVoiceConfig(
     serverFlags,
     env,
   );
-  type Flag = 'max-sessions' | 'shutdown-timeout' | 'trust-proxy' | 'session-rate-limit' | 'log-level';
+  type Flag =
+    | 'max-sessions'
+    | 'shutdown-timeout'
+    | 'trust-proxy'
+    | 'session-rate-limit'
+    | 'log-level'
+    | 'jobs-directory'
+    | 'job-concurrency'
+    | 'job-max-file-size'
+    | 'job-max-duration';
   const pick = (flag: Flag, envName: string): [string, string] | undefined => {
     const fromFlag = flags[flag];
     if (fromFlag !== undefined) return [fromFlag, `--${flag}`];
@@ -94,5 +121,12 @@ export function readVoiceConfig(
       DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE,
     ),
     logLevel: parseLogLevel(...text('log-level', 'VOICE_LOG_LEVEL'), 'info'),
+    jobs: {
+      directory: pick('jobs-directory', 'VOICE_JOBS_DIRECTORY')?.[0],
+      concurrency: positiveOr(pick('job-concurrency', 'VOICE_JOB_CONCURRENCY'), 1),
+      maxFileBytes: positiveOr(pick('job-max-file-size', 'VOICE_JOB_MAX_FILE_SIZE'), DEFAULT_JOB_LIMITS.maxFileBytes),
+      maxDurationMs:
+        positiveOr(pick('job-max-duration', 'VOICE_JOB_MAX_DURATION'), DEFAULT_JOB_LIMITS.maxDurationMs / 1000) * 1000,
+    },
   };
 }

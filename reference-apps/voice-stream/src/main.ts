@@ -44,6 +44,11 @@ async function main(): Promise<void> {
       config.sessionRateLimitPerMinute === false
         ? false
         : { limit: config.sessionRateLimitPerMinute, windowSeconds: 60 },
+    jobs: {
+      directory: config.jobs.directory,
+      concurrency: config.jobs.concurrency,
+      limits: { maxFileBytes: config.jobs.maxFileBytes, maxDurationMs: config.jobs.maxDurationMs },
+    },
   });
   stop.serving(server);
   console.log(describeServerConfig('voice-stream', config, server.port));
@@ -57,6 +62,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `voice-stream: session requests at ${server.url}/v3/voice/realtime (create a key: npm run -w voice-stream keys -- create <label>)`,
+  );
+  console.log(
+    `voice-stream: audio-file jobs at ${server.url}/v1/jobs/voice/translate, ${config.jobs.concurrency} at once, files in ${server.jobs.directory} (at most ${config.jobs.maxFileBytes} bytes, ${config.jobs.maxDurationMs / 1000} s of audio each)`,
   );
   const limit =
     config.sessionRateLimitPerMinute === false

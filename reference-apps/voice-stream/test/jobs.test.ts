@@ -3,15 +3,22 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { postgresForTests, type TestPostgresDatabase } from 'app-support';
+import { readVoiceConfig } from '../src/config';
 import { createOfflineEngines, type VoiceEngines } from '../src/engines/voice-engines';
 import { startVoiceServer, type VoiceServer, type VoiceServerOptions } from '../src/server';
 import { download, finished, jobClient } from './support/job-client';
 import { decodeAudio, encodeAudio, REPORT_SENTENCE, spokenPassage, TABLE_SENTENCE } from './support/speech-fixtures';
+import { DeepLSpec } from './support/deepl-spec';
 import { requireEnginePackages } from './support/system-packages';
 import { wordErrorRate } from './support/word-error-rate';
 
 // Audio-file translation jobs through HTTP as a client uses them (DeepL's Voice Translate Job API): create, upload
 // with the signature, poll, download each target; on SQLite and on PostgreSQL, across a restart; the refusals.
+
+const spec = new DeepLSpec();
+const CREATED = 'deepl:jobs#/components/schemas/CreateJobResponse';
+const STATUS = 'deepl:jobs#/components/schemas/JobStatusResponse';
+const ERROR = 'deepl:jobs#/components/schemas/ErrorResponse';
 
 let directory: string;
 let postgres: TestPostgresDatabase;
@@ -77,6 +84,7 @@ for (const database of databases) {
       t.is(created.body.upload_url, `${server.url}/v1/jobs/voice/translate/${id}/source`);
       t.is(typeof created.body.signature, 'string');
       t.is(created.body.signed_upload_url, undefined, 'no signed URL unless asked for');
+      t.deepEqual(spec.check(CREATED, created.body), [], "the answer validates against DeepL's CreateJobResponse");
 
       const pending = await client.status(id);
       t.is(pending.status, 200);
@@ -178,7 +186,13 @@ test.serial('auth: the key owns the job; uploads and downloads need their own si
 
   const created = await a.create(body, '?include=signed_url');
   t.is(created.status, 201);
+  t.deepEqual(spec.check(CREATED, created.body), []);
   const { job_id: id, upload_url: uploadUrl, signature, signed_upload_url: signedUrl } = created.body;
+  t.deepEqual(
+    spec.check(STATUS, (await a.status(id)).body),
+    [],
+    "a pending job validates as DeepL's JobStatusResponse",
+  );
   t.is(signedUrl, `${uploadUrl}?signature=${encodeURIComponent(signature)}`);
   t.is((await b.status(id)).status, 404, "another key's job is not found");
   t.is((await b.status(id)).body.code, 'not_found');
@@ -208,6 +222,8 @@ test.serial('auth: the key owns the job; uploads and downloads need their own si
   t.is((await download(first.download_url, second.signature)).status, 403, "target 1's signature is not target 0's");
   t.is((await download(`${done.results[0].download_url.slice(0, -1)}7`, first.signature)).status, 404);
   const signedStatus = await a.status(id, '?include=signed_url');
+  t.deepEqual(spec.check(STATUS, signedStatus.body), [], "a complete job validates as DeepL's JobStatusResponse");
+  t.deepEqual(spec.check(ERROR, forged.body), []);
   const signedDownload = await download(signedStatus.body.results[1].signed_download_url);
   t.is(signedDownload.status, 200);
   t.regex(signedDownload.bytes.toString('utf8'), /table/i);
@@ -308,3 +324,24 @@ test.serial(
     t.is(done.results[0].download_url, undefined);
   },
 );
+
+test('the job options come from flags and environment variables; bad values stop the server', (t) => {
+  t.deepEqual(readVoiceConfig([], {}).jobs, {
+    directory: undefined,
+    concurrency: 1,
+    maxFileBytes: 1024 ** 3,
+    maxDurationMs: 3 * 3600 * 1000,
+  });
+  t.deepEqual(
+    readVoiceConfig(['--job-concurrency', '2', '--job-max-duration', '600'], {
+      VOICE_JOBS_DIRECTORY: '/srv/voice-jobs',
+      VOICE_JOB_MAX_FILE_SIZE: '1000000',
+      VOICE_JOB_MAX_DURATION: '30',
+    }).jobs,
+    { directory: '/srv/voice-jobs', concurrency: 2, maxFileBytes: 1_000_000, maxDurationMs: 600_000 },
+  );
+  t.throws(() => readVoiceConfig(['--job-concurrency', '0'], {}), {
+    message: /--job-concurrency: expected a positive integer/,
+  });
+  t.throws(() => readVoiceConfig([], { VOICE_JOB_MAX_FILE_SIZE: '1GB' }), { message: /VOICE_JOB_MAX_FILE_SIZE/ });
+});

@@ -282,7 +282,10 @@ export class JobStore {
   /** A result was fetched: `complete` becomes `downloaded` (it stays downloadable until the job expires). */
   async markDownloaded(id: string, index: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('voice_jobs').select('results').where('id', '=', id).executeTakeFirst();
+      // Row-locked on PostgreSQL: downloads of several results at once must not undo each other's change.
+      let query = trx.selectFrom('voice_jobs').select('results').where('id', '=', id);
+      if (this.dialect === 'postgres') query = query.forUpdate();
+      const row = await query.executeTakeFirst();
       if (!row) return;
       const results = JSON.parse(row.results) as TargetResult[];
       if (results[index]?.status !== 'complete') return;

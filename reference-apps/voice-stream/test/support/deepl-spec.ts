@@ -25,6 +25,7 @@ export class DeepLSpec {
   readonly asyncapi = load('voice.asyncapi.yaml');
   readonly targetMedia = load('voice.target-media.yaml');
   readonly spokenTerms = load('spoken-terms.yaml');
+  readonly jobs = load('jobs-voice-translate.openapi.yaml');
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly compiled = new Map<string, ValidateFunction>();
 
@@ -32,6 +33,8 @@ export class DeepLSpec {
     this.ajv.addFormat('binary', BASE64);
     this.ajv.addFormat('byte', BASE64);
     this.ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+    this.ajv.addFormat('uri', /^https?:\/\/[^\s]+$/);
+    this.ajv.addFormat('int64', true);
     this.ajv.addFormat('date-time', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)$/);
     for (const [id, document] of Object.entries(this.documents())) this.ajv.addSchema(document, id);
   }
@@ -42,6 +45,7 @@ export class DeepLSpec {
       'deepl:asyncapi': this.asyncapi,
       'deepl:target-media': this.targetMedia,
       'deepl:spoken-terms': this.spokenTerms,
+      'deepl:jobs': this.jobs,
     };
   }
 

@@ -1,8 +1,16 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The app's entry point, as `npm start -w voice-stream` runs it. */
 const MAIN = path.resolve(__dirname, '..', '..', 'src', 'main.js');
+
+/** The node flags `npm start -w voice-stream` runs it with (package.json `config.nodeFlags`). */
+export const START_NODE_FLAGS: readonly string[] = (
+  JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+    config: { nodeFlags: string };
+  }
+).config.nodeFlags.split(/\s+/);
 
 /** An instance of the voice server in a process of its own (what a second machine would run). */
 export interface InstanceProcess {
@@ -19,10 +27,14 @@ export interface InstanceProcess {
  * Starts `node dist/src/main.js` on a free port against `databaseUrl`; resolves once it says it listens (its
  * signal handlers are installed before that line).
  */
-export function startInstanceProcess(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<InstanceProcess> {
+export function startInstanceProcess(
+  databaseUrl: string,
+  env: NodeJS.ProcessEnv = {},
+  nodeArgs: readonly string[] = [],
+): Promise<InstanceProcess> {
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    [MAIN, '--port', '0', '--host', '127.0.0.1', '--database', databaseUrl],
+    [...nodeArgs, MAIN, '--port', '0', '--host', '127.0.0.1', '--database', databaseUrl],
     {
       env: { ...process.env, ...env },
       stdio: 'pipe',
