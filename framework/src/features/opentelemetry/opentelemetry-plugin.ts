@@ -1,0 +1,295 @@
+import type { AsyncLocalStorage } from 'node:async_hooks';
+import diagnostics from 'node:diagnostics_channel';
+import { performance } from 'node:perf_hooks';
+import type * as Api from '@opentelemetry/api';
+import {
+  ApiExclude,
+  errors,
+  GET,
+  HANDLER_CHANNEL,
+  type HandlerTrace,
+  HTTP_METHODS,
+  HttpServerResponse,
+  Context,
+  Path,
+  REQUEST_CHANNEL,
+  type RequestTrace,
+  type RestPlugin,
+  type RoutingContext,
+  UPGRADE_CHANNEL,
+} from '../../plugin';
+import { PROMETHEUS_CONTENT_TYPE, PrometheusMetrics } from './prometheus';
+import { extractTraceparent } from './traceparent';
+
+/** Options of `openTelemetry()`. */
+export interface OpenTelemetryOptions {
+  /** Where spans go (default: the global tracer provider, `trace.getTracerProvider()`). */
+  tracerProvider?: Api.TracerProvider;
+  /** Where metrics go (default: the global meter provider, `metrics.getMeterProvider()`). */
+  meterProvider?: Api.MeterProvider;
+  /**
+   * Reads the caller's trace context from the request headers (default: the global propagator; when none is
+   * registered, W3C `traceparent`/`tracestate` are read by the plugin itself).
+   */
+  propagator?: Api.TextMapPropagator;
+  /**
+   * Serves the two metrics in the Prometheus text format at this path (`'/metrics'`), as a route of the app: the
+   * app's authentication, rate limits and proxies apply to it as to any route. Default: not served.
+   */
+  metricsPath?: string;
+}
+
+/** What the plugin keeps of one request while it runs. */
+interface Active {
+  readonly span: Api.Span;
+  readonly context: Api.Context;
+  readonly start: number;
+  readonly method: string;
+  readonly scheme: string;
+  error: unknown;
+}
+
+const KNOWN_METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
+const PATH_PATTERN = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+const OPTION_NAMES = new Set(['tracerProvider', 'meterProvider', 'propagator', 'metricsPath']);
+
+function loadApi(): typeof Api {
+  try {
+    return require('@opentelemetry/api') as typeof Api;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException)?.code === 'MODULE_NOT_FOUND')
+      throw errors.RU_ERR_MISSING_PACKAGE(
+        'rest.uws: openTelemetry needs the package @opentelemetry/api: npm install @opentelemetry/api',
+      );
+    throw err;
+  }
+}
+
+/** The headers of a request, for the propagator. */
+const HEADER_GETTER: Api.TextMapGetter<RoutingContext> = {
+  keys: (ctx) => Object.keys(ctx.request.headers()),
+  get: (ctx, key) => ctx.request.headerOrEmpty(key) || undefined,
+};
+
+/**
+ * A server span per request and per WebSocket upgrade, following the OpenTelemetry HTTP semantic conventions
+ * (`GET /users/{id}`, `http.request.method`, `url.path`, `http.route`, `http.response.status_code`,
+ * `server.address`/`server.port`, `client.address` as the proxies trusted make it, `error.type`), joined to the
+ * caller's trace (W3C `traceparent`), active in the handler and what it calls; the metrics
+ * `http.server.request.duration` and `http.server.active_requests`; optionally those metrics as Prometheus text.
+ * Built on the tracing channels of rest.uws (`REQUEST_CHANNEL`...) and `@opentelemetry/api`.
+ *
+ * ```ts
+ * new RestBuilder().use(openTelemetry({ metricsPath: '/metrics' }))
+ * ```
+ */
+export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
+  if (options === null || typeof options !== 'object')
+    throw errors.RU_ERR_PLUGIN('rest.uws: openTelemetry: options must be an object');
+  for (const key of Object.keys(options))
+    if (!OPTION_NAMES.has(key)) throw errors.RU_ERR_PLUGIN(`rest.uws: openTelemetry: unknown option "${key}"`);
+  const metricsPath = options.metricsPath;
+  if (metricsPath !== undefined && (typeof metricsPath !== 'string' || !PATH_PATTERN.test(metricsPath)))
+    throw errors.RU_ERR_PLUGIN(
+      `rest.uws: openTelemetry: metricsPath must be a path starting with /, got ${JSON.stringify(metricsPath)}`,
+    );
+  const api = loadApi();
+  const tracer = (options.tracerProvider ?? api.trace.getTracerProvider()).getTracer('rest.uws');
+  const meter = (options.meterProvider ?? api.metrics.getMeterProvider()).getMeter('rest.uws');
+  const duration = meter.createHistogram('http.server.request.duration', {
+    description: 'Duration of HTTP server requests.',
+    unit: 's',
+    advice: { explicitBucketBoundaries: [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10] },
+  });
+  const activeRequests = meter.createUpDownCounter('http.server.active_requests', {
+    description: 'Number of active HTTP server requests.',
+    unit: '{request}',
+  });
+  const prometheus = metricsPath === undefined ? undefined : new PrometheusMetrics();
+  const active = new WeakMap<RoutingContext, Active>();
+
+  /** The caller's context: the propagator's, or W3C trace context read here when no propagator is registered. */
+  const parentOf = (ctx: RoutingContext): Api.Context => {
+    const propagator = options.propagator ?? (api.propagation.fields().length > 0 ? api.propagation : undefined);
+    if (propagator !== undefined) return propagator.extract(api.ROOT_CONTEXT, ctx, HEADER_GETTER);
+    const request = ctx.request;
+    return extractTraceparent(api, request.headerOrEmpty('traceparent'), request.headerOrEmpty('tracestate'));
+  };
+
+  const begin = (m: RequestTrace): Active => {
+    const known = active.get(m.ctx);
+    if (known !== undefined) return known;
+    const request = m.ctx.request;
+    const method = KNOWN_METHODS.has(m.method) ? m.method : '_OTHER';
+    const scheme = request.protocol();
+    const attributes: Api.Attributes = {
+      'http.request.method': method,
+      'url.path': m.url,
+      'url.scheme': scheme,
+    };
+    if (method === '_OTHER') attributes['http.request.method_original'] = m.method;
+    const query = request.query();
+    if (query) attributes['url.query'] = query;
+    const host = request.host();
+    if (host) {
+      const colon = host.lastIndexOf(':');
+      const bracket = host.lastIndexOf(']');
+      if (colon > bracket && colon > 0) {
+        attributes['server.address'] = host.slice(0, colon);
+        attributes['server.port'] = Number(host.slice(colon + 1));
+      } else {
+        attributes['server.address'] = host;
+        attributes['server.port'] = scheme === 'https' ? 443 : 80;
+      }
+    }
+    const client = request.remoteAddress();
+    if (client) attributes['client.address'] = client;
+    const agent = request.headerOrEmpty('user-agent');
+    if (agent !== '') attributes['user_agent.original'] = agent;
+    if (m.route !== undefined) attributes['http.route'] = m.route.path;
+    const name = m.route === undefined ? method : `${method} ${m.route.path}`;
+    const parent = parentOf(m.ctx);
+    const span = tracer.startSpan(name, { kind: api.SpanKind.SERVER, attributes }, parent);
+    const state: Active = {
+      span,
+      context: api.trace.setSpan(parent, span),
+      start: performance.now(),
+      method,
+      scheme,
+      error: undefined,
+    };
+    active.set(m.ctx, state);
+    activeRequests.add(1, { 'http.request.method': method, 'url.scheme': scheme });
+    prometheus?.activeRequests(1);
+    return state;
+  };
+
+  const finish = (m: RequestTrace): void => {
+    const state = active.get(m.ctx);
+    if (state === undefined) return;
+    active.delete(m.ctx);
+    const { span, method, scheme } = state;
+    const seconds = (performance.now() - state.start) / 1000;
+    const status = m.ctx.response.getStatusCode();
+    const route = m.ctx.route()?.path ?? m.route?.path;
+    const attributes: Api.Attributes = {
+      'http.request.method': method,
+      'url.scheme': scheme,
+      'http.response.status_code': status,
+    };
+    if (route !== undefined) {
+      attributes['http.route'] = route;
+      span.updateName(`${method} ${route}`);
+    }
+    let errorType: string | undefined;
+    if (m.aborted === true) errorType = 'aborted';
+    else if (status >= 500) errorType = errorName(state.error) ?? String(status);
+    if (errorType !== undefined) {
+      attributes['error.type'] = errorType;
+      span.setStatus({ code: api.SpanStatusCode.ERROR });
+    }
+    span.setAttributes(attributes);
+    span.end();
+    duration.record(seconds, attributes);
+    activeRequests.add(-1, { 'http.request.method': method, 'url.scheme': scheme });
+    if (prometheus !== undefined) {
+      prometheus.activeRequests(-1);
+      const labels: Record<string, string | number> = {
+        'http.request.method': method,
+        'http.response.status_code': status,
+      };
+      if (route !== undefined) labels['http.route'] = route;
+      if (errorType !== undefined) labels['error.type'] = errorType;
+      prometheus.observe(labels, seconds);
+    }
+  };
+
+  const failed = (m: RequestTrace): void => {
+    const state = active.get(m.ctx);
+    if (state === undefined) return;
+    state.error = m.error;
+    if (m.error instanceof Error) state.span.recordException(m.error);
+  };
+
+  const requestHandlers = {
+    start: (m: unknown) => void begin(m as RequestTrace),
+    end: () => {},
+    asyncStart: () => {},
+    asyncEnd: (m: unknown) => finish(m as RequestTrace),
+    error: (m: unknown) => failed(m as RequestTrace),
+  };
+
+  let listening = false;
+  return {
+    name: 'opentelemetry',
+    setup(app) {
+      // The channels are the process's: one subscription, whatever the number of apps the plugin is used on.
+      if (!listening) subscribe(api, requestHandlers, begin, active);
+      listening = true;
+      if (prometheus !== undefined) app.register(metricsResource(metricsPath!, prometheus));
+    },
+  };
+}
+
+/** The error's class name, for `error.type` (HTTP errors of rest.uws carry their code instead). */
+function errorName(error: unknown): string | undefined {
+  if (error === undefined || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code !== '') return code;
+  const name = (error as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+type Handlers = Parameters<diagnostics.TracingChannel<unknown, object>['subscribe']>[0];
+
+/**
+ * Subscribes to the request and upgrade channels, and binds the context manager's storage to their `start` and to
+ * the handler's, so the request's span is the active one in the handler (the context manager of
+ * `@opentelemetry/context-async-hooks`, which the Node SDK registers; another manager keeps the spans, without the
+ * active context).
+ */
+function subscribe(
+  api: typeof Api,
+  handlers: Handlers,
+  begin: (m: RequestTrace) => Active,
+  active: WeakMap<RoutingContext, Active>,
+): void {
+  const request = diagnostics.tracingChannel<unknown, RequestTrace>(REQUEST_CHANNEL);
+  const upgrade = diagnostics.tracingChannel<unknown, RequestTrace>(UPGRADE_CHANNEL);
+  const handler = diagnostics.tracingChannel<unknown, HandlerTrace>(HANDLER_CHANNEL);
+  request.subscribe(handlers as never);
+  upgrade.subscribe(handlers as never);
+  const storage = contextStorage(api);
+  if (storage === undefined) return;
+  request.start.bindStore(storage, (m) => begin(m).context);
+  upgrade.start.bindStore(storage, (m) => begin(m).context);
+  handler.start.bindStore(storage, (m) => active.get(m.ctx)?.context ?? storage.getStore());
+}
+
+/** The AsyncLocalStorage of the global context manager, when it has one. */
+function contextStorage(api: typeof Api): AsyncLocalStorage<unknown> | undefined {
+  const manager = (api.context as unknown as { _getContextManager?: () => unknown })._getContextManager?.();
+  const storage = (manager as { _asyncLocalStorage?: unknown } | undefined)?._asyncLocalStorage;
+  if (
+    storage !== null &&
+    typeof storage === 'object' &&
+    typeof (storage as AsyncLocalStorage<unknown>).run === 'function'
+  )
+    return storage as AsyncLocalStorage<unknown>;
+  return undefined;
+}
+
+/** The route serving the Prometheus text. */
+function metricsResource(path: string, metrics: PrometheusMetrics): Function {
+  @Path(path)
+  @ApiExclude
+  class PrometheusMetricsResource {
+    @GET
+    scrape(@Context response: HttpServerResponse): void {
+      response.putHeader('Content-Type', PROMETHEUS_CONTENT_TYPE);
+      response.putHeader('Cache-Control', 'no-store');
+      response.end(metrics.text());
+    }
+  }
+  return PrometheusMetricsResource;
+}
