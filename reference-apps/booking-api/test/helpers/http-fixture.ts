@@ -28,6 +28,8 @@ export interface HttpFixtureOptions {
   postgresPool?: BookingServerOptions['postgresPool'];
   rateLimit?: BookingServerOptions['rateLimit'];
   trustProxy?: BookingServerOptions['trustProxy'];
+  /** How long a stop waits for requests in flight (a test of the stop passes one longer than it could take). */
+  shutdownTimeoutMs?: BookingServerOptions['shutdownTimeoutMs'];
 }
 
 /** A real booking server on 127.0.0.1 (free port) over `databaseUrl`, with the walking-tour catalogue and two partners. */
@@ -43,6 +45,7 @@ export async function startHttpFixture(databaseUrl: string, options: HttpFixture
     postgresPool: options.postgresPool,
     rateLimit: options.rateLimit,
     trustProxy: options.trustProxy,
+    shutdownTimeoutMs: options.shutdownTimeoutMs,
   });
   if (options.seed !== false)
     await seedWalkingTour(server.system, options.capacity === undefined ? 30 : options.capacity);
