@@ -4,7 +4,8 @@
 #
 #   bash reference-apps/voice-stream/scripts/shutdown-loop.sh [runs=50] [ava --match pattern]
 #
-# Run from anywhere after `npx tsc -b`; CPU heavy (12 decoders load per run): `nice -n 10` on a shared machine.
+# Run from anywhere after `npx tsc -b`; CPU heavy (12 decoders load per run): `nice -n 10` on a shared machine
+# (ava's timeout is 5 min here: on a loaded machine one run took over the default 60 s).
 # Core dumps: the kernel writes them to the server's working folder when /proc/sys/kernel/core_pattern is a plain
 # file name ("core"); they are moved to $OUT/run-<n>/ with that run's output. With gdb installed, each core's
 # backtrace of every thread is written next to it (backtrace.txt).
@@ -21,7 +22,7 @@ failed=0
 crashed=0
 for run in $(seq 1 "$runs"); do
   log="$out/run-$run.log"
-  if npx ava reference-apps/voice-stream/dist/test/process-lifecycle.test.js --match "$match" >"$log" 2>&1; then
+  if npx ava --timeout 5m reference-apps/voice-stream/dist/test/process-lifecycle.test.js --match "$match" >"$log" 2>&1; then
     passed=$((passed + 1))
     rm -f "$log"
     status=passed

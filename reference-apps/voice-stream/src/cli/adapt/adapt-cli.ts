@@ -41,7 +41,13 @@ import { DEFAULT_MODEL_DIRECTORY } from '../../engines/pocketsphinx/pocketsphinx
 import { resample, synthesize } from '../eval/eval-audio';
 import { EVAL_VOICES } from '../eval/eval-conditions';
 import { TUNING_SENTENCES } from '../eval/eval-sentences';
-import { mixtureWeightsFile, readSendump } from './sphinx-model-files';
+import {
+  mixtureWeightsFile,
+  readFeatureFile,
+  readSendump,
+  speechCepstralMean,
+  withCmnInit,
+} from './sphinx-model-files';
 
 const SPHINXTRAIN = process.env.SPHINXTRAIN_DIRECTORY ?? '/usr/lib/sphinxtrain';
 const INSTALL = 'apt-get install -y sphinxtrain sphinxbase-utils pocketsphinx';
@@ -61,7 +67,7 @@ const BW_BEAM = '1e-160';
  */
 const DEFAULT_TAU = { wideband: 100, narrowband: 30 };
 /** Raised when the recipe changes, so `--if-stale` remakes folders made by an older one. */
-const RECIPE_VERSION = 2;
+const RECIPE_VERSION = 3;
 /** The packages whose versions decide the result: recorded in SOURCES.txt and in its key. */
 const PACKAGES = [
   'flite',
@@ -412,9 +418,16 @@ async function main(argv: readonly string[]): Promise<number> {
       path.join(work, `${profile}-mk_s2sendump.log`),
     );
     // The files adaptation does not change come from the installed model.
-    for (const file of ['mdef', 'feat.params', 'noisedict'])
-      symlinkSync(path.join(acoustic, file), path.join(adapted, file));
-    const line = `${profile}: ${ids.length} utterances, ${ids.length - ignored} aligned by bw (${ignored} not), from ${[...new Set(ids.map((id) => id.replace(/-\d+-\d+$/, '')))].length} voices`;
+    for (const file of ['mdef', 'noisedict']) symlinkSync(path.join(acoustic, file), path.join(adapted, file));
+    // The initial cepstral mean: the shipped one suits the model's own (real, wideband) training speech, and the
+    // live mean keeps it for the whole first utterance of a stream, so a one-sentence session was decoded with a
+    // mean far from its audio's. The mean of this profile's adaptation speech is where streams of it start.
+    const cmnInit = speechCepstralMean(ids.map((id) => readFeatureFile(readFileSync(path.join(audio, `${id}.mfc`)))));
+    writeFileSync(
+      path.join(adapted, 'feat.params'),
+      withCmnInit(readFileSync(path.join(acoustic, 'feat.params'), 'utf8'), cmnInit),
+    );
+    const line = `${profile}: ${ids.length} utterances, ${ids.length - ignored} aligned by bw (${ignored} not), from ${[...new Set(ids.map((id) => id.replace(/-\d+-\d+$/, '')))].length} voices; initial cepstral mean ${cmnInit.map((value) => value.toFixed(1)).join(',')}`;
     console.log(`adapt: ${line}`);
     return line;
   };

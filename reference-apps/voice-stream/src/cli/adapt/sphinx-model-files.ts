@@ -89,3 +89,57 @@ export function mixtureWeightsFile(mixture: MixtureWeights): Buffer {
   const data = Buffer.from(mixture.weights.buffer, mixture.weights.byteOffset, mixture.weights.byteLength);
   return Buffer.concat([Buffer.from(header, 'latin1'), fields, data]);
 }
+
+/**
+ * The frames of a Sphinx feature file (`sphinx_fe -eo mfc`): a 32-bit count of the floats that follow, then the
+ * cepstra, `size` per frame. The byte order is the one under which the count matches the file's length.
+ */
+export function readFeatureFile(bytes: Buffer, size = 13): Float32Array[] {
+  const little = bytes.readInt32LE(0);
+  const endian = little * 4 + 4 === bytes.length ? 'LE' : bytes.readInt32BE(0) * 4 + 4 === bytes.length ? 'BE' : null;
+  if (endian === null) throw new Error('not a Sphinx feature file: its count does not match its length');
+  const count = endian === 'LE' ? little : bytes.readInt32BE(0);
+  const frames: Float32Array[] = [];
+  for (let frame = 0; frame + size <= count; frame += size) {
+    const values = new Float32Array(size);
+    for (let index = 0; index < size; index += 1) {
+      const offset = 4 + (frame + index) * 4;
+      values[index] = endian === 'LE' ? bytes.readFloatLE(offset) : bytes.readFloatBE(offset);
+    }
+    frames.push(values);
+  }
+  return frames;
+}
+
+/**
+ * The mean cepstrum of the speech in `utterances` (each a list of frames): in each utterance, the frames whose
+ * energy (c0) is above the midpoint of its 10th and 90th percentile, so the silence around the words does not
+ * pull the mean down. This is what PocketSphinx's live cepstral mean normalisation should start from
+ * (`-cmninit`): it keeps the initial mean for the whole first utterance of a stream.
+ */
+export function speechCepstralMean(utterances: readonly (readonly Float32Array[])[]): number[] {
+  const size = utterances.find((frames) => frames.length > 0)?.[0].length ?? 13;
+  const sum = new Array<number>(size).fill(0);
+  let count = 0;
+  for (const frames of utterances) {
+    if (frames.length === 0) continue;
+    const energies = frames.map((frame) => frame[0]).sort((a, b) => a - b);
+    const at = (share: number) => energies[Math.min(energies.length - 1, Math.floor(share * energies.length))];
+    const threshold = (at(0.1) + at(0.9)) / 2;
+    for (const frame of frames) {
+      if (frame[0] < threshold) continue;
+      for (let index = 0; index < size; index += 1) sum[index] += frame[index];
+      count += 1;
+    }
+  }
+  if (count === 0) throw new Error('no speech frames to measure a cepstral mean on');
+  return sum.map((value) => value / count);
+}
+
+/** `feat.params` text with its `-cmninit` set to `mean` (added when it has none). */
+export function withCmnInit(featParams: string, mean: readonly number[]): string {
+  const value = mean.map((item) => item.toFixed(2)).join(',');
+  return /^-cmninit .*$/m.test(featParams)
+    ? featParams.replace(/^-cmninit .*$/m, `-cmninit ${value}`)
+    : `${featParams.trimEnd()}\n-cmninit ${value}\n`;
+}

@@ -31,6 +31,8 @@ function cached(key: string, extension: string, make: (file: string) => void): B
 export function synthesize(voice: EvalVoice, text: string): { pcm: Buffer; sampleRate: number } {
   const wav = cached(`${voice.engine}\0${voice.voice}\0${voice.wordsPerMinute ?? ''}\0${text}`, 'wav', (file) => {
     if (voice.engine === 'flite') execFileSync('flite', ['-voice', voice.voice, '-t', text, '-o', file]);
+    else if (voice.engine === 'festival')
+      execFileSync('text2wave', ['-eval', `(${voice.voice})`, '-otype', 'riff', '-o', file], { input: text });
     else execFileSync('espeak-ng', ['-v', voice.voice, '-s', String(voice.wordsPerMinute ?? 175), '-w', file, text]);
   });
   const audio = parseWav(wav);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Recognition accuracy across voices, sample rates, formats and noise:
- *   npm run eval -w voice-stream -- [--set evaluation|tuning] [--voices flite-rms,espeak-en-us] [--rates 8000,16000]
+ *   npm run eval -w voice-stream -- [--set evaluation|tuning] [--voice-set adapted|held-out] [--per-session 5] [--voices flite-rms,espeak-en-us] [--rates 8000,16000]
  *     [--formats pcm,opus] [--noise clean,20,10] [--sentences N] [--parallel 2] [--json results.json]
  *   npm run eval -w voice-stream -- --report results.json   (the tables of a run saved with --json, finished or not)
  *     [--decoder-args="-maxhmmpf 10000 -fwdflat yes"]   (PocketSphinx settings to try, over the live ones)
@@ -11,9 +11,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { acousticModelUse } from '../../engines/pocketsphinx/acoustic-adaptation';
 import { conditionLabel, evalConditions, type EvalNoise } from './eval-conditions';
 import { formatSummary, meanOverVoices, werTable } from './eval-report';
-import { runEvaluation, type ConditionResult } from './eval-run';
+import { runEvaluation, SENTENCES_PER_SESSION, type ConditionResult } from './eval-run';
 import { EVALUATION_SENTENCES, TUNING_SENTENCES } from './eval-sentences';
 
 const list = (value: string | undefined) =>
@@ -24,6 +25,8 @@ const list = (value: string | undefined) =>
 
 const OPTIONS = {
   set: { type: 'string', default: 'evaluation' },
+  'voice-set': { type: 'string', default: 'adapted' },
+  'per-session': { type: 'string' },
   voices: { type: 'string' },
   rates: { type: 'string' },
   formats: { type: 'string' },
@@ -42,7 +45,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const saved = JSON.parse(readFileSync(flags.report, 'utf8')) as SavedRun;
     const done = saved.results.filter(Boolean);
     console.log(
-      `${saved.set} set, ${saved.sentences} sentences, ${done.length} conditions${saved.decoderArgs ? `, decoder args: ${saved.decoderArgs}` : ''}`,
+      `${saved.set} set, ${saved.voiceSet ?? 'adapted'} voices, ${saved.sentences} sentences, ${saved.perSession ?? SENTENCES_PER_SESSION} per session, ${done.length} conditions${saved.decoderArgs ? `, decoder args: ${saved.decoderArgs}` : ''}`,
     );
     printTables(done);
     return 0;
@@ -52,20 +55,36 @@ async function main(argv: readonly string[]): Promise<number> {
   const all = set === 'evaluation' ? EVALUATION_SENTENCES : TUNING_SENTENCES;
   const sentences = all.slice(0, Number(flags.sentences ?? all.length));
   const noise = list(flags.noise)?.map((level): EvalNoise => (level === 'clean' ? null : (Number(level) as EvalNoise)));
+  const voiceSet = flags['voice-set'];
+  if (voiceSet !== 'adapted' && voiceSet !== 'held-out') throw new Error('--voice-set is adapted or held-out');
+  const perSession = Number(flags['per-session'] ?? SENTENCES_PER_SESSION);
   const conditions = evalConditions({
+    voiceSet,
     voices: list(flags.voices),
     rates: list(flags.rates)?.map(Number),
     formats: list(flags.formats),
     noise,
   });
+  // Which acoustic model each profile is measured with (a missing adapted model is a warning).
+  for (const use of acousticModelUse()) console.log(use.line);
   const started = Date.now();
   // Saved after every condition, so a long run that is stopped still has its tables (--report).
-  const saved: SavedRun = { set, sentences: sentences.length, decoderArgs: flags['decoder-args'], results: [] };
+  const saved: SavedRun = {
+    set,
+    voiceSet,
+    perSession,
+    sentences: sentences.length,
+    decoderArgs: flags['decoder-args'],
+    results: [],
+  };
   const save = () => flags.json && writeFileSync(flags.json, JSON.stringify(saved, null, 2));
-  console.log(`recognition eval: ${conditions.length} conditions x ${sentences.length} ${set} sentences`);
+  console.log(
+    `recognition eval: ${conditions.length} conditions (${voiceSet} voices) x ${sentences.length} ${set} sentences, ${perSession} per session`,
+  );
   const results = await runEvaluation({
     conditions,
     sentences,
+    perSession,
     parallel: Number(flags.parallel),
     engines: { recognizer: { extraArguments: flags['decoder-args']?.split(/\s+/).filter(Boolean) ?? [] } },
     onResult: (result, done, total) => {
@@ -83,6 +102,8 @@ async function main(argv: readonly string[]): Promise<number> {
 
 interface SavedRun {
   set: string;
+  voiceSet?: string;
+  perSession?: number;
   sentences: number;
   decoderArgs?: string;
   results: ConditionResult[];

@@ -1,11 +1,11 @@
 /** The voices, sample rates, formats and noise levels of the recognition evaluation. */
 
-/** A synthetic English voice available offline: flite's built-in voices, espeak-ng's English ones. */
+/** A synthetic English voice available offline: flite's built-in voices, espeak-ng's English ones, festival's. */
 export interface EvalVoice {
   /** Short name used in tables: `flite-rms`, `espeak-en-us+f3-150`... */
   readonly name: string;
-  readonly engine: 'flite' | 'espeak-ng';
-  /** flite `-voice` or espeak-ng `-v`. */
+  readonly engine: 'flite' | 'espeak-ng' | 'festival';
+  /** flite `-voice`, espeak-ng `-v`, or festival's voice function (`voice_ked_diphone`). */
   readonly voice: string;
   /** espeak-ng words per minute. */
   readonly wordsPerMinute?: number;
@@ -29,6 +29,23 @@ export const EVAL_VOICES: readonly EvalVoice[] = [
     ),
   ),
 ];
+
+/**
+ * Voices the acoustic model is never adapted on (src/cli/adapt takes EVAL_VOICES only): how the recogniser does on
+ * a voice it has not heard. festival's `ked` diphone voice (Debian `festvox-kdlpc16k`) and its HTS `slt` voice
+ * (`festvox-us-slt-hts`: the same speaker as flite's slt, another synthesis method), and three espeak-ng
+ * variants (Caribbean English, British received pronunciation, a male US variant) at espeak-ng's default speed.
+ */
+export const HELD_OUT_VOICES: readonly EvalVoice[] = [
+  { name: 'festival-ked', engine: 'festival', voice: 'voice_ked_diphone' },
+  { name: 'festival-slt-hts', engine: 'festival', voice: 'voice_cmu_us_slt_arctic_hts' },
+  ...['en-029', 'en-gb-x-rp', 'en-us+m3'].map(
+    (voice): EvalVoice => ({ name: `espeak-${voice}-175`, engine: 'espeak-ng', voice, wordsPerMinute: 175 }),
+  ),
+];
+
+/** `adapted`: the voices the acoustic model was adapted on (on other sentences); `held-out`: HELD_OUT_VOICES. */
+export type VoiceSet = 'adapted' | 'held-out';
 
 export const EVAL_SAMPLE_RATES = [8000, 16000] as const;
 export type EvalSampleRate = (typeof EVAL_SAMPLE_RATES)[number];
@@ -59,6 +76,7 @@ export const conditionLabel = (condition: EvalCondition) =>
  */
 export function evalConditions(
   filter: Partial<{
+    voiceSet: VoiceSet;
     voices: readonly string[];
     rates: readonly number[];
     formats: readonly string[];
@@ -66,7 +84,7 @@ export function evalConditions(
   }> = {},
 ): EvalCondition[] {
   const conditions: EvalCondition[] = [];
-  const voices = EVAL_VOICES.filter(
+  const voices = (filter.voiceSet === 'held-out' ? HELD_OUT_VOICES : EVAL_VOICES).filter(
     (voice) => !filter.voices || filter.voices.some((name) => voice.name === name || voice.name.startsWith(`${name}-`)),
   );
   for (const noise of EVAL_NOISE_LEVELS) {

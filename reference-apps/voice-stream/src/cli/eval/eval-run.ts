@@ -4,7 +4,11 @@ import { conditionLabel, type EvalCondition } from './eval-conditions';
 import { recognizeAudio } from './eval-recognition';
 import { wordErrors } from './word-error-rate';
 
-/** Sentences per session: a caller says a few sentences per stream, with pauses between them. */
+/**
+ * Sentences per session by default: a caller says a few sentences per stream, with pauses between them. One
+ * sentence per session (`--per-session 1`) is a short command in its own session: the decoder starts cold
+ * (its cepstral mean is the profile's initial one for the whole first utterance).
+ */
 export const SENTENCES_PER_SESSION = 5;
 
 export interface ConditionResult {
@@ -19,17 +23,20 @@ export interface ConditionResult {
 export interface EvaluationOptions {
   readonly conditions: readonly EvalCondition[];
   readonly sentences: readonly string[];
+  /** Sentences per session (default SENTENCES_PER_SESSION). */
+  readonly perSession?: number;
   /** Sessions decoded at once (one recognition thread each). Default 2 (this machine's cores). */
   readonly parallel?: number;
   readonly engines?: OfflineEngineOptions;
   readonly onResult?: (result: ConditionResult, done: number, total: number) => void;
 }
 
-/** Splits the sentences into sessions of SENTENCES_PER_SESSION. */
-export function sessionsOf(sentences: readonly string[]): string[][] {
+/** Splits the sentences into sessions of `perSession`. */
+export function sessionsOf(sentences: readonly string[], perSession = SENTENCES_PER_SESSION): string[][] {
+  if (!(Number.isInteger(perSession) && perSession >= 1)) throw new Error('sentences per session: a whole number >= 1');
   const sessions: string[][] = [];
-  for (let index = 0; index < sentences.length; index += SENTENCES_PER_SESSION)
-    sessions.push(sentences.slice(index, index + SENTENCES_PER_SESSION));
+  for (let index = 0; index < sentences.length; index += perSession)
+    sessions.push(sentences.slice(index, index + perSession));
   return sessions;
 }
 
@@ -43,7 +50,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Conditi
     ...options.engines,
     recognizer: { idleWorkers: parallel, ...options.engines?.recognizer },
   });
-  const sessions = sessionsOf(options.sentences);
+  const sessions = sessionsOf(options.sentences, options.perSession);
   const results: ConditionResult[] = new Array(options.conditions.length);
   let next = 0;
   let done = 0;

@@ -2,23 +2,28 @@
 /**
  * Recognition of real human speech: the recordings of Debian's `pocketsphinx-testdata` that have a transcript
  * (a man reading "go forward ten meters", five sentences of a LibriVox reading of Sense and Sensibility, five
- * spoken playing cards), each streamed as one session through the server's decoder and recogniser, at 16 kHz
+ * spoken playing cards) and, when `alsa-utils` is installed, its eight spoken channel names ("front left"), each streamed as one session through the server's decoder and recogniser, at 16 kHz
  * and downsampled to 8 kHz (sox), as PCM:
- *   npm run real-speech -w voice-stream -- [--rates 16000,8000] [--decoder-args="-mllr none"]
+ *   npm run real-speech -w voice-stream -- [--rates 16000,8000] [--per-session 1] [--decoder-args="-adaptation none"]
+ * `--per-session N` streams N consecutive recordings of a folder (librivox, cards) as one session, with 0.8 s of
+ * silence between them (default 1: every recording a session of its own, as a short request would be).
  * The synthetic evaluation (`npm run eval`) decides the settings; this checks that they do not make real
  * speech worse (the acoustic adaptation is made on synthetic voices). None of these recordings is everyday
  * travel speech, so their WER is high with any setting: compare runs, not absolute figures.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { acousticModelUse } from '../../engines/pocketsphinx/acoustic-adaptation';
 import { parseWav } from '../../domain/media/wav';
 import { createOfflineEngines } from '../../engines/voice-engines';
-import { resample } from './eval-audio';
+import { PAUSE_MS, resample } from './eval-audio';
 import { recognizeAudio } from './eval-recognition';
 import { wordErrors } from './word-error-rate';
 
 const TEST_DATA = process.env.POCKETSPHINX_TEST_DATA ?? '/usr/share/pocketsphinx/test/data';
+/** Debian's `alsa-utils`: speaker-test's channel names ("front left"...), spoken by a person (48 kHz). */
+const ALSA_SOUNDS = process.env.ALSA_SOUNDS ?? '/usr/share/sounds/alsa';
 
 interface Recording {
   readonly name: string;
@@ -47,7 +52,30 @@ function recordings(): Recording[] {
       found.push({ name: `${folder}/${id}`, file: path.join(TEST_DATA, folder, `${id}.wav`), transcript });
     }
   }
+  if (existsSync(ALSA_SOUNDS)) {
+    for (const file of readdirSync(ALSA_SOUNDS).sort()) {
+      const match = /^(Front|Rear|Side)_(Center|Left|Right)\.wav$/.exec(file);
+      if (match)
+        found.push({
+          name: `alsa/${file}`,
+          file: path.join(ALSA_SOUNDS, file),
+          transcript: `${match[1]} ${match[2]}`.toLowerCase(),
+        });
+    }
+  }
   return found;
+}
+
+/** The recordings in sessions of `perSession`, consecutive recordings of one folder (goforward is alone). */
+function sessionsOf(all: readonly Recording[], perSession: number): Recording[][] {
+  const sessions: Recording[][] = [];
+  for (const recording of all) {
+    const last = sessions.at(-1);
+    const folder = (name: string) => name.split('/')[0];
+    if (last && last.length < perSession && folder(last[0].name) === folder(recording.name)) last.push(recording);
+    else sessions.push([recording]);
+  }
+  return sessions;
 }
 
 /** 16 kHz mono PCM s16le of a recording (the .raw files are headerless 16 kHz). */
@@ -61,12 +89,21 @@ function pcmOf(recording: Recording): Buffer {
 async function main(argv: readonly string[]): Promise<number> {
   const flags = parseArgs({
     args: [...argv],
-    options: { rates: { type: 'string', default: '16000,8000' }, 'decoder-args': { type: 'string' } },
+    options: {
+      rates: { type: 'string', default: '16000,8000' },
+      'per-session': { type: 'string', default: '1' },
+      'decoder-args': { type: 'string' },
+    },
     strict: true,
   }).values;
   if (!existsSync(path.join(TEST_DATA, 'goforward.raw')))
     throw new Error(`no recordings in ${TEST_DATA}; run: apt-get install -y pocketsphinx-testdata`);
+  // Which acoustic model each profile is measured with (a missing adapted model is a warning).
+  for (const use of acousticModelUse()) console.log(use.line);
   const rates = flags.rates.split(',').map(Number);
+  const perSession = Number(flags['per-session']);
+  if (!(Number.isInteger(perSession) && perSession >= 1)) throw new Error('--per-session is a whole number >= 1');
+  const sessions = sessionsOf(recordings(), perSession);
   const engines = createOfflineEngines({
     recognizer: { idleWorkers: 1, extraArguments: flags['decoder-args']?.split(/\s+/).filter(Boolean) ?? [] },
   });
@@ -74,14 +111,16 @@ async function main(argv: readonly string[]): Promise<number> {
     for (const rate of rates) {
       let errors = 0;
       let words = 0;
-      for (const recording of recordings()) {
-        const pcm = resample(pcmOf(recording), 16000, rate);
+      for (const session of sessions) {
+        const pause = Buffer.alloc(Math.round((16000 * PAUSE_MS) / 1000) * 2);
+        const passage = Buffer.concat(session.flatMap((recording) => [pause, pcmOf(recording)]).concat(pause));
+        const pcm = resample(passage, 16000, rate);
         const transcript = await recognizeAudio(engines, pcm, `audio/pcm;encoding=s16le;rate=${rate}`);
-        const counted = wordErrors(recording.transcript, transcript);
+        const counted = wordErrors(session.map((recording) => recording.transcript).join(' '), transcript);
         errors += counted.errors;
         words += counted.referenceWords;
         console.log(
-          `${rate / 1000} kHz ${recording.name}: ${counted.errors}/${counted.referenceWords} | ${transcript}`,
+          `${rate / 1000} kHz ${session.map((recording) => recording.name).join(' + ')}: ${counted.errors}/${counted.referenceWords} | ${transcript}`,
         );
       }
       console.log(`${rate / 1000} kHz: WER ${(errors / words).toFixed(3)} (${errors}/${words})`);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import koffi from 'koffi';
@@ -327,14 +327,19 @@ export class PocketSphinxDecoder {
     take(extraArguments);
     if (settings.has('-logfn'))
       throw new Error('-logfn is not supported: a decoder opening its log file closes the one other decoders write to');
-    const cmnInit = settings.get('-cmninit') ?? (profile === 'narrowband' ? NARROWBAND_CMN_INIT : undefined);
-    settings.delete('-cmninit');
-    if (cmnInit !== undefined) settings.set('-featparams', featureParametersWith(acoustic, cmnInit));
     // The profile's adapted model (acoustic-adaptation.ts), unless `-adaptation none` or an explicit `-hmm`.
     const adaptation = settings.get('-adaptation');
     settings.delete('-adaptation');
     const adapted = adaptation === 'none' || extraArguments.includes('-hmm') ? undefined : adaptedModelFor(profile);
     if (adapted !== undefined) settings.set('-hmm', adapted);
+    // The initial cepstral mean: an adapted model's feat.params carries the mean of its profile's adaptation speech
+    // (src/cli/adapt; a folder of an older recipe links the shipped file instead); the model as shipped has a
+    // wideband one, replaced for narrowband audio.
+    const adaptedMean = adapted !== undefined && !lstatSync(path.join(adapted, 'feat.params')).isSymbolicLink();
+    const cmnInit =
+      settings.get('-cmninit') ?? (profile === 'narrowband' && !adaptedMean ? NARROWBAND_CMN_INIT : undefined);
+    settings.delete('-cmninit');
+    if (cmnInit !== undefined) settings.set('-featparams', featureParametersWith(settings.get('-hmm')!, cmnInit));
     // Settings of ours (not PocketSphinx's): the domain model and its weight in the mix.
     const domainSetting = settings.get('-domainlm') ?? 'everyday';
     const weightSetting = settings.get('-domainweight');
