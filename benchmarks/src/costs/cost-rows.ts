@@ -9,7 +9,16 @@ import { ScenarioCheckError } from '../scenarios/scenario';
 import { COST_VALUES } from './cost-values';
 
 /** How the costs server is built (BENCH_COSTS_APP), or `raw` for raw uWebSockets.js's /hello. */
-export type CostApp = 'raw' | 'routes' | 'cors' | 'logging' | 'logging-level-off' | 'global-handler' | 'plugin';
+export type CostApp =
+  | 'raw'
+  | 'routes'
+  | 'cors'
+  | 'logging'
+  | 'logging-level-off'
+  | 'global-handler'
+  | 'plugin'
+  | 'tracing-off'
+  | 'opentelemetry';
 export const COST_APPS: CostApp[] = [
   'raw',
   'routes',
@@ -18,6 +27,8 @@ export const COST_APPS: CostApp[] = [
   'logging-level-off',
   'global-handler',
   'plugin',
+  'tracing-off',
+  'opentelemetry',
 ];
 
 export interface CostRow {
@@ -386,6 +397,33 @@ export function costRows(): CostRow[] {
     ),
     appRow('plugin', 'a plugin (`builder.use`) that no route uses', 'plugin', false, (baseUrl) =>
       expectHello('plugin', baseUrl, '/bare'),
+    ),
+    appRow(
+      'tracing-off',
+      'tracing channels, no subscriber (one subscribed and left at start)',
+      'tracing-off',
+      false,
+      (baseUrl) => expectHello('tracing-off', baseUrl, '/bare'),
+    ),
+    appRow(
+      'opentelemetry',
+      'OpenTelemetry plugin on (`openTelemetry()`, SDK span and metrics)',
+      'opentelemetry',
+      true,
+      async (baseUrl) => {
+        await expectHello('opentelemetry', baseUrl, '/bare');
+        // The plugin is in effect: the request just made is counted under its route.
+        const metrics = await request(`${baseUrl}/metrics`);
+        expectStatus('opentelemetry', 'GET /metrics', metrics, 200);
+        const text = metrics.body.toString('utf8');
+        if (!/^http_server_request_duration_seconds_count\{[^}]*http_route="\/bare"[^}]*\} [1-9]/m.test(text))
+          throw new ScenarioCheckError(
+            'opentelemetry',
+            'GET /metrics counts GET /bare',
+            'a count >= 1',
+            text.slice(0, 400),
+          );
+      },
     ),
   ];
 }

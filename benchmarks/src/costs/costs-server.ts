@@ -4,7 +4,12 @@
  * unused extension) each get a process of their own while the bare route stays the same.
  */
 import 'reflect-metadata';
+import diagnostics from 'node:diagnostics_channel';
 import * as path from 'node:path';
+import { context } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import {
   Handles,
   RestBuilder,
@@ -77,6 +82,46 @@ function useUnusedPlugin(builder: RestBuilder): RestBuilder {
   throw new Error('costs-server: this rest.uws has neither builder.use nor the route extension registry');
 }
 
+/**
+ * The tracing channels with no subscriber, after one came and left: the channels have been active, and the check
+ * each request makes must be as cheap as before anyone subscribed.
+ */
+function withChannelsLeft(builder: RestBuilder): RestBuilder {
+  const listeners = { start() {}, end() {}, asyncStart() {}, asyncEnd() {}, error() {} };
+  for (const name of ['rest.uws.request', 'rest.uws.request.handler', 'rest.uws.websocket.upgrade']) {
+    const channel = diagnostics.tracingChannel(name);
+    channel.subscribe(listeners);
+    channel.unsubscribe(listeners);
+  }
+  return builder;
+}
+
+/**
+ * The OpenTelemetry plugin on, with the SDK as an app would have it: spans made, ended and handed to an exporter
+ * (which drops them: exporting is the collector's cost, not the server's request path), the metrics recorded, the
+ * AsyncLocalStorage context manager, and the Prometheus copy at /metrics (the row's check reads it).
+ */
+function withOpenTelemetry(builder: RestBuilder): RestBuilder {
+  const openTelemetry = (
+    require('rest.uws') as { openTelemetry?: (options: object) => Parameters<RestBuilder['use']>[0] }
+  ).openTelemetry;
+  if (openTelemetry === undefined) throw new Error('costs-server: this rest.uws has no openTelemetry plugin');
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  const dropped: SpanExporter = {
+    export: (_spans, done) => done({ code: 0 }), // ExportResultCode.SUCCESS
+    shutdown: async () => {},
+  };
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(dropped)] });
+  const meterProvider = new MeterProvider({ readers: [new HeldMetrics()] });
+  return builder.use(openTelemetry({ tracerProvider, meterProvider, metricsPath: '/metrics' }));
+}
+
+/** A metric reader nobody collects from: the instruments aggregate in memory, as between two exports. */
+class HeldMetrics extends MetricReader {
+  protected async onForceFlush(): Promise<void> {}
+  protected async onShutdown(): Promise<void> {}
+}
+
 function buildApp(app: CostApp): RestBuilder {
   const builder = new RestBuilder().register(createCostResource(new Counted()));
   switch (app) {
@@ -92,6 +137,10 @@ function buildApp(app: CostApp): RestBuilder {
       return builder.errorHandler(OutOfStockHandler);
     case 'plugin':
       return useUnusedPlugin(builder);
+    case 'tracing-off':
+      return withChannelsLeft(builder);
+    case 'opentelemetry':
+      return withOpenTelemetry(builder);
     case 'raw':
       break;
   }

@@ -345,3 +345,34 @@ test('the job options come from flags and environment variables; bad values stop
   });
   t.throws(() => readVoiceConfig([], { VOICE_JOB_MAX_FILE_SIZE: '1GB' }), { message: /VOICE_JOB_MAX_FILE_SIZE/ });
 });
+
+test.serial('PostgreSQL: two instances share the queue; each job is processed once and served by either', async (t) => {
+  const url = await postgres.freshDatabase('voice_jobs');
+  const shared = { jobs: { directory: path.join(directory, 'files', 'shared') } };
+  const a = await start(url, shared);
+  t.teardown(() => a.close());
+  const b = await start(url, shared);
+  t.teardown(() => b.close());
+  const key = await a.createApiKey('two instances');
+  const viaA = jobClient(a.url, key);
+  const viaB = jobClient(b.url, key);
+  const ids: string[] = [];
+  for (let index = 0; index < 3; index += 1) {
+    const created = await viaA.create(jobBody(MP3, [{ language: 'en', type: 'text/plain' }]));
+    t.is(await viaA.upload(created.body.upload_url, created.body.signature, MP3).then((answer) => answer.status), 204);
+    ids.push(created.body.job_id);
+  }
+  for (const id of ids) {
+    const done = await viaB.until(id, finished);
+    t.is(done.results[0].status, 'complete');
+    t.true(done.results[0].download_url.startsWith(b.url), 'the status names the instance asked');
+    const result = await download(done.results[0].download_url, done.results[0].signature);
+    t.regex(result.bytes.toString('utf8'), /table/);
+  }
+  const rows = await a.database.db.selectFrom('voice_jobs').select(['id', 'attempts']).execute();
+  t.deepEqual(
+    rows.map((row) => Number(row.attempts)),
+    [1, 1, 1],
+    'no job was claimed twice',
+  );
+});
