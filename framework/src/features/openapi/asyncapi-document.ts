@@ -45,7 +45,12 @@ export interface AsyncApiOptions {
 /** What an AsyncAPI document is built from: an app's WebSocket endpoints, settings and components. */
 export interface AsyncApiSource {
   /** The endpoints to document, each with its upgrade's definition (its `open` arguments and security). */
-  webSockets(): ReadonlyArray<{ readonly route: WebSocketRoute; readonly definition: RouteDefinition }>;
+  webSockets(): ReadonlyArray<{
+    /** The endpoint as it was declared. */
+    readonly route: WebSocketRoute;
+    /** Its upgrade's definition. */
+    readonly definition: RouteDefinition;
+  }>;
   /** The app's settings (its authentication providers, for security schemes). */
   readonly settings: SettingsView;
   /** Makes the providers whose security schemes are described. */
