@@ -57,6 +57,7 @@ const GROUPS: Group[] = [
       'reference/health',
       'reference/openapi',
       'reference/asyncapi',
+      'reference/typed-client',
       'reference/swagger-ui',
       'reference/cors',
       'reference/proxies',

@@ -398,6 +398,8 @@ export type {
 } from './features/openapi';
 export { openApiDocument, asyncApiDocument } from './builder/open-api-document';
 export { swaggerUi, type SwaggerUiOptions } from './features/swagger-ui';
+// Typed clients from the OpenAPI and AsyncAPI documents.
+export { generateClient, type ClientDocuments } from './features/client';
 
 // Adoption (issue 9): types the API reference (npm run -w rest.uws docs) links to from public members.
 export type { ParamSource } from './metadata/types';

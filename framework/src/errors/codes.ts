@@ -108,6 +108,7 @@ const CODES = {
   RU_ERR_UPLOADS_DIRECTORY: { status: null, title: 'The uploads folder cannot be used' },
   RU_ERR_OPENAPI: { status: null, title: 'Invalid OpenAPI options, or no routes to document' },
   RU_ERR_ASYNCAPI: { status: null, title: 'Invalid AsyncAPI options or message declarations' },
+  RU_ERR_CLIENT: { status: null, title: 'A typed client cannot be generated from these documents' },
   RU_ERR_PLUGIN: { status: null, title: 'A plugin is not one, or its setup failed' },
   RU_ERR_SIGNED_COOKIE_KEYS: { status: null, title: 'A signed @CookieParam on an app without cookie signing keys' },
   RU_ERR_WEBSOCKET_APP: { status: null, title: 'WebSocket endpoints need a uWebSockets.js app' },

@@ -18,6 +18,7 @@ import {
   Valid,
   type StandardSchemaV1,
 } from '../../src/index';
+import { openApiParserErrors } from '../support/established-parsers';
 import { oasValidator } from '../support/openapi-validator';
 import { listen } from '../support/server';
 
@@ -107,15 +108,20 @@ function resourceOf(k: Kit) {
   return Shop;
 }
 
+/** The served document, after @readme/openapi-parser found it valid (schema, resolving $refs, parameters...). */
 async function documentOf(...resources: Function[]): Promise<any> {
   const builder = new RestBuilder().use(openApi({ title: 'Shop', version: '1.0.0' }));
   for (const r of resources) builder.register(r);
   const server = await listen(builder.build());
+  let doc: any;
   try {
-    return await (await fetch(`${server.url}/openapi.json`)).json();
+    doc = await (await fetch(`${server.url}/openapi.json`)).json();
   } finally {
     server.close();
   }
+  const errors = await openApiParserErrors(doc);
+  if (errors !== '') throw new Error(`@readme/openapi-parser: ${errors}`);
+  return doc;
 }
 
 for (const [library, kit] of Object.entries(kits)) {

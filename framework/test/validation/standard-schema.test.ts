@@ -14,6 +14,7 @@ import {
   Path,
   PathParam,
   POST,
+  problemDetails,
   QueryParam,
   RestBuilder,
   RoutingContext,
@@ -428,3 +429,23 @@ for (const [library, note] of Object.entries(notes)) {
     }
   });
 }
+
+test('with the problem-details plugin, schema violations are problem details', async (t) => {
+  @Path('/')
+  class Items {
+    @GET @Path('/items') list(@QueryParam('limit') @Valid(z.coerce.number().max(50)) limit: number) {
+      return { limit };
+    }
+  }
+  const server = await listen(new RestBuilder().register(Items).use(problemDetails()).build());
+  t.teardown(() => server.close());
+  const res = await fetch(`${server.url}/items?limit=51`);
+  t.is(res.status, 400);
+  t.is(res.headers.get('content-type'), 'application/problem+json');
+  const body = (await res.json()) as any;
+  t.is(body.code, 'RU_ERR_VALIDATION');
+  t.deepEqual(
+    body.violations.map((x: any) => [x.in, x.path, x.constraint]),
+    [['query', 'limit', 'too_big']],
+  );
+});

@@ -1,3 +1,4 @@
+import { compileErrors, validate as validateOpenApi } from '@readme/openapi-parser';
 import test from 'ava';
 import { sql } from 'kysely';
 import { answerChecker, documentedAnswers, openApiValidator } from 'app-support/testing';
@@ -279,6 +280,9 @@ for (const engine of engines) {
     const document = (await anonymous.get(`${API}/openapi.json`)).body;
     const validate = openApiValidator();
     t.true(validate(document), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+    // And by an established OpenAPI 3.1 parser, besides the project's own validator.
+    const established = await validateOpenApi(structuredClone(document) as never);
+    t.true(established.valid, established.valid ? '' : compileErrors(established));
 
     // A completed booking, for its voucher and ticket pages.
     const done = await alice.post(BOOKING, createBody(1, 0));

@@ -1,3 +1,4 @@
+import { compileErrors, validate as validateOpenApi } from '@readme/openapi-parser';
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
@@ -36,6 +37,9 @@ for (const engine of engines) {
     const document = served.body;
     const validate = openApiValidator();
     t.true(validate(document), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+    // And by an established OpenAPI 3.1 parser, besides the project's own validator.
+    const established = await validateOpenApi(structuredClone(document) as never);
+    t.true(established.valid, established.valid ? '' : compileErrors(established));
 
     t.is(document.openapi, '3.1.0');
     t.like(document.info, { title: 'Booking API', version: '1.0.0' });

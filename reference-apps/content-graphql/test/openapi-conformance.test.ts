@@ -1,3 +1,4 @@
+import { compileErrors, validate as validateOpenApi } from '@readme/openapi-parser';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -497,6 +498,9 @@ for (const dialect of DIALECTS) {
     const document = await (await fetch(`${server.url}${OPENAPI_PATH}`)).json();
     const validate = openApiValidator();
     t.true(validate(document), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+    // And by an established OpenAPI 3.1 parser, besides the project's own validator.
+    const established = await validateOpenApi(structuredClone(document) as never);
+    t.true(established.valid, established.valid ? '' : compileErrors(established));
 
     // What the samples point at.
     const { access, store } = server.service;

@@ -1,5 +1,5 @@
 // rest.uws first: it loads reflect-metadata, which tsyringe needs before it loads.
-import { openApi, rateLimit, RestBuilder, TsyringeInjectionProvider } from 'rest.uws';
+import { asyncApi, openApi, rateLimit, RestBuilder, TsyringeInjectionProvider } from 'rest.uws';
 import { container as rootContainer } from 'tsyringe';
 import { rateLimitStoreOptions, useOperations, type AppRateLimit, type OperationsOptions } from 'app-support';
 import { DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE } from './config';
@@ -35,6 +35,8 @@ import { StreamTicket, VoiceStreamEndpoint } from './http/voice-stream-endpoint'
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Where the OpenAPI document of the session API is served (public). */
 export const OPENAPI_PATH = '/openapi.json';
+/** Where the AsyncAPI document of the stream is served (public). */
+export const ASYNCAPI_PATH = '/asyncapi.json';
 
 export interface VoiceAppServices {
   readonly engines: VoiceEngines;
@@ -137,6 +139,16 @@ export function voiceApp(
             '(/v3/glossaries) apply to the translations of a session that names one, spoken terms (/v3/spoken-terms) to ' +
             'its recognition. Audio files are translated by jobs (/v1/jobs/voice/translate: create, upload, poll, download). ' +
             'Errors: {message, code}.',
+        }),
+      )
+      .use(
+        asyncApi({
+          title: 'Voice stream',
+          version: '1.0.0',
+          path: ASYNCAPI_PATH,
+          description:
+            'The stream of a voice session: connect to streaming_url?token=<token> (from POST /v3/voice/realtime), send ' +
+            'audio, receive transcripts, translations and translated speech. The messages are DeepL Voice API messages.',
         }),
       )
   );

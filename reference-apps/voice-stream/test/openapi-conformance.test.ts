@@ -1,3 +1,4 @@
+import { compileErrors, validate as validateOpenApi } from '@readme/openapi-parser';
 import test from 'ava';
 import { answerChecker, documentedAnswers, openApiValidator } from 'app-support/testing';
 import { MAX_BODY_BYTES, OPENAPI_PATH } from '../src/app';
@@ -61,6 +62,9 @@ test('every documented answer of the session API is what the server sends for a 
   const document = await (await fetch(`${server.url}${OPENAPI_PATH}`)).json();
   const validate = openApiValidator();
   t.true(validate(document), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+  // And by an established OpenAPI 3.1 parser, besides the project's own validator.
+  const established = await validateOpenApi(structuredClone(document) as never);
+  t.true(established.valid, established.valid ? '' : compileErrors(established));
 
   const keyA = await server.createApiKey('conformance A');
   const keyB = await server.createApiKey('conformance B');

@@ -1,4 +1,4 @@
-import { Context, WebSocket, WebSocketConnection } from 'rest.uws';
+import { ApiMessages, Context, WebSocket, WebSocketConnection } from 'rest.uws';
 import { inject } from 'tsyringe';
 import type { VoiceEngines } from '../engines/voice-engines';
 import type { ErrorPayload } from '../domain/protocol/messages';
@@ -7,6 +7,7 @@ import { VoiceSession } from '../domain/session/voice-session';
 import type { AttachedStream, ClaimedSession, SessionRegistry } from '../domain/registry/session-registry';
 import type { CapacityReservation } from '../domain/session-capacity';
 import { SESSION_LIMITS, SESSION_REGISTRY, VOICE_ENGINES } from './injection-tokens';
+import { STREAM_MESSAGES } from './stream-messages';
 import { STREAM_PATH } from './streaming-url';
 
 /** The session a valid token opens; provided during the upgrade, so an invalid token never upgrades. */
@@ -51,6 +52,7 @@ export const NOT_READING_CLOSE_CODE = 4429;
   sendPingsAutomatically: true,
   maxBackpressure: 2 * MAX_UNSENT_BYTES,
 })
+@ApiMessages(STREAM_MESSAGES)
 export class VoiceStreamEndpoint {
   constructor(
     @inject(VOICE_ENGINES) private readonly engines: VoiceEngines,

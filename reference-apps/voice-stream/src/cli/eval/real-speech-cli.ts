@@ -5,8 +5,8 @@
  * spoken playing cards) and, when `alsa-utils` is installed, its eight spoken channel names ("front left"), each streamed as one session through the server's decoder and recogniser, at 16 kHz
  * and downsampled to 8 kHz (sox), as PCM:
  *   npm run real-speech -w voice-stream -- [--rates 16000,8000] [--per-session 1] [--decoder-args="-adaptation none"]
- * `--per-session N` streams N consecutive recordings of a folder (librivox, cards) as one session, with 0.8 s of
- * silence between them (default 1: every recording a session of its own, as a short request would be).
+ * `--per-session N` streams N consecutive recordings of a folder (librivox, cards, alsa) as one session, one after
+ * the other (default 1: every recording a session of its own, as a short request would be).
  * The synthetic evaluation (`npm run eval`) decides the settings; this checks that they do not make real
  * speech worse (the acoustic adaptation is made on synthetic voices). None of these recordings is everyday
  * travel speech, so their WER is high with any setting: compare runs, not absolute figures.
@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { acousticModelUse } from '../../engines/pocketsphinx/acoustic-adaptation';
 import { parseWav } from '../../domain/media/wav';
 import { createOfflineEngines } from '../../engines/voice-engines';
-import { PAUSE_MS, resample } from './eval-audio';
+import { resample } from './eval-audio';
 import { recognizeAudio } from './eval-recognition';
 import { wordErrors } from './word-error-rate';
 
@@ -112,8 +112,10 @@ async function main(argv: readonly string[]): Promise<number> {
       let errors = 0;
       let words = 0;
       for (const session of sessions) {
-        const pause = Buffer.alloc(Math.round((16000 * PAUSE_MS) / 1000) * 2);
-        const passage = Buffer.concat(session.flatMap((recording) => [pause, pcmOf(recording)]).concat(pause));
+        // The recordings as they are, one after the other (each has its own silence at its edges): no digital
+        // silence is added, which no microphone sends and which threw the 8 kHz decoder off (goforward at 8 kHz:
+        // "go forward ten meters" alone, "it far as our ears and" after 0.8 s of zeros).
+        const passage = Buffer.concat(session.map((recording) => pcmOf(recording)));
         const pcm = resample(passage, 16000, rate);
         const transcript = await recognizeAudio(engines, pcm, `audio/pcm;encoding=s16le;rate=${rate}`);
         const counted = wordErrors(session.map((recording) => recording.transcript).join(' '), transcript);
