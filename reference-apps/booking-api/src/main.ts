@@ -4,8 +4,10 @@
  * Port, host and database also come from BOOKING_PORT/PORT, HOST, BOOKING_DATABASE_URL/DATABASE_URL, the PostgreSQL
  * pool from --db-pool-size/--db-statement-timeout-ms/--db-connect-timeout-ms, operations from --trust-proxy,
  * --rate-limit and --log-level (see config.ts). Logs are JSON lines on stdout (an access line per request at info).
- * SIGTERM or SIGINT stops it gracefully.
+ * SIGTERM or SIGINT stops it gracefully. With OTEL_EXPORTER_OTLP_ENDPOINT set, traces go there (telemetry.ts).
  */
+// First: the pg instrumentation must be in place before anything loads pg.
+import { stopTelemetry } from './telemetry';
 import { describeServerConfig, describeTrustProxy, parseDatabaseUrl } from 'app-support';
 import { isServeWorker } from 'rest.uws';
 import { bookingLogger } from './http/app-logger';
@@ -75,16 +77,19 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`booking-api: ${signal} received, stopping`);
-    server.close().then(
-      () => {
-        console.log('booking-api: stopped');
-        process.exit(0);
-      },
-      (error) => {
-        console.error(`booking-api: error while stopping: ${(error as Error).message}`);
-        process.exit(1);
-      },
-    );
+    server
+      .close()
+      .then(() => stopTelemetry())
+      .then(
+        () => {
+          console.log('booking-api: stopped');
+          process.exit(0);
+        },
+        (error) => {
+          console.error(`booking-api: error while stopping: ${(error as Error).message}`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
