@@ -6,6 +6,7 @@
 
 /** A Standard Schema (v1): `schema['~standard'].validate(value)` answers the output or the issues. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  /** The spec's properties. */
   readonly '~standard': StandardSchemaV1.Props<Input, Output>;
 }
 
@@ -19,21 +20,39 @@ export declare namespace StandardSchemaV1 {
     /** Validates a value: its output (transforms and defaults applied), or the issues; may be asynchronous. */
     readonly validate: (value: unknown) => Result<Output> | Promise<Result<Output>>;
     /** The input and output types (types only). */
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    readonly types?:
+      | {
+          /** What the schema accepts. */
+          readonly input: Input;
+          /** What the schema produces. */
+          readonly output: Output;
+        }
+      | undefined;
   }
   /** What `validate` answers. */
-  export type Result<Output> = { readonly value: Output; readonly issues?: undefined } | FailureResult;
+  export type Result<Output> =
+    | {
+        /** The schema's output: what the method receives. */
+        readonly value: Output;
+        /** Absent on success. */
+        readonly issues?: undefined;
+      }
+    | FailureResult;
   /** A failed validation. */
   export interface FailureResult {
+    /** What was wrong, one entry per issue. */
     readonly issues: ReadonlyArray<Issue>;
   }
   /** One issue: a message and where in the value it is. */
   export interface Issue {
+    /** The library's message. */
     readonly message: string;
+    /** Where in the value: keys and indexes from the root. */
     readonly path?: ReadonlyArray<PropertyKey | PathSegment> | undefined;
   }
   /** A segment of an issue's path, as an object. */
   export interface PathSegment {
+    /** The key or index. */
     readonly key: PropertyKey;
   }
   /** The schema's input type. */
@@ -44,10 +63,12 @@ export declare namespace StandardSchemaV1 {
 
 /** Standard JSON Schema's converter (`~standard.jsonSchema`, beside `validate` where a library implements it). */
 export interface StandardJsonSchemaConverter {
+  /** The JSON Schema of what the schema accepts. */
   readonly input: (options: {
     readonly target: string;
     readonly libraryOptions?: Record<string, unknown>;
   }) => Record<string, unknown>;
+  /** The JSON Schema of what the schema produces. */
   readonly output: (options: {
     readonly target: string;
     readonly libraryOptions?: Record<string, unknown>;

@@ -43,6 +43,7 @@ export interface RequestTrace {
  * `asyncStart`/`asyncEnd` when a returned promise settles; `error` when the method throws or its promise rejects.
  */
 export interface HandlerTrace {
+  /** The request's context. */
   readonly ctx: RoutingContext;
   /** The route whose method runs (`route.path` is its template, `route.methodName` the method). */
   readonly route: RouteDefinition;
@@ -50,6 +51,7 @@ export interface HandlerTrace {
   readonly args: readonly unknown[];
   /** What the method returned (a promise's value once settled). */
   result?: unknown;
+  /** What the method threw, or its promise rejected with. */
   error?: unknown;
 }
 
