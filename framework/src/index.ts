@@ -328,7 +328,13 @@ export {
 
 // Health and readiness: GET /health, GET /ready with the app's checks (503 while one fails or shutting down).
 export { health, type HealthOptions, type ReadinessCheck } from './features/health';
-export { openTelemetry, type OpenTelemetryOptions } from './features/opentelemetry';
+export {
+  openTelemetry,
+  type OpenTelemetryOptions,
+  type TracerProviderLike,
+  type MeterProviderLike,
+  type TextMapPropagatorLike,
+} from './features/opentelemetry';
 
 // Behind proxies: remoteAddress(), protocol() and host() from trusted proxies' Forwarded / X-Forwarded-* headers.
 export { trustProxy, type TrustProxyOptions, type TrustSetting, type ForwardingHeaders } from './features/trust-proxy';

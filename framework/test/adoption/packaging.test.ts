@@ -141,6 +141,7 @@ test.serial(
       fs.readFileSync(path.join(project, 'node_modules', 'rest.uws', 'package.json'), 'utf8'),
     );
     t.deepEqual(Object.keys(manifest.peerDependencies).sort(), [
+      '@opentelemetry/api',
       'class-transformer',
       'class-validator',
       'reflect-metadata',

@@ -1,2 +1,8 @@
 /** OpenTelemetry traces and metrics for every request, and the metrics as Prometheus text. */
-export { openTelemetry, type OpenTelemetryOptions } from './opentelemetry-plugin';
+export {
+  openTelemetry,
+  type OpenTelemetryOptions,
+  type TracerProviderLike,
+  type MeterProviderLike,
+  type TextMapPropagatorLike,
+} from './opentelemetry-plugin';

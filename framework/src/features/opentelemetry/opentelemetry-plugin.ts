@@ -21,17 +21,42 @@ import {
 import { PROMETHEUS_CONTENT_TYPE, PrometheusMetrics } from './prometheus';
 import { extractTraceparent } from './traceparent';
 
+/**
+ * `@opentelemetry/api`'s `TracerProvider`, as the options name it: written out so that an app that does not use the
+ * plugin type-checks without `@opentelemetry/api` installed (it is an optional peer dependency).
+ */
+export interface TracerProviderLike {
+  /** `TracerProvider.getTracer`. */
+  getTracer(name: string, version?: string, options?: object): object;
+}
+
+/** `@opentelemetry/api`'s `MeterProvider`, written out for the same reason. */
+export interface MeterProviderLike {
+  /** `MeterProvider.getMeter`. */
+  getMeter(name: string, version?: string, options?: object): object;
+}
+
+/** `@opentelemetry/api`'s `TextMapPropagator`, written out for the same reason. */
+export interface TextMapPropagatorLike {
+  /** `TextMapPropagator.extract`. */
+  extract(context: any, carrier: any, getter: any): any;
+  /** `TextMapPropagator.inject`. */
+  inject(context: any, carrier: any, setter: any): void;
+  /** `TextMapPropagator.fields`. */
+  fields(): string[];
+}
+
 /** Options of `openTelemetry()`. */
 export interface OpenTelemetryOptions {
   /** Where spans go (default: the global tracer provider, `trace.getTracerProvider()`). */
-  tracerProvider?: Api.TracerProvider;
+  tracerProvider?: TracerProviderLike;
   /** Where metrics go (default: the global meter provider, `metrics.getMeterProvider()`). */
-  meterProvider?: Api.MeterProvider;
+  meterProvider?: MeterProviderLike;
   /**
    * Reads the caller's trace context from the request headers (default: the global propagator; when none is
    * registered, W3C `traceparent`/`tracestate` are read by the plugin itself).
    */
-  propagator?: Api.TextMapPropagator;
+  propagator?: TextMapPropagatorLike;
   /**
    * Serves the two metrics in the Prometheus text format at this path (`'/metrics'`), as a route of the app: the
    * app's authentication, rate limits and proxies apply to it as to any route. Default: not served.
@@ -94,8 +119,12 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
       `rest.uws: openTelemetry: metricsPath must be a path starting with /, got ${JSON.stringify(metricsPath)}`,
     );
   const api = loadApi();
-  const tracer = (options.tracerProvider ?? api.trace.getTracerProvider()).getTracer('rest.uws');
-  const meter = (options.meterProvider ?? api.metrics.getMeterProvider()).getMeter('rest.uws');
+  const tracer = (
+    (options.tracerProvider as Api.TracerProvider | undefined) ?? api.trace.getTracerProvider()
+  ).getTracer('rest.uws');
+  const meter = ((options.meterProvider as Api.MeterProvider | undefined) ?? api.metrics.getMeterProvider()).getMeter(
+    'rest.uws',
+  );
   const duration = meter.createHistogram('http.server.request.duration', {
     description: 'Duration of HTTP server requests.',
     unit: 's',
@@ -110,7 +139,9 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
 
   /** The caller's context: the propagator's, or W3C trace context read here when no propagator is registered. */
   const parentOf = (ctx: RoutingContext): Api.Context => {
-    const propagator = options.propagator ?? (api.propagation.fields().length > 0 ? api.propagation : undefined);
+    const propagator =
+      (options.propagator as Api.TextMapPropagator | undefined) ??
+      (api.propagation.fields().length > 0 ? api.propagation : undefined);
     if (propagator !== undefined) return propagator.extract(api.ROOT_CONTEXT, ctx, HEADER_GETTER);
     const request = ctx.request;
     return extractTraceparent(api, request.headerOrEmpty('traceparent'), request.headerOrEmpty('tracestate'));
