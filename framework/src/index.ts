@@ -149,6 +149,8 @@ export type {
   ErrorHook,
   SendHook,
   ShutdownHook,
+  LogFields,
+  LogFieldProvider,
   BodyConsumer,
   BodyFlow,
   BodyStreamer,

@@ -121,6 +121,8 @@ export type {
   ErrorHook,
   SendHook,
   ShutdownHook,
+  LogFields,
+  LogFieldProvider,
   BodyConsumer,
   BodyFlow,
   BodyStreamer,

@@ -104,6 +104,14 @@ function pluginContext(rt: PluginTarget, plugin: RestPlugin): PluginContext {
       checkFunction(hook, 'onShutdown', plugin);
       hooks.addShutdownHook(plugin, hook);
     },
+    logFields(provider) {
+      checkFunction(provider, 'logFields', plugin);
+      hooks.addLogFieldProvider(plugin, provider);
+    },
+    logFieldsOf(ctx) {
+      const provider = hooks.logFields;
+      return provider === null ? undefined : provider(ctx);
+    },
     register(...resources) {
       rt.registerFromPlugin(resources);
     },

@@ -5,6 +5,8 @@ import type {
   ClassHandler,
   ComponentFiller,
   ErrorHook,
+  LogFieldProvider,
+  LogFields,
   RequestHook,
   ResponseHook,
   RestPlugin,
@@ -36,6 +38,7 @@ export class PluginHooks {
   private handlers: Owned<BoundHandler>[] = [];
   private classHandlerList: Owned<ClassHandler>[] = [];
   private shutdownHooks: Owned<ShutdownHook>[] = [];
+  private logFieldProviders: Owned<LogFieldProvider>[] = [];
   private streamer: Owned<BodyStreamer> | null = null;
   private resolver: Owned<OriginResolver> | null = null;
   private filler: Owned<ComponentFiller> | null = null;
@@ -46,6 +49,8 @@ export class PluginHooks {
   onError: ErrorHook | null = null;
   onSend: SendHook | null = null;
   bodyStreamer: BodyStreamer | null = null;
+  /** The fields the plugins add to a request's log lines (null: no plugin adds any). */
+  logFields: LogFieldProvider | null = null;
   /** How requests read their client's origin behind proxies (null: from the connection). */
   originResolver: OriginResolver | null = null;
 
@@ -60,6 +65,7 @@ export class PluginHooks {
     this.handlers = keep(this.handlers);
     this.classHandlerList = keep(this.classHandlerList);
     this.shutdownHooks = keep(this.shutdownHooks);
+    this.logFieldProviders = keep(this.logFieldProviders);
     if (this.streamer?.plugin === name) this.streamer = null;
     if (this.resolver?.plugin === name) this.resolver = null;
     if (this.filler?.plugin === name) this.filler = null;
@@ -89,6 +95,9 @@ export class PluginHooks {
   }
   addShutdownHook(plugin: RestPlugin, hook: ShutdownHook): void {
     this.shutdownHooks.push({ plugin: plugin.name, value: hook });
+  }
+  addLogFieldProvider(plugin: RestPlugin, provider: LogFieldProvider): void {
+    this.logFieldProviders.push({ plugin: plugin.name, value: provider });
   }
   setBodyStreamer(plugin: RestPlugin, streamer: BodyStreamer): void {
     if (this.streamer !== null && this.streamer.plugin !== plugin.name) {
@@ -170,6 +179,21 @@ export class PluginHooks {
     this.onError = composeAll(this.errorHooks.map((o) => o.value));
     this.onSend = composeSendHooks(this.sendHooks.map((o) => o.value));
     this.bodyStreamer = this.streamer?.value ?? null;
+    this.logFields = composeLogFields(this.logFieldProviders.map((o) => o.value));
     this.originResolver = this.resolver?.value ?? null;
   }
+}
+
+/** One provider of log fields from several: their fields merged in order (undefined when none gives any). */
+function composeLogFields(providers: readonly LogFieldProvider[]): LogFieldProvider | null {
+  if (providers.length === 0) return null;
+  if (providers.length === 1) return providers[0]!;
+  return (ctx) => {
+    let merged: Record<string, unknown> | undefined;
+    for (let i = 0; i < providers.length; i++) {
+      const fields: LogFields | undefined = providers[i]!(ctx);
+      if (fields !== undefined) merged = merged === undefined ? { ...fields } : Object.assign(merged, fields);
+    }
+    return merged;
+  };
 }

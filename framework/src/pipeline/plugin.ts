@@ -51,6 +51,14 @@ export type ErrorHook = (error: unknown, ctx: RoutingContext) => void;
 /** A hook told that the server began a graceful shutdown (it stops taking connections and drains). */
 export type ShutdownHook = () => void;
 
+/** Fields a plugin adds to a request's log lines (`{ trace_id, span_id }`): names to JSON-writable values. */
+export type LogFields = Readonly<Record<string, unknown>>;
+/**
+ * Gives the fields a plugin adds to one request's log lines (the `RequestLogger`'s lines and the access line), or
+ * undefined for none. Asked when the request's `RequestLogger` is made and when its access line is written.
+ */
+export type LogFieldProvider = (ctx: RoutingContext) => LogFields | undefined;
+
 /** Pauses and resumes the reading of a streamed request body, for a consumer that writes it slower than it comes. */
 export interface BodyFlow {
   /** Stops reading the body from the client until `resume` (the client's sends then block on TCP). */
@@ -151,6 +159,17 @@ export interface PluginContext {
    * drains the requests in flight: readiness checks answer 503 from then on.
    */
   onShutdown(hook: ShutdownHook): void;
+  /**
+   * Adds fields to the log lines of requests: the lines written through the request's `RequestLogger` and its
+   * access line (`logRequests`). The OpenTelemetry plugin adds `trace_id`, `span_id` and `trace_flags` this way.
+   * With no provider, `logFieldsOf` answers undefined at once and nothing is asked per request.
+   */
+  logFields(provider: LogFieldProvider): void;
+  /**
+   * The fields the plugins' providers give for a request's log lines, merged in the order the plugins were added
+   * (undefined when no provider gives any). For plugins that write a request's lines (request logging).
+   */
+  logFieldsOf(ctx: RoutingContext): LogFields | undefined;
 
   /** Registers REST classes or instances. */
   register(...resources: Array<Constructor | object>): void;

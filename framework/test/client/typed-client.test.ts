@@ -56,6 +56,7 @@ test.serial(
   async (t) => {
     t.timeout(120_000);
     const dir = project('v1');
+    t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
     const { server, code } = await generate(ItemsV1, dir);
     t.teardown(server.close);
     t.is(code, 0);
@@ -91,6 +92,7 @@ test.serial(
   async (t) => {
     t.timeout(120_000);
     const dir = project('v2');
+    t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
     const { server, code } = await generate(ItemsV2, dir);
     t.teardown(server.close);
     t.is(code, 0);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
+  DEFAULT_POSTGRES_POOL_SIZE,
   parseLogLevel,
   parseRequestsPerMinute,
   parseTrustProxy,
@@ -16,7 +17,7 @@ export const DEFAULT_DATABASE_FILE = path.resolve(__dirname, '..', '..', 'data',
 export const DEFAULT_PORT = 8081;
 
 /** PostgreSQL pool of one instance: at most this many connections (each instance has its own pool). */
-export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_POOL_SIZE = DEFAULT_POSTGRES_POOL_SIZE;
 /** A statement running longer is cancelled by the server and the request answered 503 (no request needs seconds). */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
 /** A request waits at most this long for a connection (pool exhausted, server unreachable), then 503. */

@@ -15,7 +15,7 @@ test('defaults apply when nothing is given', (t) => {
     publicBaseUrl: undefined,
     workers: 0,
   });
-  t.deepEqual(config.postgresPool, { max: 10, statementTimeoutMs: 10_000, connectionTimeoutMs: 5_000 });
+  t.deepEqual(config.postgresPool, { max: 4, statementTimeoutMs: 10_000, connectionTimeoutMs: 5_000 });
   t.deepEqual(config.background, { fulfilmentIntervalMs: 1000, sweepIntervalMs: 30_000 });
   t.like(config, { trustProxy: false, rateLimitPerMinute: 600, logLevel: 'info' });
 });

@@ -230,8 +230,7 @@ test.serial(
     t.teardown(() => server.stop('SIGKILL'));
     t.regex(server.output(), /listening on http:\/\/127\.0\.0\.1:\d+, database postgres:\/\/\S+, 2 worker threads/);
     // Printed just after the listening lines; it may come in the next chunk of the pipe.
-    const poolLine =
-      /PostgreSQL pool of 10 connections per worker, statement timeout 10000 ms, connect timeout 5000 ms/;
+    const poolLine = /PostgreSQL pool of 4 connections per worker, statement timeout 10000 ms, connect timeout 5000 ms/;
     for (const deadline = Date.now() + 5000; !poolLine.test(server.output()) && Date.now() < deadline; )
       await new Promise((resolve) => setTimeout(resolve, 20));
     t.regex(server.output(), poolLine);

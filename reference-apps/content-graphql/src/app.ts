@@ -1,5 +1,6 @@
 import {
   openApi,
+  openTelemetry,
   rateLimit,
   RestBuilder,
   TsyringeInjectionProvider,
@@ -8,6 +9,7 @@ import {
   type RateLimitKey,
 } from 'rest.uws';
 import { rateLimitStoreOptions, useOperations, type AppRateLimit, type OperationsOptions } from 'app-support';
+import { telemetryStarted } from 'app-support/telemetry';
 import { container as rootContainer } from 'tsyringe';
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { ContentService } from './content-service';
@@ -76,6 +78,8 @@ export function contentApp(service: ContentService, options: ContentAppOptions =
   if (options.logger) builder.logger(options.logger);
   // Request ids, trust proxy, /health and /ready, compression, the access log.
   useOperations(builder, options);
+  // A server span per request, the GraphQL phases and the database's spans under it, when telemetry is on (telemetry.ts).
+  if (telemetryStarted()) builder.use(openTelemetry());
   const limit = options.rateLimit ?? { limit: DEFAULT_GRAPHQL_RATE_LIMIT_PER_MINUTE };
   // Without the plugin (false), @RateLimit(GRAPHQL_RATE_LIMIT_RULE) does nothing.
   if (limit !== false) {

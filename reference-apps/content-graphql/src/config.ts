@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
+  DEFAULT_POSTGRES_POOL_SIZE,
   parseLogLevel,
   parseRequestsPerMinute,
   parseTrustProxy,
@@ -34,7 +35,7 @@ export interface ContentServerOptions {
   settings?: Partial<GraphqlSettings>;
   /** Key of the admin REST API (`X-Admin-Key`); null/absent = admin API off. */
   adminKey?: string | null;
-  /** PostgreSQL pool size of this instance (default 10). */
+  /** PostgreSQL pool size of this instance (default app-support's DEFAULT_POSTGRES_POOL_SIZE, 4). */
   postgresPoolSize?: number;
   /** Largest request body accepted (default 256 KiB); larger ones get 413. */
   maxRequestBytes?: number;
@@ -79,7 +80,7 @@ export interface ContentRunConfig {
 /**
  * The server's configuration from its flags (`--port`, `--host`, `--database`, `--assets`, `--trust-proxy`,
  * `--rate-limit`, `--log-level`; anything else is an error) and environment: PORT (4000), HOST, DATABASE_URL,
- * ASSETS_DIR, GRAPHQL_PATH (/api), PUBLIC_URL, CONTENT_GRAPHQL_ADMIN_KEY, CONTENT_GRAPHQL_PG_POOL_SIZE (10),
+ * ASSETS_DIR, GRAPHQL_PATH (/api), PUBLIC_URL, CONTENT_GRAPHQL_ADMIN_KEY, CONTENT_GRAPHQL_PG_POOL_SIZE (4),
  * CONTENT_GRAPHQL_MAX_REQUEST_BYTES (262144), CONTENT_GRAPHQL_CHANGE_POLL_MS (1000), CONTENT_GRAPHQL_EXECUTOR (jit),
  * the GraphQL limits, and the operations: CONTENT_GRAPHQL_TRUST_PROXY (off, a hop count, or addresses and ranges),
  * CONTENT_GRAPHQL_RATE_LIMIT (GraphQL requests per minute per token, or off; default 600), CONTENT_GRAPHQL_LOG_LEVEL.
@@ -123,7 +124,7 @@ export function readContentConfig(
       adminKey: env.CONTENT_GRAPHQL_ADMIN_KEY ?? null,
       trustProxy: parseTrustProxy(...pick('trust-proxy', 'CONTENT_GRAPHQL_TRUST_PROXY')),
       rateLimit: rateLimit === false ? false : { limit: rateLimit, windowSeconds: 60 },
-      postgresPoolSize: number('CONTENT_GRAPHQL_PG_POOL_SIZE', 10),
+      postgresPoolSize: number('CONTENT_GRAPHQL_PG_POOL_SIZE', DEFAULT_POSTGRES_POOL_SIZE),
       maxRequestBytes: number('CONTENT_GRAPHQL_MAX_REQUEST_BYTES', 256 * 1024),
       settings: {
         enableGraphQlCaching: env.ENABLE_GRAPHQL_CACHING !== 'false',

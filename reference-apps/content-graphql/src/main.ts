@@ -1,3 +1,5 @@
+// First: with OTEL_EXPORTER_OTLP_ENDPOINT set, the pg instrumentation must see `pg` before anything loads it.
+import { stopTelemetry } from './telemetry';
 import { describeServerConfig, describeTrustProxy } from 'app-support';
 import { createLogger } from 'rest.uws';
 import { readContentConfig } from './config';
@@ -6,7 +8,7 @@ import { startContentServer } from './server';
 /**
  * `npm start -w content-graphql`: reads the configuration (config.ts), builds the app and listens until SIGINT or
  * SIGTERM, which stop it gracefully (`/ready` answers 503, requests in flight finish). Logs are JSON lines on stdout
- * (an access line per request at info).
+ * (an access line per request at info). With OTEL_EXPORTER_OTLP_ENDPOINT set, traces go there (telemetry.ts).
  */
 async function main(): Promise<void> {
   const { server: config, options, run } = readContentConfig(process.argv.slice(2), process.env);
@@ -16,16 +18,19 @@ async function main(): Promise<void> {
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    void server.close().then(
-      () => {
-        logger.flush();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        console.error(`content-graphql: error while stopping: ${(error as Error).message}`);
-        process.exit(1);
-      },
-    );
+    void server
+      .close()
+      .then(() => stopTelemetry())
+      .then(
+        () => {
+          logger.flush();
+          process.exit(0);
+        },
+        (error: unknown) => {
+          console.error(`content-graphql: error while stopping: ${(error as Error).message}`);
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

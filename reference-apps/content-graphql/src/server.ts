@@ -1,5 +1,11 @@
 import { startServer, type Server } from 'rest.uws';
-import { appRateLimitStore, databaseReadinessCheck, openDatabase, type Database } from 'app-support';
+import {
+  appRateLimitStore,
+  DEFAULT_POSTGRES_POOL_SIZE,
+  databaseReadinessCheck,
+  openDatabase,
+  type Database,
+} from 'app-support';
 import { createContentService, type ContentService } from './content-service';
 import type { ContentDB } from './storage/database-types';
 import { contentApp } from './app';
@@ -21,7 +27,7 @@ export interface RunningContentServer {
 /** Opens the database, builds the app and listens; `close()` stops the server and closes the database. */
 export async function startContentServer(options: ContentServerOptions): Promise<RunningContentServer> {
   const database = await openDatabase<ContentDB>(options.databaseUrl, {
-    postgres: { max: options.postgresPoolSize ?? 10 },
+    postgres: { max: options.postgresPoolSize ?? DEFAULT_POSTGRES_POOL_SIZE },
   });
   let service: ContentService | null = null;
   let server: Server | null = null;

@@ -1,6 +1,6 @@
 // Shared building blocks of the reference apps: database access, throwaway PostgreSQL, LISTEN/NOTIFY, secrets, config, clock.
 export { openDatabase, type Database, type DatabaseDialect, type OpenDatabaseOptions } from './database/open-database';
-export type { PostgresPoolOptions } from './database/postgres-dialect';
+export { DEFAULT_POSTGRES_POOL_SIZE, type PostgresPoolOptions } from './database/postgres-dialect';
 export { migrateToLatest, type AppMigration } from './database/migrations';
 export { parseDatabaseUrl, redactDatabaseUrl, type DatabaseLocation } from './database/database-url';
 export { SQLITE_BUSY_TIMEOUT_MS } from './database/sqlite-dialect';

@@ -1,7 +1,8 @@
 // rest.uws first: it loads reflect-metadata, which tsyringe needs before it loads.
-import { asyncApi, openApi, rateLimit, RestBuilder, TsyringeInjectionProvider } from 'rest.uws';
+import { asyncApi, openApi, openTelemetry, rateLimit, RestBuilder, TsyringeInjectionProvider } from 'rest.uws';
 import { container as rootContainer } from 'tsyringe';
 import { rateLimitStoreOptions, useOperations, type AppRateLimit, type OperationsOptions } from 'app-support';
+import { telemetryStarted } from 'app-support/telemetry';
 import { DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE } from './config';
 import { ApiKeyStore } from './storage/api-key-store';
 import { GlossaryStore } from './storage/glossary-store';
@@ -87,6 +88,8 @@ export function voiceApp(
 
   // Request ids, trust proxy, /health and /ready, compression, the access log.
   useOperations(builder, operations);
+  // A server span per request and upgrade, the sessions' own spans (session-trace.ts), when telemetry is on.
+  if (telemetryStarted()) builder.use(openTelemetry());
   const limit = operations.sessionRateLimit ?? { limit: DEFAULT_SESSION_RATE_LIMIT_PER_MINUTE };
   // Without the plugin (false), @RateLimit(SESSION_REQUEST_RULE) does nothing.
   if (limit !== false) {

@@ -6,8 +6,10 @@
  * VOICE_PUBLIC_URL sets the base of the streaming_url handed out; --trust-proxy, --session-rate-limit and
  * --log-level (VOICE_TRUST_PROXY, VOICE_SESSION_RATE_LIMIT, VOICE_LOG_LEVEL) the operations. Logs are JSON lines on
  * stdout (an access line per request at info). SIGTERM or SIGINT stops it gracefully, within the shutdown timeout
- * (default 10 s).
+ * (default 10 s). With OTEL_EXPORTER_OTLP_ENDPOINT set, traces go there (telemetry.ts).
  */
+// First: with OTEL_EXPORTER_OTLP_ENDPOINT set, the pg instrumentation must see `pg` before anything loads it.
+import { stopTelemetry } from './telemetry';
 import { describeServerConfig, describeTrustProxy } from 'app-support';
 import { createLogger } from 'rest.uws';
 import { readVoiceConfig } from './config';
@@ -50,7 +52,8 @@ async function main(): Promise<void> {
       limits: { maxFileBytes: config.jobs.maxFileBytes, maxDurationMs: config.jobs.maxDurationMs },
     },
   });
-  stop.serving(server);
+  // The spans still batched are sent before the process ends.
+  stop.serving({ close: () => server.close().then(() => stopTelemetry()) });
   console.log(describeServerConfig('voice-stream', config, server.port));
   console.log(
     server.registry instanceof PostgresSessionRegistry

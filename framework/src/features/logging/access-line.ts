@@ -1,6 +1,6 @@
 import * as diagnostics from 'node:diagnostics_channel';
 import pino from 'pino';
-import type { Logger } from '../../plugin';
+import type { LogFields, Logger } from '../../plugin';
 
 /** Levels a request's access line can be written at (the `Logger` methods). */
 export type RequestLogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -88,7 +88,8 @@ export class AccessLineWriter {
 
   /**
    * Writes one access line: `durationMicros` is the duration in whole microseconds (written as milliseconds);
-   * `reqId` and `remoteAddress` are left out when undefined, `aborted` when false.
+   * `reqId` and `remoteAddress` are left out when undefined, `aborted` when false; `fields` (the plugins' log
+   * fields) come last, and send the line through the logger's own method (pino serialises them).
    */
   write(
     logger: Logger,
@@ -99,16 +100,18 @@ export class AccessLineWriter {
     reqId: string | undefined,
     aborted: boolean,
     remoteAddress: string | undefined,
+    fields?: LogFields,
   ): void {
     const log = logger[this.level];
     // pino gives a logger new level methods when its level changes: the plan is made again then.
     if (log !== this.method || logger !== this.logger) this.plan(logger, log);
     const stream = this.stream;
-    if (stream === null || asJsonChannel.hasSubscribers !== false) {
+    if (stream === null || fields !== undefined || asJsonChannel.hasSubscribers !== false) {
       const line: Record<string, unknown> = { method, path, status, durationMs: durationMicros / 1000 };
       if (reqId !== undefined) line.reqId = reqId;
       if (aborted) line.aborted = true;
       if (remoteAddress !== undefined) line.remoteAddress = remoteAddress;
+      if (fields !== undefined) Object.assign(line, fields);
       log.call(logger, line, MESSAGE);
       return;
     }

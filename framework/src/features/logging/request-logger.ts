@@ -1,4 +1,4 @@
-import type { Logger } from '../../plugin';
+import type { LogFields, Logger } from '../../plugin';
 
 /** What the logger may offer beyond `Logger`: pino's child loggers. */
 interface WithChildren extends Logger {
@@ -7,7 +7,8 @@ interface WithChildren extends Logger {
 
 /**
  * The logger of one request: the app's logger with the request's id on every line (`reqId`), when the app
- * uses `requestId()`. Take it with `@Context() log: RequestLogger`; it costs nothing until it writes a line
+ * uses `requestId()`, and the fields plugins add to a request's lines (`trace_id` and `span_id` of the request's
+ * span with `openTelemetry()`). Take it with `@Context() log: RequestLogger`; it costs nothing until it writes a line
  * (the pino child logger is made on the first line written).
  *
  * ```ts
@@ -23,10 +24,12 @@ export class RequestLogger implements Logger {
   /**
    * @param base the app's logger
    * @param requestId the request's id (undefined when the app gives requests none)
+   * @param fields more fields for every line (the plugins' `logFields`), after `reqId`
    */
   constructor(
     private readonly base: Logger,
     readonly requestId: string | undefined,
+    private readonly fields?: LogFields,
   ) {}
 
   error(obj: unknown, msg?: string): void {
@@ -51,8 +54,13 @@ export class RequestLogger implements Logger {
   }
 
   private logger(): Logger {
-    if (this.target === null)
-      this.target = this.requestId === undefined ? this.base : childOf(this.base, { reqId: this.requestId });
+    if (this.target === null) {
+      const fields = this.fields;
+      if (fields === undefined)
+        this.target = this.requestId === undefined ? this.base : childOf(this.base, { reqId: this.requestId });
+      else
+        this.target = childOf(this.base, this.requestId === undefined ? fields : { reqId: this.requestId, ...fields });
+    }
     return this.target;
   }
 }

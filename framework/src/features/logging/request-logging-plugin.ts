@@ -42,7 +42,8 @@ export function requestLoggingOptions(
 /**
  * Request logging: one line per request once it is answered (`logRequests` on the app, or
  * `RestRouter.logRequests` for every app): `{ method, path, status, durationMs }` with the message
- * `request` (`aborted: true` when the client left first, `reqId` when the app uses `requestId()`).
+ * `request` (`aborted: true` when the client left first, `reqId` when the app uses `requestId()`, and the fields
+ * plugins add with `logFields`: `trace_id`, `span_id` with `openTelemetry()`).
  * Nothing is installed while it is off or its level is disabled. Every app can also give its routes a
  * `RequestLogger` (`@Context() log: RequestLogger`): the app's logger with the request's id on each line.
  */
@@ -51,7 +52,10 @@ export const requestLoggingPlugin: RestPlugin = {
   setup(app) {
     // A provider costs nothing on routes that do not ask for it; an app's own provider for the type wins.
     if (app.settings.contextProvider(RequestLogger) === undefined) {
-      app.addProvider(RequestLogger, (_request, ctx) => new RequestLogger(app.logger, requestIdOf(ctx)));
+      app.addProvider(
+        RequestLogger,
+        (_request, ctx) => new RequestLogger(app.logger, requestIdOf(ctx), app.logFieldsOf(ctx)),
+      );
     }
     const options = app.settings.extension<RequestLoggingOptions | false>(REQUEST_LOGGING);
     if (options === undefined || options === false) return;
@@ -85,6 +89,7 @@ export const requestLoggingPlugin: RestPlugin = {
           requestIdOf(ctx),
           response.aborted(),
           remoteAddress,
+          app.logFieldsOf(ctx),
         );
       };
       ctx.response.onEnd(finish);

@@ -101,7 +101,8 @@ const HEADER_GETTER: Api.TextMapGetter<RoutingContext> = {
  * (`GET /users/{id}`, `http.request.method`, `url.path`, `http.route`, `http.response.status_code`,
  * `server.address`/`server.port`, `client.address` as the proxies trusted make it, `error.type`), joined to the
  * caller's trace (W3C `traceparent`), active in the handler and what it calls; the metrics
- * `http.server.request.duration` and `http.server.active_requests`; optionally those metrics as Prometheus text.
+ * `http.server.request.duration` and `http.server.active_requests`; the span's `trace_id` and `span_id` on the
+ * request's log lines (`RequestLogger`, access line); optionally those metrics as Prometheus text.
  * Built on the tracing channels of rest.uws (`REQUEST_CHANNEL`...) and `@opentelemetry/api`.
  *
  * ```ts
@@ -136,6 +137,8 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
   });
   const prometheus = metricsPath === undefined ? undefined : new PrometheusMetrics();
   const active = new WeakMap<RoutingContext, Active>();
+  /** Where this plugin keeps a request's span in its context, for the log lines (kept after the span ended). */
+  const SPAN = Symbol('rest.uws:opentelemetry-span');
 
   /** The caller's context: the propagator's, or W3C trace context read here when no propagator is registered. */
   const parentOf = (ctx: RoutingContext): Api.Context => {
@@ -190,6 +193,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
       error: undefined,
     };
     active.set(m.ctx, state);
+    m.ctx.put(SPAN, span);
     activeRequests.add(1, { 'http.request.method': method, 'url.scheme': scheme });
     prometheus?.activeRequests(1);
     return state;
@@ -235,6 +239,19 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
     }
   };
 
+  /** `trace_id`, `span_id` and `trace_flags` of the request's span, as OpenTelemetry's log data model names them. */
+  const spanLogFields = (ctx: RoutingContext): Api.Attributes | undefined => {
+    const span = ctx.get<Api.Span>(SPAN);
+    if (span === undefined) return undefined;
+    const context = span.spanContext();
+    if (!api.trace.isSpanContextValid(context)) return undefined;
+    return {
+      trace_id: context.traceId,
+      span_id: context.spanId,
+      trace_flags: `0${(context.traceFlags & 0xff).toString(16)}`.slice(-2),
+    };
+  };
+
   const failed = (m: RequestTrace): void => {
     const state = active.get(m.ctx);
     if (state === undefined) return;
@@ -258,6 +275,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
       if (!listening) subscribe(api, requestHandlers, begin, active);
       listening = true;
       if (prometheus !== undefined) app.register(metricsResource(metricsPath!, prometheus));
+      app.logFields(spanLogFields);
     },
   };
 }

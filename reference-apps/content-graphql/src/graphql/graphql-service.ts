@@ -11,6 +11,8 @@ import {
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
+import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import { appTracer, inSpan } from 'app-support/telemetry';
 import type { ContentStore } from '../storage/content-store';
 import type { ChangeNotice } from '../storage/change-notice';
 import type { Catalog } from '../storage/catalog';
@@ -71,6 +73,8 @@ export class GraphqlService {
   private poller: NodeJS.Timeout | null = null;
   private readonly unsubscribe: () => void;
   private readonly executor = new QueryExecutor(() => this.settings.executor);
+  /** Spans of the GraphQL phases when telemetry is on (app-support/telemetry); undefined: none, at no cost. */
+  private readonly tracer: Tracer | undefined = appTracer('content-graphql');
 
   constructor(
     readonly store: ContentStore,
@@ -228,7 +232,23 @@ export class GraphqlService {
     return { schema, schemaUid: resolution.schema.uid, contextValue };
   }
 
-  async execute(request: GraphqlRequest): Promise<GraphqlResponse> {
+  /**
+   * Runs one GraphQL request. With telemetry on, in a span named after the operation's type (`query`, `mutation`;
+   * `GraphQL Operation` until the document is parsed) with `graphql.operation.type`, `graphql.operation.name` and
+   * `graphql.document` (OpenTelemetry's GraphQL conventions), and the spans `graphql.parse`, `graphql.validate` and
+   * `graphql.execute` under it (the database's spans under `graphql.execute`).
+   */
+  execute(request: GraphqlRequest): Promise<GraphqlResponse> {
+    const tracer = this.tracer;
+    if (tracer === undefined) return this.run(request, undefined, undefined);
+    return inSpan(tracer, 'GraphQL Operation', {}, (span) => this.run(request, tracer, span));
+  }
+
+  private async run(
+    request: GraphqlRequest,
+    tracer: Tracer | undefined,
+    operationSpan: Span | undefined,
+  ): Promise<GraphqlResponse> {
     if (!this.settings.enableGql)
       return respond(404, { errors: [{ message: 'The GraphQL API is not enabled' }] }, 'disabled');
     const resolution = await this.tokens.resolve(request.authorization);
@@ -267,23 +287,46 @@ export class GraphqlService {
       }
     }
 
-    const document = this.parseCached(query);
+    const document =
+      tracer === undefined
+        ? this.parseCached(query)
+        : inSpan(tracer, 'graphql.parse', {}, (span) => {
+            span.setAttribute(
+              'content_graphql.cached',
+              this.documents.get(query)?.maxTokens === this.settings.maxGraphqlTokens,
+            );
+            return this.parseCached(query);
+          });
     if (!('kind' in document))
       return respond(200, { errors: document.map((error) => this.formatError(error)) }, 'parse');
+    let operationAttributes: Attributes | undefined;
+    if (operationSpan !== undefined) {
+      operationAttributes = operationAttributesOf(document, query, operationName);
+      operationSpan.setAttributes(operationAttributes);
+      const type = operationAttributes['graphql.operation.type'];
+      if (typeof type === 'string') operationSpan.updateName(type);
+    }
     const { schema, scope } = await this.graphqlSchemaFor(resolution.schema);
     const { maxGraphqlDepth, maxGraphqlComplexity, maxGraphqlAliases, enableGraphqlIntrospection } = this.settings;
     const validationKey = `${resolution.schema.uid}\u0000${maxGraphqlDepth}:${maxGraphqlComplexity}:${maxGraphqlAliases}:${enableGraphqlIntrospection}\u0000${documentId(document)}`;
-    let validationErrors = state.validations.get(validationKey);
-    if (!validationErrors) {
-      // The limits first, in linear time: graphql-js's rules are not all linear, and must not see a hostile document.
-      validationErrors = checkQueryLimits(schema, document, {
-        maxDepth: maxGraphqlDepth,
-        maxComplexity: maxGraphqlComplexity,
-        maxAliases: maxGraphqlAliases,
-      });
-      if (!validationErrors.length) validationErrors = validate(schema, document, this.rules());
-      state.validations.set(validationKey, validationErrors);
-    }
+    const validateDocument = (span?: Span): readonly GraphQLError[] => {
+      let errors = state.validations.get(validationKey);
+      span?.setAttribute('content_graphql.cached', errors !== undefined);
+      if (!errors) {
+        // The limits first, in linear time: graphql-js's rules are not all linear, and must not see a hostile document.
+        errors = checkQueryLimits(schema, document, {
+          maxDepth: maxGraphqlDepth,
+          maxComplexity: maxGraphqlComplexity,
+          maxAliases: maxGraphqlAliases,
+        });
+        if (!errors.length) errors = validate(schema, document, this.rules());
+        state.validations.set(validationKey, errors);
+      }
+      span?.setAttribute('content_graphql.errors', errors.length);
+      return errors;
+    };
+    const validationErrors =
+      tracer === undefined ? validateDocument() : inSpan(tracer, 'graphql.validate', {}, validateDocument);
     if (validationErrors.length)
       return respond(200, { errors: validationErrors.map((error) => this.formatError(error)) }, 'validation');
 
@@ -295,14 +338,23 @@ export class GraphqlService {
       state.urls,
       this.transformer,
     );
-    const result = await this.executor.run({
-      schema,
-      document,
-      query,
-      contextValue: context,
-      variableValues: variables as Record<string, unknown> | null | undefined,
-      operationName: operationName as string | null | undefined,
-    });
+    const run = () =>
+      this.executor.run({
+        schema,
+        document,
+        query,
+        contextValue: context,
+        variableValues: variables as Record<string, unknown> | null | undefined,
+        operationName: operationName as string | null | undefined,
+      });
+    const result = await (tracer === undefined
+      ? run()
+      : inSpan(tracer, 'graphql.execute', operationAttributes ?? {}, (span) =>
+          Promise.resolve(run()).then((answer) => {
+            if (answer.errors?.length) span.setAttribute('content_graphql.errors', answer.errors.length);
+            return answer;
+          }),
+        ));
     if (result.data === undefined && result.errors?.length) {
       return respond(200, { errors: result.errors.map((error) => this.formatError(error)) }, 'variables');
     }
@@ -435,4 +487,18 @@ function withoutSuggestions(message: string): string {
 
 function respond(status: number, body: unknown, phase: GraphqlPhase): GraphqlResponse {
   return { status, body: JSON.stringify(body), phase, cached: false };
+}
+
+/**
+ * `graphql.operation.type`, `graphql.operation.name` (left out for an anonymous operation) and `graphql.document` of
+ * the operation a request runs (OpenTelemetry's GraphQL conventions); no type when the document names no single one.
+ */
+function operationAttributesOf(document: DocumentNode, query: string, operationName: unknown): Attributes {
+  const attributes: Attributes = { 'graphql.document': query };
+  const operation = getOperationAST(document, typeof operationName === 'string' ? operationName : undefined);
+  if (operation) {
+    attributes['graphql.operation.type'] = operation.operation;
+    if (operation.name) attributes['graphql.operation.name'] = operation.name.value;
+  } else if (typeof operationName === 'string') attributes['graphql.operation.name'] = operationName;
+  return attributes;
 }

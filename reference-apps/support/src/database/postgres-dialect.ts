@@ -21,8 +21,15 @@ const portableTypes = {
   },
 } as unknown as pg.CustomTypesConfig;
 
+/**
+ * Connections per pool (per process) unless an app says otherwise. The TechEmpower harness measured `pg` with 4 and 16
+ * connections per process on 2 cores: 4 served single queries and fortunes within 3-6% of 16 and multiple queries 17%
+ * faster, with a quarter of the connections (docs/benchmarks/techempower.md, "Drivers and pools").
+ */
+export const DEFAULT_POSTGRES_POOL_SIZE = 4;
+
 export interface PostgresPoolOptions {
-  /** Connections in the pool (default 10). */
+  /** Connections in the pool (default DEFAULT_POSTGRES_POOL_SIZE, 4). */
   max?: number;
   /** How long a query waits to open a connection before it fails (default: pg's, no limit). */
   connectionTimeoutMs?: number;
@@ -35,7 +42,7 @@ export interface PostgresPoolOptions {
 export function createPostgresPool(connectionString: string, options: PostgresPoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
-    max: options.max ?? 10,
+    max: options.max ?? DEFAULT_POSTGRES_POOL_SIZE,
     types: portableTypes,
     ...(options.connectionTimeoutMs !== undefined ? { connectionTimeoutMillis: options.connectionTimeoutMs } : {}),
     ...(options.statementTimeoutMs !== undefined ? { statement_timeout: options.statementTimeoutMs } : {}),

@@ -1,4 +1,5 @@
 import { ApiMessages, Context, WebSocket, WebSocketConnection } from 'rest.uws';
+import { appTracer } from 'app-support/telemetry';
 import { inject } from 'tsyringe';
 import type { VoiceEngines } from '../engines/voice-engines';
 import type { ErrorPayload } from '../domain/protocol/messages';
@@ -54,6 +55,9 @@ export const NOT_READING_CLOSE_CODE = 4429;
 })
 @ApiMessages(STREAM_MESSAGES)
 export class VoiceStreamEndpoint {
+  /** The sessions' spans when telemetry is on (app-support/telemetry); undefined: none. */
+  private readonly tracer = appTracer('voice-stream');
+
   constructor(
     @inject(VOICE_ENGINES) private readonly engines: VoiceEngines,
     @inject(SESSION_REGISTRY) private readonly registry: SessionRegistry,
@@ -74,7 +78,7 @@ export class VoiceStreamEndpoint {
         },
         close: (error) => connection.close(closeCodeFor(error), error ? error.error_message : 'end of stream'),
       },
-      { limits: this.limits },
+      { limits: this.limits, tracer: this.tracer },
     );
     const stream: AttachedStream = {
       drop: (reason, serverStopping) => {

@@ -13,6 +13,8 @@ export interface TargetTranscriptEvents {
   fail(error: SessionError): void;
   /** A concluded target segment was emitted (its text exactly as sent). */
   concluded(language: string, segment: TargetSegment): void;
+  /** With telemetry on: a concluded segment's translation starts; what it returns is called once it is done. */
+  translating?: (language: string) => (error?: unknown) => void;
 }
 
 /**
@@ -50,6 +52,8 @@ export class TargetTranscript {
     this.stopTimer();
     this.latestTentative = undefined;
     const translation = this.translate(sentence.text);
+    const translated = this.events.translating?.(this.language);
+    if (translated !== undefined) translation.then(() => translated(), translated);
     this.enqueue(async () => {
       const text = await translation;
       if (this.closed || text === '') return;

@@ -10,6 +10,8 @@ import { MessageRateLimit } from './message-rate-limit';
 import { realScheduler, type Scheduler } from './scheduler';
 import type { SessionConfig } from './session-config';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './session-limits';
+import type { Tracer } from '@opentelemetry/api';
+import { SessionTrace } from './session-trace';
 import { SpeechOutput } from './speech-output';
 import { TargetTranscript } from './target-transcript';
 import { spellTerms } from '../spoken-terms/spoken-terms';
@@ -28,6 +30,8 @@ export type SessionOutcome = 'completed' | 'failed' | 'disconnected';
 export interface VoiceSessionOptions {
   readonly limits?: Partial<SessionLimits>;
   readonly scheduler?: Scheduler;
+  /** With telemetry on: the session's spans (session-trace.ts). Without, none are made. */
+  readonly tracer?: Tracer;
 }
 
 export type VoiceSessionState = 'streaming' | 'finishing' | 'ended';
@@ -48,6 +52,7 @@ export class VoiceSession {
   private audio: { readonly decoder: AudioDecoder; readonly recognition: RecognitionStream } | undefined;
   private readonly targets: TargetTranscript[];
   private readonly speech: SpeechOutput[];
+  private readonly trace: SessionTrace | undefined;
   private sourceConcluded = 0;
   private sourceTentativeShown = false;
   private cancelIdle: (() => void) | undefined;
@@ -67,6 +72,8 @@ export class VoiceSession {
     this.codec = new MessageCodec(config.messageFormat);
     this.policy = new ChunkPolicy(config.source, this.limits, this.scheduler);
     this.rate = new MessageRateLimit(this.limits.maxMessagesPerSecond, this.scheduler);
+    const trace = options.tracer === undefined ? undefined : new SessionTrace(options.tracer, config);
+    this.trace = trace;
     const emitter = {
       emit: (message: ServerMessage) => this.emit(message),
       fail: (error: SessionError) => this.fail(error),
@@ -95,6 +102,7 @@ export class VoiceSession {
             ...emitter,
             concluded: (spokenLanguage, segment) =>
               this.speech.find((output) => output.language === spokenLanguage)?.speak(segment),
+            translating: trace === undefined ? undefined : (targetLanguage) => trace.translating(targetLanguage),
           },
           config.glossaries.get(language),
         ),
@@ -217,6 +225,7 @@ export class VoiceSession {
       this.fail(asSessionError(error));
       return;
     }
+    this.trace?.heard();
     recognition.write(pcm);
   }
 
@@ -238,12 +247,14 @@ export class VoiceSession {
     if (this.stateValue === 'ended') return;
     const sentence = { ...segment, text: toSentence(this.spelled(segment.text), true) };
     if (sentence.text === '') return;
+    this.trace?.concluding(sentence);
     this.emit({
       source_transcript_update: { concluded: [this.sourceSegment(sentence.text, sentence)], tentative: [] },
     });
     this.sourceConcluded += 1;
     this.sourceTentativeShown = false;
     for (const target of this.targets) target.concluded(sentence);
+    this.trace?.recognized();
   }
 
   /** Recognised words with the session's spoken terms written as their list writes them. */
@@ -327,6 +338,7 @@ export class VoiceSession {
     for (const target of this.targets) target.close();
     for (const output of this.speech) output.close();
     if (outcome !== 'disconnected') this.output.close(error);
+    this.trace?.end(outcome, error);
     this.resolveDone();
   }
 }
