@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { ApiKeyStore } from '../src/storage/api-key-store';
+import { openVoiceDatabase } from '../src/storage/open-voice-database';
 import { download, finished, jobClient } from './support/job-client';
 import { START_NODE_FLAGS, startInstanceProcess, type InstanceProcess } from './support/instance-process';
 import { residentMb } from './support/process-status';
@@ -28,6 +29,21 @@ async function databaseWithKey(name: string): Promise<{ url: string; key: string
   const key = (await store.create(name)).key;
   await store.close();
   return { url, key };
+}
+
+/** The worker holding a job's lease, as stored (null: queued). */
+async function leaseOwner(url: string, id: string): Promise<string | null> {
+  const database = await openVoiceDatabase(url);
+  try {
+    const row = await database.db
+      .selectFrom('voice_jobs')
+      .select('lease_owner')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return row.lease_owner;
+  } finally {
+    await database.destroy();
+  }
 }
 
 async function startInstance(t: ExecutionContext, url: string): Promise<InstanceProcess> {
@@ -198,8 +214,12 @@ test.serial('a job whose server is SIGKILLed while processing it finishes after 
   const during = await client.until(id, (status) => status.progress.processed_ms >= 30_000, 300_000);
   t.is(during.results[0].status, 'processing');
   t.is(await instance.stop('SIGKILL'), 'SIGKILL');
+  const deadOwner = await leaseOwner(url, id);
+  t.truthy(deadOwner, 'the killed server held the job');
 
   instance = await startInstance(t, url);
+  // Queued again when the server started, before it listened: not left to the dead worker's lease running out.
+  t.not(await leaseOwner(url, id), deadOwner, 'the restarted server took the job back at start');
   client = jobClient(instance.url, key);
   const resumed = await client.status(id);
   t.is(resumed.status, 200, 'the job survived the crash');

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { acousticModelUse } from '../../engines/pocketsphinx/acoustic-adaptation';
 import { parseWav } from '../../domain/media/wav';
+import { decoderVocabulary } from '../../engines/pocketsphinx/pocketsphinx-library';
 import { createOfflineEngines } from '../../engines/voice-engines';
 import { resample } from './eval-audio';
 import { recognizeAudio } from './eval-recognition';
@@ -103,10 +104,17 @@ async function main(argv: readonly string[]): Promise<number> {
   const rates = flags.rates.split(',').map(Number);
   const perSession = Number(flags['per-session']);
   if (!(Number.isInteger(perSession) && perSession >= 1)) throw new Error('--per-session is a whole number >= 1');
-  const sessions = sessionsOf(recordings(), perSession);
-  const engines = createOfflineEngines({
-    recognizer: { idleWorkers: 1, extraArguments: flags['decoder-args']?.split(/\s+/).filter(Boolean) ?? [] },
-  });
+  const all = recordings();
+  const sessions = sessionsOf(all, perSession);
+  const extraArguments = flags['decoder-args']?.split(/\s+/).filter(Boolean) ?? [];
+  // Reference words the recogniser cannot produce at all: a floor under the WER that no acoustics lift.
+  const vocabulary = decoderVocabulary(extraArguments);
+  const referenceWords = all.flatMap((recording) => recording.transcript.split(/\s+/).filter(Boolean));
+  const unknown = referenceWords.filter((word) => !vocabulary.has(word));
+  console.log(
+    `out of vocabulary (${vocabulary.size} words): ${unknown.length}/${referenceWords.length} reference words (${((100 * unknown.length) / referenceWords.length).toFixed(1)} %): ${unknown.join(' ')}`,
+  );
+  const engines = createOfflineEngines({ recognizer: { idleWorkers: 1, extraArguments } });
   try {
     for (const rate of rates) {
       let errors = 0;

@@ -281,6 +281,42 @@ function limitedDictionary(
   return file;
 }
 
+/**
+ * The words a decoder made with `extraArguments` can recognise (its dictionary's headwords, before a session's spoken
+ * terms): for the evaluation's out-of-vocabulary count. Reads the same settings as the decoder (`-dict`, `-lm`,
+ * `-domainlm`, `-vocabulary`).
+ */
+export function decoderVocabulary(
+  extraArguments: readonly string[] = [],
+  modelDirectory: string = DEFAULT_MODEL_DIRECTORY,
+): Set<string> {
+  const lib = (functions ??= new PocketSphinxFunctions());
+  const settings = new Map<string, string>();
+  for (let index = 0; index + 1 < extraArguments.length; index += 2)
+    settings.set(extraArguments[index], extraArguments[index + 1]);
+  const dictionary = settings.get('-dict') ?? path.join(modelDirectory, 'cmudict-en-us.dict');
+  const generalModel = settings.get('-lm') ?? path.join(modelDirectory, 'en-us.lm.bin');
+  const domainSetting = settings.get('-domainlm') ?? 'everyday';
+  const size = Number(settings.get('-vocabulary') ?? VOCABULARY);
+  const domainModel = domainSetting === 'everyday' ? everydayLanguageModelFile(dictionary) : domainSetting;
+  const file =
+    size > 0
+      ? limitedDictionary(
+          lib,
+          dictionary,
+          generalModel,
+          size,
+          domainSetting === 'none' ? new Set<string>() : arpaVocabulary(domainModel),
+        )
+      : dictionary;
+  return new Set(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.slice(0, line.indexOf(' ')).replace(/\(\d+\)$/, '')),
+  );
+}
+
 /** One model of a language model mix, and its weight. */
 interface LanguageModelPart {
   readonly name: string;
