@@ -18,7 +18,7 @@
 //                        every scenario in turn: code shared by routes has then seen them all (its feedback polymorphic)
 //   node benchmarks/tools/sampled-profile.js --alloc [...]   bytes allocated per request (V8's --trace-gc), no perf
 //        [--type json|plaintext]   TechEmpower implementations (--server raw-uws, rest-uws, ...) on GET /json or
-//                        /plaintext instead of a scenario (these two types touch no database)
+//                        /plaintext (with the Accept header TechEmpower sends) instead of a scenario (no database)
 //
 // Needs perf (apt-get install linux-perf), wrk, taskset, and a built checkout (npx tsc -b).
 const { spawn, execFileSync } = require('node:child_process');
@@ -56,9 +56,11 @@ const SCENARIOS = {
   3: { path: '/orders', lua: ['method=POST', `body=${orderFile}`, 'header=Content-Type: application/json'] },
 };
 const TYPE = opt('type', undefined);
+// With the Accept header of TechEmpower's own load (content negotiation reads it).
+const { ACCEPT } = require(path.join(dir, 'benchmarks/dist/src/techempower/verify/checks.js'));
 const TYPES = {
-  json: { path: '/json', lua: ['method=GET', 'header=Accept: application/json'] },
-  plaintext: { path: '/plaintext', lua: ['method=GET', 'header=Accept: text/plain'] },
+  json: { path: '/json', lua: ['method=GET', `header=Accept: ${ACCEPT.json}`] },
+  plaintext: { path: '/plaintext', lua: ['method=GET', `header=Accept: ${ACCEPT.plaintext}`] },
 };
 const request = TYPE === undefined ? SCENARIOS[scenario] : TYPES[TYPE];
 if (request === undefined) throw new Error('--scenario is 1, 2 or 3; --type is json or plaintext');

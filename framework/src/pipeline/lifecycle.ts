@@ -16,6 +16,7 @@ import {
   type RequestTrace,
   requestChannel,
   subscribed,
+  tracingActive,
   upgradeChannel,
 } from './diagnostics';
 
@@ -116,16 +117,11 @@ export function handleRequest<Res, Req, A extends LifecycleApp>(
   url: string,
   known: RouteMatch<ChainedRoute> | undefined,
 ): void {
-  if (tracing()) {
+  if (tracingActive()) {
     traced(requestChannel, ctx, method, url, undefined, () => runRequest(app, io, res, req, ctx, method, url, known));
     return;
   }
   runRequest(app, io, res, req, ctx, method, url, known);
-}
-
-/** Whether any tracing channel of the lifecycle has a subscriber: asked once per request. */
-function tracing(): boolean {
-  return subscribed(requestChannel) || subscribed(handlerChannel) || subscribed(upgradeChannel);
 }
 
 /**
@@ -498,7 +494,7 @@ export function handleUpgrade<Res, Req, A extends LifecycleApp>(
   pathError: unknown,
   open: (args: unknown[]) => void,
 ): void {
-  if (tracing()) {
+  if (tracingActive()) {
     const url = ctx.request.path();
     traced(upgradeChannel, ctx, 'GET', url, upgrade.definition, () =>
       runUpgrade(app, io, res, req, ctx, upgrade, pathError, open),

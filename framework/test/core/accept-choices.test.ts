@@ -69,3 +69,19 @@ test('a value seen before and one never seen, in turn past the bound: neither ta
   }
   t.deepEqual(wrong, []);
 });
+
+test('one value repeated, then another of the same length, then the first again: each run answered as negotiated', async (t) => {
+  const builder = new RestBuilder().register(Choices);
+  // acceptOf(0), (1) and (3) have the same length and differ only in their q values: the choice kept for the last
+  // value must not be handed to the next one; (2) is refused with a 406.
+  t.is(new Set([acceptOf(0), acceptOf(1), acceptOf(3)].map(({ accept }) => accept.length)).size, 1);
+  const runs = [0, 0, 0, 1, 1, 3, 1, 2, 2, 0, 1, 0, 2, 3, 3, 1];
+  const wrong: string[] = [];
+  for (const n of runs) {
+    const { accept, status, type } = acceptOf(n);
+    const r = await inject(builder, { url: '/choices', headers: { accept } });
+    const got = r.statusCode === 406 ? undefined : r.headers['content-type'];
+    if (r.statusCode !== status || got !== type) wrong.push(`#${n}: ${r.statusCode} ${String(got)}`);
+  }
+  t.deepEqual(wrong, []);
+});

@@ -189,3 +189,36 @@ test.serial('without a subscriber nothing is published and the request runs as b
   const res = await fetch(`${base}/items/1`);
   t.deepEqual(await res.json(), { id: '1', store: null });
 });
+
+test.serial('a subscriber of asyncEnd alone is noticed, and a new one after the last left', async (t) => {
+  const base = await serve(t);
+  const request = diagnostics.tracingChannel<unknown, RequestTrace>(REQUEST_CHANNEL);
+  const ended: string[] = [];
+  const asyncEnd = (m: RequestTrace) => void ended.push(`${m.url} ${m.ctx.response.getStatusCode()}`);
+  // Node takes any of the five handlers; its types ask for all of them.
+  const only = { asyncEnd } as unknown as diagnostics.TracingChannelSubscribers<RequestTrace>;
+  request.subscribe(only);
+  await (await fetch(`${base}/items/1`)).json();
+  t.deepEqual(ended, ['/items/1 200']);
+  request.unsubscribe(only);
+  await (await fetch(`${base}/items/2`)).json();
+  t.deepEqual(ended, ['/items/1 200'], 'an unsubscribed subscriber hears nothing');
+  // Subscribed through the plain channel API, by the subchannel's name.
+  const name = `tracing:${REQUEST_CHANNEL}:asyncEnd`;
+  const onEnd = (m: unknown) => void ended.push(`${(m as RequestTrace).url} channel`);
+  diagnostics.subscribe(name, onEnd);
+  t.teardown(() => diagnostics.unsubscribe(name, onEnd));
+  await (await fetch(`${base}/items/3`)).json();
+  t.deepEqual(ended, ['/items/1 200', '/items/3 channel']);
+});
+
+test.serial('a subscriber of the handler channel alone, on its error subchannel, hears a thrown error', async (t) => {
+  const base = await serve(t);
+  const heard: string[] = [];
+  const error = (m: unknown) => void heard.push(((m as HandlerTrace).error as Error).message);
+  const handler = diagnostics.tracingChannel(HANDLER_CHANNEL);
+  handler.error.subscribe(error);
+  t.teardown(() => handler.error.unsubscribe(error));
+  t.is((await fetch(`${base}/items/boom`)).status, 500);
+  t.deepEqual(heard, ['kaboom']);
+});

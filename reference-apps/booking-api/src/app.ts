@@ -8,7 +8,7 @@ import {
   type Logger,
   type RateLimitKey,
 } from 'rest.uws';
-import { telemetryEnabled } from './telemetry';
+import { telemetryStarted } from 'app-support/telemetry';
 import { rateLimitStoreOptions, useOperations, type AppRateLimit, type OperationsOptions } from 'app-support';
 import { container as rootContainer } from 'tsyringe';
 import { BookingService } from './domain/booking-service';
@@ -101,7 +101,7 @@ export function bookingApp(services: BookingServices, options: BookingAppOptions
     )
     .use(swaggerUi({ path: DOCS_PATH, url: OPENAPI_PATH, title: 'Booking API' }));
   // A server span per request, the database's spans under it (telemetry.ts), when OTEL_EXPORTER_OTLP_ENDPOINT is set.
-  if (telemetryEnabled()) builder.use(openTelemetry());
+  if (telemetryStarted()) builder.use(openTelemetry());
   if (limit === false) return builder;
   // Every route but the customer pages and the OpenAPI document (@SkipRateLimit): one bucket per API key.
   return builder.use(

@@ -5,8 +5,8 @@
  * instrumentation), children of the request's span. Imported first by main.ts: the instrumentation must see `pg`
  * before anything loads it.
  */
-import { startTelemetry, stopTelemetry, telemetryEnabled } from 'app-support/telemetry';
+import { startTelemetry, stopTelemetry } from 'app-support/telemetry';
 
-export { stopTelemetry, telemetryEnabled };
+export { stopTelemetry };
 
 startTelemetry({ serviceName: 'booking-api', pg: true });

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
+import type { Span } from '@opentelemetry/api';
 import type { Clock } from 'app-support';
+import { appTracer, inSpan } from 'app-support/telemetry';
 import type { Booking, BookingCreateResponse, Customer, PaginationWrapper } from './booking';
 import { BookingError, ErrorCode } from './booking-error';
 import { BookingStatus, CAPTURE_WINDOW_MS, isCaptureOverdue } from './booking-status';
@@ -26,6 +28,9 @@ export interface BookingServiceOptions {
 
 /** The booking rules: create (validated, priced, seats taken atomically), capture, timeout, reads scoped to the partner. */
 export class BookingService {
+  /** Spans of captures when telemetry is on (app-support/telemetry); undefined: none. */
+  private readonly tracer = appTracer('booking-api');
+
   constructor(private readonly options: BookingServiceOptions) {}
 
   private get now(): number {
@@ -94,11 +99,24 @@ export class BookingService {
     return this.captureRow(partner, bookingId, row, captureRequestOf(fields));
   }
 
-  private async captureRow(
+  /**
+   * With telemetry on, a capture is a `booking.capture` span (`booking.id`; `booking.captured`: whether this call
+   * captured it), under the request's; the fulfilment round it triggers runs under it.
+   */
+  private captureRow(partner: Partner, bookingId: string, row: BookingRow, request: CaptureRequest): Promise<Booking> {
+    const tracer = this.tracer;
+    if (tracer === undefined) return this.captureUntraced(partner, bookingId, row, request, undefined);
+    return inSpan(tracer, 'booking.capture', { 'booking.id': bookingId }, (span) =>
+      this.captureUntraced(partner, bookingId, row, request, span),
+    );
+  }
+
+  private async captureUntraced(
     partner: Partner,
     bookingId: string,
     row: BookingRow,
     request: CaptureRequest,
+    span: Span | undefined,
   ): Promise<Booking> {
     const now = this.now;
     const captured = await this.options.bookings.capture(
@@ -107,6 +125,7 @@ export class BookingService {
       now,
       now - CAPTURE_WINDOW_MS,
     );
+    span?.setAttribute('booking.captured', captured);
     if (captured) {
       // Read before fulfilment is told, so the answer is the PENDING the spec shows.
       const booking = await this.get(partner, bookingId);

@@ -1,3 +1,5 @@
+import { AsyncResource } from 'node:async_hooks';
+
 /**
  * Runs `work` every `intervalMs` and on demand (trigger), never two rounds at once in this process.
  * Correctness between processes comes from the database (row locks), not from this scheduler.
@@ -7,6 +9,11 @@ export class PeriodicJob {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  /**
+   * The next round, in the async context the job was made in: a round a request triggered (a capture) must not
+   * hand that request's context (its trace) on to every later round through the timer.
+   */
+  private readonly next = AsyncResource.bind(() => this.trigger());
 
   constructor(
     readonly name: string,
@@ -45,7 +52,7 @@ export class PeriodicJob {
           this.again = false;
           this.trigger();
         } else {
-          this.timer = setTimeout(() => this.trigger(), this.intervalMs);
+          this.timer = setTimeout(this.next, this.intervalMs);
           this.timer.unref();
         }
       }
