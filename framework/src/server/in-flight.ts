@@ -16,12 +16,15 @@ const isOpen = (response: HttpServerResponse): boolean => !response.ended() && !
  * response also closes its connection, so keep-alive clients reconnect elsewhere.
  *
  * Most requests are answered before uWebSockets.js's callback returns, and a shutdown only ever runs between
- * callbacks, so it never sees them in flight. A request therefore costs one array push here (no listener,
- * no closure): answered responses are swept out every few requests, and listeners are attached only when a
- * drain begins, to the responses still open then.
+ * callbacks, so it never sees them in flight. A request is therefore only held as the latest one (no listener,
+ * no closure); the next request puts it in the list when it is still open then (its answer comes after an
+ * `await`). Answered responses are swept out of the list every few additions, and listeners are attached only
+ * when a drain begins, to the responses still open then.
  */
 export class InFlightRequests {
   private tracked: HttpServerResponse[] = [];
+  /** The latest request's response, not in `tracked`: added there by the next request if still open. */
+  private latest: HttpServerResponse | null = null;
   private sweepAt = SWEEP_AT_LEAST;
   private draining = false;
   /** While draining: the responses still open, each removed by its own end or abort. */
@@ -37,7 +40,7 @@ export class InFlightRequests {
   /** Requests started and not yet answered (or abandoned by their client). */
   get size(): number {
     if (this.draining) return this.waiting.size;
-    let open = 0;
+    let open = this.latest !== null && isOpen(this.latest) ? 1 : 0;
     for (const response of this.tracked) if (isOpen(response)) open++;
     return open;
   }
@@ -49,6 +52,12 @@ export class InFlightRequests {
       this.wait(response);
       return;
     }
+    const previous = this.latest;
+    this.latest = response;
+    if (previous !== null && isOpen(previous)) this.track(previous);
+  }
+
+  private track(response: HttpServerResponse): void {
     const tracked = this.tracked;
     tracked.push(response);
     if (tracked.length >= this.sweepAt) {
@@ -79,7 +88,9 @@ export class InFlightRequests {
     if (!this.draining) {
       this.draining = true;
       const open = this.tracked.filter(isOpen);
+      if (this.latest !== null && isOpen(this.latest)) open.push(this.latest);
       this.tracked = [];
+      this.latest = null;
       for (const response of open) {
         // Answers still to come close their connection too, instead of leaving it idle until the end.
         if (!response.headersSent()) response.closeConnectionAfter();
