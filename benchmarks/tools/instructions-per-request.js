@@ -13,7 +13,7 @@
 //                        TechEmpower's load (plaintext pipelined 16 per write, the database types 1, unless --pipeline
 //                        says). The database types start a throwaway PostgreSQL (as the verifier test does) and count
 //                        the server's own instructions only; [--driver postgres|pg] [--pool 4] as the runner passes.
-//                        Every answer must be a 200: an error page would be counted as cheap work otherwise.
+//                        Every answer must be a 2xx: an error page would be counted as cheap work otherwise.
 //
 // --keep DIR keeps the callgrind output there: `callgrind_annotate DIR/callgrind.out*` then splits the count by
 // native function (V8's builtins and runtime, JSON.parse and JSON.stringify among them, uWebSockets.js, the
@@ -203,7 +203,7 @@ function load(port, n) {
         const text = tail + d.toString('latin1');
         for (let i = text.indexOf('HTTP/1.1 '); i !== -1; i = text.indexOf('HTTP/1.1 ', i + 1)) {
           answers++;
-          // Only successful (2xx: scenario 3 answers 201) answers count (a status cut by the end of a read goes unchecked: rare, and not miscounted).
+          // Only successful (2xx) answers count (a status cut by the end of a read goes unchecked: rare, and not miscounted).
           const status = text.slice(i + 9, i + 12);
           if (status.length === 3 && status[0] !== '2') {
             reject(new Error(`the server answered ${text.slice(i, i + 60).split('\r\n')[0]}`));

@@ -134,8 +134,10 @@ export {
   REQUEST_CHANNEL,
   HANDLER_CHANNEL,
   UPGRADE_CHANNEL,
+  MESSAGE_CHANNEL,
   type RequestTrace,
   type HandlerTrace,
+  type MessageTrace,
 } from './pipeline/diagnostics';
 
 // Plugins: the public API every feature is built on (docs/reference/plugins.md).

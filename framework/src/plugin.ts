@@ -205,8 +205,10 @@ export {
   REQUEST_CHANNEL,
   HANDLER_CHANNEL,
   UPGRADE_CHANNEL,
+  MESSAGE_CHANNEL,
   type RequestTrace,
   type HandlerTrace,
+  type MessageTrace,
 } from './pipeline/diagnostics';
 
 // ---- Settings and components ---------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import type { User } from '../context/user';
 import type { HttpServerRequest } from '../http/request';
 import { kSocketClosed, WebSocketCloseException, WebSocketConnection } from '../context/websocket-connection';
 import { isThenable } from '../pipeline/context-values';
+import { type MessageTrace, messageChannel, subscribed } from '../pipeline/diagnostics';
 import type { WebSocketEndpoint } from '../pipeline/compile-upgrade';
 import { pathSegments } from '../routing/path-segments';
 import { loadUws } from './load-uws';
@@ -73,6 +74,43 @@ export function addWebSocketRoute(rt: AppRuntime, io: UwsTransport, endpoint: We
       failed(connection, event, err);
     }
   };
+  /** `message`, published on the message channel (only while it has a subscriber). */
+  const tracedMessage = (connection: WebSocketConnection, data: string | Buffer, isBinary: boolean): void => {
+    const trace: MessageTrace = { connection, route: endpoint.upgrade.stages.definition, data, isBinary };
+    messageChannel.start.runStores(trace, () => {
+      let result: unknown;
+      try {
+        result = handlers.message!(connection, data, isBinary);
+      } catch (error) {
+        trace.error = error;
+        messageChannel.error.publish(trace);
+        messageChannel.end.publish(trace);
+        failed(connection, 'message', error);
+        return;
+      }
+      if (!isThenable(result)) {
+        trace.result = result;
+        messageChannel.end.publish(trace);
+        return;
+      }
+      trace.async = true;
+      messageChannel.end.publish(trace);
+      Promise.resolve(result).then(
+        (value) => {
+          trace.result = value;
+          messageChannel.asyncStart.publish(trace);
+          messageChannel.asyncEnd.publish(trace);
+        },
+        (error: unknown) => {
+          trace.error = error;
+          messageChannel.error.publish(trace);
+          messageChannel.asyncStart.publish(trace);
+          messageChannel.asyncEnd.publish(trace);
+          failed(connection, 'message', error);
+        },
+      );
+    });
+  };
   const connectionOf = (ws: UwsWebSocket<unknown>): WebSocketConnection =>
     (ws.getUserData() as UpgradeData).connection!;
 
@@ -97,7 +135,8 @@ export function addWebSocketRoute(rt: AppRuntime, io: UwsTransport, endpoint: We
       if (handlers.message === undefined || !connection.isOpen()) return;
       // The ArrayBuffer dies when this callback returns: text is decoded now, bytes are copied.
       const data = isBinary ? Buffer.from(message.slice(0)) : Buffer.from(message).toString('utf8');
-      call(connection, 'message', () => handlers.message!(connection, data, isBinary));
+      if (subscribed(messageChannel)) tracedMessage(connection, data, isBinary);
+      else call(connection, 'message', () => handlers.message!(connection, data, isBinary));
     },
     drain: (ws) => {
       const connection = connectionOf(ws as UwsWebSocket<unknown>);

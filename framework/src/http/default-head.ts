@@ -34,6 +34,9 @@ export class DefaultHead {
   private readonly composes: boolean;
   /** By content type ('' for an answer without one). */
   private readonly composed = new Map<string, ComposedHeads>();
+  /** The content type asked last and its heads: the same one again costs a comparison, not a map lookup. */
+  private lastType: string | null = null;
+  private lastComposed: ComposedHeads | undefined;
 
   constructor(defaults: ReadonlyArray<readonly [string, string]>) {
     this.composes = defaults.every(([name, value]) => isHeader(name, value) && isAscii(name) && isAscii(value));
@@ -46,12 +49,14 @@ export class DefaultHead {
    * undefined when it is not kept composed (then the response composes the answer's head itself: `headText`).
    */
   head(status: number, contentType: string): ArrayBuffer | undefined {
-    let composed = this.composed.get(contentType);
+    let composed = contentType === this.lastType ? this.lastComposed : this.composed.get(contentType);
     if (composed === undefined) {
       if (!this.composes || this.composed.size >= MAX_CONTENT_TYPES || !composable(contentType)) return undefined;
       composed = { statuses: [], heads: [] };
       this.composed.set(contentType, composed);
     }
+    this.lastType = contentType;
+    this.lastComposed = composed;
     const statuses = composed.statuses;
     for (let i = 0; i < statuses.length; i++) if (statuses[i] === status) return composed.heads[i];
     if (statuses.length >= MAX_STATUSES) return undefined;

@@ -22,9 +22,9 @@ export const kRouteSend: unique symbol = Symbol('rest.uws.response.routeSend');
 export const kSendContext: unique symbol = Symbol('rest.uws.response.sendContext');
 /** the app's response hooks (`app.onResponse`, composed; null when none): run once, when the response ended or the client left */
 export const kAppFinished: unique symbol = Symbol('rest.uws.response.appFinished');
-/** adds a header known valid (checked at registration) without the per-call checks */
-export const kPutTrustedHeader: unique symbol = Symbol('rest.uws.response.putTrustedHeader');
-/** `kPutTrustedHeader` for several values of one name */
+/** sets the Content-Type a writer chose, known valid, unless the response has one */
+export const kPutContentType: unique symbol = Symbol('rest.uws.response.putContentType');
+/** adds the values of one header known valid (checked at registration) without the per-call checks */
 export const kPutTrustedHeaderValues: unique symbol = Symbol('rest.uws.response.putTrustedHeaderValues');
 /** the connection was upgraded to a WebSocket (uWebSockets.js wrote the 101): the response is over */
 export const kUpgraded: unique symbol = Symbol('rest.uws.response.upgraded');

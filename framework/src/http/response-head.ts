@@ -8,7 +8,7 @@ import {
   replaceHeader,
   sameName,
 } from './header-rules';
-import { kPutTrustedHeader, kPutTrustedHeaderValues } from './internal';
+import { kPutContentType, kPutTrustedHeaderValues } from './internal';
 import { errors } from '../errors/factories';
 
 /**
@@ -84,16 +84,18 @@ export class ResponseHead {
   }
 
   /**
-   * @internal adds headers known valid (checked at registration) without the per-call checks: all the
-   * values of a name the response does not have yet; of a repeatable name, the values it does not have yet
+   * @internal the Content-Type a writer (or the negotiation) chose, known valid, unless the response has one: no
+   * per-call checks, and the name is neither lower-cased nor looked up as repeatable (set on nearly every answer)
    */
-  [kPutTrustedHeader](name: string, value: string): void {
-    const lower = lowerCaseName(name);
-    if (isRepeatable(lower)) addDistinctHeader(this.list(), name, lower, value);
-    else if (!this.hasName(lower)) this.pushPair(name, value);
+  [kPutContentType](value: string): void {
+    if (!this.hasName('content-type')) this.pushPair('content-type', value);
   }
 
-  /** @internal `kPutTrustedHeader` for several values of one name (`@Header('Link: <a>', 'Link: <b>')` sends both) */
+  /**
+   * @internal adds the values of one header known valid (checked at registration) without the per-call checks: all
+   * of them when the response does not have the name yet; of a repeatable name, those it does not have yet
+   * (`@Header('Link: <a>', 'Link: <b>')` sends both)
+   */
   [kPutTrustedHeaderValues](name: string, lower: string, values: readonly string[]): void {
     if (isRepeatable(lower)) {
       for (let i = 0; i < values.length; i++) addDistinctHeader(this.list(), name, lower, values[i]!);

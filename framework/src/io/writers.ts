@@ -3,7 +3,7 @@ import type { HttpResponseWriter } from '../context/contracts';
 import type { HttpServerRequest } from '../http/request';
 import type { HttpServerResponse } from '../http/response';
 import { mediaEssence } from './media-type';
-import { kPutTrustedHeader } from '../http/internal';
+import { kPutContentType } from '../http/internal';
 
 const JSON_CONTENT_TYPE = 'application/json';
 const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
@@ -13,7 +13,7 @@ const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 export class JsonResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
     // Added only when the response has no Content-Type yet (the route's negotiated one is usually there).
-    response[kPutTrustedHeader]('content-type', JSON_CONTENT_TYPE);
+    response[kPutContentType](JSON_CONTENT_TYPE);
     response.end(data === undefined ? 'null' : JSON.stringify(data));
   }
 }
@@ -22,7 +22,7 @@ export class JsonResponseWriter implements HttpResponseWriter<unknown> {
 @Produces('text/plain')
 export class PlainResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
-    response[kPutTrustedHeader]('content-type', TEXT_CONTENT_TYPE);
+    response[kPutContentType](TEXT_CONTENT_TYPE);
     response.end(isBytes(data) ? data : data === undefined || data === null ? '' : String(data));
   }
 }
@@ -35,17 +35,17 @@ export class GenericResponseWriter implements HttpResponseWriter<unknown> {
   write(data: unknown, _request: HttpServerRequest, response: HttpServerResponse): void {
     const contentType = response.getHeader('content-type');
     if (isBytes(data)) {
-      if (contentType === undefined) response[kPutTrustedHeader]('content-type', 'application/octet-stream');
+      if (contentType === undefined) response[kPutContentType]('application/octet-stream');
       response.end(data);
       return;
     }
     const essence = contentType === undefined ? undefined : mediaEssence(contentType);
     if (essence === undefined) {
       if (typeof data === 'string') {
-        response[kPutTrustedHeader]('content-type', TEXT_CONTENT_TYPE);
+        response[kPutContentType](TEXT_CONTENT_TYPE);
         response.end(data);
       } else {
-        response[kPutTrustedHeader]('content-type', JSON_CONTENT_TYPE);
+        response[kPutContentType](JSON_CONTENT_TYPE);
         response.end(JSON.stringify(data ?? null));
       }
       return;

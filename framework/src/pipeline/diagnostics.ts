@@ -1,5 +1,6 @@
 import diagnostics from 'node:diagnostics_channel';
 import type { RoutingContext } from '../context/routing-context';
+import type { WebSocketConnection } from '../context/websocket-connection';
 import type { RouteDefinition } from '../metadata/route-definition';
 
 /**
@@ -15,6 +16,9 @@ export const REQUEST_CHANNEL = 'rest.uws.request';
 export const HANDLER_CHANNEL = 'rest.uws.request.handler';
 /** The name of the WebSocket upgrade channel: from the upgrade request to the 101 (or the refusal) sent. */
 export const UPGRADE_CHANNEL = 'rest.uws.websocket.upgrade';
+
+/** The name of the WebSocket message channel: an endpoint's `message` method, from its call to its result. */
+export const MESSAGE_CHANNEL = 'rest.uws.websocket.message';
 
 /**
  * The message of the request and upgrade channels. `start` is published before anything else runs (framing included),
@@ -55,9 +59,33 @@ export interface HandlerTrace {
   error?: unknown;
 }
 
+/**
+ * The message of the WebSocket message channel: `start` before the endpoint's `message` method is called (inside
+ * `start.runStores`, so stores bound to it hold in the method), `end` when the call returns; `asyncStart`/`asyncEnd`
+ * when a returned promise settles (`async` is true then, already at `end`); `error` when the method throws or its
+ * promise rejects. Published only while the channel has a subscriber.
+ */
+export interface MessageTrace {
+  /** The connection the message came on (`connection.request` is its upgrade request). */
+  readonly connection: WebSocketConnection;
+  /** The endpoint's upgrade route (`route.path` is the endpoint's template, `/live/{room}`). */
+  readonly route: RouteDefinition;
+  /** The message: a string for a text frame, a Buffer for a binary one. */
+  readonly data: string | Buffer;
+  /** Whether the frame was binary. */
+  readonly isBinary: boolean;
+  /** Set before `end`: the method returned a promise, and `asyncStart`/`asyncEnd` follow when it settles. */
+  async?: boolean;
+  /** What the method returned (a promise's value once settled). */
+  result?: unknown;
+  /** What the method threw, or its promise rejected with. */
+  error?: unknown;
+}
+
 export const requestChannel = diagnostics.tracingChannel<unknown, RequestTrace>(REQUEST_CHANNEL);
 export const handlerChannel = diagnostics.tracingChannel<unknown, HandlerTrace>(HANDLER_CHANNEL);
 export const upgradeChannel = diagnostics.tracingChannel<unknown, RequestTrace>(UPGRADE_CHANNEL);
+export const messageChannel = diagnostics.tracingChannel<unknown, MessageTrace>(MESSAGE_CHANNEL);
 
 /** Whether a tracing channel has a subscriber on any of its five channels (or a store bound to one). */
 export function subscribed(channel: diagnostics.TracingChannel<unknown, any>): boolean {

@@ -12,7 +12,7 @@ import type { SettingsView } from '../settings/settings';
 import { isThenable } from './context-values';
 import type { Step } from './hooks';
 import { addHeaderGroups, groupHeaders, splitHeaders, type HeaderGroup } from './header-lines';
-import { kPutTrustedHeader } from '../http/internal';
+import { kPutContentType } from '../http/internal';
 import { checkHeader } from '../http/header-rules';
 import { errors } from '../errors/factories';
 
@@ -71,6 +71,10 @@ export function compileResultWriter(scope: ResultWriterScope): Step {
   if (definition.produces.length > 1) routeLines.push(['Vary', 'Accept']);
   const routeHeaders = groupHeaders(routeLines);
 
+  // The last media type found among the route's own writers, and its writer: the negotiated type is one of the
+  // route's own strings, so the same one again costs a comparison, not a map lookup.
+  let lastType: string | undefined;
+  let lastWriter: WriterEntry = GENERIC;
   const writerFor = (value: unknown, contentType: string | undefined): WriterEntry => {
     if (fixed !== undefined) return fixed;
     if (typeWriters && value !== null && typeof value === 'object') {
@@ -84,8 +88,12 @@ export function compileResultWriter(scope: ResultWriterScope): Step {
       if (w !== null) return w;
     }
     if (contentType !== undefined) {
+      if (contentType === lastType) return lastWriter;
       let w = mediaWriters.get(contentType);
-      if (w === undefined) {
+      if (w !== undefined) {
+        lastType = contentType;
+        lastWriter = w;
+      } else {
         const provided = settings.writerForMediaType(contentType);
         if (provided !== undefined) {
           w = otherWriters.get(provided);
@@ -129,7 +137,7 @@ export function compileResultWriter(scope: ResultWriterScope): Step {
     const entry = writerFor(value, contentType);
     addHeaderGroups(response, routeHeaders);
     const type = contentType ?? entry.contentType;
-    if (type !== undefined && type !== '*/*') response[kPutTrustedHeader]('content-type', type);
+    if (type !== undefined && type !== '*/*') response[kPutContentType](type);
     if (entry.headers.length > 0) addHeaderGroups(response, entry.headers);
     const out = entry.access(ctx).write(value, ctx.request, response);
     if (isThenable(out)) {

@@ -1,4 +1,5 @@
 import type { AsyncLocalStorage } from 'node:async_hooks';
+import { Buffer } from 'node:buffer';
 import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import type * as Api from '@opentelemetry/api';
@@ -11,6 +12,8 @@ import {
   HTTP_METHODS,
   HttpServerResponse,
   Context,
+  MESSAGE_CHANNEL,
+  type MessageTrace,
   Path,
   REQUEST_CHANNEL,
   type RequestTrace,
@@ -97,7 +100,7 @@ const HEADER_GETTER: Api.TextMapGetter<RoutingContext> = {
 };
 
 /**
- * A server span per request and per WebSocket upgrade, following the OpenTelemetry HTTP semantic conventions
+ * A server span per request and per WebSocket upgrade, and a consumer span per WebSocket message, following the OpenTelemetry HTTP semantic conventions
  * (`GET /users/{id}`, `http.request.method`, `url.path`, `http.route`, `http.response.status_code`,
  * `server.address`/`server.port`, `client.address` as the proxies trusted make it, `error.type`), joined to the
  * caller's trace (W3C `traceparent`), active in the handler and what it calls; the metrics
@@ -137,6 +140,10 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
   });
   const prometheus = metricsPath === undefined ? undefined : new PrometheusMetrics();
   const active = new WeakMap<RoutingContext, Active>();
+  /** The span of each WebSocket upgrade, by its request (a connection's messages link to it). */
+  const upgrades = new WeakMap<object, Api.SpanContext>();
+  /** The spans of the WebSocket messages being processed. */
+  const messages = new WeakMap<MessageTrace, { readonly span: Api.Span; readonly context: Api.Context }>();
   /** Where this plugin keeps a request's span in its context, for the log lines (kept after the span ended). */
   const SPAN = Symbol('rest.uws:opentelemetry-span');
 
@@ -193,6 +200,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
       error: undefined,
     };
     active.set(m.ctx, state);
+    if (m.route !== undefined) upgrades.set(request, span.spanContext());
     m.ctx.put(SPAN, span);
     activeRequests.add(1, { 'http.request.method': method, 'url.scheme': scheme });
     prometheus?.activeRequests(1);
@@ -259,6 +267,59 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
     if (m.error instanceof Error) state.span.recordException(m.error);
   };
 
+  /**
+   * A span per WebSocket message, following the messaging conventions: kind CONSUMER, `process /live/{room}`, a new
+   * trace linked to the upgrade's span (a connection lives longer than any trace should).
+   */
+  const beginMessage = (m: MessageTrace): { readonly span: Api.Span; readonly context: Api.Context } => {
+    const known = messages.get(m);
+    if (known !== undefined) return known;
+    const template = m.route.path;
+    const upgrade = upgrades.get(m.connection.request);
+    const span = tracer.startSpan(
+      `process ${template}`,
+      {
+        kind: api.SpanKind.CONSUMER,
+        attributes: {
+          'messaging.system': 'websocket',
+          'messaging.operation.name': 'process',
+          'messaging.operation.type': 'process',
+          'messaging.destination.name': m.connection.request.path(),
+          'messaging.destination.template': template,
+          'messaging.message.body.size': typeof m.data === 'string' ? Buffer.byteLength(m.data) : m.data.length,
+        },
+        links: upgrade === undefined ? undefined : [{ context: upgrade }],
+      },
+      api.ROOT_CONTEXT,
+    );
+    const state = { span, context: api.trace.setSpan(api.ROOT_CONTEXT, span) };
+    messages.set(m, state);
+    return state;
+  };
+
+  const endMessage = (m: MessageTrace): void => {
+    const state = messages.get(m);
+    if (state === undefined) return;
+    messages.delete(m);
+    const { span } = state;
+    if (m.error !== undefined) {
+      if (m.error instanceof Error) span.recordException(m.error);
+      span.setAttribute('error.type', errorName(m.error) ?? 'Error');
+      span.setStatus({ code: api.SpanStatusCode.ERROR });
+    }
+    span.end();
+  };
+
+  const messageHandlers = {
+    start: (m: unknown) => void beginMessage(m as MessageTrace),
+    end: (m: unknown) => {
+      if ((m as MessageTrace).async !== true) endMessage(m as MessageTrace);
+    },
+    asyncStart: () => {},
+    asyncEnd: (m: unknown) => endMessage(m as MessageTrace),
+    error: () => {},
+  };
+
   const requestHandlers = {
     start: (m: unknown) => void begin(m as RequestTrace),
     end: () => {},
@@ -272,7 +333,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
     name: 'opentelemetry',
     setup(app) {
       // The channels are the process's: one subscription, whatever the number of apps the plugin is used on.
-      if (!listening) subscribe(api, requestHandlers, begin, active);
+      if (!listening) subscribe(api, requestHandlers, begin, active, messageHandlers, beginMessage);
       listening = true;
       if (prometheus !== undefined) app.register(metricsResource(metricsPath!, prometheus));
       app.logFields(spanLogFields);
@@ -302,14 +363,19 @@ function subscribe(
   handlers: Handlers,
   begin: (m: RequestTrace) => Active,
   active: WeakMap<RoutingContext, Active>,
+  messageHandlers: Handlers,
+  beginMessage: (m: MessageTrace) => { readonly context: Api.Context },
 ): void {
   const request = diagnostics.tracingChannel<unknown, RequestTrace>(REQUEST_CHANNEL);
   const upgrade = diagnostics.tracingChannel<unknown, RequestTrace>(UPGRADE_CHANNEL);
   const handler = diagnostics.tracingChannel<unknown, HandlerTrace>(HANDLER_CHANNEL);
+  const message = diagnostics.tracingChannel<unknown, MessageTrace>(MESSAGE_CHANNEL);
   request.subscribe(handlers as never);
   upgrade.subscribe(handlers as never);
+  message.subscribe(messageHandlers as never);
   const storage = contextStorage(api);
   if (storage === undefined) return;
+  message.start.bindStore(storage, (m) => beginMessage(m).context);
   request.start.bindStore(storage, (m) => begin(m).context);
   upgrade.start.bindStore(storage, (m) => begin(m).context);
   handler.start.bindStore(storage, (m) => active.get(m.ctx)?.context ?? storage.getStore());

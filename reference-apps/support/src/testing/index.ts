@@ -53,3 +53,4 @@ export {
   type ProbeAnswer,
   type LoggedLine,
 } from './probes';
+export { otlpReceiver, otlpAttribute, type OtlpSpan } from './otlp-receiver';

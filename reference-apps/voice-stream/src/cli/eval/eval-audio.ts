@@ -87,18 +87,46 @@ const meanSquare = (samples: Int16Array) =>
   samples.reduce((sum, value) => sum + value * value, 0) / Math.max(1, samples.length);
 
 /**
- * The sentences spoken one after the other with PAUSE_MS of silence around them, at `condition`'s rate, with
- * white noise over the whole passage at the condition's SNR (speech power measured over the sentences only).
- * Returns PCM s16le mono.
+ * Noise floor under a whole passage, in dB below its speech's power: the hiss of a microphone, its preamplifier and
+ * a quiet room, which every real recording has and no caller's audio lacks. Debian's real recordings
+ * (pocketsphinx-testdata, alsa-utils) have theirs 30-45 dB below their loud frames (5th against 95th percentile of
+ * 20 ms frame energy), so 45 dB is a quiet microphone. null: digital silence (zeros) between the sentences, as the
+ * synthesizers write it and as the evaluation was measured before.
  */
-export function passagePcm(condition: EvalCondition, sentences: readonly string[]): Buffer {
+export const NOISE_FLOOR_DB = 45;
+
+/**
+ * White noise of `samples` samples at `rate`, band-limited to `sourceRate` when that is lower (a narrowband
+ * recording carries no noise above its own band: flite's 8 kHz `kal` sent at 16 kHz stays narrowband).
+ */
+function bandNoise(samples: number, rate: number, sourceRate: number): Int16Array {
+  if (sourceRate >= rate) return whiteNoise(samples, rate);
+  const low = whiteNoise(Math.ceil((samples * sourceRate) / rate) + 64, sourceRate);
+  const up = resample(Buffer.from(low.buffer, low.byteOffset, low.byteLength), sourceRate, rate);
+  return new Int16Array(up.buffer, up.byteOffset, Math.min(samples, up.length >> 1));
+}
+
+/**
+ * The sentences spoken one after the other with `pauseMs` of pause around them, at `condition`'s rate, over a noise
+ * floor `floorDb` below the speech's power (null: digital silence) when the condition is clean, or with white noise
+ * over the whole passage at the condition's SNR (its own floor, far above a microphone's). Speech power is measured
+ * over the sentences only. Returns PCM s16le mono.
+ */
+export function passagePcm(
+  condition: EvalCondition,
+  sentences: readonly string[],
+  floorDb: number | null = NOISE_FLOOR_DB,
+  pauseMs = PAUSE_MS,
+): Buffer {
   const rate = condition.sampleRate;
-  const pause = Buffer.alloc(Math.round((rate * PAUSE_MS) / 1000) * 2);
+  const pause = Buffer.alloc(Math.round((rate * pauseMs) / 1000) * 2);
   const parts: Buffer[] = [pause];
   let speechPower = 0;
   let speechSamples = 0;
+  let sourceRate: number = rate;
   for (const sentence of sentences) {
     const spoken = synthesize(condition.voice, sentence);
+    sourceRate = Math.min(rate, spoken.sampleRate);
     const pcm = resample(spoken.pcm, spoken.sampleRate, rate);
     const samples = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length >> 1);
     speechPower += meanSquare(samples) * samples.length;
@@ -106,10 +134,12 @@ export function passagePcm(condition: EvalCondition, sentences: readonly string[
     parts.push(pcm, pause);
   }
   const passage = Buffer.concat(parts);
-  if (condition.noise === null) return passage;
+  const level = condition.noise ?? floorDb;
+  if (level === null) return passage;
   const samples = new Int16Array(passage.buffer, passage.byteOffset, passage.length >> 1);
-  const noise = whiteNoise(samples.length, rate);
-  const gain = Math.sqrt(speechPower / speechSamples / (meanSquare(noise) * 10 ** (condition.noise / 10)));
+  const noise =
+    condition.noise === null ? bandNoise(samples.length, rate, sourceRate) : whiteNoise(samples.length, rate);
+  const gain = Math.sqrt(speechPower / speechSamples / (meanSquare(noise) * 10 ** (level / 10)));
   const mixed = Buffer.alloc(passage.length);
   for (let index = 0; index < samples.length; index += 1) {
     const value = samples[index] + gain * (noise[index] ?? 0);

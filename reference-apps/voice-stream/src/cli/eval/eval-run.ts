@@ -1,5 +1,5 @@
 import { createOfflineEngines, type OfflineEngineOptions } from '../../engines/voice-engines';
-import { encodePassage, passagePcm } from './eval-audio';
+import { encodePassage, NOISE_FLOOR_DB, passagePcm } from './eval-audio';
 import { conditionLabel, type EvalCondition } from './eval-conditions';
 import { recognizeAudio } from './eval-recognition';
 import { wordErrors } from './word-error-rate';
@@ -25,6 +25,8 @@ export interface EvaluationOptions {
   readonly sentences: readonly string[];
   /** Sentences per session (default SENTENCES_PER_SESSION). */
   readonly perSession?: number;
+  /** Noise floor of the clean conditions, dB below the speech (default NOISE_FLOOR_DB); null: digital silence. */
+  readonly noiseFloor?: number | null;
   /** Sessions decoded at once (one recognition thread each). Default 2 (this machine's cores). */
   readonly parallel?: number;
   readonly engines?: OfflineEngineOptions;
@@ -59,7 +61,11 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Conditi
     let words = 0;
     const transcripts: string[] = [];
     for (const session of sessions) {
-      const audio = encodePassage(passagePcm(condition, session), condition.sampleRate, condition.format);
+      const audio = encodePassage(
+        passagePcm(condition, session, options.noiseFloor === undefined ? NOISE_FLOOR_DB : options.noiseFloor),
+        condition.sampleRate,
+        condition.format,
+      );
       const transcript = await recognizeAudio(engines, audio.bytes, audio.contentType).catch((error: Error) => {
         throw new Error(`${conditionLabel(condition)}: ${error.message}`);
       });

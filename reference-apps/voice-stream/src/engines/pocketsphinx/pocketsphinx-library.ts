@@ -56,7 +56,7 @@ function featureParametersWith(acousticModel: string, cmnInit: string): string {
 /**
  * The language model: PocketSphinx's general US English model (`en-us.lm.bin`) linearly mixed, half and half,
  * with a trigram model of the app's everyday domain (everyday-language-model.ts), over a vocabulary of the
- * general model's 5,000 likeliest words plus the domain's ~800. Measured with the recognition evaluation
+ * general model's likeliest words (VOCABULARY) plus the domain's ~800. Measured with the recognition evaluation
  * (tuning sentences, five voices, docs/voice-stream/recognition.md): mean WER 0.36 -> 0.29, no voice worse (espeak-ng
  * en-us 0.64 -> 0.51), and 2.4 times less decoder CPU per second of audio (0.23 -> 0.10 s) than the general
  * model alone over its 134,000 words. The domain model alone did as well on espeak-ng but lost words outside
@@ -64,8 +64,15 @@ function featureParametersWith(acousticModel: string, cmnInit: string): string {
  */
 const DOMAIN_WEIGHT = 0.5;
 
-/** Words of the general model kept in the dictionary, besides the domain's (0: all of the dictionary's 134,000). */
-const VOCABULARY = 5000;
+/**
+ * Words of the general model kept in the dictionary, besides the domain's (0: all of the dictionary's 134,000).
+ * 20,000 rather than the 5,000 first chosen on synthetic voices: real recordings (pocketsphinx-testdata and
+ * alsa-utils, 112 words, one per session) had 11 words out of a 5,000-word vocabulary and 4 out of this one, WER
+ * 0.39 -> 0.36 at 16 kHz and 0.60 -> 0.54 at 8 kHz; the held-out synthetic voices 0.22 -> 0.24 (16 kHz) and 0.30 ->
+ * 0.29 (8 kHz); decoder CPU about the same. The whole dictionary was worse on synthetic voices (espeak-ng en-029
+ * 0.47 -> 0.79 at 16 kHz) at 1.7 times the CPU.
+ */
+const VOCABULARY = 20000;
 
 /** The words of an ARPA file's unigrams. */
 function arpaVocabulary(file: string): Set<string> {
