@@ -76,7 +76,7 @@ export function addWebSocketRoute(rt: AppRuntime, io: UwsTransport, endpoint: We
   };
   /** `message`, published on the message channel (only while it has a subscriber). */
   const tracedMessage = (connection: WebSocketConnection, data: string | Buffer, isBinary: boolean): void => {
-    const trace: MessageTrace = { connection, route: endpoint.upgrade.stages.definition, data, isBinary };
+    const trace: MessageTrace = { app, connection, route: endpoint.upgrade.stages.definition, data, isBinary };
     messageChannel.start.runStores(trace, () => {
       let result: unknown;
       try {

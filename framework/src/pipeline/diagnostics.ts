@@ -27,6 +27,11 @@ export const MESSAGE_CHANNEL = 'rest.uws.websocket.message';
  * `error` for each error on its way to the exception handlers (`error` holds it; the answer still follows).
  */
 export interface RequestTrace {
+  /**
+   * The app the request came to: the same object as `PluginContext.app`, so a plugin used on some apps of a process
+   * tells their requests from the others' (the channels are the process's).
+   */
+  readonly app: unknown;
   /** The request's context: `ctx.request`, `ctx.response` (status, headers), `ctx.route()` once a route matched. */
   readonly ctx: RoutingContext;
   /** The method as the transport read it. */
@@ -66,6 +71,8 @@ export interface HandlerTrace {
  * promise rejects. Published only while the channel has a subscriber.
  */
 export interface MessageTrace {
+  /** The app of the endpoint: the same object as `PluginContext.app`. */
+  readonly app: unknown;
   /** The connection the message came on (`connection.request` is its upgrade request). */
   readonly connection: WebSocketConnection;
   /** The endpoint's upgrade route (`route.path` is the endpoint's template, `/live/{room}`). */

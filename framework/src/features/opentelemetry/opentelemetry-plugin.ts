@@ -310,35 +310,96 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
     span.end();
   };
 
-  const messageHandlers = {
-    start: (m: unknown) => void beginMessage(m as MessageTrace),
-    end: (m: unknown) => {
-      if ((m as MessageTrace).async !== true) endMessage(m as MessageTrace);
-    },
-    asyncStart: () => {},
-    asyncEnd: (m: unknown) => endMessage(m as MessageTrace),
-    error: () => {},
-  };
-
-  const requestHandlers = {
-    start: (m: unknown) => void begin(m as RequestTrace),
-    end: () => {},
-    asyncStart: () => {},
-    asyncEnd: (m: unknown) => finish(m as RequestTrace),
-    error: (m: unknown) => failed(m as RequestTrace),
-  };
-
-  let listening = false;
+  const instance: Instance = { begin, finish, failed, beginMessage, endMessage };
   return {
     name: 'opentelemetry',
     setup(app) {
-      // The channels are the process's: one subscription, whatever the number of apps the plugin is used on.
-      if (!listening) subscribe(api, requestHandlers, begin, active, messageHandlers, beginMessage);
-      listening = true;
+      // The channels are the process's: one subscription serves every instance, each answering for the apps it
+      // was set up on (the latest instance used on an app replaces an earlier one there, as plugins of one name do).
+      listen(api);
+      owners.set(app.app as object, instance);
       if (prometheus !== undefined) app.register(metricsResource(metricsPath!, prometheus));
       app.logFields(spanLogFields);
     },
   };
+}
+
+/** What one `openTelemetry()` does with the messages of its apps. */
+interface Instance {
+  begin(m: RequestTrace): Active;
+  finish(m: RequestTrace): void;
+  failed(m: RequestTrace): void;
+  beginMessage(m: MessageTrace): { readonly context: Api.Context };
+  endMessage(m: MessageTrace): void;
+}
+
+/** The instance answering for each app (by `PluginContext.app`). */
+const owners = new WeakMap<object, Instance>();
+/** The instance that began each request's span: it ends it, whatever is used on the app meanwhile. */
+const requestOwners = new WeakMap<RoutingContext, Instance>();
+/** The instance that began each message's span. */
+const messageOwners = new WeakMap<MessageTrace, Instance>();
+/** Each request's active context, for the handler channel. */
+const requestContexts = new WeakMap<RoutingContext, Api.Context>();
+let listening = false;
+
+const beginRequest = (m: RequestTrace): Active | undefined => {
+  const owner = requestOwners.get(m.ctx) ?? owners.get(m.app as object);
+  if (owner === undefined) return undefined;
+  requestOwners.set(m.ctx, owner);
+  const state = owner.begin(m);
+  requestContexts.set(m.ctx, state.context);
+  return state;
+};
+
+const requestHandlers = {
+  start: (m: unknown) => void beginRequest(m as RequestTrace),
+  end: () => {},
+  asyncStart: () => {},
+  asyncEnd: (m: unknown) => requestOwners.get((m as RequestTrace).ctx)?.finish(m as RequestTrace),
+  error: (m: unknown) => requestOwners.get((m as RequestTrace).ctx)?.failed(m as RequestTrace),
+};
+
+const beginMessage = (m: MessageTrace): { readonly context: Api.Context } | undefined => {
+  const owner = messageOwners.get(m) ?? owners.get(m.app as object);
+  if (owner === undefined) return undefined;
+  messageOwners.set(m, owner);
+  return owner.beginMessage(m);
+};
+
+const messageHandlers = {
+  start: (m: unknown) => void beginMessage(m as MessageTrace),
+  end: (m: unknown) => {
+    if ((m as MessageTrace).async !== true) messageOwners.get(m as MessageTrace)?.endMessage(m as MessageTrace);
+  },
+  asyncStart: () => {},
+  asyncEnd: (m: unknown) => messageOwners.get(m as MessageTrace)?.endMessage(m as MessageTrace),
+  error: () => {},
+};
+
+/**
+ * Subscribes to the request, upgrade and message channels once per process, and binds the context manager's storage
+ * to their `start` and to the handler's, so the request's span is the active one in the handler (the context
+ * manager of `@opentelemetry/context-async-hooks`, which the Node SDK registers; another manager keeps the spans,
+ * without the active context). A channel keeps one transform per storage: a second subscription would replace the
+ * first's, which is why there is only one.
+ */
+function listen(api: typeof Api): void {
+  if (listening) return;
+  listening = true;
+  const request = diagnostics.tracingChannel<unknown, RequestTrace>(REQUEST_CHANNEL);
+  const upgrade = diagnostics.tracingChannel<unknown, RequestTrace>(UPGRADE_CHANNEL);
+  const handler = diagnostics.tracingChannel<unknown, HandlerTrace>(HANDLER_CHANNEL);
+  const message = diagnostics.tracingChannel<unknown, MessageTrace>(MESSAGE_CHANNEL);
+  request.subscribe(requestHandlers as never);
+  upgrade.subscribe(requestHandlers as never);
+  message.subscribe(messageHandlers as never);
+  const storage = contextStorage(api);
+  if (storage === undefined) return;
+  message.start.bindStore(storage, (m) => beginMessage(m)?.context ?? storage.getStore());
+  request.start.bindStore(storage, (m) => beginRequest(m)?.context ?? storage.getStore());
+  upgrade.start.bindStore(storage, (m) => beginRequest(m)?.context ?? storage.getStore());
+  handler.start.bindStore(storage, (m) => requestContexts.get(m.ctx) ?? storage.getStore());
 }
 
 /** The error's class name, for `error.type` (HTTP errors of rest.uws carry their code instead). */
@@ -348,37 +409,6 @@ function errorName(error: unknown): string | undefined {
   if (typeof code === 'string' && code !== '') return code;
   const name = (error as { constructor?: { name?: unknown } }).constructor?.name;
   return typeof name === 'string' && name !== '' ? name : undefined;
-}
-
-type Handlers = Parameters<diagnostics.TracingChannel<unknown, object>['subscribe']>[0];
-
-/**
- * Subscribes to the request and upgrade channels, and binds the context manager's storage to their `start` and to
- * the handler's, so the request's span is the active one in the handler (the context manager of
- * `@opentelemetry/context-async-hooks`, which the Node SDK registers; another manager keeps the spans, without the
- * active context).
- */
-function subscribe(
-  api: typeof Api,
-  handlers: Handlers,
-  begin: (m: RequestTrace) => Active,
-  active: WeakMap<RoutingContext, Active>,
-  messageHandlers: Handlers,
-  beginMessage: (m: MessageTrace) => { readonly context: Api.Context },
-): void {
-  const request = diagnostics.tracingChannel<unknown, RequestTrace>(REQUEST_CHANNEL);
-  const upgrade = diagnostics.tracingChannel<unknown, RequestTrace>(UPGRADE_CHANNEL);
-  const handler = diagnostics.tracingChannel<unknown, HandlerTrace>(HANDLER_CHANNEL);
-  const message = diagnostics.tracingChannel<unknown, MessageTrace>(MESSAGE_CHANNEL);
-  request.subscribe(handlers as never);
-  upgrade.subscribe(handlers as never);
-  message.subscribe(messageHandlers as never);
-  const storage = contextStorage(api);
-  if (storage === undefined) return;
-  message.start.bindStore(storage, (m) => beginMessage(m).context);
-  request.start.bindStore(storage, (m) => begin(m).context);
-  upgrade.start.bindStore(storage, (m) => begin(m).context);
-  handler.start.bindStore(storage, (m) => active.get(m.ctx)?.context ?? storage.getStore());
 }
 
 /** The AsyncLocalStorage of the global context manager, when it has one. */
