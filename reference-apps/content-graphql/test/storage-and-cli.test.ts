@@ -52,6 +52,9 @@ for (const dialect of DIALECTS) {
   });
 
   test.serial(`${dialect}: the CLIs export, import, and manage schemas and tokens`, async (t) => {
+    // A dozen CLI processes one after another: 35-55 s on two idle cores, more on a loaded machine, where ava's
+    // 60 s without a result would stop the file.
+    t.timeout(180_000);
     const dir = await mkdtemp(join(tmpdir(), 'content-cli-'));
     const pgSource = dialect === 'postgres' ? await postgresForTests('cg_cli_a') : null;
     const pgTarget = dialect === 'postgres' ? await postgresForTests('cg_cli_b') : null;
