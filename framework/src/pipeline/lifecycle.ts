@@ -72,8 +72,6 @@ export interface ChainedRoute {
 
 /** What the lifecycle needs of its app (app/AppRuntime gives it). */
 export interface LifecycleApp {
-  /** The transport's app (`PluginContext.app`): the tracing channels name it in their messages. */
-  readonly app: unknown;
   readonly router: Router<ChainedRoute>;
   /** The app's request hooks composed (null: none); true when one answered. */
   readonly hooks: { readonly onRequest: ((ctx: RoutingContext) => boolean) | null };
@@ -120,9 +118,7 @@ export function handleRequest<Res, Req, A extends LifecycleApp>(
   known: RouteMatch<ChainedRoute> | undefined,
 ): void {
   if (tracingActive()) {
-    traced(requestChannel, app.app, ctx, method, url, undefined, () =>
-      runRequest(app, io, res, req, ctx, method, url, known),
-    );
+    traced(requestChannel, ctx, method, url, undefined, () => runRequest(app, io, res, req, ctx, method, url, known));
     return;
   }
   runRequest(app, io, res, req, ctx, method, url, known);
@@ -134,14 +130,13 @@ export function handleRequest<Res, Req, A extends LifecycleApp>(
  */
 function traced(
   channel: typeof requestChannel,
-  app: unknown,
   ctx: Exchange,
   method: string,
   url: string,
   route: RequestTrace['route'],
   run: () => void,
 ): void {
-  const trace: RequestTrace = { app, ctx, method, url, route };
+  const trace: RequestTrace = { app: ctx.app, ctx, method, url, route };
   ctx.trace = trace;
   const response = ctx.response;
   let done = false;
@@ -501,7 +496,7 @@ export function handleUpgrade<Res, Req, A extends LifecycleApp>(
 ): void {
   if (tracingActive()) {
     const url = ctx.request.path();
-    traced(upgradeChannel, app.app, ctx, 'GET', url, upgrade.definition, () =>
+    traced(upgradeChannel, ctx, 'GET', url, upgrade.definition, () =>
       runUpgrade(app, io, res, req, ctx, upgrade, pathError, open),
     );
     return;

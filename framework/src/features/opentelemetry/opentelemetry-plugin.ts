@@ -310,7 +310,8 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
     span.end();
   };
 
-  const instance: Instance = { begin, finish, failed, beginMessage, endMessage };
+  const contextOf = (ctx: RoutingContext): Api.Context | undefined => active.get(ctx)?.context;
+  const instance: Instance = { begin, finish, failed, contextOf, beginMessage, endMessage };
   return {
     name: 'opentelemetry',
     setup(app) {
@@ -329,6 +330,8 @@ interface Instance {
   begin(m: RequestTrace): Active;
   finish(m: RequestTrace): void;
   failed(m: RequestTrace): void;
+  /** The active context of a request whose span it began and has not ended. */
+  contextOf(ctx: RoutingContext): Api.Context | undefined;
   beginMessage(m: MessageTrace): { readonly context: Api.Context };
   endMessage(m: MessageTrace): void;
 }
@@ -339,17 +342,13 @@ const owners = new WeakMap<object, Instance>();
 const requestOwners = new WeakMap<RoutingContext, Instance>();
 /** The instance that began each message's span. */
 const messageOwners = new WeakMap<MessageTrace, Instance>();
-/** Each request's active context, for the handler channel. */
-const requestContexts = new WeakMap<RoutingContext, Api.Context>();
 let listening = false;
 
 const beginRequest = (m: RequestTrace): Active | undefined => {
   const owner = requestOwners.get(m.ctx) ?? owners.get(m.app as object);
   if (owner === undefined) return undefined;
   requestOwners.set(m.ctx, owner);
-  const state = owner.begin(m);
-  requestContexts.set(m.ctx, state.context);
-  return state;
+  return owner.begin(m);
 };
 
 const requestHandlers = {
@@ -399,7 +398,7 @@ function listen(api: typeof Api): void {
   message.start.bindStore(storage, (m) => beginMessage(m)?.context ?? storage.getStore());
   request.start.bindStore(storage, (m) => beginRequest(m)?.context ?? storage.getStore());
   upgrade.start.bindStore(storage, (m) => beginRequest(m)?.context ?? storage.getStore());
-  handler.start.bindStore(storage, (m) => requestContexts.get(m.ctx) ?? storage.getStore());
+  handler.start.bindStore(storage, (m) => requestOwners.get(m.ctx)?.contextOf(m.ctx) ?? storage.getStore());
 }
 
 /** The error's class name, for `error.type` (HTTP errors of rest.uws carry their code instead). */
