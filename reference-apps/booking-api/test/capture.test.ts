@@ -32,6 +32,28 @@ for (const engine of engines) {
     t.is(completed.status, 'COMPLETED');
   });
 
+  test(`${engine.name}: the capture answers PENDING even when fulfilment completes the booking as soon as it committed`, async (t) => {
+    const { system, alice } = await openFixture(await engine.freshUrl());
+    t.teardown(() => system.close());
+    const created = await system.bookings.create(alice, createBody(1, 0));
+    // Another instance's fulfilment round taking the booking in the moment after the capture's commit.
+    const repository = system.repositories.bookings;
+    const capture = repository.capture.bind(repository);
+    repository.capture = async (...args) => {
+      const captured = await capture(...args);
+      await system.fulfilment.runOnce();
+      return captured;
+    };
+    const captured = await system.bookings.capture(alice, created.bookingId, {
+      status: 'PENDING',
+      partnerReferenceId: 'RACE-1',
+    });
+    t.is(captured.status, 'PENDING');
+    t.is(captured.partnerReferenceId, 'RACE-1');
+    t.deepEqual(captured.tickets, [], 'no tickets before fulfilment');
+    t.is((await system.bookings.get(alice, created.bookingId)).status, 'COMPLETED', 'fulfilment did complete it');
+  });
+
   test(`${engine.name}: other transitions and bad modify bodies are refused with a clear error`, async (t) => {
     const { system, alice } = await openFixture(await engine.freshUrl());
     t.teardown(() => system.close());

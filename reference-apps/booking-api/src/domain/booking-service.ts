@@ -125,12 +125,12 @@ export class BookingService {
       now,
       now - CAPTURE_WINDOW_MS,
     );
-    span?.setAttribute('booking.captured', captured);
-    if (captured) {
-      // Read before fulfilment is told, so the answer is the PENDING the spec shows.
-      const booking = await this.get(partner, bookingId);
+    span?.setAttribute('booking.captured', captured !== undefined);
+    if (captured !== undefined) {
+      // The booking as the capture left it: the PENDING the spec shows (no tickets before fulfilment), whatever
+      // fulfilment does once the capture committed.
       this.options.onCaptured?.();
-      return booking;
+      return toBookingView(captured, [], now);
     }
     // Not captured by this call: read the state it is in now and explain.
     const current = await this.get(partner, bookingId);

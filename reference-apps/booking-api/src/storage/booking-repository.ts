@@ -102,16 +102,26 @@ export class BookingRepository {
     return byBooking;
   }
 
-  /** UNCAPTURED -> PENDING, only while still UNCAPTURED and created after `createdAfter`; true when this call captured it. */
-  async capture(id: number, partnerReferenceId: string, now: number, createdAfter: number): Promise<boolean> {
-    const result = await this.db
+  /**
+   * UNCAPTURED -> PENDING, only while still UNCAPTURED and created after `createdAfter`: the booking as this statement
+   * left it when this call captured it, undefined otherwise. Taken from the statement itself (RETURNING), not read
+   * afterwards: another instance's fulfilment may complete the booking as soon as the capture commits.
+   */
+  async capture(
+    id: number,
+    partnerReferenceId: string,
+    now: number,
+    createdAfter: number,
+  ): Promise<BookingRow | undefined> {
+    const row = await this.db
       .updateTable('booking')
       .set({ status: 'PENDING', partner_reference_id: partnerReferenceId, captured_at: now })
       .where('id', '=', id)
       .where('status', '=', 'UNCAPTURED')
       .where('created_at', '>', createdAfter)
+      .returningAll()
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return row ? { ...row, id: Number(row.id) } : undefined;
   }
 
   /**
