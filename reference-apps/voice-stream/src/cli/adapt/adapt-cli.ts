@@ -39,7 +39,7 @@ import { ADAPTATION_DIRECTORY } from '../../engines/pocketsphinx/acoustic-adapta
 import { BandwidthDetector, type Bandwidth } from '../../engines/pocketsphinx/bandwidth-detector';
 import { DEFAULT_MODEL_DIRECTORY } from '../../engines/pocketsphinx/pocketsphinx-library';
 import { resample, synthesize } from '../eval/eval-audio';
-import { EVAL_VOICES } from '../eval/eval-conditions';
+import { ADAPTATION_VOICES } from '../eval/eval-conditions';
 import { TUNING_SENTENCES } from '../eval/eval-sentences';
 import {
   mixtureWeightsFile,
@@ -198,7 +198,7 @@ function packageVersions(): string[] {
 
 async function main(argv: readonly string[]): Promise<number> {
   const flags = parseArgs({ args: [...argv], options: OPTIONS, strict: true }).values;
-  const voices = EVAL_VOICES.filter(
+  const voices = ADAPTATION_VOICES.filter(
     (voice) =>
       !flags.voices || list(flags.voices)!.some((name) => voice.name === name || voice.name.startsWith(`${name}-`)),
   );

@@ -31,6 +31,28 @@ export const EVAL_VOICES: readonly EvalVoice[] = [
 ];
 
 /**
+ * espeak-ng accents the acoustic model is adapted on besides EVAL_VOICES, never evaluated: more ways of speaking
+ * English (Lancaster, the West Midlands, New York City) so the adaptation fits English speech rather than the
+ * evaluation's voices alone. None is a variant of a held-out voice.
+ */
+const ADAPTATION_ONLY_ACCENTS = ['en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc'];
+
+/** The voices `npm run adapt` adapts the acoustic model on (src/cli/adapt): EVAL_VOICES and the accents above. */
+export const ADAPTATION_VOICES: readonly EvalVoice[] = [
+  ...EVAL_VOICES,
+  ...ADAPTATION_ONLY_ACCENTS.flatMap((voice) =>
+    ESPEAK_SPEEDS.map(
+      (wordsPerMinute): EvalVoice => ({
+        name: `espeak-${voice}-${wordsPerMinute}`,
+        engine: 'espeak-ng',
+        voice,
+        wordsPerMinute,
+      }),
+    ),
+  ),
+];
+
+/**
  * Voices the acoustic model is never adapted on (src/cli/adapt takes EVAL_VOICES only): how the recogniser does on
  * a voice it has not heard. festival's `ked` diphone voice (Debian `festvox-kdlpc16k`) and its HTS `slt` voice
  * (`festvox-us-slt-hts`: the same speaker as flite's slt, another synthesis method), and three espeak-ng

@@ -338,6 +338,8 @@ export class PocketSphinxDecoder {
   private utteranceOpen = false;
   /** Samples fed since creation: frame numbers count from the decoder's creation. */
   private samplesProcessed = 0;
+  /** Whether a stream's first utterance is decoded a second time once its cepstral mean is known (-firstpass2). */
+  readonly redecodesFirstUtterance: boolean;
 
   constructor(
     modelDirectory: string = DEFAULT_MODEL_DIRECTORY,
@@ -346,7 +348,8 @@ export class PocketSphinxDecoder {
      * More `-name value` settings, after (and so over) the live ones: for the recognition evaluation. Besides
      * PocketSphinx's own: `-domainlm everyday|none|<arpa file>`, `-domainweight 0..1` (1: the domain model
      * alone), `-vocabulary N` (0: the whole dictionary); `-adaptation none` decodes with the model as shipped
-     * instead of the profile's adapted one (acoustic-adaptation.ts).
+     * instead of the profile's adapted one (acoustic-adaptation.ts); `-firstpass2 no` keeps a stream's first
+     * utterance as its cold first pass heard it (utterance-tracker.ts).
      */
     extraArguments: readonly string[] = [],
     /** A session's own words (spoken terms): added to the dictionary and mixed into the language model. */
@@ -383,7 +386,12 @@ export class PocketSphinxDecoder {
       settings.get('-cmninit') ?? (profile === 'narrowband' && !adaptedMean ? NARROWBAND_CMN_INIT : undefined);
     settings.delete('-cmninit');
     if (cmnInit !== undefined) settings.set('-featparams', featureParametersWith(settings.get('-hmm')!, cmnInit));
-    // Settings of ours (not PocketSphinx's): the domain model and its weight in the mix.
+    // Settings of ours (not PocketSphinx's): the first utterance's second pass (utterance-tracker.ts).
+    const secondPass = settings.get('-firstpass2') ?? 'yes';
+    settings.delete('-firstpass2');
+    if (secondPass !== 'yes' && secondPass !== 'no') throw new Error(`-firstpass2 is yes or no, not ${secondPass}`);
+    this.redecodesFirstUtterance = secondPass === 'yes';
+    // The domain model and its weight in the mix.
     const domainSetting = settings.get('-domainlm') ?? 'everyday';
     const weightSetting = settings.get('-domainweight');
     const domainWeight = Number(weightSetting ?? DOMAIN_WEIGHT);

@@ -5,6 +5,8 @@ import type { WorkerSegment } from './worker-protocol';
 export interface UtteranceDecoder {
   readonly frameClock: number;
   readonly inSpeech: boolean;
+  /** Whether the stream's first utterance gets a second pass (pocketsphinx-library.ts, `-firstpass2`). */
+  readonly redecodesFirstUtterance?: boolean;
   startUtterance(): void;
   process(samples: Int16Array): void;
   words(): DecodedWord[];
@@ -18,15 +20,24 @@ export interface UtteranceEvents {
 
 /** Audio between two partial hypotheses (partials are expensive on long utterances). */
 const PARTIAL_EVERY_SAMPLES = 3200; // 200 ms at 16 kHz
-/** Utterances are cut here even without a pause, so hypotheses stay fast and captions keep flowing. */
+/** Utterances are cut here (counted from their first speech) even without a pause, so hypotheses stay fast and captions keep flowing. */
 const MAX_UTTERANCE_SAMPLES = 15 * 16000;
 /** Audio is fed in 100 ms steps so the end of speech is noticed within 100 ms. */
 const STEP_SAMPLES = 1600;
+/** Audio before the first speech kept for the first utterance's second pass (more than the detector's lead-in). */
+const LEAD_IN_SAMPLES = 16000;
 
 /**
  * Streams one session through a decoder: partial hypotheses become tentative segments, the end of an
  * utterance (voice activity detector falls silent) a concluded one. Times are milliseconds from the
  * session's first sample, taken from the decoder's word frames.
+ *
+ * The first utterance of a stream is decoded twice. The decoder normalises features by a cepstral mean that it
+ * learns from the speech it hears and updates at the end of each utterance; the first utterance is heard with the
+ * profile's initial mean only, and is recognised much worse than later ones (a short request in a session of its
+ * own pays this in full). So its audio is kept, and once it ends (the mean now includes it) it is decoded again;
+ * the second pass gives its concluded segment. Its tentative segments come from the first pass; the second costs
+ * the first utterance's decoding time once per stream, before its concluded segment.
  */
 export class UtteranceTracker {
   private readonly baseFrame: number;
@@ -37,12 +48,17 @@ export class UtteranceTracker {
   private lastConcludedEndMs = 0;
   /** Audio short of a whole step, kept for the next chunk. */
   private carry = new Int16Array(0);
+  /** The first utterance's audio so far, for its second pass; null once it was concluded (or without a second pass). */
+  private firstUtterance: Int16Array[] | null;
+  /** Frames the decoder's clock counts twice: the first utterance's audio, decoded again. */
+  private replayedFrames = 0;
 
   constructor(
     private readonly decoder: UtteranceDecoder,
     private readonly events: UtteranceEvents,
   ) {
     this.baseFrame = decoder.frameClock;
+    this.firstUtterance = decoder.redecodesFirstUtterance === true ? [] : null;
     decoder.startUtterance();
   }
 
@@ -64,8 +80,10 @@ export class UtteranceTracker {
     for (let offset = 0; offset < samples.length; offset += STEP_SAMPLES) {
       const step = samples.subarray(offset, Math.min(samples.length, offset + STEP_SAMPLES));
       this.decoder.process(step);
-      this.utteranceSamples += step.length;
       const speech = this.decoder.inSpeech;
+      // Counted from the first speech: a long silence before it must not cut the utterance at its first words.
+      if (speech || this.speaking) this.utteranceSamples += step.length;
+      if (this.firstUtterance !== null) this.keepForSecondPass(step, speech);
       if (speech) {
         this.speaking = true;
         this.samplesSincePartial += step.length;
@@ -94,9 +112,42 @@ export class UtteranceTracker {
     this.events.tentative(segment);
   }
 
+  /** Keeps a step of the first utterance: all of it once speech began, the last LEAD_IN_SAMPLES before. */
+  private keepForSecondPass(step: Int16Array, speech: boolean): void {
+    const kept = this.firstUtterance!;
+    kept.push(step.slice());
+    if (speech || this.speaking) return;
+    let samples = 0;
+    for (const part of kept) samples += part.length;
+    while (samples - kept[0]!.length >= LEAD_IN_SAMPLES) samples -= kept.shift()!.length;
+  }
+
+  /**
+   * The first utterance decoded again from its kept audio, with the cepstral mean its first pass left: its words,
+   * and the decoder's clock moved on by the audio decoded again, which later utterances' frames leave out.
+   */
+  private secondPass(audio: readonly Int16Array[]): string {
+    const before = this.decoder.frameClock;
+    this.decoder.startUtterance();
+    for (const step of audio) this.decoder.process(step);
+    this.decoder.endUtterance();
+    this.replayedFrames += this.decoder.frameClock - before;
+    return this.decoder
+      .words()
+      .map((word) => word.word)
+      .join(' ');
+  }
+
   private conclude(reopen: boolean): void {
     this.decoder.endUtterance();
-    const segment = this.toSegment(this.decoder.words());
+    const first = this.firstUtterance;
+    this.firstUtterance = null;
+    let segment = this.toSegment(this.decoder.words());
+    // The second pass gives the words (unless it heard none); the first, on the stream's clock, the times.
+    if (first !== null && segment !== null) {
+      const text = this.secondPass(first);
+      if (text !== '') segment = { ...segment, text };
+    }
     this.speaking = false;
     this.samplesSincePartial = 0;
     this.utteranceSamples = 0;
@@ -112,8 +163,9 @@ export class UtteranceTracker {
 
   private toSegment(words: DecodedWord[]): WorkerSegment | null {
     if (words.length === 0) return null;
-    const startMs = Math.max(this.lastConcludedEndMs, (words[0].startFrame - this.baseFrame) * FRAME_MS);
-    const endMs = Math.max(startMs, (words[words.length - 1].endFrame + 1 - this.baseFrame) * FRAME_MS);
+    const base = this.baseFrame + this.replayedFrames;
+    const startMs = Math.max(this.lastConcludedEndMs, (words[0].startFrame - base) * FRAME_MS);
+    const endMs = Math.max(startMs, (words[words.length - 1].endFrame + 1 - base) * FRAME_MS);
     return { text: words.map((word) => word.word).join(' '), startMs, endMs };
   }
 }
