@@ -16,9 +16,9 @@ const ESPEAK_VOICES = ['en-us', 'en-us+f3', 'en-gb', 'en-gb-scotland'];
 /** espeak-ng's default speed (175) and a slower, clearer one. */
 const ESPEAK_SPEEDS = [140, 175];
 
-export const EVAL_VOICES: readonly EvalVoice[] = [
-  ...FLITE_VOICES.map((voice): EvalVoice => ({ name: `flite-${voice}`, engine: 'flite', voice })),
-  ...ESPEAK_VOICES.flatMap((voice) =>
+/** Each espeak-ng voice at each of ESPEAK_SPEEDS. */
+function atEspeakSpeeds(voices: readonly string[]): EvalVoice[] {
+  return voices.flatMap((voice) =>
     ESPEAK_SPEEDS.map(
       (wordsPerMinute): EvalVoice => ({
         name: `espeak-${voice}-${wordsPerMinute}`,
@@ -27,7 +27,12 @@ export const EVAL_VOICES: readonly EvalVoice[] = [
         wordsPerMinute,
       }),
     ),
-  ),
+  );
+}
+
+export const EVAL_VOICES: readonly EvalVoice[] = [
+  ...FLITE_VOICES.map((voice): EvalVoice => ({ name: `flite-${voice}`, engine: 'flite', voice })),
+  ...atEspeakSpeeds(ESPEAK_VOICES),
 ];
 
 /**
@@ -38,22 +43,10 @@ export const EVAL_VOICES: readonly EvalVoice[] = [
 const ADAPTATION_ONLY_ACCENTS = ['en-gb-x-gbclan', 'en-gb-x-gbcwmd', 'en-us-nyc'];
 
 /** The voices `npm run adapt` adapts the acoustic model on (src/cli/adapt): EVAL_VOICES and the accents above. */
-export const ADAPTATION_VOICES: readonly EvalVoice[] = [
-  ...EVAL_VOICES,
-  ...ADAPTATION_ONLY_ACCENTS.flatMap((voice) =>
-    ESPEAK_SPEEDS.map(
-      (wordsPerMinute): EvalVoice => ({
-        name: `espeak-${voice}-${wordsPerMinute}`,
-        engine: 'espeak-ng',
-        voice,
-        wordsPerMinute,
-      }),
-    ),
-  ),
-];
+export const ADAPTATION_VOICES: readonly EvalVoice[] = [...EVAL_VOICES, ...atEspeakSpeeds(ADAPTATION_ONLY_ACCENTS)];
 
 /**
- * Voices the acoustic model is never adapted on (src/cli/adapt takes EVAL_VOICES only): how the recogniser does on
+ * Voices the acoustic model is never adapted on (src/cli/adapt takes ADAPTATION_VOICES only): how the recogniser does on
  * a voice it has not heard. festival's `ked` diphone voice (Debian `festvox-kdlpc16k`) and its HTS `slt` voice
  * (`festvox-us-slt-hts`: the same speaker as flite's slt, another synthesis method), and three espeak-ng
  * variants (Caribbean English, British received pronunciation, a male US variant) at espeak-ng's default speed.
