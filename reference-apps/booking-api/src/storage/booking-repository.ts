@@ -26,6 +26,11 @@ export interface BookingFilter {
   variantId?: string;
 }
 
+/** A booking row with its id as a number (PostgreSQL's bigserial arrives as a string). */
+function withNumberId<T extends { id: unknown }>(row: T): Omit<T, 'id'> & { id: number } {
+  return { ...row, id: Number(row.id) };
+}
+
 export class BookingRepository {
   constructor(
     private readonly db: Kysely<BookingSchema>,
@@ -53,13 +58,13 @@ export class BookingRepository {
         return { kind: 'sold-out', remaining: slot?.remaining ?? 0 };
       }
       const row = await trx.insertInto('booking').values(booking).returningAll().executeTakeFirstOrThrow();
-      return { kind: 'created', row: { ...row, id: Number(row.id) } };
+      return { kind: 'created', row: withNumberId(row) };
     });
   }
 
   async findById(id: number): Promise<BookingRow | undefined> {
     const row = await this.db.selectFrom('booking').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? { ...row, id: Number(row.id) } : undefined;
+    return row ? withNumberId(row) : undefined;
   }
 
   async listForPartner(
@@ -82,7 +87,7 @@ export class BookingRepository {
         .where('partner_id', '=', partnerId)
         .executeTakeFirstOrThrow(),
     ]);
-    return { rows: rows.map((row) => ({ ...row, id: Number(row.id) })), total: Number(count.n) };
+    return { rows: rows.map(withNumberId), total: Number(count.n) };
   }
 
   async ticketsOf(bookingIds: number[]): Promise<Map<number, StoredTicket[]>> {
@@ -121,7 +126,7 @@ export class BookingRepository {
       .where('created_at', '>', createdAfter)
       .returningAll()
       .executeTakeFirst();
-    return row ? { ...row, id: Number(row.id) } : undefined;
+    return row ? withNumberId(row) : undefined;
   }
 
   /**
@@ -199,7 +204,7 @@ export class BookingRepository {
       const pending = await query.execute();
       const done: number[] = [];
       for (const raw of pending) {
-        const row = { ...raw, id: Number(raw.id) };
+        const row = withNumberId(raw);
         const issued = issue(row);
         const completed = await trx
           .updateTable('booking')
@@ -249,6 +254,6 @@ export class BookingRepository {
   /** Bookings by voucher token (for the voucher page a customer opens). */
   async findByVoucherToken(token: string): Promise<BookingRow | undefined> {
     const row = await this.db.selectFrom('booking').selectAll().where('voucher_token', '=', token).executeTakeFirst();
-    return row ? { ...row, id: Number(row.id) } : undefined;
+    return row ? withNumberId(row) : undefined;
   }
 }

@@ -24,8 +24,8 @@ const PARTIAL_EVERY_SAMPLES = 3200; // 200 ms at 16 kHz
 const MAX_UTTERANCE_SAMPLES = 15 * 16000;
 /** Audio is fed in 100 ms steps so the end of speech is noticed within 100 ms. */
 const STEP_SAMPLES = 1600;
-/** Audio before the first speech kept for the first utterance's second pass (more than the detector's lead-in). */
-const LEAD_IN_SAMPLES = 16000;
+/** Steps before the first speech kept for the first utterance's second pass: 1 s, more than the detector's lead-in. */
+const LEAD_IN_STEPS = 10;
 
 /**
  * Streams one session through a decoder: partial hypotheses become tentative segments, the end of an
@@ -112,14 +112,11 @@ export class UtteranceTracker {
     this.events.tentative(segment);
   }
 
-  /** Keeps a step of the first utterance: all of it once speech began, the last LEAD_IN_SAMPLES before. */
+  /** Keeps a step of the first utterance: all of them once speech began, the last LEAD_IN_STEPS before. */
   private keepForSecondPass(step: Int16Array, speech: boolean): void {
     const kept = this.firstUtterance!;
     kept.push(step.slice());
-    if (speech || this.speaking) return;
-    let samples = 0;
-    for (const part of kept) samples += part.length;
-    while (samples - kept[0]!.length >= LEAD_IN_SAMPLES) samples -= kept.shift()!.length;
+    if (!speech && !this.speaking && kept.length > LEAD_IN_STEPS) kept.shift();
   }
 
   /**
