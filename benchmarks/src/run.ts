@@ -46,7 +46,8 @@ function writeOutputs(run: BenchmarkRun, options: CliOptions, scenarios: ReturnT
   fs.mkdirSync(options.chartsDir, { recursive: true });
   for (const mode of run.settings.modes) {
     if (!rows.some((row) => row.mode === mode)) continue;
-    const file = path.join(options.chartsDir, `${mode}.svg`);
+    // One chart per machine type: a run on one machine must not redraw the chart another machine's section shows.
+    const file = path.join(options.chartsDir, `${mode}-${machineSlug(run.machine.cpuModel)}.svg`);
     const title =
       mode === 'plain'
         ? 'Plain keep-alive, 64 connections'
@@ -69,6 +70,15 @@ function writeOutputs(run: BenchmarkRun, options: CliOptions, scenarios: ReturnT
     log(`wrote ${options.docPath} and ${keepRunData(options.resultsDir, `results-${run.machine.cpuModel}`, json)}`);
   }
   log(`wrote ${path.join(options.resultsDir, 'latest.json')} and charts in ${options.chartsDir}`);
+}
+
+/** `AMD EPYC 7B13` -> `amd-epyc-7b13`: a machine type as a file name. */
+function machineSlug(cpuModel: string): string {
+  return cpuModel
+    .toLowerCase()
+    .replace(/\([^)]*\)/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 function printTables(run: BenchmarkRun, scenarios: ReturnType<typeof createScenarios>): void {

@@ -1,5 +1,5 @@
 /**
- * Every TypeScript block of docs/ is compiled, as an adopter's project compiles it (strict, decorators with
+ * Every TypeScript block of docs/ (and of the README) is compiled, as an adopter's project compiles it (strict, decorators with
  * metadata, rest.uws and its peers from the workspace), so a page cannot show code that no longer compiles. A block
  * that is a fragment on purpose says so in its fence (```ts fragment); blocks with `file=path` are one project per
  * page, at those paths, so they may import each other; `project=<page>` puts a block in another page's project.
@@ -13,7 +13,9 @@ import { attribute, type CodeBlock, codeBlocks, docPages, REPOSITORY } from '../
 const TYPESCRIPT = new Set(['ts', 'typescript', 'mts', 'tsx']);
 const OUT = path.join(REPOSITORY, 'site', 'dist', 'code-blocks');
 
-const blocks = docPages().flatMap((page) => codeBlocks(page));
+// The README's sample is the first code a visitor reads: compiled with the pages' (as `docs/../README.md`).
+const readme = codeBlocks('../README.md', fs.readFileSync(path.join(REPOSITORY, 'README.md'), 'utf8'));
+const blocks = [...docPages().flatMap((page) => codeBlocks(page)), ...readme];
 const compiled = blocks.filter((block) => TYPESCRIPT.has(block.lang) && !block.attributes.includes('fragment'));
 
 /**

@@ -26,6 +26,27 @@ test('no page speaks of sessions, issues or rounds of the work that made it', (t
   t.deepEqual(found, [], 'history belongs in the CHANGELOG and in commit messages');
 });
 
+test('every nginx proxy in the docs sets or clears each forwarding header the apps trust', (t) => {
+  // A header nginx does not set passes through as the client wrote it: with --trust-proxy an app would take a
+  // client's own X-Forwarded-Host for its links (docs/deployment.md runs one such block against forged headers).
+  const unsafe: string[] = [];
+  for (const page of docPages()) {
+    for (const block of codeBlocks(page).filter((b) => b.lang === 'nginx' && b.code.includes('proxy_pass'))) {
+      const sets = (header: string, value: RegExp) =>
+        new RegExp(`proxy_set_header\\s+${header}\\s+${value.source};`).test(block.code);
+      const missing = [
+        sets('X-Forwarded-For', /\$proxy_add_x_forwarded_for/) ? '' : 'X-Forwarded-For',
+        sets('X-Forwarded-Proto', /\$scheme/) ? '' : 'X-Forwarded-Proto',
+        sets('X-Forwarded-Host', /\$server_name|"[\w.-]+"/) ? '' : 'X-Forwarded-Host',
+        sets('Forwarded', /""/) ? '' : 'Forwarded ""',
+        sets('Host', /\$host/) ? "Host $host (the client's)" : '',
+      ].filter(Boolean);
+      if (missing.length > 0) unsafe.push(`docs/${page}:${block.line}: ${missing.join(', ')}`);
+    }
+  }
+  t.deepEqual(unsafe, []);
+});
+
 test('no page holds the markers of an unresolved merge', (t) => {
   const marked = docPages().filter((page) => /^(<{7}|={7}|>{7})( |$)/m.test(read(page)));
   t.deepEqual(marked, []);

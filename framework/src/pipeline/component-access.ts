@@ -19,6 +19,8 @@ export function componentAccessor<T>(provided: Provided<T>, components: Componen
     return () => instance;
   }
   const ctor = provided as Constructor<T>;
+  // Made per request: what would fail on every request is refused now, at registration.
+  components.refuseUnconstructible(ctor);
   const fill = components.fillFor(ctor);
   if (fill === undefined) return () => components.create(ctor);
   return (ctx) => {

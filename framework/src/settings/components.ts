@@ -69,8 +69,7 @@ export class ComponentFactory {
       return () => instance;
     }
     const ctor = provided as Constructor<T>;
-    // Made per request: what would fail on every request is refused now.
-    if (!this.settings.injector) refuseConstructorArguments(ctor);
+    this.refuseUnconstructible(ctor);
     const fill = this.fillFor(ctor);
     return (ctx) => {
       const instance = this.create(ctor);
@@ -83,6 +82,14 @@ export class ComponentFactory {
       }
       return instance;
     };
+  }
+
+  /**
+   * For a class made per request: refuses now (RU_ERR_CONSTRUCTOR_ARGUMENTS) what `create` would refuse on
+   * every request, a constructor that takes arguments when no injector is configured.
+   */
+  refuseUnconstructible(ctor: Constructor): void {
+    if (!this.settings.injector) refuseConstructorArguments(ctor);
   }
 
   /** A new instance, never cached. */

@@ -205,6 +205,8 @@ test.serial('npm run dev serves, and each saved change is compiled and served ag
     await served(`${url}/todos/9`, 'No such todo 9');
     t.log(`the change was served ${Date.now() - saved} ms after the save`);
     t.deepEqual(await (await fetch(`${url}/todos/9`)).json(), { status: 404, message: 'No such todo 9' });
+    // The new server can answer before the dev script has printed its line about the restart: wait for the line.
+    await printed('[dev] src/todo.ts changed: restarted in ');
     t.regex(output, /\[dev\] src\/todo\.ts changed: restarted in \d+ ms/);
 
     // Saved as some editors save (a copy renamed over the file), then written in place: both are served. Node's

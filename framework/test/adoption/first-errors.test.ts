@@ -7,6 +7,7 @@ import {
   Context,
   GET,
   Handles,
+  Event,
   NoCache,
   POST,
   Path,
@@ -14,6 +15,10 @@ import {
   RegistrationError,
   RequestReader,
   RestBuilder,
+  type RestAuthenticationProvider,
+  type RestEvent,
+  type RoutingContext,
+  User,
   inject,
   type ValueReader,
 } from '../../src/index';
@@ -214,4 +219,51 @@ test('a class whose constructor takes arguments, registered without an injector:
   }
   Path('/defaults')(Defaults);
   t.deepEqual((await inject(new RestBuilder().register(Defaults), '/defaults')).json(), ['first']);
+});
+
+test('per-request authentication providers and events whose constructor takes arguments are refused at registration', async (t) => {
+  // Made for each request (@NoCache): without the check they failed on the first request that reached them.
+  @NoCache
+  class TokenAuthentication implements RestAuthenticationProvider<string> {
+    constructor(private readonly secret: string) {}
+    provideCredentials(ctx: RoutingContext): string | null {
+      return ctx.request.getHeader('authorization') ?? null;
+    }
+    authenticate(token: string): User | null {
+      return token === this.secret ? new User('ada', []) : null;
+    }
+  }
+  @Path('/private')
+  class Private {
+    @GET @Path('/') get() {
+      return 'secret';
+    }
+  }
+  const provider = t.throws(() => new RestBuilder().register(Private).authenticateWith(TokenAuthentication).build(), {
+    instanceOf: RegistrationError,
+  });
+  t.is((provider as RegistrationError).code, 'RU_ERR_CONSTRUCTOR_ARGUMENTS');
+  t.regex(provider!.message, /^TokenAuthentication: its constructor takes an argument/);
+
+  @NoCache
+  class Announce implements RestEvent {
+    constructor(private readonly channel: { send(text: string): void }) {}
+    execute(): void {
+      this.channel.send('created');
+    }
+  }
+  @Path('/items')
+  class Items {
+    @POST @Path('/') @Event(Announce) create() {
+      return 'created';
+    }
+  }
+  const event = t.throws(() => new RestBuilder().register(Items).build(), { instanceOf: RegistrationError });
+  t.is((event as RegistrationError).code, 'RU_ERR_CONSTRUCTOR_ARGUMENTS');
+  t.regex(event!.message, /^Announce: its constructor takes an argument/);
+
+  // Registered as instances, as the message says: both work.
+  const app = new RestBuilder().register(Private).authenticateWith(new TokenAuthentication('s3'));
+  t.is((await inject(app, { url: '/private', headers: { authorization: 's3' } })).statusCode, 200);
+  t.is((await inject(app, { url: '/private', headers: { authorization: 'wrong' } })).statusCode, 401);
 });
