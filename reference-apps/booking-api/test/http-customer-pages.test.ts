@@ -1,5 +1,5 @@
 import test from 'ava';
-import { API } from './helpers/api-client';
+import { answered } from './helpers/api-client';
 import { renderedDom } from './helpers/browser';
 import { useEngines } from './helpers/engines';
 import { createBody } from './helpers/fixture';
@@ -19,20 +19,19 @@ for (const engine of engines) {
       id: 'name',
       value: '<script>document.title="pwned"</script>Ana <b>Lima</b>',
     };
-    const created = await alice.post(`${API}/booking`, body);
-    t.is(created.status, 201, created.text);
-    await alice.put(`${API}/booking/${created.body.bookingId}`, { status: 'PENDING', partnerReferenceId: 'PAGE-1' });
-    const booking = (
-      await eventually(
-        () => alice.get(`${API}/booking/${created.body.bookingId}`),
-        (answer) => answer.body.status === 'COMPLETED',
-      )
-    ).body;
+    const id = answered(t, await alice.api.Bookings.BookingResource_create({ body }), 201).bookingId;
+    const capture = { status: 'PENDING', partnerReferenceId: 'PAGE-1' };
+    await alice.api.Bookings.BookingResource_capture({ path: { id }, body: capture });
+    const completed = await eventually(
+      () => alice.api.Bookings.BookingResource_get({ path: { id } }),
+      (answer) => answer.status === 200 && answer.data.status === 'COMPLETED',
+    );
+    const booking = answered(t, completed, 200);
     t.is(booking.tickets.length, 3);
 
     // The links say localhost:<port>; the browser reaches the same server at 127.0.0.1.
     const local = (link: string) => `${server.url}${new URL(link).pathname}`;
-    const voucher = await renderedDom(local(booking.voucherUrl));
+    const voucher = await renderedDom(local(booking.voucherUrl!));
     t.regex(voucher, /<title>Voucher for Old Town Walking Tour<\/title>/, 'the script in the name did not run');
     t.regex(voucher, /<h1>Old Town Walking Tour · Morning tour<\/h1>/);
     t.regex(
@@ -60,11 +59,10 @@ for (const engine of engines) {
 test('a voucher link of a booking that is not fulfilled yet is a 404 page, not the booking', async (t) => {
   const { server, alice, anonymous } = await startHttpFixture('sqlite::memory:');
   t.teardown(() => server.close());
-  const created = await alice.post(`${API}/booking`, createBody(1, 0));
+  const created = answered(t, await alice.api.Bookings.BookingResource_create({ body: createBody(1, 0) }), 201);
   // The voucher token exists from creation on, but the page appears only once the booking is COMPLETED.
-  const token = (await server.system.repositories.bookings.findById(Number(created.body.bookingId)))!.voucher_token;
-  const page = await anonymous.get(`/voucher/${token}`);
-  t.is(page.status, 404);
+  const token = (await server.system.repositories.bookings.findById(Number(created.bookingId)))!.voucher_token;
+  const page = await anonymous.api.Customer_pages.CustomerPagesResource_voucher({ path: { token } });
   t.is(page.headers.get('content-type'), 'text/html; charset=utf-8');
-  t.false(page.text.includes('Maria Silva'));
+  t.false(answered(t, page, 404).includes('Maria Silva'));
 });

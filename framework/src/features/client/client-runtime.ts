@@ -1,7 +1,8 @@
 /**
  * The part of every generated client that does the work, written into the generated file as it is (the client
  * imports nothing: no rest.uws, no decorators, no uWebSockets.js). It uses only what browsers and Node share:
- * `fetch`, `URL`, `Headers`, `FormData` and a `WebSocket` class.
+ * `fetch`, `URL`, `Headers`, `FormData` and a `WebSocket` class; its types compile with the DOM library or with
+ * @types/node alone (no `BodyInit`, which only the DOM library declares).
  */
 export const CLIENT_RUNTIME = `
 // ---- Runtime: fetch and WebSocket, no dependencies ----------------------------------------------------------------
@@ -73,7 +74,7 @@ function urlOf(baseUrl: string, template: string, args: CallArgs): URL {
   return url;
 }
 
-function bodyOf(kind: BodyKind, body: unknown, headers: Headers): BodyInit | undefined {
+function bodyOf(kind: BodyKind, body: unknown, headers: Headers): RequestInit['body'] {
   if (kind === '' || body === undefined) return undefined;
   const type = (t: string) => {
     if (!headers.has('content-type')) headers.set('content-type', t);
@@ -104,7 +105,7 @@ function bodyOf(kind: BodyKind, body: unknown, headers: Headers): BodyInit | und
     return form;
   }
   type('application/octet-stream');
-  return body as BodyInit;
+  return body as RequestInit['body'];
 }
 
 async function dataOf(response: Response, method: string): Promise<unknown> {

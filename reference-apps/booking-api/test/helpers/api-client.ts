@@ -1,4 +1,7 @@
-/** What a test reads from an answer. */
+import type { ExecutionContext } from 'ava';
+import { createClient, type Client } from '../generated/api-client';
+
+/** What a test reads from a raw answer. */
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -7,12 +10,21 @@ export interface ApiResponse {
   body: any;
 }
 
-/** A partner's HTTP client: fetch against the real server, with the partner's key in the headers. */
+/**
+ * A partner's HTTP client against the real server, with the partner's key in the headers: `api` is the typed client
+ * generated from the app's OpenAPI document (typed arguments and answers); `get`/`post`/`put`/`request` are plain
+ * fetch, kept for what a typed client cannot send (malformed bodies, wrong media types, odd Accept headers).
+ */
 export class ApiClient {
+  /** The generated typed client, with the same base URL and headers. */
+  readonly api: Client;
+
   constructor(
     readonly baseUrl: string,
     readonly headers: Record<string, string> = {},
-  ) {}
+  ) {
+    this.api = createClient({ baseUrl, headers });
+  }
 
   withHeaders(headers: Record<string, string>): ApiClient {
     return new ApiClient(this.baseUrl, { ...this.headers, ...headers });
@@ -55,6 +67,19 @@ export class ApiClient {
   put(path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse> {
     return this.request('PUT', path, body, headers);
   }
+}
+
+/** An answer of the typed client: one of the statuses the operation documents. */
+export type TypedAnswer = { status: number; data: unknown; headers: Headers };
+
+/** Checks the answer's status and gives its data, typed as the operation documents it for that status. */
+export function answered<A extends TypedAnswer, S extends A['status']>(
+  t: ExecutionContext,
+  answer: A,
+  status: S,
+): Extract<A, { status: S }>['data'] {
+  t.is(answer.status, status, JSON.stringify(answer.data));
+  return answer.data as Extract<A, { status: S }>['data'];
 }
 
 export const API = '/api/public/v1';
