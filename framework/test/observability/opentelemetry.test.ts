@@ -91,6 +91,11 @@ test.before(async () => {
 test.after.always(() => server?.shutdown());
 test.beforeEach(() => spans.reset());
 
+/** `server.address` and `server.port` of a request to the test server (from its Host header). */
+function serverAddress(): Attributes {
+  return { 'server.address': '127.0.0.1', 'server.port': Number(new URL(base).port) };
+}
+
 /** The one finished server span of the request just made. */
 function onlySpan(t: { is(a: unknown, b: unknown): void }): ReadableSpan {
   const finished = spans.getFinishedSpans();
@@ -159,11 +164,16 @@ test.serial('a routed request: a server span named from the route template, acti
 });
 
 test.serial('a 404: the span is named by the method alone, without a route, and is no error', async (t) => {
-  const res = await fetch(`${base}/nowhere/at/all`);
+  const res = await fetch(`${base}/nowhere/at/all`, { headers: { 'x-forwarded-for': '203.0.113.10' } });
   t.is(res.status, 404);
   const span = onlySpan(t);
   t.is(span.name, 'GET');
-  t.like(span.attributes, { 'http.response.status_code': 404, 'url.path': '/nowhere/at/all' });
+  t.like(span.attributes, {
+    'http.response.status_code': 404,
+    'url.path': '/nowhere/at/all',
+    ...serverAddress(),
+    'client.address': '203.0.113.10', // trust-proxy applies before any route matched
+  });
   t.false('http.route' in span.attributes);
   t.false('error.type' in span.attributes);
   t.is(span.status.code, 0);
@@ -197,7 +207,7 @@ test.serial('a thrown error: status 500, error.type the error class, the excepti
 });
 
 test.serial('a WebSocket upgrade: a server span for the upgrade, ending with the 101', async (t) => {
-  const ws = await connectWebSocket(base, '/live/lobby');
+  const ws = await connectWebSocket(base, '/live/lobby', { headers: { 'x-forwarded-for': '203.0.113.11' } });
   t.is((await ws.next()).text(), 'hello lobby');
   await ws.close();
   const span = onlySpan(t);
@@ -207,7 +217,18 @@ test.serial('a WebSocket upgrade: a server span for the upgrade, ending with the
     'url.path': '/live/lobby',
     'http.route': '/live/{room}',
     'http.response.status_code': 101,
+    ...serverAddress(),
+    'client.address': '203.0.113.11',
   });
+  // The upgrade's duration is recorded as a request's, up to the 101.
+  const point = pointFor(await durationPoints(), {
+    'http.request.method': 'GET',
+    'url.scheme': 'http',
+    'http.response.status_code': 101,
+    'http.route': '/live/{room}',
+  });
+  t.truthy(point, 'a duration point for the upgrade');
+  t.true(point!.value.count >= 1);
 });
 
 test.serial('a request with traceparent joins the caller trace: same trace id, parent span id set', async (t) => {
@@ -218,6 +239,7 @@ test.serial('a request with traceparent joins the caller trace: same trace id, p
   });
   const body = (await res.json()) as { before: string };
   const span = onlySpan(t);
+  t.like(span.attributes, { ...serverAddress(), 'client.address': '127.0.0.1' }); // no proxy header: the peer
   t.is(span.spanContext().traceId, traceId);
   t.is(span.parentSpanContext?.spanId, parentId);
   t.is(span.parentSpanContext?.isRemote, true);
