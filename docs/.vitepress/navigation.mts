@@ -55,6 +55,7 @@ const GROUPS: Group[] = [
       'reference/plugins',
       'reference/request-id-and-logging',
       'reference/health',
+      'reference/observability',
       'reference/openapi',
       'reference/asyncapi',
       'reference/typed-client',

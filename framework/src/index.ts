@@ -338,6 +338,7 @@ export {
   type TracerProviderLike,
   type MeterProviderLike,
   type TextMapPropagatorLike,
+  type MetricsAccess,
 } from './features/opentelemetry';
 
 // Behind proxies: remoteAddress(), protocol() and host() from trusted proxies' Forwarded / X-Forwarded-* headers.

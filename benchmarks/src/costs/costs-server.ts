@@ -113,7 +113,9 @@ function withOpenTelemetry(builder: RestBuilder): RestBuilder {
   };
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(dropped)] });
   const meterProvider = new MeterProvider({ readers: [new HeldMetrics()] });
-  return builder.use(openTelemetry({ tracerProvider, meterProvider, metricsPath: '/metrics' }));
+  return builder.use(
+    openTelemetry({ tracerProvider, meterProvider, metricsPath: '/metrics', metricsAccess: 'public' }),
+  );
 }
 
 /** A metric reader nobody collects from: the instruments aggregate in memory, as between two exports. */

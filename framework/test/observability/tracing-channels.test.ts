@@ -7,6 +7,7 @@ import {
   GET,
   HANDLER_CHANNEL,
   type HandlerTrace,
+  MESSAGE_CHANNEL,
   Path,
   PathParam,
   POST,
@@ -46,6 +47,10 @@ class Items {
 class Live {
   open(connection: WebSocketConnection, @PathParam('room') room: string) {
     connection.send(`hello ${room}`);
+  }
+
+  message(connection: WebSocketConnection, data: string | Buffer) {
+    connection.send(`echo ${data.toString()}`);
   }
 }
 
@@ -183,11 +188,62 @@ test.serial('a WebSocket upgrade is traced on the upgrade channel, ending with t
   );
 });
 
+/**
+ * Counts every `publish` and `runStores` call on the twenty channels of the four tracing channels, for one test. The
+ * spies are own properties of the channel objects the framework holds (a channel's name maps to one object), so they
+ * see its calls without subscribing: `hasSubscribers` stays false.
+ */
+function countPublishing(t: { teardown(fn: () => void): void }): string[] {
+  const calls: string[] = [];
+  for (const name of [REQUEST_CHANNEL, HANDLER_CHANNEL, UPGRADE_CHANNEL, MESSAGE_CHANNEL]) {
+    const tracing = diagnostics.tracingChannel(name);
+    for (const channel of [tracing.start, tracing.end, tracing.asyncStart, tracing.asyncEnd, tracing.error]) {
+      for (const method of ['publish', 'runStores'] as const) {
+        Object.defineProperty(channel, method, {
+          configurable: true,
+          writable: true,
+          value(this: diagnostics.Channel, ...args: unknown[]): unknown {
+            calls.push(`${channel.name.toString()} ${method}`);
+            // The prototype's: a channel switches prototypes as it gains its first and loses its last subscriber.
+            return Reflect.apply((Object.getPrototypeOf(this) as Record<string, Function>)[method]!, this, args);
+          },
+        });
+        t.teardown(() => delete (channel as unknown as Record<string, unknown>)[method]);
+      }
+    }
+  }
+  return calls;
+}
+
 test.serial('without a subscriber nothing is published and the request runs as before', async (t) => {
+  const calls = countPublishing(t);
   const base = await serve(t);
   t.false(diagnostics.tracingChannel(REQUEST_CHANNEL).start.hasSubscribers);
-  const res = await fetch(`${base}/items/1`);
-  t.deepEqual(await res.json(), { id: '1', store: null });
+  // Every path that publishes when someone listens: a route, a body, a thrown error, a 404, an upgrade, a message.
+  t.deepEqual(await (await fetch(`${base}/items/1`)).json(), { id: '1', store: null });
+  const created = await fetch(`${base}/items`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'n' }),
+  });
+  t.deepEqual(await created.json(), { name: 'n', store: null });
+  t.is((await fetch(`${base}/items/boom`)).status, 500);
+  t.is((await fetch(`${base}/nowhere`)).status, 404);
+  const ws = await connectWebSocket(base, '/live/lobby');
+  t.is((await ws.next()).text(), 'hello lobby');
+  ws.send('hi');
+  t.is((await ws.next()).text(), 'echo hi');
+  await ws.close();
+  t.deepEqual(calls, []);
+
+  // The spies do see publishing: with a subscriber the same request is published.
+  const request = diagnostics.tracingChannel<unknown, RequestTrace>(REQUEST_CHANNEL);
+  const asyncEnd = () => {};
+  const only = { asyncEnd } as unknown as diagnostics.TracingChannelSubscribers<RequestTrace>;
+  request.subscribe(only);
+  t.teardown(() => request.unsubscribe(only));
+  await (await fetch(`${base}/items/2`)).json();
+  t.true(calls.includes(`tracing:${REQUEST_CHANNEL}:asyncEnd publish`), calls.join('\n'));
 });
 
 test.serial('a subscriber of asyncEnd alone is noticed, and a new one after the last left', async (t) => {

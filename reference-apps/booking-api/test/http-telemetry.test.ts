@@ -26,6 +26,8 @@ test('with OTEL_EXPORTER_OTLP_ENDPOINT, the app sends its request spans, with th
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_SERVICE_NAME: 'booking-api-under-test',
     OTEL_BSP_SCHEDULE_DELAY: '50',
+    // Metrics switched off (http-metrics.test.ts has them): the shutdown then exports none.
+    OTEL_METRICS_EXPORTER: 'none',
   });
   t.teardown(() => main.stop('SIGTERM'));
 
@@ -59,4 +61,8 @@ test('with OTEL_EXPORTER_OTLP_ENDPOINT, the app sends its request spans, with th
   t.is(up?.spanId, server.spanId, `the query's ancestors: ${chain.join(' <- ')}`);
   t.is(attr(query, 'db.system') ?? attr(query, 'db.system.name'), 'postgresql');
   t.is(await main.stop('SIGTERM'), 0);
+  t.false(
+    receiver.paths.some((p) => p.includes('/v1/metrics')),
+    receiver.paths.join('\n'),
+  );
 });

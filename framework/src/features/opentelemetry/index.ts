@@ -6,3 +6,4 @@ export {
   type MeterProviderLike,
   type TextMapPropagatorLike,
 } from './opentelemetry-plugin';
+export type { MetricsAccess } from './metrics-resource';

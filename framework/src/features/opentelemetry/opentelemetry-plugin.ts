@@ -4,24 +4,20 @@ import diagnostics from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import type * as Api from '@opentelemetry/api';
 import {
-  ApiExclude,
   errors,
-  GET,
   HANDLER_CHANNEL,
   type HandlerTrace,
   HTTP_METHODS,
-  HttpServerResponse,
-  Context,
   MESSAGE_CHANNEL,
   type MessageTrace,
-  Path,
   REQUEST_CHANNEL,
   type RequestTrace,
   type RestPlugin,
   type RoutingContext,
   UPGRADE_CHANNEL,
 } from '../../plugin';
-import { PROMETHEUS_CONTENT_TYPE, PrometheusMetrics } from './prometheus';
+import { checkMetricsAccess, type MetricsAccess, metricsResource } from './metrics-resource';
+import { PrometheusMetrics } from './prometheus';
 import { extractTraceparent } from './traceparent';
 
 /**
@@ -61,10 +57,16 @@ export interface OpenTelemetryOptions {
    */
   propagator?: TextMapPropagatorLike;
   /**
-   * Serves the two metrics in the Prometheus text format at this path (`'/metrics'`), as a route of the app: the
-   * app's authentication, rate limits and proxies apply to it as to any route. Default: not served.
+   * Serves the two metrics in the Prometheus text format at this path (`'/metrics'`), as a route of the app (its rate
+   * limits and proxies apply to it as to any route), readable as `metricsAccess` says. Default: not served.
    */
   metricsPath?: string;
+  /**
+   * Who may read `metricsPath`, required with it: `{ token }` a scraper sending `Authorization: Bearer <token>`
+   * (the app's authentication does not apply), `{ roles }` users of the app's authentication having any of the
+   * roles, `'public'` anyone.
+   */
+  metricsAccess?: MetricsAccess;
 }
 
 /** What the plugin keeps of one request while it runs. */
@@ -79,7 +81,7 @@ interface Active {
 
 const KNOWN_METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
 const PATH_PATTERN = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
-const OPTION_NAMES = new Set(['tracerProvider', 'meterProvider', 'propagator', 'metricsPath']);
+const OPTION_NAMES = new Set(['tracerProvider', 'meterProvider', 'propagator', 'metricsPath', 'metricsAccess']);
 
 function loadApi(): typeof Api {
   try {
@@ -109,7 +111,7 @@ const HEADER_GETTER: Api.TextMapGetter<RoutingContext> = {
  * Built on the tracing channels of rest.uws (`REQUEST_CHANNEL`...) and `@opentelemetry/api`.
  *
  * ```ts
- * new RestBuilder().use(openTelemetry({ metricsPath: '/metrics' }))
+ * new RestBuilder().use(openTelemetry({ metricsPath: '/metrics', metricsAccess: { token: process.env.METRICS_TOKEN! } }))
  * ```
  */
 export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
@@ -122,6 +124,15 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
     throw errors.RU_ERR_PLUGIN(
       `rest.uws: openTelemetry: metricsPath must be a path starting with /, got ${JSON.stringify(metricsPath)}`,
     );
+  // The metrics reveal the app's routes and load: whoever serves them says who may read them.
+  const metricsAccess = options.metricsAccess;
+  if (metricsPath !== undefined && metricsAccess === undefined)
+    throw errors.RU_ERR_PLUGIN(
+      "rest.uws: openTelemetry: metricsPath needs metricsAccess: { token }, { roles } or 'public'",
+    );
+  if (metricsPath === undefined && metricsAccess !== undefined)
+    throw errors.RU_ERR_PLUGIN('rest.uws: openTelemetry: metricsAccess is given without metricsPath');
+  if (metricsAccess !== undefined) checkMetricsAccess(metricsAccess);
   const api = loadApi();
   const tracer = (
     (options.tracerProvider as Api.TracerProvider | undefined) ?? api.trace.getTracerProvider()
@@ -319,7 +330,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): RestPlugin {
       // was set up on (the latest instance used on an app replaces an earlier one there, as plugins of one name do).
       listen(api);
       owners.set(app.app as object, instance);
-      if (prometheus !== undefined) app.register(metricsResource(metricsPath!, prometheus));
+      if (prometheus !== undefined) app.register(metricsResource(metricsPath!, prometheus, metricsAccess!));
       app.logFields(spanLogFields);
     },
   };
@@ -421,19 +432,4 @@ function contextStorage(api: typeof Api): AsyncLocalStorage<unknown> | undefined
   )
     return storage as AsyncLocalStorage<unknown>;
   return undefined;
-}
-
-/** The route serving the Prometheus text. */
-function metricsResource(path: string, metrics: PrometheusMetrics): Function {
-  @Path(path)
-  @ApiExclude
-  class PrometheusMetricsResource {
-    @GET
-    scrape(@Context response: HttpServerResponse): void {
-      response.putHeader('Content-Type', PROMETHEUS_CONTENT_TYPE);
-      response.putHeader('Cache-Control', 'no-store');
-      response.end(metrics.text());
-    }
-  }
-  return PrometheusMetricsResource;
 }

@@ -1,14 +1,18 @@
 /**
  * OpenTelemetry for the reference apps, on when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (off otherwise: nothing of the SDK
  * is loaded, and `appTracer` answers undefined, so the apps' own spans cost one check). Spans go over OTLP/HTTP (JSON)
- * to `$OTEL_EXPORTER_OTLP_ENDPOINT/v1/traces`, batched (`OTEL_BSP_SCHEDULE_DELAY`, default 5000 ms), under
- * `OTEL_SERVICE_NAME` (default: the app's name); the standard `OTEL_*` variables of the exporter and the SDK apply
- * (`OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT`...). With `pg`, PostgreSQL queries get spans of their own (the pg
+ * to `$OTEL_EXPORTER_OTLP_ENDPOINT/v1/traces`, batched (`OTEL_BSP_SCHEDULE_DELAY`, default 5000 ms), and metrics to
+ * `/v1/metrics` (./metrics.ts: `OTEL_METRIC_EXPORT_INTERVAL`, `OTEL_METRICS_EXPORTER=none`), under `OTEL_SERVICE_NAME`
+ * (default: the app's name) and `OTEL_RESOURCE_ATTRIBUTES`; the standard `OTEL_*` variables of the exporters and the
+ * SDK apply (`OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT`...). With `pg`, PostgreSQL queries get spans of their own (the pg
  * instrumentation). Imported from `app-support/telemetry`, an entry that loads nothing else: an app starts telemetry
  * before anything loads `pg`, or the instrumentation misses it.
  */
 import type { Attributes, Context, Span, Tracer, TracerProvider } from '@opentelemetry/api';
+import type { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { metricsEnabled, startMetrics } from './metrics';
+import { telemetryResource } from './resource';
 
 /** How an app's telemetry starts. */
 export interface TelemetryOptions {
@@ -16,12 +20,17 @@ export interface TelemetryOptions {
   readonly serviceName: string;
   /** Give PostgreSQL queries (`pg`) spans of their own. */
   readonly pg?: boolean;
-  /** Tests: the spans go here, one by one as they end, instead of OTLP (and telemetry starts whatever the environment). */
+  /**
+   * Tests: the spans go here, one by one as they end, instead of OTLP (and telemetry starts whatever the environment;
+   * metrics go over OTLP only when the environment asks for telemetry).
+   */
   readonly exporter?: SpanExporter;
 }
 
 interface Telemetry {
   readonly provider: TracerProvider & { shutdown(): Promise<void>; forceFlush(): Promise<void> };
+  /** Undefined when metrics are off. */
+  readonly meterProvider: MeterProvider | undefined;
 }
 
 let telemetry: Telemetry | undefined;
@@ -32,8 +41,8 @@ export function telemetryEnabled(env: NodeJS.ProcessEnv = process.env): boolean 
 }
 
 /**
- * Registers the tracer provider, the W3C propagator, the AsyncLocalStorage context manager and (with `pg`) the pg
- * instrumentation, when the environment asks for telemetry (or an exporter is given); once per process. True when
+ * Registers the tracer provider, the W3C propagator, the AsyncLocalStorage context manager, the meter provider (unless
+ * `OTEL_METRICS_EXPORTER=none`) and (with `pg`) the pg instrumentation, when the environment asks for telemetry (or an exporter is given); once per process. True when
  * telemetry is on.
  */
 export function startTelemetry(options: TelemetryOptions): boolean {
@@ -41,7 +50,6 @@ export function startTelemetry(options: TelemetryOptions): boolean {
   if (options.exporter === undefined && !telemetryEnabled()) return false;
   const { NodeTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } =
     require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
-  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   let processor: InstanceType<typeof BatchSpanProcessor> | InstanceType<typeof SimpleSpanProcessor>;
   if (options.exporter !== undefined) processor = new SimpleSpanProcessor(options.exporter);
   else {
@@ -49,11 +57,10 @@ export function startTelemetry(options: TelemetryOptions): boolean {
       require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
     processor = new BatchSpanProcessor(new OTLPTraceExporter());
   }
-  const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME || options.serviceName }),
-    spanProcessors: [processor],
-  });
+  const resource = telemetryResource(options.serviceName);
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
   provider.register();
+  const meterProvider = telemetryEnabled() && metricsEnabled() ? startMetrics(resource) : undefined;
   if (options.pg === true) {
     const { registerInstrumentations } =
       require('@opentelemetry/instrumentation') as typeof import('@opentelemetry/instrumentation');
@@ -61,7 +68,7 @@ export function startTelemetry(options: TelemetryOptions): boolean {
       require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
     registerInstrumentations({ tracerProvider: provider, instrumentations: [new PgInstrumentation()] });
   }
-  telemetry = { provider };
+  telemetry = { provider, meterProvider };
   return true;
 }
 
@@ -75,11 +82,11 @@ export function appTracer(name: string): Tracer | undefined {
   return telemetry?.provider.getTracer(name);
 }
 
-/** Sends the spans still batched, then stops (on shutdown). */
+/** Sends the spans still batched and the metrics recorded since the last export, then stops (on shutdown). */
 export async function stopTelemetry(): Promise<void> {
   const current = telemetry;
   telemetry = undefined;
-  await current?.provider.shutdown();
+  await Promise.all([current?.provider.shutdown(), current?.meterProvider?.shutdown()]);
 }
 
 /**

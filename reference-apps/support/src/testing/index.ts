@@ -53,4 +53,10 @@ export {
   type ProbeAnswer,
   type LoggedLine,
 } from './probes';
-export { otlpReceiver, otlpAttribute, type OtlpSpan } from './otlp-receiver';
+export {
+  otlpReceiver,
+  otlpAttribute,
+  otlpResourceAttribute,
+  type OtlpSpan,
+  type OtlpMetricPoint,
+} from './otlp-receiver';

@@ -1,6 +1,12 @@
-// A small OTLP/HTTP (JSON) trace receiver for tests that run an app with OTEL_EXPORTER_OTLP_ENDPOINT pointing at it.
+// A small OTLP/HTTP (JSON) receiver for tests that run an app with OTEL_EXPORTER_OTLP_ENDPOINT pointing at it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/** An attribute as OTLP/HTTP JSON carries it. */
+interface OtlpKeyValue {
+  key: string;
+  value: { stringValue?: string; intValue?: string | number; doubleValue?: number };
+}
 
 /** A span as OTLP/HTTP JSON carries it (ids in hex). */
 export interface OtlpSpan {
@@ -9,12 +15,45 @@ export interface OtlpSpan {
   parentSpanId?: string;
   name: string;
   kind: number;
-  attributes?: Array<{ key: string; value: { stringValue?: string; intValue?: string | number } }>;
+  attributes?: OtlpKeyValue[];
 }
 
-/** A small OTLP/HTTP receiver: takes POST /v1/traces (JSON), keeps the spans, tells the waiters. */
+/**
+ * One data point of a metric, with its metric's name and type (`histogram`, `sum`, `gauge`) and its resource's
+ * attributes: what a test asks of an export, flattened.
+ */
+export interface OtlpMetricPoint {
+  metric: string;
+  type: string;
+  resource: OtlpKeyValue[];
+  attributes?: OtlpKeyValue[];
+  /** Histograms: how many values were recorded. */
+  count?: string | number;
+  /** Sums and gauges. */
+  asInt?: string | number;
+}
+
+/** The points of one POST /v1/metrics body. */
+function metricPoints(body: any): OtlpMetricPoint[] {
+  const points: OtlpMetricPoint[] = [];
+  for (const rm of body.resourceMetrics ?? []) {
+    const resource = rm.resource?.attributes ?? [];
+    for (const sm of rm.scopeMetrics ?? [])
+      for (const metric of sm.metrics ?? [])
+        for (const type of ['histogram', 'exponentialHistogram', 'sum', 'gauge'])
+          for (const point of metric[type]?.dataPoints ?? [])
+            points.push({ ...point, metric: metric.name, type, resource });
+  }
+  return points;
+}
+
+/**
+ * A small OTLP/HTTP receiver: takes POST /v1/traces and /v1/metrics (JSON), keeps the spans and the metric points,
+ * tells the waiters.
+ */
 export async function otlpReceiver() {
   const spans: Array<OtlpSpan & { service: string }> = [];
+  const metrics: OtlpMetricPoint[] = [];
   const waiters: Array<() => void> = [];
   const paths: string[] = [];
   const server = http.createServer((req, res) => {
@@ -29,8 +68,9 @@ export async function otlpReceiver() {
             ?.stringValue;
           for (const ss of rs.scopeSpans ?? []) for (const span of ss.spans ?? []) spans.push({ ...span, service });
         }
-        for (const wake of waiters.splice(0)) wake();
-      }
+      } else if (req.method === 'POST' && req.url === '/v1/metrics')
+        metrics.push(...metricPoints(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+      for (const wake of waiters.splice(0)) wake();
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -38,6 +78,7 @@ export async function otlpReceiver() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     spans,
+    metrics,
     paths,
     /** Resolves once `found` returns something, checking after every export. */
     async until<T>(found: () => T | undefined): Promise<T> {
@@ -51,7 +92,12 @@ export async function otlpReceiver() {
   };
 }
 
-export const otlpAttribute = (span: OtlpSpan, key: string) => {
-  const value = span.attributes?.find((a) => a.key === key)?.value;
-  return value?.stringValue ?? (value?.intValue !== undefined ? Number(value.intValue) : undefined);
+/** An attribute of a span or a metric point (`resource` for a point's resource attributes). */
+export const otlpAttribute = (of: { attributes?: OtlpKeyValue[] }, key: string) => {
+  const value = of.attributes?.find((a) => a.key === key)?.value;
+  return value?.stringValue ?? (value?.intValue !== undefined ? Number(value.intValue) : value?.doubleValue);
 };
+
+/** An attribute of a metric point's resource (`service.name`, what `OTEL_RESOURCE_ATTRIBUTES` set). */
+export const otlpResourceAttribute = (point: OtlpMetricPoint, key: string) =>
+  otlpAttribute({ attributes: point.resource }, key);
