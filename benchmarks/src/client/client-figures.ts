@@ -1,6 +1,7 @@
 /**
  * Figures of the typed client (docs/reference/typed-client.md): the size of the client's runtime in a browser bundle
- * (esbuild, minified, gzip), and the time `tsc --noEmit` takes on a program using a client of an app with 200 routes.
+ * (esbuild, minified, gzip), the time `tsc --noEmit` takes on a program using a client of an app with 200 routes, and
+ * the editor's completion time in that program (tsserver, see editor-completion.ts).
  * Not request-path timings: run once, on a quiet machine, with
  *   npx tsc -b benchmarks && nice -n 10 node benchmarks/dist/src/client/client-figures.js
  */
@@ -22,6 +23,7 @@ import {
   QueryParam,
   RestBuilder,
 } from 'rest.uws';
+import { completionTimes } from './editor-completion';
 
 class Item {
   @IsString() id!: string;
@@ -68,11 +70,12 @@ function run(command: string, args: string[], cwd: string): { ms: number; output
   };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const repository = path.resolve(__dirname, '../../../..');
   const work = fs.mkdtempSync(path.join(repository, 'benchmarks', 'dist', 'client-figures-'));
   const tsc = require.resolve('typescript/bin/tsc');
   const esbuild = path.join(repository, 'node_modules', '.bin', 'esbuild');
+  const tsserver = path.join(path.dirname(require.resolve('typescript')), 'tsserver.js');
   try {
     const figures: Record<string, unknown> = {
       node: process.version,
@@ -92,10 +95,8 @@ function main(): void {
         { length: classes },
         (_, c) => `  await client.Resource${c}.op0({ path: { id: 'x' }, query: { limit: 1 } });`,
       );
-      fs.writeFileSync(
-        path.join(dir, 'caller.ts'),
-        `import { createClient } from './api-client';\nexport async function main() {\n  const client = createClient({ baseUrl: 'http://localhost:8080' });\n${calls.join('\n')}\n}\nvoid main();\n`,
-      );
+      const caller = `import { createClient } from './api-client';\nexport async function main() {\n  const client = createClient({ baseUrl: 'http://localhost:8080' });\n${calls.join('\n')}\n}\nvoid main();\n`;
+      fs.writeFileSync(path.join(dir, 'caller.ts'), caller);
       const options = [
         '--noEmit',
         '--strict',
@@ -109,6 +110,15 @@ function main(): void {
         'node',
         '--skipLibCheck',
       ];
+      const compilerOptions = {
+        strict: true,
+        target: 'es2022',
+        module: 'commonjs',
+        lib: ['es2022', 'dom'],
+        types: ['node'],
+        skipLibCheck: true,
+        noEmit: true,
+      };
       const checked = run(process.execPath, [tsc, ...options, 'caller.ts'], dir);
       if (checked.code !== 0) throw new Error(checked.output);
       const bundled = run(
@@ -118,11 +128,20 @@ function main(): void {
       );
       if (bundled.code !== 0) throw new Error(bundled.output);
       const bundle = fs.readFileSync(path.join(dir, 'bundle.js'));
+      // The editor: tsserver on the same program (a tsconfig.json with the same options), completions on the first
+      // call's line (4): after `client.` (the classes) and inside its query object (the parameters).
+      fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['caller.ts'] }));
+      const line = caller.split('\n')[3]!;
+      const completion = await completionTimes(tsserver, path.join(dir, 'caller.ts'), [
+        { label: 'after client.', line: 4, offset: line.indexOf('client.') + 'client.'.length + 1 },
+        { label: 'in the query object', line: 4, offset: line.indexOf('limit') + 1 },
+      ]);
       figures[label] = {
         generatedLines: fs.readFileSync(path.join(dir, 'api-client.ts'), 'utf8').split('\n').length,
         tscNoEmitMs: Math.round(checked.ms),
         bundleBytes: bundle.length,
         bundleGzipBytes: zlib.gzipSync(bundle).length,
+        completion,
       };
     }
     // tsc on an empty program: the part of the time that is tsc starting and reading the libraries.
@@ -139,4 +158,7 @@ function main(): void {
   }
 }
 
-main();
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

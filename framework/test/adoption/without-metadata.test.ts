@@ -26,7 +26,8 @@ function buildWithEsbuild(): { module: Built; code: string } {
   const code = compile({ experimentalDecorators: true });
   const linked = code
     .replace(/require\("rest\.uws"\)/g, `require(${JSON.stringify(require.resolve('../../src/index'))})`)
-    .replace(/require\("class-validator"\)/g, `require(${JSON.stringify(require.resolve('class-validator'))})`);
+    .replace(/require\("class-validator"\)/g, `require(${JSON.stringify(require.resolve('class-validator'))})`)
+    .replace(/require\("zod"\)/g, `require(${JSON.stringify(require.resolve('zod'))})`);
   const folder = temporaryFolder('without-metadata');
   const file = path.join(folder, 'app.js');
   fs.writeFileSync(file, linked);
@@ -67,6 +68,22 @@ test('a @Valid body of the named class is an instance of it, and its constraints
   const bad = await inject(app.buildApp(), { method: 'POST', url: '/items', body: { name: '', count: 0 } });
   t.is(bad.statusCode, 400);
   t.deepEqual((bad.json().violations as Array<{ path: string }>).map((v) => v.path).sort(), ['count', 'name']);
+});
+
+test('@Valid(schema) needs no type: a Zod body and query arrive as the schema output, failures are 400', async (t) => {
+  const built = app.buildApp();
+  const note = await inject(built, { method: 'POST', url: '/notes', body: { title: 'milk' } });
+  t.is(note.statusCode, 200, note.body);
+  t.deepEqual(note.json(), { title: 'milk', tags: [] }, 'the default applied');
+  const limit = await inject(built, '/notes?limit=7');
+  t.deepEqual(limit.json(), { limit: 7, type: 'number' }, 'coerced by the schema');
+  t.deepEqual((await inject(built, '/notes')).json(), { limit: 20, type: 'number' });
+  const bad = await inject(built, { method: 'POST', url: '/notes', body: { title: '', tags: [1] } });
+  t.is(bad.statusCode, 400);
+  t.deepEqual((bad.json().violations as Array<{ path: string }>).map((v) => v.path).sort(), ['tags[0]', 'title']);
+  const over = await inject(built, '/notes?limit=500');
+  t.is(over.statusCode, 400);
+  t.is(over.json().violations[0].path, 'limit');
 });
 
 test('@Context(Type) gives the context value', async (t) => {

@@ -81,6 +81,7 @@ test.serial(
       header: 'abc',
       cookie: 'dark mode',
       form: 'ada 36',
+      upload: 'notes: doc=blob text/plain 5',
       text: 'HELLO',
       socket: ['lobby', 'ada joined', 'hi', 1000],
     });

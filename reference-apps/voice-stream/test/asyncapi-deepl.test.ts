@@ -8,8 +8,11 @@ import { Parser } from '@asyncapi/parser';
 import test from 'ava';
 import Ajv from 'ajv';
 import { asyncApiDocument, RestBuilder } from 'rest.uws';
+import { ASYNCAPI_PATH } from '../src/app';
 import { StreamTicket, VoiceStreamEndpoint } from '../src/http/voice-stream-endpoint';
+import { startVoiceServer } from '../src/server';
 import { DeepLSpec } from './support/deepl-spec';
+import { requireEnginePackages } from './support/system-packages';
 
 type Schema = Record<string, any>;
 
@@ -99,14 +102,32 @@ const deeplMessages: Array<[string, Schema, Schema]> = [
   ),
 ];
 
+/** The parser's errors (severity 0) on a document, as `path: message`. */
+async function parserErrors(doc: Schema): Promise<string[]> {
+  const { diagnostics } = await new Parser().parse(JSON.stringify(doc));
+  return diagnostics.filter((d) => d.severity === 0).map((d) => `${d.path.join('.')}: ${d.message}`);
+}
+
 test('the stream document is valid AsyncAPI 3.0 for @asyncapi/parser', async (t) => {
   const doc = documentOfEndpoint();
-  const { diagnostics } = await new Parser().parse(JSON.stringify(doc));
-  t.deepEqual(
-    diagnostics.filter((d) => d.severity === 0).map((d) => `${d.path.join('.')}: ${d.message}`),
-    [],
-  );
+  t.deepEqual(await parserErrors(doc), []);
   t.is(doc.channels.VoiceStreamEndpoint.address, '/v3/voice/realtime/connect');
+});
+
+test('the running app serves that document at /asyncapi.json, and the served one validates', async (t) => {
+  requireEnginePackages();
+  const server = await startVoiceServer();
+  t.teardown(() => server.close());
+  const res = await fetch(`${server.url}${ASYNCAPI_PATH}`);
+  t.is(res.status, 200);
+  t.regex(res.headers.get('content-type') ?? '', /^application\/json/);
+  const served = (await res.json()) as Schema;
+  // What the tests above check, as the server publishes it: only the title and description are the app's own.
+  const checked = documentOfEndpoint();
+  for (const part of ['asyncapi', 'channels', 'operations', 'components'])
+    t.deepEqual(served[part], checked[part], part);
+  t.is(served.info.title, 'Voice stream');
+  t.deepEqual(await parserErrors(served), []);
 });
 
 test('every DeepL message is declared under its name, with the same payload shape', (t) => {
