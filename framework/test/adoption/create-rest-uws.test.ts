@@ -77,12 +77,24 @@ for (const esm of [false, true]) {
     const manifest = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
     t.is(manifest.type, esm ? 'module' : 'commonjs');
     t.is(manifest.dependencies['uWebSockets.js'], UWS_SPEC, 'the build for this Node and platform');
-    t.deepEqual(Object.keys(manifest.scripts).sort(), ['build', 'dev', 'format', 'lint', 'start', 'test', 'typecheck']);
+    t.deepEqual(Object.keys(manifest.scripts).sort(), [
+      'build',
+      'client',
+      'dev',
+      'format',
+      'lint',
+      'start',
+      'test',
+      'typecheck',
+    ]);
+    t.is(manifest.dependencies.zod, '^4.6.7', 'the Standard Schema route validates with Zod');
     t.deepEqual(Object.keys(manifest.devDependencies).sort(), [
       '@biomejs/biome',
       '@swc/core',
       '@types/node',
+      '@types/ws',
       'typescript',
+      'ws',
     ]);
     const tsconfig = JSON.parse(fs.readFileSync(path.join(project, 'tsconfig.json'), 'utf8'));
     t.true(tsconfig.compilerOptions.experimentalDecorators && tsconfig.compilerOptions.emitDecoratorMetadata);
@@ -107,8 +119,14 @@ for (const esm of [false, true]) {
     );
     const tested = await run('npm', ['test'], project);
     t.is(tested.code, 0, tested.output);
-    t.regex(tested.output, /ℹ pass 5\nℹ fail 0/);
-    for (const name of ['a new todo is announced on the event stream', 'the live socket adds a todo from a message'])
+    t.regex(tested.output, /ℹ pass 9\nℹ fail 0/);
+    for (const name of [
+      'a new todo is announced on the event stream',
+      'the live socket adds a todo from a message',
+      'a change the Zod schema refuses answers 400 with the violation',
+      'the typed client creates a todo, reads it back and tells a 404 by its status',
+      'the typed client sends a todo on the live socket and receives the todos added',
+    ])
       t.true(tested.output.includes(`✔ ${name}`), `${name}: ${tested.output}`);
     // A test file removed is no longer run: its compiled JavaScript goes with it.
     const liveTest = path.join(project, 'test', 'todo-live.test.ts');
@@ -116,9 +134,15 @@ for (const esm of [false, true]) {
     fs.rmSync(liveTest);
     const fewer = await run('npm', ['test'], project);
     t.is(fewer.code, 0, fewer.output);
-    t.regex(fewer.output, /ℹ pass 4\nℹ fail 0/);
+    t.regex(fewer.output, /ℹ pass 8\nℹ fail 0/);
     t.false(fs.existsSync(path.join(project, 'dist', 'test', 'todo-live.test.js')));
     fs.writeFileSync(liveTest, liveSource);
+    // The committed typed client is what npm run client writes from the app: the template and the generator agree.
+    const clientFile = path.join(project, 'src', 'api-client.ts');
+    const committedClient = fs.readFileSync(clientFile, 'utf8');
+    const generated = await run('npm', ['run', 'client'], project);
+    t.is(generated.code, 0, generated.output);
+    t.is(fs.readFileSync(clientFile, 'utf8'), committedClient, 'npm run client rewrites the same client');
     const typecheck = await run('npm', ['run', 'typecheck'], project);
     t.is(typecheck.code, 0, typecheck.output);
     const lint = await run('npm', ['run', 'lint'], project);
@@ -146,6 +170,11 @@ for (const esm of [false, true]) {
       const missing = await fetch(`${app.url}/todos/9`);
       t.is(missing.status, 404);
       t.deepEqual(await missing.json(), { status: 404, message: 'No todo 9' });
+      // The documents the typed client is generated from.
+      const openapi = (await (await fetch(`${app.url}/openapi.json`)).json()) as { paths: object };
+      t.true('/todos/{id}' in openapi.paths);
+      const asyncapi = (await (await fetch(`${app.url}/asyncapi.json`)).json()) as { channels: object };
+      t.deepEqual(Object.keys(asyncapi.channels), ['TodoLive']);
     } finally {
       t.is(await app.stop(), 0, app.output());
     }

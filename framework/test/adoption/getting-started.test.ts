@@ -65,18 +65,32 @@ function freePort(): Promise<number> {
   });
 }
 
-test("the guide has under ten commands, and its files are create-rest-uws's template", (t) => {
+/** The blocks of the reference pages that show files of the guide's project (`project=getting-started file=...`). */
+function referenceBlocksOfTheGuide(): Array<Block & { page: string }> {
+  const reference = path.join(repositoryDir, 'docs', 'reference');
+  return fs.readdirSync(reference).flatMap((page) =>
+    codeBlocks(fs.readFileSync(path.join(reference, page), 'utf8'))
+      .filter((b) => b.info.includes('project=getting-started'))
+      .map((b) => ({ ...b, page: `reference/${page}` })),
+  );
+}
+
+test("the guide has under ten commands, and its files (and the reference pages') are create-rest-uws's template", (t) => {
   const blocks = codeBlocks(fs.readFileSync(guideFile, 'utf8'));
   const commands = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.body.trim().split('\n'));
   t.true(commands.length < 10, `${commands.length} commands: ${commands.join(' | ')}`);
-  const files = blocks.filter((b) => b.info.some((i) => i.startsWith('file=')));
+  const files = [...blocks.map((b) => ({ ...b, page: 'getting-started.md' })), ...referenceBlocksOfTheGuide()]
+    .map((b) => ({ ...b, name: b.info.find((i) => i.startsWith('file='))?.slice('file='.length) }))
+    // A reference page may add a file of its own to the guide's project (testing.md's test/inject.test.ts).
+    .filter(
+      (b) => b.name !== undefined && (b.page === 'getting-started.md' || fs.existsSync(path.join(templateDir, b.name))),
+    );
   t.true(files.length >= 7);
   for (const block of files) {
-    const name = block.info.find((i) => i.startsWith('file='))!.slice('file='.length);
     t.is(
       block.body,
-      fs.readFileSync(path.join(templateDir, name), 'utf8'),
-      `${name} (guide line ${block.line}) is the template's ${name}`,
+      fs.readFileSync(path.join(templateDir, block.name!), 'utf8'),
+      `${block.name} (docs/${block.page} line ${block.line}) is the template's ${block.name}`,
     );
   }
 });

@@ -78,6 +78,8 @@ function manifest(name: string, options: ProjectOptions, uwsSpec: string): objec
       // takes no patterns); the spec reporter is Node 24's default, named so that Node 20 and 22 print the same.
       test: 'node scripts/swc.mjs src test && node --test --test-reporter=spec dist/test/*.test.js',
       typecheck: 'tsc --noEmit',
+      // Writes src/api-client.ts, the typed client, from the app's OpenAPI and AsyncAPI documents.
+      client: 'node scripts/client.mjs',
       lint: 'biome check .',
       format: 'biome check --write .',
     },
@@ -87,14 +89,18 @@ function manifest(name: string, options: ProjectOptions, uwsSpec: string): objec
       'reflect-metadata': '^0.2.2',
       'rest.uws': restUwsSpec(options.restUws),
       'uWebSockets.js': uwsSpec,
+      zod: '^4.6.7',
     },
     devDependencies: {
       '@biomejs/biome': '^2.6.9',
       '@swc/core': '^1.16.22',
       '@types/node': major > 20 ? `^${major}.0.0` : '^20.19.0',
+      '@types/ws': '^8.18.1',
       // TypeScript 7 (the native compiler) checks types several times faster than 5.9, and writes the same
       // legacy decorators and metadata for npm run build.
       typescript: '^7.0.2',
+      // The tests' WebSocket for the typed client: Node 20 has no global one (Node 22 and browsers do).
+      ws: '^8.18.3',
     },
     // The v20.30 build pins ws 8.13.0, inside a header-flood denial-of-service advisory fixed in 8.17.1.
     overrides: { ws: '^8.18.3' },

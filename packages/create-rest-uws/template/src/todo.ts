@@ -1,10 +1,15 @@
-import { IsBoolean, IsOptional, IsString, Length } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Length } from 'class-validator';
 
-/** A stored todo, as clients see it. */
-export interface Todo {
-  id: number;
-  title: string;
-  done: boolean;
+/** A stored todo, as clients see it: a class, so that the OpenAPI document (and the typed client) knows its fields. */
+export class Todo {
+  @IsInt()
+  id!: number;
+
+  @IsString()
+  title!: string;
+
+  @IsBoolean()
+  done!: boolean;
 }
 
 /** The body of POST /todos; @Valid checks it before the method runs. */
@@ -46,6 +51,14 @@ export class TodoStore {
     this.todos.set(todo.id, todo);
     for (const listener of this.listeners) listener(todo);
     return todo;
+  }
+
+  /** Changes the fields given, keeps the others. */
+  update(id: number, change: { title?: string; done?: boolean }): Todo {
+    const todo = this.get(id);
+    const changed = { id, title: change.title ?? todo.title, done: change.done ?? todo.done };
+    this.todos.set(id, changed);
+    return changed;
   }
 
   /** Calls `listener` with every todo added from now on; returns what stops it. */

@@ -5,9 +5,9 @@ import { buildApp } from '../src/app.js';
 
 test('the live socket adds a todo from a message and sends every new todo', async () => {
   const ws = await connectWebSocket(buildApp(), '/todos/live');
-  ws.send('Say it live');
+  ws.send(JSON.stringify({ title: 'Say it live' }));
   assert.deepEqual((await ws.next()).json(), { id: 1, title: 'Say it live', done: false });
-  ws.send('   ');
-  assert.deepEqual((await ws.next()).json(), { error: 'A title has 1 to 200 characters' });
+  ws.send('Not JSON');
+  assert.deepEqual((await ws.next()).json(), { error: 'A NewTodo has a title of 1 to 200 characters' });
   await ws.close();
 });
