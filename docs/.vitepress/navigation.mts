@@ -39,6 +39,7 @@ const GROUPS: Group[] = [
       'reference/context',
       'reference/responses-and-errors',
       'reference/validation-and-injection',
+      'reference/compiled-validation',
       'reference/security',
       'reference/events',
       'reference/websockets',

@@ -67,20 +67,9 @@ test('every reference page names the tests that show what it promises', (t) => {
   t.deepEqual(silent, [], 'add a "Tests:" line naming the test files');
 });
 
-/** Reference pages whose Errors and Limits come in their own change: sections added separately. */
-const SECTIONS_ADDED_SEPARATELY = [
-  'reference/asyncapi.md',
-  'reference/observability.md',
-  'reference/testing.md',
-  'reference/typed-client.md',
-  'reference/validation-and-injection.md',
-  'reference/websockets.md',
-];
-
 test('every reference page has an Errors section, then a Limits section', (t) => {
   const missing: string[] = [];
   for (const page of docPages().filter((p) => p.startsWith('reference/'))) {
-    if (SECTIONS_ADDED_SEPARATELY.includes(page)) continue;
     const headings = read(page)
       .split('\n')
       .filter((line) => line.startsWith('## '))
@@ -93,14 +82,6 @@ test('every reference page has an Errors section, then a Limits section', (t) =>
     else if (errors > limits) missing.push(`docs/${page}: "## Limits" comes before "## Errors"`);
   }
   t.deepEqual(missing, [], 'a reader looks for what a feature can raise and what it does not do under these headings');
-});
-
-test('the pages exempt from Errors and Limits still exist', (t) => {
-  const pages = new Set(docPages());
-  t.deepEqual(
-    SECTIONS_ADDED_SEPARATELY.filter((page) => !pages.has(page)),
-    [],
-  );
 });
 
 test('every test file a page names exists', (t) => {
