@@ -28,7 +28,16 @@ import { PROMETHEUS_CONTENT_TYPE, type PrometheusMetrics } from './prometheus';
  * authentication identifies (`authenticateWith`) having any of the roles, as `@RolesAllowed`; `'public'` anyone, as
  * the OpenAPI document.
  */
-export type MetricsAccess = { readonly token: string } | { readonly roles: readonly string[] } | 'public';
+export type MetricsAccess =
+  | {
+      /** The bearer token a scraper sends (at least 16 characters, compared in constant time). */
+      readonly token: string;
+    }
+  | {
+      /** The roles, any of which lets an authenticated user read the metrics. */
+      readonly roles: readonly string[];
+    }
+  | 'public';
 
 /** RFC 6750 token syntax (token68), which a bearer header carries. */
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;

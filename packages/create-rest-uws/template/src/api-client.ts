@@ -125,7 +125,7 @@ function urlOf(baseUrl: string, template: string, args: CallArgs): URL {
   return url;
 }
 
-function bodyOf(kind: BodyKind, body: unknown, headers: Headers): BodyInit | undefined {
+function bodyOf(kind: BodyKind, body: unknown, headers: Headers): RequestInit['body'] {
   if (kind === '' || body === undefined) return undefined;
   const type = (t: string) => {
     if (!headers.has('content-type')) headers.set('content-type', t);
@@ -156,7 +156,7 @@ function bodyOf(kind: BodyKind, body: unknown, headers: Headers): BodyInit | und
     return form;
   }
   type('application/octet-stream');
-  return body as BodyInit;
+  return body as RequestInit['body'];
 }
 
 async function dataOf(response: Response, method: string): Promise<unknown> {
