@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import {
   Handles,
   RestBuilder,
@@ -97,8 +97,8 @@ function withChannelsLeft(builder: RestBuilder): RestBuilder {
 }
 
 /**
- * The OpenTelemetry plugin on, with the SDK as an app would have it: spans made, ended and handed to an exporter
- * (which drops them: exporting is the collector's cost, not the server's request path), the metrics recorded, the
+ * The OpenTelemetry plugin on, with the SDK as an app would have it: spans made, ended and handed in batches to an
+ * exporter (which drops them: exporting is the collector's cost, not the server's request path), the metrics recorded, the
  * AsyncLocalStorage context manager, and the Prometheus copy at /metrics (the row's check reads it).
  */
 function withOpenTelemetry(builder: RestBuilder): RestBuilder {
@@ -111,7 +111,9 @@ function withOpenTelemetry(builder: RestBuilder): RestBuilder {
     export: (_spans, done) => done({ code: 0 }), // ExportResultCode.SUCCESS
     shutdown: async () => {},
   };
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(dropped)] });
+  // The batch processor, as the reference apps and the SDK's docs have it in production (the simple one exports
+  // each span as it ends, which only tests want).
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropped)] });
   const meterProvider = new MeterProvider({ readers: [new HeldMetrics()] });
   return builder.use(
     openTelemetry({ tracerProvider, meterProvider, metricsPath: '/metrics', metricsAccess: 'public' }),
