@@ -94,8 +94,8 @@ export class ComponentFactory {
 
   /** A new instance, never cached. */
   create<T>(ctor: Constructor<T>): T {
+    this.refuseUnconstructible(ctor);
     const injector = this.settings.injector;
-    if (!injector) refuseConstructorArguments(ctor);
     try {
       if (injector) return injector.getInstance(ctor);
       return new (ctor as any)();
