@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { readFeatureFile, speechCepstralMean, withCmnInit } from '../src/cli/adapt/sphinx-model-files';
-import { DEFAULT_MODEL_DIRECTORY } from '../src/engines/pocketsphinx/pocketsphinx-library';
+import { DEFAULT_MODEL_DIRECTORY, PocketSphinxDecoder } from '../src/engines/pocketsphinx/pocketsphinx-library';
 import { fliteSpeech, silence } from './support/speech-fixtures';
 import { requireEnginePackages } from './support/system-packages';
 
@@ -86,4 +86,63 @@ test('on flite speech computed by sphinx_fe, the speech mean is above the whole-
   const speech = speechCepstralMean([frames]);
   t.is(speech.length, 13);
   t.true(speech[0] > all + 1, `speech c0 ${speech[0].toFixed(1)}, every frame ${all.toFixed(1)}`);
+});
+
+test('the decoder weighs its initial mean as 500 frames: a first burst of noise moves it by its share only', (t) => {
+  requireEnginePackages(['sox']);
+  // White noise from the first sample, as loud as a quiet microphone's hiss under speech at a normal level.
+  const noise = execFileSync('sox', [
+    '-V1',
+    '-R',
+    '-n',
+    '-t',
+    'raw',
+    '-r',
+    '16000',
+    '-e',
+    'signed',
+    '-b',
+    '16',
+    '-c',
+    '1',
+    '-',
+    'synth',
+    '2',
+    'whitenoise',
+    'vol',
+    '0.01',
+  ]);
+  const samples = new Int16Array(noise.buffer, noise.byteOffset, noise.length >> 1);
+  const heard = (weight: string | undefined) => {
+    const decoder = new PocketSphinxDecoder(undefined, 'wideband', weight === undefined ? [] : ['-cmnweight', weight]);
+    try {
+      const initial = decoder.cepstralMean();
+      decoder.startUtterance();
+      decoder.process(samples);
+      decoder.endUtterance();
+      return { initial, after: decoder.cepstralMean() };
+    } finally {
+      decoder.free();
+    }
+  };
+  const weighed = heard(undefined);
+  const unweighed = heard('0');
+  t.is(weighed.initial.frames, 500);
+  t.is(unweighed.initial.frames, 0);
+  t.deepEqual(weighed.initial.mean, unweighed.initial.mean, 'the same -cmninit either way');
+  const heardFrames = unweighed.after.frames;
+  t.true(heardFrames > 50, `${heardFrames} frames of the noise reached the mean`);
+  t.is(weighed.after.frames, 500 + heardFrames);
+  // Unweighed, the noise's own mean replaces the initial one; weighed, c0 moves by the noise's share of the frames.
+  const start = weighed.initial.mean[0];
+  const noiseMean = unweighed.after.mean[0];
+  t.true(Math.abs(noiseMean - start) > 5, `noise c0 ${noiseMean.toFixed(1)}, initial ${start.toFixed(1)}`);
+  const expected = start + ((noiseMean - start) * heardFrames) / (500 + heardFrames);
+  t.true(Math.abs(weighed.after.mean[0] - expected) < 0.5, `c0 ${weighed.after.mean[0]}, expected ${expected}`);
+});
+
+test('-cmnweight takes a whole number of frames', (t) => {
+  t.throws(() => new PocketSphinxDecoder(undefined, 'wideband', ['-cmnweight', '-3']), {
+    message: '-cmnweight is a whole number of frames, not -3',
+  });
 });

@@ -6,6 +6,12 @@ import koffi from 'koffi';
 import { adaptedModelFor } from './acoustic-adaptation';
 import { everydayLanguageModelFile } from './language-model/everyday-language-model';
 import type { CustomVocabulary } from '../speech-recognizer';
+import {
+  CMN_WINDOW_FRAMES,
+  readLiveCepstralMean,
+  weighLiveCepstralMean,
+  type LiveCepstralMean,
+} from './live-cepstral-mean';
 import { dictionaryWithWords, TERMS_WEIGHT, termsLanguageModel } from './session-vocabulary';
 
 /** Where Debian's `pocketsphinx-en-us` puts the US English model. */
@@ -164,6 +170,7 @@ class PocketSphinxFunctions {
   readonly silenceLog: (stream: null) => void;
   readonly wordId: (model: Pointer, word: string) => number;
   readonly ngramScore: (model: Pointer, wordId: number, history: null, historyLength: number, used: number[]) => number;
+  readonly getFeatures: (decoder: Pointer) => Pointer;
 
   constructor() {
     let pocketsphinx: koffi.IKoffiLib;
@@ -205,6 +212,7 @@ class PocketSphinxFunctions {
     this.logMathInit = sphinxbase.func('void* logmath_init(double base, int shift, int use_table)');
     this.logMathFree = sphinxbase.func('int logmath_free(void* lmath)');
     this.silenceLog = sphinxbase.func('void err_set_logfp(void* stream)');
+    this.getFeatures = pocketsphinx.func('void* ps_get_feat(void* ps)');
     this.wordId = sphinxbase.func('int ngram_wid(void* model, const char* word)');
     this.ngramScore = sphinxbase.func(
       'int ngram_ng_score(void* model, int wid, int* history, int n_hist, _Out_ int* n_used)',
@@ -349,7 +357,8 @@ export class PocketSphinxDecoder {
      * PocketSphinx's own: `-domainlm everyday|none|<arpa file>`, `-domainweight 0..1` (1: the domain model
      * alone), `-vocabulary N` (0: the whole dictionary); `-adaptation none` decodes with the model as shipped
      * instead of the profile's adapted one (acoustic-adaptation.ts); `-firstpass2 no` keeps a stream's first
-     * utterance as its cold first pass heard it (utterance-tracker.ts).
+     * utterance as its cold first pass heard it (utterance-tracker.ts); `-cmnweight N` weighs the initial cepstral
+     * mean as N frames of speech (0: the library's own zero, which lets the first utterance replace it).
      */
     extraArguments: readonly string[] = [],
     /** A session's own words (spoken terms): added to the dictionary and mixed into the language model. */
@@ -391,6 +400,11 @@ export class PocketSphinxDecoder {
     settings.delete('-firstpass2');
     if (secondPass !== 'yes' && secondPass !== 'no') throw new Error(`-firstpass2 is yes or no, not ${secondPass}`);
     this.redecodesFirstUtterance = secondPass === 'yes';
+    const meanWeightSetting = settings.get('-cmnweight');
+    settings.delete('-cmnweight');
+    const meanWeight = Number(meanWeightSetting ?? CMN_WINDOW_FRAMES);
+    if (!(Number.isInteger(meanWeight) && meanWeight >= 0))
+      throw new Error(`-cmnweight is a whole number of frames, not ${meanWeightSetting}`);
     // The domain model and its weight in the mix.
     const domainSetting = settings.get('-domainlm') ?? 'everyday';
     const weightSetting = settings.get('-domainweight');
@@ -432,6 +446,13 @@ export class PocketSphinxDecoder {
     this.decoder = this.lib.init(config);
     if (!this.decoder) throw new Error(`PocketSphinx could not load the model in ${modelDirectory}`);
     if (models) this.installMixedModel(config, models);
+    // The initial mean counts as speech heard (live-cepstral-mean.ts): a burst of noise first does not replace it.
+    if (meanWeight > 0) weighLiveCepstralMean(this.lib.getFeatures(this.decoder), meanWeight);
+  }
+
+  /** The cepstral mean the decoder normalises by now, and how many frames it counts as (diagnostics, tests). */
+  cepstralMean(): LiveCepstralMean {
+    return readLiveCepstralMean(this.lib.getFeatures(this.decoder));
   }
 
   /**
