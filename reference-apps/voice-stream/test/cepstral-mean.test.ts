@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { readFeatureFile, speechCepstralMean, withCmnInit } from '../src/cli/adapt/sphinx-model-files';
+import { whiteNoise } from '../src/cli/eval/eval-audio';
 import { DEFAULT_MODEL_DIRECTORY, PocketSphinxDecoder } from '../src/engines/pocketsphinx/pocketsphinx-library';
 import { fliteSpeech, silence } from './support/speech-fixtures';
 import { requireEnginePackages } from './support/system-packages';
@@ -90,29 +91,8 @@ test('on flite speech computed by sphinx_fe, the speech mean is above the whole-
 
 test('the decoder weighs its initial mean as 500 frames: a first burst of noise moves it by its share only', (t) => {
   requireEnginePackages(['sox']);
-  // White noise from the first sample, as loud as a quiet microphone's hiss under speech at a normal level.
-  const noise = execFileSync('sox', [
-    '-V1',
-    '-R',
-    '-n',
-    '-t',
-    'raw',
-    '-r',
-    '16000',
-    '-e',
-    'signed',
-    '-b',
-    '16',
-    '-c',
-    '1',
-    '-',
-    'synth',
-    '2',
-    'whitenoise',
-    'vol',
-    '0.01',
-  ]);
-  const samples = new Int16Array(noise.buffer, noise.byteOffset, noise.length >> 1);
+  // Two seconds of white noise (sox, repeatable), from the first sample.
+  const samples = whiteNoise(2 * 16000, 16000);
   const heard = (weight: string | undefined) => {
     const decoder = new PocketSphinxDecoder(undefined, 'wideband', weight === undefined ? [] : ['-cmnweight', weight]);
     try {

@@ -54,7 +54,7 @@ export function resample(pcm: Buffer, from: number, to: number): Buffer {
 }
 
 /** White noise from sox (repeatable mode: the same noise on every run). */
-function whiteNoise(samples: number, sampleRate: number): Int16Array {
+export function whiteNoise(samples: number, sampleRate: number): Int16Array {
   const bytes = execFileSync(
     'sox',
     [
