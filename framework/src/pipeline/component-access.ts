@@ -22,9 +22,9 @@ export function componentAccessor<T>(provided: Provided<T>, components: Componen
   // Made per request: what would fail on every request is refused now, at registration.
   components.refuseUnconstructible(ctor);
   const fill = components.fillFor(ctor);
-  if (fill === undefined) return () => components.create(ctor);
+  if (fill === undefined) return () => components.instantiate(ctor);
   return (ctx) => {
-    const instance = components.create(ctor);
+    const instance = components.instantiate(ctor);
     const out = fill(instance, ctx);
     return isThenable(out) ? Promise.resolve(out).then(() => instance) : instance;
   };

@@ -72,7 +72,7 @@ export class ComponentFactory {
     this.refuseUnconstructible(ctor);
     const fill = this.fillFor(ctor);
     return (ctx) => {
-      const instance = this.create(ctor);
+      const instance = this.instantiate(ctor);
       if (fill === undefined) return instance;
       const out = fill(instance, ctx);
       if (out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function') {
@@ -95,6 +95,14 @@ export class ComponentFactory {
   /** A new instance, never cached. */
   create<T>(ctor: Constructor<T>): T {
     this.refuseUnconstructible(ctor);
+    return this.instantiate(ctor);
+  }
+
+  /**
+   * A new instance of a class `refuseUnconstructible` already accepted, at registration: for classes made per
+   * request, which then skip reading the constructor's source again on every request.
+   */
+  instantiate<T>(ctor: Constructor<T>): T {
     const injector = this.settings.injector;
     try {
       if (injector) return injector.getInstance(ctor);
