@@ -67,13 +67,14 @@ function stateOf(features: unknown): { pointer: unknown; state: CepstralMeanStru
   return { pointer, state };
 }
 
+function meanOf(state: CepstralMeanStruct): number[] {
+  return Array.from(koffi.decode(state.cmn_mean, 'float', state.veclen) as ArrayLike<number>);
+}
+
 /** The decoder's live mean (`features`: what `ps_get_feat` returned). */
 export function readLiveCepstralMean(features: unknown): LiveCepstralMean {
   const { state } = stateOf(features);
-  return {
-    mean: Array.from(koffi.decode(state.cmn_mean, 'float', state.veclen) as ArrayLike<number>),
-    frames: state.nframe,
-  };
+  return { mean: meanOf(state), frames: state.nframe };
 }
 
 /**
@@ -84,11 +85,10 @@ export function weighLiveCepstralMean(features: unknown, frames: number): void {
   if (!(Number.isInteger(frames) && frames >= 0))
     throw new Error(`a mean's weight is a whole number of frames, not ${frames}`);
   const { pointer, state } = stateOf(features);
-  const mean = Array.from(koffi.decode(state.cmn_mean, 'float', state.veclen) as ArrayLike<number>);
   koffi.encode(
     state.sum,
     'float',
-    mean.map((value) => value * frames),
+    meanOf(state).map((value) => value * frames),
     state.veclen,
   );
   koffi.encode(pointer, CepstralMeanState, { ...state, nframe: frames });
