@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import test from 'ava';
 import { conditionLabel, evalConditions, seededSample } from '../src/cli/eval/eval-conditions';
+import { NOISE_FLOOR_DB } from '../src/cli/eval/eval-audio';
 import { pooledWer } from '../src/cli/eval/eval-report';
 import { runEvaluation } from '../src/cli/eval/eval-run';
 import { EVALUATION_SENTENCES } from '../src/cli/eval/eval-sentences';
@@ -18,9 +19,9 @@ const SEED = 23;
  * 0.577 with the general language model; 0.520 with the mixed everyday model and bandwidth detection (issue 23);
  * 0.260 with the acoustic model adapted to the evaluation's voices (MAP, `npm run adapt`, tau 100), 0.245 with the
  * narrowband profile's tau 30 (issue 23, acoustic adaptation); 0.194 with three more accents in the adaptation and the
- * first utterance's second pass.
+ * first utterance's second pass; 0.173 with the narrowband profile's tau 8.
  */
-const BASELINE = 0.194;
+const BASELINE = 0.173;
 const REGRESSION = 0.08;
 
 test.before(() => {
@@ -47,4 +48,30 @@ test('recognition on a seeded subset of the evaluation set does not regress', as
     wer <= BASELINE + REGRESSION,
     `subset WER ${wer.toFixed(3)} regressed past ${(BASELINE + REGRESSION).toFixed(3)}`,
   );
+});
+
+/**
+ * The hardest voice the model was never adapted on (espeak-ng's Caribbean English, docs/voice-stream/recognition.md),
+ * at 8 kHz, each sentence alone in its session over the evaluation's noise floor: the case the narrowband profile's
+ * adaptation prior decides (0.49 over all 44 sentences with tau 30, 0.37 with 8). This subset of 12 sentences
+ * measures 0.378 with the shipped settings; it fails above the target the whole set is held to: no held-out voice
+ * above 0.45.
+ */
+const HELD_OUT_VOICE_LIMIT = 0.45;
+
+test('the hardest held-out voice at 8 kHz, one sentence per session, stays within the target', async (t) => {
+  t.timeout(900_000);
+  const conditions = evalConditions({
+    voiceSet: 'held-out',
+    voices: ['espeak-en-029'],
+    rates: [8000],
+    formats: ['pcm'],
+    noise: [null],
+  });
+  t.is(conditions.length, 1);
+  const sentences = seededSample(EVALUATION_SENTENCES, 12, SEED);
+  const results = await runEvaluation({ conditions, sentences, perSession: 1, noiseFloor: NOISE_FLOOR_DB });
+  const wer = pooledWer(results);
+  t.log(`${conditionLabel(results[0]!.condition)}: WER ${wer.toFixed(3)} | ${results[0]!.transcripts.join(' / ')}`);
+  t.true(wer <= HELD_OUT_VOICE_LIMIT, `held-out voice WER ${wer.toFixed(3)} is above ${HELD_OUT_VOICE_LIMIT}`);
 });
