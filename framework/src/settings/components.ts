@@ -61,26 +61,34 @@ export class ComponentFactory {
   /**
    * How a request gets a component: the cached instance, or, for `@NoCache` classes and classes with
    * `@Context` fields, a new instance per request with its fields filled from that request.
-   * Decided once, at registration; components used per request go through this.
+   * Decided once, at registration; components used per request go through this. A `@Context` field whose provider
+   * answers asynchronously is refused (RU_ERR_ASYNC_CONTEXT_FIELD), unless `asyncFields` is `'wait'`: then the
+   * accessor answers with a promise of the instance once its fields are filled.
    */
-  accessor<T>(provided: Provided<T>): (ctx: RoutingContext) => T {
+  accessor<T>(provided: Provided<T>, asyncFields?: 'refuse'): (ctx: RoutingContext) => T;
+  accessor<T>(provided: Provided<T>, asyncFields: 'wait'): (ctx: RoutingContext) => T | Promise<T>;
+  accessor<T>(
+    provided: Provided<T>,
+    asyncFields: 'refuse' | 'wait' = 'refuse',
+  ): (ctx: RoutingContext) => T | Promise<T> {
     if (typeof provided !== 'function' || !isClass(provided) || !this.isPerRequest(provided)) {
       const instance = this.get(provided);
       return () => instance;
     }
     const ctor = provided as Constructor<T>;
+    // Made per request: what would fail on every request is refused now, at registration.
     this.refuseUnconstructible(ctor);
     const fill = this.fillFor(ctor);
+    if (fill === undefined) return () => this.instantiate(ctor);
     return (ctx) => {
       const instance = this.instantiate(ctor);
-      if (fill === undefined) return instance;
       const out = fill(instance, ctx);
-      if (out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function') {
-        throw errors.RU_ERR_ASYNC_CONTEXT_FIELD(
-          `${ctor.name}: a provider of one of its @Context fields answered asynchronously; fields of readers, writers and handlers must be provided synchronously`,
-        );
-      }
-      return instance;
+      if (out === null || typeof out !== 'object' || typeof (out as PromiseLike<unknown>).then !== 'function')
+        return instance;
+      if (asyncFields === 'wait') return Promise.resolve(out).then(() => instance);
+      throw errors.RU_ERR_ASYNC_CONTEXT_FIELD(
+        `${ctor.name}: a provider of one of its @Context fields answered asynchronously; fields of readers, writers and handlers must be provided synchronously`,
+      );
     };
   }
 

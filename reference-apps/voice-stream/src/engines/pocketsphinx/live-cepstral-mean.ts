@@ -78,12 +78,11 @@ export function readLiveCepstralMean(features: unknown): LiveCepstralMean {
 }
 
 /**
- * Makes the current mean count as `frames` frames of speech: later speech moves it by its share of
- * `frames` + its own frames (sphinxbase sums frames and divides at each utterance's end).
+ * Makes the current mean count as `frames` frames of speech (a whole number, checked where `-cmnweight` is read):
+ * later speech moves it by its share of `frames` + its own frames (sphinxbase sums frames and divides at each
+ * utterance's end).
  */
 export function weighLiveCepstralMean(features: unknown, frames: number): void {
-  if (!(Number.isInteger(frames) && frames >= 0))
-    throw new Error(`a mean's weight is a whole number of frames, not ${frames}`);
   const { pointer, state } = stateOf(features);
   koffi.encode(
     state.sum,
